@@ -1,0 +1,51 @@
+# Softmax, step by step: the two commands a newcomer needs are `make lab` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(CURDIR)/$(VENV)/bin
+STAMP := $(VENV)/.installed
+# nbgrader shells out to alembic, so the venv's bin/ must come first on PATH.
+export PATH := $(BIN):$(PATH)
+
+PORT ?= 8888
+HEADLESS ?=
+TOKEN ?=
+JOBS ?= auto
+FIRST_LESSON := notebooks/01_naive_division/01_naive_division.ipynb
+
+.PHONY: lab test check release venv clean
+
+venv: $(STAMP)
+
+# A fresh environment whenever it is missing or requirements.txt / pyproject.toml changed.
+$(STAMP): requirements.txt pyproject.toml
+	rm -rf $(VENV)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -e .
+	$(BIN)/jupyter server extension enable --sys-prefix --py nbgrader >/dev/null
+	$(BIN)/jupyter labextension enable @jupyter/nbgrader >/dev/null
+	mkdir -p .grading/exchange
+	touch $@
+
+# JupyterLab on the student release, opened at lesson 01.
+# PORT=8888 picks the port; HEADLESS=1 starts no browser; TOKEN=... fixes the login token.
+lab: $(STAMP)
+	mkdir -p .grading/exchange
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ServerApp.port=$(PORT) --ServerApp.port_retries=0 \
+		$(if $(HEADLESS),--no-browser) $(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) \
+		$(if $(filter 0,$(shell id -u)),--allow-root) $(FIRST_LESSON)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n $(JOBS)
+
+# Grade one notebook with the lesson's full tests: make check NB=notebooks/01_naive_division/01_naive_division.ipynb
+check: $(STAMP)
+	@test -n "$(NB)" || { echo "usage: make check NB=path/to/lesson.ipynb" >&2; exit 2; }
+	$(BIN)/python -m grader check "$(NB)"
+
+# Rebuild solutions/*/*.ipynb from their text sources and regenerate notebooks/ with nbgrader.
+release: $(STAMP)
+	$(BIN)/python -m grader release
+
+clean:
+	rm -rf $(VENV) .grading .pytest_cache

@@ -1,0 +1,1 @@
+"""Softmax, step by step: lesson authoring, checks and grading on top of nbgrader."""

@@ -1,0 +1,202 @@
+"""Checks used by the lessons' test cells.
+
+Each check calls the learner's function itself, so that a failure can say exactly
+what was called, what was expected, what came back, how far off it was and where,
+and which known mistake the answer looks like. A failure raises `CheckFailed`
+(an AssertionError, so nbgrader scores the cell 0); a pass prints one line to
+stdout. Nothing here ever writes to stderr: nbgrader zeroes a test cell that does.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+import numpy as np
+
+# How many units in the last place a correct float answer may be off by.
+ULPS = 64
+
+
+class CheckFailed(AssertionError):
+    """A visible or hidden check found a wrong answer."""
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A known wrong answer: what the learner probably did, and how to fix it."""
+
+    description: str
+    hint: str
+    output: object
+
+
+def tolerance(dtype) -> float:
+    """Relative and absolute tolerance for answers of this dtype (floats only)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        dtype = np.dtype(np.float64)
+    return float(ULPS * np.finfo(dtype).eps)
+
+
+def describe_call(fn, args, kwargs) -> str:
+    """`name(arg, ..., key=value)` as the learner would have typed it."""
+    shown = [_short_repr(a) for a in args] + [f"{k}={_short_repr(v)}" for k, v in kwargs.items()]
+    return f"{getattr(fn, '__name__', 'function')}({', '.join(shown)})"
+
+
+def _short_repr(value) -> str:
+    if isinstance(value, np.ndarray):
+        text = " ".join(np.array2string(value, separator=", ", threshold=12, precision=6).split())
+        return f"np.array({text}, dtype={value.dtype})" if value.dtype != np.float64 else f"np.array({text})"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _show(value) -> str:
+    if isinstance(value, np.ndarray):
+        return np.array2string(value, separator=", ", threshold=24, precision=6).replace("\n", "\n            ")
+    return repr(value)
+
+
+def compare(got, expected, dtype=None) -> str | None:
+    """Why `got` is not `expected` (None when it is), judged with a dtype-aware tolerance.
+
+    `expected` is array-like; `got` must be a NumPy array of the same shape, with the
+    same dtype when `dtype` is given (else any float dtype for float answers).
+    """
+    expected = np.asarray(expected)
+    if not isinstance(got, np.ndarray):
+        kind = "a Python list" if isinstance(got, list) else f"a {type(got).__name__}"
+        return f"expected a NumPy array, got {kind}: {_show(got)}"
+    if got.shape != expected.shape:
+        return f"expected shape {expected.shape}, got shape {got.shape}"
+    if dtype is not None and got.dtype != np.dtype(dtype):
+        return f"expected dtype {np.dtype(dtype)}, got dtype {got.dtype}"
+    if expected.dtype.kind == "b":
+        if got.dtype.kind != "b":
+            return f"expected a boolean array, got dtype {got.dtype}"
+        wrong = got != expected
+        if wrong.any():
+            where = tuple(int(i) for i in np.argwhere(wrong)[0])
+            return f"{int(wrong.sum())} of {wrong.size} entries differ, first at index {where}"
+        return None
+    if expected.dtype.kind == "f" and got.dtype.kind != "f":
+        return f"expected a float array, got dtype {got.dtype}"
+    return _value_difference(got.astype(np.float64), expected.astype(np.float64), tolerance(got.dtype))
+
+
+def _value_difference(got, expected, tol) -> str | None:
+    same_special = (got == expected) | (np.isnan(got) & np.isnan(expected))
+    finite = np.isfinite(got) & np.isfinite(expected)
+    with np.errstate(invalid="ignore", over="ignore"):
+        error = np.where(finite, np.abs(got - expected), np.inf)
+    error = np.where(same_special, 0.0, error)
+    bad = error > tol * (1 + np.where(finite, np.abs(expected), 0.0))
+    if not bad.any():
+        return None
+    flat = int(np.argmax(np.where(bad, error, -1.0)))
+    where = tuple(int(i) for i in np.unravel_index(flat, got.shape)) if got.ndim else ()
+    at = f" at index {where}" if got.ndim else ""
+    if not np.isfinite(error.flat[flat]):
+        return f"got {got.flat[flat]}{at} where {expected.flat[flat]} was expected"
+    return (f"largest error {error.flat[flat]:.3g}{at} (tolerance {tol:.1g}); "
+            f"{int(bad.sum())} of {bad.size} entries differ")
+
+
+def _snapshot(values):
+    return [copy.deepcopy(v) for v in values]
+
+
+def _changed(before, after) -> bool:
+    for old, new in zip(before, after):
+        if isinstance(old, np.ndarray):
+            if old.shape != new.shape or not np.array_equal(old, new, equal_nan=old.dtype.kind in "fc"):
+                return True
+        elif isinstance(old, list) and old != new:
+            return True
+    return False
+
+
+def _call(fn, args, kwargs, call):
+    __tracebackhide__ = True
+    before = _snapshot(args)
+    try:
+        with np.errstate(all="ignore"):
+            got = fn(*args, **kwargs)
+    except NotImplementedError:
+        raise CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).") from None
+    except Exception as error:  # the learner's bug, reported as a failed check
+        raise CheckFailed(f"{call} raised {type(error).__name__}: {error}") from None
+    if _changed(before, args):
+        raise CheckFailed(
+            f"{call} changed its input in place.\n"
+            f"  hint: work on a new array (for example `np.asarray(scores, dtype=float)` "
+            f"followed by `x / total`, not `x /= total`), so the caller's scores stay as they were.")
+    return got
+
+
+def _fail(call, reason, got, expected, mistakes, dtype):
+    lines = [f"{call} is not right: {reason}.",
+             f"  expected: {_show(np.asarray(expected))}",
+             f"  got:      {_show(got)}"]
+    for mistake in mistakes:
+        if compare(got, mistake.output, dtype) is None:
+            lines += [f"  likely mistake: {mistake.description}", f"  hint: {mistake.hint}"]
+            break
+    raise CheckFailed("\n".join(lines))
+
+
+def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
+    """Call `fn(*args, **kwargs)` and require a NumPy array close to `expect`.
+
+    `mistakes` lists known wrong answers for this input; if the learner's answer
+    matches one, the failure names it and gives its hint. The input must come back
+    unchanged.
+    """
+    __tracebackhide__ = True
+    call = describe_call(fn, args, kwargs)
+    got = _call(fn, args, kwargs, call)
+    reason = compare(got, expect, dtype)
+    if reason is not None:
+        _fail(call, reason, got, expect, mistakes, dtype)
+
+
+def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
+    """Call `fn` and require a plain answer (a bool or a number) equal to `expect`."""
+    __tracebackhide__ = True
+    call = describe_call(fn, args, kwargs)
+    got = _call(fn, args, kwargs, call)
+    if isinstance(expect, bool):
+        if not isinstance(got, (bool, np.bool_)):
+            raise CheckFailed(f"{call} should return True or False, got {type(got).__name__}: {_show(got)}")
+        ok = bool(got) == expect
+    else:
+        ok = np.isscalar(got) and compare(np.asarray(float(got)), float(expect)) is None
+    if not ok:
+        lines = [f"{call} is not right.", f"  expected: {expect!r}", f"  got:      {_show(got)}"]
+        for mistake in mistakes:
+            if got == mistake.output:
+                lines += [f"  likely mistake: {mistake.description}", f"  hint: {mistake.hint}"]
+                break
+        raise CheckFailed("\n".join(lines))
+
+
+def check_raises(fn, *args, error=ValueError, why="", **kwargs) -> None:
+    """Require `fn(*args, **kwargs)` to raise `error` (any subclass counts)."""
+    __tracebackhide__ = True
+    call = describe_call(fn, args, kwargs)
+    try:
+        with np.errstate(all="ignore"):
+            got = fn(*args, **kwargs)
+    except NotImplementedError:
+        raise CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).") from None
+    except error:
+        return
+    except Exception as other:
+        raise CheckFailed(f"{call} raised {type(other).__name__}, expected {error.__name__}. {why}".rstrip()) from None
+    raise CheckFailed(f"{call} returned {_show(got)}, expected it to raise {error.__name__}. {why}".rstrip())
+
+
+def passed(name: str) -> None:
+    """Say that the public checks of `name` passed, and that more run at grading."""
+    print(f"✓ {name}: the public checks passed. Hidden tests run when your work is graded.")

@@ -1,0 +1,47 @@
+"""Where the course's files live, and nbgrader settings for any course directory."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from traitlets.config import Config, PyFileConfigLoader
+
+REPO = Path(__file__).resolve().parent.parent
+SOLUTIONS = "solutions"
+RELEASE = "notebooks"
+
+
+def lesson_ids(root: Path = REPO) -> list[str]:
+    """Lesson ids, in course order: every solutions/<id>/ that holds <id>.py."""
+    return sorted(d.name for d in (root / SOLUTIONS).iterdir() if (d / f"{d.name}.py").is_file())
+
+
+def text_source(lesson: str, root: Path = REPO) -> Path:
+    """The jupytext file a lesson is written in (its one source of truth)."""
+    return root / SOLUTIONS / lesson / f"{lesson}.py"
+
+
+def source_notebook(lesson: str, root: Path = REPO) -> Path:
+    """The nbgrader source notebook built from the text source."""
+    return root / SOLUTIONS / lesson / f"{lesson}.ipynb"
+
+
+def release_notebook(lesson: str, root: Path = REPO) -> Path:
+    """The student notebook nbgrader generates from the source notebook."""
+    return root / RELEASE / lesson / f"{lesson}.ipynb"
+
+
+def nbgrader_config(root: Path = REPO) -> Config:
+    """The repository's nbgrader_config.py, moved to the course directory `root`.
+
+    The same settings serve the real course (root = the repository) and every
+    throw-away course directory that a check or a test builds.
+    """
+    loader = PyFileConfigLoader("nbgrader_config.py", path=str(REPO))
+    config = loader.load_config()
+    root = Path(root).resolve()
+    grading = root / ".grading"
+    config.CourseDirectory.root = str(root)
+    config.CourseDirectory.db_url = f"sqlite:///{grading / 'gradebook.db'}"
+    config.Exchange.root = str(grading / "exchange")
+    (grading / "exchange").mkdir(parents=True, exist_ok=True)
+    return config

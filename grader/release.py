@@ -1,0 +1,30 @@
+"""Regenerate the student release (notebooks/) from the lesson sources with nbgrader."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from nbgrader.apps import NbGraderAPI
+
+from . import authoring, course
+
+
+class ReleaseFailed(RuntimeError):
+    """nbgrader generate_assignment refused a lesson."""
+
+
+def release(lessons: list[str] | None = None, root: Path = course.REPO, progress=print) -> list[Path]:
+    """Build each lesson's source notebook, then generate its student version.
+
+    `root` is the course directory; tests pass a copy to compare with the committed release.
+    """
+    lessons = lessons or course.lesson_ids(root)
+    api = NbGraderAPI(config=course.nbgrader_config(root))
+    written = []
+    for lesson in lessons:
+        authoring.build(lesson, root)
+        result = api.generate_assignment(lesson, force=True)
+        if not result["success"]:
+            raise ReleaseFailed(f"{lesson}: {(result.get('error') or result.get('log') or '').strip()}")
+        written.append(course.release_notebook(lesson, root))
+        progress(f"released {lesson} -> {written[-1].relative_to(root)}")
+    return written

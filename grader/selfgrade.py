@@ -1,0 +1,180 @@
+"""Grade one learner notebook exactly as the instructor's autograde would.
+
+The notebook is placed as a submission in a throw-away course directory next to
+the lesson's source notebook; nbgrader's own generate_assignment and autograde
+then restore every test cell (hidden tests included) from the gradebook, run the
+notebook and score it. Scores come from nbgrader's gradebook; the messages come
+from the test cells' outputs in the autograded notebook.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+import warnings
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import nbformat
+from nbgrader.api import Gradebook
+from nbgrader.apps import NbGraderAPI
+
+from . import course
+
+LEARNER = "learner"
+
+
+class BadInput(ValueError):
+    """The file cannot be graded as a lesson notebook (missing, not JSON, unknown lesson)."""
+
+
+class GradingFailed(RuntimeError):
+    """nbgrader could not grade a notebook that looked gradable."""
+
+
+@dataclass
+class TestResult:
+    grade_id: str
+    points: float
+    max_points: float
+    passed: bool
+    message: str
+
+
+@dataclass
+class Report:
+    lesson: str
+    score: float
+    max_score: float
+    tests: list[TestResult] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+
+def read_notebook(path: Path) -> nbformat.NotebookNode:
+    """Read a learner's file, turning every way it can be unreadable into BadInput."""
+    path = Path(path)
+    if not path.is_file():
+        raise BadInput(f"{path}: no such file")
+    try:
+        raw = json.loads(path.read_bytes())
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BadInput(f"{path}: not a notebook (not valid JSON: {error})") from None
+    try:
+        nb = nbformat.reads(json.dumps(raw), as_version=4)
+        nbformat.validate(nb)
+    except Exception as error:
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise BadInput(f"{path}: not a valid Jupyter notebook ({first_line})") from None
+    return nb
+
+
+def grade_ids(nb: nbformat.NotebookNode) -> set[str]:
+    return {c.metadata["nbgrader"]["grade_id"] for c in nb.cells
+            if "grade_id" in c.metadata.get("nbgrader", {})}
+
+
+def identify_lesson(nb: nbformat.NotebookNode, path: Path) -> str:
+    """The lesson whose graded cells this notebook carries."""
+    ids = grade_ids(nb)
+    overlap = {lesson: len(ids & grade_ids(nbformat.read(course.source_notebook(lesson), as_version=4)))
+               for lesson in course.lesson_ids()}
+    best = max(overlap, key=overlap.get, default=None)
+    if best is None or overlap[best] == 0:
+        raise BadInput(f"{path}: not a notebook of a known lesson "
+                       f"(none of its cells belong to {', '.join(course.lesson_ids())})")
+    return best
+
+
+def cell_message(cell) -> str:
+    """What a graded test cell said: the check's failure, an error, or its printed pass line."""
+    for output in cell.get("outputs", []):
+        if output.output_type == "error":
+            if output.ename in ("CheckFailed", "AssertionError") and output.evalue:
+                return output.evalue
+            return f"{output.ename}: {output.evalue}".rstrip(": ")
+        if output.output_type == "stream" and output.name == "stderr":
+            return "wrote to stderr (nbgrader gives such a cell 0): " + output.text.strip()
+    printed = "".join(o.text for o in cell.get("outputs", []) if o.output_type == "stream")
+    return printed.strip()
+
+
+def grade_notebook(path: Path) -> Report:
+    """Grade the notebook at `path` with its lesson's full tests; return the report."""
+    nb = read_notebook(path)
+    lesson = identify_lesson(nb, Path(path))
+    with tempfile.TemporaryDirectory(prefix="softmax-check-") as tmp:
+        root = Path(tmp)
+        source = course.source_notebook(lesson, root)
+        source.parent.mkdir(parents=True)
+        shutil.copy(course.source_notebook(lesson), source)
+        submitted = root / ".grading" / "submitted" / LEARNER / lesson / f"{lesson}.ipynb"
+        submitted.parent.mkdir(parents=True)
+        nbformat.write(nb, submitted)
+        return _autograde(root, lesson)
+
+
+@contextlib.contextmanager
+def quiet_stderr():
+    """Keep nbgrader's and the kernels' chatter off stderr; replay it if grading fails.
+
+    Works on file descriptor 2, because the kernels nbgrader starts inherit it.
+    """
+    with tempfile.TemporaryFile() as sink, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        saved = os.dup(2)
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            os.dup2(saved, 2)
+            sink.seek(0)
+            os.write(2, sink.read())
+            raise
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def _require(result: dict, step: str) -> None:
+    if not result["success"]:
+        detail = (result.get("error") or result.get("log") or "").strip().splitlines()
+        raise GradingFailed(f"nbgrader {step} failed: {detail[-1] if detail else 'no details'}")
+
+
+def _autograde(root: Path, lesson: str) -> Report:
+    config = course.nbgrader_config(root)
+    api = NbGraderAPI(config=config)
+    with quiet_stderr():
+        _require(api.generate_assignment(lesson), "generate_assignment")
+        _require(api.autograde(lesson, LEARNER), "autograde")
+    graded = nbformat.read(root / ".grading" / "autograded" / LEARNER / lesson / f"{lesson}.ipynb", as_version=4)
+    messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in graded.cells
+                if c.metadata.get("nbgrader", {}).get("grade")}
+    with Gradebook(config.CourseDirectory.db_url) as gradebook:
+        submission = gradebook.find_submission_notebook(lesson, lesson, LEARNER)
+        scores = {g.name: (float(g.score), float(g.max_score)) for g in submission.grades}
+    tests = [TestResult(grade_id, scores[grade_id][0], scores[grade_id][1],
+                        scores[grade_id][0] >= scores[grade_id][1], message)
+             for grade_id, message in messages.items()]
+    return Report(lesson, sum(t.points for t in tests), sum(t.max_points for t in tests), tests)
+
+
+def render_table(report: Report) -> str:
+    """A plain-text table of the report, then the full message of every failed test."""
+    rows = [(t.grade_id, f"{t.points:g}/{t.max_points:g}", "passed" if t.passed else "FAILED",
+             (t.message.splitlines() or [""])[0]) for t in report.tests]
+    header = ("test", "points", "result", "message")
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(3)]
+    line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3]  # noqa: E731
+    out = [f"Lesson {report.lesson}", line(header), line(tuple("-" * w for w in widths) + ("-" * 7,))]
+    out += [line(r) for r in rows]
+    out.append(f"Total: {report.score:g} / {report.max_score:g}")
+    failed = [t for t in report.tests if not t.passed and "\n" in t.message]
+    if failed:
+        out.append("\nDetails of failed tests:")
+        out += [f"\n[{t.grade_id}]\n{t.message}" for t in failed]
+    return "\n".join(out)

@@ -1,0 +1,24 @@
+"""nbgrader configuration: this repository is the course directory.
+
+Lesson sources live in solutions/, the generated student release in notebooks/,
+and everything grading produces (gradebook, submissions, exchange) in the
+git-ignored .grading/ folder.
+"""
+from pathlib import Path
+
+c = get_config()  # noqa: F821 (provided by traitlets when it loads this file)
+course_root = Path(__file__).resolve().parent
+grading = course_root / ".grading"
+
+c.CourseDirectory.course_id = "softmax"
+c.CourseDirectory.root = str(course_root)
+c.CourseDirectory.source_directory = "solutions"
+c.CourseDirectory.release_directory = "notebooks"
+c.CourseDirectory.submitted_directory = ".grading/submitted"
+c.CourseDirectory.autograded_directory = ".grading/autograded"
+c.CourseDirectory.feedback_directory = ".grading/feedback"
+c.CourseDirectory.db_url = f"sqlite:///{grading / 'gradebook.db'}"
+# The jupytext text source of each lesson stays out of the student release.
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "*.py"]
+c.Exchange.root = str(grading / "exchange")
+c.Exchange.path_includes_course = True

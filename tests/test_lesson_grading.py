@@ -1,0 +1,49 @@
+"""Every graded exercise, three ways, through real nbgrader autograde.
+
+The reference gets full marks, the untouched release (stubs) gets zero, and each known
+wrong implementation loses points on the tests that target it, with the mistake named.
+"""
+import pytest
+
+from grader import course
+from tests.conftest import learner_notebook, solution_sources
+from tests.wrong_implementations import BY_LESSON
+
+LESSONS = course.lesson_ids()
+WRONG = [(lesson, wrong) for lesson, entries in BY_LESSON.items() for wrong in entries]
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_reference_gets_full_marks(lesson, grade):
+    report = grade(learner_notebook(lesson, solution_sources(lesson)))
+    assert report.max_score > 0
+    assert report.score == report.max_score, [t for t in report.tests if not t.passed]
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_release_stub_gets_zero(lesson, grade):
+    report = grade(learner_notebook(lesson, {}))
+    assert report.max_score > 0 and report.score == 0
+    assert all("not written yet" in t.message for t in report.tests)
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_lesson_has_wrong_implementations(lesson):
+    functions = {w.function for w in BY_LESSON.get(lesson, [])}
+    assert functions == set(solution_sources(lesson)), "every graded function needs known-wrong versions"
+    assert len(BY_LESSON[lesson]) >= 5
+
+
+@pytest.mark.parametrize("lesson, wrong", WRONG, ids=[w.id for _, w in WRONG])
+def test_wrong_implementation_loses_points(lesson, wrong, grade):
+    answers = solution_sources(lesson)
+    assert wrong.function in answers
+    answers[wrong.function] = wrong.source
+    report = grade(learner_notebook(lesson, answers))
+    results = {t.grade_id: t for t in report.tests}
+    assert report.score < report.max_score
+    for test_id in wrong.loses:
+        assert not results[test_id].passed, f"{test_id} should catch {wrong.id}"
+    if wrong.named:
+        feedback = "\n".join(t.message for t in report.tests if not t.passed)
+        assert wrong.named in feedback, feedback

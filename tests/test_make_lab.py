@@ -1,0 +1,49 @@
+"""`make lab` serves JupyterLab on the student release, headless, on the port asked for."""
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from urllib.error import URLError
+
+import json
+
+from grader import course
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url):
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.status, response.read()
+
+
+def test_make_lab_serves_lesson_01():
+    port, token = free_port(), "softmax-test"
+    server = subprocess.Popen(["make", "--no-print-directory", "lab", "HEADLESS=1", f"PORT={port}", f"TOKEN={token}"],
+                              cwd=course.REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                status, _ = get(f"{base}/lab?token={token}")
+                break
+            except (URLError, ConnectionError):
+                assert server.poll() is None, server.stderr.read().decode()
+                assert time.monotonic() < deadline, "JupyterLab did not answer within 90 s"
+                time.sleep(0.5)
+        assert status == 200
+        _, listing = get(f"{base}/api/contents?token={token}")
+        assert course.lesson_ids()[0] in {item["name"] for item in json.loads(listing)["content"]}
+        status, _ = get(f"{base}/lab/tree/{course.lesson_ids()[0]}/{course.lesson_ids()[0]}.ipynb?token={token}")
+        assert status == 200
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)

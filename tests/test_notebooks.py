@@ -1,0 +1,81 @@
+"""Every lesson notebook runs top to bottom, shows its COURSE.md numbers, and hides its answers."""
+import re
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+from grader import course
+
+LESSONS = course.lesson_ids()
+# Text each lesson must print in an executed cell (the numbers of ../shared/COURSE.md).
+COURSE_NUMBERS = {
+    "01_naive_division": ["sum of the scores: 6.5617", "weight on 'journey': 0.2278",
+                          "naive weights: [-2.  0.  3.]", "is it a distribution? False",
+                          "[1, -1]    -> [ inf -inf]", "[1, -1, 0] -> [ inf -inf  nan]"],
+}
+
+
+def execute(path, tmp_path):
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    return nb
+
+
+def printed(nb):
+    return "\n".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+@pytest.fixture(scope="module", params=LESSONS)
+def executed_solution(request, tmp_path_factory):
+    lesson = request.param
+    return lesson, execute(course.source_notebook(lesson), tmp_path_factory.mktemp(lesson))
+
+
+def test_solution_runs_without_error_or_stderr(executed_solution):
+    _, nb = executed_solution
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            kinds = {(o.output_type, o.get("name")) for o in cell.outputs}
+            assert ("error", None) not in kinds
+            assert ("stream", "stderr") not in kinds, cell.source
+
+
+def test_solution_shows_course_numbers(executed_solution):
+    lesson, nb = executed_solution
+    text = printed(nb)
+    for number in COURSE_NUMBERS[lesson]:
+        assert number in text, f"{lesson} should print {number!r}"
+
+
+def test_figures_render_with_alt_text(executed_solution):
+    _, nb = executed_solution
+    figures = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if "image/png" in o.get("data", {})]
+    assert figures, "each lesson draws at least one figure"
+    for figure in figures:
+        assert re.search(r'<img [^>]*alt="[^"]{40,}"', figure["data"]["text/html"])
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_release_runs_until_the_first_stub(lesson, tmp_path):
+    """Everything before the learner's first exercise works; its check then says it is not written."""
+    with pytest.raises(CellExecutionError) as stopped:
+        execute(course.release_notebook(lesson), tmp_path)
+    assert stopped.value.ename == "CheckFailed" and "not written yet" in stopped.value.evalue
+
+
+def _regions(text, begin, end):
+    return re.findall(rf"{begin}\n(.*?)\n\s*{end}", text, flags=re.S)
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_release_contains_no_solutions_or_hidden_tests(lesson):
+    source = "\n".join(c.source for c in nbformat.read(course.source_notebook(lesson), as_version=4).cells)
+    released = "\n".join(c.source for c in nbformat.read(course.release_notebook(lesson), as_version=4).cells)
+    solutions = _regions(source, "### BEGIN SOLUTION", "### END SOLUTION")
+    hidden = _regions(source, "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
+    assert solutions and hidden
+    for block in solutions + hidden:
+        assert block.strip() not in released
+    assert "BEGIN SOLUTION" not in released and "HIDDEN TESTS" not in released
