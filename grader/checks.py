@@ -8,7 +8,10 @@ stdout. Nothing here ever writes to stderr: nbgrader zeroes a test cell that doe
 """
 from __future__ import annotations
 
+import contextlib
 import copy
+import numbers
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,7 +85,8 @@ def compare(got, expected, dtype=None) -> str | None:
         return None
     if expected.dtype.kind == "f" and got.dtype.kind != "f":
         return f"expected a float array, got dtype {got.dtype}"
-    return _value_difference(got.astype(np.float64), expected.astype(np.float64), tolerance(got.dtype))
+    tol = max(tolerance(got.dtype), tolerance(expected.dtype) if expected.dtype.kind == "f" else 0.0)
+    return _value_difference(got.astype(np.float64), expected.astype(np.float64), tol)
 
 
 def _value_difference(got, expected, tol) -> str | None:
@@ -103,31 +107,39 @@ def _value_difference(got, expected, tol) -> str | None:
             f"{int(bad.sum())} of {bad.size} entries differ")
 
 
-def _snapshot(values):
-    return [copy.deepcopy(v) for v in values]
+def _changed(old, new) -> bool:
+    """Whether an argument differs from the copy taken before the call (arrays, nested lists)."""
+    if isinstance(old, np.ndarray):
+        return (not isinstance(new, np.ndarray) or old.shape != new.shape
+                or not np.array_equal(old, new, equal_nan=old.dtype.kind in "fc"))
+    if isinstance(old, (list, tuple)):
+        return len(old) != len(new) or any(_changed(a, b) for a, b in zip(old, new))
+    try:
+        return bool(old != new) and not (old != old and new != new)  # nan stays nan
+    except Exception:  # values that cannot even be compared have changed
+        return True
 
 
-def _changed(before, after) -> bool:
-    for old, new in zip(before, after):
-        if isinstance(old, np.ndarray):
-            if old.shape != new.shape or not np.array_equal(old, new, equal_nan=old.dtype.kind in "fc"):
-                return True
-        elif isinstance(old, list) and old != new:
-            return True
-    return False
+@contextlib.contextmanager
+def _silenced():
+    """No floating-point warnings and no Python warnings: nbgrader zeroes a cell that writes to stderr."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def _call(fn, args, kwargs, call):
     __tracebackhide__ = True
-    before = _snapshot(args)
+    inputs = [*args, *kwargs.values()]
+    before = copy.deepcopy(inputs)
     try:
-        with np.errstate(all="ignore"):
+        with _silenced():
             got = fn(*args, **kwargs)
     except NotImplementedError:
         raise CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).") from None
     except Exception as error:  # the learner's bug, reported as a failed check
         raise CheckFailed(f"{call} raised {type(error).__name__}: {error}") from None
-    if _changed(before, args):
+    if _changed(before, inputs):
         raise CheckFailed(
             f"{call} changed its input in place.\n"
             f"  hint: work on a new array (for example `np.asarray(scores, dtype=float)` "
@@ -161,21 +173,37 @@ def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
         _fail(call, reason, got, expect, mistakes, dtype)
 
 
+def _as_number(value):
+    """A real number (Python or NumPy, 0-d arrays included) as a float, else None."""
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        return None
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        return float(value)
+    return float(value) if isinstance(value, numbers.Real) else None
+
+
+def _answer_problem(got, expect) -> str | None:
+    """Why `got` is not the plain answer `expect` (a bool or a number), or None."""
+    if isinstance(expect, bool):
+        if not isinstance(got, (bool, np.bool_)):
+            return f"should return True or False, got {type(got).__name__}"
+        return None if bool(got) == expect else "wrong answer"
+    number = _as_number(got)
+    if number is None:
+        return f"should return a number, got {type(got).__name__}"
+    return compare(np.asarray(number), float(expect))
+
+
 def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
     """Call `fn` and require a plain answer (a bool or a number) equal to `expect`."""
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
     got = _call(fn, args, kwargs, call)
-    if isinstance(expect, bool):
-        if not isinstance(got, (bool, np.bool_)):
-            raise CheckFailed(f"{call} should return True or False, got {type(got).__name__}: {_show(got)}")
-        ok = bool(got) == expect
-    else:
-        ok = np.isscalar(got) and compare(np.asarray(float(got)), float(expect)) is None
-    if not ok:
-        lines = [f"{call} is not right.", f"  expected: {expect!r}", f"  got:      {_show(got)}"]
+    problem = _answer_problem(got, expect)
+    if problem is not None:
+        lines = [f"{call} is not right: {problem}.", f"  expected: {expect!r}", f"  got:      {_show(got)}"]
         for mistake in mistakes:
-            if got == mistake.output:
+            if _answer_problem(got, mistake.output) is None:
                 lines += [f"  likely mistake: {mistake.description}", f"  hint: {mistake.hint}"]
                 break
         raise CheckFailed("\n".join(lines))
@@ -186,7 +214,7 @@ def check_raises(fn, *args, error=ValueError, why="", **kwargs) -> None:
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
     try:
-        with np.errstate(all="ignore"):
+        with _silenced():
             got = fn(*args, **kwargs)
     except NotImplementedError:
         raise CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).") from None

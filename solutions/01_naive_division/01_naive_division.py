@@ -225,9 +225,9 @@ with np.errstate(divide="ignore", invalid="ignore"):
 
 # %%
 fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.2), gridspec_kw={"width_ratios": [2, 1]})
-left.bar(tokens, naive_journey, color=PALETTE[0])
+left.bar_label(left.bar(tokens, naive_journey, color=PALETTE[0]), fmt="%.4f", fontsize=8)
 left.set(title="Journey scores / their sum", xlabel="token attended to", ylabel="naive weight", ylim=(0, 0.3))
-right.bar(["A", "B", "C"], naive_negative, color=[PALETTE[3], PALETTE[1], PALETTE[1]])
+right.bar_label(right.bar(["A", "B", "C"], naive_negative, color=[PALETTE[3], PALETTE[1], PALETTE[1]]), fmt="%g")
 right.axhline(0, color="black", linewidth=0.8)
 right.set(title="[-2, 0, 3] / its sum", xlabel="choice", ylabel="naive weight")
 show(fig, alt="Two bar charts. Left: the six journey tokens get naive weights between 0.11 and 0.23, "
