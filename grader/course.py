@@ -1,6 +1,8 @@
 """Where the course's files live, and nbgrader settings for any course directory."""
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from traitlets.config import Config, PyFileConfigLoader
@@ -30,12 +32,20 @@ def release_notebook(lesson: str, root: Path = REPO) -> Path:
     return root / RELEASE / lesson / f"{lesson}.ipynb"
 
 
+def put_venv_tools_on_path() -> None:
+    """nbgrader shells out to `alembic`; make the one beside this interpreter findable."""
+    tools = str(Path(sys.executable).parent)
+    if tools not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = tools + os.pathsep + os.environ.get("PATH", "")
+
+
 def nbgrader_config(root: Path = REPO) -> Config:
     """The repository's nbgrader_config.py, moved to the course directory `root`.
 
     The same settings serve the real course (root = the repository) and every
     throw-away course directory that a check or a test builds.
     """
+    put_venv_tools_on_path()
     loader = PyFileConfigLoader("nbgrader_config.py", path=str(REPO))
     config = loader.load_config()
     root = Path(root).resolve()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import warnings
@@ -24,6 +25,7 @@ from nbgrader.apps import NbGraderAPI
 from . import course
 
 LEARNER = "learner"
+MISSING_TEST = "this test cell is missing from the notebook, so it scores 0: restore it from the release"
 
 
 class BadInput(ValueError):
@@ -72,9 +74,12 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
     return nb
 
 
+def grade_ids_in_order(nb: nbformat.NotebookNode) -> list[str]:
+    return [c.metadata["nbgrader"]["grade_id"] for c in nb.cells if "grade_id" in c.metadata.get("nbgrader", {})]
+
+
 def grade_ids(nb: nbformat.NotebookNode) -> set[str]:
-    return {c.metadata["nbgrader"]["grade_id"] for c in nb.cells
-            if "grade_id" in c.metadata.get("nbgrader", {})}
+    return set(grade_ids_in_order(nb))
 
 
 def identify_lesson(nb: nbformat.NotebookNode, path: Path) -> str:
@@ -140,9 +145,14 @@ def quiet_stderr():
 
 
 def _require(result: dict, step: str) -> None:
-    if not result["success"]:
-        detail = (result.get("error") or result.get("log") or "").strip().splitlines()
-        raise GradingFailed(f"nbgrader {step} failed: {detail[-1] if detail else 'no details'}")
+    """Raise GradingFailed with the most telling line of nbgrader's log when a step failed."""
+    if result["success"]:
+        return
+    lines = f"{result.get('log', '')}\n{result.get('error', '')}".strip().splitlines()
+    causes = [line.strip() for line in lines
+              if re.match(r"\s*[\w.]+(Error|Exception): ", line) and "NbGraderException" not in line]
+    detail = causes[-1] if causes else (lines[-1].strip() if lines else "no details")
+    raise GradingFailed(f"nbgrader {step} failed: {detail}")
 
 
 def _autograde(root: Path, lesson: str) -> Report:
@@ -155,11 +165,15 @@ def _autograde(root: Path, lesson: str) -> Report:
     messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in graded.cells
                 if c.metadata.get("nbgrader", {}).get("grade")}
     with Gradebook(config.CourseDirectory.db_url) as gradebook:
+        lesson_tests = {cell.name: float(cell.max_score) for cell in gradebook.find_notebook(lesson, lesson).grade_cells}
         submission = gradebook.find_submission_notebook(lesson, lesson, LEARNER)
-        scores = {g.name: (float(g.score), float(g.max_score)) for g in submission.grades}
-    tests = [TestResult(grade_id, scores[grade_id][0], scores[grade_id][1],
-                        scores[grade_id][0] >= scores[grade_id][1], message)
-             for grade_id, message in messages.items()]
+        scores = {g.name: float(g.score) for g in submission.grades if g.score is not None}
+    order = [grade_id for grade_id in grade_ids_in_order(nbformat.read(course.source_notebook(lesson, root), as_version=4))
+             if grade_id in lesson_tests]
+    tests = [TestResult(grade_id, scores.get(grade_id, 0.0), lesson_tests[grade_id],
+                        scores.get(grade_id, 0.0) >= lesson_tests[grade_id],
+                        messages.get(grade_id, MISSING_TEST))
+             for grade_id in order]
     return Report(lesson, sum(t.points for t in tests), sum(t.max_points for t in tests), tests)
 
 

@@ -1,20 +1,11 @@
 """Shared helpers: learner notebooks built from the release, graded by real nbgrader."""
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
-
 import nbformat
 import pytest
 
 from grader import course
 from grader.selfgrade import Report, grade_notebook
-
-VENV_BIN = str(Path(sys.executable).parent)
-# nbgrader shells out to alembic, which lives next to the interpreter running the tests.
-os.environ["PATH"] = VENV_BIN + os.pathsep + os.environ.get("PATH", "")
-
 
 def solution_sources(lesson: str) -> dict[str, str]:
     """The reference source of every solution cell of a lesson, by grade_id."""

@@ -1,5 +1,6 @@
 """`python -m grader` as a learner runs it: grading results, and one clear line for bad input."""
 import json
+import os
 import subprocess
 import sys
 
@@ -12,8 +13,11 @@ LESSON = course.lesson_ids()[0]
 
 
 def grader(*args, cwd=course.REPO):
+    """Run the CLI as the README shows it: the venv's python, with no venv on PATH."""
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}
+    env.pop("VIRTUAL_ENV", None)
     return subprocess.run([sys.executable, "-m", "grader", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd, timeout=300)
+                          capture_output=True, text=True, cwd=cwd, timeout=300, env=env)
 
 
 def test_check_gives_full_marks_to_the_solution_notebook():

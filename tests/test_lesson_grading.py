@@ -47,3 +47,16 @@ def test_wrong_implementation_loses_points(lesson, wrong, grade):
     if wrong.named:
         feedback = "\n".join(t.message for t in report.tests if not t.passed)
         assert wrong.named in feedback, feedback
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_a_deleted_test_cell_scores_zero_and_keeps_its_points_in_the_total(lesson, grade):
+    nb = learner_notebook(lesson, solution_sources(lesson))
+    tests = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+    nb.cells.remove(tests[-1])
+    report = grade(nb)
+    missing = report.tests[-1]
+    assert missing.grade_id == tests[-1].metadata.nbgrader.grade_id
+    assert missing.points == 0 and not missing.passed and "missing" in missing.message
+    assert report.score == report.max_score - missing.max_points
+    assert report.max_score == sum(c.metadata.nbgrader.points for c in tests)
