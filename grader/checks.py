@@ -148,6 +148,7 @@ def _call(fn, args, kwargs, call):
 
 
 def _fail(call, reason, got, expected, mistakes, dtype):
+    __tracebackhide__ = True
     lines = [f"{call} is not right: {reason}.",
              f"  expected: {_show(np.asarray(expected))}",
              f"  got:      {_show(got)}"]

@@ -12,7 +12,7 @@ LESSONS = course.lesson_ids()
 # Text each lesson must print in an executed cell (the numbers of ../shared/COURSE.md).
 COURSE_NUMBERS = {
     "01_naive_division": ["sum of the scores: 6.5617", "weight on 'journey': 0.2278",
-                          "naive weights: [-2.  0.  3.]", "is it a distribution? False",
+                          "naive weights: [-2.  0.  3.]", "0.9999999999999999 | equal to 1.0? False", "is it a distribution? False",
                           "[1, -1]    -> [ inf -inf]", "[1, -1, 0] -> [ inf -inf  nan]"],
 }
 

@@ -130,8 +130,16 @@ check_call(naive_normalize, [1, -1, 0], expect=[np.inf, -np.inf, np.nan])
 # ## 4. Exercise: `is_distribution`
 #
 # Weights form a probability distribution over a row of choices when **every entry is
-# finite and at least 0** and **the row sums to 1**. Rounding means a sum is rarely exactly
-# 1.0 (try `0.7 + 0.2 + 0.1`), so allow a difference of at most `atol`.
+# finite and at least 0** and **the row sums to 1**.
+#
+# **Predict.** Is `0.7 + 0.2 + 0.1 == 1.0` true in floating point?
+
+# %%
+print(0.7 + 0.2 + 0.1, "| equal to 1.0?", 0.7 + 0.2 + 0.1 == 1.0)
+
+# %% [markdown]
+# Rounding means a computed sum is often not exactly 1.0, so allow a difference of at most
+# `atol`.
 #
 # Write `is_distribution(weights, atol=1e-8)`: return `True` if *every* row over the last
 # axis is a distribution, else `False`. Return a plain `bool`.
