@@ -20,6 +20,8 @@ def _release(args) -> int:
 
 def _check(args) -> int:
     from .selfgrade import BadInput, GradingFailed, grade_notebook, render_table
+    if sys.stderr.isatty() and not args.json:
+        print(f"Grading {args.notebook} with every test, hidden ones included (a few seconds)...", file=sys.stderr)
     try:
         report = grade_notebook(args.notebook)
     except BadInput as error:

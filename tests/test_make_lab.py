@@ -47,3 +47,19 @@ def test_make_lab_serves_lesson_01():
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+
+
+def make_plan(*args):
+    """The commands `make` would run (dry run), as one string."""
+    run = subprocess.run(["make", "--no-print-directory", "-n", *args], capture_output=True, text=True,
+                         cwd=course.REPO, timeout=60)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+def test_venv_is_rebuilt_only_when_requirements_change():
+    assert "-m venv" not in make_plan("lab")
+    for changed in ("requirements.txt", "pyproject.toml"):
+        plan = make_plan("-W", changed, "lab")
+        assert "rm -rf .venv" in plan and "-m venv .venv" in plan and "-r requirements.txt" in plan
+        assert "jupyter server extension enable" in plan and "jupyter lab" in plan
