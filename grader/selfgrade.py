@@ -66,7 +66,7 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise BadInput(f"{path}: not a notebook (not valid JSON: {error})") from None
     try:
-        nb = nbformat.reads(json.dumps(raw), as_version=4)
+        nb = nbformat.convert(nbformat.from_dict(raw), 4)
         nbformat.validate(nb)
     except Exception as error:
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
