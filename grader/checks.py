@@ -152,10 +152,7 @@ def _fail(call, reason, got, expected, mistakes, dtype):
     lines = [f"{call} is not right: {reason}.",
              f"  expected: {_show(np.asarray(expected))}",
              f"  got:      {_show(got)}"]
-    for mistake in mistakes:
-        if compare(got, mistake.output, dtype) is None:
-            lines += [f"  likely mistake: {mistake.description}", f"  hint: {mistake.hint}"]
-            break
+    lines += _named_mistake(got, mistakes, lambda g, out: compare(g, out, dtype) is None)
     raise CheckFailed("\n".join(lines))
 
 
@@ -203,15 +200,26 @@ def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
     problem = _answer_problem(got, expect)
     if problem is not None:
         lines = [f"{call} is not right: {problem}.", f"  expected: {expect!r}", f"  got:      {_show(got)}"]
-        for mistake in mistakes:
-            if _answer_problem(got, mistake.output) is None:
-                lines += [f"  likely mistake: {mistake.description}", f"  hint: {mistake.hint}"]
-                break
+        lines += _named_mistake(got, mistakes, lambda g, out: _answer_problem(g, out) is None)
         raise CheckFailed("\n".join(lines))
 
 
-def check_raises(fn, *args, error=ValueError, why="", **kwargs) -> None:
-    """Require `fn(*args, **kwargs)` to raise `error` (any subclass counts)."""
+def _named_mistake(got, mistakes, matches) -> list[str]:
+    """The 'likely mistake' and 'hint' lines for the first mistake whose output `got` matches."""
+    for mistake in mistakes:
+        try:
+            if matches(got, mistake.output):
+                return [f"  likely mistake: {mistake.description}", f"  hint: {mistake.hint}"]
+        except Exception:  # an answer of an unexpected kind matches no known mistake
+            continue
+    return []
+
+
+def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> None:
+    """Require `fn(*args, **kwargs)` to raise `error` (any subclass counts).
+
+    `mistakes` may name what a wrong function returns instead (a nan row, a uniform row).
+    """
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
     try:
@@ -222,8 +230,61 @@ def check_raises(fn, *args, error=ValueError, why="", **kwargs) -> None:
     except error:
         return
     except Exception as other:
-        raise CheckFailed(f"{call} raised {type(other).__name__}, expected {error.__name__}. {why}".rstrip()) from None
-    raise CheckFailed(f"{call} returned {_show(got)}, expected it to raise {error.__name__}. {why}".rstrip())
+        raise CheckFailed(f"{call} raised {type(other).__name__}, expected {error.__name__} "
+                          f"(its message: {other}). {why}".rstrip()) from None
+    lines = [f"{call} returned {_show(got)}, expected it to raise {error.__name__}. {why}".rstrip()]
+    lines += _named_mistake(got, mistakes, lambda g, out: compare(np.asarray(g), out) is None)
+    raise CheckFailed("\n".join(lines))
+
+
+def check_quiet(fn, *args, **kwargs) -> None:
+    """Require `fn(*args, **kwargs)` to run without any warning (overflow, divide by zero, ...).
+
+    The warning is caught and reported here, never printed: nbgrader zeroes a cell that writes to stderr.
+    """
+    __tracebackhide__ = True
+    call = describe_call(fn, args, kwargs)
+    with warnings.catch_warnings(record=True) as caught, np.errstate(all="warn"):
+        warnings.simplefilter("always")
+        try:
+            fn(*args, **kwargs)
+        except NotImplementedError:
+            raise CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).") from None
+        except Exception as error:
+            raise CheckFailed(f"{call} raised {type(error).__name__}: {error}") from None
+    if caught:
+        first = caught[0]
+        raise CheckFailed(f"{call} warned: {first.category.__name__}: {first.message}\n"
+                          f"  hint: a correct answer never overflows or divides by zero; "
+                          f"shift the scores before exp so the largest becomes 0.")
+
+
+def check_frequencies(draw, expect, *, call, draws=4000, mistakes=()) -> None:
+    """Call `draw()` `draws` times and require the frequency of each index to match `expect`.
+
+    Each frequency may differ from its expected probability by five standard errors
+    (and one draw), so a correct sampler fails about once in a few million runs.
+    """
+    __tracebackhide__ = True
+    expect = np.asarray(expect, dtype=float)
+    counts = np.zeros(len(expect))
+    for _ in range(draws):
+        index = _call(draw, (), {}, call)
+        number = _as_number(index)
+        if number is None or number != int(number) or not 0 <= number < len(expect):
+            raise CheckFailed(f"{call} returned {_show(index)}; expected an index from 0 to {len(expect) - 1}")
+        counts[int(number)] += 1
+    observed = counts / draws
+
+    def close(freqs, probs):
+        probs = np.asarray(probs, dtype=float)
+        return bool(np.all(np.abs(freqs - probs) <= 5 * np.sqrt(probs * (1 - probs) / draws) + 1 / draws))
+
+    if not close(observed, expect):
+        lines = [f"{call}, drawn {draws} times, gives the wrong frequencies.",
+                 f"  expected: {_show(expect)}", f"  got:      {_show(observed)}"]
+        lines += _named_mistake(observed, mistakes, close)
+        raise CheckFailed("\n".join(lines))
 
 
 def passed(name: str) -> None:

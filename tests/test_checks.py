@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from grader.checks import (ULPS, CheckFailed, Mistake, check_answer, check_call, check_raises,
+from grader.checks import (ULPS, CheckFailed, Mistake, check_answer, check_call, check_frequencies, check_quiet, check_raises,
                            compare, passed, tolerance)
 
 
@@ -490,3 +490,48 @@ def test_float64_answer_passes_against_a_float32_expectation():
         return np.asarray(x, dtype=float) / 3
 
     check_call(third, [1.0, 2.0], expect=np.array([1 / 3, 2 / 3], dtype=np.float32))
+
+
+# ----------------------------------------------------- warnings, errors with a named mistake, sampling
+
+def test_check_raises_names_what_a_wrong_function_returned_instead():
+    def uniform_instead_of_error(scores):
+        return np.full(len(scores), 1 / len(scores))
+
+    message = failure_message(check_raises, uniform_instead_of_error, [1, 2], error=ValueError,
+                              mistakes=[Mistake("filled with a large negative number", "raise instead", [0.5, 0.5])])
+    assert "returned [0.5, 0.5], expected it to raise ValueError" in message
+    assert "likely mistake: filled with a large negative number" in message
+
+
+def test_check_quiet_reports_a_warning_without_printing_it(capfd):
+    def overflowing(scores):
+        x = np.exp(np.asarray(scores, dtype=float))
+        return x / x.sum()
+
+    message = failure_message(check_quiet, overflowing, [1000.0, 1001.0])
+    assert "warned: RuntimeWarning" in message and "overflow" in message
+    assert capfd.readouterr().err == ""
+
+
+def test_check_quiet_passes_a_function_without_warnings(capfd):
+    assert check_quiet(np.exp, np.array([0.0, 1.0])) is None
+    assert capfd.readouterr().err == ""
+
+
+def test_check_frequencies_accepts_a_fair_sampler():
+    rng = np.random.default_rng(0)
+    probs = [0.2, 0.5, 0.3]
+    assert check_frequencies(lambda: rng.choice(3, p=probs), probs, call="draw()") is None
+
+
+def test_check_frequencies_names_a_sampler_that_always_takes_the_argmax():
+    probs = [0.2, 0.5, 0.3]
+    message = failure_message(check_frequencies, lambda: 1, probs, call="draw()",
+                              mistakes=[Mistake("always took the largest", "draw with rng", [0, 1, 0])])
+    assert "wrong frequencies" in message and "likely mistake: always took the largest" in message
+
+
+def test_check_frequencies_rejects_an_index_out_of_range():
+    message = failure_message(check_frequencies, lambda: 3, [0.5, 0.5], call="draw()")
+    assert "expected an index from 0 to 1" in message

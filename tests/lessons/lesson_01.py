@@ -1,22 +1,11 @@
-"""Wrong implementations a real learner writes, and where the tests must catch them.
+"""Lesson 01_naive_division: printed numbers and known-wrong implementations."""
+from tests.lessons import Wrong
 
-Each entry replaces one solution cell of an otherwise correct notebook. `loses` lists
-the test cells that must lose points; `named` is text the failing feedback must contain
-(the misconception named back to the learner), or None.
-"""
-from dataclasses import dataclass
+NUMBERS = ["sum of the scores: 6.5617", "weight on 'journey': 0.2278",
+           "naive weights: [-2.  0.  3.]", "0.9999999999999999 | equal to 1.0? False",
+           "is it a distribution? False", "[1, -1]    -> [ inf -inf]", "[1, -1, 0] -> [ inf -inf  nan]"]
 
-
-@dataclass(frozen=True)
-class Wrong:
-    id: str
-    function: str
-    source: str
-    loses: tuple[str, ...]
-    named: str | None = None
-
-
-LESSON_01 = [
+WRONG = [
     Wrong("naive_sums_whole_array", "naive_normalize", '''
 def naive_normalize(scores):
     x = np.asarray(scores, dtype=float)
@@ -85,5 +74,3 @@ def is_distribution(weights, atol=1e-8):
     return bool(np.all(np.isfinite(w)) and np.all(w >= 0) and np.all(np.abs(w.sum(axis=-1) - 1) <= 1e-8))
 ''', ("test_is_distribution_rows_and_atol",), "ignored the atol argument"),
 ]
-
-BY_LESSON = {"01_naive_division": LESSON_01}
