@@ -9,6 +9,7 @@ from the test cells' outputs in the autograded notebook.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -19,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import nbformat
+import nbgrader
 from nbgrader.api import Gradebook
 from nbgrader.apps import NbGraderAPI
 
@@ -107,15 +109,49 @@ def cell_message(cell) -> str:
     return printed.strip()
 
 
+def lesson_gradebook(lesson: str) -> Path:
+    """A gradebook that already holds the lesson, as nbgrader's generate_assignment records it.
+
+    Built once per version of the source notebook and cached under .grading/cache/, so
+    each grading skips generate_assignment and the creation of a new database (~2 s).
+    """
+    source = course.source_notebook(lesson)
+    digest = hashlib.sha256(source.read_bytes() + nbgrader.__version__.encode()).hexdigest()[:16]
+    cached = course.REPO / ".grading" / "cache" / f"{lesson}-{digest}.db"
+    if cached.is_file():
+        return cached
+    with tempfile.TemporaryDirectory(prefix="softmax-gradebook-") as tmp:
+        root = _course_with_source(Path(tmp), lesson)
+        config = course.nbgrader_config(root)
+        with quiet_stderr():
+            _require(NbGraderAPI(config=config).generate_assignment(lesson), "generate_assignment")
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        staged = cached.with_suffix(f".{os.getpid()}.tmp")
+        shutil.copy(root / ".grading" / "gradebook.db", staged)
+        os.replace(staged, cached)  # atomic: parallel graders never see half a file
+    for stale in cached.parent.glob(f"{lesson}-*.db"):
+        if stale != cached:
+            stale.unlink(missing_ok=True)
+    return cached
+
+
+def _course_with_source(root: Path, lesson: str) -> Path:
+    """Make `root` a course directory holding the lesson's source notebook."""
+    source = course.source_notebook(lesson, root)
+    source.parent.mkdir(parents=True)
+    shutil.copy(course.source_notebook(lesson), source)
+    return root
+
+
 def grade_notebook(path: Path) -> Report:
     """Grade the notebook at `path` with its lesson's full tests; return the report."""
     nb = read_notebook(path)
     lesson = identify_lesson(nb, Path(path))
+    gradebook = lesson_gradebook(lesson)
     with tempfile.TemporaryDirectory(prefix="softmax-check-") as tmp:
-        root = Path(tmp)
-        source = course.source_notebook(lesson, root)
-        source.parent.mkdir(parents=True)
-        shutil.copy(course.source_notebook(lesson), source)
+        root = _course_with_source(Path(tmp), lesson)
+        (root / ".grading").mkdir()
+        shutil.copy(gradebook, root / ".grading" / "gradebook.db")
         submitted = root / ".grading" / "submitted" / LEARNER / lesson / f"{lesson}.ipynb"
         submitted.parent.mkdir(parents=True)
         nbformat.write(nb, submitted)
@@ -159,7 +195,6 @@ def _autograde(root: Path, lesson: str) -> Report:
     config = course.nbgrader_config(root)
     api = NbGraderAPI(config=config)
     with quiet_stderr():
-        _require(api.generate_assignment(lesson), "generate_assignment")
         _require(api.autograde(lesson, LEARNER), "autograde")
     graded = nbformat.read(root / ".grading" / "autograded" / LEARNER / lesson / f"{lesson}.ipynb", as_version=4)
     messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in graded.cells
