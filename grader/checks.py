@@ -142,8 +142,8 @@ def _call(fn, args, kwargs, call):
     if _changed(before, inputs):
         raise CheckFailed(
             f"{call} changed its input in place.\n"
-            f"  hint: work on a new array (for example `np.asarray(scores, dtype=float)` "
-            f"followed by `x / total`, not `x /= total`), so the caller's scores stay as they were.")
+            f"  hint: put results in a new array (`y = x - m`, `np.exp(x)`), not into the caller's "
+            f"(`x -= m`, `x /= total`, `out=x`), so the caller's input stays as it was.")
     return got
 
 
