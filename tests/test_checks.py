@@ -535,3 +535,11 @@ def test_check_frequencies_names_a_sampler_that_always_takes_the_argmax():
 def test_check_frequencies_rejects_an_index_out_of_range():
     message = failure_message(check_frequencies, lambda: 3, [0.5, 0.5], call="draw()")
     assert "expected an index from 0 to 1" in message
+
+
+def test_a_random_generator_argument_is_not_taken_for_a_changed_input():
+    def noisy_zeros(scores, rng):
+        rng.random()  # advances the generator's state, as any sampler does
+        return np.zeros(len(scores))
+
+    assert check_call(noisy_zeros, [1.0, 2.0], np.random.default_rng(0), expect=[0.0, 0.0]) is None

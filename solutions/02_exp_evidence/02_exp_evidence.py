@@ -1,0 +1,417 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 02 — exp turns any score into positive evidence
+#
+# **By the end of this lesson you will be able to**
+# - say what we need from a map that turns scores into *evidence*, and why `abs` is not it;
+# - turn any score, negative ones included, into positive evidence with `exp` (`evidence`);
+# - say how many times more evidence one score has than another (`evidence_ratio`);
+# - explain why adding the same number to every score multiplies all the evidence by one factor;
+# - turn evidence into weights by dividing by its total (`normalize_evidence`), and use it on
+#   lesson 01's two troublemakers;
+# - show where `exp` runs out of room in float64.
+#
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
+# *before* you run them.
+
+# %% nbgrader="readonly" grade_id="setup"
+import numpy as np
+import matplotlib.pyplot as plt
+
+from grader.checks import Mistake, check_answer, check_call, passed
+from grader.figures import PALETTE, show
+
+np.set_printoptions(precision=4, suppress=True)
+
+# %% [markdown]
+# ## 1. What we need before dividing
+#
+# Lesson 01 ended with two failures of "divide by the sum": the scores `[-2, 0, 3]` came
+# back as a weight of -2, and `[1, -1]` divided by zero. Both come from the sign of the
+# scores. So before dividing, we want to turn each score into a number we will call its
+# **evidence**, with three properties:
+#
+# 1. evidence is **positive** for every real score, so no weight can be negative and the
+#    total can never be zero;
+# 2. a higher score always gets **more** evidence (the map keeps the order);
+# 3. it works for **any** score, however large or small.
+#
+# **Predict.** A first idea: take the absolute value. What does `abs` make of `[-2, 0, 3]`?
+# Does the order of the three choices survive?
+
+# %%
+troublemaker = np.array([-2.0, 0.0, 3.0])
+print("scores:     ", troublemaker)
+print("abs(scores):", np.abs(troublemaker))
+
+# %% [markdown]
+# `abs` fails twice. The choice with score -2 now outranks the one with score 0, although
+# the dot product liked it *less*; and the score 0 gets no evidence at all, so a row of
+# zeros would still divide by zero. Squaring has the same two faults.
+
+# %% [markdown]
+# ## 2. `exp`: positive for every score
+#
+# The exponential function e<sup>s</sup> (`np.exp`) has all three properties. It is never
+# zero or negative, it always rises, and it is defined for every real number.
+# A score of 0 gives evidence 1; each extra unit of score multiplies the evidence by
+# e ≈ 2.718; each unit *less* divides it by e.
+#
+# **Predict.** Is `np.exp(-100)` zero, negative, or positive?
+
+# %%
+tiny = np.exp(-100.0)
+print("exp(-100) =", tiny)
+print("positive?", tiny > 0)
+print("exp of [-2, 0, 3]:", np.exp(troublemaker))
+
+# %% [markdown]
+# exp(-100) ≈ 3.7 × 10<sup>-44</sup>: far too small to matter next to a score of 0, but
+# still **positive**. A very low score means "almost no evidence", never "negative
+# evidence". The order is kept too: -2 → 0.1353, 0 → 1, 3 → 20.0855.
+
+# %% [markdown]
+# ## 3. Picture it
+#
+# The curve below is e<sup>s</sup>. Every score on the horizontal axis lands *above* the
+# dashed zero line. The three orange points are the scores 0, log 2 and log 3, with
+# evidence 1, 2 and 3; the vermillion point is the negative score -2.
+
+# %%
+_s = np.linspace(-3.5, 1.6, 300)
+_marked = np.array([0.0, np.log(2), np.log(3)])
+fig, ax = plt.subplots(figsize=(7, 4))
+ax.plot(_s, np.exp(_s), color=PALETTE[0], linewidth=2, label="evidence = exp(score)")
+ax.axhline(0, color="black", linestyle="--", linewidth=0.8)
+ax.scatter(_marked, np.exp(_marked), color=PALETTE[1], s=60, zorder=3, label="scores 0, log 2, log 3")
+for score, label in zip(_marked, ["0", "log 2", "log 3"]):
+    ax.vlines(score, 0, np.exp(score), color=PALETTE[1], linestyle=":", linewidth=1)
+    ax.annotate(f"exp({label}) = {np.exp(score):.0f}", (score, np.exp(score)),
+                xytext=(10, -10), textcoords="offset points", fontsize=9)
+ax.scatter([-2.0], [np.exp(-2.0)], color=PALETTE[3], s=60, zorder=3, label="a negative score, -2")
+ax.annotate(f"exp(-2) = {np.exp(-2.0):.4f}: small, still > 0", (-2.0, np.exp(-2.0)),
+            xytext=(0, 50), textcoords="offset points", fontsize=9, ha="center",
+            arrowprops={"arrowstyle": "->", "color": PALETTE[3]})
+ax.set(xlabel="score s", ylabel="evidence exp(s)", title="exp turns every score into positive evidence",
+       xlim=(-3.6, 2.3), ylim=(-0.3, 5.2))
+ax.legend(loc="upper left", fontsize=9)
+show(fig, alt="Line plot of the exponential curve, evidence against score from -3.5 to 1.6. It stays above "
+              "the dashed zero line everywhere and rises from left to right. Orange points mark scores 0, "
+              "log 2 and log 3 at evidence 1, 2 and 3; a vermillion point marks score -2 at evidence 0.1353, "
+              "small but above zero.")
+
+# %% [markdown]
+# ## 4. Exercise: `evidence`
+#
+# Write `evidence(scores)`: the exponential of every score. Accept lists and integer
+# arrays, work for any shape, always return a new **float** NumPy array, and never change
+# the array you were given.
+
+# %% nbgrader="solution" grade_id="evidence"
+def evidence(scores):
+    """exp of every score, as a new float array."""
+    ### BEGIN SOLUTION
+    return np.exp(np.asarray(scores, dtype=float))
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_evidence_public" points=2
+check_call(evidence, [0, 1], expect=[1.0, 2.718281828459045],
+           mistakes=[Mistake("kept the scores' integer dtype, so the evidence was cut down to whole numbers",
+                             "the result must be floats: convert with dtype=float, not to the input's dtype",
+                             np.array([1, 2])),
+                     Mistake("normalised the evidence (dividing by its total is a later step)",
+                             "evidence is just the exponential of each score, nothing more",
+                             [0.2689414213699951, 0.7310585786300049])])
+check_call(evidence, np.array([-2.0, 0.0, 3.0]), expect=[0.1353352832366127, 1.0, 20.085536923187668])
+check_call(evidence, [[0, -1], [2, 0]], expect=[[1.0, 0.36787944117144233], [7.38905609893065, 1.0]])
+passed("evidence")
+
+# %% nbgrader="tests" grade_id="test_evidence_inputs" points=2
+### BEGIN HIDDEN TESTS
+_int_dtype = Mistake("kept the scores' integer dtype, so the evidence was cut down to whole numbers",
+                     "the result must be floats: convert with dtype=float, not to the input's dtype",
+                     np.array([[2, 1, 0], [1, 20, 1]]))
+check_call(evidence, np.array([[1, 0, -1], [0, 3, 0]]),
+           expect=[[2.718281828459045, 1.0, 0.36787944117144233], [1.0, 20.085536923187668, 1.0]],
+           mistakes=[_int_dtype])
+check_call(evidence, [2, -3], expect=[7.38905609893065, 0.049787068367863944])
+_floats = np.array([[0.5, -0.5], [1.5, 0.0]])
+check_call(evidence, _floats, expect=[[1.6487212707001282, 0.6065306597126334], [4.4816890703380645, 1.0]])
+_batch = np.linspace(-2.0, 2.0, 12).reshape(2, 3, 2)
+check_call(evidence, _batch, expect=np.exp(_batch))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_evidence_extremes" points=1
+### BEGIN HIDDEN TESTS
+check_call(evidence, np.array([-100.0, 0.0, 100.0]), expect=[3.720075976020836e-44, 1.0, 2.6881171418161356e+43])
+check_call(evidence, [[0.0, 0.0], [-50.0, -50.0]], expect=[[1.0, 1.0], [1.9287498479639178e-22, 1.9287498479639178e-22]],
+           mistakes=[Mistake("normalised the evidence (dividing by its total is a later step)",
+                             "evidence is just the exponential of each score, nothing more",
+                             [[0.5, 0.5], [0.5, 0.5]])])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 5. Evidence you can read off: logs
+#
+# `log` undoes `exp`: exp(log 2) = 2. So if we *choose* the scores to be logarithms, we
+# can predict their evidence exactly.
+#
+# **Predict.** The scores `[0, log 2, log 3]` are about `[0, 0.6931, 1.0986]`. What is their
+# evidence?
+
+# %%
+log_scores = np.array([0.0, np.log(2), np.log(3)])
+print("scores [0, log 2, log 3] ≈", log_scores)
+print("evidence:", evidence(log_scores))
+print("exp(log 2) =", evidence(np.log(2)))
+
+# %% [markdown]
+# The evidence is `[1, 2, 3]`: the third choice has three times the evidence of the first.
+# A *difference* of log 3 ≈ 1.0986 between two scores means a *factor* of 3 between their
+# evidence. That is the language to think in: score differences become evidence ratios.
+
+# %% [markdown]
+# ## 6. A shift multiplies all the evidence by one factor
+#
+# **Predict.** Add c = 1.5 to every score. What happens to the evidence of each choice?
+# Does every choice change by the same amount, or by the same factor?
+
+# %%
+c = 1.5
+shifted = log_scores + c
+print("evidence(scores + 1.5):                  ", evidence(shifted))
+print("evidence(scores + 1.5) / evidence(scores):", evidence(shifted) / evidence(log_scores))
+print(f"exp(1.5) = {np.exp(c):.4f}")
+
+# %% [markdown]
+# Every evidence value is multiplied by the same factor exp(1.5) ≈ 4.4817, because
+# e<sup>s + c</sup> = e<sup>s</sup> · e<sup>c</sup>. The *ratios* between choices do not
+# move: the third choice still has 3 times the evidence of the first. How many times more
+# evidence score `a` has than score `b` depends only on the difference:
+#
+# e<sup>a</sup> / e<sup>b</sup> = e<sup>a − b</sup>.
+
+# %% [markdown]
+# ## 7. Exercise: `evidence_ratio`
+#
+# Write `evidence_ratio(a, b)`: how many times more evidence score `a` has than score `b`,
+# computed as **exp(a − b)**. `a` and `b` are numbers, or lists or arrays of the same
+# shape (then compare them entry by entry and return a float array).
+# For example `evidence_ratio(np.log(3), 0)` is 3.
+
+# %% nbgrader="solution" grade_id="evidence_ratio"
+def evidence_ratio(a, b):
+    """How many times more evidence score a has than score b: exp(a - b)."""
+    ### BEGIN SOLUTION
+    return np.exp(np.asarray(a, dtype=float) - np.asarray(b, dtype=float))
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_evidence_ratio_public" points=2
+check_answer(evidence_ratio, 3, 1, expect=7.38905609893065,
+             mistakes=[Mistake("swapped the two scores: that is how much more evidence b has than a",
+                               "the ratio of a's evidence to b's evidence is exp(a - b)", 0.1353352832366127),
+                       Mistake("returned the difference of the scores, without exp",
+                               "a score difference becomes an evidence ratio through exp", 2.0),
+                       Mistake("divided the raw scores; scores are not evidence",
+                               "take the exponential of the difference a - b", 3.0)])
+check_answer(evidence_ratio, np.log(6), np.log(2), expect=3.0)
+check_answer(evidence_ratio, -1, -1, expect=1.0)
+check_call(evidence_ratio, [2, 0], [0, 2], expect=[7.38905609893065, 0.1353352832366127])
+passed("evidence_ratio")
+
+# %% nbgrader="tests" grade_id="test_evidence_ratio_arrays" points=1
+### BEGIN HIDDEN TESTS
+_swapped = Mistake("swapped the two scores: that is how much more evidence b has than a",
+                   "the ratio of a's evidence to b's evidence is exp(a - b)",
+                   [[0.36787944117144233, 1.0], [0.049787068367863944, 2.718281828459045]])
+check_call(evidence_ratio, np.array([[1, 0], [3, -1]]), np.array([[0, 0], [0, 0]]),
+           expect=[[2.718281828459045, 1.0], [20.085536923187668, 0.36787944117144233]], mistakes=[_swapped])
+check_call(evidence_ratio, [[0.5, 2.0, -1.0]], [[0.5, 1.0, 1.0]],
+           expect=[[1.0, 2.718281828459045, 0.1353352832366127]])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_evidence_ratio_large" points=2
+### BEGIN HIDDEN TESTS
+_overflow = Mistake("computed exp(a) / exp(b): for large scores each exp overflows to inf (or underflows "
+                    "to 0), and inf / inf or 0 / 0 is nan",
+                    "exponentiate the difference instead: exp(a - b) never sees the huge numbers", np.nan)
+check_answer(evidence_ratio, 1000, 999, expect=2.718281828459045, mistakes=[_overflow])
+check_answer(evidence_ratio, -1000.0, -1001.0, expect=2.718281828459045, mistakes=[_overflow])
+check_call(evidence_ratio, np.array([800.0, 5.0]), np.array([800.0, 4.0]), expect=[1.0, 2.718281828459045],
+           mistakes=[Mistake(_overflow.description, _overflow.hint, [np.nan, 2.718281828459045])])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 8. Exercise: `normalize_evidence`
+#
+# Evidence is positive, so its total is positive too, and dividing by it is now safe: this
+# is lesson 01's division, applied to evidence instead of raw scores.
+#
+# Write `normalize_evidence(ev)`: divide positive evidence by its total **over the last
+# axis**, so that each row of choices sums to 1. The input is already evidence; do not
+# exponentiate it again. Accept lists and integer arrays, return a new float array, and
+# never change the array you were given.
+
+# %% nbgrader="solution" grade_id="normalize_evidence"
+def normalize_evidence(ev):
+    """Positive evidence divided by its total over the last axis."""
+    ### BEGIN SOLUTION
+    x = np.asarray(ev, dtype=float)
+    return x / x.sum(axis=-1, keepdims=True)
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_normalize_evidence_public" points=2
+check_call(normalize_evidence, [1, 2, 3], expect=[1 / 6, 2 / 6, 3 / 6],
+           mistakes=[Mistake("applied exp again: the input is already evidence",
+                             "only divide by the total; exp was the evidence step",
+                             [0.09003057317038046, 0.24472847105479764, 0.6652409557748219])])
+check_call(normalize_evidence, np.array([2.0, 6.0]), expect=[0.25, 0.75])
+check_call(normalize_evidence, [[1, 3], [1, 1]], expect=[[0.25, 0.75], [0.5, 0.5]],
+           mistakes=[Mistake("divided by the total of the whole array instead of each row's total",
+                             "sum over the last axis only, keeping it: x.sum(axis=-1, keepdims=True)",
+                             [[1 / 6, 0.5], [1 / 6, 1 / 6]]),
+                     Mistake("summed each row but dropped the summed axis, so the row totals were "
+                             "lined up with the columns",
+                             "keep the summed axis so each row is divided by its own total: keepdims=True",
+                             [[0.25, 1.5], [0.25, 0.5]])])
+passed("normalize_evidence")
+
+# %% nbgrader="tests" grade_id="test_normalize_evidence_rows" points=2
+### BEGIN HIDDEN TESTS
+_rows = np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]])
+check_call(normalize_evidence, _rows, expect=[[0.125, 0.25, 0.625], [0.4, 0.4, 0.2]],
+           mistakes=[Mistake("divided by the total of the whole array instead of each row's total",
+                             "sum over the last axis only: x.sum(axis=-1, keepdims=True)", _rows / _rows.sum()),
+                     Mistake("summed down the columns (axis 0) instead of along each row",
+                             "the choices are along the last axis: x.sum(axis=-1, keepdims=True)",
+                             _rows / _rows.sum(axis=0))])
+_square = np.array([[3.0, 1.0], [2.0, 2.0]])
+check_call(normalize_evidence, _square, expect=[[0.75, 0.25], [0.5, 0.5]],
+           mistakes=[Mistake("summed each row but dropped the summed axis, so the row totals were "
+                             "lined up with the columns",
+                             "keep the summed axis so each row is divided by its own total: keepdims=True",
+                             _square / _square.sum(axis=-1)),
+                     Mistake("summed down the columns (axis 0) instead of along each row",
+                             "the choices are along the last axis: x.sum(axis=-1, keepdims=True)",
+                             _square / _square.sum(axis=0))])
+_batch = np.arange(1.0, 13.0).reshape(2, 2, 3)
+check_call(normalize_evidence, _batch, expect=_batch / _batch.sum(axis=-1, keepdims=True),
+           mistakes=[Mistake("divided by the total of the whole array instead of each row's total",
+                             "sum over the last axis only: x.sum(axis=-1, keepdims=True)", _batch / _batch.sum())])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_normalize_evidence_inputs" points=1
+### BEGIN HIDDEN TESTS
+_again = Mistake("applied exp again: the input is already evidence",
+                 "only divide by the total; exp was the evidence step",
+                 [[0.2689414213699951, 0.7310585786300049], [0.5, 0.5]])
+check_call(normalize_evidence, np.array([[1, 2], [5, 5]]), expect=[[1 / 3, 2 / 3], [0.5, 0.5]], mistakes=[_again])
+check_call(normalize_evidence, np.array([0.5, 1.5, 2.0]), expect=[0.125, 0.375, 0.5])
+check_call(normalize_evidence, [3.720075976020836e-44, 1.0], expect=[3.720075976020836e-44, 1.0])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# Put the two steps together on the scores of section 5.
+#
+# **Predict.** The evidence of `[0, log 2, log 3]` is `[1, 2, 3]`. What weights come out?
+
+# %%
+log_weights = normalize_evidence(evidence(log_scores))
+print("weights:", log_weights)
+print("weights × 6:", log_weights * 6, "| total:", log_weights.sum())
+
+# %% [markdown]
+# The weights are `[1/6, 2/6, 3/6]` ≈ `[0.1667, 0.3333, 0.5]`. Each choice's weight is its
+# share of the total evidence, 1 + 2 + 3 = 6.
+
+# %% [markdown]
+# ## 9. Lesson 01's troublemakers, fixed
+#
+# **Predict.** `[-2, 0, 3]` gave a weight of -2 by plain division, and `[1, -1]` divided by
+# zero. What do evidence + `normalize_evidence` give for them?
+
+# %%
+for scores in ([-2, 0, 3], [1, -1]):
+    weights = normalize_evidence(evidence(scores))
+    print(f"{str(scores):>10} -> {weights} | all positive? {bool(np.all(weights > 0))} | total: {weights.sum():.4f}")
+
+# %% [markdown]
+# Both are now real weights: positive, summing to 1, and in the same order as the scores.
+# `[-2, 0, 3]` gives `[0.0064, 0.0471, 0.9465]`: the score 3 takes almost everything,
+# because its evidence e<sup>3</sup> ≈ 20.09 dwarfs 1 and 0.1353. `[1, -1]` gives
+# `[0.8808, 0.1192]`: the evidence e and 1/e never cancel the way 1 and -1 did.
+
+# %%
+_names = ["A", "B", "C"]
+_ev = evidence(troublemaker)
+_w = normalize_evidence(_ev)
+fig, axes = plt.subplots(1, 3, figsize=(10, 3.2))
+panels = [(troublemaker, "scores", "score", "%g"), (_ev, "evidence = exp(score)", "evidence", "%.4g"),
+          (_w, "weights = evidence / total", "weight", "%.4f")]
+for ax, (values, title, ylabel, fmt) in zip(axes, panels):
+    colours = [PALETTE[3] if v < 0 else PALETTE[0] for v in values]
+    ax.bar_label(ax.bar(_names, values, color=colours), fmt=fmt, fontsize=8)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set(title=title, xlabel="choice", ylabel=ylabel)
+    ax.margins(y=0.15)
+fig.tight_layout()
+show(fig, alt="Three bar charts for the choices A, B, C. Left: the scores -2, 0 and 3, with A's bar below zero. "
+              "Middle: their evidence 0.1353, 1 and 20.09, all above zero. Right: the weights 0.0064, "
+              "0.0471 and 0.9465, all positive and summing to 1.")
+
+# %% [markdown]
+# ## 10. Where `exp` runs out of room
+#
+# exp grows fast: every 2.3 added to a score multiplies its evidence by 10. float64 stops at
+# about 1.8 × 10<sup>308</sup>, which is e<sup>709.78</sup>.
+#
+# **Predict.** What is `np.exp(709)`? And `np.exp(710)`? NumPy will also print a warning
+# below; read it.
+
+# %% tags=["expect-warning"]
+print("exp(709) =", np.exp(709.0))
+print("exp(710) =", np.exp(710.0))
+
+# %% [markdown]
+# exp(709) ≈ 8.2 × 10<sup>307</sup> still fits; exp(710) does not, so it **overflows** to
+# `inf` and NumPy warns `RuntimeWarning: overflow encountered in exp`. Scores in the
+# hundreds are rare, but they happen (a large dot product, a tiny temperature).
+#
+# **Predict.** `1000 - 999 = 1`, so the evidence ratio is e ≈ 2.7183. What does dividing
+# exp(1000) by exp(999) give? (We silence NumPy's warnings this time.)
+
+# %%
+with np.errstate(over="ignore", invalid="ignore"):
+    print("exp(1000) / exp(999) =", np.exp(1000.0) / np.exp(999.0))
+print(f"evidence_ratio(1000, 999) = {float(evidence_ratio(1000, 999)):.4f}")
+
+# %% [markdown]
+# `inf / inf` is `nan`: the quotient of two overflowed numbers says nothing. Working with the
+# *difference* 1000 − 999 = 1 first gives the right ratio, e. Section 6 says that shifting
+# every score changes no ratio, so we are free to shift scores down before taking exp;
+# lesson 05 does exactly that.
+
+# %% [markdown]
+# ## What carries forward
+#
+# - `exp` turns any score into positive evidence and keeps the order: higher score, more
+#   evidence. A score of 0 has evidence 1; very negative scores have tiny, still positive
+#   evidence.
+# - A difference of scores is a ratio of evidence: exp(a − b). Adding the same c to every
+#   score multiplies all evidence by exp(c) and leaves every ratio unchanged.
+# - Dividing evidence by its total gives weights that are positive and sum to 1, even for
+#   `[-2, 0, 3]` and `[1, -1]`.
+# - exp overflows past a score of about 709.78 in float64 (lesson 05 fixes this).
+#
+# Lesson 03 puts the two steps into one function, **softmax = evidence / total evidence**,
+# and looks at how the choices compete through that shared denominator.

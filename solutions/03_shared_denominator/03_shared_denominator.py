@@ -1,0 +1,403 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 03 — Softmax: evidence over total evidence
+#
+# **By the end of this lesson you will be able to**
+# - compute softmax weights by hand: evidence for each score, the total evidence, each share;
+# - write `softmax(scores)` so that every row of a batch is normalised on its own;
+# - explain why raising one score lowers **every** other weight (one shared denominator);
+# - predict the weights of equal scores, whatever their level.
+#
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
+# *before* you run them: the surprise is where the learning is.
+
+# %% nbgrader="readonly" grade_id="setup"
+import numpy as np
+import matplotlib.pyplot as plt
+
+from grader.checks import Mistake, check_call, passed
+from grader.figures import PALETTE, show
+
+np.set_printoptions(precision=4, suppress=True)
+
+# %% [markdown]
+# ## 1. Two steps you already know
+#
+# Lesson 01 turned positive numbers into shares by dividing each by their total; it broke
+# on negative scores. Lesson 02 turned *any* score into positive **evidence** with `exp`.
+# Put the two steps together and you have **softmax**: for a row of scores $x_1, \dots, x_n$,
+#
+# $$\text{weight}_i = \frac{e^{x_i}}{e^{x_1} + e^{x_2} + \dots + e^{x_n}}
+#   = \frac{\text{evidence for choice } i}{\text{total evidence}}.$$
+#
+# Every weight is positive (evidence is), and the weights of a row add up to 1 (they are
+# shares of one total). The bottom of the fraction is the same for every choice in the
+# row: keep an eye on that, it is the idea of this lesson.
+#
+# To print weights with a fixed number of decimals we use this small helper.
+
+# %%
+def as_text(values, digits=4):
+    """A row of numbers as text with a fixed number of decimals, e.g. [0.1240, 0.5000]."""
+    return "[" + ", ".join(f"{v:.{digits}f}" for v in values) + "]"
+
+
+# %% [markdown]
+# ## 2. The journey sentence, by hand
+#
+# Back to *Your journey starts with one step* and the scores that "journey" gives the six
+# tokens. First the evidence for each token, then the total.
+
+# %%
+tokens = ["Your", "journey", "starts", "with", "one", "step"]
+journey_scores = np.array([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
+journey_evidence = np.exp(journey_scores)
+for token, score, ev in zip(tokens, journey_scores, journey_evidence):
+    print(f"{token:>8}: score {score:.4f} -> evidence e^{score:.4f} = {ev:.3f}")
+total_evidence = journey_evidence.sum()
+print("total evidence:", round(total_evidence, 3))
+
+# %% [markdown]
+# **Predict.** Dividing the raw scores by their sum gave "Your" a weight of 0.1455 in
+# lesson 01 (0.9544 / 6.5617). Its evidence is 2.597 out of a total of 18.745. Will its
+# softmax weight be larger or smaller than 0.1455? And "journey", the largest score:
+# larger or smaller than its naive 0.2278?
+
+# %%
+journey_weights = journey_evidence / total_evidence
+naive_weights = journey_scores / journey_scores.sum()
+print(f"first weight = e^{journey_scores[0]} / {total_evidence:.3f} = "
+      f"{journey_evidence[0]:.3f} / {total_evidence:.3f} = {journey_weights[0]:.4f}")
+print("softmax weights:", as_text(journey_weights))
+print("naive weights:  ", as_text(naive_weights))
+print("sum of the softmax weights:", round(journey_weights.sum(), 4))
+
+# %% [markdown]
+# "Your" gets 2.597 / 18.745 = **0.1385**, a little *less* than its naive share, and
+# "journey" gets **0.2379**, a little *more*. Softmax does not keep the proportions of
+# the scores: it keeps the proportions of their evidence, and `exp` stretches the gaps
+# between scores (a gap of 0.54 between "Your" and "journey" becomes a factor of
+# e^0.54 ≈ 1.7 in evidence). The weights still add up to 1.
+
+# %% [markdown]
+# ## 3. Exercise: `softmax`
+#
+# Write `softmax(scores)`: the evidence of each score divided by the total evidence of
+# **its row**, where a row runs along the **last axis**. A 1-D input is one row of scores;
+# a 2-D input is a batch of rows (one per query token, say), a 3-D input a batch of
+# batches, and each row must be divided by *its own* total. Accept lists and integer
+# arrays, always return a new float NumPy array, and never change the array you were given.
+#
+# You do not need to protect against huge scores yet (lesson 05 does); the scores in this
+# lesson stay between -100 and 100.
+#
+# Hint: `np.exp` works on a whole array at once, and `x.sum(axis=-1, keepdims=True)`
+# keeps the summed axis with length 1 so that the division broadcasts row by row.
+
+# %% nbgrader="solution" grade_id="softmax"
+def softmax(scores):
+    """exp of the scores divided by the sum of exp over the last axis."""
+    ### BEGIN SOLUTION
+    evidence = np.exp(np.asarray(scores, dtype=float))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_softmax_public" points=2
+check_call(softmax, [0, 0, 0, 0], expect=[0.25, 0.25, 0.25, 0.25],
+           mistakes=[Mistake("divided the raw scores by their sum, without exp (here 0 / 0)",
+                             "turn every score into evidence with np.exp before you divide", [np.nan] * 4),
+                     Mistake("took exp of the scores but divided by the sum of the raw scores (here 0)",
+                             "divide by the total evidence: the sum of the exp values", [np.inf] * 4)])
+check_call(softmax, [0.0, np.log(2), np.log(3)], expect=[1 / 6, 2 / 6, 3 / 6],
+           mistakes=[Mistake("divided the raw scores by their sum, without exp",
+                             "turn every score into evidence with np.exp before you divide",
+                             [0.0, np.log(2) / np.log(6), np.log(3) / np.log(6)]),
+                     Mistake("took exp of the scores but divided by the sum of the raw scores",
+                             "divide by the total evidence: the sum of the exp values",
+                             [1 / np.log(6), 2 / np.log(6), 3 / np.log(6)])])
+check_call(softmax, np.log(np.array([[1.0, 3.0], [2.0, 6.0]])), expect=[[0.25, 0.75], [0.25, 0.75]],
+           mistakes=[Mistake("divided by the total evidence of the whole array instead of each row's total",
+                             "sum over the last axis only: .sum(axis=-1, keepdims=True)",
+                             [[1 / 12, 3 / 12], [2 / 12, 6 / 12]]),
+                     Mistake("summed down the columns (axis 0) instead of along each row",
+                             "the choices are along the last axis: .sum(axis=-1, keepdims=True)",
+                             [[1 / 3, 1 / 3], [2 / 3, 2 / 3]]),
+                     Mistake("summed each row but dropped keepdims=True, so the row totals were spread "
+                             "across the columns",
+                             "keep the summed axis: .sum(axis=-1, keepdims=True)",
+                             [[0.25, 0.375], [0.5, 0.75]])])
+passed("softmax")
+
+# %% nbgrader="tests" grade_id="test_softmax_journey" points=2
+### BEGIN HIDDEN TESTS
+def _softmax_reference(x):
+    _ev = np.exp(np.asarray(x, dtype=float))
+    return _ev / _ev.sum(axis=-1, keepdims=True)
+
+
+def _known_mistakes(x):
+    x = np.asarray(x, dtype=float)
+    with np.errstate(all="ignore"):
+        return [Mistake("divided the raw scores by their sum, without exp",
+                        "turn every score into evidence with np.exp before you divide", x / x.sum(axis=-1, keepdims=True)),
+                Mistake("took exp of the scores but divided by the sum of the raw scores",
+                        "divide by the total evidence: the sum of the exp values",
+                        np.exp(x) / x.sum(axis=-1, keepdims=True))]
+
+
+for _scores in ([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865], [0.707, 0.0, 0.707], [-2.0, 0.0, 3.0]):
+    check_call(softmax, np.array(_scores), expect=_softmax_reference(_scores), mistakes=_known_mistakes(_scores))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_rows" points=2
+### BEGIN HIDDEN TESTS
+def _softmax_reference(x):
+    _ev = np.exp(np.asarray(x, dtype=float))
+    return _ev / _ev.sum(axis=-1, keepdims=True)
+
+
+def _axis_mistakes(x):
+    x = np.asarray(x, dtype=float)
+    _ev = np.exp(x)
+    with np.errstate(all="ignore"):
+        _found = [Mistake("divided the raw scores by their sum, without exp",
+                          "turn every score into evidence with np.exp before you divide",
+                          x / x.sum(axis=-1, keepdims=True))]
+    _found += [Mistake("divided by the total evidence of the whole array instead of each row's total",
+                       "sum over the last axis only: .sum(axis=-1, keepdims=True)", _ev / _ev.sum()),
+               Mistake("summed down the columns (axis 0) instead of along each row",
+                       "the choices are along the last axis: .sum(axis=-1, keepdims=True)", _ev / _ev.sum(axis=0))]
+    if _ev.ndim == 2 and _ev.shape[0] == _ev.shape[1]:
+        _found.append(Mistake("summed each row but dropped keepdims=True, so the row totals were spread "
+                              "across the columns", "keep the summed axis: .sum(axis=-1, keepdims=True)",
+                              _ev / _ev.sum(axis=-1)))
+    if _ev.ndim == 3:
+        _found.append(Mistake("summed over axis 1, which is the last axis only for 2-D input",
+                              "use axis=-1, the last axis, whatever the number of dimensions",
+                              _ev / _ev.sum(axis=1, keepdims=True)))
+    return _found
+
+
+_rows = np.array([[1.0, 2.0, 3.0], [0.5, 0.5, -1.0], [-3.0, 4.0, 0.0]])
+_levels = np.array([[0.0, 1.0], [50.0, 51.0]])
+_batch = np.linspace(-3.0, 3.0, 24).reshape(2, 3, 4)
+for _scores in (_rows, _levels, _batch, _batch[:, :1, :]):
+    check_call(softmax, _scores, expect=_softmax_reference(_scores), mistakes=_axis_mistakes(_scores))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_inputs" points=2
+### BEGIN HIDDEN TESTS
+def _softmax_reference(x):
+    _ev = np.exp(np.asarray(x, dtype=float))
+    return _ev / _ev.sum(axis=-1, keepdims=True)
+
+
+_float_scores = np.array([0.25, -0.5, 1.0])
+for _scores in ([1, 2, 3], np.array([[2, 0], [0, 2]]), [[0.5, 1.5], [1.0, 1.0]], (1.0, 2.0),
+                _float_scores, np.array([[0.3, -0.3], [1.2, 0.1]]), np.array([7.0])):
+    check_call(softmax, _scores, expect=_softmax_reference(_scores))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_uniform" points=2
+### BEGIN HIDDEN TESTS
+for _level in (0.0, 100.0, -100.0, 3.7):
+    _equal = np.full(4, _level)
+    with np.errstate(all="ignore"):
+        _wrong = [Mistake("divided the raw scores by their sum, without exp",
+                          "turn every score into evidence with np.exp before you divide", _equal / _equal.sum()),
+                  Mistake("took exp of the scores but divided by the sum of the raw scores",
+                          "divide by the total evidence: the sum of the exp values", np.exp(_equal) / _equal.sum())]
+    check_call(softmax, _equal, expect=[0.25, 0.25, 0.25, 0.25], mistakes=_wrong)
+check_call(softmax, [5, 5, 5], expect=[1 / 3, 1 / 3, 1 / 3])
+_stacked = np.array([[0.0] * 4, [100.0] * 4, [-100.0] * 4])
+check_call(softmax, _stacked, expect=np.full((3, 4), 0.25),
+           mistakes=[Mistake("divided by the total evidence of the whole array, so rows at different levels "
+                             "competed with each other",
+                             "each row is its own set of choices: .sum(axis=-1, keepdims=True)",
+                             np.exp(_stacked) / np.exp(_stacked).sum())])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_properties" points=2
+### BEGIN HIDDEN TESTS
+def _softmax_reference(x):
+    _ev = np.exp(np.asarray(x, dtype=float))
+    return _ev / _ev.sum(axis=-1, keepdims=True)
+
+
+def _naive_division(x):
+    x = np.asarray(x, dtype=float)
+    with np.errstate(all="ignore"):
+        return x / x.sum(axis=-1, keepdims=True)
+
+
+def _sign_of_each_change_when_score_2_rises(scores):
+    """+1 where a weight rose, -1 where it fell, when the score at index 2 goes up by 1."""
+    _raised = np.array(scores, dtype=float)
+    _raised[..., 2] += 1.0
+    return np.sign(np.asarray(softmax(_raised), dtype=float) - np.asarray(softmax(scores), dtype=float))
+
+
+def _row_sums_of_softmax(scores):
+    return np.asarray(softmax(scores), dtype=float).sum(axis=-1)
+
+
+_x = np.array([1.0, -2.0, 3.0, 0.5])
+check_call(_sign_of_each_change_when_score_2_rises, _x, expect=[-1.0, -1.0, 1.0, -1.0],
+           mistakes=[Mistake("divided the raw scores by their sum, without exp: weights did not all compete "
+                             "through one total of positive evidence",
+                             "turn every score into evidence with np.exp before you divide",
+                             np.sign(_naive_division(_x + [0, 0, 1, 0]) - _naive_division(_x)))])
+for _shift in (5.0, -20.0):
+    with np.errstate(all="ignore"):
+        _raw_total = np.exp(_x + _shift) / (_x + _shift).sum()
+    check_call(softmax, _x + _shift, expect=_softmax_reference(_x),
+               mistakes=[Mistake("divided the raw scores by their sum, without exp, so adding one number "
+                                 "to every score changed the weights",
+                                 "turn every score into evidence with np.exp before you divide",
+                                 _naive_division(_x + _shift)),
+                         Mistake("took exp of the scores but divided by the sum of the raw scores",
+                                 "divide by the total evidence: the sum of the exp values", _raw_total)])
+_many = np.random.default_rng(3).normal(0.0, 3.0, size=(5, 7))
+_ev_many = np.exp(_many)
+check_call(_row_sums_of_softmax, _many, expect=np.ones(5),
+           mistakes=[Mistake("divided by the total evidence of the whole array instead of each row's total",
+                             "sum over the last axis only: .sum(axis=-1, keepdims=True)",
+                             (_ev_many / _ev_many.sum()).sum(axis=-1))])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 4. Picture it: evidence, then shares
+#
+# Left, the evidence of each token; their heights add up to the total evidence. Right, each
+# bar divided by that one total: the softmax weights, with "journey" itself (the token doing
+# the attending) in green. Same shape, different scale: dividing by one shared number
+# keeps every ratio between the bars.
+
+# %%
+journey_softmax = softmax(journey_scores)
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.4))
+left.bar_label(left.bar(tokens, journey_evidence, color=PALETTE[1]), fmt="%.3f", fontsize=8)
+left.set(title=f"Evidence $e^{{score}}$ (total {total_evidence:.3f})", xlabel="token attended to",
+         ylabel="evidence", ylim=(0, 5))
+colors = [PALETTE[0] if token != "journey" else PALETTE[2] for token in tokens]
+right.bar_label(right.bar(tokens, journey_softmax, color=colors), fmt="%.4f", fontsize=8)
+right.set(title="Softmax weights = evidence / total", xlabel="token attended to",
+          ylabel="softmax weight", ylim=(0, 0.28))
+fig.tight_layout()
+show(fig, alt="Two bar charts over the tokens Your, journey, starts, with, one, step. Left: evidence "
+              "between 2.03 and 4.46, totalling 18.745. Right: softmax weights 0.1385, 0.2379, 0.2333, "
+              "0.1240, 0.1082, 0.1581, the same shape scaled down, largest for 'journey'.")
+
+# %% [markdown]
+# ## 5. A zero score is not a zero weight
+#
+# **Predict.** Two scores of 0.707 and one of 0 between them: `[0.707, 0, 0.707]`.
+# Dividing by the sum would give `[0.5, 0, 0.5]`. What does softmax give the middle choice?
+
+# %%
+middle_zero = softmax([0.707, 0, 0.707])
+print("softmax([0.707, 0, 0.707]) =", as_text(middle_zero, 3))
+print("evidence:", as_text(np.exp([0.707, 0, 0.707]), 3))
+
+# %% [markdown]
+# The middle choice keeps **0.198**, about one fifth of the attention. A score of 0 is
+# evidence e^0 = **1**, not nothing, and it takes its share of the total
+# 2.028 + 1 + 2.028 = 5.056. Every choice gets some weight, however low its score;
+# lesson 06 shows how to switch a choice off completely.
+
+# %% [markdown]
+# ## 6. The choices compete through one denominator
+#
+# Every weight in a row is divided by the same total. So a change to *one* score changes
+# the total, and with it every weight in the row.
+#
+# **Predict.** Raise the score of "with" from 0.8434 to 1.8434 and leave the others alone.
+# Its weight goes up. What happens to the weight of "journey", whose score did not change?
+
+# %%
+raised_scores = journey_scores.copy()
+raised_scores[3] += 1.0
+raised_softmax = softmax(raised_scores)
+for token, before, after in zip(tokens, journey_softmax, raised_softmax):
+    print(f"{token:>8}: {before:.4f} -> {after:.4f}  (x {after / before:.4f})")
+others = np.arange(len(tokens)) != 3
+print("every other weight fell:", bool(np.all(raised_softmax[others] < journey_softmax[others])))
+print("new total evidence:", round(np.exp(raised_scores).sum(), 3))
+
+# %% [markdown]
+# The weight of "with" more than doubles, and **every** other weight falls, although their
+# scores did not move: the total evidence grew from 18.745 to 22.739, and each of the
+# other five keeps the same evidence over a larger total. They all shrink by the *same*
+# factor, 18.745 / 22.739 ≈ 0.8244, so their ratios to one another stay as they were. This
+# is what "softmax weights compete" means: weight is a fixed budget of 1, and one choice
+# can only gain what the others lose.
+#
+# The figure sweeps the score of "with" from -2 to 4 and plots all six weights.
+
+# %%
+sweep = np.linspace(-2.0, 4.0, 121)
+swept_scores = np.tile(journey_scores, (sweep.size, 1))
+swept_scores[:, 3] = sweep
+swept_weights = softmax(swept_scores)
+styles = ["-", "--", "-.", "-", ":", "--"]
+fig, ax = plt.subplots(figsize=(8, 4))
+for i, token in enumerate(tokens):
+    ax.plot(sweep, swept_weights[:, i], color=PALETTE[i], linestyle=styles[i],
+            linewidth=3 if token == "with" else 1.8, label=token)
+ax.axvline(journey_scores[3], color="black", linewidth=0.8, linestyle=":")
+ax.annotate("actual score of 'with'", (journey_scores[3], 0.85), xytext=(6, 0),
+            textcoords="offset points", fontsize=9)
+ax.set(title="Raise one score, watch the others fall", xlabel="score given to 'with' (others fixed)",
+       ylabel="softmax weight", ylim=(0, 1), xlim=(-2, 4))
+ax.legend(title="token", loc="upper left")
+show(fig, alt="Line chart of the six journey softmax weights as the score of 'with' sweeps from -2 to 4 "
+              "while the other scores stay fixed. The weight of 'with' rises from near 0 to about 0.77; "
+              "the five other weights all fall steadily at the same time, keeping their order.")
+
+# %% [markdown]
+# Only one line rises; the other five fall together. Push "with" high enough and it takes
+# almost all the weight, whatever the others scored.
+
+# %% [markdown]
+# ## 7. Equal scores give equal weights, at any level
+#
+# **Predict.** Four choices with equal scores. What are the weights when all four scores
+# are 0? When all are 100? When all are -100? (e^100 is about 2.7 × 10^43.)
+
+# %%
+for level in (0, 100, -100):
+    print(f"all {level}:", as_text(softmax(np.full(4, float(level))), 2))
+shifted = softmax(journey_scores + 10.0)
+print("journey scores + 10, largest change in a weight:", f"{np.abs(shifted - journey_softmax).max():.1e}")
+
+# %% [markdown]
+# **0.25** each, every time. Adding the same number c to every score multiplies every
+# piece of evidence by e^c, the total included, and e^c cancels between the top and the
+# bottom of the fraction. So softmax only sees the **differences** between scores in a
+# row: equal scores, whatever their level, give a uniform row, and adding 10 to all the
+# journey scores changes no weight beyond rounding.
+#
+# A warning for later: the cancellation is exact in algebra, but e^710 already overflows
+# a float64. Lesson 05 turns that into a strength.
+
+# %% [markdown]
+# ## What carries forward
+#
+# Softmax is evidence over total evidence: `exp` makes every score positive, and one
+# shared denominator per row turns the evidence into weights that sum to 1. Because the
+# denominator is shared, the choices compete: raising one score lowers every other weight.
+# Only differences between scores matter, so equal scores give uniform weights.
+#
+# If only differences matter, their *size* decides how peaked the weights are: a gap of 1
+# between two scores is a factor of e in evidence, a gap of 5 a factor of about 148.
+# Lesson 04 adds one knob for that size, the **temperature** T: divide the scores by T
+# before softmax, and T < 1 sharpens the weights while T > 1 flattens them. The
+# `softmax` you wrote here is the function it builds on.

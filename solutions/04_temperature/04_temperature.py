@@ -1,0 +1,507 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 04 — Temperature: divide the scores by T before softmax
+#
+# **By the end of this lesson you will be able to**
+# - say what dividing the scores by a temperature `T` does to softmax weights: `T < 1`
+#   sharpens them, `T > 1` flattens them, and the order of the choices never changes;
+# - write `softmax_with_temperature`, and explain why it must refuse `T = 0`, a negative `T`
+#   and a `T` that is not a finite number;
+# - explain why "temperature 0" in a text generator means "take the largest score", a rule
+#   of decoding and not a value of softmax, and write `sample_next_token`;
+# - tell a temperature apart from the fixed `1/√d_k` scale inside attention.
+#
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
+# *before* you run them: the surprise is where the learning is.
+
+# %% nbgrader="readonly" grade_id="setup"
+import numpy as np
+import matplotlib.pyplot as plt
+
+from grader.checks import Mistake, check_call, check_frequencies, check_raises, passed
+from grader.figures import PALETTE, show
+from grader.widgets import temperature_explorer
+
+np.set_printoptions(precision=4, suppress=True)
+
+# %% [markdown]
+# ## 1. One knob before the exponential
+#
+# Lesson 03 turned scores into weights with softmax: exponentiate every score, then divide
+# by the total evidence of its row. Here it is again, so that this lesson can use it before
+# you write your own version.
+
+# %%
+def softmax(scores):
+    """Lesson 03's softmax: exp of each score over the total evidence of its row."""
+    evidence = np.exp(np.asarray(scores, dtype=float))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+
+
+# %% [markdown]
+# A **temperature** `T` is a positive number that divides every score before the
+# exponential:
+#
+# $$\text{weights} = \operatorname{softmax}(\text{scores} / T).$$
+#
+# Why would that matter? Because $e^{s/T} = \left(e^{s}\right)^{1/T}$: dividing the scores by
+# `T` raises every piece of evidence to the power `1/T`. With `T = 1` nothing changes.
+
+# %% [markdown]
+# ## 2. A small temperature sharpens
+#
+# In lesson 02 the scores `[0, log 2, log 3]` had evidence exactly `[1, 2, 3]` and weights
+# `[1/6, 2/6, 3/6]`.
+#
+# **Predict.** At `T = 0.5` the scores double. What does that do to the evidence, and will
+# the top weight (now 0.5) go up, go down, or stay?
+
+# %%
+thirds = np.array([0.0, np.log(2), np.log(3)])
+print("T = 1   evidence:", np.exp(thirds / 1.0), "weights:", softmax(thirds / 1.0))
+print("T = 0.5 evidence:", np.exp(thirds / 0.5), "weights:", softmax(thirds / 0.5))
+print("T = 0.5 weights x 14:", softmax(thirds / 0.5) * 14)
+print("top weight:", round(softmax(thirds)[2], 3), "->", round(softmax(thirds / 0.5)[2], 3))
+
+# %% [markdown]
+# Halving `T` **squares** the evidence: `[1, 2, 3]` becomes `[1, 4, 9]`, with total 14,
+# so the weights are `[1/14, 4/14, 9/14]`. Squaring helps the large values most, and the
+# top weight rises from 0.5 to 9/14 = **0.643**. A temperature below 1 makes the weights
+# *sharper*: the leader gains, the rest lose.
+
+# %% [markdown]
+# ## 3. Three choices, two temperatures
+#
+# Take three choices A, B, C with scores `[2, 0, -1]`.
+#
+# **Predict.** At `T = 1` choice A gets about 84%. At `T = 0.3`, roughly how much is left
+# for C: 1%, 0.1%, or less?
+
+# %%
+choices = ["A", "B", "C"]
+abc = np.array([2.0, 0.0, -1.0])
+at_1, at_03 = softmax(abc / 1.0), softmax(abc / 0.3)
+print(f"T = 1  : A {at_1[0]:.4f}  B {at_1[1]:.4f}  C {at_1[2]:.4f}")
+print(f"T = 0.3: A {at_03[0]:.5f}  B {at_03[1]:.5f}  C {at_03[2]:.7f}")
+print(f"A has {np.exp(2 / 1.0):.2f} times B's evidence at T = 1, {np.exp(2 / 0.3):.0f} times at T = 0.3")
+
+# %% [markdown]
+# At `T = 0.3` the gap of 2 between A and B becomes a gap of 6.67, so A's evidence is
+# 786 times B's instead of 7.39 times. C keeps **0.0000453**, about one part in 22,000:
+# far less than any of the three guesses. The scores did not change, only the temperature.
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True)
+for ax, weights, title, labels in [
+        (axes[0], at_1, "T = 1", [f"{w:.4f}" for w in at_1]),
+        (axes[1], at_03, "T = 0.3", [f"{at_03[0]:.5f}", f"{at_03[1]:.5f}", f"{at_03[2]:.7f}"])]:
+    ax.bar_label(ax.bar(choices, weights, color=[PALETTE[0], PALETTE[1], PALETTE[2]]), labels=labels, fontsize=8)
+    ax.set(title=f"softmax([2, 0, -1] / T) at {title}", xlabel="choice", ylim=(0, 1.1))
+axes[0].set_ylabel("weight")
+show(fig, alt="Two bar charts of the weights of choices A, B, C with scores 2, 0, -1. At T = 1 the "
+              "weights are 0.8438, 0.1142 and 0.0420; at T = 0.3 A takes 0.99868 and the bars of B "
+              "(0.00127) and C (0.0000453) are too small to see.")
+
+# %% [markdown]
+# ## 4. The two ends: very hot and very cold
+#
+# **Predict.** As `T` grows without bound, where do the weights of `[2, 0, -1]` go? And as
+# `T` shrinks towards 0?
+
+# %%
+for T in [1, 3, 10, 100, 1000]:
+    print(f"T = {T:<6}: {softmax(abc / T)}")
+print()
+for T in [1, 0.3, 0.1, 0.03]:
+    print(f"T = {T:<6}: {softmax(abc / T)}")
+
+# %% [markdown]
+# - **Hot (`T → ∞`)**: every `score / T` shrinks towards 0, every piece of evidence towards
+#   `e^0 = 1`, so the weights move toward **uniform**, 1/3 each.
+# - **Cold (`T → 0⁺`)**: the gaps between scores grow without bound, and the weights put
+#   all their mass on the **maximum**.
+#
+# **Predict.** What if two scores share the maximum? Try `[1, 1, 0]` at a very low `T`.
+
+# %%
+ties = np.array([1.0, 1.0, 0.0])
+print("[1, 1, 0] at T = 0.1 :", softmax(ties / 0.1))
+print("[1, 1, 0] at T = 0.01:", softmax(ties / 0.01))
+
+# %% [markdown]
+# Tied maxima stay tied: the mass splits **equally** between them (`[0.5, 0.5, 0]`). Dividing
+# by the same `T` cannot make two equal scores unequal, so no temperature ever picks one of
+# them for you.
+#
+# One picture for the whole range (the horizontal axis is logarithmic):
+
+# %%
+temperatures = np.geomspace(0.05, 50, 200)
+curves = softmax(abc / temperatures[:, None])
+fig, ax = plt.subplots(figsize=(7, 3.4))
+for index, (choice, style) in enumerate(zip(choices, ["-", "--", ":"])):
+    ax.plot(temperatures, curves[:, index], style, color=PALETTE[index], linewidth=2,
+            label=f"{choice} (score {abc[index]:g})")
+ax.axhline(1 / 3, color="grey", linewidth=0.8)
+ax.axvline(1, color="grey", linewidth=0.8, linestyle="--")
+ax.text(0.055, 1 / 3 + 0.02, "uniform: 1/3", color="dimgrey", fontsize=8)
+ax.set_xscale("log")
+ax.set_xticks([0.05, 0.1, 0.3, 1, 3, 10, 50], labels=["0.05", "0.1", "0.3", "1", "3", "10", "50"])
+ax.set(xlabel="temperature T (log scale)", ylabel="weight", ylim=(0, 1.02),
+       title="softmax([2, 0, -1] / T): cold on the left, hot on the right")
+ax.legend()
+show(fig, alt="Line chart of the weights of A, B and C (scores 2, 0, -1) against the temperature "
+              "from 0.05 to 50 on a log scale. On the left A's weight is 1 and the others 0; at T = 1 "
+              "they are 0.84, 0.11, 0.04; on the right all three lines approach the grey line at 1/3.")
+
+# %% [markdown]
+# ## 5. Play with it: a temperature slider
+#
+# A language model ends with a row of **logits**, one score per symbol of its vocabulary, and
+# softmax turns them into next-token weights. Here is a toy vocabulary of five tokens whose
+# weights at `T = 1` are 3.7%, 29.8%, 13.9%, 16.6% and 35.9%. Their logits are the natural
+# logs of these weights (any common shift would do: lesson 02 showed that a shift changes
+# nothing).
+
+# %%
+next_tokens = ["I", "am", "learning", "to", "Delhi"]
+next_logits = np.log([0.037, 0.298, 0.139, 0.166, 0.359])
+print("logits:", next_logits)
+for token, weight in zip(next_tokens, softmax(next_logits)):
+    print(f"{token:>9}: {weight:.1%}")
+print("predicted token at T = 1:", next_tokens[int(np.argmax(next_logits))])
+
+# %% [markdown]
+# Run the next cell in JupyterLab and drag the slider (its scale is logarithmic, from
+# `T ≈ 0.04` to `T ≈ 5`). The bars are the five weights; the most likely token is orange and
+# named underneath. Where widgets cannot run, the cell shows the weights at three fixed
+# temperatures instead.
+#
+# **Predict** before you drag: at the cold end, which token is the last to give up its
+# share to "Delhi"? At the hot end, how close to 20% each do the bars get?
+
+# %%
+temperature_explorer(next_tokens, next_logits)
+
+# %% [markdown]
+# At the cold end "Delhi" takes almost everything (97.6% at `T = 0.05`, 99% at the end of
+# the slider), and "am", the runner-up, is the last to fade. At `T = 5` every bar is between
+# about 15% and 23%. And the predicted token is "Delhi" at **every** temperature: dividing by a
+# positive number never changes the order of the scores. Temperature changes how sure the
+# weights are, not which choice comes first.
+
+# %% [markdown]
+# ## 6. Zero, negative and infinite temperatures
+#
+# **Predict.** What does `softmax(scores / T)` give at `T = 0`? At `T = -1`? At `T = inf`?
+#
+# (NumPy would warn about the division by zero; `np.errstate` silences it so that only the
+# results speak.)
+
+# %%
+with np.errstate(divide="ignore", invalid="ignore"):
+    print("T = 0  :", softmax(abc / 0.0))
+at_minus_1 = softmax(abc / -1.0)
+print(f"T = -1 : A {at_minus_1[0]:.4f}  B {at_minus_1[1]:.4f}  C {at_minus_1[2]:.4f}")
+print("T = inf:", softmax(abc / np.inf))
+print("T = nan:", softmax(abc / np.nan))
+
+# %% [markdown]
+# - `T = 0` divides by zero: `2/0 = inf`, `0/0 = nan`, and the nan spreads to every weight.
+# - `T = -1` **reverses the ranking**: C, the worst score, now gets the most weight (0.7054)
+#   and A the least. That is not a cooler or hotter version of the same choice; it is a
+#   different choice.
+# - `T = inf` silently returns uniform weights, and `T = nan` returns nan. Either way the
+#   scores no longer matter, which almost always means a bug upstream.
+#
+# So a temperature must be a **finite number greater than 0**. Anything else is a mistake,
+# and the right answer to a mistake is an error, raised at once, not a row of nan that
+# surfaces three functions later.
+
+# %% [markdown]
+# ## 7. Exercise: `softmax_with_temperature`
+#
+# Write `softmax_with_temperature(scores, temperature=1.0)`: softmax of `scores / T` over
+# the **last axis**, for a row or a batch of rows of any shape. Raise a `ValueError` when
+# the temperature is not a finite number greater than 0 (`0`, negative, `inf`, `nan`).
+# Accept lists and integer arrays, return a new float NumPy array, and never change the
+# array you were given.
+#
+# Hint: `np.isfinite(temperature)` is False for both `inf` and `nan`. You do not need to
+# subtract a maximum yet (that is lesson 05).
+
+# %% nbgrader="solution" grade_id="softmax_with_temperature"
+def softmax_with_temperature(scores, temperature=1.0):
+    """softmax(scores / T) over the last axis; ValueError unless T is a finite number > 0."""
+    ### BEGIN SOLUTION
+    if not np.isfinite(temperature) or temperature <= 0:
+        raise ValueError(f"the temperature must be a finite number > 0, got {temperature}")
+    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_public" points=2
+_times_t = "multiplied the scores by T instead of dividing by them"
+_divide = "divide: scores / temperature, so that T < 1 sharpens and T > 1 flattens"
+check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), expect=[1 / 6, 2 / 6, 3 / 6])
+check_call(softmax_with_temperature, [2, 0, -1], expect=[0.8437947344813395, 0.11419519938459446, 0.04201006613406605])
+check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), 0.5, expect=[1 / 14, 4 / 14, 9 / 14],
+           mistakes=[Mistake(_times_t, _divide, np.sqrt([1, 2, 3]) / np.sqrt([1, 2, 3]).sum())])
+check_call(softmax_with_temperature, np.array([[0.0, np.log(4), np.log(9)], [np.log(9), np.log(9), 0.0]]),
+           temperature=2, expect=[[1 / 6, 2 / 6, 3 / 6], [3 / 7, 3 / 7, 1 / 7]],
+           mistakes=[Mistake(_times_t, _divide, [[1 / 98, 16 / 98, 81 / 98], [81 / 163, 81 / 163, 1 / 163]]),
+                     Mistake("divided by the total of the whole array instead of each row's total",
+                             "sum over the last axis only: evidence.sum(axis=-1, keepdims=True)",
+                             [[1 / 13, 2 / 13, 3 / 13], [3 / 13, 3 / 13, 1 / 13]])])
+check_raises(softmax_with_temperature, [2, 0, -1], 0, why="T = 0 divides by zero: it is not a temperature.",
+             mistakes=[Mistake("returned nan for T = 0 instead of raising",
+                               "check the temperature first: raise ValueError unless it is a finite number > 0",
+                               [np.nan, np.nan, np.nan])])
+passed("softmax_with_temperature")
+
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_divides" points=2
+### BEGIN HIDDEN TESTS
+def _reference(x, t):
+    _e = np.exp(np.asarray(x, dtype=float) / t)
+    return _e / _e.sum(axis=-1, keepdims=True)
+
+
+_rows = np.array([[2.0, 0.0, -1.0], [0.5, 1.5, -0.5]])
+for _t in (0.3, 0.5, 1.0, 2.0, 7.0):
+    check_call(softmax_with_temperature, _rows, _t, expect=_reference(_rows, _t),
+               mistakes=[Mistake("multiplied the scores by T instead of dividing by them",
+                                 "divide: scores / temperature, so that T < 1 sharpens and T > 1 flattens",
+                                 _reference(_rows * _t, 1.0)),
+                         Mistake("ignored the temperature", "divide the scores by the temperature before exp",
+                                 _reference(_rows, 1.0)),
+                         Mistake("divided by the total of the whole array instead of each row's total",
+                                 "sum over the last axis only: evidence.sum(axis=-1, keepdims=True)",
+                                 np.exp(_rows / _t) / np.exp(_rows / _t).sum())])
+_batch = np.linspace(-2.0, 2.0, 24).reshape(2, 3, 4)
+check_call(softmax_with_temperature, _batch, 0.4, expect=_reference(_batch, 0.4))
+check_call(softmax_with_temperature, np.array([[3, 1, 2], [0, 0, 4]]), 2, expect=_reference([[3, 1, 2], [0, 0, 4]], 2))
+check_call(softmax_with_temperature, [1, 2, 3, 4], 0.25, expect=_reference([1, 2, 3, 4], 0.25))
+check_call(softmax_with_temperature, [[5.0, 5.0, 5.0, 5.0]], 0.1, expect=[[0.25, 0.25, 0.25, 0.25]])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonpositive" points=2
+### BEGIN HIDDEN TESTS
+_abc = np.array([2.0, 0.0, -1.0])
+_nan_for_zero = Mistake("returned nan for T = 0 instead of raising",
+                        "check the temperature first: raise ValueError unless it is a finite number > 0",
+                        [np.nan, np.nan, np.nan])
+for _zero in (0, 0.0, -0.0):
+    check_raises(softmax_with_temperature, _abc, _zero, why="T = 0 divides by zero: it is not a temperature.",
+                 mistakes=[_nan_for_zero])
+check_raises(softmax_with_temperature, [[1.0, 2.0], [3.0, 3.0]], 0.0, why="T = 0 divides by zero.")
+for _t in (-1.0, -0.5, -3):
+    check_raises(softmax_with_temperature, _abc, _t,
+                 why="A negative T reverses the ranking: it is not a temperature.",
+                 mistakes=[Mistake("accepted a negative T and returned the reversed ranking",
+                                   "raise ValueError unless the temperature is a finite number > 0",
+                                   np.exp(_abc / _t) / np.exp(_abc / _t).sum())])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonfinite" points=1
+### BEGIN HIDDEN TESTS
+check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], np.inf,
+             why="T = inf is not a finite number: it would flatten any scores to uniform.",
+             mistakes=[Mistake("accepted T = inf: every score became 0, so the weights came back uniform",
+                               "require np.isfinite(temperature) as well as temperature > 0", [1 / 3, 1 / 3, 1 / 3])])
+check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], float("inf"), why="T = inf is not a finite number.")
+check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], -np.inf, why="T = -inf is not a temperature.")
+check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], np.nan,
+             why="T = nan is not a number (and nan <= 0 is False, so a test for <= 0 alone lets it through).",
+             mistakes=[Mistake("accepted T = nan and returned nan weights",
+                               "require np.isfinite(temperature): it is False for nan", [np.nan, np.nan, np.nan])])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# With your function, the very cold end from section 4, and a tie:
+
+# %%
+print("[2, 0, -1] at T = 0.05:", softmax_with_temperature(abc, 0.05))
+print("[1, 1, 0] at T = 0.05:", softmax_with_temperature(ties, 0.05))
+
+# %% [markdown]
+# ## 8. A division that is not a temperature: `1/√d_k` in attention
+#
+# Attention, the subject of the later lessons, computes its scores as
+# $q \cdot k / \sqrt{d_k}$, where $d_k$ is the length of the query and key vectors. That
+# looks like softmax at temperature $\sqrt{d_k}$, but it plays a different role. It is a
+# **fixed part of the architecture**: a dot product of two vectors with $d_k$ entries tends
+# to grow with $d_k$, and dividing by $\sqrt{d_k}$ keeps the scores in a range where
+# softmax is not already saturated, whatever the model's width. The model is trained with
+# that scale and nobody changes it afterwards. A temperature, in contrast, is a **knob** you
+# turn on a trained model's output distribution when you decode, to make the output more
+# predictable or more varied.
+
+# %% [markdown]
+# ## 9. Decoding: "temperature 0" means "take the largest score"
+#
+# To generate text, a model turns its logits into weights and then picks one token. Picking
+# at random with those weights is **sampling**; temperature decides how adventurous it is.
+#
+# Text-generation APIs also accept `temperature=0`, and read it as "skip the dice, take the
+# largest score" (**greedy decoding**). That is a special case of *decoding*, not of
+# softmax: section 6 showed that softmax at `T = 0` does not exist. Greedy decoding looks
+# like the limit `T → 0⁺` when one logit is the largest, but it always returns one index,
+# even when two logits tie (the limit splits the weight between them instead).
+#
+# NumPy's random numbers come from a **generator**: `rng = np.random.default_rng(seed)`.
+# The same seed gives the same draws, which makes experiments repeatable.
+# `rng.choice(n, p=weights)` draws one index from `0 .. n-1` with the given weights.
+#
+# **Predict.** Out of 10,000 draws from `[2, 0, -1]`, about how many will be C at `T = 1`?
+# At `T = 0.3`?
+
+# %%
+rng = np.random.default_rng(4)
+for T in (1.0, 0.3):
+    draws = rng.choice(3, size=10_000, p=softmax(abc / T))
+    print(f"T = {T}: A, B, C drawn {np.bincount(draws, minlength=3)} times")
+print("greedy decoding (T = 0) picks:", choices[int(np.argmax(abc))])
+
+# %% [markdown]
+# At `T = 1` C comes up about 400 times (its weight is 0.042). At `T = 0.3` its weight is
+# 0.0000453, so 10,000 draws show it a handful of times at most, often not at all. Greedy
+# decoding never shows it, and never shows B either: it returns A every time.
+
+# %% [markdown]
+# ## 10. Exercise: `sample_next_token`
+#
+# Write `sample_next_token(logits, temperature, rng)` for one row of logits (a 1-D list or
+# array):
+# - `temperature == 0`: return the index of the largest logit, as an `int`, without
+#   drawing anything;
+# - `temperature > 0`: draw an index with the generator `rng` from
+#   `softmax(logits / temperature)` (your `softmax_with_temperature` is welcome here);
+# - `temperature < 0`: raise a `ValueError`.
+#
+# Use the `rng` you are given, not `np.random` directly, so that a seed makes your results
+# repeatable. The checks test your sampler by the frequencies of many draws, so any correct
+# way of drawing passes.
+
+# %% nbgrader="solution" grade_id="sample_next_token"
+def sample_next_token(logits, temperature, rng):
+    """Next-token index: argmax when T == 0, else a draw with rng from softmax(logits / T)."""
+    ### BEGIN SOLUTION
+    if temperature < 0:
+        raise ValueError(f"the temperature must be >= 0, got {temperature}")
+    logits = np.asarray(logits, dtype=float)
+    if temperature == 0:
+        return int(np.argmax(logits))
+    weights = softmax_with_temperature(logits, temperature)
+    return int(rng.choice(len(weights), p=weights))
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_sample_next_token_public" points=2
+_rng = np.random.default_rng(2024)
+check_frequencies(lambda: sample_next_token([0.5, 2.0, -1.0], 0, _rng), [0, 1, 0], draws=200,
+                  call="sample_next_token([0.5, 2.0, -1.0], 0, rng) (T = 0: greedy decoding, no dice)",
+                  mistakes=[Mistake("sampled even though T = 0", "at T = 0 skip the dice: return the index of the "
+                                    "largest logit", np.exp([0.5, 2.0, -1.0]) / np.exp([0.5, 2.0, -1.0]).sum())])
+check_frequencies(lambda: sample_next_token([0.0, np.log(2), np.log(3)], 0.5, _rng), [1 / 14, 4 / 14, 9 / 14],
+                  call="sample_next_token([0, log 2, log 3], 0.5, rng)",
+                  mistakes=[Mistake("always took the largest logit instead of sampling",
+                                    "for T > 0 draw an index with rng, e.g. rng.choice(n, p=weights)", [0, 0, 1]),
+                            Mistake("ignored the temperature", "draw from softmax(logits / temperature)",
+                                    [1 / 6, 2 / 6, 3 / 6]),
+                            Mistake("multiplied the logits by T instead of dividing by them",
+                                    "draw from softmax(logits / temperature)",
+                                    np.sqrt([1, 2, 3]) / np.sqrt([1, 2, 3]).sum())])
+check_raises(sample_next_token, [0.5, 2.0, -1.0], -1.0, np.random.default_rng(0),
+             why="T < 0 is not a temperature: dividing by it would reverse the ranking.")
+passed("sample_next_token")
+
+# %% nbgrader="tests" grade_id="test_sample_next_token_greedy" points=1
+### BEGIN HIDDEN TESTS
+_rng = np.random.default_rng(7)
+for _logits, _top in [([0.1, 0.3, 0.2], 1), (np.array([-3.0, -1.0, -2.0, -1.5]), 1), (np.array([1, 4, 2]), 1),
+                      ([2.0, 0.0, -1.0], 0), ([0.0, 0.5, 1.0, 1.2, 1.1], 3)]:
+    for _zero in (0, 0.0):
+        _one_hot = np.eye(len(_logits))[_top]
+        _weights = np.exp(np.asarray(_logits, dtype=float)) / np.exp(np.asarray(_logits, dtype=float)).sum()
+        check_frequencies(lambda: sample_next_token(_logits, _zero, _rng), _one_hot, draws=200,
+                          call=f"sample_next_token({_logits!r}, {_zero!r}, rng) (T = 0: greedy decoding, no dice)",
+                          mistakes=[Mistake("sampled even though T = 0",
+                                            "at T = 0 skip the dice: return the index of the largest logit",
+                                            _weights)])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_sample_next_token_temperature" points=2
+### BEGIN HIDDEN TESTS
+def _weights(logits, t):
+    _e = np.exp(np.asarray(logits, dtype=float) / t)
+    return _e / _e.sum()
+
+
+_rng = np.random.default_rng(11)
+for _logits, _t in [([2.0, 0.0, -1.0], 1.0), ([2.0, 0.0, -1.0], 2.5), (np.array([1.0, 0.2, 0.6, -0.4]), 0.5),
+                    (np.array([3, 1, 2]), 2), ([0.3, 0.0, -0.2, 0.1, 0.4], 4.0)]:
+    _top = np.eye(len(_logits))[int(np.argmax(_logits))]
+    check_frequencies(lambda: sample_next_token(_logits, _t, _rng), _weights(_logits, _t),
+                      call=f"sample_next_token({_logits!r}, {_t!r}, rng)",
+                      mistakes=[Mistake("always took the largest logit instead of sampling",
+                                        "for T > 0 draw an index with rng, e.g. rng.choice(n, p=weights)", _top),
+                                Mistake("ignored the temperature", "draw from softmax(logits / temperature)",
+                                        _weights(_logits, 1.0)),
+                                Mistake("multiplied the logits by T instead of dividing by them",
+                                        "draw from softmax(logits / temperature)",
+                                        _weights(np.asarray(_logits, dtype=float) * _t, 1.0))])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_sample_next_token_rejects" points=1
+### BEGIN HIDDEN TESTS
+for _t in (-1.0, -0.5, -0.01, -2):
+    check_raises(sample_next_token, [0.5, 2.0, -1.0], _t, np.random.default_rng(3),
+                 why="T < 0 is not a temperature: dividing by it would reverse the ranking, "
+                     "and only T = 0 has a meaning of its own (greedy).")
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 11. Your sampler on the five tokens
+#
+# Twelve draws from the five-token vocabulary of section 5, at four temperatures, with one
+# seeded generator:
+
+# %%
+rng = np.random.default_rng(5)
+for T in (0, 0.3, 1, 3):
+    drawn = [next_tokens[sample_next_token(next_logits, T, rng)] for _ in range(12)]
+    print(f"T = {T:<3}: {' '.join(drawn)}")
+
+# %% [markdown]
+# `T = 0` says "Delhi" every time. At `T = 0.3` sampling is mostly a duel between "Delhi"
+# (60%) and "am" (32%); at `T = 3` even "I" gets its turn. The logits are the same in every row: only the
+# temperature, and the dice, differ.
+
+# %% [markdown]
+# ## What carries forward
+#
+# Temperature divides the scores before softmax: `T < 1` sharpens, `T > 1` flattens, the
+# order of the choices never changes, and `T` must be a finite number greater than 0.
+# "Temperature 0" belongs to decoding: take the largest score.
+#
+# One problem is left. A small `T` makes `scores / T` **large**, and `exp` of a large number
+# overflows float64 (lesson 02: `exp(710)` is already too big). **Predict** what
+# `[2, 0, -1]` gives at `T = 0.002`, where the scores become `[1000, 0, -500]`. This cell
+# shows NumPy's warning on purpose.
+
+# %% tags=["expect-warning"]
+print("T = 0.002:", softmax(abc / 0.002))
+
+# %% [markdown]
+# `exp(1000)` is `inf`, the total is `inf`, and `inf / inf` is nan: A gets nan instead of
+# 1, although the answer is plainly `[1, 0, 0]`. Your `softmax_with_temperature` does the
+# same (unless you already shifted the scores). Lesson 05 fixes it without
+# changing a single weight: subtract each row's largest score before `exp`.

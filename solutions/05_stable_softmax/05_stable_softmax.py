@@ -1,0 +1,456 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 05 — Stable softmax: subtract each row's max before exp
+#
+# **By the end of this lesson you will be able to**
+# - show the two inputs where the plain `exp / sum` recipe returns `nan`, and say why
+#   (overflow for huge scores, `0 / 0` for very negative ones);
+# - explain why subtracting one constant from a row of scores leaves its softmax unchanged;
+# - write `stable_softmax`, which shifts **each row by its own max**, accepts a temperature,
+#   keeps float32 as float32 and never warns;
+# - say why a batch must be shifted and normalised row by row, not as one big matrix.
+#
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
+# *before* you run them.
+
+# %% nbgrader="readonly" grade_id="setup"
+import numpy as np
+import matplotlib.pyplot as plt
+
+from grader.checks import Mistake, check_answer, check_call, check_quiet, passed
+from grader.figures import PALETTE, show
+
+np.set_printoptions(precision=4, suppress=True)
+
+# %% [markdown]
+# ## 1. The softmax we have so far
+#
+# Lesson 03 turned a row of scores into weights: take `exp` of every score (positive
+# evidence), then divide by the total evidence of the row. Here is that recipe again, with
+# no extra care, so that we can push it until it breaks.
+
+# %%
+def naive_softmax(scores):
+    """exp / sum of exp over the last axis, with no shift (lesson 03's recipe)."""
+    evidence = np.exp(np.asarray(scores, dtype=float))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+
+
+print("naive softmax of [1, 2]:", naive_softmax([1.0, 2.0]))
+
+# %% [markdown]
+# Score 2 is one unit above score 1, so it has `e ≈ 2.718` times more evidence and gets
+# `e / (1 + e) = 0.7311` of the weight.
+
+# %% [markdown]
+# ## 2. Huge scores: overflow
+#
+# Scores of real models are not always small: a logit of a few hundred, or a dot product
+# of long vectors, is ordinary. **Predict.** `[1000, 1001]` is `[1, 2]` plus 999. The gap
+# between the two scores is still 1. What will `naive_softmax` return?
+#
+# (The next cell prints a warning on purpose.)
+
+# %% tags=["expect-warning"]
+print("naive softmax of [1000, 1001]:", naive_softmax([1000.0, 1001.0]))
+
+# %% [markdown]
+# NumPy warned twice. **overflow encountered in exp**: `exp(1000)` is about `10^434`, far
+# beyond the largest float64 (about `1.8 × 10^308`), so it became `inf`. Then **invalid value
+# encountered in divide**: each weight is now `inf / inf`, which has no value, so it is
+# `nan`. Both weights are lost, although the answer should plainly be the same as for `[1, 2]`.
+#
+# How large may a score be before `exp` overflows? `log` of the largest float tells us.
+
+# %%
+print(f"exp overflows float64 above {np.log(np.finfo(np.float64).max):.2f}")
+print(f"exp overflows float32 above {np.log(np.finfo(np.float32).max):.2f}")
+
+# %% [markdown]
+# Not very large at all, and float32 (the usual dtype on a GPU) gives up at a score of 89.
+
+# %% [markdown]
+# ## 3. Very negative scores: zero over zero
+#
+# **Predict.** Now `[-1000, -1001]`. `exp` of a very negative number is tiny but positive
+# (lesson 02). What do you expect here?
+#
+# We silence NumPy's warning with `np.errstate` this time, so that only the numbers speak.
+
+# %%
+tiny = np.array([-1000.0, -1001.0])
+print("exp of the scores:", np.exp(tiny), "| their total:", np.exp(tiny).sum())
+with np.errstate(invalid="ignore"):
+    print("naive softmax of [-1000, -1001]:", naive_softmax(tiny))
+
+# %% [markdown]
+# `exp(-1000)` is about `5 × 10^-435`, far below the smallest positive float64 (about `5 × 10^-324`),
+# so it **underflows** to exactly 0. Every evidence value is 0, the total is 0, and each
+# weight is `0 / 0 = nan`. The true answer is perfectly ordinary: the first score is one
+# unit larger, so it should get 0.7311.
+
+# %% [markdown]
+# ## 4. Shifting a row changes nothing but the range
+#
+# Subtract the same constant `c` from every score of a row. Each evidence value becomes
+# `exp(s - c) = exp(s) · exp(-c)`: **every** numerator and the denominator (their sum) are
+# multiplied by the same factor `exp(-c)`, and the factor cancels in the division.
+#
+# **Predict.** For the scores `[1, 2, 3]` and the shifts `c = 0, 3, -10, 100`, which of
+# the printed numbers will change, and which will stay the same?
+
+# %%
+scores = np.array([1.0, 2.0, 3.0])
+for c in [0.0, 3.0, -10.0, 100.0]:
+    shifted_evidence = np.exp(scores - c)
+    weights = shifted_evidence / shifted_evidence.sum()
+    shown = ", ".join(f"{v:.4g}" for v in shifted_evidence)
+    print(f"c = {c:6.1f}: evidence [{shown}], factor exp(-c) = {np.exp(-c):.4g}, weights {weights}")
+
+# %% [markdown]
+# The evidence swings from about `10^-43` to about `4 × 10^5`: its **range** is all that moved.
+# The weights `[0.0900, 0.2447, 0.6652]` never change. So we are free to choose any shift we like.
+#
+# The useful choice is **the row's maximum**. After subtracting it, the largest score is
+# exactly 0 and every other score is negative, so
+# - every evidence value is at most `exp(0) = 1`: nothing can overflow;
+# - the largest evidence value is exactly 1, so the total is at least 1: no `0 / 0`.
+
+# %% [markdown]
+# ## 5. Shift by the max: both rows work
+#
+# **Predict.** After subtracting its max, what does `[1000, 1001]` look like? And `[-1000, -1001]`?
+
+# %%
+for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
+    shifted = np.array(row) - max(row)
+    evidence = np.exp(shifted)
+    label = f"[{row[0]:.0f}, {row[1]:.0f}]"
+    print(f"{label}: shifted {shifted}, evidence {evidence}")
+    print(f"stable softmax of {label}: {evidence / evidence.sum()}")
+
+# %% [markdown]
+# `[1000, 1001]` becomes `[-1, 0]`, the same row as `[1, 2]` shifted by 2, and gives
+# **[0.2689, 0.7311]**. `[-1000, -1001]` becomes `[0, -1]` and gives **[0.7311, 0.2689]**.
+# No warning, no `nan`, and the answers we expected all along.
+
+# %% [markdown]
+# ## 6. A batch: every row gets its own max
+#
+# In attention each query (each row of the scores matrix) has its own distribution over the
+# source positions. Take two rows with very different levels: `[[1001, 1002], [3, 4]]`.
+# Each row has a gap of 1 between its two scores, so each row should be `[0.2689, 0.7311]`.
+#
+# **Predict.** A tempting shortcut is to subtract the largest score of the *whole matrix*,
+# `1002`, from everything. What happens to the second row?
+
+# %%
+batch = np.array([[1001.0, 1002.0], [3.0, 4.0]])
+with np.errstate(invalid="ignore"):
+    global_evidence = np.exp(batch - batch.max())
+    global_weights = global_evidence / global_evidence.sum(axis=-1, keepdims=True)
+print("shifted by the global max 1002:")
+print(batch - batch.max())
+print("weights, row 1:", global_weights[0])
+print("weights, row 2:", global_weights[1])
+
+# %% [markdown]
+# Row 2 became `[-999, -998]`: its evidence underflows to 0 and its weights are `0 / 0 = nan`,
+# exactly the failure of section 3. One global shift cannot suit rows whose levels differ by
+# a thousand. The fix: take the max **along the last axis**, one per row, and keep that axis
+# with `keepdims=True` so the subtraction lines up row by row.
+
+# %%
+row_max = batch.max(axis=-1, keepdims=True)
+print(f"each row's max (shape {row_max.shape}): {row_max.ravel()}")
+row_evidence = np.exp(batch - row_max)
+row_weights = row_evidence / row_evidence.sum(axis=-1, keepdims=True)
+print("row-wise shift, row 1:", row_weights[0])
+print("row-wise shift, row 2:", row_weights[1])
+
+# %% [markdown]
+# Both rows give **[0.2689, 0.7311]**: each row was shifted by its own max (1002 and 4)
+# and divided by its own total.
+
+# %% [markdown]
+# ## 7. Exercise: `stable_softmax`
+#
+# Write `stable_softmax(scores, temperature=1.0)`: the softmax of `scores / temperature`
+# over the **last axis**, computed without overflow or `0 / 0`:
+#
+# - divide the scores by `temperature` (lesson 04; here you may assume `temperature > 0`);
+# - subtract **each row's own max** (`axis=-1, keepdims=True`), then `exp`, then divide by
+#   each row's total;
+# - work for a single row (1-D), a batch of rows (2-D) and any number of leading axes;
+# - accept lists and integer arrays (they become float64);
+# - **float32 stays float32**: a float32 input must give a float32 output;
+# - never change the caller's array, and never emit a warning.
+#
+# One trap for the float32 rule: `np.asarray(scores, dtype=float)` quietly turns float32
+# into float64. **Predict** the dtype, then run:
+
+# %%
+scores32 = np.array([1000.0, 1001.0], dtype=np.float32)
+print("np.asarray(float32 scores, dtype=float) has dtype", np.asarray(scores32, dtype=float).dtype)
+print("np.asarray(float32 scores) has dtype", np.asarray(scores32).dtype)
+
+# %% [markdown]
+# So take `np.asarray(scores)` and convert only when its dtype is not already floating
+# (`np.issubdtype(x.dtype, np.floating)` tells you). Also avoid `x -= ...` on the array you were given:
+# when `scores` is already a float array, `np.asarray` returns that very array, and an
+# in-place shift would change the caller's scores. Write `x = x - m`, which makes a new array
+# of the same dtype.
+
+# %% nbgrader="solution" grade_id="stable_softmax"
+def stable_softmax(scores, temperature=1.0):
+    """Softmax of scores / temperature over the last axis, each row shifted by its own max."""
+    ### BEGIN SOLUTION
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    z = x / temperature
+    z = z - z.max(axis=-1, keepdims=True)
+    evidence = np.exp(z)
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_public" points=2
+_low, _high = 0.2689414213699951, 0.7310585786300049
+check_call(stable_softmax, [1.0, 2.0], expect=[_low, _high])
+check_call(stable_softmax, np.array([1000.0, 1001.0]), expect=[_low, _high],
+           mistakes=[Mistake("did not shift: exp(1000) overflows to inf, and inf / inf is nan",
+                             "subtract the row's max before exp", [np.nan, np.nan])])
+check_call(stable_softmax, [-1000, -1001], expect=[_high, _low],
+           mistakes=[Mistake("did not shift: exp(-1000) underflows to 0, and 0 / 0 is nan",
+                             "subtract the row's max before exp", [np.nan, np.nan])])
+check_call(stable_softmax, [[1001, 1002], [3, 4]], expect=[[_low, _high], [_low, _high]],
+           mistakes=[Mistake("subtracted the global max of the whole matrix instead of each row's max",
+                             "take the max per row: x.max(axis=-1, keepdims=True)", [[_low, _high], [np.nan, np.nan]]),
+                     Mistake("normalised the whole matrix at once, so the rows competed with each other",
+                             "shift and sum per row: axis=-1, keepdims=True", [[_low, _high], [0.0, 0.0]]),
+                     Mistake("normalised the whole matrix at once (divided by the total of every row together)",
+                             "sum per row: evidence.sum(axis=-1, keepdims=True)",
+                             [[_low / 2, _high / 2], [_low / 2, _high / 2]]),
+                     Mistake("summed down the columns (axis 0) instead of along each row",
+                             "the choices are along the last axis: sum(axis=-1, keepdims=True)",
+                             [[0.5, 0.5], [0.5, 0.5]]),
+                     Mistake("forgot keepdims=True: the row maxima were subtracted along the wrong axis",
+                             "x.max(axis=-1, keepdims=True) keeps shape (rows, 1) so each row gets its own max",
+                             [[0.0, np.nan], [0.0, 1.0]]),
+                     Mistake("did not shift: exp(1001) overflows to inf, and inf / inf is nan",
+                             "subtract each row's max before exp", [[np.nan, np.nan], [_low, _high]])])
+passed("stable_softmax")
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_extremes" points=2
+### BEGIN HIDDEN TESTS
+def _softmax_of_shifted(shifted):
+    _ev = np.exp(np.asarray(shifted, dtype=np.float64))
+    return _ev / _ev.sum(axis=-1, keepdims=True)
+
+
+_min_shift = Mistake("shifted by the row's minimum instead of its maximum: the largest score became "
+                     "huge and exp overflowed", "subtract the max, so the largest shifted score is 0",
+                     [0.0, np.nan])
+check_call(stable_softmax, [-800.0, 0.0], expect=[0.0, 1.0], mistakes=[_min_shift])
+check_call(stable_softmax, [1e4, 1e4 + 1, 1e4 - 1], expect=_softmax_of_shifted([-1.0, 0.0, -2.0]),
+           mistakes=[Mistake("did not shift: exp of a huge score overflows to inf, and inf / inf is nan",
+                             "subtract the row's max before exp", [np.nan, np.nan, np.nan])])
+check_call(stable_softmax, [-1e4, -1e4 - 2], expect=_softmax_of_shifted([0.0, -2.0]),
+           mistakes=[Mistake("did not shift: exp of a very negative score underflows to 0, and 0 / 0 is nan",
+                             "subtract the row's max before exp", [np.nan, np.nan])])
+check_call(stable_softmax, [1000.0, -1000.0, 0.0], expect=[1.0, 0.0, 0.0],
+           mistakes=[Mistake("did not shift by the max: the largest score overflowed exp, and inf / inf is nan",
+                             "subtract the row's max before exp", [np.nan, 0.0, 0.0])])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_rows" points=2
+### BEGIN HIDDEN TESTS
+def _rowwise(x):
+    _ev = np.exp(x - x.max(axis=-1, keepdims=True))
+    return _ev / _ev.sum(axis=-1, keepdims=True)
+
+
+def _known_mistakes(x):
+    """What the usual batch mistakes return for x (computed quietly)."""
+    with np.errstate(all="ignore"):
+        _global = np.exp(x - x.max())
+        _shift_rows = np.exp(x - x.max(axis=-1, keepdims=True))
+        return [Mistake("subtracted the global max of the whole array instead of each row's max",
+                        "take the max per row: x.max(axis=-1, keepdims=True)",
+                        _global / _global.sum(axis=-1, keepdims=True)),
+                Mistake("normalised the whole array at once, so unrelated rows competed with each other",
+                        "shift and sum per row: axis=-1, keepdims=True", _global / _global.sum()),
+                Mistake("normalised the whole array at once (divided by the total of every row together)",
+                        "sum per row: evidence.sum(axis=-1, keepdims=True)", _shift_rows / _shift_rows.sum()),
+                Mistake("summed down the first axis (axis 0) instead of along each row",
+                        "the choices are along the last axis: sum(axis=-1, keepdims=True)",
+                        _shift_rows / _shift_rows.sum(axis=0, keepdims=True))]
+
+
+_rows = np.array([[1001.0, 1002.0, 1000.0], [3.0, 4.0, 2.0], [-1000.0, -999.0, -1001.0]])
+check_call(stable_softmax, _rows, expect=_rowwise(_rows), mistakes=_known_mistakes(_rows))
+_mixed = np.array([[0.0, 1.0, 2.0, 3.0], [3.0, 0.0, 1.0, -2.0]])
+check_call(stable_softmax, _mixed, expect=_rowwise(_mixed), mistakes=_known_mistakes(_mixed))
+_base = np.array([0.5, -1.0, 2.0, 0.0])
+_batch = _base + np.array([[0.0, 900.0, -900.0], [50.0, -2000.0, 3000.0]])[:, :, None]
+check_call(stable_softmax, _batch, expect=np.broadcast_to(_rowwise(_base), _batch.shape),
+           mistakes=_known_mistakes(_batch))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_float32" points=2
+### BEGIN HIDDEN TESTS
+def _float32_in_float32_out(scores):
+    return stable_softmax(scores).dtype == np.float32
+
+
+_upcast = Mistake("the float32 scores came back as another dtype (np.asarray(scores, dtype=float) "
+                  "or a float64 step silently makes float64)",
+                  "keep a floating input's dtype: convert only non-float input, "
+                  "for example with x.astype(float) when not np.issubdtype(x.dtype, np.floating)", False)
+_x32 = np.array([1000.0, 1001.0], dtype=np.float32)
+check_answer(_float32_in_float32_out, _x32, expect=True, mistakes=[_upcast])
+check_answer(_float32_in_float32_out, np.ones((2, 3, 4), dtype=np.float32), expect=True, mistakes=[_upcast])
+check_call(stable_softmax, _x32, expect=[0.2689414213699951, 0.7310585786300049], dtype=np.float32)
+_e32 = np.exp(np.array([0.0, -100.0, -200.0]))
+_e32b = np.exp(np.array([-2.0, -1.0, 0.0]))
+check_call(stable_softmax, np.array([[100.0, 0.0, -100.0], [1.0, 2.0, 3.0]], dtype=np.float32),
+           expect=[_e32 / _e32.sum(), _e32b / _e32b.sum()], dtype=np.float32,
+           mistakes=[Mistake("did not shift: in float32 exp already overflows above about 88.7",
+                             "subtract each row's max before exp",
+                             [[np.nan, 0.0, 0.0], _e32b / _e32b.sum()])])
+_b32 = (np.array([1.0, 3.0, 2.0]) + np.array([[0.0], [-500.0], [4000.0]])).astype(np.float32)
+_eb = np.exp(np.array([-2.0, 0.0, -1.0]))
+check_call(stable_softmax, _b32, expect=np.broadcast_to(_eb / _eb.sum(), (3, 3)), dtype=np.float32)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_quiet" points=1
+### BEGIN HIDDEN TESTS
+check_quiet(stable_softmax, [1000.0, 1001.0])
+check_quiet(stable_softmax, [-1000.0, -1001.0])
+check_quiet(stable_softmax, [[1001.0, 1002.0], [3.0, 4.0]])
+check_quiet(stable_softmax, np.array([[100.0, 99.0], [-100.0, -101.0]], dtype=np.float32))
+check_quiet(stable_softmax, [[1000.0, 1001.0], [-1000.0, -1001.0]], temperature=0.5)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_temperature" points=2
+### BEGIN HIDDEN TESTS
+def _softmax_of(z):
+    _ev = np.exp(np.asarray(z, dtype=np.float64) - np.max(z, axis=-1, keepdims=True))
+    return _ev / _ev.sum(axis=-1, keepdims=True)
+
+
+def _temperature_mistakes(x, t):
+    return [Mistake(f"multiplied the scores by the temperature instead of dividing by it (T = {t})",
+                    "use scores / temperature: T < 1 sharpens, T > 1 flattens", _softmax_of(np.multiply(x, t))),
+            Mistake("ignored the temperature argument", "divide the scores by temperature before the shift and exp",
+                    _softmax_of(x))]
+
+
+_abc = [2.0, 0.0, -1.0]
+check_call(stable_softmax, _abc, expect=_softmax_of(_abc))
+check_call(stable_softmax, _abc, temperature=1.0, expect=_softmax_of(_abc))
+for _t in (0.5, 0.3, 2.0):
+    check_call(stable_softmax, _abc, temperature=_t, expect=_softmax_of(np.divide(_abc, _t)),
+               mistakes=_temperature_mistakes(_abc, _t))
+_hot = np.array([[1000.0, 1001.0], [3.0, 4.0], [-1000.0, -1004.0]])
+for _t in (0.25, 4.0):
+    check_call(stable_softmax, _hot, temperature=_t, expect=_softmax_of(_hot / _t),
+               mistakes=_temperature_mistakes(_hot, _t))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_inputs" points=2
+### BEGIN HIDDEN TESTS
+_q = np.exp(np.array([-2.0, 0.0, -1.0]))
+_q = _q / _q.sum()
+check_call(stable_softmax, [[1, 3, 2], [-3, -1, -2]], expect=[_q, _q], dtype=np.float64)
+check_call(stable_softmax, np.array([1000, 1001]), expect=[0.2689414213699951, 0.7310585786300049],
+           dtype=np.float64)
+check_call(stable_softmax, np.array([[5, 7, 6], [0, 2, 1]]), expect=[_q, _q], dtype=np.float64)
+check_call(stable_softmax, np.array([[7.0, 9.0, 8.0]]), expect=[_q])
+check_call(stable_softmax, np.array([[7.0, 9.0, 8.0], [1.0, 3.0, 2.0]]), temperature=1.0, expect=[_q, _q])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 8. Every row is normalised on its own
+#
+# The shift must be per row, and so must the **sum**. **Predict.** If we treat the whole
+# matrix `[[1001, 1002], [3, 4]]` as one long row of four choices, what weights do the two
+# entries of row 2 get?
+
+# %%
+def whole_matrix_softmax(scores):
+    """Softmax over ALL entries together (the mistake), stable shift included."""
+    x = np.asarray(scores, dtype=float)
+    evidence = np.exp(x - x.max())
+    return evidence / evidence.sum()
+
+
+whole = whole_matrix_softmax(batch)
+print("whole matrix at once, row 1:", whole[0], "| row 2:", whole[1])
+print("whole matrix at once, row sums:", whole.sum(axis=-1))
+print("stable_softmax,       row sums:", stable_softmax(batch).sum(axis=-1))
+
+# %% [markdown]
+# Row 2 gets nothing: `exp(-999)` is negligible next to row 1's evidence, so row 1 takes
+# all the mass and row 2 sums to 0 instead of 1. The two rows are different queries with
+# different sets of choices; they must never compete. With smaller scores the damage is
+# quieter but just as wrong:
+
+# %%
+calm = np.array([[1.0, 2.0], [0.0, 1.0]])
+print("stable_softmax:      ", stable_softmax(calm).ravel())
+print("whole matrix at once:", whole_matrix_softmax(calm).ravel())
+print("whole matrix at once, row sums:", whole_matrix_softmax(calm).sum(axis=-1))
+
+# %% [markdown]
+# Row by row, both queries put 0.7311 on their second choice. Normalised together, row 1
+# takes 73% of all the weight and row 2 only 27%, just because its scores happen to be
+# lower: a difference that means nothing across two separate rows.
+
+# %% [markdown]
+# ## 9. Picture it
+
+# %%
+def grouped_bars(ax, matrix, title):
+    labels = ["row 1\nchoice A", "row 1\nchoice B", "row 2\nchoice A", "row 2\nchoice B"]
+    positions = np.arange(len(labels))
+    for offset, weights, name, colour in ((-0.2, stable_softmax(matrix), "each row on its own", PALETTE[0]),
+                                          (0.2, whole_matrix_softmax(matrix), "whole matrix at once", PALETTE[1])):
+        bars = ax.bar(positions + offset, weights.ravel(), width=0.4, color=colour, label=name)
+        ax.bar_label(bars, fmt="%.3f", fontsize=8)
+    ax.axvline(1.5, color="grey", linewidth=0.8, linestyle=":")
+    ax.set(title=title, xticks=positions, xticklabels=labels, ylim=(0, 0.85), ylabel="weight")
+    ax.set_xlabel("entry of the scores matrix")
+
+
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
+grouped_bars(left, batch, "scores [[1001, 1002], [3, 4]]")
+grouped_bars(right, calm, "scores [[1, 2], [0, 1]]")
+handles, names = left.get_legend_handles_labels()
+fig.legend(handles, names, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.06), frameon=False)
+show(fig, alt="Two grouped bar charts comparing row-wise softmax with softmax over the whole matrix. "
+              "Row-wise, every row gets 0.269 and 0.731 in both panels. Over the whole matrix, "
+              "for scores [[1001, 1002], [3, 4]] row 2 gets 0 and 0; for [[1, 2], [0, 1]] row 1 "
+              "gets 0.197 and 0.534 while row 2 gets only 0.072 and 0.197.")
+
+# %% [markdown]
+# ## What carries forward
+#
+# `stable_softmax` is the softmax that real libraries compute: divide by the temperature,
+# subtract **each row's own max**, exponentiate, and divide by **each row's own total**.
+# The shift changes only the range of the evidence, never the weights, and it keeps every
+# evidence value between 0 and 1 with the largest exactly 1.
+#
+# Lesson 06 builds on exactly that: to forbid a choice (a future token, a padding
+# position) we set its score to `-inf` before this softmax. `exp(-inf)` is exactly 0, so
+# the forbidden choice gets weight exactly 0.0, and because each row is still shifted by
+# its own max, the allowed choices stay safe. It also asks what to do with a row in
+# which *every* choice is forbidden, where there is no max left to shift by.

@@ -1,0 +1,570 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 06 — Masking: forbidden choices get -inf before softmax
+#
+# **By the end of this lesson you will be able to**
+# - say what a *mask* is (True = allowed) and why a forbidden choice must get weight
+#   exactly 0;
+# - explain why setting a forbidden score to 0 does not remove it, and why `-inf` does;
+# - refuse a row with no allowed choice instead of returning nan or a uniform row;
+# - write `masked_softmax`, `causal_mask` and `padding_mask`;
+# - read the causally masked attention weights of the journey sentence.
+#
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
+# *before* you run them.
+
+# %% nbgrader="readonly" grade_id="setup"
+import numpy as np
+import matplotlib.pyplot as plt
+from matplotlib.colors import ListedColormap
+
+from grader.checks import Mistake, check_call, check_raises, passed
+from grader.figures import PALETTE, show
+
+np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
+
+# %% [markdown]
+# ## 1. Some choices are not allowed
+#
+# So far every score in a row took part in the softmax. Often some choices must not:
+#
+# - a language model that predicts the next word may not look at the words that come
+#   *after* the one it is reading (at generation time they do not exist yet);
+# - sentences in a batch have different lengths, so short ones are filled up with
+#   *padding* positions that hold no word at all;
+# - a decoder may ban some vocabulary symbols outright.
+#
+# A **mask** says which choices are allowed. Here it is a boolean array with one entry per
+# score: **True = allowed**, False = forbidden. Libraries disagree on this convention
+# (PyTorch's `scaled_dot_product_attention` reads True as "takes part", while the
+# `key_padding_mask` of its `nn.MultiheadAttention` reads True as "ignore"), so always
+# check which one you are holding.
+#
+# We need weights that are exactly 0 on forbidden choices and still sum to 1 over the
+# allowed ones. Here is the stable softmax of lesson 05 to experiment with.
+
+# %%
+def stable_softmax(scores):
+    """Lesson 05 in brief: shift each row by its own max, then exp and normalise over the last axis."""
+    x = np.asarray(scores, dtype=float)
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+
+
+# %% [markdown]
+# ## 2. Setting a forbidden score to 0 does not remove it
+#
+# Three choices score `[0.5, 1, 2]`, and the last one is forbidden. An obvious idea: set
+# its score to 0 (or, the same thing, multiply the scores by the mask, since False
+# counts as 0).
+#
+# **Predict.** After setting the forbidden score to 0, how much weight does the forbidden
+# choice get? Now the same with `-inf` in its place instead of 0?
+
+# %%
+scores = np.array([0.5, 1.0, 2.0])
+allowed = np.array([True, True, False])   # the last choice is forbidden
+
+zeroed = stable_softmax(np.where(allowed, scores, 0.0))
+removed = stable_softmax(np.where(allowed, scores, -np.inf))
+print("forbidden score set to 0:   ", zeroed)
+print("forbidden score set to -inf:", removed)
+print("scores * mask is the same as setting 0:", np.array_equal(scores * allowed, np.where(allowed, scores, 0.0)))
+
+# %% [markdown]
+# A score of 0 is an ordinary score, not "nothing": its evidence is exp(0) = 1, which
+# competes with exp(0.5) ≈ 1.65 and exp(1) ≈ 2.72. The forbidden choice keeps
+# 1 / (1.65 + 2.72 + 1) = **0.1863** of the weight.
+#
+# With `-inf`, its evidence is exp(-inf) = 0 *exactly*, so it drops out of the shared
+# denominator and the allowed pair splits the weight as if the third choice never
+# existed:
+
+# %%
+print("exp(0) =", np.exp(0.0), "| exp(-inf) =", np.exp(-np.inf))
+print("the allowed pair on its own:", stable_softmax([0.5, 1.0]))
+
+# %% [markdown]
+# **Predict.** Now every score is negative: `[-3, -2, -1]`, last one forbidden. What does
+# setting the forbidden score to 0 do this time?
+
+# %%
+negative = np.array([-3.0, -2.0, -1.0])
+print("forbidden score set to 0:   ", stable_softmax(np.where(allowed, negative, 0.0)))
+print("forbidden score set to -inf:", stable_softmax(np.where(allowed, negative, -np.inf)))
+
+# %% [markdown]
+# Here 0 is the *largest* score in the row, so the forbidden choice gets **0.8438**, most
+# of the weight. "Set it to 0" can only be right by luck; `-inf` is right for every row.
+
+# %%
+fig, ax = plt.subplots(figsize=(6.5, 3.2))
+positions = np.arange(3)
+for offset, weights, colour, label in [(-0.2, zeroed, PALETTE[3], "forbidden score set to 0"),
+                                       (0.2, removed, PALETTE[0], "forbidden score set to -inf")]:
+    bars = ax.bar(positions + offset, weights, width=0.4, color=colour, label=label)
+    ax.bar_label(bars, fmt="%.4f", fontsize=8)
+ax.set_xticks(positions, ["A (score 0.5)", "B (score 1)", "C (score 2, forbidden)"])
+ax.set(title="Forbidding choice C of [0.5, 1, 2]", xlabel="choice", ylabel="weight", ylim=(0, 0.75))
+ax.legend(frameon=False)
+show(fig, alt="Grouped bar chart of the weights of choices A, B and C. With C's score set to 0, "
+              "C still gets 0.1863; with C's score set to -inf, C gets exactly 0 and A and B get "
+              "0.3775 and 0.6225.")
+
+# %% [markdown]
+# ## 3. A row with no allowed choice
+#
+# `-inf` works as long as *one* choice in the row is allowed: the row's max is then a
+# finite number, and shifting by it is safe.
+#
+# **Predict.** What happens when every choice in the row is forbidden? (NumPy prints a
+# warning here on purpose.)
+
+# %% tags=["expect-warning"]
+nothing_allowed = np.array([False, False, False])
+print("every score -inf:", stable_softmax(np.where(nothing_allowed, scores, -np.inf)))
+
+# %% [markdown]
+# The max of the row is `-inf`, and `-inf - (-inf)` is not a number: nan everywhere.
+#
+# Some code fills forbidden scores with a large *finite* negative number such as `-1e9`
+# instead of `-inf`, to avoid exactly this nan. Look at what it does to the same row:
+
+# %%
+print("every score -1e9:", stable_softmax(np.where(nothing_allowed, scores, -1e9)))
+
+# %% [markdown]
+# A perfectly uniform row, with no warning at all: weights spread evenly over choices
+# that were *all* forbidden. That looks like an answer and is not one. A row with no
+# allowed choice has no distribution, so the honest response is an error that says which
+# row it is. (Libraries that fill with a finite number do it on purpose, for padding rows
+# whose output they throw away later; in this course we make the empty row an error so it
+# cannot slip through unnoticed.)
+
+# %% [markdown]
+# ## 4. Exercise: `masked_softmax`
+#
+# Write `masked_softmax(scores, mask, temperature=1.0)`:
+#
+# - `mask` is boolean, **True = allowed**. It has the shape of `scores`, or a shape that
+#   broadcasts to it (one mask row shared by every row of scores, for example);
+# - divide the scores by `temperature` (lesson 04), then take the softmax over the
+#   **last axis**, shifted by each row's max (lesson 05);
+# - every forbidden choice gets weight exactly `0.0`; the allowed ones share 1;
+# - if any row has no allowed choice, raise a `ValueError` whose message names the row;
+# - accept lists and integer arrays, return a new float NumPy array, and never change the
+#   arrays you were given.
+#
+# Hints: `np.where(condition, a, b)` takes `a` where the condition is True and `b`
+# elsewhere, and returns a new array. `np.broadcast_to(mask, x.shape)` gives the mask the
+# full shape of the scores, so that `.any(axis=-1)` tells you, row by row, whether
+# anything is allowed. If you assign into an array (`x[...] = ...`), make sure it is your
+# own copy and not the caller's.
+
+# %% nbgrader="solution" grade_id="masked_softmax"
+def masked_softmax(scores, mask, temperature=1.0):
+    """Softmax over the last axis in which choices where mask is False get weight exactly 0."""
+    ### BEGIN SOLUTION
+    x = np.asarray(scores, dtype=float) / temperature
+    allowed = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
+    empty_rows = np.argwhere(np.atleast_1d(~allowed.any(axis=-1)))
+    if len(empty_rows):
+        row = ", ".join(str(i) for i in empty_rows[0])
+        raise ValueError(f"row {row} has no allowed choice: its mask is all False")
+    x = np.where(allowed, x, -np.inf)
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_masked_softmax_public" points=2
+check_call(masked_softmax, [0.5, 1, 2], [True, True, False], expect=[0.37754066879814546, 0.6224593312018546, 0.0],
+           mistakes=[Mistake("gave the forbidden choice a score of 0 (set to 0, or scores multiplied by the mask): "
+                             "exp(0) = 1, so it still takes weight", "put -np.inf where the mask is False",
+                             [0.3071958857184984, 0.506480391055654, 0.1863237232258476]),
+                     Mistake("inverted the mask (treated True = forbidden); here True means allowed",
+                             "keep the scores where the mask is True", [0.0, 0.0, 1.0]),
+                     Mistake("zeroed the forbidden weights after the softmax without renormalising",
+                             "remove forbidden choices before exp, so the allowed ones share all of the weight",
+                             [0.14024438316608848, 0.23122389762214907, 0.0])])
+check_call(masked_softmax, np.array([2.0, 2.0, 2.0, 2.0]), np.array([True, False, True, False]),
+           expect=[0.5, 0.0, 0.5, 0.0])
+check_call(masked_softmax, [[1, 1], [0, 3]], [[True, True], [True, False]], expect=[[0.5, 0.5], [1.0, 0.0]])
+passed("masked_softmax")
+
+# %% nbgrader="tests" grade_id="test_masked_softmax_rows" points=2
+### BEGIN HIDDEN TESTS
+def _softmax_rows(x):
+    with np.errstate(all="ignore"):
+        x = np.asarray(x, dtype=float)
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+
+def _mistakes(s, m):
+    m = np.broadcast_to(m, np.shape(s))
+    with np.errstate(all="ignore"):
+        return [Mistake("gave forbidden choices a score of 0 (set to 0, or scores multiplied by the mask): "
+                        "exp(0) = 1, so they still take weight", "put -np.inf where the mask is False",
+                        _softmax_rows(np.where(m, s, 0.0))),
+                Mistake("inverted the mask (treated True = forbidden); here True means allowed",
+                        "keep the scores where the mask is True", _softmax_rows(np.where(m, -np.inf, s))),
+                Mistake("zeroed the forbidden weights after the softmax without renormalising",
+                        "remove forbidden choices before exp, so the allowed ones share all of the weight",
+                        _softmax_rows(s) * m),
+                Mistake("normalised over the whole array instead of each row",
+                        "sum over the last axis only (axis=-1, keepdims=True)",
+                        np.exp(np.where(m, s, -np.inf)) / np.exp(np.where(m, s, -np.inf)).sum())]
+
+
+_s = np.array([[0.5, 1.0, 2.0], [2.0, -1.0, 0.0], [-3.0, -2.0, -1.0]])
+_m = np.array([[True, True, False], [False, True, True], [True, True, False]])
+check_call(masked_softmax, _s, _m, expect=_softmax_rows(np.where(_m, _s, -np.inf)), mistakes=_mistakes(_s, _m))
+_m_shared = [True, False, True]
+check_call(masked_softmax, _s, _m_shared, expect=_softmax_rows(np.where(_m_shared, _s, -np.inf)),
+           mistakes=_mistakes(_s, _m_shared))
+_causal3 = np.array([[True, False, False], [True, True, False], [True, True, True]])
+check_call(masked_softmax, _s, _causal3, expect=_softmax_rows(np.where(_causal3, _s, -np.inf)),
+           mistakes=_mistakes(_s, _causal3))
+_batch = np.random.default_rng(6).normal(size=(2, 3, 3))
+_pad = np.array([[[True, True, True]], [[True, True, False]]])
+check_call(masked_softmax, _batch, _pad, expect=_softmax_rows(np.where(_pad, _batch, -np.inf)),
+           mistakes=_mistakes(_batch, _pad))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_masked_softmax_no_allowed_choice" points=2
+### BEGIN HIDDEN TESTS
+def _no_choice(answer, uniform):
+    return [Mistake("returned nan for a row with no allowed choice: -inf - (-inf) is nan, not an answer",
+                    "check every row with .any(axis=-1) (not just the whole mask) and raise ValueError",
+                    answer),
+            Mistake("filled forbidden scores with a large finite negative number (like -1e9), so a row "
+                    "with every choice forbidden silently came back uniform",
+                    "fill with -np.inf, and raise ValueError for a row with no allowed choice", uniform)]
+
+
+_why = "A row with no allowed choice has no distribution."
+check_raises(masked_softmax, [1, 2, 3], [False, False, False], why=_why,
+             mistakes=_no_choice([np.nan] * 3, [1 / 3] * 3))
+check_raises(masked_softmax, [[1, 2], [3, 4]], [[True, False], [False, False]], why=_why,
+             mistakes=_no_choice([[1.0, 0.0], [np.nan, np.nan]], [[1.0, 0.0], [0.5, 0.5]]))
+check_raises(masked_softmax, np.ones((2, 3)), [False, False, False], why=_why,
+             mistakes=_no_choice(np.full((2, 3), np.nan), np.full((2, 3), 1 / 3)))
+check_raises(masked_softmax, np.zeros((2, 2, 3)), np.array([[[True, True, False]], [[False, False, False]]]),
+             why=_why)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_masked_softmax_stable" points=1
+### BEGIN HIDDEN TESTS
+_e123 = np.exp([1.0, 2.0, 3.0]) / np.exp([1.0, 2.0, 3.0]).sum()
+_no_shift = "did not shift the scores before exp: exp(1000) overflows to inf and exp(-1000) underflows to 0"
+_shift_hint = "subtract each row's max over the allowed scores before exp"
+check_call(masked_softmax, [1000, 5, 3], [True, False, False], expect=[1.0, 0.0, 0.0],
+           mistakes=[Mistake(_no_shift, _shift_hint, [np.nan, 0.0, 0.0])])
+check_call(masked_softmax, [-1000, -1003, -1005], [True, False, False], expect=[1.0, 0.0, 0.0],
+           mistakes=[Mistake(_no_shift, _shift_hint, [np.nan, np.nan, np.nan])])
+_far_apart = np.array([[1000.0, 5.0, 3.0], [1.0, 2.0, 3.0]])
+check_call(masked_softmax, _far_apart, [[True, False, False], [True, True, True]],
+           expect=np.array([[1.0, 0.0, 0.0], _e123]),
+           mistakes=[Mistake("subtracted the global max of the whole array instead of each row's own max",
+                             "take the max over the last axis: x.max(axis=-1, keepdims=True)",
+                             [[1.0, 0.0, 0.0], [np.nan, np.nan, np.nan]]),
+                     Mistake(_no_shift, _shift_hint, [[np.nan, 0.0, 0.0], _e123])])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_masked_softmax_temperature_and_inputs" points=1
+### BEGIN HIDDEN TESTS
+_t_scores = [0.0, float(np.log(2)), float(np.log(3)), 5.0]
+check_call(masked_softmax, _t_scores, [True, True, True, False], temperature=0.5,
+           expect=[1 / 14, 4 / 14, 9 / 14, 0.0],
+           mistakes=[Mistake("ignored the temperature", "divide the scores by temperature before the softmax",
+                             [1 / 6, 2 / 6, 3 / 6, 0.0]),
+                     Mistake("multiplied the scores by the temperature instead of dividing",
+                             "divide the scores by temperature: T < 1 sharpens",
+                             [1 / (1 + np.sqrt(2) + np.sqrt(3)), np.sqrt(2) / (1 + np.sqrt(2) + np.sqrt(3)),
+                              np.sqrt(3) / (1 + np.sqrt(2) + np.sqrt(3)), 0.0])])
+check_call(masked_softmax, [[2, 2, 9], [1, 1, 1]], [[True, True, False], [True, True, True]], temperature=4,
+           expect=[[0.5, 0.5, 0.0], [1 / 3, 1 / 3, 1 / 3]])
+check_call(masked_softmax, np.array([[1, 2], [3, 4]]), np.array([[True, True], [False, True]]),
+           expect=[[1 / (1 + np.e), np.e / (1 + np.e)], [0.0, 1.0]])
+check_call(masked_softmax, [2, 0, 2], (True, False, True), expect=[0.5, 0.0, 0.5])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# **Predict.** What does your function do with a batch whose second row has no allowed
+# choice?
+
+# %%
+try:
+    masked_softmax([[0.5, 1.0, 2.0], [0.5, 1.0, 2.0]], [[True, True, False], [False, False, False]])
+except ValueError as error:
+    print("ValueError:", error)
+
+# %% [markdown]
+# An error that points at the broken row is far easier to debug than a nan (or a quietly
+# uniform row) found three steps later.
+
+# %% [markdown]
+# ## 5. The causal mask
+#
+# Take the six tokens of *Your journey starts with one step*. A model that writes text one
+# token at a time must not peek ahead: when it reads token *i*, it may attend to tokens
+# 0, 1, …, *i* (itself and everything before it), never to a later one.
+#
+# As a mask, row *i* is the query token and column *j* the token it attends to:
+# **True where j ≤ i**. Row 0 ("Your") allows only itself; the last row ("step") allows
+# all six. Everything above the diagonal is forbidden.
+#
+# ## Exercise: `causal_mask`
+#
+# Write `causal_mask(n)`: an `(n, n)` boolean array, True where column ≤ row.
+#
+# Return **booleans**, not 0/1 numbers. The difference bites: `~` on a boolean array
+# swaps True and False, but on integers it is bitwise not (`~1 == -2`, `~0 == -1`), and
+# both of those count as "true".
+
+# %% nbgrader="solution" grade_id="causal_mask"
+def causal_mask(n):
+    """(n, n) boolean mask: True where column <= row (a token sees itself and earlier tokens)."""
+    ### BEGIN SOLUTION
+    return np.tril(np.ones((n, n), dtype=bool))
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_causal_mask_public" points=1
+_expected4 = [[True, False, False, False],
+              [True, True, False, False],
+              [True, True, True, False],
+              [True, True, True, True]]
+check_call(causal_mask, 4, expect=np.array(_expected4),
+           mistakes=[Mistake("used np.triu: that is the transpose, where each token sees itself and the future",
+                             "a token may see columns j <= i: the lower triangle", np.array(_expected4).T),
+                     Mistake("left out the diagonal: a token must be allowed to attend to itself",
+                             "keep the diagonal: column <= row, not column < row",
+                             np.array(_expected4) & ~np.eye(4, dtype=bool)),
+                     Mistake("inverted the mask (True = forbidden); here True means allowed",
+                             "True where column <= row", ~np.array(_expected4)),
+                     Mistake("returned 0/1 numbers instead of booleans",
+                             "build it with dtype=bool (or from comparisons, which give booleans)",
+                             np.array(_expected4, dtype=int))])
+passed("causal_mask")
+
+# %% nbgrader="tests" grade_id="test_causal_mask_sizes" points=2
+### BEGIN HIDDEN TESTS
+def _causal_mistakes(n):
+    lower = np.tril(np.ones((n, n), dtype=bool))
+    return [Mistake("used np.triu: that is the transpose, where each token sees itself and the future",
+                    "a token may see columns j <= i: the lower triangle", lower.T),
+            Mistake("left out the diagonal: a token must be allowed to attend to itself",
+                    "keep the diagonal: column <= row, not column < row", np.tril(lower, k=-1)),
+            Mistake("inverted the mask (True = forbidden); here True means allowed",
+                    "True where column <= row", ~lower),
+            Mistake("returned 0/1 numbers instead of booleans",
+                    "build it with dtype=bool (or from comparisons, which give booleans)", lower.astype(int))]
+
+
+for _n in (1, 2, 6, np.int64(3)):
+    _lower = np.arange(int(_n))[None, :] <= np.arange(int(_n))[:, None]
+    check_call(causal_mask, _n, expect=_lower, mistakes=_causal_mistakes(int(_n)))
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 6. The padding mask
+#
+# To process several sentences at once we stack them into one array, so the short ones
+# are filled up to a common length `n` with padding positions that hold no word. Here
+# are three sentences padded to 6 positions:
+#
+# | sentence | length | positions 0–5 |
+# |---|---|---|
+# | Your journey starts with one step | 6 | all real |
+# | one step | 2 | 0–1 real, 2–5 padding |
+# | Your journey starts | 3 | 0–2 real, 3–5 padding |
+#
+# No token may attend to a padding position: for a sentence of length L, **position
+# p is allowed when p < L** (positions count from 0, so the last real one is L - 1).
+#
+# ## Exercise: `padding_mask`
+#
+# Write `padding_mask(lengths, n)`: a boolean array of shape `(len(lengths), n)`, one row
+# per sentence, True where the position is less than that sentence's length. Accept a
+# list or an array of lengths.
+
+# %% nbgrader="solution" grade_id="padding_mask"
+def padding_mask(lengths, n):
+    """(len(lengths), n) boolean mask: True where position < that sequence's length."""
+    ### BEGIN SOLUTION
+    return np.arange(n) < np.asarray(lengths)[:, None]
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_padding_mask_public" points=1
+_pad_expected = np.array([[True, True, True, False], [True, False, False, False]])
+check_call(padding_mask, [3, 1], 4, expect=_pad_expected,
+           mistakes=[Mistake("used <= instead of <: a sequence of length L has positions 0 to L - 1",
+                             "True where position < length", np.array([[True, True, True, True],
+                                                                      [True, True, False, False]])),
+                     Mistake("inverted the mask (True = padding); here True means allowed",
+                             "True where position < length", ~_pad_expected),
+                     Mistake("transposed the result: the shape must be (len(lengths), n), one row per sequence",
+                             "put the sequences on the rows and the positions on the columns", _pad_expected.T),
+                     Mistake("returned 0/1 numbers instead of booleans",
+                             "compare positions with lengths: comparisons give booleans", _pad_expected.astype(int))])
+passed("padding_mask")
+
+# %% nbgrader="tests" grade_id="test_padding_mask_batches" points=2
+### BEGIN HIDDEN TESTS
+def _pad_mistakes(lengths, n):
+    positions, lengths = np.arange(n), np.asarray(lengths)[:, None]
+    return [Mistake("used <= instead of <: a sequence of length L has positions 0 to L - 1",
+                    "True where position < length", positions <= lengths),
+            Mistake("inverted the mask (True = padding); here True means allowed",
+                    "True where position < length", positions >= lengths),
+            Mistake("transposed the result: the shape must be (len(lengths), n), one row per sequence",
+                    "put the sequences on the rows and the positions on the columns", (positions < lengths).T),
+            Mistake("returned 0/1 numbers instead of booleans",
+                    "compare positions with lengths: comparisons give booleans", (positions < lengths).astype(int))]
+
+
+for _lengths, _n in [(np.array([6, 2, 3]), 6), ((1,), 3), ([0, 4], 4), ([5, 5], 5), ([2, 2, 2, 2, 1], 3)]:
+    check_call(padding_mask, _lengths, _n, expect=np.arange(_n) < np.asarray(_lengths)[:, None],
+               mistakes=_pad_mistakes(_lengths, _n))
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 7. Picture the masks
+#
+# **Predict.** In the causal mask of the six journey tokens, how many entries are
+# allowed? In the padding mask of the three sentences above?
+
+# %%
+causal6 = causal_mask(6)
+tokens = ["Your", "journey", "starts", "with", "one", "step"]
+lengths = [6, 2, 3]
+padding = padding_mask(lengths, 6)
+print("allowed in the causal mask:", causal6.sum(), "of", causal6.size)
+print("allowed in the padding mask:", padding.sum(), "of", padding.size)
+print(padding.astype(int))
+
+# %% [markdown]
+# The causal mask allows 1 + 2 + … + 6 = 21 of the 36 pairs; the padding mask allows
+# 6 + 2 + 3 = 11 of the 18 positions.
+
+# %%
+mask_colours = ListedColormap(["#EEEEEE", PALETTE[0]])
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4), gridspec_kw={"width_ratios": [1, 1.1], "wspace": 0.45})
+left.imshow(causal6, cmap=mask_colours, vmin=0, vmax=1)
+left.set_xticks(range(6), tokens, rotation=45, ha="right")
+left.set_yticks(range(6), tokens)
+left.set(title="Causal mask: token i sees tokens 0..i", xlabel="attended-to token (column j)",
+         ylabel="query token (row i)")
+right_image = right.imshow(padding, cmap=mask_colours, vmin=0, vmax=1)
+right.set_xticks(range(6), [f"{p}" for p in range(6)])
+right.set_yticks(range(3), [f"length {n}" for n in lengths])
+right.set(title="Padding mask: position < length", xlabel="position", ylabel="sentence in the batch")
+for ax, mask in [(left, causal6), (right, padding)]:
+    for (i, j), ok in np.ndenumerate(mask):
+        ax.text(j, i, "✓" if ok else "✗", ha="center", va="center", fontsize=11,
+                color="white" if ok else "#555555")
+bar = fig.colorbar(right_image, ax=[left, right], ticks=[0.25, 0.75], shrink=0.6, boundaries=[0, 0.5, 1])
+bar.ax.set_yticklabels(["False:\nforbidden", "True:\nallowed"])
+show(fig, alt="Two mask heatmaps. Left: the 6 by 6 causal mask of the journey tokens, allowed (blue, "
+              "tick) on and below the diagonal and forbidden (light grey, cross) above it. Right: the padding mask "
+              "of three sentences of lengths 6, 2 and 3 over positions 0 to 5, allowed up to each "
+              "length and forbidden after it.")
+
+# %% [markdown]
+# ## 8. The journey sentence, causally masked
+#
+# Each token of the sentence has a 3-number vector (one row of `X`); the attention scores
+# are all the dot products, `X @ X.T`. Row 1 is the "journey" row from lessons 01 and 03.
+
+# %%
+X = np.array([[0.43, 0.15, 0.89],   # Your
+              [0.55, 0.87, 0.66],   # journey
+              [0.57, 0.85, 0.64],   # starts
+              [0.22, 0.58, 0.33],   # with
+              [0.77, 0.25, 0.10],   # one
+              [0.05, 0.80, 0.55]])  # step
+journey_scores = X @ X.T
+print("scores of 'journey' (row 1):", journey_scores[1])
+print("its weights with no mask (lesson 03):", stable_softmax(journey_scores[1]))
+
+# %% [markdown]
+# **Predict.** Under the causal mask, what weight does "Your" (row 0) put on itself? And
+# how will "journey" (row 1) split its weight?
+
+# %%
+causal_weights = masked_softmax(journey_scores, causal_mask(6))
+print(causal_weights)
+print("row sums:", causal_weights.sum(axis=-1))
+
+# %% [markdown]
+# "Your" has only one allowed choice, itself, so it gets weight **1**. "journey" now
+# chooses between "Your" and itself only: softmax([0.9544, 1.4950]) = **[0.3680, 0.6320]**,
+# instead of 0.1385 and 0.2379 when it could see the whole sentence. Only the last row,
+# "step", sees every token. Everything above the diagonal is exactly 0.
+
+# %%
+fig, ax = plt.subplots(figsize=(6.4, 5.2))
+image = ax.imshow(causal_weights, cmap="viridis", vmin=0, vmax=1)
+ax.set_xticks(range(6), tokens, rotation=45, ha="right")
+ax.set_yticks(range(6), tokens)
+ax.set(title="Causally masked attention weights", xlabel="attended-to token (column j)",
+       ylabel="query token (row i)")
+for (i, j), w in np.ndenumerate(causal_weights):
+    ax.text(j, i, f"{w:.2f}" if j <= i else "0", ha="center", va="center", fontsize=8,
+            color="black" if w > 0.6 else "white")
+fig.colorbar(image, ax=ax, label="weight")
+show(fig, alt="Heatmap of the causally masked attention weights of the six journey tokens. The upper "
+              "triangle is 0; 'Your' puts weight 1.00 on itself, 'journey' splits 0.37 and 0.63 "
+              "between 'Your' and itself, and each later row spreads its weight over more tokens, "
+              "down to 'step' whose six weights lie between 0.10 and 0.22.")
+
+# %% [markdown]
+# ## 9. Masks combine with `&`
+#
+# In a batch of padded sentences both rules hold at once: a token may attend only to
+# earlier-or-same positions **and** only to real words. Booleans combine with `&`, and
+# broadcasting lines the shapes up: the causal mask `(6, 6)` is shared by every sentence,
+# and each padding row `(3, 1, 6)` is shared by every query position of its sentence.
+
+# %%
+both = causal_mask(6) & padding_mask(lengths, 6)[:, None, :]
+print("shape:", both.shape)
+print("'Your journey starts' (length 3), allowed pairs:")
+print(both[2].astype(int))
+
+# %% [markdown]
+# Query rows 3 to 5 are padding themselves, but they still have allowed choices (the three
+# real words), so every row has a distribution. A sentence of length 0 would leave rows
+# with nothing allowed, and `masked_softmax` rightly refuses it:
+
+# %%
+empty_sentence = causal_mask(6) & padding_mask([0], 6)   # one sentence of length 0
+try:
+    masked_softmax(journey_scores, empty_sentence)
+except ValueError as error:
+    print("ValueError:", error)
+
+# %% [markdown]
+# ## What carries forward
+#
+# A mask says which choices exist for each row. Forbidden scores become `-inf`, so their
+# evidence is exactly 0 and the allowed choices share all of the weight; 0 is a real score
+# and removes nothing, a finite `-1e9` hides rows that have no choice at all, and such a
+# row deserves an error. The causal mask lets token *i* see tokens 0..*i*; the padding
+# mask hides positions past a sentence's length; `&` combines them.
+#
+# In attention these weights **multiply value vectors**: each token's output is the sum
+# over the tokens it attends to of weight × that token's value vector. A weight of exactly
+# 0 means a future or padding token contributes nothing at all, not a little. The next
+# part of the course puts scores, scaling, masking and this weighted sum together into
+# attention end to end on the journey sentence.
