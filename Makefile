@@ -22,7 +22,8 @@ $(STAMP): requirements.txt pyproject.toml
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -e .
-	$(BIN)/jupyter server extension enable --sys-prefix --py nbgrader >/dev/null
+	for extension in formgrader validate_assignment assignment_list course_list; do \
+		$(BIN)/jupyter server extension enable --sys-prefix nbgrader.server_extensions.$$extension >/dev/null 2>&1 || exit 1; done
 	$(BIN)/jupyter labextension enable @jupyter/nbgrader >/dev/null
 	mkdir -p .grading/exchange
 	touch $@

@@ -20,18 +20,20 @@ def grader(*args, cwd=course.REPO):
                           capture_output=True, text=True, cwd=cwd, timeout=300, env=env)
 
 
-def test_check_gives_full_marks_to_the_solution_notebook():
-    run = grader("check", course.source_notebook(LESSON), "--json")
+@pytest.mark.parametrize("lesson", course.lesson_ids())
+def test_check_gives_full_marks_to_the_solution_notebook(lesson):
+    run = grader("check", course.source_notebook(lesson), "--json")
     assert run.returncode == 0 and run.stderr == ""
     report = json.loads(run.stdout)
     assert set(report) == {"lesson", "score", "max_score", "tests"}
-    assert report["lesson"] == LESSON and report["score"] == report["max_score"] > 0
+    assert report["lesson"] == lesson and report["score"] == report["max_score"] > 0
     assert all(set(t) == {"grade_id", "points", "max_points", "passed", "message"} for t in report["tests"])
     assert sum(t["max_points"] for t in report["tests"]) == report["max_score"]
 
 
-def test_check_gives_zero_to_the_release_and_prints_a_table():
-    run = grader("check", course.release_notebook(LESSON))
+@pytest.mark.parametrize("lesson", course.lesson_ids())
+def test_check_gives_zero_to_the_release_and_prints_a_table(lesson):
+    run = grader("check", course.release_notebook(lesson))
     assert run.returncode == 0 and run.stderr == ""
     lines = run.stdout.splitlines()
     assert lines[1].split() == ["test", "points", "result", "message"]

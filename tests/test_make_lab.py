@@ -44,6 +44,9 @@ def test_make_lab_serves_lesson_01():
         assert course.lesson_ids()[0] in {item["name"] for item in json.loads(listing)["content"]}
         status, _ = get(f"{base}/lab/tree/{course.lesson_ids()[0]}/{course.lesson_ids()[0]}.ipynb?token={token}")
         assert status == 200
+        # nbgrader's server extensions are on: formgrader sees every lesson as an assignment.
+        _, assignments = get(f"{base}/formgrader/api/assignments?token={token}")
+        assert {a["name"] for a in json.loads(assignments)} >= set(course.lesson_ids())
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
