@@ -1,11 +1,21 @@
 """Shared helpers: learner notebooks built from the release, graded by real nbgrader."""
 from __future__ import annotations
 
+import os
+
 import nbformat
 import pytest
+from hypothesis import settings
 
 from grader import course
 from grader.selfgrade import Report, grade_notebook
+
+# Kernels run beside the property tests, so time per example means nothing; in CI, the same
+# examples every run.
+settings.register_profile("course", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "course")
+
 
 def solution_sources(lesson: str) -> dict[str, str]:
     """The reference source of every solution cell of a lesson, by grade_id."""
