@@ -127,15 +127,23 @@ def _silenced():
         yield
 
 
-def _call(fn, args, kwargs, call):
+def _not_written(call) -> CheckFailed:
+    return CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).")
+
+
+def _call(fn, args, kwargs, call, silence=True):
+    """Call the learner's function; any exception or change to its inputs becomes a CheckFailed.
+
+    With `silence`, warnings are swallowed; without, they reach the caller's recorder.
+    """
     __tracebackhide__ = True
     inputs = [*args, *kwargs.values()]
     before = copy.deepcopy(inputs)
     try:
-        with _silenced():
+        with _silenced() if silence else contextlib.nullcontext():
             got = fn(*args, **kwargs)
     except NotImplementedError:
-        raise CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).") from None
+        raise _not_written(call) from None
     except Exception as error:  # the learner's bug, reported as a failed check
         raise CheckFailed(f"{call} raised {type(error).__name__}: {error}") from None
     if _changed(before, inputs):
@@ -225,7 +233,7 @@ def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> 
         with _silenced():
             got = fn(*args, **kwargs)
     except NotImplementedError:
-        raise CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).") from None
+        raise _not_written(call) from None
     except error:
         return
     except Exception as other:
@@ -245,12 +253,7 @@ def check_quiet(fn, *args, **kwargs) -> None:
     call = describe_call(fn, args, kwargs)
     with warnings.catch_warnings(record=True) as caught, np.errstate(all="warn"):
         warnings.simplefilter("always")
-        try:
-            fn(*args, **kwargs)
-        except NotImplementedError:
-            raise CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).") from None
-        except Exception as error:
-            raise CheckFailed(f"{call} raised {type(error).__name__}: {error}") from None
+        _call(fn, args, kwargs, call, silence=False)
     if caught:
         first = caught[0]
         raise CheckFailed(f"{call} warned: {first.category.__name__}: {first.message}\n"

@@ -1,4 +1,5 @@
 """`make lab` serves JupyterLab on the student release, headless, on the port asked for."""
+import json
 import os
 import signal
 import socket
@@ -6,8 +7,6 @@ import subprocess
 import time
 import urllib.request
 from urllib.error import URLError
-
-import json
 
 from grader import course
 

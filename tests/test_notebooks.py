@@ -10,6 +10,8 @@ from grader import course
 from tests import lessons
 
 LESSONS = course.lesson_ids()
+
+
 def execute(path, tmp_path):
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
