@@ -13,7 +13,7 @@ TOKEN ?=
 JOBS ?= auto
 FIRST_LESSON := notebooks/01_naive_division/01_naive_division.ipynb
 
-.PHONY: lab test check release venv clean
+.PHONY: lab test check release prove venv clean
 
 venv: $(STAMP)
 
@@ -47,6 +47,10 @@ check: $(STAMP)
 # Rebuild solutions/*/*.ipynb from their text sources and regenerate notebooks/ with nbgrader.
 release: $(STAMP)
 	$(BIN)/python -m grader release
+
+# Grade every catalogued misconception and correct alternative with nbgrader; rewrite README's table.
+prove: $(STAMP)
+	$(BIN)/python -m grader prove --readme
 
 clean:
 	rm -rf $(VENV) .grading .pytest_cache

@@ -18,6 +18,8 @@ import numpy as np
 
 # How many units in the last place a correct float answer may be off by.
 ULPS = 64
+# How many more ulps it may be off by per unit of the inputs' magnitude (see input_scale).
+SCALE_ULPS = 16
 
 
 class CheckFailed(AssertionError):
@@ -33,12 +35,16 @@ class Mistake:
     output: object
 
 
-def tolerance(dtype) -> float:
-    """Relative and absolute tolerance for answers of this dtype (floats only)."""
+def tolerance(dtype, scale=1.0) -> float:
+    """Relative and absolute tolerance for answers of this dtype (floats only).
+
+    `scale` is the largest input magnitude: each unit of it adds a few ulps, because a
+    correct answer computed from inputs of that size carries that much rounding.
+    """
     dtype = np.dtype(dtype)
     if dtype.kind != "f":
         dtype = np.dtype(np.float64)
-    return float(ULPS * np.finfo(dtype).eps)
+    return float((ULPS + SCALE_ULPS * max(scale - 1.0, 0.0)) * np.finfo(dtype).eps)
 
 
 def describe_call(fn, args, kwargs) -> str:
@@ -48,6 +54,8 @@ def describe_call(fn, args, kwargs) -> str:
 
 
 def _short_repr(value) -> str:
+    if isinstance(value, np.random.Generator):
+        return "rng"  # its repr holds a memory address, which means nothing to a learner
     if isinstance(value, np.ndarray):
         text = " ".join(np.array2string(value, separator=", ", threshold=12, precision=6).split())
         return f"np.array({text}, dtype={value.dtype})" if value.dtype != np.float64 else f"np.array({text})"
@@ -61,7 +69,7 @@ def _show(value) -> str:
     return repr(value)
 
 
-def compare(got, expected, dtype=None) -> str | None:
+def compare(got, expected, dtype=None, scale=1.0) -> str | None:
     """Why `got` is not `expected` (None when it is), judged with a dtype-aware tolerance.
 
     `expected` is array-like; `got` must be a NumPy array of the same shape, with the
@@ -85,7 +93,7 @@ def compare(got, expected, dtype=None) -> str | None:
         return None
     if expected.dtype.kind == "f" and got.dtype.kind != "f":
         return f"expected a float array, got dtype {got.dtype}"
-    tol = max(tolerance(got.dtype), tolerance(expected.dtype) if expected.dtype.kind == "f" else 0.0)
+    tol = max(tolerance(got.dtype, scale), tolerance(expected.dtype, scale) if expected.dtype.kind == "f" else 0.0)
     return _value_difference(got.astype(np.float64), expected.astype(np.float64), tol)
 
 
@@ -127,55 +135,170 @@ def _silenced():
         yield
 
 
+@dataclass
+class _Outcome:
+    """What one call did: returned a value, raised, changed its inputs or warned."""
+
+    value: object = None
+    raised: BaseException | None = None
+    changed_input: bool = False
+    warning: object = None
+
+
+def _run(fn, args, kwargs, record_warnings=False) -> _Outcome:
+    """Call `fn` and record what it did. Warnings are caught (and kept when asked), never printed."""
+    inputs = [*args, *kwargs.values()]
+    before = copy.deepcopy(inputs)
+    outcome = _Outcome()
+    # Underflow is no fault: exp(-1000) is 0 in any correct softmax.
+    with warnings.catch_warnings(record=True) as caught, \
+            np.errstate(all="warn" if record_warnings else "ignore", under="ignore"):
+        warnings.simplefilter("always" if record_warnings else "ignore")
+        try:
+            outcome.value = fn(*args, **kwargs)
+        except Exception as error:  # the learner's bug, reported by the check
+            outcome.raised = error
+    outcome.warning = caught[0] if caught else None
+    outcome.changed_input = outcome.raised is None and _changed(before, inputs)
+    return outcome
+
+
+def _same_value(a, b, scale=1.0) -> bool:
+    """Whether two answers are the same kind of thing with the same values (used to match mistakes)."""
+    if isinstance(a, np.ndarray) != isinstance(b, np.ndarray):
+        return False
+    if isinstance(a, (bool, np.bool_)) or isinstance(b, (bool, np.bool_)):
+        return isinstance(a, (bool, np.bool_)) and isinstance(b, (bool, np.bool_)) and bool(a) == bool(b)
+    if isinstance(a, np.ndarray):
+        return a.shape == b.shape and a.dtype == b.dtype and compare(a, b, scale=scale) is None
+    if _as_number(a) is not None and _as_number(b) is not None:
+        return compare(np.asarray(_as_number(a)), _as_number(b), scale=scale) is None
+    if type(a) is not type(b):
+        return False
+    try:
+        return compare(np.asarray(a, dtype=float), np.asarray(b, dtype=float), scale=scale) is None
+    except (TypeError, ValueError):
+        return a == b
+
+
+def _behaves_alike(learner: _Outcome, other: _Outcome, same_value) -> bool:
+    """Whether a known mistake did what the learner's function did on the same input."""
+    if learner.raised is not None:
+        return other.raised is not None and type(other.raised) is type(learner.raised)
+    if learner.changed_input:
+        return other.changed_input
+    if learner.warning is not None:
+        return (other.warning is not None and other.warning.category is learner.warning.category
+                and str(other.warning.message) == str(learner.warning.message))
+    if other.raised is not None or other.changed_input:
+        return False
+    try:
+        return bool(same_value(learner.value, other.value))
+    except Exception:  # an answer of an unexpected kind matches no known mistake
+        return False
+
+
+def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches=None, run=None) -> list[str]:
+    """'likely mistake' and 'hint' lines for every known mistake that behaves like the learner's code.
+
+    The catalogue's misconceptions of `fn` are run on a fresh copy of the same input
+    (`pristine`: args and kwargs as they were before the learner's call), by `run` when
+    the check calls functions its own way, and compared with `same_value`. `mistakes` are
+    wrong answers the check itself knows, compared with `matches` (default `same_value`).
+    """
+    from . import catalogue  # the catalogue's sources are compiled only when a check fails
+
+    run = run or (lambda impl, args, kwargs: _run(impl, args, kwargs, learner.warning is not None))
+    matches = matches or same_value
+    named = []
+    if learner.raised is None and not learner.changed_input and learner.warning is None:
+        for mistake in mistakes:
+            try:
+                if matches(learner.value, mistake.output):
+                    named.append((mistake.description, mistake.hint))
+            except Exception:  # an answer of an unexpected kind matches no known mistake
+                continue
+    for entry in catalogue.misconceptions(getattr(fn, "__name__", None)):
+        args, kwargs = copy.deepcopy(pristine)
+        if _behaves_alike(learner, run(catalogue.implementation(entry), args, kwargs), same_value):
+            named.append((entry.description, entry.hint))
+    lines = []
+    for description, hint in dict.fromkeys(named):
+        lines += [f"  likely mistake: {description}", f"  hint: {hint}"]
+    return lines
+
+
 def _not_written(call) -> CheckFailed:
     return CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).")
 
 
-def _call(fn, args, kwargs, call, silence=True):
-    """Call the learner's function; any exception or change to its inputs becomes a CheckFailed.
+_IN_PLACE = ("changed its input in place.\n"
+             "  hint: put results in a new array (`y = x - m`, `np.exp(x)`), not into the caller's "
+             "(`x -= m`, `x /= total`, `out=x`), so the caller's input stays as it was.")
 
-    With `silence`, warnings are swallowed; without, they reach the caller's recorder.
-    """
+
+def _call(fn, args, kwargs, call, same_value, record_warnings=False) -> _Outcome:
+    """Call the learner's function; an exception or a change to its inputs becomes a CheckFailed."""
     __tracebackhide__ = True
-    inputs = [*args, *kwargs.values()]
-    before = copy.deepcopy(inputs)
-    try:
-        with _silenced() if silence else contextlib.nullcontext():
-            got = fn(*args, **kwargs)
-    except NotImplementedError:
-        raise _not_written(call) from None
-    except Exception as error:  # the learner's bug, reported as a failed check
-        raise CheckFailed(f"{call} raised {type(error).__name__}: {error}") from None
-    if _changed(before, inputs):
-        raise CheckFailed(
-            f"{call} changed its input in place.\n"
-            f"  hint: put results in a new array (`y = x - m`, `np.exp(x)`), not into the caller's "
-            f"(`x -= m`, `x /= total`, `out=x`), so the caller's input stays as it was.")
-    return got
+    pristine = copy.deepcopy((args, kwargs))
+    outcome = _run(fn, args, kwargs, record_warnings)
+    if isinstance(outcome.raised, NotImplementedError):
+        raise _not_written(call)
+    if outcome.raised is not None:
+        error = outcome.raised
+        lines = [f"{call} raised {type(error).__name__}: {error}"]
+    elif outcome.changed_input:
+        lines = [f"{call} {_IN_PLACE}"]
+    else:
+        return outcome
+    raise CheckFailed("\n".join(lines + _diagnosis(fn, pristine, outcome, same_value)))
 
 
-def _fail(call, reason, got, expected, mistakes, dtype):
+def input_scale(args, kwargs) -> float:
+    """The largest finite magnitude among the numeric inputs (at least 1).
+
+    A correct softmax computed in floating point is accurate to about this many units
+    in the last place (log-sum-exp forms lose that much when they subtract), so the
+    tolerance grows with it.
+    """
+    scale = 1.0
+    for value in [*args, *kwargs.values()]:
+        try:
+            array = np.asarray(value)
+        except Exception:
+            continue
+        if array.dtype.kind in "iuf" and array.size:
+            finite = np.abs(array[np.isfinite(array)].astype(np.float64))
+            if finite.size:
+                scale = max(scale, float(finite.max()))
+    return scale
+
+
+def _fail(call, reason, got, expected, diagnosis):
     __tracebackhide__ = True
     lines = [f"{call} is not right: {reason}.",
              f"  expected: {_show(np.asarray(expected))}",
              f"  got:      {_show(got)}"]
-    lines += _named_mistake(got, mistakes, lambda g, out: compare(g, out, dtype) is None)
-    raise CheckFailed("\n".join(lines))
+    raise CheckFailed("\n".join(lines + diagnosis))
 
 
 def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
     """Call `fn(*args, **kwargs)` and require a NumPy array close to `expect`.
 
-    `mistakes` lists known wrong answers for this input; if the learner's answer
-    matches one, the failure names it and gives its hint. The input must come back
-    unchanged.
+    When the answer is wrong, the failure names every known mistake that gives the same
+    answer on this input: the catalogued misconceptions of `fn`, and `mistakes` (answers
+    given here). The input must come back unchanged.
     """
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
-    got = _call(fn, args, kwargs, call)
-    reason = compare(got, expect, dtype)
+    pristine = copy.deepcopy((args, kwargs))
+    scale = input_scale(args, kwargs)
+    same = lambda a, b: _same_value(a, b, scale)  # noqa: E731
+    outcome = _call(fn, args, kwargs, call, same)
+    reason = compare(outcome.value, expect, dtype, scale=scale)
     if reason is not None:
-        _fail(call, reason, got, expect, mistakes, dtype)
+        given = lambda got, out: compare(got, out, dtype, scale=scale) is None  # noqa: E731
+        _fail(call, reason, outcome.value, expect, _diagnosis(fn, pristine, outcome, same, mistakes, given))
 
 
 def _as_number(value):
@@ -203,45 +326,37 @@ def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
     """Call `fn` and require a plain answer (a bool or a number) equal to `expect`."""
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
-    got = _call(fn, args, kwargs, call)
-    problem = _answer_problem(got, expect)
+    pristine = copy.deepcopy((args, kwargs))
+    outcome = _call(fn, args, kwargs, call, _same_value)
+    problem = _answer_problem(outcome.value, expect)
     if problem is not None:
-        lines = [f"{call} is not right: {problem}.", f"  expected: {expect!r}", f"  got:      {_show(got)}"]
-        lines += _named_mistake(got, mistakes, lambda g, out: _answer_problem(g, out) is None)
-        raise CheckFailed("\n".join(lines))
-
-
-def _named_mistake(got, mistakes, matches) -> list[str]:
-    """The 'likely mistake' and 'hint' lines for the first mistake whose output `got` matches."""
-    for mistake in mistakes:
-        try:
-            if matches(got, mistake.output):
-                return [f"  likely mistake: {mistake.description}", f"  hint: {mistake.hint}"]
-        except Exception:  # an answer of an unexpected kind matches no known mistake
-            continue
-    return []
+        lines = [f"{call} is not right: {problem}.", f"  expected: {expect!r}", f"  got:      {_show(outcome.value)}"]
+        given = lambda got, out: _answer_problem(got, out) is None  # noqa: E731
+        raise CheckFailed("\n".join(lines + _diagnosis(fn, pristine, outcome, _same_value, mistakes, given)))
 
 
 def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> None:
     """Require `fn(*args, **kwargs)` to raise `error` (any subclass counts).
 
-    `mistakes` may name what a wrong function returns instead (a nan row, a uniform row).
+    When it returns or raises something else instead, the failure names the known
+    mistakes that do the same (a nan row, a uniform row, an AssertionError).
     """
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
-    try:
-        with _silenced():
-            got = fn(*args, **kwargs)
-    except NotImplementedError:
-        raise _not_written(call) from None
-    except error:
+    pristine = copy.deepcopy((args, kwargs))
+    same = lambda a, b: _same_value(np.asarray(a), np.asarray(b))  # noqa: E731
+    outcome = _run(fn, args, kwargs)
+    if isinstance(outcome.raised, NotImplementedError):
+        raise _not_written(call)
+    if isinstance(outcome.raised, error):
         return
-    except Exception as other:
-        raise CheckFailed(f"{call} raised {type(other).__name__}, expected {error.__name__} "
-                          f"(its message: {other}). {why}".rstrip()) from None
-    lines = [f"{call} returned {_show(got)}, expected it to raise {error.__name__}. {why}".rstrip()]
-    lines += _named_mistake(got, mistakes, lambda g, out: compare(np.asarray(g), out) is None)
-    raise CheckFailed("\n".join(lines))
+    if outcome.raised is not None:
+        other = outcome.raised
+        first = f"{call} raised {type(other).__name__}, expected {error.__name__} (its message: {other}). {why}"
+    else:
+        first = f"{call} returned {_show(outcome.value)}, expected it to raise {error.__name__}. {why}"
+    given = lambda got, out: compare(np.asarray(got), out) is None  # noqa: E731
+    raise CheckFailed("\n".join([first.rstrip()] + _diagnosis(fn, pristine, outcome, same, mistakes, given)))
 
 
 def check_quiet(fn, *args, **kwargs) -> None:
@@ -251,42 +366,68 @@ def check_quiet(fn, *args, **kwargs) -> None:
     """
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
-    with warnings.catch_warnings(record=True) as caught, np.errstate(all="warn"):
-        warnings.simplefilter("always")
-        _call(fn, args, kwargs, call, silence=False)
-    if caught:
-        first = caught[0]
-        raise CheckFailed(f"{call} warned: {first.category.__name__}: {first.message}\n"
-                          f"  hint: a correct answer never overflows or divides by zero; "
-                          f"shift the scores before exp so the largest becomes 0.")
+    pristine = copy.deepcopy((args, kwargs))
+    outcome = _call(fn, args, kwargs, call, _same_value, record_warnings=True)
+    if outcome.warning is not None:
+        first = outcome.warning
+        lines = [f"{call} warned: {first.category.__name__}: {first.message}"]
+        diagnosis = _diagnosis(fn, pristine, outcome, _same_value)
+        raise CheckFailed("\n".join(lines + (diagnosis or [
+            "  hint: a correct answer never overflows or divides by zero; "
+            "shift the scores before exp so the largest becomes 0."])))
 
 
-def check_frequencies(draw, expect, *, call, draws=4000, mistakes=()) -> None:
-    """Call `draw()` `draws` times and require the frequency of each index to match `expect`.
+class _NotAnIndex(Exception):
+    """A draw returned something that is not an index of the choices."""
+
+
+def _frequencies(fn, args, kwargs, choices, draws) -> _Outcome:
+    """Call `fn` `draws` times on the same arguments; the value is how often each index came back."""
+    counts = np.zeros(choices)
+    for _ in range(draws):
+        outcome = _run(fn, args, kwargs)
+        if outcome.raised is not None or outcome.changed_input:
+            return outcome
+        number = _as_number(outcome.value)
+        if number is None or number != int(number) or not 0 <= number < choices:
+            return _Outcome(raised=_NotAnIndex(f"returned {_show(outcome.value)}; "
+                                               f"expected an index from 0 to {choices - 1}"))
+        counts[int(number)] += 1
+    return _Outcome(value=counts / draws)
+
+
+def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwargs) -> None:
+    """Call `fn(*args, **kwargs)` `draws` times and require each index's frequency to match `expect`.
 
     Each frequency may differ from its expected probability by five standard errors
-    (and one draw), so a correct sampler fails about once in a few million runs.
+    (and one draw), so a correct sampler fails about once in a few million runs. A
+    catalogued mistake is run the same number of times from the same random state.
     """
     __tracebackhide__ = True
     expect = np.asarray(expect, dtype=float)
-    counts = np.zeros(len(expect))
-    for _ in range(draws):
-        index = _call(draw, (), {}, call)
-        number = _as_number(index)
-        if number is None or number != int(number) or not 0 <= number < len(expect):
-            raise CheckFailed(f"{call} returned {_show(index)}; expected an index from 0 to {len(expect) - 1}")
-        counts[int(number)] += 1
-    observed = counts / draws
+    call = describe_call(fn, args, kwargs) + (f" ({why})" if why else "")
+    pristine = copy.deepcopy((args, kwargs))
 
     def close(freqs, probs):
-        probs = np.asarray(probs, dtype=float)
-        return bool(np.all(np.abs(freqs - probs) <= 5 * np.sqrt(probs * (1 - probs) / draws) + 1 / draws))
+        freqs, probs = np.asarray(freqs, dtype=float), np.asarray(probs, dtype=float)
+        spread = np.sqrt(np.clip(probs * (1 - probs), 0, None) / draws)
+        return freqs.shape == probs.shape and bool(np.all(np.abs(freqs - probs) <= 5 * spread + 1 / draws))
 
-    if not close(observed, expect):
+    def run(impl, args, kwargs):
+        return _frequencies(impl, args, kwargs, len(expect), draws)
+
+    outcome = run(fn, args, kwargs)
+    if isinstance(outcome.raised, NotImplementedError):
+        raise _not_written(call)
+    if outcome.raised is not None or outcome.changed_input:
+        what = (str(outcome.raised) if isinstance(outcome.raised, _NotAnIndex)
+                else f"raised {type(outcome.raised).__name__}: {outcome.raised}" if outcome.raised is not None
+                else _IN_PLACE)
+        raise CheckFailed("\n".join([f"{call} {what}"] + _diagnosis(fn, pristine, outcome, close, mistakes, run=run)))
+    if not close(outcome.value, expect):
         lines = [f"{call}, drawn {draws} times, gives the wrong frequencies.",
-                 f"  expected: {_show(expect)}", f"  got:      {_show(observed)}"]
-        lines += _named_mistake(observed, mistakes, close)
-        raise CheckFailed("\n".join(lines))
+                 f"  expected: {_show(expect)}", f"  got:      {_show(outcome.value)}"]
+        raise CheckFailed("\n".join(lines + _diagnosis(fn, pristine, outcome, close, mistakes, run=run)))
 
 
 def passed(name: str) -> None:

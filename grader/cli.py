@@ -1,20 +1,93 @@
-"""Command line: `python -m grader {release,check} ...`."""
+"""Command line: `python -m grader {release,collect,grade,feedback,export,report,check,prove} ...`."""
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from . import course
+from .collect import DEFAULT_PATTERN
 
 
-def _release(args) -> int:
-    from .release import release
-    unknown = set(args.lessons) - set(course.lesson_ids())
+def _unknown_lessons(lessons) -> bool:
+    unknown = set(lessons) - set(course.lesson_ids())
     if unknown:
         print(f"error: unknown lesson(s): {', '.join(sorted(unknown))}; "
               f"known: {', '.join(course.lesson_ids())}", file=sys.stderr)
+    return bool(unknown)
+
+
+def _release(args) -> int:
+    from .release import publish, release
+    if _unknown_lessons(args.lessons):
         return 2
     release(args.lessons or None)
+    if not args.no_exchange:
+        publish(args.lessons or None, exchange=args.exchange)
+    return 0
+
+
+def _collect(args) -> int:
+    import re
+
+    from .collect import collect_downloads, collect_exchange
+    from .selfgrade import BadInput
+    if _unknown_lessons(args.lessons):
+        return 2
+    try:
+        if args.downloads:
+            re.compile(args.pattern)
+            log = collect_downloads(args.downloads, pattern=args.pattern)
+        else:
+            log = collect_exchange(args.lessons or course.lesson_ids(), exchange=args.exchange)
+    except (BadInput, re.error) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(log.render())
+    return 0
+
+
+def _grade(args) -> int:
+    from .batch import print_progress
+    from .grading import grade_class
+    from .selfgrade import BadInput
+    if _unknown_lessons(args.lessons):
+        return 2
+    try:
+        log = grade_class(lessons=args.lessons or None, jobs=args.jobs, force=args.force, timeout=args.timeout,
+                          progress=print_progress if sys.stderr.isatty() else None)
+    except BadInput as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(log.render())
+    return 1 if log.failed else 0
+
+
+def _outputs(args) -> int:
+    """feedback, export and report: read the gradebook once, write what was asked for."""
+    from .results import class_results
+    results = class_results()
+    if not results.students:
+        print("error: the gradebook has no students yet (run `python -m grader collect` and `grade`)", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else course.REPO / ".grading"
+    if args.command == "feedback":
+        from .feedback import write_feedback
+        pages = write_feedback(results, out / "feedback-html" if not args.out else out)
+        print(f"Wrote {len(pages)} feedback page(s) to {pages[0].parent}")
+    elif args.command == "export":
+        from .export import write_canvas_csv, write_grades_csv
+        folder = out / "exports" if not args.out else out
+        folder.mkdir(parents=True, exist_ok=True)
+        write_grades_csv(results, folder / "grades.csv")
+        write_canvas_csv(results, folder / "canvas.csv")
+        print(f"Wrote {folder / 'grades.csv'} and {folder / 'canvas.csv'}")
+    else:
+        from .report import write_report
+        path = out / "report.html" if not args.out else out
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_report(results, path)
+        print(f"Wrote the class report to {path}")
     return 0
 
 
@@ -34,18 +107,74 @@ def _check(args) -> int:
     return 0
 
 
+def _prove(args) -> int:
+    from . import prove
+    from .batch import print_progress
+    if args.lesson and args.lesson not in course.lesson_ids():
+        print(f"error: unknown lesson {args.lesson}; known: {', '.join(course.lesson_ids())}", file=sys.stderr)
+        return 2
+    if args.readme and args.lesson:
+        print("error: --readme writes the whole course's table; leave out --lesson", file=sys.stderr)
+        return 2
+    lessons = [args.lesson] if args.lesson else None
+    count = len([e for lid in (lessons or course.lesson_ids()) for e in prove.entries(lid)])
+    if count == 0:
+        print("error: the catalogue has no entries for " + (args.lesson or "any lesson"), file=sys.stderr)
+        return 2
+    print(f"Grading {count} catalogue entries with nbgrader, {args.jobs or 'all'} at a time...", file=sys.stderr)
+    proofs = prove.prove(lessons, jobs=args.jobs, progress=print_progress if sys.stderr.isatty() else None)
+    if args.readme:
+        prove.write_readme(course.REPO / "README.md", proofs)
+    print(prove.to_json(proofs) if args.json else prove.render_table(proofs))
+    summary = prove.summarise(proofs)
+    return 0 if summary.caught == summary.misconceptions and summary.accepted == summary.alternatives else 1
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader", description="Softmax course tools.")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    release = commands.add_parser("release", help="regenerate notebooks/ from solutions/ with nbgrader")
+    release = commands.add_parser("release", help="regenerate notebooks/ from solutions/ and release to the exchange")
     release.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all)")
+    release.add_argument("--exchange", metavar="PATH", help="nbgrader exchange root (default: as configured)")
+    release.add_argument("--no-exchange", action="store_true", help="only regenerate notebooks/")
     release.set_defaults(run=_release)
+
+    collect = commands.add_parser("collect", help="collect submissions from the exchange or from LMS downloads")
+    collect.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all)")
+    collect.add_argument("--from", dest="downloads", metavar="PATH",
+                         help="a folder or zip of LMS downloads instead of the exchange")
+    collect.add_argument("--pattern", default=DEFAULT_PATTERN, metavar="REGEX",
+                         help="finds the student id (group 'student') in a file name (default: %(default)r)")
+    collect.add_argument("--exchange", metavar="PATH", help="nbgrader exchange root (default: as configured)")
+    collect.set_defaults(run=_collect)
+
+    grade = commands.add_parser("grade", help="autograde collected submissions in parallel into the gradebook")
+    grade.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all)")
+    grade.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: two per core)")
+    grade.add_argument("--force", action="store_true", help="grade again even what has not changed")
+    grade.add_argument("--timeout", type=int, default=30, metavar="S",
+                       help="seconds each cell may run (default: %(default)s)")
+    grade.set_defaults(run=_grade)
+
+    for name, what, default in [("feedback", "an HTML feedback page per student", ".grading/feedback-html/"),
+                                ("export", "grades.csv and a Canvas-ready canvas.csv", ".grading/exports/"),
+                                ("report", "the class report: scores, pass rates, misconceptions", ".grading/report.html")]:
+        command = commands.add_parser(name, help=f"write {what} from the gradebook")
+        command.add_argument("--out", metavar="PATH", help=f"where to write (default: {default})")
+        command.set_defaults(run=_outputs)
 
     check = commands.add_parser("check", help="grade one notebook with the lesson's full tests")
     check.add_argument("notebook", help="path to a lesson notebook (.ipynb)")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     check.set_defaults(run=_check)
+
+    proof = commands.add_parser("prove", help="grade every catalogued misconception and correct alternative")
+    proof.add_argument("--lesson", metavar="ID", help="one lesson only (default: all)")
+    proof.add_argument("--jobs", type=int, metavar="N", help="notebooks graded at once (default: two per core)")
+    proof.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    proof.add_argument("--readme", action="store_true", help="also write the table into README.md")
+    proof.set_defaults(run=_prove)
 
     args = parser.parse_args(argv)
     return args.run(args)

@@ -34,16 +34,18 @@ def release_notebook(lesson: str, root: Path = REPO) -> Path:
 
 def put_venv_tools_on_path() -> None:
     """nbgrader shells out to `alembic`; make the one beside this interpreter findable."""
-    tools = str(Path(sys.executable).parent)
+    tools = os.path.dirname(os.path.abspath(sys.executable))  # absolute: nbgrader changes directory
     if tools not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = tools + os.pathsep + os.environ.get("PATH", "")
 
 
-def nbgrader_config(root: Path = REPO) -> Config:
+def nbgrader_config(root: Path = REPO, exchange: Path | None = None) -> Config:
     """The repository's nbgrader_config.py, moved to the course directory `root`.
 
     The same settings serve the real course (root = the repository) and every
-    throw-away course directory that a check or a test builds.
+    throw-away course directory that a check or a test builds. The exchange is
+    `exchange` when given; else the configured one, moved along with the course when it
+    is the default under .grading/. It is created if missing.
     """
     put_venv_tools_on_path()
     loader = PyFileConfigLoader("nbgrader_config.py", path=str(REPO))
@@ -52,6 +54,32 @@ def nbgrader_config(root: Path = REPO) -> Config:
     grading = root / ".grading"
     config.CourseDirectory.root = str(root)
     config.CourseDirectory.db_url = f"sqlite:///{grading / 'gradebook.db'}"
-    config.Exchange.root = str(grading / "exchange")
-    (grading / "exchange").mkdir(parents=True, exist_ok=True)
+    configured = Path(config.Exchange.root)
+    if exchange is None:
+        default = REPO / ".grading" / "exchange"
+        exchange = grading / "exchange" if configured == default else configured
+    config.Exchange.root = str(Path(exchange).resolve())
+    Path(config.Exchange.root).mkdir(parents=True, exist_ok=True)
     return config
+
+
+def reference_answers(lesson: str, root: Path = REPO) -> dict[str, str]:
+    """The reference code of every solution cell of a lesson, by grade_id, as a learner would type it."""
+    import nbformat
+
+    nb = nbformat.read(source_notebook(lesson, root), as_version=4)
+    return {c.metadata.nbgrader.grade_id: "\n".join(line for line in c.source.splitlines()
+                                                   if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+            for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")}
+
+
+def learner_notebook(lesson: str, answers: dict[str, str], root: Path = REPO):
+    """The student release with the given solution cells filled in, as a learner would."""
+    import nbformat
+
+    nb = nbformat.read(release_notebook(lesson, root), as_version=4)
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in answers:
+            cell.source = answers[grade_id]
+    return nb

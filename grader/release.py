@@ -28,3 +28,16 @@ def release(lessons: list[str] | None = None, root: Path = course.REPO, progress
         written.append(course.release_notebook(lesson, root))
         progress(f"released {lesson} -> {written[-1].relative_to(root)}")
     return written
+
+
+def publish(lessons: list[str] | None = None, root: Path = course.REPO, exchange: Path | None = None,
+            progress=print) -> None:
+    """Release lessons to the nbgrader exchange, where students fetch them (`nbgrader fetch_assignment`)."""
+    config = course.nbgrader_config(root, exchange)
+    config.ExchangeReleaseAssignment.force = True  # releasing again replaces the old release
+    api = NbGraderAPI(config=config)
+    for lesson in lessons or course.lesson_ids(root):
+        result = api.release_assignment(lesson)
+        if not result["success"]:
+            raise ReleaseFailed(f"{lesson}: {(result.get('error') or result.get('log') or '').strip()}")
+        progress(f"released {lesson} to the exchange at {config.Exchange.root}")

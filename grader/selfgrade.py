@@ -63,8 +63,13 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
     path = Path(path)
     if not path.is_file():
         raise BadInput(f"{path}: no such file")
+    return read_notebook_bytes(path.read_bytes(), path)
+
+
+def read_notebook_bytes(data: bytes, path) -> nbformat.NotebookNode:
+    """Parse a learner's file; `path` only names it in messages."""
     try:
-        raw = json.loads(path.read_bytes())
+        raw = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise BadInput(f"{path}: not a notebook (not valid JSON: {error})") from None
     try:
@@ -146,16 +151,53 @@ def _course_with_source(root: Path, lesson: str) -> Path:
 def grade_notebook(path: Path) -> Report:
     """Grade the notebook at `path` with its lesson's full tests; return the report."""
     nb = read_notebook(path)
-    lesson = identify_lesson(nb, Path(path))
+    return grade_lesson_notebook(identify_lesson(nb, Path(path)), nb)
+
+
+def grade_lesson_notebook(lesson: str, nb: nbformat.NotebookNode) -> Report:
+    """Grade a notebook object of a known lesson in a throw-away course directory."""
+    return autograde_sandboxed(lesson, nb).report
+
+
+@dataclass
+class Sandboxed:
+    """What nbgrader's autograde produced for one submission in its own course directory."""
+
+    report: Report
+    autograded: str                          # the autograded notebook, as JSON text
+    grades: dict[str, tuple[float | None, bool]] = field(default_factory=dict)  # cell -> auto_score, needs_manual
+    comments: dict[str, str | None] = field(default_factory=dict)              # cell -> auto_comment
+
+
+def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str | None = None,
+                        timeout: int | None = None) -> Sandboxed:
+    """Run nbgrader's autograde on one submission in a throw-away course directory.
+
+    The directory holds only the lesson's source notebook, a copy of its gradebook and the
+    submission, so the learner's code runs away from the real gradebook and other students.
+    `timestamp` is the submission's timestamp.txt; `timeout` the seconds allowed per cell.
+    """
     gradebook = lesson_gradebook(lesson)
-    with tempfile.TemporaryDirectory(prefix="softmax-check-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="softmax-grade-") as tmp:
         root = _course_with_source(Path(tmp), lesson)
         (root / ".grading").mkdir()
         shutil.copy(gradebook, root / ".grading" / "gradebook.db")
         submitted = root / ".grading" / "submitted" / LEARNER / lesson / f"{lesson}.ipynb"
         submitted.parent.mkdir(parents=True)
         nbformat.write(nb, submitted)
-        return _autograde(root, lesson)
+        if timestamp:
+            (submitted.parent / "timestamp.txt").write_text(timestamp)
+        config = course.nbgrader_config(root)
+        if timeout:
+            config.Execute.timeout = timeout
+        with quiet_stderr():
+            _require(NbGraderAPI(config=config).autograde(lesson, LEARNER), "autograde")
+        with Gradebook(config.CourseDirectory.db_url) as gb:
+            graded = gb.find_submission_notebook(lesson, lesson, LEARNER)
+            grades = {g.name: (g.auto_score, bool(g.needs_manual_grade)) for g in graded.grades}
+            comments = {c.name: c.auto_comment for c in graded.comments}
+        autograded = root / ".grading" / "autograded" / LEARNER / lesson / f"{lesson}.ipynb"
+        return Sandboxed(read_report(root, lesson, LEARNER), autograded.read_text(), grades, comments)
 
 
 @contextlib.contextmanager
@@ -191,17 +233,16 @@ def _require(result: dict, step: str) -> None:
     raise GradingFailed(f"nbgrader {step} failed: {detail}")
 
 
-def _autograde(root: Path, lesson: str) -> Report:
+def read_report(root: Path, lesson: str, student: str) -> Report:
+    """One graded submission as a Report: scores from the gradebook, messages from the autograded notebook."""
     config = course.nbgrader_config(root)
-    api = NbGraderAPI(config=config)
-    with quiet_stderr():
-        _require(api.autograde(lesson, LEARNER), "autograde")
-    graded = nbformat.read(root / ".grading" / "autograded" / LEARNER / lesson / f"{lesson}.ipynb", as_version=4)
+    autograded = Path(config.CourseDirectory.root) / ".grading" / "autograded" / student / lesson / f"{lesson}.ipynb"
+    graded = nbformat.read(autograded, as_version=4) if autograded.is_file() else nbformat.v4.new_notebook()
     messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in graded.cells
                 if c.metadata.get("nbgrader", {}).get("grade")}
     with Gradebook(config.CourseDirectory.db_url) as gradebook:
         lesson_tests = {cell.name: float(cell.max_score) for cell in gradebook.find_notebook(lesson, lesson).grade_cells}
-        submission = gradebook.find_submission_notebook(lesson, lesson, LEARNER)
+        submission = gradebook.find_submission_notebook(lesson, lesson, student)
         scores = {g.name: float(g.score) for g in submission.grades if g.score is not None}
     order = [grade_id for grade_id in grade_ids_in_order(nbformat.read(course.source_notebook(lesson, root), as_version=4))
              if grade_id in lesson_tests]

@@ -1,7 +1,9 @@
 """Shared helpers: learner notebooks built from the release, graded by real nbgrader."""
 from __future__ import annotations
 
+import fcntl
 import os
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -17,21 +19,8 @@ settings.register_profile("ci", deadline=None, derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "course")
 
 
-def solution_sources(lesson: str) -> dict[str, str]:
-    """The reference source of every solution cell of a lesson, by grade_id."""
-    nb = nbformat.read(course.source_notebook(lesson), as_version=4)
-    return {c.metadata.nbgrader.grade_id: c.source for c in nb.cells
-            if c.metadata.get("nbgrader", {}).get("solution")}
-
-
-def learner_notebook(lesson: str, answers: dict[str, str]) -> nbformat.NotebookNode:
-    """The student release with the given solution cells filled in, as a learner would."""
-    nb = nbformat.read(course.release_notebook(lesson), as_version=4)
-    for cell in nb.cells:
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if grade_id in answers:
-            cell.source = answers[grade_id]
-    return nb
+solution_sources = course.reference_answers
+learner_notebook = course.learner_notebook
 
 
 @pytest.fixture
@@ -42,3 +31,22 @@ def grade(tmp_path):
         nbformat.write(nb, path)
         return grade_notebook(path)
     return _grade
+
+
+def once_per_run(tmp_path_factory, name: str, build) -> Path:
+    """A folder that `build(folder)` fills once per test run, shared by every xdist worker.
+
+    The first worker to ask builds it while holding a lock; the others wait for it and
+    reuse the result, so expensive grading is not repeated on each worker.
+    """
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's own
+    folder = base / name
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / ".built").exists():
+            folder.mkdir(exist_ok=True)
+            build(folder)
+            (folder / ".built").touch()
+    return folder

@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from grader.catalogue import Misconception
 from grader.checks import (ULPS, CheckFailed, Mistake, check_answer, check_call, check_frequencies, check_quiet, check_raises,
                            compare, passed, tolerance)
 
@@ -519,21 +520,28 @@ def test_check_quiet_passes_a_function_without_warnings(capfd):
     assert capfd.readouterr().err == ""
 
 
+def draw(probs, rng):
+    return rng.choice(len(probs), p=probs)
+
+
 def test_check_frequencies_accepts_a_fair_sampler():
-    rng = np.random.default_rng(0)
     probs = [0.2, 0.5, 0.3]
-    assert check_frequencies(lambda: rng.choice(3, p=probs), probs, call="draw()") is None
+    assert check_frequencies(draw, probs, np.random.default_rng(0), expect=probs) is None
 
 
 def test_check_frequencies_names_a_sampler_that_always_takes_the_argmax():
+    def draw(probs, rng):
+        return 1
+
     probs = [0.2, 0.5, 0.3]
-    message = failure_message(check_frequencies, lambda: 1, probs, call="draw()",
-                              mistakes=[Mistake("always took the largest", "draw with rng", [0, 1, 0])])
+    message = failure_message(check_frequencies, draw, probs, np.random.default_rng(0), expect=probs,
+                              why="T = 1", mistakes=[Mistake("always took the largest", "draw with rng", [0, 1, 0])])
+    assert "draw([0.2, 0.5, 0.3], rng) (T = 1)" in message
     assert "wrong frequencies" in message and "likely mistake: always took the largest" in message
 
 
 def test_check_frequencies_rejects_an_index_out_of_range():
-    message = failure_message(check_frequencies, lambda: 3, [0.5, 0.5], call="draw()")
+    message = failure_message(check_frequencies, lambda: 3, expect=[0.5, 0.5])
     assert "expected an index from 0 to 1" in message
 
 
@@ -543,3 +551,152 @@ def test_a_random_generator_argument_is_not_taken_for_a_changed_input():
         return np.zeros(len(scores))
 
     assert check_call(noisy_zeros, [1.0, 2.0], np.random.default_rng(0), expect=[0.0, 0.0]) is None
+
+
+# ----------------------------------------------------- diagnosis from the misconception catalogue
+
+GLOBAL_MAX = Misconception("global_max", "rowwise", "took the max over the whole array, not each row",
+                           "use x.max(axis=-1, keepdims=True)", '''
+def rowwise(scores):
+    x = np.asarray(scores, dtype=float)
+    e = np.exp(x - x.max())
+    return e / e.sum(axis=-1, keepdims=True)
+''')
+NO_EXP = Misconception("no_exp", "rowwise", "divided the raw scores by their sum", "take exp first", '''
+def rowwise(scores):
+    x = np.asarray(scores, dtype=float)
+    return x / x.sum(axis=-1, keepdims=True)
+''')
+ASSERTS = Misconception("asserts", "rowwise", "used assert instead of raising ValueError", "raise ValueError", '''
+def rowwise(scores):
+    assert len(scores) > 0, "no scores"
+    return np.asarray(scores, dtype=float)
+''')
+IN_PLACE = Misconception("in_place", "rowwise", "subtracted the max from the caller's array", "copy first", '''
+def rowwise(scores):
+    scores -= np.max(scores, axis=-1, keepdims=True)
+    e = np.exp(scores)
+    return e / e.sum(axis=-1, keepdims=True)
+''')
+WARNS = Misconception("no_shift", "rowwise", "did not shift before exp", "subtract the row max", '''
+def rowwise(scores):
+    e = np.exp(np.asarray(scores, dtype=float))
+    return e / e.sum(axis=-1, keepdims=True)
+''')
+ARGMAX = Misconception("argmax", "pick", "always took the largest weight", "draw with rng.choice", '''
+def pick(weights, rng):
+    return int(np.argmax(weights))
+''')
+
+
+def rowwise(scores):
+    """The correct function the entries above get wrong: a row-wise stable softmax."""
+    x = np.asarray(scores, dtype=float)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@pytest.fixture
+def catalogued(monkeypatch):
+    """Replace the catalogue with the entries above."""
+    from grader import catalogue
+    entries = [GLOBAL_MAX, NO_EXP, ASSERTS, IN_PLACE, WARNS, ARGMAX]
+    monkeypatch.setattr(catalogue, "misconceptions", lambda function=None, lesson=None:
+                        [e for e in entries if function in (None, e.function)])
+
+
+def test_a_learner_mistake_written_differently_is_named_from_the_catalogue(catalogued):
+    def rowwise(scores):  # the learner's own way of taking the global max
+        x = np.array(scores, dtype=np.float64)
+        biggest = np.max(x)
+        return np.exp(x - biggest) / np.sum(np.exp(x - biggest), axis=1, keepdims=True)
+
+    rows = [[1000.0, 1001.0], [1.0, 2.0]]
+    message = failure_message(check_call, rowwise, rows, expect=_reference_rows(rows))
+    assert "likely mistake: took the max over the whole array, not each row" in message
+    assert "hint: use x.max(axis=-1, keepdims=True)" in message
+    assert "divided the raw scores" not in message
+
+
+def _reference_rows(rows):
+    return rowwise(rows)
+
+
+def test_every_misconception_that_gives_the_same_answer_is_named(catalogued):
+    def rowwise(scores):  # on one row, the global max and the row max are the same thing
+        x = np.asarray(scores, dtype=float)
+        return x / x.sum()
+
+    message = failure_message(check_call, rowwise, [[1.0, 3.0]], expect=_reference_rows([[1.0, 3.0]]))
+    assert "likely mistake: divided the raw scores by their sum" in message
+    assert "took the max over the whole array" not in message
+
+
+def test_a_wrong_answer_that_matches_no_misconception_names_none(catalogued):
+    message = failure_message(check_call, lambda scores: np.zeros(2), [1.0, 2.0], expect=[0.5, 0.5])
+    assert "likely mistake" not in message
+
+
+def test_a_misconception_must_match_the_dtype_too(catalogued):
+    def rowwise(scores):
+        x = np.asarray(scores, dtype=np.float32)
+        return x / x.sum(axis=-1, keepdims=True)
+
+    message = failure_message(check_call, rowwise, [1.0, 3.0], expect=_reference_rows([1.0, 3.0]))
+    assert "likely mistake" not in message
+
+
+def test_the_same_exception_type_is_named(catalogued):
+    def rowwise(scores):
+        if not len(scores):
+            raise AssertionError("empty")
+        return scores
+
+    message = failure_message(check_raises, rowwise, [], error=ValueError)
+    assert "raised AssertionError" in message and "likely mistake: used assert instead of raising" in message
+
+    def rowwise(scores):
+        return scores[0]  # IndexError on an empty list: no catalogued mistake does that
+
+    assert "likely mistake" not in failure_message(check_raises, rowwise, [], error=ValueError)
+
+
+def test_an_in_place_change_is_named_when_a_misconception_makes_it_too(catalogued):
+    def rowwise(scores):
+        scores /= 2
+        return np.asarray(scores)
+
+    message = failure_message(check_call, rowwise, np.array([1.0, 3.0]), expect=[0.5, 1.5])
+    assert "changed its input in place" in message
+    assert "likely mistake: subtracted the max from the caller's array" in message
+
+
+def test_check_quiet_names_a_misconception_that_warns_the_same_way(catalogued, capfd):
+    def rowwise(scores):
+        e = np.exp(scores)
+        return e / np.sum(e)
+
+    message = failure_message(check_quiet, rowwise, np.array([1000.0, 1001.0]))
+    assert "likely mistake: did not shift before exp" in message
+    assert capfd.readouterr().err == ""
+
+
+def test_check_frequencies_names_a_catalogued_sampler(catalogued):
+    def pick(weights, rng):
+        return max(range(len(weights)), key=lambda i: weights[i])
+
+    message = failure_message(check_frequencies, pick, [0.2, 0.5, 0.3], np.random.default_rng(1),
+                              expect=[0.2, 0.5, 0.3])
+    assert "likely mistake: always took the largest weight" in message
+
+
+def test_a_log_sum_exp_softmax_on_large_scores_is_within_the_scaled_tolerance():
+    def rowwise_lse(scores):
+        x = np.asarray(scores, dtype=float)
+        top = x.max(axis=-1, keepdims=True)
+        return np.exp(x - (top + np.log(np.exp(x - top).sum(axis=-1, keepdims=True))))
+
+    rows = np.array([[1000.0, 1001.3, 999.1], [-1000.5, -1000.0, -1003.25]])
+    expected = rowwise(rows)
+    check_call(rowwise_lse, rows, expect=expected)
+    assert tolerance(np.float64, scale=1000) > 100 * tolerance(np.float64)

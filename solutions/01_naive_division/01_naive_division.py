@@ -22,7 +22,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import Mistake, check_answer, check_call, passed
+from grader.checks import check_answer, check_call, passed
 from grader.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True)
@@ -88,25 +88,15 @@ def naive_normalize(scores):
 # %% nbgrader="tests" grade_id="test_naive_normalize_public" points=2
 check_call(naive_normalize, [1, 2, 1], expect=[0.25, 0.5, 0.25])
 check_call(naive_normalize, np.array([3.0, 1.0]), expect=[0.75, 0.25])
-check_call(naive_normalize, [[1, 3], [2, 2]], expect=[[0.25, 0.75], [0.5, 0.5]],
-           mistakes=[Mistake("divided by the total of the whole array instead of each row's total",
-                             "sum over the last axis only: x.sum(axis=-1, keepdims=True)",
-                             [[0.125, 0.375], [0.25, 0.25]])])
+check_call(naive_normalize, [[1, 3], [2, 2]], expect=[[0.25, 0.75], [0.5, 0.5]])
 passed("naive_normalize")
 
 # %% nbgrader="tests" grade_id="test_naive_normalize_rows" points=2
 ### BEGIN HIDDEN TESTS
 _rows = np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]])
-check_call(naive_normalize, _rows, expect=[[0.125, 0.25, 0.625], [0.4, 0.4, 0.2]],
-           mistakes=[Mistake("divided by the total of the whole array instead of each row's total",
-                             "sum over the last axis only: x.sum(axis=-1, keepdims=True)", _rows / _rows.sum()),
-                     Mistake("summed down the columns (axis 0) instead of along each row",
-                             "the choices are along the last axis: x.sum(axis=-1, keepdims=True)",
-                             _rows / _rows.sum(axis=0))])
+check_call(naive_normalize, _rows, expect=[[0.125, 0.25, 0.625], [0.4, 0.4, 0.2]])
 _batch = np.arange(1.0, 13.0).reshape(2, 2, 3)
-check_call(naive_normalize, _batch, expect=_batch / _batch.sum(axis=-1, keepdims=True),
-           mistakes=[Mistake("divided by the total of the whole array instead of each row's total",
-                             "sum over the last axis only: x.sum(axis=-1, keepdims=True)", _batch / _batch.sum())])
+check_call(naive_normalize, _batch, expect=_batch / _batch.sum(axis=-1, keepdims=True))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_naive_normalize_inputs" points=2
@@ -120,9 +110,7 @@ check_call(naive_normalize, np.array([0.5, 1.5]), expect=[0.25, 0.75])
 # %% nbgrader="tests" grade_id="test_naive_normalize_breaks" points=1
 ### BEGIN HIDDEN TESTS
 # Meant to break: negative scores pass straight through, a zero sum gives inf and nan.
-check_call(naive_normalize, [-2, 0, 3], expect=[-2.0, 0.0, 3.0],
-           mistakes=[Mistake("changed the scores (for example abs or clipping) before dividing",
-                             "this function is meant to break: just divide by the plain sum", [0.4, 0.0, 0.6])])
+check_call(naive_normalize, [-2, 0, 3], expect=[-2.0, 0.0, 3.0])
 check_call(naive_normalize, [1, -1, 0], expect=[np.inf, -np.inf, np.nan])
 ### END HIDDEN TESTS
 
@@ -157,40 +145,29 @@ def is_distribution(weights, atol=1e-8):
 
 # %% nbgrader="tests" grade_id="test_is_distribution_public" points=2
 check_answer(is_distribution, [0.25, 0.5, 0.25], expect=True)
-check_answer(is_distribution, [0.7, 0.2, 0.1], expect=True,
-             mistakes=[Mistake("compared the sum with 1 exactly", "allow |sum - 1| <= atol", False)])
+check_answer(is_distribution, [0.7, 0.2, 0.1], expect=True)
 check_answer(is_distribution, [0.5, 0.6], expect=False)
-check_answer(is_distribution, [-2, 0, 3], expect=False,
-             mistakes=[Mistake("only checked the sum; negative entries slipped through",
-                               "also require every entry to be >= 0", True)])
+check_answer(is_distribution, [-2, 0, 3], expect=False)
 passed("is_distribution")
 
 # %% nbgrader="tests" grade_id="test_is_distribution_rejects" points=2
 ### BEGIN HIDDEN TESTS
-_negatives = Mistake("negative entries slipped through", "require every entry to be >= 0", True)
-_nonfinite = Mistake("nan or inf entries slipped through (every comparison with nan is False)",
-                     "require np.isfinite for every entry", True)
-check_answer(is_distribution, [1.5, -0.5], expect=False, mistakes=[_negatives])
-check_answer(is_distribution, [0.5, np.nan, 0.5], expect=False, mistakes=[_nonfinite])
-check_answer(is_distribution, [np.nan, np.nan], expect=False, mistakes=[_nonfinite])
-check_answer(is_distribution, [np.inf, 0.0], expect=False, mistakes=[_nonfinite])
-check_answer(is_distribution, [[0.5, 0.5], [0.9, 0.9]], expect=False,
-             mistakes=[Mistake("only the first row was checked", "check every row: sum over axis=-1", True)])
-check_answer(is_distribution, [[0.5, 0.5], [1.2, -0.2]], expect=False,
-             mistakes=[Mistake("only the first row was checked", "check every entry of every row", True)])
+check_answer(is_distribution, [1.5, -0.5], expect=False)
+check_answer(is_distribution, [0.5, np.nan, 0.5], expect=False)
+check_answer(is_distribution, [np.nan, np.nan], expect=False)
+check_answer(is_distribution, [np.inf, 0.0], expect=False)
+check_answer(is_distribution, [[0.5, 0.5], [0.9, 0.9]], expect=False)
+check_answer(is_distribution, [[0.5, 0.5], [1.2, -0.2]], expect=False)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_is_distribution_rows_and_atol" points=1
 ### BEGIN HIDDEN TESTS
-check_answer(is_distribution, [[0.5, 0.5], [0.25, 0.75]], expect=True,
-             mistakes=[Mistake("summed the whole array instead of each row", "sum over axis=-1", False)])
-check_answer(is_distribution, np.full((2, 3, 4), 0.25), expect=True,
-             mistakes=[Mistake("summed the whole array instead of each row", "sum over axis=-1", False)])
+check_answer(is_distribution, [[0.5, 0.5], [0.25, 0.75]], expect=True)
+check_answer(is_distribution, np.full((2, 3, 4), 0.25), expect=True)
 check_answer(is_distribution, [0, 1, 0], expect=True)
 check_answer(is_distribution, [0.5, 0.5 + 1e-9], expect=True)
 check_answer(is_distribution, [0.5, 0.5 + 1e-6], expect=False)
-check_answer(is_distribution, [0.5, 0.5 + 1e-6], atol=1e-5, expect=True,
-             mistakes=[Mistake("ignored the atol argument", "use atol in the comparison of the sum with 1", False)])
+check_answer(is_distribution, [0.5, 0.5 + 1e-6], atol=1e-5, expect=True)
 ### END HIDDEN TESTS
 
 # %% [markdown]

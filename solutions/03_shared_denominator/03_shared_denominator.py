@@ -22,7 +22,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import Mistake, check_call, passed
+from grader.checks import check_call, passed
 from grader.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True)
@@ -111,29 +111,9 @@ def softmax(scores):
 
 
 # %% nbgrader="tests" grade_id="test_softmax_public" points=2
-check_call(softmax, [0, 0, 0, 0], expect=[0.25, 0.25, 0.25, 0.25],
-           mistakes=[Mistake("divided the raw scores by their sum, without exp (here 0 / 0)",
-                             "turn every score into evidence with np.exp before you divide", [np.nan] * 4),
-                     Mistake("took exp of the scores but divided by the sum of the raw scores (here 0)",
-                             "divide by the total evidence: the sum of the exp values", [np.inf] * 4)])
-check_call(softmax, [0.0, np.log(2), np.log(3)], expect=[1 / 6, 2 / 6, 3 / 6],
-           mistakes=[Mistake("divided the raw scores by their sum, without exp",
-                             "turn every score into evidence with np.exp before you divide",
-                             [0.0, np.log(2) / np.log(6), np.log(3) / np.log(6)]),
-                     Mistake("took exp of the scores but divided by the sum of the raw scores",
-                             "divide by the total evidence: the sum of the exp values",
-                             [1 / np.log(6), 2 / np.log(6), 3 / np.log(6)])])
-check_call(softmax, np.log(np.array([[1.0, 3.0], [2.0, 6.0]])), expect=[[0.25, 0.75], [0.25, 0.75]],
-           mistakes=[Mistake("divided by the total evidence of the whole array instead of each row's total",
-                             "sum over the last axis only: .sum(axis=-1, keepdims=True)",
-                             [[1 / 12, 3 / 12], [2 / 12, 6 / 12]]),
-                     Mistake("summed down the columns (axis 0) instead of along each row",
-                             "the choices are along the last axis: .sum(axis=-1, keepdims=True)",
-                             [[1 / 3, 1 / 3], [2 / 3, 2 / 3]]),
-                     Mistake("summed each row but dropped keepdims=True, so the row totals were spread "
-                             "across the columns",
-                             "keep the summed axis: .sum(axis=-1, keepdims=True)",
-                             [[0.25, 0.375], [0.5, 0.75]])])
+check_call(softmax, [0, 0, 0, 0], expect=[0.25, 0.25, 0.25, 0.25])
+check_call(softmax, [0.0, np.log(2), np.log(3)], expect=[1 / 6, 2 / 6, 3 / 6])
+check_call(softmax, np.log(np.array([[1.0, 3.0], [2.0, 6.0]])), expect=[[0.25, 0.75], [0.25, 0.75]])
 passed("softmax")
 
 # %% nbgrader="tests" grade_id="test_softmax_journey" points=2
@@ -143,18 +123,8 @@ def _softmax_reference(x):
     return _ev / _ev.sum(axis=-1, keepdims=True)
 
 
-def _known_mistakes(x):
-    x = np.asarray(x, dtype=float)
-    with np.errstate(all="ignore"):
-        return [Mistake("divided the raw scores by their sum, without exp",
-                        "turn every score into evidence with np.exp before you divide", x / x.sum(axis=-1, keepdims=True)),
-                Mistake("took exp of the scores but divided by the sum of the raw scores",
-                        "divide by the total evidence: the sum of the exp values",
-                        np.exp(x) / x.sum(axis=-1, keepdims=True))]
-
-
 for _scores in ([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865], [0.707, 0.0, 0.707], [-2.0, 0.0, 3.0]):
-    check_call(softmax, np.array(_scores), expect=_softmax_reference(_scores), mistakes=_known_mistakes(_scores))
+    check_call(softmax, np.array(_scores), expect=_softmax_reference(_scores))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_rows" points=2
@@ -164,33 +134,11 @@ def _softmax_reference(x):
     return _ev / _ev.sum(axis=-1, keepdims=True)
 
 
-def _axis_mistakes(x):
-    x = np.asarray(x, dtype=float)
-    _ev = np.exp(x)
-    with np.errstate(all="ignore"):
-        _found = [Mistake("divided the raw scores by their sum, without exp",
-                          "turn every score into evidence with np.exp before you divide",
-                          x / x.sum(axis=-1, keepdims=True))]
-    _found += [Mistake("divided by the total evidence of the whole array instead of each row's total",
-                       "sum over the last axis only: .sum(axis=-1, keepdims=True)", _ev / _ev.sum()),
-               Mistake("summed down the columns (axis 0) instead of along each row",
-                       "the choices are along the last axis: .sum(axis=-1, keepdims=True)", _ev / _ev.sum(axis=0))]
-    if _ev.ndim == 2 and _ev.shape[0] == _ev.shape[1]:
-        _found.append(Mistake("summed each row but dropped keepdims=True, so the row totals were spread "
-                              "across the columns", "keep the summed axis: .sum(axis=-1, keepdims=True)",
-                              _ev / _ev.sum(axis=-1)))
-    if _ev.ndim == 3:
-        _found.append(Mistake("summed over axis 1, which is the last axis only for 2-D input",
-                              "use axis=-1, the last axis, whatever the number of dimensions",
-                              _ev / _ev.sum(axis=1, keepdims=True)))
-    return _found
-
-
 _rows = np.array([[1.0, 2.0, 3.0], [0.5, 0.5, -1.0], [-3.0, 4.0, 0.0]])
 _levels = np.array([[0.0, 1.0], [50.0, 51.0]])
 _batch = np.linspace(-3.0, 3.0, 24).reshape(2, 3, 4)
 for _scores in (_rows, _levels, _batch, _batch[:, :1, :]):
-    check_call(softmax, _scores, expect=_softmax_reference(_scores), mistakes=_axis_mistakes(_scores))
+    check_call(softmax, _scores, expect=_softmax_reference(_scores))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_inputs" points=2
@@ -209,20 +157,9 @@ for _scores in ([1, 2, 3], np.array([[2, 0], [0, 2]]), [[0.5, 1.5], [1.0, 1.0]],
 # %% nbgrader="tests" grade_id="test_softmax_uniform" points=2
 ### BEGIN HIDDEN TESTS
 for _level in (0.0, 100.0, -100.0, 3.7):
-    _equal = np.full(4, _level)
-    with np.errstate(all="ignore"):
-        _wrong = [Mistake("divided the raw scores by their sum, without exp",
-                          "turn every score into evidence with np.exp before you divide", _equal / _equal.sum()),
-                  Mistake("took exp of the scores but divided by the sum of the raw scores",
-                          "divide by the total evidence: the sum of the exp values", np.exp(_equal) / _equal.sum())]
-    check_call(softmax, _equal, expect=[0.25, 0.25, 0.25, 0.25], mistakes=_wrong)
+    check_call(softmax, np.full(4, _level), expect=[0.25, 0.25, 0.25, 0.25])
 check_call(softmax, [5, 5, 5], expect=[1 / 3, 1 / 3, 1 / 3])
-_stacked = np.array([[0.0] * 4, [100.0] * 4, [-100.0] * 4])
-check_call(softmax, _stacked, expect=np.full((3, 4), 0.25),
-           mistakes=[Mistake("divided by the total evidence of the whole array, so rows at different levels "
-                             "competed with each other",
-                             "each row is its own set of choices: .sum(axis=-1, keepdims=True)",
-                             np.exp(_stacked) / np.exp(_stacked).sum())])
+check_call(softmax, np.array([[0.0] * 4, [100.0] * 4, [-100.0] * 4]), expect=np.full((3, 4), 0.25))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_properties" points=2
@@ -230,12 +167,6 @@ check_call(softmax, _stacked, expect=np.full((3, 4), 0.25),
 def _softmax_reference(x):
     _ev = np.exp(np.asarray(x, dtype=float))
     return _ev / _ev.sum(axis=-1, keepdims=True)
-
-
-def _naive_division(x):
-    x = np.asarray(x, dtype=float)
-    with np.errstate(all="ignore"):
-        return x / x.sum(axis=-1, keepdims=True)
 
 
 def _sign_of_each_change_when_score_2_rises(scores):
@@ -250,27 +181,12 @@ def _row_sums_of_softmax(scores):
 
 
 _x = np.array([1.0, -2.0, 3.0, 0.5])
-check_call(_sign_of_each_change_when_score_2_rises, _x, expect=[-1.0, -1.0, 1.0, -1.0],
-           mistakes=[Mistake("divided the raw scores by their sum, without exp: weights did not all compete "
-                             "through one total of positive evidence",
-                             "turn every score into evidence with np.exp before you divide",
-                             np.sign(_naive_division(_x + [0, 0, 1, 0]) - _naive_division(_x)))])
-for _shift in (5.0, -20.0):
-    with np.errstate(all="ignore"):
-        _raw_total = np.exp(_x + _shift) / (_x + _shift).sum()
-    check_call(softmax, _x + _shift, expect=_softmax_reference(_x),
-               mistakes=[Mistake("divided the raw scores by their sum, without exp, so adding one number "
-                                 "to every score changed the weights",
-                                 "turn every score into evidence with np.exp before you divide",
-                                 _naive_division(_x + _shift)),
-                         Mistake("took exp of the scores but divided by the sum of the raw scores",
-                                 "divide by the total evidence: the sum of the exp values", _raw_total)])
+for _shift in (0.0, 5.0, -20.0):
+    check_call(softmax, _x + _shift, expect=_softmax_reference(_x))
+check_call(_sign_of_each_change_when_score_2_rises, _x, expect=[-1.0, -1.0, 1.0, -1.0])
 _many = np.random.default_rng(3).normal(0.0, 3.0, size=(5, 7))
-_ev_many = np.exp(_many)
-check_call(_row_sums_of_softmax, _many, expect=np.ones(5),
-           mistakes=[Mistake("divided by the total evidence of the whole array instead of each row's total",
-                             "sum over the last axis only: .sum(axis=-1, keepdims=True)",
-                             (_ev_many / _ev_many.sum()).sum(axis=-1))])
+check_call(softmax, _many, expect=_softmax_reference(_many))
+check_call(_row_sums_of_softmax, _many, expect=np.ones(5))
 ### END HIDDEN TESTS
 
 # %% [markdown]

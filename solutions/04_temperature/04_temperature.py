@@ -25,7 +25,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import Mistake, check_call, check_frequencies, check_raises, passed
+from grader.checks import check_call, check_frequencies, check_raises, passed
 from grader.figures import PALETTE, show
 from grader.widgets import temperature_explorer
 
@@ -249,22 +249,12 @@ def softmax_with_temperature(scores, temperature=1.0):
 
 
 # %% nbgrader="tests" grade_id="test_softmax_with_temperature_public" points=2
-_times_t = "multiplied the scores by T instead of dividing by them"
-_divide = "divide: scores / temperature, so that T < 1 sharpens and T > 1 flattens"
 check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), expect=[1 / 6, 2 / 6, 3 / 6])
 check_call(softmax_with_temperature, [2, 0, -1], expect=[0.8437947344813395, 0.11419519938459446, 0.04201006613406605])
-check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), 0.5, expect=[1 / 14, 4 / 14, 9 / 14],
-           mistakes=[Mistake(_times_t, _divide, np.sqrt([1, 2, 3]) / np.sqrt([1, 2, 3]).sum())])
+check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), 0.5, expect=[1 / 14, 4 / 14, 9 / 14])
 check_call(softmax_with_temperature, np.array([[0.0, np.log(4), np.log(9)], [np.log(9), np.log(9), 0.0]]),
-           temperature=2, expect=[[1 / 6, 2 / 6, 3 / 6], [3 / 7, 3 / 7, 1 / 7]],
-           mistakes=[Mistake(_times_t, _divide, [[1 / 98, 16 / 98, 81 / 98], [81 / 163, 81 / 163, 1 / 163]]),
-                     Mistake("divided by the total of the whole array instead of each row's total",
-                             "sum over the last axis only: evidence.sum(axis=-1, keepdims=True)",
-                             [[1 / 13, 2 / 13, 3 / 13], [3 / 13, 3 / 13, 1 / 13]])])
-check_raises(softmax_with_temperature, [2, 0, -1], 0, why="T = 0 divides by zero: it is not a temperature.",
-             mistakes=[Mistake("returned nan for T = 0 instead of raising",
-                               "check the temperature first: raise ValueError unless it is a finite number > 0",
-                               [np.nan, np.nan, np.nan])])
+           temperature=2, expect=[[1 / 6, 2 / 6, 3 / 6], [3 / 7, 3 / 7, 1 / 7]])
+check_raises(softmax_with_temperature, [2, 0, -1], 0, why="T = 0 divides by zero: it is not a temperature.")
 passed("softmax_with_temperature")
 
 # %% nbgrader="tests" grade_id="test_softmax_with_temperature_divides" points=2
@@ -276,15 +266,7 @@ def _reference(x, t):
 
 _rows = np.array([[2.0, 0.0, -1.0], [0.5, 1.5, -0.5]])
 for _t in (0.3, 0.5, 1.0, 2.0, 7.0):
-    check_call(softmax_with_temperature, _rows, _t, expect=_reference(_rows, _t),
-               mistakes=[Mistake("multiplied the scores by T instead of dividing by them",
-                                 "divide: scores / temperature, so that T < 1 sharpens and T > 1 flattens",
-                                 _reference(_rows * _t, 1.0)),
-                         Mistake("ignored the temperature", "divide the scores by the temperature before exp",
-                                 _reference(_rows, 1.0)),
-                         Mistake("divided by the total of the whole array instead of each row's total",
-                                 "sum over the last axis only: evidence.sum(axis=-1, keepdims=True)",
-                                 np.exp(_rows / _t) / np.exp(_rows / _t).sum())])
+    check_call(softmax_with_temperature, _rows, _t, expect=_reference(_rows, _t))
 _batch = np.linspace(-2.0, 2.0, 24).reshape(2, 3, 4)
 check_call(softmax_with_temperature, _batch, 0.4, expect=_reference(_batch, 0.4))
 check_call(softmax_with_temperature, np.array([[3, 1, 2], [0, 0, 4]]), 2, expect=_reference([[3, 1, 2], [0, 0, 4]], 2))
@@ -295,33 +277,21 @@ check_call(softmax_with_temperature, [[5.0, 5.0, 5.0, 5.0]], 0.1, expect=[[0.25,
 # %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonpositive" points=2
 ### BEGIN HIDDEN TESTS
 _abc = np.array([2.0, 0.0, -1.0])
-_nan_for_zero = Mistake("returned nan for T = 0 instead of raising",
-                        "check the temperature first: raise ValueError unless it is a finite number > 0",
-                        [np.nan, np.nan, np.nan])
 for _zero in (0, 0.0, -0.0):
-    check_raises(softmax_with_temperature, _abc, _zero, why="T = 0 divides by zero: it is not a temperature.",
-                 mistakes=[_nan_for_zero])
+    check_raises(softmax_with_temperature, _abc, _zero, why="T = 0 divides by zero: it is not a temperature.")
 check_raises(softmax_with_temperature, [[1.0, 2.0], [3.0, 3.0]], 0.0, why="T = 0 divides by zero.")
 for _t in (-1.0, -0.5, -3):
-    check_raises(softmax_with_temperature, _abc, _t,
-                 why="A negative T reverses the ranking: it is not a temperature.",
-                 mistakes=[Mistake("accepted a negative T and returned the reversed ranking",
-                                   "raise ValueError unless the temperature is a finite number > 0",
-                                   np.exp(_abc / _t) / np.exp(_abc / _t).sum())])
+    check_raises(softmax_with_temperature, _abc, _t, why="A negative T reverses the ranking: it is not a temperature.")
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonfinite" points=1
 ### BEGIN HIDDEN TESTS
 check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], np.inf,
-             why="T = inf is not a finite number: it would flatten any scores to uniform.",
-             mistakes=[Mistake("accepted T = inf: every score became 0, so the weights came back uniform",
-                               "require np.isfinite(temperature) as well as temperature > 0", [1 / 3, 1 / 3, 1 / 3])])
+             why="T = inf is not a finite number: it would flatten any scores to uniform.")
 check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], float("inf"), why="T = inf is not a finite number.")
 check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], -np.inf, why="T = -inf is not a temperature.")
 check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], np.nan,
-             why="T = nan is not a number (and nan <= 0 is False, so a test for <= 0 alone lets it through).",
-             mistakes=[Mistake("accepted T = nan and returned nan weights",
-                               "require np.isfinite(temperature): it is False for nan", [np.nan, np.nan, np.nan])])
+             why="T = nan is not a number (and nan <= 0 is False, so a test for <= 0 alone lets it through).")
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -405,37 +375,22 @@ def sample_next_token(logits, temperature, rng):
 
 
 # %% nbgrader="tests" grade_id="test_sample_next_token_public" points=2
-_rng = np.random.default_rng(2024)
-check_frequencies(lambda: sample_next_token([0.5, 2.0, -1.0], 0, _rng), [0, 1, 0], draws=200,
-                  call="sample_next_token([0.5, 2.0, -1.0], 0, rng) (T = 0: greedy decoding, no dice)",
-                  mistakes=[Mistake("sampled even though T = 0", "at T = 0 skip the dice: return the index of the "
-                                    "largest logit", np.exp([0.5, 2.0, -1.0]) / np.exp([0.5, 2.0, -1.0]).sum())])
-check_frequencies(lambda: sample_next_token([0.0, np.log(2), np.log(3)], 0.5, _rng), [1 / 14, 4 / 14, 9 / 14],
-                  call="sample_next_token([0, log 2, log 3], 0.5, rng)",
-                  mistakes=[Mistake("always took the largest logit instead of sampling",
-                                    "for T > 0 draw an index with rng, e.g. rng.choice(n, p=weights)", [0, 0, 1]),
-                            Mistake("ignored the temperature", "draw from softmax(logits / temperature)",
-                                    [1 / 6, 2 / 6, 3 / 6]),
-                            Mistake("multiplied the logits by T instead of dividing by them",
-                                    "draw from softmax(logits / temperature)",
-                                    np.sqrt([1, 2, 3]) / np.sqrt([1, 2, 3]).sum())])
+check_frequencies(sample_next_token, [0.5, 2.0, -1.0], 0, np.random.default_rng(2024), expect=[0, 1, 0], draws=200,
+                  why="T = 0: greedy decoding, no dice")
+check_frequencies(sample_next_token, np.array([0.0, np.log(2), np.log(3)]), 0.5, np.random.default_rng(2025),
+                  expect=[1 / 14, 4 / 14, 9 / 14], why="logits [0, log 2, log 3] at T = 0.5: weights 1/14, 4/14, 9/14")
 check_raises(sample_next_token, [0.5, 2.0, -1.0], -1.0, np.random.default_rng(0),
              why="T < 0 is not a temperature: dividing by it would reverse the ranking.")
 passed("sample_next_token")
 
 # %% nbgrader="tests" grade_id="test_sample_next_token_greedy" points=1
 ### BEGIN HIDDEN TESTS
-_rng = np.random.default_rng(7)
-for _logits, _top in [([0.1, 0.3, 0.2], 1), (np.array([-3.0, -1.0, -2.0, -1.5]), 1), (np.array([1, 4, 2]), 1),
-                      ([2.0, 0.0, -1.0], 0), ([0.0, 0.5, 1.0, 1.2, 1.1], 3)]:
+for _seed, (_logits, _top) in enumerate([([0.1, 0.3, 0.2], 1), (np.array([-3.0, -1.0, -2.0, -1.5]), 1),
+                                         (np.array([1, 4, 2]), 1), ([2.0, 0.0, -1.0], 0),
+                                         ([0.0, 0.5, 1.0, 1.2, 1.1], 3)]):
     for _zero in (0, 0.0):
-        _one_hot = np.eye(len(_logits))[_top]
-        _weights = np.exp(np.asarray(_logits, dtype=float)) / np.exp(np.asarray(_logits, dtype=float)).sum()
-        check_frequencies(lambda: sample_next_token(_logits, _zero, _rng), _one_hot, draws=200,
-                          call=f"sample_next_token({_logits!r}, {_zero!r}, rng) (T = 0: greedy decoding, no dice)",
-                          mistakes=[Mistake("sampled even though T = 0",
-                                            "at T = 0 skip the dice: return the index of the largest logit",
-                                            _weights)])
+        check_frequencies(sample_next_token, _logits, _zero, np.random.default_rng(70 + _seed),
+                          expect=np.eye(len(_logits))[_top], draws=200, why="T = 0: greedy decoding, no dice")
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_sample_next_token_temperature" points=2
@@ -445,19 +400,11 @@ def _weights(logits, t):
     return _e / _e.sum()
 
 
-_rng = np.random.default_rng(11)
-for _logits, _t in [([2.0, 0.0, -1.0], 1.0), ([2.0, 0.0, -1.0], 2.5), (np.array([1.0, 0.2, 0.6, -0.4]), 0.5),
-                    (np.array([3, 1, 2]), 2), ([0.3, 0.0, -0.2, 0.1, 0.4], 4.0)]:
-    _top = np.eye(len(_logits))[int(np.argmax(_logits))]
-    check_frequencies(lambda: sample_next_token(_logits, _t, _rng), _weights(_logits, _t),
-                      call=f"sample_next_token({_logits!r}, {_t!r}, rng)",
-                      mistakes=[Mistake("always took the largest logit instead of sampling",
-                                        "for T > 0 draw an index with rng, e.g. rng.choice(n, p=weights)", _top),
-                                Mistake("ignored the temperature", "draw from softmax(logits / temperature)",
-                                        _weights(_logits, 1.0)),
-                                Mistake("multiplied the logits by T instead of dividing by them",
-                                        "draw from softmax(logits / temperature)",
-                                        _weights(np.asarray(_logits, dtype=float) * _t, 1.0))])
+for _seed, (_logits, _t) in enumerate([([2.0, 0.0, -1.0], 1.0), ([2.0, 0.0, -1.0], 2.5),
+                                       (np.array([1.0, 0.2, 0.6, -0.4]), 0.5), (np.array([3, 1, 2]), 2),
+                                       ([0.3, 0.0, -0.2, 0.1, 0.4], 4.0)]):
+    check_frequencies(sample_next_token, _logits, _t, np.random.default_rng(110 + _seed),
+                      expect=_weights(_logits, _t))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_sample_next_token_rejects" points=1

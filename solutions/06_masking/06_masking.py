@@ -25,7 +25,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 from matplotlib.colors import ListedColormap
 
-from grader.checks import Mistake, check_call, check_raises, passed
+from grader.checks import check_call, check_raises, passed
 from grader.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
@@ -185,15 +185,7 @@ def masked_softmax(scores, mask, temperature=1.0):
 
 
 # %% nbgrader="tests" grade_id="test_masked_softmax_public" points=2
-check_call(masked_softmax, [0.5, 1, 2], [True, True, False], expect=[0.37754066879814546, 0.6224593312018546, 0.0],
-           mistakes=[Mistake("gave the forbidden choice a score of 0 (set to 0, or scores multiplied by the mask): "
-                             "exp(0) = 1, so it still takes weight", "put -np.inf where the mask is False",
-                             [0.3071958857184984, 0.506480391055654, 0.1863237232258476]),
-                     Mistake("inverted the mask (treated True = forbidden); here True means allowed",
-                             "keep the scores where the mask is True", [0.0, 0.0, 1.0]),
-                     Mistake("zeroed the forbidden weights after the softmax without renormalising",
-                             "remove forbidden choices before exp, so the allowed ones share all of the weight",
-                             [0.14024438316608848, 0.23122389762214907, 0.0])])
+check_call(masked_softmax, [0.5, 1, 2], [True, True, False], expect=[0.37754066879814546, 0.6224593312018546, 0.0])
 check_call(masked_softmax, np.array([2.0, 2.0, 2.0, 2.0]), np.array([True, False, True, False]),
            expect=[0.5, 0.0, 0.5, 0.0])
 check_call(masked_softmax, [[1, 1], [0, 3]], [[True, True], [True, False]], expect=[[0.5, 0.5], [1.0, 0.0]])
@@ -208,55 +200,24 @@ def _softmax_rows(x):
         return e / e.sum(axis=-1, keepdims=True)
 
 
-def _mistakes(s, m):
-    m = np.broadcast_to(m, np.shape(s))
-    with np.errstate(all="ignore"):
-        return [Mistake("gave forbidden choices a score of 0 (set to 0, or scores multiplied by the mask): "
-                        "exp(0) = 1, so they still take weight", "put -np.inf where the mask is False",
-                        _softmax_rows(np.where(m, s, 0.0))),
-                Mistake("inverted the mask (treated True = forbidden); here True means allowed",
-                        "keep the scores where the mask is True", _softmax_rows(np.where(m, -np.inf, s))),
-                Mistake("zeroed the forbidden weights after the softmax without renormalising",
-                        "remove forbidden choices before exp, so the allowed ones share all of the weight",
-                        _softmax_rows(s) * m),
-                Mistake("normalised over the whole array instead of each row",
-                        "sum over the last axis only (axis=-1, keepdims=True)",
-                        np.exp(np.where(m, s, -np.inf)) / np.exp(np.where(m, s, -np.inf)).sum())]
-
-
 _s = np.array([[0.5, 1.0, 2.0], [2.0, -1.0, 0.0], [-3.0, -2.0, -1.0]])
 _m = np.array([[True, True, False], [False, True, True], [True, True, False]])
-check_call(masked_softmax, _s, _m, expect=_softmax_rows(np.where(_m, _s, -np.inf)), mistakes=_mistakes(_s, _m))
+check_call(masked_softmax, _s, _m, expect=_softmax_rows(np.where(_m, _s, -np.inf)))
 _m_shared = [True, False, True]
-check_call(masked_softmax, _s, _m_shared, expect=_softmax_rows(np.where(_m_shared, _s, -np.inf)),
-           mistakes=_mistakes(_s, _m_shared))
+check_call(masked_softmax, _s, _m_shared, expect=_softmax_rows(np.where(_m_shared, _s, -np.inf)))
 _causal3 = np.array([[True, False, False], [True, True, False], [True, True, True]])
-check_call(masked_softmax, _s, _causal3, expect=_softmax_rows(np.where(_causal3, _s, -np.inf)),
-           mistakes=_mistakes(_s, _causal3))
+check_call(masked_softmax, _s, _causal3, expect=_softmax_rows(np.where(_causal3, _s, -np.inf)))
 _batch = np.random.default_rng(6).normal(size=(2, 3, 3))
 _pad = np.array([[[True, True, True]], [[True, True, False]]])
-check_call(masked_softmax, _batch, _pad, expect=_softmax_rows(np.where(_pad, _batch, -np.inf)),
-           mistakes=_mistakes(_batch, _pad))
+check_call(masked_softmax, _batch, _pad, expect=_softmax_rows(np.where(_pad, _batch, -np.inf)))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_masked_softmax_no_allowed_choice" points=2
 ### BEGIN HIDDEN TESTS
-def _no_choice(answer, uniform):
-    return [Mistake("returned nan for a row with no allowed choice: -inf - (-inf) is nan, not an answer",
-                    "check every row with .any(axis=-1) (not just the whole mask) and raise ValueError",
-                    answer),
-            Mistake("filled forbidden scores with a large finite negative number (like -1e9), so a row "
-                    "with every choice forbidden silently came back uniform",
-                    "fill with -np.inf, and raise ValueError for a row with no allowed choice", uniform)]
-
-
 _why = "A row with no allowed choice has no distribution."
-check_raises(masked_softmax, [1, 2, 3], [False, False, False], why=_why,
-             mistakes=_no_choice([np.nan] * 3, [1 / 3] * 3))
-check_raises(masked_softmax, [[1, 2], [3, 4]], [[True, False], [False, False]], why=_why,
-             mistakes=_no_choice([[1.0, 0.0], [np.nan, np.nan]], [[1.0, 0.0], [0.5, 0.5]]))
-check_raises(masked_softmax, np.ones((2, 3)), [False, False, False], why=_why,
-             mistakes=_no_choice(np.full((2, 3), np.nan), np.full((2, 3), 1 / 3)))
+check_raises(masked_softmax, [1, 2, 3], [False, False, False], why=_why)
+check_raises(masked_softmax, [[1, 2], [3, 4]], [[True, False], [False, False]], why=_why)
+check_raises(masked_softmax, np.ones((2, 3)), [False, False, False], why=_why)
 check_raises(masked_softmax, np.zeros((2, 2, 3)), np.array([[[True, True, False]], [[False, False, False]]]),
              why=_why)
 ### END HIDDEN TESTS
@@ -264,32 +225,18 @@ check_raises(masked_softmax, np.zeros((2, 2, 3)), np.array([[[True, True, False]
 # %% nbgrader="tests" grade_id="test_masked_softmax_stable" points=1
 ### BEGIN HIDDEN TESTS
 _e123 = np.exp([1.0, 2.0, 3.0]) / np.exp([1.0, 2.0, 3.0]).sum()
-_no_shift = "did not shift the scores before exp: exp(1000) overflows to inf and exp(-1000) underflows to 0"
-_shift_hint = "subtract each row's max over the allowed scores before exp"
-check_call(masked_softmax, [1000, 5, 3], [True, False, False], expect=[1.0, 0.0, 0.0],
-           mistakes=[Mistake(_no_shift, _shift_hint, [np.nan, 0.0, 0.0])])
-check_call(masked_softmax, [-1000, -1003, -1005], [True, False, False], expect=[1.0, 0.0, 0.0],
-           mistakes=[Mistake(_no_shift, _shift_hint, [np.nan, np.nan, np.nan])])
+check_call(masked_softmax, [1000, 5, 3], [True, False, False], expect=[1.0, 0.0, 0.0])
+check_call(masked_softmax, [-1000, -1003, -1005], [True, False, False], expect=[1.0, 0.0, 0.0])
 _far_apart = np.array([[1000.0, 5.0, 3.0], [1.0, 2.0, 3.0]])
 check_call(masked_softmax, _far_apart, [[True, False, False], [True, True, True]],
-           expect=np.array([[1.0, 0.0, 0.0], _e123]),
-           mistakes=[Mistake("subtracted the global max of the whole array instead of each row's own max",
-                             "take the max over the last axis: x.max(axis=-1, keepdims=True)",
-                             [[1.0, 0.0, 0.0], [np.nan, np.nan, np.nan]]),
-                     Mistake(_no_shift, _shift_hint, [[np.nan, 0.0, 0.0], _e123])])
+           expect=np.array([[1.0, 0.0, 0.0], _e123]))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_masked_softmax_temperature_and_inputs" points=1
 ### BEGIN HIDDEN TESTS
 _t_scores = [0.0, float(np.log(2)), float(np.log(3)), 5.0]
 check_call(masked_softmax, _t_scores, [True, True, True, False], temperature=0.5,
-           expect=[1 / 14, 4 / 14, 9 / 14, 0.0],
-           mistakes=[Mistake("ignored the temperature", "divide the scores by temperature before the softmax",
-                             [1 / 6, 2 / 6, 3 / 6, 0.0]),
-                     Mistake("multiplied the scores by the temperature instead of dividing",
-                             "divide the scores by temperature: T < 1 sharpens",
-                             [1 / (1 + np.sqrt(2) + np.sqrt(3)), np.sqrt(2) / (1 + np.sqrt(2) + np.sqrt(3)),
-                              np.sqrt(3) / (1 + np.sqrt(2) + np.sqrt(3)), 0.0])])
+           expect=[1 / 14, 4 / 14, 9 / 14, 0.0])
 check_call(masked_softmax, [[2, 2, 9], [1, 1, 1]], [[True, True, False], [True, True, True]], temperature=4,
            expect=[[0.5, 0.5, 0.0], [1 / 3, 1 / 3, 1 / 3]])
 check_call(masked_softmax, np.array([[1, 2], [3, 4]]), np.array([[True, True], [False, True]]),
@@ -343,36 +290,14 @@ _expected4 = [[True, False, False, False],
               [True, True, False, False],
               [True, True, True, False],
               [True, True, True, True]]
-check_call(causal_mask, 4, expect=np.array(_expected4),
-           mistakes=[Mistake("used np.triu: that is the transpose, where each token sees itself and the future",
-                             "a token may see columns j <= i: the lower triangle", np.array(_expected4).T),
-                     Mistake("left out the diagonal: a token must be allowed to attend to itself",
-                             "keep the diagonal: column <= row, not column < row",
-                             np.array(_expected4) & ~np.eye(4, dtype=bool)),
-                     Mistake("inverted the mask (True = forbidden); here True means allowed",
-                             "True where column <= row", ~np.array(_expected4)),
-                     Mistake("returned 0/1 numbers instead of booleans",
-                             "build it with dtype=bool (or from comparisons, which give booleans)",
-                             np.array(_expected4, dtype=int))])
+check_call(causal_mask, 4, expect=np.array(_expected4))
 passed("causal_mask")
 
 # %% nbgrader="tests" grade_id="test_causal_mask_sizes" points=2
 ### BEGIN HIDDEN TESTS
-def _causal_mistakes(n):
-    lower = np.tril(np.ones((n, n), dtype=bool))
-    return [Mistake("used np.triu: that is the transpose, where each token sees itself and the future",
-                    "a token may see columns j <= i: the lower triangle", lower.T),
-            Mistake("left out the diagonal: a token must be allowed to attend to itself",
-                    "keep the diagonal: column <= row, not column < row", np.tril(lower, k=-1)),
-            Mistake("inverted the mask (True = forbidden); here True means allowed",
-                    "True where column <= row", ~lower),
-            Mistake("returned 0/1 numbers instead of booleans",
-                    "build it with dtype=bool (or from comparisons, which give booleans)", lower.astype(int))]
-
-
 for _n in (1, 2, 6, np.int64(3)):
     _lower = np.arange(int(_n))[None, :] <= np.arange(int(_n))[:, None]
-    check_call(causal_mask, _n, expect=_lower, mistakes=_causal_mistakes(int(_n)))
+    check_call(causal_mask, _n, expect=_lower)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -407,35 +332,13 @@ def padding_mask(lengths, n):
 
 # %% nbgrader="tests" grade_id="test_padding_mask_public" points=1
 _pad_expected = np.array([[True, True, True, False], [True, False, False, False]])
-check_call(padding_mask, [3, 1], 4, expect=_pad_expected,
-           mistakes=[Mistake("used <= instead of <: a sequence of length L has positions 0 to L - 1",
-                             "True where position < length", np.array([[True, True, True, True],
-                                                                      [True, True, False, False]])),
-                     Mistake("inverted the mask (True = padding); here True means allowed",
-                             "True where position < length", ~_pad_expected),
-                     Mistake("transposed the result: the shape must be (len(lengths), n), one row per sequence",
-                             "put the sequences on the rows and the positions on the columns", _pad_expected.T),
-                     Mistake("returned 0/1 numbers instead of booleans",
-                             "compare positions with lengths: comparisons give booleans", _pad_expected.astype(int))])
+check_call(padding_mask, [3, 1], 4, expect=_pad_expected)
 passed("padding_mask")
 
 # %% nbgrader="tests" grade_id="test_padding_mask_batches" points=2
 ### BEGIN HIDDEN TESTS
-def _pad_mistakes(lengths, n):
-    positions, lengths = np.arange(n), np.asarray(lengths)[:, None]
-    return [Mistake("used <= instead of <: a sequence of length L has positions 0 to L - 1",
-                    "True where position < length", positions <= lengths),
-            Mistake("inverted the mask (True = padding); here True means allowed",
-                    "True where position < length", positions >= lengths),
-            Mistake("transposed the result: the shape must be (len(lengths), n), one row per sequence",
-                    "put the sequences on the rows and the positions on the columns", (positions < lengths).T),
-            Mistake("returned 0/1 numbers instead of booleans",
-                    "compare positions with lengths: comparisons give booleans", (positions < lengths).astype(int))]
-
-
 for _lengths, _n in [(np.array([6, 2, 3]), 6), ((1,), 3), ([0, 4], 4), ([5, 5], 5), ([2, 2, 2, 2, 1], 3)]:
-    check_call(padding_mask, _lengths, _n, expect=np.arange(_n) < np.asarray(_lengths)[:, None],
-               mistakes=_pad_mistakes(_lengths, _n))
+    check_call(padding_mask, _lengths, _n, expect=np.arange(_n) < np.asarray(_lengths)[:, None])
 ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -1,0 +1,71 @@
+"""Grade many lesson notebooks at once: nbgrader's autograde in parallel worker processes.
+
+nbgrader grades one notebook after another; here each worker process grades whole
+notebooks in its own throw-away course directory (see selfgrade), so the work spreads
+over every core and each worker pays Python's and nbgrader's start-up only once.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from typing import Callable, Iterator
+
+import nbformat
+
+from .selfgrade import Report, grade_lesson_notebook, lesson_gradebook
+
+
+def default_jobs() -> int:
+    """Two per core: a grading spends much of its time waiting for its kernel, so cores would sit idle."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return 2 * cores
+
+
+def in_workers(fn: Callable, calls: list[tuple], jobs: int | None = None, progress=None) -> Iterator[tuple[int, Future]]:
+    """Run `fn(*args)` for each args tuple in worker processes; yield (index, finished future) as each ends.
+
+    `progress(done, total, elapsed_seconds)` is called after each. Every lesson's gradebook
+    must already be cached (lesson_gradebook), so workers never build one at the same time.
+    """
+    if not calls:
+        return
+    start = time.monotonic()
+    workers = max(1, min(jobs or default_jobs(), len(calls)))
+    # spawn, not fork: the caller may run threads (pytest-xdist does), and fork copies their locks
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(fn, *args): index for index, args in enumerate(calls)}
+        for done, future in enumerate(as_completed(futures), 1):
+            yield futures[future], future
+            if progress:
+                progress(done, len(calls), time.monotonic() - start)
+
+
+def _grade(lesson: str, notebook_json: str) -> Report:
+    return grade_lesson_notebook(lesson, nbformat.reads(notebook_json, as_version=4))
+
+
+def grade_many(items: list[tuple[str, nbformat.NotebookNode]], jobs: int | None = None,
+               progress=None) -> list[Report]:
+    """Grade (lesson, notebook) pairs in parallel; the reports come back in the same order."""
+    for lesson in {lesson for lesson, _ in items}:
+        lesson_gradebook(lesson)
+    reports: list[Report | None] = [None] * len(items)
+    calls = [(lesson, nbformat.writes(nb)) for lesson, nb in items]
+    for index, future in in_workers(_grade, calls, jobs, progress):
+        reports[index] = future.result()
+    return reports
+
+
+def print_progress(done: int, total: int, elapsed: float, stream=sys.stderr) -> None:
+    """A one-line progress bar with the estimated time left, redrawn in place."""
+    width = 30
+    filled = round(width * done / total)
+    left = elapsed / done * (total - done)
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} graded, "
+                 f"{elapsed:.0f} s so far, about {left:.0f} s left ")
+    if done == total:
+        stream.write("\n")
+    stream.flush()

@@ -1,0 +1,284 @@
+"""Lesson 05_stable_softmax: misconceptions and correct alternatives."""
+from grader.catalogue import Alternative, Misconception
+
+LESSON = "05_stable_softmax"
+
+MISCONCEPTIONS = [
+    Misconception(
+        "stable_global_max", "stable_softmax",
+        "subtracted the global max of the whole array instead of each row's own max",
+        "take the max per row: z.max(axis=-1, keepdims=True)", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = x / temperature
+    evidence = np.exp(z - z.max())
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_no_shift", "stable_softmax",
+        "did not shift the scores before exp: exp of a huge score overflows to inf, exp of a very "
+        "negative one underflows to 0, and the division gives nan",
+        "subtract each row's max before exp, so the largest shifted score is 0", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    evidence = np.exp(x / temperature)
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_divides_after_exp", "stable_softmax",
+        "divided the evidence by its largest value after exp instead of subtracting the max before: "
+        "exp has already overflowed by then",
+        "shift the scores, not the evidence: np.exp(z - z.max(axis=-1, keepdims=True))", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    evidence = np.exp(x / temperature)
+    evidence = evidence / evidence.max(axis=-1, keepdims=True)
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_min_shift", "stable_softmax",
+        "shifted each row by its minimum instead of its maximum, so the largest score can still overflow exp",
+        "subtract the max, so the largest shifted score is 0 and every evidence value is at most 1", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = x / temperature
+    evidence = np.exp(z - z.min(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_no_exp", "stable_softmax",
+        "shifted the scores but divided them by their sum without exp",
+        "take np.exp of the shifted scores, then divide by the row's total evidence", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = x / temperature
+    z = z - z.max(axis=-1, keepdims=True)
+    return z / z.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_sums_axis0", "stable_softmax",
+        "summed down the first axis (axis 0) instead of along each row",
+        "the choices are along the last axis: evidence.sum(axis=-1, keepdims=True)", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = x / temperature
+    evidence = np.exp(z - z.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=0)
+'''),
+    Misconception(
+        "stable_sums_whole_array", "stable_softmax",
+        "normalised the whole array at once, so unrelated rows competed for one total",
+        "sum per row: evidence.sum(axis=-1, keepdims=True)", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = x / temperature
+    evidence = np.exp(z - z.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum()
+'''),
+    Misconception(
+        "stable_max_without_keepdims", "stable_softmax",
+        "took each row's max without keepdims=True, so the row maxima were subtracted along the wrong axis",
+        "z.max(axis=-1, keepdims=True) keeps shape (rows, 1), so each row gets its own max", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = x / temperature
+    evidence = np.exp(z - z.max(axis=-1))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_shift_in_place", "stable_softmax",
+        "subtracted the max in place (x -= ...), which changed the caller's array",
+        "write z = x - m, which makes a new array, instead of x -= m", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    x -= x.max(axis=-1, keepdims=True)
+    evidence = np.exp(x / temperature)
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_fails_on_ints", "stable_softmax",
+        "copied integer scores as integers and divided in place (x /= temperature), which NumPy refuses",
+        "convert non-float input first (x.astype(float)) and write z = x / temperature, a new array", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.array(scores)
+    x /= temperature
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_fails_on_lists", "stable_softmax",
+        "used the input as an array without converting it, which fails for a Python list",
+        "start with x = np.asarray(scores); it keeps float32 and turns lists into arrays", '''
+def stable_softmax(scores, temperature=1.0):
+    z = scores / temperature
+    evidence = np.exp(z - z.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_returns_list", "stable_softmax",
+        "returned a Python list (built with math.exp) instead of a NumPy array",
+        "work with NumPy arrays, or turn the finished list into one with np.array(..., dtype=...)", '''
+import math
+
+def stable_softmax(scores, temperature=1.0):
+    z = [s / temperature for s in scores]
+    top = max(z)
+    evidence = [math.exp(v - top) for v in z]
+    total = sum(evidence)
+    return [e / total for e in evidence]
+'''),
+    Misconception(
+        "stable_float32_becomes_float64", "stable_softmax",
+        "turned float32 scores into float64 (np.asarray(scores, dtype=float) converts every input)",
+        "convert only non-float input: x.astype(float) when not np.issubdtype(x.dtype, np.floating)", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores, dtype=float) / temperature
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_python_floats_lose_float32", "stable_softmax",
+        "computed each row with Python floats (math.exp) and rebuilt the array without a dtype, "
+        "so float32 scores came back as float64",
+        "give the rebuilt array the input's float dtype: np.array(rows, dtype=x.dtype), or .astype(x.dtype)", '''
+import math
+
+def stable_softmax(scores, temperature=1.0):
+    def one_row(row):
+        z = [s / temperature for s in row]
+        top = max(z)
+        evidence = [math.exp(v - top) for v in z]
+        total = sum(evidence)
+        return [e / total for e in evidence]
+
+    return np.apply_along_axis(one_row, -1, np.asarray(scores))
+'''),
+    Misconception(
+        "stable_always_float32", "stable_softmax",
+        "converted every input to float32, so integer and float64 scores lost precision",
+        "keep a float input's own dtype and turn only non-float input into float64: x.astype(np.float64)", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores, dtype=np.float32) / temperature
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_multiplies_temperature", "stable_softmax",
+        "multiplied the scores by the temperature instead of dividing by it",
+        "use scores / temperature: T < 1 sharpens, T > 1 flattens", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = x * temperature
+    evidence = np.exp(z - z.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Misconception(
+        "stable_ignores_temperature", "stable_softmax",
+        "ignored the temperature argument",
+        "divide the scores by temperature before the shift and exp", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+]
+
+ALTERNATIVES = [
+    Alternative("stable_loop_over_rows", "stable_softmax", "loops over the rows of a 2-D view, keeping the dtype", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
+    rows = x.reshape(-1, x.shape[-1])
+    out = np.empty_like(rows)
+    for i, row in enumerate(rows):
+        z = row / temperature
+        evidence = np.exp(z - z.max())
+        out[i] = evidence / evidence.sum()
+    return out.reshape(x.shape)
+'''),
+    Alternative("stable_apply_along_axis", "stable_softmax", "np.apply_along_axis with a one-row stable softmax", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+
+    def one_row(row):
+        z = row / temperature
+        evidence = np.exp(z - np.max(z))
+        return evidence / np.sum(evidence)
+
+    return np.apply_along_axis(one_row, -1, x)
+'''),
+    Alternative("stable_log_sum_exp", "stable_softmax", "exp(z - logsumexp(z)), the log-sum-exp form", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    z = x / temperature
+    top = np.max(z, axis=-1, keepdims=True)
+    log_total = top + np.log(np.sum(np.exp(z - top), axis=-1, keepdims=True))
+    return np.exp(z - log_total)
+'''),
+    Alternative("stable_math_exp_lists", "stable_softmax",
+                "math.exp on nested Python lists, turned into an array of the input's float dtype at the end", '''
+import math
+
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    dtype = x.dtype if np.issubdtype(x.dtype, np.floating) else np.float64
+
+    def normalise(rows):
+        if isinstance(rows[0], list):
+            return [normalise(row) for row in rows]
+        z = [s / temperature for s in rows]
+        top = max(z)
+        evidence = [math.exp(v - top) for v in z]
+        total = sum(evidence)
+        return [e / total for e in evidence]
+
+    return np.array(normalise(x.tolist()), dtype=dtype)
+'''),
+    Alternative("stable_shift_then_temperature", "stable_softmax",
+                "shifts the raw scores by the row max first, then divides by the temperature", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if x.dtype.kind in "iub":
+        x = x.astype(float)
+    z = (x - x.max(axis=-1, keepdims=True)) / temperature
+    evidence = np.exp(z)
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Alternative("stable_power_of_evidence", "stable_softmax",
+                "shifted evidence at T = 1 (largest exactly 1), raised to the power 1 / T and renormalised", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+    sharpened = evidence ** (1 / temperature)
+    return sharpened / sharpened.sum(axis=-1, keepdims=True)
+'''),
+]

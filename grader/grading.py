@@ -1,0 +1,160 @@
+"""Grade every collected submission in parallel, into the course's own nbgrader gradebook.
+
+Each submission is autograded by nbgrader in its own throw-away course directory (see
+selfgrade.autograde_sandboxed), several at once; the parent process then writes each
+result into the real gradebook and `autograded/` folder, where `nbgrader export`,
+formgrader and the feedback, export and report commands find it. A re-run grades only
+submissions (or lessons) that changed since they were last graded.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+from nbgrader.api import Gradebook
+from nbgrader.utils import parse_utc
+
+from . import course
+from .batch import in_workers
+from .selfgrade import BadInput, GradingFailed, Sandboxed, autograde_sandboxed, lesson_gradebook, read_notebook
+
+STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
+
+
+@dataclass
+class Job:
+    student: str
+    lesson: str
+    notebook: Path
+    digest: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.student}/{self.lesson}"
+
+
+@dataclass
+class GradeLog:
+    graded: list[tuple[str, str, float, float]] = field(default_factory=list)   # student, lesson, score, max
+    unchanged: list[tuple[str, str]] = field(default_factory=list)
+    failed: list[tuple[str, str, str]] = field(default_factory=list)             # student, lesson, reason
+    seconds: float = 0.0
+
+    def render(self) -> str:
+        lines = [f"Graded {len(self.graded)} submission(s) in {self.seconds:.1f} s; "
+                 f"{len(self.unchanged)} unchanged since last graded (use --force to grade them again)."]
+        if self.failed:
+            lines.append(f"Could not grade {len(self.failed)}:")
+            lines += [f"  {student} / {lesson}: {reason}" for student, lesson, reason in self.failed]
+        return "\n".join(lines)
+
+
+def _digest(notebook: Path, lesson: str, root: Path) -> str:
+    """Changes when the submission, its timestamp, or the lesson's tests change."""
+    timestamp = notebook.parent / "timestamp.txt"
+    parts = [notebook.read_bytes(), timestamp.read_bytes() if timestamp.is_file() else b"",
+             course.source_notebook(lesson, root).read_bytes()]
+    return hashlib.sha256(b"\0".join(parts)).hexdigest()
+
+
+def submissions(root: Path, lessons: list[str]) -> list[Job]:
+    """Every collected submission of the given lessons, in student order."""
+    submitted = root / ".grading" / "submitted"
+    jobs = []
+    for notebook in sorted(submitted.glob("*/*/*.ipynb")) if submitted.is_dir() else []:
+        student, lesson = notebook.parent.parent.name, notebook.parent.name
+        if lesson in lessons and notebook.name == f"{lesson}.ipynb":
+            jobs.append(Job(student, lesson, notebook, _digest(notebook, lesson, root)))
+    return jobs
+
+
+def _state(root: Path) -> dict[str, str]:
+    path = root / ".grading" / STATE
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def _save_state(root: Path, state: dict[str, str]) -> None:
+    path = root / ".grading" / STATE
+    staged = path.with_suffix(".tmp")
+    staged.write_text(json.dumps(state, indent=1, sort_keys=True))
+    staged.replace(path)
+
+
+def _grade(lesson: str, notebook: str, timestamp: str | None, timeout: int | None) -> Sandboxed:
+    return autograde_sandboxed(lesson, read_notebook(Path(notebook)), timestamp, timeout)
+
+
+def record(root: Path, job: Job, result: Sandboxed) -> None:
+    """Write one sandboxed result into the course's gradebook and autograded/ folder, as nbgrader would."""
+    config = course.nbgrader_config(root)
+    timestamp_file = job.notebook.parent / "timestamp.txt"
+    timestamp = timestamp_file.read_text().strip() if timestamp_file.is_file() else None
+    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
+        gb.update_or_create_student(job.student)
+        if timestamp:
+            gb.update_or_create_submission(job.lesson, job.student, timestamp=parse_utc(timestamp))
+        else:
+            gb.update_or_create_submission(job.lesson, job.student)
+        graded = gb.find_submission_notebook(job.lesson, job.lesson, job.student)
+        for grade in graded.grades:
+            grade.auto_score, grade.needs_manual_grade = result.grades.get(grade.name, (None, True))
+        for comment in graded.comments:
+            comment.auto_comment = result.comments.get(comment.name)
+        gb.db.commit()
+    folder = root / ".grading" / "autograded" / job.student / job.lesson
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    (folder / f"{job.lesson}.ipynb").write_text(result.autograded)
+    if timestamp:
+        (folder / "timestamp.txt").write_text(timestamp)
+
+
+def _require_assignments(root: Path, lessons: list[str]) -> None:
+    config = course.nbgrader_config(root)
+    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
+        known = {a.name for a in gb.assignments}
+    missing = [lesson for lesson in lessons if lesson not in known]
+    if missing:
+        raise BadInput(f"not in the gradebook yet: {', '.join(missing)} (run `python -m grader release` first)")
+
+
+def grade_class(root: Path = course.REPO, lessons: list[str] | None = None, jobs: int | None = None,
+                force: bool = False, timeout: int | None = None, progress=None) -> GradeLog:
+    """Autograde every new or changed submission (all of them with `force`), `jobs` at a time."""
+    lessons = lessons or course.lesson_ids(root)
+    start = time.monotonic()
+    state = _state(root)
+    todo, log = [], GradeLog()
+    for job in submissions(root, lessons):
+        if not force and state.get(job.key) == job.digest:
+            log.unchanged.append((job.student, job.lesson))
+        else:
+            todo.append(job)
+    if todo:
+        _require_assignments(root, sorted({job.lesson for job in todo}))
+        for lesson in {job.lesson for job in todo}:
+            lesson_gradebook(lesson)  # built once here, not in every worker
+        calls = []
+        for job in todo:
+            stamp = job.notebook.parent / "timestamp.txt"
+            calls.append((job.lesson, str(job.notebook), stamp.read_text().strip() if stamp.is_file() else None, timeout))
+        for index, future in in_workers(_grade, calls, jobs, progress):
+            job = todo[index]
+            try:
+                result = future.result()
+            except (BadInput, GradingFailed) as error:
+                log.failed.append((job.student, job.lesson, str(error)))
+                state.pop(job.key, None)
+            else:
+                record(root, job, result)
+                state[job.key] = job.digest
+                log.graded.append((job.student, job.lesson, result.report.score, result.report.max_score))
+            _save_state(root, state)  # a stopped run keeps what it finished
+    log.seconds = time.monotonic() - start
+    return log

@@ -1,0 +1,91 @@
+"""The misconception catalogue and the correct alternatives, checked without grading.
+
+How each entry fares under the real tests is proven in test_prove.py; here: the
+catalogue is complete (COURSE.md's misconception list, enough entries per function),
+every entry is well formed, and every source defines its function as the contract says.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+
+import pytest
+
+from grader import catalogue, course
+
+FUNCTIONS = [(lesson, function) for lesson in course.lesson_ids() for function in course.reference_answers(lesson)]
+ENTRIES = [(kind, entry) for kind, entries in (("misconception", catalogue.misconceptions()),
+                                               ("alternative", catalogue.alternatives())) for entry in entries]
+
+# Every bullet of COURSE.md's "Misconceptions the hidden tests must catch", and the
+# catalogue entries that embody it.
+COURSE_MISCONCEPTIONS = {
+    "divides by the sum (no exp)": ["softmax_no_exp"],
+    "sums over the wrong axis": ["naive_sums_axis0", "softmax_axis0", "stable_sums_axis0"],
+    "sums over the whole array": ["naive_sums_whole_array", "softmax_whole_array", "masked_whole_array_sum"],
+    "subtracts the global max instead of each row's max": ["stable_global_max", "masked_global_max"],
+    "forgets to shift at all": ["stable_no_shift", "masked_no_shift"],
+    "multiplies by T instead of dividing": ["swt_multiplies_by_t", "stable_multiplies_temperature"],
+    "accepts T <= 0": ["swt_no_checks", "snt_no_negative_check"],
+    "returns nan for T = 0": ["swt_nan_for_zero"],
+    "masks with 0": ["masked_with_zero"],
+    "multiplies scores by the mask": ["masked_multiplies_scores_by_mask"],
+    "fills with a large finite negative number, so an all-forbidden row comes back uniform": ["masked_large_negative_fill"],
+    "inverted mask polarity (True = forbidden)": ["masked_inverted_polarity", "causal_inverted", "padding_inverted"],
+    "modifies the caller's array in place": ["naive_in_place", "softmax_in_place", "stable_shift_in_place",
+                                             "masked_in_place"],
+    "fails on int input": ["naive_fails_on_ints", "softmax_fails_on_ints"],
+    "fails on list input": ["naive_fails_on_lists", "softmax_fails_on_lists", "evidence_fails_on_lists"],
+    "float32 silently becomes something else": ["stable_float32_becomes_float64"],
+    "returns a list where an array is expected": ["naive_returns_list", "softmax_returns_list"],
+    "returns a scalar where an array is expected": ["evidence_returns_scalar"],
+    "greedy decoding that samples": ["snt_greedy_samples"],
+    "sampling that always takes the argmax": ["snt_always_argmax"],
+    "is_distribution that ignores negatives": ["dist_ignores_negatives"],
+    "is_distribution that ignores nan": ["dist_ignores_nan"],
+    "is_distribution that only checks the first row": ["dist_first_row_only"],
+}
+
+
+def test_every_course_misconception_is_catalogued():
+    ids = {m.id for m in catalogue.misconceptions()}
+    missing = {bullet: [i for i in wanted if i not in ids] for bullet, wanted in COURSE_MISCONCEPTIONS.items()}
+    assert not {bullet: gone for bullet, gone in missing.items() if gone}
+
+
+def test_the_catalogue_is_large_enough():
+    assert len(catalogue.misconceptions()) >= 30
+    assert len(FUNCTIONS) >= 12
+
+
+@pytest.mark.parametrize("lesson, function", FUNCTIONS, ids=[f for _, f in FUNCTIONS])
+def test_each_graded_function_has_several_misconceptions_and_alternatives(lesson, function):
+    assert len(catalogue.misconceptions(function, lesson)) >= 3
+    assert len(catalogue.alternatives(function, lesson)) >= 2
+
+
+def test_entry_ids_are_unique_and_every_entry_targets_a_graded_function_of_its_lesson():
+    ids = [entry.id for _, entry in ENTRIES]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    for _, entry in ENTRIES:
+        assert entry.function in course.reference_answers(catalogue.lesson_of(entry)), entry.id
+
+
+@pytest.mark.parametrize("kind, entry", ENTRIES, ids=[e.id for _, e in ENTRIES])
+def test_entry_is_well_formed(kind, entry):
+    assert entry.id.isidentifier()
+    lines = [entry.description] + ([entry.hint] if kind == "misconception" else [])
+    for text in lines:
+        assert text.strip() and "\n" not in text and not text.endswith("."), text
+    # the source defines the function with the contract's parameters, using only np and math
+    tree = ast.parse(entry.source)
+    defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
+    assert entry.function in defined
+    reference_ns = {}
+    exec(course.reference_answers(catalogue.lesson_of(entry))[entry.function],
+         {"np": __import__("numpy"), "math": __import__("math")}, reference_ns)
+    assert (list(inspect.signature(catalogue.implementation(entry)).parameters)
+            == list(inspect.signature(reference_ns[entry.function]).parameters))
+    imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert all(isinstance(node, ast.Import) and [a.name for a in node.names] == ["math"] for node in imports), \
+        "catalogue sources use only np (imported by every lesson) and math (which they import themselves)"
