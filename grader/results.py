@@ -1,0 +1,70 @@
+"""Every graded submission of the class, read once for the feedback pages, the grade exports and the report."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nbgrader.api import Gradebook
+
+from . import course
+from .selfgrade import Report, read_report
+
+
+@dataclass(frozen=True)
+class Student:
+    """A student as the gradebook knows them; names may be unknown (None)."""
+
+    id: str
+    first_name: str | None = None
+    last_name: str | None = None
+    lms_user_id: str | None = None
+
+    @property
+    def name(self) -> str:
+        """'Last, First' as gradebooks sort names, or the id when no name is known."""
+        return ", ".join(part for part in (self.last_name, self.first_name) if part) or self.id
+
+
+@dataclass
+class ClassResults:
+    """A report for every (student id, lesson); None where nothing was graded (a missing submission)."""
+
+    students: list[Student]
+    lessons: list[str]
+    max_scores: dict[str, float]
+    reports: dict[tuple[str, str], Report | None] = field(default_factory=dict)
+
+    def report(self, student: str, lesson: str) -> Report | None:
+        return self.reports.get((student, lesson))
+
+    def score(self, student: str, lesson: str) -> float:
+        """The lesson's score; a missing submission counts 0."""
+        report = self.report(student, lesson)
+        return report.score if report else 0.0
+
+    def total(self, student: str) -> float:
+        return sum(self.score(student, lesson) for lesson in self.lessons)
+
+    def submitted(self, lesson: str) -> list[Report]:
+        """The lesson's graded reports, in student order."""
+        return [r for r in (self.report(s.id, lesson) for s in self.students) if r is not None]
+
+
+def points(value: float) -> str:
+    """A score as people write it: 12.0 -> '12', 6.5 -> '6.5'."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def class_results(root: Path = course.REPO) -> ClassResults:
+    """Read the gradebook of the course directory `root`: students by id, lessons by name (course order)."""
+    config = course.nbgrader_config(root)
+    with Gradebook(config.CourseDirectory.db_url) as gradebook:
+        students = sorted((Student(s.id, s.first_name, s.last_name, s.lms_user_id) for s in gradebook.students),
+                          key=lambda s: s.id)
+        assignments = sorted(gradebook.assignments, key=lambda a: a.name)
+        lessons = [a.name for a in assignments]
+        max_scores = {a.name: float(a.max_score) for a in assignments}
+        graded = {(s.student.id, s.assignment.name) for a in assignments for s in a.submissions}
+    reports = {(student.id, lesson): read_report(root, lesson, student.id) if (student.id, lesson) in graded else None
+               for student in students for lesson in lessons}
+    return ClassResults(students, lessons, max_scores, reports)
