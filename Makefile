@@ -13,7 +13,7 @@ TOKEN ?=
 JOBS ?= auto
 FIRST_LESSON := notebooks/01_naive_division/01_naive_division.ipynb
 
-.PHONY: lab test check release prove venv clean
+.PHONY: lab test check release prove demo benchmark venv clean
 
 venv: $(STAMP)
 
@@ -51,6 +51,14 @@ release: $(STAMP)
 # Grade every catalogued misconception and correct alternative with nbgrader; rewrite README's table.
 prove: $(STAMP)
 	$(BIN)/python -m grader prove --readme
+
+# A simulated class of 30 through release, submit, collect, grade, feedback, export and report (.grading/demo/).
+demo: $(STAMP)
+	$(BIN)/python -m grader.demo
+
+# Plain `nbgrader autograde` against `grader grade` on the same submissions: identical scores, both times.
+benchmark: $(STAMP)
+	$(BIN)/python benchmarks/autograde.py
 
 clean:
 	rm -rf $(VENV) .grading .pytest_cache

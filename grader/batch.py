@@ -2,7 +2,8 @@
 
 nbgrader grades one notebook after another; here each worker process grades whole
 notebooks in its own throw-away course directory (see selfgrade), so the work spreads
-over every core and each worker pays Python's and nbgrader's start-up only once.
+over every core, each worker pays Python's and nbgrader's start-up only once, and its
+kernels are forked from a process that has done their imports (see warmkernel).
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from typing import Callable, Iterator
 
 import nbformat
 
-from .selfgrade import Report, grade_lesson_notebook, lesson_gradebook
+from . import warmkernel
+from .selfgrade import Report, autograde_sandboxed, lesson_gradebook
 
 
 def default_jobs() -> int:
@@ -34,8 +36,13 @@ def in_workers(fn: Callable, calls: list[tuple], jobs: int | None = None, progre
         return
     start = time.monotonic()
     workers = max(1, min(jobs or default_jobs(), len(calls)))
-    # spawn, not fork: the caller may run threads (pytest-xdist does), and fork copies their locks
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    if not os.path.exists(os.environ.get(warmkernel.ADDRESS, "")):
+        warmkernel.start_zygote()  # one for every worker, before they start
+    # Workers fork from a server process that imported the grading code once. Not plain
+    # fork: the caller may run threads (pytest-xdist does), and fork copies their locks.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["grader.selfgrade", "grader.warmkernel"])
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
         futures = {pool.submit(fn, *args): index for index, args in enumerate(calls)}
         for done, future in enumerate(as_completed(futures), 1):
             yield futures[future], future
@@ -44,7 +51,7 @@ def in_workers(fn: Callable, calls: list[tuple], jobs: int | None = None, progre
 
 
 def _grade(lesson: str, notebook_json: str) -> Report:
-    return grade_lesson_notebook(lesson, nbformat.reads(notebook_json, as_version=4))
+    return autograde_sandboxed(lesson, nbformat.reads(notebook_json, as_version=4), warm=True).report
 
 
 def grade_many(items: list[tuple[str, nbformat.NotebookNode]], jobs: int | None = None,

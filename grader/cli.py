@@ -9,21 +9,21 @@ from . import course
 from .collect import DEFAULT_PATTERN
 
 
-def _unknown_lessons(lessons) -> bool:
-    unknown = set(lessons) - set(course.lesson_ids())
+def _unknown_lessons(lessons, root=course.REPO) -> bool:
+    unknown = set(lessons) - set(course.lesson_ids(root))
     if unknown:
         print(f"error: unknown lesson(s): {', '.join(sorted(unknown))}; "
-              f"known: {', '.join(course.lesson_ids())}", file=sys.stderr)
+              f"known: {', '.join(course.lesson_ids(root))}", file=sys.stderr)
     return bool(unknown)
 
 
 def _release(args) -> int:
     from .release import publish, release
-    if _unknown_lessons(args.lessons):
+    if _unknown_lessons(args.lessons, args.course):
         return 2
-    release(args.lessons or None)
+    release(args.lessons or None, args.course)
     if not args.no_exchange:
-        publish(args.lessons or None, exchange=args.exchange)
+        publish(args.lessons or None, args.course, exchange=args.exchange)
     return 0
 
 
@@ -32,14 +32,14 @@ def _collect(args) -> int:
 
     from .collect import collect_downloads, collect_exchange
     from .selfgrade import BadInput
-    if _unknown_lessons(args.lessons):
+    if _unknown_lessons(args.lessons, args.course):
         return 2
     try:
         if args.downloads:
             re.compile(args.pattern)
-            log = collect_downloads(args.downloads, pattern=args.pattern)
+            log = collect_downloads(args.downloads, args.course, pattern=args.pattern)
         else:
-            log = collect_exchange(args.lessons or course.lesson_ids(), exchange=args.exchange)
+            log = collect_exchange(args.lessons or course.lesson_ids(args.course), args.course, exchange=args.exchange)
     except (BadInput, re.error) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -51,10 +51,10 @@ def _grade(args) -> int:
     from .batch import print_progress
     from .grading import grade_class
     from .selfgrade import BadInput
-    if _unknown_lessons(args.lessons):
+    if _unknown_lessons(args.lessons, args.course):
         return 2
     try:
-        log = grade_class(lessons=args.lessons or None, jobs=args.jobs, force=args.force, timeout=args.timeout,
+        log = grade_class(args.course, lessons=args.lessons or None, jobs=args.jobs, force=args.force, timeout=args.timeout,
                           progress=print_progress if sys.stderr.isatty() else None)
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
@@ -66,11 +66,11 @@ def _grade(args) -> int:
 def _outputs(args) -> int:
     """feedback, export and report: read the gradebook once, write what was asked for."""
     from .results import class_results
-    results = class_results()
+    results = class_results(args.course)
     if not results.students:
         print("error: the gradebook has no students yet (run `python -m grader collect` and `grade`)", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out else course.REPO / ".grading"
+    out = Path(args.out) if args.out else args.course / ".grading"
     if args.command == "feedback":
         from .feedback import write_feedback
         pages = write_feedback(results, out / "feedback-html" if not args.out else out)
@@ -132,6 +132,8 @@ def _prove(args) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader", description="Softmax course tools.")
+    parser.add_argument("--course", type=Path, default=course.REPO, metavar="DIR",
+                        help="the nbgrader course directory (default: this repository)")
     commands = parser.add_subparsers(dest="command", required=True)
 
     release = commands.add_parser("release", help="regenerate notebooks/ from solutions/ and release to the exchange")

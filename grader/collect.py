@@ -93,7 +93,7 @@ def collect_downloads(source: Path, root: Path = course.REPO, pattern: str = DEF
                 raise BadInput(f"not a notebook ({PurePosixPath(upload.name).suffix or 'no extension'})")
             student = student_of(upload.name, regex)
             nb = read_notebook_bytes(upload.data, upload.name)
-            lesson = identify_lesson(nb, Path(upload.name))
+            lesson = identify_lesson(nb, Path(upload.name), root)
         except BadInput as error:
             log.unplaced.append((upload.name, str(error).removeprefix(f"{upload.name}: ")))
             _keep_unplaced(upload, root)
@@ -126,8 +126,12 @@ def _keep_unplaced(upload: Upload, root: Path) -> None:
     """Keep a copy of a file that could not be placed, under a safe flat name."""
     folder = root / ".grading" / "unplaced"
     folder.mkdir(parents=True, exist_ok=True)
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", upload.name)[-120:].lstrip(".") or "file"
-    (folder / safe).write_bytes(upload.data)
+    safe = re.sub(r"[^A-Za-z0-9._-]+|\.\.+", "_", upload.name)[-120:].lstrip(".") or "file"
+    target, number = folder / safe, 1
+    while target.exists() and target.read_bytes() != upload.data:  # never overwrite another file
+        number += 1
+        target = folder / f"{number}-{safe}"
+    target.write_bytes(upload.data)
 
 
 def collect_exchange(lessons: list[str], root: Path = course.REPO, exchange: Path | None = None) -> CollectLog:

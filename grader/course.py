@@ -14,7 +14,8 @@ RELEASE = "notebooks"
 
 def lesson_ids(root: Path = REPO) -> list[str]:
     """Lesson ids, in course order: every solutions/<id>/ that holds <id>.py."""
-    return sorted(d.name for d in (root / SOLUTIONS).iterdir() if (d / f"{d.name}.py").is_file())
+    folder = root / SOLUTIONS
+    return sorted(d.name for d in folder.iterdir() if (d / f"{d.name}.py").is_file()) if folder.is_dir() else []
 
 
 def text_source(lesson: str, root: Path = REPO) -> Path:

@@ -12,6 +12,7 @@ import hashlib
 import json
 import shutil
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,8 +86,9 @@ def _save_state(root: Path, state: dict[str, str]) -> None:
     staged.replace(path)
 
 
-def _grade(lesson: str, notebook: str, timestamp: str | None, timeout: int | None) -> Sandboxed:
-    return autograde_sandboxed(lesson, read_notebook(Path(notebook)), timestamp, timeout)
+def _grade(lesson: str, notebook: str, timestamp: str | None, timeout: int | None, course_dir: str) -> Sandboxed:
+    return autograde_sandboxed(lesson, read_notebook(Path(notebook)), timestamp, timeout, warm=True,
+                               course_dir=Path(course_dir))
 
 
 def record(root: Path, job: Job, result: Sandboxed) -> None:
@@ -94,7 +96,9 @@ def record(root: Path, job: Job, result: Sandboxed) -> None:
     config = course.nbgrader_config(root)
     timestamp_file = job.notebook.parent / "timestamp.txt"
     timestamp = timestamp_file.read_text().strip() if timestamp_file.is_file() else None
-    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
+    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb, \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # nbgrader's own SQLAlchemy warnings when it creates a submission
         gb.update_or_create_student(job.student)
         if timestamp:
             gb.update_or_create_submission(job.lesson, job.student, timestamp=parse_utc(timestamp))
@@ -139,11 +143,12 @@ def grade_class(root: Path = course.REPO, lessons: list[str] | None = None, jobs
     if todo:
         _require_assignments(root, sorted({job.lesson for job in todo}))
         for lesson in {job.lesson for job in todo}:
-            lesson_gradebook(lesson)  # built once here, not in every worker
+            lesson_gradebook(lesson, root)  # built once here, not in every worker
         calls = []
         for job in todo:
             stamp = job.notebook.parent / "timestamp.txt"
-            calls.append((job.lesson, str(job.notebook), stamp.read_text().strip() if stamp.is_file() else None, timeout))
+            calls.append((job.lesson, str(job.notebook), stamp.read_text().strip() if stamp.is_file() else None,
+                          timeout, str(root)))
         for index, future in in_workers(_grade, calls, jobs, progress):
             job = todo[index]
             try:

@@ -40,7 +40,7 @@ class PassRate:
 
 @dataclass(frozen=True)
 class MisconceptionCount:
-    """How many students' failing `test` named `description` (each student counts once)."""
+    """How many students' failing tests (`test`: their names) named `description`; each student counts once."""
 
     lesson: str
     test: str
@@ -64,17 +64,21 @@ def pass_rates(results: ClassResults, lesson: str) -> list[PassRate]:
 
 
 def misconception_counts(results: ClassResults) -> list[MisconceptionCount]:
-    """Every misconception a failing check named, most common first."""
-    counts: Counter = Counter()
+    """Every misconception a failing check named, most common first; a student counts once per lesson."""
+    students: dict[tuple[str, str], int] = {}
+    tests: dict[tuple[str, str], set[str]] = {}
     for lesson in results.lessons:
         for report in results.submitted(lesson):
-            named = {(lesson, t.grade_id, line.strip()[len(MISTAKE):].strip())
-                     for t in report.tests if not t.passed
+            named = {(line.strip()[len(MISTAKE):].strip(), t.grade_id) for t in report.tests if not t.passed
                      for line in t.message.splitlines() if line.strip().startswith(MISTAKE)}
-            counts.update(named)
-    rows = [MisconceptionCount(lesson, test, description, n, len(results.submitted(lesson)))
-            for (lesson, test, description), n in counts.items()]
-    return sorted(rows, key=lambda m: (-m.students, results.lessons.index(m.lesson), m.test, m.description))
+            for description in {d for d, _ in named}:
+                students[lesson, description] = students.get((lesson, description), 0) + 1
+            for description, test in named:
+                tests.setdefault((lesson, description), set()).add(test)
+    rows = [MisconceptionCount(lesson, ", ".join(sorted(tests[lesson, description])), description, n,
+                               len(results.submitted(lesson)))
+            for (lesson, description), n in students.items()]
+    return sorted(rows, key=lambda m: (-m.students, results.lessons.index(m.lesson), m.description))
 
 
 def percent(share: float) -> str:
@@ -154,12 +158,12 @@ def summary(results: ClassResults) -> str:
 def misconceptions_section(results: ClassResults) -> str:
     counts = misconception_counts(results)
     heading = ("<h2>Most common misconceptions</h2>\n<p>Each failing check names the catalogued mistake(s) "
-               "the learner's code behaves like; a student counts once per test.</p>\n")
+               "the learner's code behaves like; a student counts once per lesson.</p>\n")
     if not counts:
         return heading + "<p>No failing test named a catalogued misconception.</p>"
     rows = [[m.lesson, m.test, m.description, str(m.students), percent(m.share)] for m in counts]
     return heading + table("misconceptions", "Likely mistakes named in failing tests, most common first",
-                           ["Lesson", "Test", "Likely mistake", "Students", "Share of submissions"], rows,
+                           ["Lesson", "Failing tests", "Likely mistake", "Students", "Share of submissions"], rows,
                            numeric=(3, 4))
 
 

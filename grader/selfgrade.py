@@ -68,6 +68,8 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
 
 def read_notebook_bytes(data: bytes, path) -> nbformat.NotebookNode:
     """Parse a learner's file; `path` only names it in messages."""
+    if not data.strip():
+        raise BadInput(f"{path}: an empty file, not a notebook")
     try:
         raw = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -89,15 +91,16 @@ def grade_ids(nb: nbformat.NotebookNode) -> set[str]:
     return set(grade_ids_in_order(nb))
 
 
-def identify_lesson(nb: nbformat.NotebookNode, path: Path) -> str:
-    """The lesson whose graded cells this notebook carries."""
+def identify_lesson(nb: nbformat.NotebookNode, path: Path, course_dir: Path = course.REPO) -> str:
+    """The lesson of the course in `course_dir` whose graded cells this notebook carries."""
     ids = grade_ids(nb)
-    overlap = {lesson: len(ids & grade_ids(nbformat.read(course.source_notebook(lesson), as_version=4)))
-               for lesson in course.lesson_ids()}
+    lessons = course.lesson_ids(course_dir)
+    overlap = {lesson: len(ids & grade_ids(nbformat.read(course.source_notebook(lesson, course_dir), as_version=4)))
+               for lesson in lessons}
     best = max(overlap, key=overlap.get, default=None)
     if best is None or overlap[best] == 0:
         raise BadInput(f"{path}: not a notebook of a known lesson "
-                       f"(none of its cells belong to {', '.join(course.lesson_ids())})")
+                       f"(none of its cells belong to {', '.join(lessons)})")
     return best
 
 
@@ -114,19 +117,20 @@ def cell_message(cell) -> str:
     return printed.strip()
 
 
-def lesson_gradebook(lesson: str) -> Path:
+def lesson_gradebook(lesson: str, course_dir: Path = course.REPO) -> Path:
     """A gradebook that already holds the lesson, as nbgrader's generate_assignment records it.
 
-    Built once per version of the source notebook and cached under .grading/cache/, so
-    each grading skips generate_assignment and the creation of a new database (~2 s).
+    Built once per version of the source notebook (of the course in `course_dir`) and
+    cached under the repository's .grading/cache/, so each grading skips
+    generate_assignment and the creation of a new database (~2 s).
     """
-    source = course.source_notebook(lesson)
+    source = course.source_notebook(lesson, course_dir)
     digest = hashlib.sha256(source.read_bytes() + nbgrader.__version__.encode()).hexdigest()[:16]
     cached = course.REPO / ".grading" / "cache" / f"{lesson}-{digest}.db"
     if cached.is_file():
         return cached
     with tempfile.TemporaryDirectory(prefix="softmax-gradebook-") as tmp:
-        root = _course_with_source(Path(tmp), lesson)
+        root = _course_with_source(Path(tmp), lesson, course_dir)
         config = course.nbgrader_config(root)
         with quiet_stderr():
             _require(NbGraderAPI(config=config).generate_assignment(lesson), "generate_assignment")
@@ -134,17 +138,14 @@ def lesson_gradebook(lesson: str) -> Path:
         staged = cached.with_suffix(f".{os.getpid()}.tmp")
         shutil.copy(root / ".grading" / "gradebook.db", staged)
         os.replace(staged, cached)  # atomic: parallel graders never see half a file
-    for stale in cached.parent.glob(f"{lesson}-*.db"):
-        if stale != cached:
-            stale.unlink(missing_ok=True)
     return cached
 
 
-def _course_with_source(root: Path, lesson: str) -> Path:
-    """Make `root` a course directory holding the lesson's source notebook."""
+def _course_with_source(root: Path, lesson: str, course_dir: Path = course.REPO) -> Path:
+    """Make `root` a course directory holding the lesson's source notebook from `course_dir`."""
     source = course.source_notebook(lesson, root)
     source.parent.mkdir(parents=True)
-    shutil.copy(course.source_notebook(lesson), source)
+    shutil.copy(course.source_notebook(lesson, course_dir), source)
     return root
 
 
@@ -170,16 +171,19 @@ class Sandboxed:
 
 
 def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str | None = None,
-                        timeout: int | None = None) -> Sandboxed:
+                        timeout: int | None = None, warm: bool = False,
+                        course_dir: Path = course.REPO) -> Sandboxed:
     """Run nbgrader's autograde on one submission in a throw-away course directory.
 
     The directory holds only the lesson's source notebook, a copy of its gradebook and the
     submission, so the learner's code runs away from the real gradebook and other students.
-    `timestamp` is the submission's timestamp.txt; `timeout` the seconds allowed per cell.
+    `timestamp` is the submission's timestamp.txt; `timeout` the seconds allowed per cell;
+    `warm` forks the kernel from a process with its imports done (see warmkernel);
+    `course_dir` is the course whose source notebook holds the tests.
     """
-    gradebook = lesson_gradebook(lesson)
+    gradebook = lesson_gradebook(lesson, course_dir)
     with tempfile.TemporaryDirectory(prefix="softmax-grade-") as tmp:
-        root = _course_with_source(Path(tmp), lesson)
+        root = _course_with_source(Path(tmp), lesson, course_dir)
         (root / ".grading").mkdir()
         shutil.copy(gradebook, root / ".grading" / "gradebook.db")
         submitted = root / ".grading" / "submitted" / LEARNER / lesson / f"{lesson}.ipynb"
@@ -190,6 +194,8 @@ def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str |
         config = course.nbgrader_config(root)
         if timeout:
             config.Execute.timeout = timeout
+        if warm:
+            config.Execute.kernel_manager_class = "grader.warmkernel.ForkedKernelManager"
         with quiet_stderr():
             _require(NbGraderAPI(config=config).autograde(lesson, LEARNER), "autograde")
         with Gradebook(config.CourseDirectory.db_url) as gb:

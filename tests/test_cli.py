@@ -56,7 +56,7 @@ def _unknown_lesson(path):
 BAD_INPUTS = {
     "missing file": (None, "no such file"),
     "a directory": (lambda p: p.mkdir(), "no such file"),
-    "empty file": (lambda p: p.write_text(""), "not valid JSON"),
+    "empty file": (lambda p: p.write_text(""), "an empty file"),
     "not JSON": (lambda p: p.write_text("print('hello')\n"), "not valid JSON"),
     "not UTF-8": (lambda p: p.write_bytes(b"\xff\xfe{\x00"), "not valid JSON"),
     "JSON, not a notebook": (lambda p: p.write_text('{"cells": 3}'), "not a valid Jupyter notebook"),

@@ -1,0 +1,157 @@
+"""`python -m grader.demo` on a small class: every instructor step copes with what a real class hands in.
+
+Eight students, one lesson: half submit through the exchange, half in an LMS zip that
+holds a file that is not JSON, an empty one, another course's notebook, a stray text file
+and a second try; one exchange student also submits twice.
+"""
+import csv
+import json
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from grader import course
+from grader.demo import BROKEN, PLAN
+from tests.conftest import once_per_run
+
+LESSON = "01_naive_division"
+STUDENTS = 8
+STEPS = ["release", "roster: the instructor enrols the class", "students submit to the exchange",
+         "collect (exchange)", "collect (LMS zip)", "grade", "feedback", "export", "report"]
+
+
+def run_demo(folder):
+    result = subprocess.run([sys.executable, "-m", "grader.demo", "--students", str(STUDENTS), "--lessons", LESSON,
+                             "--jobs", "2", "--course", str(folder / "course")],
+                            capture_output=True, text=True, timeout=300)
+    (folder / "stdout.txt").write_text(result.stdout)
+    (folder / "stderr.txt").write_text(result.stderr)
+    (folder / "returncode.txt").write_text(str(result.returncode))
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """(course directory, the demo's plan of the class, its stdout), from one run per test session."""
+    folder = once_per_run(tmp_path_factory, "demo", run_demo)
+    stdout = (folder / "stdout.txt").read_text()
+    assert (folder / "returncode.txt").read_text() == "0", stdout + (folder / "stderr.txt").read_text()
+    root = folder / "course"
+    return root, json.loads((root / PLAN).read_text()), stdout
+
+
+def final_uploads(plan) -> dict[tuple[str, str], dict]:
+    """Each student's latest upload of each lesson (the one that should count)."""
+    latest = {}
+    for upload in plan["uploads"]:
+        if upload["kind"] == "stray-text":
+            continue
+        key = (upload["student"], upload["lesson"])
+        if key not in latest or upload["minutes_early"] < latest[key]["minutes_early"]:
+            latest[key] = upload
+    return latest
+
+
+def step(plan, name) -> dict:
+    return next(s for s in plan["steps"] if s["name"] == name)
+
+
+def test_every_step_ran_and_succeeded(demo):
+    _, plan, stdout = demo
+    assert [s["name"] for s in plan["steps"]] == STEPS
+    assert all(s["returncode"] == 0 for s in plan["steps"])
+    assert "== Summary" in stdout and "report.html" in stdout
+
+
+def test_the_class_is_believable(demo):
+    _, plan, _ = demo
+    uploads = plan["uploads"]
+    assert {u["student"] for u in uploads} == {f"s{n:02d}" for n in range(1, STUDENTS + 1)}
+    assert {u["channel"] for u in uploads} == {"exchange", "lms"}
+    assert set(BROKEN) <= {u["kind"] for u in uploads}
+    for upload in uploads:
+        if upload["channel"] == "lms":
+            assert upload["name"].startswith(upload["student"] + "_")
+
+
+def test_gradebook_holds_every_placed_submission_graded(demo):
+    root, plan, _ = demo
+    expected = {key for key, upload in final_uploads(plan).items() if upload["kind"] not in BROKEN}
+    placed = {(p.parent.parent.name, p.parent.name) for p in (root / ".grading" / "submitted").glob("*/*/*.ipynb")}
+    assert placed == expected
+    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gradebook:
+        submissions = gradebook.find_assignment(LESSON).submissions
+        assert {(s.student.id, LESSON) for s in submissions} == expected
+        for submission in submissions:
+            assert not submission.needs_manual_grade
+            assert all(grade.auto_score is not None for nb in submission.notebooks for grade in nb.grades)
+            assert (root / ".grading" / "autograded" / submission.student.id / LESSON / f"{LESSON}.ipynb").is_file()
+        assert {s.id for s in gradebook.students} == {u["student"] for u in plan["uploads"]}
+
+
+REASONS = {"not-json": "not valid JSON", "empty": "an empty file", "other-course": "not a notebook of a known lesson",
+           "stray-text": "not a notebook (.txt)"}
+
+
+def test_broken_files_are_unplaced_with_reasons_and_kept(demo):
+    root, plan, _ = demo
+    output = step(plan, "collect (LMS zip)")["output"]
+    broken = [u for u in plan["uploads"] if u["kind"] in BROKEN]
+    assert {u["kind"] for u in broken} == set(BROKEN)
+    assert f"Could not place {len(broken)} file(s)" in output
+    for upload in broken:
+        line = next(line for line in output.splitlines() if line.strip().startswith(upload["name"] + ":"))
+        assert REASONS[upload["kind"]] in line
+        assert (root / ".grading" / "unplaced" / upload["name"]).is_file()
+
+
+def test_the_later_of_two_submissions_is_kept(demo):
+    root, plan, _ = demo
+    versions: dict = {}
+    for upload in plan["uploads"]:
+        if upload["kind"] not in BROKEN:
+            versions.setdefault((upload["student"], upload["lesson"]), []).append(upload)
+    twice = {key: ups for key, ups in versions.items() if len(ups) > 1}
+    assert {ups[0]["channel"] for ups in twice.values()} == {"exchange", "lms"}
+    reference = course.reference_answers(LESSON, root)
+    for (student, lesson), ups in twice.items():
+        later = min(ups, key=lambda u: u["minutes_early"])
+        assert later["kind"] == "correct" and not later["entries"]  # the earlier try left stubs
+        kept = nbformat.read(root / ".grading" / "submitted" / student / lesson / f"{lesson}.ipynb", as_version=4)
+        answers = {c.metadata.nbgrader.grade_id: c.source for c in kept.cells
+                   if c.metadata.get("nbgrader", {}).get("solution")}
+        assert answers == reference
+    lms = next(ups for ups in twice.values() if ups[0]["channel"] == "lms")
+    earlier, later = sorted(lms, key=lambda u: -u["minutes_early"])
+    assert f"kept {later['name']}, not {earlier['name']}" in step(plan, "collect (LMS zip)")["output"]
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as file:
+        return list(csv.reader(file))
+
+
+def test_csvs_have_a_row_per_student(demo):
+    root, plan, _ = demo
+    students = sorted({u["student"] for u in plan["uploads"]})
+    exports = root / ".grading" / "exports"
+    grades = read_csv(exports / "grades.csv")
+    assert grades[0][0] == "student" and [row[0] for row in grades[1:]] == students
+    canvas = read_csv(exports / "canvas.csv")
+    assert canvas[1][0].strip() == "Points Possible"
+    assert sorted(row[3] for row in canvas[2:]) == students
+    kept = final_uploads(plan)
+    for row in grades[1:]:
+        if kept[(row[0], LESSON)]["kind"] in BROKEN:
+            assert row[1] == "0"
+
+
+def test_report_embeds_its_figures_and_feedback_pages_exist(demo):
+    root, plan, _ = demo
+    report = (root / ".grading" / "report.html").read_text()
+    assert report.count('src="data:image/png;base64,') >= 2
+    assert 'alt=""' not in report
+    for student in {u["student"] for u in plan["uploads"]}:
+        assert (root / ".grading" / "feedback-html" / f"{student}.html").is_file()

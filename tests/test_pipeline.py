@@ -1,0 +1,85 @@
+"""`grader grade` against plain `nbgrader autograde` on one small class: the same scores, and
+the gradebook stays right after a re-run, a changed submission and `--force`.
+
+The end-to-end path through the exchange and an LMS zip, and the outputs, are in test_demo.py.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from benchmarks.autograde import make_course, scores, simulated_class
+from grader import course
+from tests.conftest import once_per_run
+
+LESSONS = ["01_naive_division"]
+STUDENTS = 6
+
+
+def run(args: list[str], cwd) -> str:
+    env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def build(folder):
+    """The same class graded twice: by plain nbgrader and by `grader grade`."""
+    class_ = simulated_class(STUDENTS, LESSONS)
+    make_course(folder / "plain", LESSONS, class_)
+    shutil.copytree(folder / "plain", folder / "ours")
+    for lesson in LESSONS:
+        run(["-m", "nbgrader", "autograde", lesson], folder / "plain")
+    (folder / "first-run.txt").write_text(run(["-m", "grader", "--course", str(folder / "ours"), "grade"], folder))
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    return once_per_run(tmp_path_factory, "pipeline-class", build)
+
+
+def grade(root, *args) -> str:
+    return run(["-m", "grader", "--course", str(root), "grade", *args], root)
+
+
+def test_every_submission_gets_the_same_score_as_plain_nbgrader(graded):
+    expected, got = scores(graded / "plain", LESSONS), scores(graded / "ours", LESSONS)
+    assert len({(student, lesson) for student, lesson, _ in got}) == STUDENTS * len(LESSONS)
+    assert got == expected
+    assert f"Graded {STUDENTS} submission(s)" in (graded / "first-run.txt").read_text()
+    for student in {student for student, _, _ in got}:  # autograded notebooks where formgrader looks
+        assert (graded / "ours" / ".grading" / "autograded" / student / LESSONS[0] / f"{LESSONS[0]}.ipynb").is_file()
+
+
+def test_a_rerun_grades_only_what_changed_and_force_grades_all(graded, tmp_path):
+    root = tmp_path / "course"
+    shutil.copytree(graded / "ours", root)
+    before = scores(root, LESSONS)
+    assert f"Graded 0 submission(s)" in grade(root) and f"{STUDENTS} unchanged" in grade(root)
+    assert scores(root, LESSONS) == before
+
+    lesson = LESSONS[0]
+    stub_student = "s02"  # the simulated class gives every third student (s02, s05, ...) the stubs
+    assert sum(v for (s, _, _), v in before.items() if s == stub_student) == 0
+    resubmitted = root / ".grading" / "submitted" / stub_student / lesson / f"{lesson}.ipynb"
+    nbformat.write(course.learner_notebook(lesson, course.reference_answers(lesson)), resubmitted)
+    output = grade(root)
+    assert "Graded 1 submission(s)" in output and f"{STUDENTS - 1} unchanged" in output
+    after = scores(root, LESSONS)
+    assert sum(v for (s, _, _), v in after.items() if s == stub_student) == 12
+    assert {k: v for k, v in after.items() if k[0] != stub_student} == \
+           {k: v for k, v in before.items() if k[0] != stub_student}
+
+    assert f"Graded {STUDENTS} submission(s)" in grade(root, "--force")
+    assert scores(root, LESSONS) == after
+
+
+def test_grade_refuses_a_lesson_the_course_does_not_have(graded):
+    done = subprocess.run([sys.executable, "-m", "grader", "--course", str(graded / "ours"), "grade", "02_exp_evidence"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "unknown lesson(s): 02_exp_evidence" in done.stderr
