@@ -55,14 +55,22 @@ def _grade(lesson: str, notebook_json: str) -> Report:
 
 
 def grade_many(items: list[tuple[str, nbformat.NotebookNode]], jobs: int | None = None,
-               progress=None) -> list[Report]:
-    """Grade (lesson, notebook) pairs in parallel; the reports come back in the same order."""
+               progress=None) -> list[Report | Exception]:
+    """Grade (lesson, notebook) pairs in parallel; the reports come back in the same order.
+
+    A notebook nbgrader could not grade gives its exception in place of a report.
+    """
     for lesson in {lesson for lesson, _ in items}:
         lesson_gradebook(lesson)
-    reports: list[Report | None] = [None] * len(items)
+    reports: list[Report | Exception | None] = [None] * len(items)
     calls = [(lesson, nbformat.writes(nb)) for lesson, nb in items]
     for index, future in in_workers(_grade, calls, jobs, progress):
-        reports[index] = future.result()
+        reports[index] = future.exception() or future.result()
+    again = [index for index, report in enumerate(reports) if isinstance(report, Exception)]
+    # A notebook of the catalogue always grades; a failure is the machine's (a kernel that did
+    # not start in time on a loaded machine), so each gets one more try.
+    for index, future in in_workers(_grade, [calls[i] for i in again], jobs):
+        reports[again[index]] = future.exception() or future.result()
     return reports
 
 

@@ -76,7 +76,9 @@ def compare(got, expected, dtype=None, scale=1.0) -> str | None:
     same dtype when `dtype` is given (else any float dtype for float answers).
     """
     expected = np.asarray(expected)
-    if not isinstance(got, np.ndarray):
+    if type(got) is not np.ndarray:  # not isinstance: a subclass may redefine ==, - and astype
+        if isinstance(got, np.ndarray):
+            return f"expected a plain NumPy array, got a {type(got).__name__} (a subclass of it)"
         kind = "a Python list" if isinstance(got, list) else f"a {type(got).__name__}"
         return f"expected a NumPy array, got {kind}: {_show(got)}"
     if got.shape != expected.shape:
@@ -165,11 +167,11 @@ def _run(fn, args, kwargs, record_warnings=False) -> _Outcome:
 
 def _same_value(a, b, scale=1.0) -> bool:
     """Whether two answers are the same kind of thing with the same values (used to match mistakes)."""
-    if isinstance(a, np.ndarray) != isinstance(b, np.ndarray):
+    if (type(a) is np.ndarray) != (type(b) is np.ndarray):
         return False
     if isinstance(a, (bool, np.bool_)) or isinstance(b, (bool, np.bool_)):
         return isinstance(a, (bool, np.bool_)) and isinstance(b, (bool, np.bool_)) and bool(a) == bool(b)
-    if isinstance(a, np.ndarray):
+    if type(a) is np.ndarray:
         return a.shape == b.shape and a.dtype == b.dtype and compare(a, b, scale=scale) is None
     if _as_number(a) is not None and _as_number(b) is not None:
         return compare(np.asarray(_as_number(a)), _as_number(b), scale=scale) is None

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -51,8 +52,10 @@ def _grade(args) -> int:
     from .batch import print_progress
     from .grading import grade_class
     from .selfgrade import BadInput
+    from .warmkernel import MEMORY
     if _unknown_lessons(args.lessons, args.course):
         return 2
+    os.environ[MEMORY] = str(args.memory)  # read by every kernel the grading forks
     try:
         log = grade_class(args.course, lessons=args.lessons or None, jobs=args.jobs, force=args.force, timeout=args.timeout,
                           progress=print_progress if sys.stderr.isatty() else None)
@@ -157,6 +160,8 @@ def main(argv=None) -> int:
     grade.add_argument("--force", action="store_true", help="grade again even what has not changed")
     grade.add_argument("--timeout", type=int, default=30, metavar="S",
                        help="seconds each cell may run (default: %(default)s)")
+    grade.add_argument("--memory", type=int, default=2048, metavar="MB",
+                       help="memory each grading kernel may use (default: %(default)s)")
     grade.set_defaults(run=_grade)
 
     for name, what, default in [("feedback", "an HTML feedback page per student", ".grading/feedback-html/"),

@@ -16,15 +16,18 @@ CANVAS_POINTS_POSSIBLE = "    Points Possible"
 
 
 def write_grades_csv(results: ClassResults, path: Path) -> None:
-    """One row per student id: each lesson's score and the total; the header gives each maximum."""
+    """One row per student id: each lesson's score, the total, and any grading problem (timeout, ...);
+    the header gives each maximum."""
     header = (["student"] + [f"{lesson} ({points(results.max_scores[lesson])})" for lesson in results.lessons]
-              + [f"total ({points(sum(results.max_scores.values()))})"])
+              + [f"total ({points(sum(results.max_scores.values()))})", "problems"])
     with open(path, "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(header)
         for student in results.students:
+            problems = [f"{lesson}: {problem[0]}" for lesson in results.lessons
+                        if (problem := results.problem(student.id, lesson))]
             writer.writerow([student.id] + [points(results.score(student.id, lesson)) for lesson in results.lessons]
-                            + [points(results.total(student.id))])
+                            + [points(results.total(student.id)), "; ".join(problems)])
 
 
 def write_canvas_csv(results: ClassResults, path: Path) -> None:

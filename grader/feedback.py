@@ -44,9 +44,13 @@ def result_row(test: TestResult) -> str:
             f"<td>{points(test.points)} / {points(test.max_points)}</td><td>{result}</td><td>{message}</td></tr>")
 
 
-def lesson_section(lesson: str, max_score: float, report: Report | None) -> str:
-    """One lesson: its score, then every test with its points, result and message."""
+def lesson_section(lesson: str, max_score: float, report: Report | None,
+                   problem: tuple[str, str] | None = None) -> str:
+    """One lesson: its score, any problem the grading met, then every test with its points, result and message."""
     heading = f"<h2>{escape(lesson)}</h2>"
+    if problem:
+        heading += (f'\n<p class="failed">Grading met a problem: <strong>{escape(problem[0])}</strong> '
+                    f"({escape(problem[1])}).</p>")
     if report is None:
         return (f'{heading}\n<p class="missing">No graded submission: <strong>missing</strong> '
                 f"(0 of {points(max_score)} points).</p>")
@@ -60,7 +64,8 @@ def lesson_section(lesson: str, max_score: float, report: Report | None) -> str:
 def student_page(results: ClassResults, student: Student) -> str:
     total = results.total(student.id)
     possible = sum(results.max_scores.values())
-    sections = "\n".join(lesson_section(lesson, results.max_scores[lesson], results.report(student.id, lesson))
+    sections = "\n".join(lesson_section(lesson, results.max_scores[lesson], results.report(student.id, lesson),
+                                        results.problem(student.id, lesson))
                          for lesson in results.lessons)
     who = student.name if student.name == student.id else f"{student.name} ({student.id})"
     title = f"Feedback for {who}: {COURSE_TITLE}"

@@ -21,10 +21,13 @@ from nbgrader.api import Gradebook
 from nbgrader.utils import parse_utc
 
 from . import course
+from . import status as status_
 from .batch import in_workers
 from .selfgrade import BadInput, GradingFailed, Sandboxed, autograde_sandboxed, lesson_gradebook, read_notebook
 
 STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
+# How jupyter_client says a kernel never became ready, before any of the learner's code ran.
+KERNEL_NEVER_STARTED = ("before replying to kernel_info", "didn't respond in")
 
 
 @dataclass
@@ -41,7 +44,7 @@ class Job:
 
 @dataclass
 class GradeLog:
-    graded: list[tuple[str, str, float, float]] = field(default_factory=list)   # student, lesson, score, max
+    graded: list[tuple[str, str, float, str, str]] = field(default_factory=list)  # student, lesson, score, status, detail
     unchanged: list[tuple[str, str]] = field(default_factory=list)
     failed: list[tuple[str, str, str]] = field(default_factory=list)             # student, lesson, reason
     seconds: float = 0.0
@@ -49,6 +52,10 @@ class GradeLog:
     def render(self) -> str:
         lines = [f"Graded {len(self.graded)} submission(s) in {self.seconds:.1f} s; "
                  f"{len(self.unchanged)} unchanged since last graded (use --force to grade them again)."]
+        problems = [g for g in self.graded if g[3] != status_.GRADED]
+        if problems:
+            lines.append(f"{len(problems)} with a problem (flagged in the gradebook):")
+            lines += [f"  {student} / {lesson}: {status} ({detail})" for student, lesson, _, status, detail in problems]
         if self.failed:
             lines.append(f"Could not grade {len(self.failed)}:")
             lines += [f"  {student} / {lesson}: {reason}" for student, lesson, reason in self.failed]
@@ -74,25 +81,82 @@ def submissions(root: Path, lessons: list[str]) -> list[Job]:
     return jobs
 
 
-def _state(root: Path) -> dict[str, str]:
+def _state(root: Path) -> dict[str, dict]:
+    """(student/lesson) -> {"digest", "status", "detail"} of its last grading."""
     path = root / ".grading" / STATE
-    return json.loads(path.read_text()) if path.is_file() else {}
+    state = json.loads(path.read_text()) if path.is_file() else {}
+    return {key: entry if isinstance(entry, dict) else {"digest": entry, "status": status_.GRADED, "detail": ""}
+            for key, entry in state.items()}  # older files held the digest alone
 
 
-def _save_state(root: Path, state: dict[str, str]) -> None:
+def statuses(root: Path) -> dict[tuple[str, str], tuple[str, str]]:
+    """(student, lesson) -> (status, detail) of every graded submission."""
+    return {tuple(key.split("/", 1)): (entry["status"], entry["detail"]) for key, entry in _state(root).items()}
+
+
+def _save_state(root: Path, state: dict[str, dict]) -> None:
     path = root / ".grading" / STATE
     staged = path.with_suffix(".tmp")
     staged.write_text(json.dumps(state, indent=1, sort_keys=True))
     staged.replace(path)
 
 
-def _grade(lesson: str, notebook: str, timestamp: str | None, timeout: int | None, course_dir: str) -> Sandboxed:
-    return autograde_sandboxed(lesson, read_notebook(Path(notebook)), timestamp, timeout, warm=True,
-                               course_dir=Path(course_dir))
+@dataclass
+class Outcome:
+    """A grading's result: nbgrader's, unless the notebook could not run at all; and its status."""
+
+    result: Sandboxed | None
+    status: str = status_.GRADED
+    detail: str = ""
 
 
-def record(root: Path, job: Job, result: Sandboxed) -> None:
-    """Write one sandboxed result into the course's gradebook and autograded/ folder, as nbgrader would."""
+def _grade(lesson: str, notebook: str, timestamp: str | None, timeout: int | None, course_dir: str) -> Outcome:
+    course_dir = Path(course_dir)
+    try:
+        nb = read_notebook(Path(notebook))
+    except BadInput as error:
+        return Outcome(None, status_.INVALID, str(error).replace(f"{notebook}: ", ""))
+    release = nbformat.read(course.release_notebook(lesson, course_dir), as_version=4)
+    problems = [(status_.TAMPERED, detail) for detail in status_.tampering(nb, release)]
+    try:
+        try:
+            result = autograde_sandboxed(lesson, nb, timestamp, timeout, warm=True, course_dir=course_dir)
+        except GradingFailed as error:
+            if not any(sign in str(error) for sign in KERNEL_NEVER_STARTED):
+                raise
+            # the machine's fault, not the notebook's (no learner code had run): one more try,
+            # and if it fails again the submission is listed as not graded, not scored
+            result = autograde_sandboxed(lesson, nb, timestamp, timeout, warm=True, course_dir=course_dir)
+    except GradingFailed as error:  # nbgrader gave up on this notebook: it scores 0, with the reason
+        if any(sign in str(error) for sign in KERNEL_NEVER_STARTED):
+            raise
+        if "DeadKernelError" in str(error) or "Kernel died" in str(error):
+            problems.append((status_.KERNEL_DIED, "the kernel stopped (it exited or crashed) before the tests finished"))
+        elif not problems:
+            problems.append((status_.INVALID, str(error)))
+        return Outcome(None, *status_.combine(problems))
+    problems += status_.execution_problems(nbformat.reads(result.autograded, as_version=4))
+    return Outcome(result, *status_.combine(problems))
+
+
+def _not_run(root: Path, job: Job, outcome: Outcome) -> Sandboxed:
+    """A result for a notebook nbgrader could not finish: every test 0, with the reason as its message."""
+    config = course.nbgrader_config(root)
+    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
+        cells = [cell.name for cell in gb.find_notebook(job.lesson, job.lesson).grade_cells]
+    shown = nbformat.read(course.release_notebook(job.lesson, root), as_version=4)
+    for cell in shown.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") in cells:
+            cell.outputs = [nbformat.v4.new_output("error", ename="NotGraded", traceback=[],
+                                                   evalue=f"not graded: {outcome.status} ({outcome.detail})")]
+    return Sandboxed(None, nbformat.writes(shown), {name: (0.0, False) for name in cells})
+
+
+def record(root: Path, job: Job, result: Sandboxed, status: str = status_.GRADED, detail: str = "") -> None:
+    """Write one sandboxed result into the course's gradebook and autograded/ folder, as nbgrader would.
+
+    A submission with a problem is flagged, and its status is the auto comment of its first cell.
+    """
     config = course.nbgrader_config(root)
     timestamp_file = job.notebook.parent / "timestamp.txt"
     timestamp = timestamp_file.read_text().strip() if timestamp_file.is_file() else None
@@ -107,8 +171,12 @@ def record(root: Path, job: Job, result: Sandboxed) -> None:
         graded = gb.find_submission_notebook(job.lesson, job.lesson, job.student)
         for grade in graded.grades:
             grade.auto_score, grade.needs_manual_grade = result.grades.get(grade.name, (None, True))
-        for comment in graded.comments:
-            comment.auto_comment = result.comments.get(comment.name)
+        comments = sorted(graded.comments, key=lambda c: c.name)
+        for comment in comments:
+            comment.auto_comment = None
+        graded.flagged = status != status_.GRADED
+        if graded.flagged and comments:
+            comments[0].auto_comment = f"{status}: {detail}"
         gb.db.commit()
     folder = root / ".grading" / "autograded" / job.student / job.lesson
     if folder.exists():
@@ -136,7 +204,7 @@ def grade_class(root: Path = course.REPO, lessons: list[str] | None = None, jobs
     state = _state(root)
     todo, log = [], GradeLog()
     for job in submissions(root, lessons):
-        if not force and state.get(job.key) == job.digest:
+        if not force and (state.get(job.key) or {}).get("digest") == job.digest:
             log.unchanged.append((job.student, job.lesson))
         else:
             todo.append(job)
@@ -152,14 +220,16 @@ def grade_class(root: Path = course.REPO, lessons: list[str] | None = None, jobs
         for index, future in in_workers(_grade, calls, jobs, progress):
             job = todo[index]
             try:
-                result = future.result()
-            except (BadInput, GradingFailed) as error:
+                outcome = future.result()
+            except GradingFailed as error:
                 log.failed.append((job.student, job.lesson, str(error)))
                 state.pop(job.key, None)
             else:
-                record(root, job, result)
-                state[job.key] = job.digest
-                log.graded.append((job.student, job.lesson, result.report.score, result.report.max_score))
+                result = outcome.result or _not_run(root, job, outcome)
+                record(root, job, result, outcome.status, outcome.detail)
+                state[job.key] = {"digest": job.digest, "status": outcome.status, "detail": outcome.detail}
+                score = sum(points or 0 for points, _ in result.grades.values())
+                log.graded.append((job.student, job.lesson, score, outcome.status, outcome.detail))
             _save_state(root, state)  # a stopped run keeps what it finished
     log.seconds = time.monotonic() - start
     return log

@@ -36,6 +36,8 @@ class Proof:
     @property
     def proven(self) -> bool:
         """A misconception must lose points on its function; an alternative must get full marks."""
+        if self.max_score == 0:  # not graded at all
+            return False
         return self.lost > 0 if self.kind == "misconception" else self.score == self.max_score
 
 
@@ -51,8 +53,11 @@ def entries(lesson: str | None = None):
             + [("alternative", a) for a in catalogue.alternatives(lesson=lesson)])
 
 
-def judge(kind: str, entry, lesson: str, report: Report) -> Proof:
-    """Read one graded report as the proof for `entry`."""
+def judge(kind: str, entry, lesson: str, report: Report | Exception) -> Proof:
+    """Read one graded report as the proof for `entry`; a grading that failed proves nothing."""
+    if isinstance(report, Exception):
+        return Proof(lesson, entry.function, entry.id, kind, entry.description, 0.0, 0.0, 0.0, False,
+                     [f"grading failed: {type(report).__name__}: {report}"])
     functions = list(course.reference_answers(lesson))
     own = [t for t in report.tests if function_of_test(t.grade_id, functions) == entry.function]
     failing = [t for t in own if not t.passed]
@@ -106,6 +111,8 @@ def summarise(proofs: list[Proof]) -> Summary:
 def _result(p: Proof) -> str:
     if p.kind == "alternative":
         return "full marks" if p.proven else f"{p.score:g}/{p.max_score:g}: {', '.join(p.failed_tests)}"
+    if p.max_score == 0:
+        return p.failed_tests[0]
     return f"loses {p.lost:g}" if p.proven else "NOT CAUGHT"
 
 

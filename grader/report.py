@@ -155,6 +155,16 @@ def summary(results: ClassResults) -> str:
                     numeric=(1, 2, 3, 4, 5)))
 
 
+def problems_section(results: ClassResults) -> str:
+    """Submissions the grading met a problem with (timeout, kernel died, ...): they need a look."""
+    heading = "<h2>Submissions with a problem</h2>\n"
+    if not results.statuses:
+        return heading + "<p>None: every submission ran to the end.</p>"
+    rows = [[student, lesson, status, detail] for (student, lesson), (status, detail) in sorted(results.statuses.items())]
+    return heading + table("problems", "Submissions whose grading met a problem (flagged in the gradebook)",
+                           ["Student", "Lesson", "Status", "Detail"], rows)
+
+
 def misconceptions_section(results: ClassResults) -> str:
     counts = misconception_counts(results)
     heading = ("<h2>Most common misconceptions</h2>\n<p>Each failing check names the catalogued mistake(s) "
@@ -184,6 +194,7 @@ def lesson_section(results: ClassResults, lesson: str) -> str:
 def write_report(results: ClassResults, path: Path) -> None:
     """Write the class report to `path`: summary, misconceptions, then each lesson's figures and tables."""
     title = f"Class report: {COURSE_TITLE}"
-    body = "\n".join([f"<h1>{escape(title)}</h1>", summary(results), misconceptions_section(results)]
+    body = "\n".join([f"<h1>{escape(title)}</h1>", summary(results), problems_section(results),
+                      misconceptions_section(results)]
                      + [lesson_section(results, lesson) for lesson in results.lessons])
     Path(path).write_text(page(title, body, REPORT_STYLE), encoding="utf-8")

@@ -33,6 +33,11 @@ class ClassResults:
     lessons: list[str]
     max_scores: dict[str, float]
     reports: dict[tuple[str, str], Report | None] = field(default_factory=dict)
+    statuses: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # problems only: status, detail
+
+    def problem(self, student: str, lesson: str) -> tuple[str, str] | None:
+        """(status, detail) when the grading of this submission met a problem (see grader.status)."""
+        return self.statuses.get((student, lesson))
 
     def report(self, student: str, lesson: str) -> Report | None:
         return self.reports.get((student, lesson))
@@ -67,4 +72,6 @@ def class_results(root: Path = course.REPO) -> ClassResults:
         graded = {(s.student.id, s.assignment.name) for a in assignments for s in a.submissions}
     reports = {(student.id, lesson): read_report(root, lesson, student.id) if (student.id, lesson) in graded else None
                for student in students for lesson in lessons}
-    return ClassResults(students, lessons, max_scores, reports)
+    from .grading import statuses
+    problems = {key: value for key, value in statuses(root).items() if value[0] != "graded"}
+    return ClassResults(students, lessons, max_scores, reports, problems)

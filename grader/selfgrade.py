@@ -9,6 +9,7 @@ from the test cells' outputs in the autograded notebook.
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 import json
 import os
@@ -23,6 +24,7 @@ import nbformat
 import nbgrader
 from nbgrader.api import Gradebook
 from nbgrader.apps import NbGraderAPI
+from nbgrader.utils import determine_grade
 
 from . import course
 
@@ -80,7 +82,7 @@ def read_notebook_bytes(data: bytes, path) -> nbformat.NotebookNode:
     except Exception as error:
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise BadInput(f"{path}: not a valid Jupyter notebook ({first_line})") from None
-    return nb
+    return nbformat.reads(nbformat.writes(nb), as_version=4)  # sources as strings, as nbformat.read gives them
 
 
 def grade_ids_in_order(nb: nbformat.NotebookNode) -> list[str]:
@@ -167,7 +169,6 @@ class Sandboxed:
     report: Report
     autograded: str                          # the autograded notebook, as JSON text
     grades: dict[str, tuple[float | None, bool]] = field(default_factory=dict)  # cell -> auto_score, needs_manual
-    comments: dict[str, str | None] = field(default_factory=dict)              # cell -> auto_comment
 
 
 def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str | None = None,
@@ -175,20 +176,23 @@ def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str |
                         course_dir: Path = course.REPO) -> Sandboxed:
     """Run nbgrader's autograde on one submission in a throw-away course directory.
 
-    The directory holds only the lesson's source notebook, a copy of its gradebook and the
-    submission, so the learner's code runs away from the real gradebook and other students.
+    The directory holds only a copy of the lesson's gradebook and the submission, so the
+    learner's code runs away from the real gradebook, the solutions and other students.
     `timestamp` is the submission's timestamp.txt; `timeout` the seconds allowed per cell;
     `warm` forks the kernel from a process with its imports done (see warmkernel);
     `course_dir` is the course whose source notebook holds the tests.
     """
     gradebook = lesson_gradebook(lesson, course_dir)
     with tempfile.TemporaryDirectory(prefix="softmax-grade-") as tmp:
-        root = _course_with_source(Path(tmp), lesson, course_dir)
+        root = Path(tmp)
+        # nbgrader restores the tests from the gradebook: the source notebook (solutions and
+        # hidden tests) stays out of the directory the learner's code runs in.
+        (root / course.SOLUTIONS / lesson).mkdir(parents=True)
         (root / ".grading").mkdir()
         shutil.copy(gradebook, root / ".grading" / "gradebook.db")
         submitted = root / ".grading" / "submitted" / LEARNER / lesson / f"{lesson}.ipynb"
         submitted.parent.mkdir(parents=True)
-        nbformat.write(nb, submitted)
+        nbformat.write(without_duplicate_ids(nb), submitted)
         if timestamp:
             (submitted.parent / "timestamp.txt").write_text(timestamp)
         config = course.nbgrader_config(root)
@@ -198,12 +202,60 @@ def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str |
             config.Execute.kernel_manager_class = "grader.warmkernel.ForkedKernelManager"
         with quiet_stderr():
             _require(NbGraderAPI(config=config).autograde(lesson, LEARNER), "autograde")
-        with Gradebook(config.CourseDirectory.db_url) as gb:
-            graded = gb.find_submission_notebook(lesson, lesson, LEARNER)
-            grades = {g.name: (g.auto_score, bool(g.needs_manual_grade)) for g in graded.grades}
-            comments = {c.name: c.auto_comment for c in graded.comments}
         autograded = root / ".grading" / "autograded" / LEARNER / lesson / f"{lesson}.ipynb"
-        return Sandboxed(read_report(root, lesson, LEARNER), autograded.read_text(), grades, comments)
+        text = autograded.read_text()
+        executed = nbformat.reads(text, as_version=4)
+        return Sandboxed(report_of(executed, lesson, course_dir), text, scores_of(executed, lesson, course_dir))
+
+
+def without_duplicate_ids(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """A copy in which only the last cell of each grade id keeps its nbgrader metadata.
+
+    nbgrader means to do this itself (DeduplicateIds) but leaves an empty metadata dict
+    behind, which its own schema check then rejects, failing the whole notebook.
+    """
+    nb = copy.deepcopy(nb)
+    seen = set()
+    for cell in reversed(nb.cells):
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in seen:
+            del cell.metadata["nbgrader"]
+        elif grade_id is not None:
+            seen.add(grade_id)
+    return nb
+
+
+def report_of(executed: nbformat.NotebookNode, lesson: str, course_dir: Path = course.REPO) -> Report:
+    """The Report of an executed notebook: its scores (scores_of) and each test cell's message."""
+    source = nbformat.read(course.source_notebook(lesson, course_dir), as_version=4)
+    max_points = {c.metadata.nbgrader.grade_id: float(c.metadata.nbgrader.points) for c in source.cells
+                  if c.metadata.get("nbgrader", {}).get("grade")}
+    messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in executed.cells
+                if c.metadata.get("nbgrader", {}).get("grade")}
+    tests = [TestResult(name, score, max_points[name], score >= max_points[name], messages.get(name, MISSING_TEST))
+             for name, (score, _) in scores_of(executed, lesson, course_dir).items()]
+    return Report(lesson, sum(t.points for t in tests), sum(t.max_points for t in tests), tests)
+
+
+def scores_of(executed: nbformat.NotebookNode, lesson: str, course_dir: Path = course.REPO) -> dict:
+    """Each test's (score, needs manual grading), read from the executed notebook with nbgrader's own rule.
+
+    Read here, outside the learner's kernel, rather than from the sandbox's gradebook, which
+    the learner's code could have written to. A test cell missing from the notebook scores 0.
+    """
+    scores = {name: (0.0, False) for name in test_ids(lesson, course_dir)}
+    for cell in executed.cells:
+        name = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if name in scores and cell.cell_type == "code":
+            scores[name] = (float(determine_grade(cell)[0]), False)
+    return scores
+
+
+def test_ids(lesson: str, course_dir: Path = course.REPO) -> list[str]:
+    """The grade ids of the lesson's test cells, in order."""
+    source = nbformat.read(course.source_notebook(lesson, course_dir), as_version=4)
+    return [c.metadata.nbgrader.grade_id for c in source.cells
+            if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")]
 
 
 @contextlib.contextmanager
@@ -239,8 +291,11 @@ def _require(result: dict, step: str) -> None:
     raise GradingFailed(f"nbgrader {step} failed: {detail}")
 
 
-def read_report(root: Path, lesson: str, student: str) -> Report:
-    """One graded submission as a Report: scores from the gradebook, messages from the autograded notebook."""
+def read_report(root: Path, lesson: str, student: str, course_dir: Path | None = None) -> Report:
+    """One graded submission as a Report: scores from the gradebook, messages from the autograded notebook.
+
+    The tests' order comes from the source notebook in `course_dir` (default: `root`).
+    """
     config = course.nbgrader_config(root)
     autograded = Path(config.CourseDirectory.root) / ".grading" / "autograded" / student / lesson / f"{lesson}.ipynb"
     graded = nbformat.read(autograded, as_version=4) if autograded.is_file() else nbformat.v4.new_notebook()
@@ -250,7 +305,8 @@ def read_report(root: Path, lesson: str, student: str) -> Report:
         lesson_tests = {cell.name: float(cell.max_score) for cell in gradebook.find_notebook(lesson, lesson).grade_cells}
         submission = gradebook.find_submission_notebook(lesson, lesson, student)
         scores = {g.name: float(g.score) for g in submission.grades if g.score is not None}
-    order = [grade_id for grade_id in grade_ids_in_order(nbformat.read(course.source_notebook(lesson, root), as_version=4))
+    source = course.source_notebook(lesson, course_dir or root)
+    order = [grade_id for grade_id in grade_ids_in_order(nbformat.read(source, as_version=4))
              if grade_id in lesson_tests]
     tests = [TestResult(grade_id, scores.get(grade_id, 0.0), lesson_tests[grade_id],
                         scores.get(grade_id, 0.0) >= lesson_tests[grade_id],

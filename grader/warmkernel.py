@@ -15,6 +15,7 @@ import atexit
 import importlib
 import json
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -79,6 +80,7 @@ def _become_kernel(request: dict) -> None:
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
+        _limit_memory(request)
         import random
 
         import numpy
@@ -89,6 +91,16 @@ def _become_kernel(request: dict) -> None:
     except BaseException:
         os._exit(1)
     os._exit(0)
+
+
+MEMORY = "SOFTMAX_KERNEL_MEMORY_MB"  # environment variable: the kernel's memory limit (default 2048)
+
+
+def _limit_memory(request: dict) -> None:
+    """Cap the kernel's memory, so a runaway allocation is a MemoryError in the learner's cell
+    instead of a machine out of memory."""
+    limit = int(request["env"].get(MEMORY, "2048")) * 2**20
+    resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
 
 
 # ----------------------------------------------------------------- the grading side

@@ -700,3 +700,18 @@ def test_a_log_sum_exp_softmax_on_large_scores_is_within_the_scaled_tolerance():
     expected = rowwise(rows)
     check_call(rowwise_lse, rows, expect=expected)
     assert tolerance(np.float64, scale=1000) > 100 * tolerance(np.float64)
+
+
+def test_an_array_subclass_that_claims_equality_is_not_trusted():
+    class AlwaysEqual(np.ndarray):
+        def __eq__(self, other):
+            return np.ones(self.shape, dtype=bool)
+
+        def __sub__(self, other):
+            return np.zeros(self.shape)
+
+        def astype(self, *args, **kwargs):
+            return self
+
+    message = failure_message(check_call, lambda x: np.zeros(2).view(AlwaysEqual), [1.0, 2.0], expect=[0.5, 0.5])
+    assert "expected a plain NumPy array, got a AlwaysEqual (a subclass of it)" in message

@@ -1,0 +1,163 @@
+"""Broken and hostile submissions of lesson 01, one kind per entry, with the outcome each must get.
+
+Each kind builds the file a student hands in. The test grades all of them in one batch with
+two ordinary students (full marks and stubs), then checks each status and score. `python -m
+tests.hostile` prints the outcome table that README.md shows (a test keeps them equal).
+"""
+from __future__ import annotations
+
+from copy import deepcopy
+from dataclasses import dataclass
+from typing import Callable
+
+import nbformat
+
+from grader import course, status
+
+LESSON = "01_naive_division"
+FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # all tests; the is_distribution tests alone
+
+
+@dataclass(frozen=True)
+class Kind:
+    id: str
+    what: str
+    make: Callable[[], bytes]
+    status: str
+    score: float
+
+
+def reference() -> dict[str, str]:
+    return course.reference_answers(LESSON)
+
+
+def notebook(replace: dict[str, str] | None = None, edit=None) -> bytes:
+    """The release with reference answers, some solution cells replaced, then edited by `edit(nb)`."""
+    nb = course.learner_notebook(LESSON, {**reference(), **(replace or {})})
+    if edit:
+        edit(nb)
+    return nbformat.writes(nb).encode()
+
+
+def _test_cell(nb, grade_id):
+    return next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+
+
+def _delete(grade_id):
+    return lambda nb: nb.cells.remove(_test_cell(nb, grade_id))
+
+
+def _edit(grade_id, source):
+    def edit(nb):
+        _test_cell(nb, grade_id).source = source
+    return edit
+
+
+def _duplicate(grade_id):
+    def edit(nb):
+        cell = _test_cell(nb, grade_id)
+        copy = nbformat.from_dict(deepcopy(cell))  # as copy and paste in JupyterLab makes it
+        copy["id"] = "copied-cell"
+        nb.cells.insert(nb.cells.index(cell) + 1, copy)
+    return edit
+
+
+def _strip_metadata(nb):
+    for cell in nb.cells:
+        cell.metadata.pop("nbgrader", None)
+
+
+NAIVE = "naive_normalize"
+ALWAYS_EQUAL = '''
+class AlwaysEqual(np.ndarray):
+    """Every comparison says "equal", every difference is 0."""
+    def __eq__(self, other):
+        return np.ones(self.shape, dtype=bool)
+    def __ne__(self, other):
+        return np.zeros(self.shape, dtype=bool)
+    def __sub__(self, other):
+        return np.zeros(self.shape)
+    __rsub__ = __sub__
+    def astype(self, *args, **kwargs):
+        return self
+
+
+def naive_normalize(scores):
+    return np.zeros(np.shape(scores)).view(AlwaysEqual)
+'''
+PATCHED_NUMPY = '''
+np.allclose = lambda *args, **kwargs: True
+np.testing.assert_allclose = lambda *args, **kwargs: None
+np.array_equal = lambda *args, **kwargs: True
+
+
+def naive_normalize(scores):
+    return np.zeros(np.shape(scores))
+'''
+
+
+def _warning_first(source: str) -> str:
+    """The function with a warning as its first statement."""
+    body = source.index(":\n", source.index("def ")) + 2
+    return "import warnings\n\n" + source[:body] + '    warnings.warn("slow path")\n' + source[body:]
+TRIGGER = '''
+import sqlite3
+# write to the gradebook beside the submission: every score it records becomes full marks
+db = sqlite3.connect("../../../gradebook.db")
+db.execute("CREATE TRIGGER IF NOT EXISTS boost AFTER UPDATE ON grade BEGIN "
+           "UPDATE grade SET auto_score = 1000 WHERE id = NEW.id AND auto_score != 1000; END")
+db.commit()
+
+def naive_normalize(scores):
+    return scores
+'''
+
+KINDS = [
+    Kind("infinite_loop", "a solution cell that never ends", lambda: notebook({NAIVE: "while True:\n    pass\n"}),
+         status.TIMEOUT, DISTRIBUTION_ONLY),
+    Kind("never_returns", "a graded function that never returns",
+         lambda: notebook({NAIVE: "def naive_normalize(scores):\n    while True:\n        pass\n"}),
+         status.TIMEOUT, DISTRIBUTION_ONLY),
+    Kind("os_exit", "os._exit() in a solution cell", lambda: notebook({NAIVE: "import os\nos._exit(3)\n"}),
+         status.KERNEL_DIED, 0.0),
+    Kind("segfault", "a segfault (ctypes reads address 0)",
+         lambda: notebook({NAIVE: "import ctypes\nctypes.string_at(0)\n"}), status.KERNEL_DIED, 0.0),
+    Kind("memory_bomb", "a memory bomb after a correct answer",
+         lambda: notebook({NAIVE: reference()[NAIVE] + "\n\ndef _bomb():\n    blocks = []\n    while True:\n"
+                                  "        blocks.append(bytearray(10**9))\n\n\n_bomb()\n"}),
+         status.MEMORY, FULL),
+    Kind("output_flood", "200,000 printed lines before a correct answer",
+         lambda: notebook({NAIVE: "for _ in range(200_000):\n    print('spam ' * 20)\n" + reference()[NAIVE]}),
+         status.GRADED, FULL),
+    Kind("not_json", "a file that is not JSON", lambda: b"<html>exported page</html>", status.INVALID, 0.0),
+    Kind("empty", "an empty file", lambda: b"", status.INVALID, 0.0),
+    Kind("not_utf8", "bytes that are not UTF-8", lambda: b"\xff\xfe{\x00\x00", status.INVALID, 0.0),
+    Kind("other_lesson", "a notebook of another lesson (06)",
+         lambda: nbformat.writes(course.learner_notebook("06_masking", course.reference_answers("06_masking"))).encode(),
+         status.TAMPERED, 0.0),
+    Kind("deleted_test", "a deleted test cell (1 point)",
+         lambda: notebook(edit=_delete("test_is_distribution_rows_and_atol")), status.TAMPERED, FULL - 1),
+    Kind("edited_test", "a test cell replaced by `pass`",
+         lambda: notebook(edit=_edit("test_naive_normalize_public", "pass")), status.TAMPERED, FULL),
+    Kind("duplicated_test", "a test cell duplicated (plain nbgrader fails on it)",
+         lambda: notebook(edit=_duplicate("test_naive_normalize_rows")), status.TAMPERED, FULL),
+    Kind("stripped_metadata", "nbgrader metadata stripped from every cell",
+         lambda: notebook(edit=_strip_metadata), status.TAMPERED, 0.0),
+    Kind("correct_but_warns", "a correct answer that warns (stderr) every call",
+         lambda: notebook({NAIVE: _warning_first(reference()[NAIVE])}), status.GRADED, FULL),
+    Kind("always_equal_array", "a wrong answer in an array subclass whose == always says True",
+         lambda: notebook({NAIVE: ALWAYS_EQUAL}), status.GRADED, DISTRIBUTION_ONLY),
+    Kind("patched_numpy", "a wrong answer after patching np.allclose, np.array_equal, np.testing",
+         lambda: notebook({NAIVE: PATCHED_NUMPY}), status.GRADED, DISTRIBUTION_ONLY),
+    Kind("writes_gradebook", "a wrong answer that adds a trigger to the gradebook beside it",
+         lambda: notebook({NAIVE: TRIGGER}), status.GRADED, DISTRIBUTION_ONLY),
+]
+
+
+def render(outcomes: dict[str, tuple[str, float]]) -> str:
+    """The README table: each kind, the status and score it got (of FULL)."""
+    rows = ["| submission | status | score |", "|---|---|---|"]
+    for kind in KINDS:
+        got_status, got_score = outcomes[kind.id]
+        rows.append(f"| {kind.what} | {got_status} | {got_score:g} / {FULL:g} |")
+    return "\n".join(rows)
