@@ -119,16 +119,9 @@ def _grade(lesson: str, notebook: str, timestamp: str | None, timeout: int | Non
     release = nbformat.read(course.release_notebook(lesson, course_dir), as_version=4)
     problems = [(status_.TAMPERED, detail) for detail in status_.tampering(nb, release)]
     try:
-        try:
-            result = autograde_sandboxed(lesson, nb, timestamp, timeout, warm=True, course_dir=course_dir)
-        except GradingFailed as error:
-            if not any(sign in str(error) for sign in KERNEL_NEVER_STARTED):
-                raise
-            # the machine's fault, not the notebook's (no learner code had run): one more try,
-            # and if it fails again the submission is listed as not graded, not scored
-            result = autograde_sandboxed(lesson, nb, timestamp, timeout, warm=True, course_dir=course_dir)
+        result = _autograde(lesson, nb, timestamp, timeout, course_dir)
     except GradingFailed as error:  # nbgrader gave up on this notebook: it scores 0, with the reason
-        if any(sign in str(error) for sign in KERNEL_NEVER_STARTED):
+        if _never_started(error):
             raise
         if "DeadKernelError" in str(error) or "Kernel died" in str(error):
             problems.append((status_.KERNEL_DIED, "the kernel stopped (it exited or crashed) before the tests finished"))
@@ -137,6 +130,24 @@ def _grade(lesson: str, notebook: str, timestamp: str | None, timeout: int | Non
         return Outcome(None, *status_.combine(problems))
     problems += status_.execution_problems(nbformat.reads(result.autograded, as_version=4))
     return Outcome(result, *status_.combine(problems))
+
+
+def _never_started(error: GradingFailed) -> bool:
+    return any(sign in str(error) for sign in KERNEL_NEVER_STARTED)
+
+
+def _autograde(lesson, nb, timestamp, timeout, course_dir) -> Sandboxed:
+    """nbgrader's autograde, tried once more when the kernel never started.
+
+    That failure is the machine's (a loaded machine, before any of the learner's code ran);
+    if it happens twice, the submission is listed as not graded rather than scored.
+    """
+    try:
+        return autograde_sandboxed(lesson, nb, timestamp, timeout, warm=True, course_dir=course_dir)
+    except GradingFailed as error:
+        if not _never_started(error):
+            raise
+    return autograde_sandboxed(lesson, nb, timestamp, timeout, warm=True, course_dir=course_dir)
 
 
 def _not_run(root: Path, job: Job, outcome: Outcome) -> Sandboxed:
