@@ -1,6 +1,7 @@
 """Where the course's files live, and nbgrader settings for any course directory."""
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -84,3 +85,20 @@ def learner_notebook(lesson: str, answers: dict[str, str], root: Path = REPO):
         if grade_id in answers:
             cell.source = answers[grade_id]
     return nb
+
+
+def read_cached(path: Path):
+    """A lesson notebook (source or release) parsed once per version of the file; do not modify it.
+
+    Grading reads the same few notebooks for every submission, and nbformat's validation
+    is the slow part of reading.
+    """
+    path = Path(path)
+    return _read(str(path), path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _read(path: str, _version: int):
+    import nbformat
+
+    return nbformat.read(path, as_version=4)

@@ -116,7 +116,7 @@ def _grade(lesson: str, notebook: str, timestamp: str | None, timeout: int | Non
         nb = read_notebook(Path(notebook))
     except BadInput as error:
         return Outcome(None, status_.INVALID, str(error).replace(f"{notebook}: ", ""))
-    release = nbformat.read(course.release_notebook(lesson, course_dir), as_version=4)
+    release = course.read_cached(course.release_notebook(lesson, course_dir))
     problems = [(status_.TAMPERED, detail) for detail in status_.tampering(nb, release)]
     try:
         result = _autograde(lesson, nb, timestamp, timeout, course_dir)

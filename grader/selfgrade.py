@@ -97,7 +97,7 @@ def identify_lesson(nb: nbformat.NotebookNode, path: Path, course_dir: Path = co
     """The lesson of the course in `course_dir` whose graded cells this notebook carries."""
     ids = grade_ids(nb)
     lessons = course.lesson_ids(course_dir)
-    overlap = {lesson: len(ids & grade_ids(nbformat.read(course.source_notebook(lesson, course_dir), as_version=4)))
+    overlap = {lesson: len(ids & grade_ids(course.read_cached(course.source_notebook(lesson, course_dir))))
                for lesson in lessons}
     best = max(overlap, key=overlap.get, default=None)
     if best is None or overlap[best] == 0:
@@ -227,7 +227,7 @@ def without_duplicate_ids(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 def report_of(executed: nbformat.NotebookNode, lesson: str, course_dir: Path = course.REPO) -> Report:
     """The Report of an executed notebook: its scores (scores_of) and each test cell's message."""
-    source = nbformat.read(course.source_notebook(lesson, course_dir), as_version=4)
+    source = course.read_cached(course.source_notebook(lesson, course_dir))
     max_points = {c.metadata.nbgrader.grade_id: float(c.metadata.nbgrader.points) for c in source.cells
                   if c.metadata.get("nbgrader", {}).get("grade")}
     messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in executed.cells
@@ -253,7 +253,7 @@ def scores_of(executed: nbformat.NotebookNode, lesson: str, course_dir: Path = c
 
 def test_ids(lesson: str, course_dir: Path = course.REPO) -> list[str]:
     """The grade ids of the lesson's test cells, in order."""
-    source = nbformat.read(course.source_notebook(lesson, course_dir), as_version=4)
+    source = course.read_cached(course.source_notebook(lesson, course_dir))
     return [c.metadata.nbgrader.grade_id for c in source.cells
             if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")]
 
@@ -306,7 +306,7 @@ def read_report(root: Path, lesson: str, student: str, course_dir: Path | None =
         submission = gradebook.find_submission_notebook(lesson, lesson, student)
         scores = {g.name: float(g.score) for g in submission.grades if g.score is not None}
     source = course.source_notebook(lesson, course_dir or root)
-    order = [grade_id for grade_id in grade_ids_in_order(nbformat.read(source, as_version=4))
+    order = [grade_id for grade_id in grade_ids_in_order(course.read_cached(source))
              if grade_id in lesson_tests]
     tests = [TestResult(grade_id, scores.get(grade_id, 0.0), lesson_tests[grade_id],
                         scores.get(grade_id, 0.0) >= lesson_tests[grade_id],
