@@ -9,6 +9,11 @@ from pathlib import Path
 from . import course
 from .collect import DEFAULT_PATTERN
 
+# The outputs written from the gradebook: what each is, and where it goes in the course directory.
+OUTPUTS = {"feedback": ("an HTML feedback page per student", ".grading/feedback-html"),
+           "export": ("grades.csv and a Canvas-ready canvas.csv", ".grading/exports"),
+           "report": ("the class report: scores, pass rates, misconceptions", ".grading/report.html")}
+
 
 def _unknown_lessons(lessons, root=course.REPO) -> bool:
     unknown = set(lessons) - set(course.lesson_ids(root))
@@ -73,24 +78,22 @@ def _outputs(args) -> int:
     if not results.students:
         print("error: the gradebook has no students yet (run `python -m grader collect` and `grade`)", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out else args.course / ".grading"
+    out = Path(args.out) if args.out else args.course / OUTPUTS[args.command][1]
     if args.command == "feedback":
         from .feedback import write_feedback
-        pages = write_feedback(results, out / "feedback-html" if not args.out else out)
-        print(f"Wrote {len(pages)} feedback page(s) to {pages[0].parent}")
+        pages = write_feedback(results, out)
+        print(f"Wrote {len(pages)} feedback page(s) to {out}")
     elif args.command == "export":
         from .export import write_canvas_csv, write_grades_csv
-        folder = out / "exports" if not args.out else out
-        folder.mkdir(parents=True, exist_ok=True)
-        write_grades_csv(results, folder / "grades.csv")
-        write_canvas_csv(results, folder / "canvas.csv")
-        print(f"Wrote {folder / 'grades.csv'} and {folder / 'canvas.csv'}")
+        out.mkdir(parents=True, exist_ok=True)
+        write_grades_csv(results, out / "grades.csv")
+        write_canvas_csv(results, out / "canvas.csv")
+        print(f"Wrote {out / 'grades.csv'} and {out / 'canvas.csv'}")
     else:
         from .report import write_report
-        path = out / "report.html" if not args.out else out
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_report(results, path)
-        print(f"Wrote the class report to {path}")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_report(results, out)
+        print(f"Wrote the class report to {out}")
     return 0
 
 
@@ -113,8 +116,7 @@ def _check(args) -> int:
 def _prove(args) -> int:
     from . import prove
     from .batch import print_progress
-    if args.lesson and args.lesson not in course.lesson_ids():
-        print(f"error: unknown lesson {args.lesson}; known: {', '.join(course.lesson_ids())}", file=sys.stderr)
+    if args.lesson and _unknown_lessons([args.lesson]):
         return 2
     if args.readme and args.lesson:
         print("error: --readme writes the whole course's table; leave out --lesson", file=sys.stderr)
@@ -164,9 +166,7 @@ def main(argv=None) -> int:
                        help="memory each grading kernel may use (default: %(default)s)")
     grade.set_defaults(run=_grade)
 
-    for name, what, default in [("feedback", "an HTML feedback page per student", ".grading/feedback-html/"),
-                                ("export", "grades.csv and a Canvas-ready canvas.csv", ".grading/exports/"),
-                                ("report", "the class report: scores, pass rates, misconceptions", ".grading/report.html")]:
+    for name, (what, default) in OUTPUTS.items():
         command = commands.add_parser(name, help=f"write {what} from the gradebook")
         command.add_argument("--out", metavar="PATH", help=f"where to write (default: {default})")
         command.set_defaults(run=_outputs)

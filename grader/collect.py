@@ -17,8 +17,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
+import nbformat
+from nbgrader.apps import NbGraderAPI
+
 from . import course
-from .selfgrade import BadInput, identify_lesson, read_notebook_bytes
+from .selfgrade import BadInput, _require, identify_lesson, quiet_stderr, read_notebook_bytes
 
 # Canvas-style download names: "<student>_<...>_<original name>.ipynb".
 DEFAULT_PATTERN = r"^(?P<student>[^_]+)_"
@@ -113,8 +116,6 @@ def collect_downloads(source: Path, root: Path = course.REPO, pattern: str = DEF
 
 def place(nb, student: str, lesson: str, timestamp: datetime, root: Path = course.REPO) -> Path:
     """Write one submission where nbgrader's autograde looks for it, with its timestamp."""
-    import nbformat
-
     folder = root / ".grading" / "submitted" / student / lesson
     folder.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, folder / f"{lesson}.ipynb")
@@ -136,10 +137,6 @@ def _keep_unplaced(upload: Upload, root: Path) -> None:
 
 def collect_exchange(lessons: list[str], root: Path = course.REPO, exchange: Path | None = None) -> CollectLog:
     """nbgrader's own collect from the exchange, logging students who submitted more than once."""
-    from nbgrader.apps import NbGraderAPI
-
-    from .selfgrade import _require, quiet_stderr
-
     config = course.nbgrader_config(root, exchange)
     inbound = Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"
     api = NbGraderAPI(config=config)

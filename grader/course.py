@@ -67,9 +67,7 @@ def nbgrader_config(root: Path = REPO, exchange: Path | None = None) -> Config:
 
 def reference_answers(lesson: str, root: Path = REPO) -> dict[str, str]:
     """The reference code of every solution cell of a lesson, by grade_id, as a learner would type it."""
-    import nbformat
-
-    nb = nbformat.read(source_notebook(lesson, root), as_version=4)
+    nb = read_cached(source_notebook(lesson, root))
     return {c.metadata.nbgrader.grade_id: "\n".join(line for line in c.source.splitlines()
                                                    if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
             for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")}

@@ -23,7 +23,8 @@ from nbgrader.utils import parse_utc
 from . import course
 from . import status as status_
 from .batch import in_workers
-from .selfgrade import BadInput, GradingFailed, Sandboxed, autograde_sandboxed, lesson_gradebook, read_notebook
+from .selfgrade import (BadInput, GradingFailed, Sandboxed, autograde_sandboxed, lesson_gradebook, read_notebook,
+                        test_ids)
 
 STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
 # How jupyter_client says a kernel never became ready, before any of the learner's code ran.
@@ -35,6 +36,7 @@ class Job:
     student: str
     lesson: str
     notebook: Path
+    timestamp: str | None  # the submission's timestamp.txt, when it has one
     digest: str
 
     @property
@@ -62,22 +64,23 @@ class GradeLog:
         return "\n".join(lines)
 
 
-def _digest(notebook: Path, lesson: str, root: Path) -> str:
-    """Changes when the submission, its timestamp, or the lesson's tests change."""
-    timestamp = notebook.parent / "timestamp.txt"
-    parts = [notebook.read_bytes(), timestamp.read_bytes() if timestamp.is_file() else b"",
-             course.source_notebook(lesson, root).read_bytes()]
+def _digest(*parts: bytes) -> str:
     return hashlib.sha256(b"\0".join(parts)).hexdigest()
 
 
 def submissions(root: Path, lessons: list[str]) -> list[Job]:
     """Every collected submission of the given lessons, in student order."""
     submitted = root / ".grading" / "submitted"
+    # a job's digest changes when the submission, its timestamp, or the lesson's tests change
+    tests = {lesson: _digest(course.source_notebook(lesson, root).read_bytes()) for lesson in lessons}
     jobs = []
     for notebook in sorted(submitted.glob("*/*/*.ipynb")) if submitted.is_dir() else []:
         student, lesson = notebook.parent.parent.name, notebook.parent.name
         if lesson in lessons and notebook.name == f"{lesson}.ipynb":
-            jobs.append(Job(student, lesson, notebook, _digest(notebook, lesson, root)))
+            stamp = notebook.parent / "timestamp.txt"
+            timestamp = stamp.read_text().strip() if stamp.is_file() else None
+            digest = _digest(notebook.read_bytes(), (timestamp or "").encode(), tests[lesson].encode())
+            jobs.append(Job(student, lesson, notebook, timestamp, digest))
     return jobs
 
 
@@ -152,9 +155,7 @@ def _autograde(lesson, nb, timestamp, timeout, course_dir) -> Sandboxed:
 
 def _not_run(root: Path, job: Job, outcome: Outcome) -> Sandboxed:
     """A result for a notebook nbgrader could not finish: every test 0, with the reason as its message."""
-    config = course.nbgrader_config(root)
-    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
-        cells = [cell.name for cell in gb.find_notebook(job.lesson, job.lesson).grade_cells]
+    cells = test_ids(job.lesson, root)
     shown = nbformat.read(course.release_notebook(job.lesson, root), as_version=4)
     for cell in shown.cells:
         if cell.metadata.get("nbgrader", {}).get("grade_id") in cells:
@@ -169,14 +170,12 @@ def record(root: Path, job: Job, result: Sandboxed, status: str = status_.GRADED
     A submission with a problem is flagged, and its status is the auto comment of its first cell.
     """
     config = course.nbgrader_config(root)
-    timestamp_file = job.notebook.parent / "timestamp.txt"
-    timestamp = timestamp_file.read_text().strip() if timestamp_file.is_file() else None
     with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb, \
             warnings.catch_warnings():
         warnings.simplefilter("ignore")  # nbgrader's own SQLAlchemy warnings when it creates a submission
         gb.update_or_create_student(job.student)
-        if timestamp:
-            gb.update_or_create_submission(job.lesson, job.student, timestamp=parse_utc(timestamp))
+        if job.timestamp:
+            gb.update_or_create_submission(job.lesson, job.student, timestamp=parse_utc(job.timestamp))
         else:
             gb.update_or_create_submission(job.lesson, job.student)
         graded = gb.find_submission_notebook(job.lesson, job.lesson, job.student)
@@ -194,8 +193,8 @@ def record(root: Path, job: Job, result: Sandboxed, status: str = status_.GRADED
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     (folder / f"{job.lesson}.ipynb").write_text(result.autograded)
-    if timestamp:
-        (folder / "timestamp.txt").write_text(timestamp)
+    if job.timestamp:
+        (folder / "timestamp.txt").write_text(job.timestamp)
 
 
 def _require_assignments(root: Path, lessons: list[str]) -> None:
@@ -223,11 +222,7 @@ def grade_class(root: Path = course.REPO, lessons: list[str] | None = None, jobs
         _require_assignments(root, sorted({job.lesson for job in todo}))
         for lesson in {job.lesson for job in todo}:
             lesson_gradebook(lesson, root)  # built once here, not in every worker
-        calls = []
-        for job in todo:
-            stamp = job.notebook.parent / "timestamp.txt"
-            calls.append((job.lesson, str(job.notebook), stamp.read_text().strip() if stamp.is_file() else None,
-                          timeout, str(root)))
+        calls = [(job.lesson, str(job.notebook), job.timestamp, timeout, str(root)) for job in todo]
         for index, future in in_workers(_grade, calls, jobs, progress):
             job = todo[index]
             try:

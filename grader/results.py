@@ -7,6 +7,7 @@ from pathlib import Path
 from nbgrader.api import Gradebook
 
 from . import course
+from .grading import statuses
 from .selfgrade import Report, read_report
 
 
@@ -72,6 +73,5 @@ def class_results(root: Path = course.REPO) -> ClassResults:
         graded = {(s.student.id, s.assignment.name) for a in assignments for s in a.submissions}
     reports = {(student.id, lesson): read_report(root, lesson, student.id) if (student.id, lesson) in graded else None
                for student in students for lesson in lessons}
-    from .grading import statuses
     problems = {key: value for key, value in statuses(root).items() if value[0] != "graded"}
     return ClassResults(students, lessons, max_scores, reports, problems)

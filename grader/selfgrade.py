@@ -1,10 +1,9 @@
 """Grade one learner notebook exactly as the instructor's autograde would.
 
-The notebook is placed as a submission in a throw-away course directory next to
-the lesson's source notebook; nbgrader's own generate_assignment and autograde
-then restore every test cell (hidden tests included) from the gradebook, run the
-notebook and score it. Scores come from nbgrader's gradebook; the messages come
-from the test cells' outputs in the autograded notebook.
+The notebook is placed as a submission in a throw-away course directory that holds a
+copy of the lesson's gradebook (built once by nbgrader's generate_assignment); nbgrader's
+autograde restores every test cell (hidden tests included) from it, runs the notebook,
+and the scores and messages are read from the executed notebook.
 """
 from __future__ import annotations
 
@@ -77,12 +76,12 @@ def read_notebook_bytes(data: bytes, path) -> nbformat.NotebookNode:
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise BadInput(f"{path}: not a notebook (not valid JSON: {error})") from None
     try:
-        nb = nbformat.convert(nbformat.from_dict(raw), 4)
+        nb = nbformat.reads(json.dumps(raw), as_version=4)
         nbformat.validate(nb)
     except Exception as error:
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise BadInput(f"{path}: not a valid Jupyter notebook ({first_line})") from None
-    return nbformat.reads(nbformat.writes(nb), as_version=4)  # sources as strings, as nbformat.read gives them
+    return nb
 
 
 def grade_ids_in_order(nb: nbformat.NotebookNode) -> list[str]:
@@ -154,12 +153,7 @@ def _course_with_source(root: Path, lesson: str, course_dir: Path = course.REPO)
 def grade_notebook(path: Path) -> Report:
     """Grade the notebook at `path` with its lesson's full tests; return the report."""
     nb = read_notebook(path)
-    return grade_lesson_notebook(identify_lesson(nb, Path(path)), nb)
-
-
-def grade_lesson_notebook(lesson: str, nb: nbformat.NotebookNode) -> Report:
-    """Grade a notebook object of a known lesson in a throw-away course directory."""
-    return autograde_sandboxed(lesson, nb).report
+    return autograde_sandboxed(identify_lesson(nb, Path(path)), nb).report
 
 
 @dataclass
@@ -291,11 +285,9 @@ def _require(result: dict, step: str) -> None:
     raise GradingFailed(f"nbgrader {step} failed: {detail}")
 
 
-def read_report(root: Path, lesson: str, student: str, course_dir: Path | None = None) -> Report:
-    """One graded submission as a Report: scores from the gradebook, messages from the autograded notebook.
-
-    The tests' order comes from the source notebook in `course_dir` (default: `root`).
-    """
+def read_report(root: Path, lesson: str, student: str) -> Report:
+    """One graded submission of the course in `root` as a Report: scores from its gradebook,
+    messages from its autograded notebook, in the order of its source notebook."""
     config = course.nbgrader_config(root)
     autograded = Path(config.CourseDirectory.root) / ".grading" / "autograded" / student / lesson / f"{lesson}.ipynb"
     graded = nbformat.read(autograded, as_version=4) if autograded.is_file() else nbformat.v4.new_notebook()
@@ -305,7 +297,7 @@ def read_report(root: Path, lesson: str, student: str, course_dir: Path | None =
         lesson_tests = {cell.name: float(cell.max_score) for cell in gradebook.find_notebook(lesson, lesson).grade_cells}
         submission = gradebook.find_submission_notebook(lesson, lesson, student)
         scores = {g.name: float(g.score) for g in submission.grades if g.score is not None}
-    source = course.source_notebook(lesson, course_dir or root)
+    source = course.source_notebook(lesson, root)
     order = [grade_id for grade_id in grade_ids_in_order(course.read_cached(source))
              if grade_id in lesson_tests]
     tests = [TestResult(grade_id, scores.get(grade_id, 0.0), lesson_tests[grade_id],

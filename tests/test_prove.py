@@ -87,4 +87,4 @@ def test_function_of_test_takes_the_longest_matching_name():
 def test_prove_refuses_an_unknown_lesson():
     run = subprocess.run([sys.executable, "-m", "grader", "prove", "--lesson", "99_nothing"], cwd=course.REPO,
                          capture_output=True, text=True)
-    assert run.returncode == 2 and "unknown lesson 99_nothing" in run.stderr
+    assert run.returncode == 2 and "unknown lesson(s): 99_nothing" in run.stderr
