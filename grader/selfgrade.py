@@ -23,11 +23,17 @@ import nbformat
 import nbgrader
 from nbgrader.api import Gradebook
 from nbgrader.apps import NbGraderAPI
+from nbgrader.converters import Autograde
+from nbgrader.preprocessors import Execute
 from nbgrader.utils import determine_grade
 
 from . import course
+from .testrunner import TestsOutsideKernel
 
 LEARNER = "learner"
+# nbgrader's autograde steps, with its Execute replaced by one that runs test cells outside the kernel
+AUTOGRADE_STEPS = [TestsOutsideKernel if step is Execute else step
+                   for step in Autograde.class_traits()["autograde_preprocessors"].default()]
 MISSING_TEST = "this test cell is missing from the notebook, so it scores 0: restore it from the release"
 
 
@@ -194,6 +200,7 @@ def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str |
             config.Execute.timeout = timeout
         if warm:
             config.Execute.kernel_manager_class = "grader.warmkernel.ForkedKernelManager"
+        config.Autograde.autograde_preprocessors = AUTOGRADE_STEPS
         with quiet_stderr():
             _require(NbGraderAPI(config=config).autograde(lesson, LEARNER), "autograde")
         autograded = root / ".grading" / "autograded" / LEARNER / lesson / f"{lesson}.ipynb"

@@ -1,0 +1,132 @@
+"""The half of the grading bridge that runs inside the learner's kernel (see grader.bridge).
+
+During grading the test cells run in the grading process, not in the kernel. This file is
+sent to the kernel as source text and gives it two requests: "what are these names?" and
+"call this function with these arguments". Everything crosses as JSON with arrays in NumPy's
+.npy format (never pickle), so nothing the learner's code builds can run in the grader.
+The same Codec decodes on both sides; it needs only the standard library and NumPy.
+"""
+import base64
+import io
+import json
+import types
+import warnings
+
+import numpy as np
+
+MAX_BYTES = 64 * 2**20  # an answer larger than this is not data a softmax lesson returns
+
+
+class Codec:
+    """Plain data to JSON and back: arrays, numbers, strings, lists, tuples, dicts, random generators."""
+
+    def encode(self, value, depth=0):
+        if depth > 20:
+            return ["opaque", {"type": "deeply nested data", "repr": ""}]
+        if value is None or isinstance(value, (bool, int, float, str)) and type(value) in (bool, int, float, str):
+            return ["py", value]
+        if isinstance(value, (np.ndarray, np.generic)):
+            return self._array(value)
+        if type(value) in (list, tuple):
+            return [type(value).__name__, [self.encode(item, depth + 1) for item in value]]
+        if type(value) is dict:
+            return ["dict", [[self.encode(k, depth + 1), self.encode(v, depth + 1)] for k, v in value.items()]]
+        if type(value) is np.random.Generator:
+            return ["rng", value.bit_generator.state]
+        if isinstance(value, types.ModuleType):
+            return ["module", value.__name__]
+        if callable(value):
+            return ["callable"]
+        return ["opaque", {"type": type(value).__name__, "repr": _short(value)}]
+
+    def _array(self, value):
+        array = np.asarray(value)
+        if array.dtype.hasobject or array.nbytes > MAX_BYTES:
+            return ["opaque", {"type": type(value).__name__, "repr": _short(value)}]
+        buffer = io.BytesIO()
+        np.save(buffer, np.array(array, copy=True, order="C"), allow_pickle=False)
+        kind = "scalar" if isinstance(value, np.generic) else "array"
+        return [kind, base64.b64encode(buffer.getvalue()).decode("ascii"),
+                {"subclass": "" if type(value) is np.ndarray or kind == "scalar" else type(value).__name__,
+                 "readonly": kind == "array" and not value.flags.writeable}]
+
+    def decode(self, item, opaque=None):
+        """The value an encoded item stands for; `opaque` builds a stand-in for anything else."""
+        tag = item[0]
+        if tag == "py":
+            return item[1]
+        if tag in ("array", "scalar"):
+            array = np.load(io.BytesIO(base64.b64decode(item[1])), allow_pickle=False)
+            if tag == "scalar":
+                return array[()]
+            if item[2].get("readonly"):
+                array.flags.writeable = False
+            return array
+        if tag in ("list", "tuple", "iter"):
+            items = [self.decode(i, opaque) for i in item[1]]
+            return tuple(items) if tag == "tuple" else iter(items) if tag == "iter" else items
+        if tag == "dict":
+            return {self.decode(k, opaque): self.decode(v, opaque) for k, v in item[1]}
+        if tag == "rng":
+            bits = getattr(np.random, item[1]["bit_generator"])()
+            bits.state = item[1]
+            return np.random.Generator(bits)
+        return opaque(item) if opaque is not None else None
+
+
+def _short(value):
+    try:
+        return _clip(repr(value), 200)
+    except Exception:
+        return "<no repr>"
+
+
+def _clip(text, limit=2000):
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def describe_error(error):
+    """An exception as data: its classes (module, name), innermost first, and its message."""
+    return {"classes": _classes(type(error)), "message": _clip(str(error))}
+
+
+def _classes(cls):
+    """(module, qualified name, name) of a class and its bases, innermost first."""
+    return [[getattr(c, "__module__", ""), c.__qualname__, c.__name__] for c in cls.__mro__]
+
+
+class Bridge(Codec):
+    """The kernel's side: answer the grader's requests about the notebook's namespace."""
+
+    def __init__(self, namespace):
+        self.namespace = namespace
+
+    def describe(self, request):
+        """What each requested name holds now: data (encoded), a function, a module, or nothing."""
+        found = {}
+        for name in json.loads(request):
+            if name in self.namespace:
+                try:
+                    found[name] = self.encode(self.namespace[name])
+                except Exception as error:
+                    found[name] = ["opaque", {"type": type(error).__name__, "repr": "could not be read"}]
+        return json.dumps(found)
+
+    def call(self, request):
+        """Call a function of the notebook `times` times; report results, error, warnings, arguments after."""
+        request = json.loads(request)
+        fn = self.namespace.get(request["name"])
+        args = [self.decode(a) for a in request["args"]]
+        kwargs = {k: self.decode(v) for k, v in request["kwargs"].items()}
+        results, raised = [], None
+        with warnings.catch_warnings(record=True) as caught, np.errstate(**request["errstate"]):
+            warnings.simplefilter("always")
+            try:
+                for _ in range(request["times"]):
+                    results.append(self.encode(fn(*args, **kwargs)))
+            except BaseException as error:  # the learner's error (or the grader's interrupt), as data
+                raised = describe_error(error)
+        warned = [{"classes": _classes(w.category), "message": _clip(str(w.message))} for w in caught[:20]]
+        return json.dumps({"results": results, "raised": raised, "warnings": warned,
+                           "args": [self.encode(a) for a in args],
+                           "kwargs": {k: self.encode(v) for k, v in kwargs.items()}})
