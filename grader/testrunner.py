@@ -21,6 +21,7 @@ from time import monotonic
 import numpy as np
 import nbformat
 from nbclient.exceptions import DeadKernelError
+from nbclient.util import run_sync
 from nbgrader.preprocessors import Execute
 
 from . import checks
@@ -107,6 +108,8 @@ class TestsOutsideKernel(Execute):
         kwargs["env"] = {k: v for k, v in (kwargs.get("env") or os.environ).items()
                          if not k.startswith(HIDDEN_ENV)}
         return await super().async_start_new_kernel(**kwargs)
+
+    start_new_kernel = run_sync(async_start_new_kernel)  # nbclient binds its own at class level
 
     def preprocess_cell(self, cell, resources, index):
         if not is_test_cell(cell) or not cell.source.strip():

@@ -27,6 +27,9 @@ import uuid
 
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import LocalProvisioner
+from traitlets import Bool
+
+from . import isolation
 
 PRELOAD = ("numpy", "matplotlib", "matplotlib.pyplot", "ipykernel.kernelapp")
 LAUNCHER = ["-m", "ipykernel_launcher"]
@@ -74,12 +77,16 @@ def _become_kernel(request: dict) -> None:
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.setsid()
-        os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
+        argv = request["argv"]
+        if request.get("isolate"):
+            argv = _isolated(argv)
+        else:
+            os.chdir(request["cwd"])
         _limit_memory(request)
         import random
 
@@ -87,10 +94,18 @@ def _become_kernel(request: dict) -> None:
         random.seed()
         numpy.random.seed()
         from ipykernel import kernelapp
-        kernelapp.launch_new_instance(argv=request["argv"])
+        kernelapp.launch_new_instance(argv=argv)
     except BaseException:
         os._exit(1)
     os._exit(0)
+
+
+def _isolated(argv: list[str]) -> list[str]:
+    """Enter the kernel's own tree and user (see isolation); the same argv with its new connection file."""
+    where = argv.index("-f") + 1
+    with open(argv[where], "rb") as file:
+        connection = file.read()
+    return [*argv[:where], isolation.enter_own_tree(connection), *argv[where + 1:]]
 
 
 MEMORY = "SOFTMAX_KERNEL_MEMORY_MB"  # environment variable: the kernel's memory limit (default 2048)
@@ -127,14 +142,16 @@ def start_zygote() -> subprocess.Popen:
     return process
 
 
-def fork_kernel(argv: list[str], env: dict, cwd: str) -> int:
-    """Ask the zygote (started on first use if none runs) for a kernel; return its pid."""
+def fork_kernel(argv: list[str], env: dict, cwd: str, isolate: bool = False) -> int:
+    """Ask the zygote (started on first use if none runs) for a kernel; return its pid.
+
+    An isolated kernel starts in its own file tree and user (see grader.isolation), not in `cwd`."""
     if not os.path.exists(os.environ.get(ADDRESS, "")):
         start_zygote()
     with socket.socket(socket.AF_UNIX) as client:
         client.connect(os.environ[ADDRESS])
         with client.makefile("rw") as stream:
-            stream.write(json.dumps({"argv": argv, "env": env, "cwd": cwd}) + "\n")
+            stream.write(json.dumps({"argv": argv, "env": env, "cwd": cwd, "isolate": isolate}) + "\n")
             stream.flush()
             return int(stream.readline())
 
@@ -183,8 +200,9 @@ class ForkedProvisioner(LocalProvisioner):
     async def launch_kernel(self, cmd: list[str], **kwargs):
         if cmd[1:3] != LAUNCHER:
             return await super().launch_kernel(cmd, **kwargs)
-        env = dict(kwargs.get("env") or os.environ)
-        self.process = ForkedProcess(fork_kernel(cmd[3:], env, str(kwargs.get("cwd") or os.getcwd())))
+        env = {k: v for k, v in (kwargs.get("env") or os.environ).items() if k != ADDRESS}
+        isolate = bool(getattr(self.parent, "isolate", False)) and isolation.available()
+        self.process = ForkedProcess(fork_kernel(cmd[3:], env, str(kwargs.get("cwd") or os.getcwd()), isolate))
         self.pid = self.pgid = self.process.pid  # the kernel leads its own session
         self.cwd = kwargs.get("cwd", os.getcwd())
         return self.connection_info
@@ -192,6 +210,9 @@ class ForkedProvisioner(LocalProvisioner):
 
 class ForkedKernelManager(AsyncKernelManager):
     """A kernel manager whose kernels come from the zygote (see ForkedProvisioner)."""
+
+    isolate = Bool(True, help="Give each kernel its own file tree and user when running as root "
+                              "(see grader.isolation).").tag(config=True)
 
     async def _async_pre_start_kernel(self, **kw):
         if self.provisioner is None:
