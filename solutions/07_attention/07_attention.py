@@ -1,0 +1,538 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 07 — Attention: softmax at work inside a transformer
+#
+# **By the end of this lesson you will be able to**
+# - compute self-attention on a six-token sentence by hand: scores, weights, context vectors;
+# - say what queries, keys and values are, and which axis the softmax runs over;
+# - explain why attention divides its scores by √d_k, and show what goes wrong without it;
+# - write `attention_weights` and `attend`, with an optional mask;
+# - read a causal self-attention layer as "each token mixes the tokens up to itself".
+#
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
+# *before* you run them.
+
+# %% nbgrader="readonly" grade_id="setup"
+import numpy as np
+import matplotlib.pyplot as plt
+
+from grader.checks import check_call, check_raises, passed
+from grader.figures import PALETTE, show
+
+np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
+
+# %% [markdown]
+# ## 1. What you bring from lesson 06
+#
+# This lesson builds on two functions you wrote in lesson 06: `masked_softmax` (softmax
+# over the last axis, forbidden choices weight exactly 0, an error for a row with nothing
+# allowed) and `causal_mask`. The next cell holds the course's reference versions, locked.
+# They are *given* rather than pasted from your lesson 06 so that this lesson's grade
+# depends only on what you write here: if your lesson 06 passed, yours behave the same.
+
+# %% nbgrader="readonly" grade_id="given_from_lesson_06"
+def masked_softmax(scores, mask, temperature=1.0):
+    """Lesson 06: softmax over the last axis; choices where mask is False get weight exactly 0."""
+    x = np.asarray(scores, dtype=float) / temperature
+    allowed = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
+    empty_rows = np.argwhere(np.atleast_1d(~allowed.any(axis=-1)))
+    if len(empty_rows):
+        row = ", ".join(str(i) for i in empty_rows[0])
+        raise ValueError(f"row {row} has no allowed choice: its mask is all False")
+    x = np.where(allowed, x, -np.inf)
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+
+
+def causal_mask(n):
+    """Lesson 06: (n, n) boolean mask, True where column <= row."""
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+# %% [markdown]
+# ## 2. Scores: every token against every token
+#
+# The sentence *Your journey starts with one step* has six tokens, and each token has a
+# vector of three numbers, one row of `X` (these toy vectors and this sentence follow
+# chapter 3 of Sebastian Raschka's *Build a Large Language Model (From Scratch)*).
+# Self-attention asks, for each token, how much every token of the sentence (itself
+# included) matters to it. The raw answer is a dot product: `X[i] @ X[j]` is large when
+# the two vectors point the same way. All 36 of them at once are the matrix `X @ X.T`,
+# where row *i* holds token *i*'s scores against every token *j*.
+#
+# **Predict.** Which token does "journey" (row 1) score highest? Is the matrix symmetric?
+
+# %%
+tokens = ["Your", "journey", "starts", "with", "one", "step"]
+X = np.array([[0.43, 0.15, 0.89],   # Your
+              [0.55, 0.87, 0.66],   # journey
+              [0.57, 0.85, 0.64],   # starts
+              [0.22, 0.58, 0.33],   # with
+              [0.77, 0.25, 0.10],   # one
+              [0.05, 0.80, 0.55]])  # step
+scores = X @ X.T
+print("scores shape:", scores.shape)
+print("scores of 'journey' (row 1):", scores[1])
+print("symmetric:", np.array_equal(scores, scores.T))
+
+# %% [markdown]
+# "journey" scores itself highest (1.4950), with "starts" (1.4754), whose vector is
+# almost the same, close behind. The matrix is symmetric because `X[i] @ X[j] = X[j] @ X[i]`;
+# that changes as soon as queries and keys differ (section 4).
+
+# %% [markdown]
+# ## 3. Weights and context vectors
+#
+# Each row of scores becomes a row of weights with a softmax **along the row**: token *i*
+# spreads one unit of attention over the six tokens it looks at. No token is forbidden
+# yet, so the mask is all True.
+#
+# **Predict.** Do the *columns* of the weights sum to 1 as well?
+
+# %%
+everything = np.ones((6, 6), dtype=bool)
+weights = masked_softmax(scores, everything)
+print("weights of 'journey':", weights[1])
+print("row sums:   ", weights.sum(axis=1))
+print("column sums:", weights.sum(axis=0))
+
+# %% [markdown]
+# Every row sums to 1 (each token's attention is a distribution over the tokens it looks
+# at); the columns do not, and need not: a column says how much attention a token
+# *receives*, and popular tokens receive more. "journey" gets the weights of lesson 03,
+# `[0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581]`.
+#
+# Now the point of the weights. Token *i*'s **context vector** is the weighted average of
+# all the token vectors, with its own row of weights: `sum over j of weights[i, j] * X[j]`.
+# For all tokens at once that is one matrix product, `weights @ X`.
+#
+# **Predict.** The context vector of "journey" is an average of six vectors whose first
+# entries lie between 0.05 and 0.77. Roughly where will its first entry land?
+
+# %%
+journey_by_hand = sum(weights[1, j] * X[j] for j in range(6))
+context = weights @ X
+print("context vector of 'journey', by hand:", journey_by_hand)
+print("context vector of 'journey', weights @ X:", context[1])
+print("all context vectors, shape:", context.shape)
+
+# %% [markdown]
+# The context vector of "journey" is **[0.4419, 0.6515, 0.5683]**: mostly its own vector
+# and that of "starts" (the two largest weights), with a little of everything else. This
+# is what an attention layer hands on: each token replaced by a mixture of the tokens it
+# attends to. The softmax is what makes it a mixture, since weights that are nonnegative
+# and sum to 1 give an average that stays among the vectors being averaged.
+
+# %% [markdown]
+# ## 4. Queries, keys and values
+#
+# Above, `X` played three roles at once. A transformer gives each role its own vectors,
+# made from `X` by three learned matrices:
+#
+# - the **query** of token *i* says what it is looking for (a row of `Q`);
+# - the **key** of token *j* says what it offers to be found by (a row of `K`);
+# - the **value** of token *j* is what it passes on when attended to (a row of `V`).
+#
+# The score of query *i* against key *j* is `Q[i] @ K[j]`, so the scores are `Q @ K.T`
+# (shape: number of queries × number of keys), the softmax runs along each row (**over the
+# keys**), and the output is `weights @ V`. Queries and keys must have the same width,
+# written **d_k**; values may have another width, and so may the output. With no trained
+# matrices we keep using `X` for all three, which is the attention of sections 2 and 3.
+#
+# **Predict.** 2 queries of width 4 and 5 keys of width 4, with values of width 7. What
+# are the shapes of the scores, the weights and the output?
+
+# %%
+rng = np.random.default_rng(0)
+Q, K, V = rng.normal(size=(2, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 7))
+qk_scores = Q @ K.T
+qk_weights = masked_softmax(qk_scores, np.ones(qk_scores.shape, dtype=bool))
+print("scores:", qk_scores.shape, "| weights:", qk_weights.shape, "| output:", (qk_weights @ V).shape)
+print("weight rows sum to:", qk_weights.sum(axis=-1))
+
+# %% [markdown]
+# `K.T` turns the keys' rows into columns, so that each entry of `Q @ K.T` is a query
+# row times a key row. Forget the transpose and `Q @ K` is `(2, 4) @ (5, 4)`, which NumPy
+# refuses; worse, when the shapes happen to fit (as many keys as their width) it runs and
+# computes something meaningless.
+
+# %% [markdown]
+# ## 5. Why divide by √d_k?
+#
+# Real models use keys of width 64 or 128, not 3. Suppose the entries of a query and a key
+# are independent random numbers with mean 0 and variance 1 (roughly how a network starts
+# out). Their dot product is a sum of d_k products, each with variance 1, so it has
+# variance d_k: its **spread (standard deviation) grows like √d_k**. This is the argument
+# of Vaswani et al., *Attention Is All You Need* (2017), footnote 4.
+#
+# **Predict.** For d_k = 1024, how far apart will typical scores be? And what happens to
+# the largest of 8 softmax weights?
+
+# %%
+rng = np.random.default_rng(2017)
+widths = [1, 4, 16, 64, 256, 1024]
+n_keys, trials = 8, 1000
+spread, spread_scaled, top_weight, top_weight_scaled = [], [], [], []
+for d_k in widths:
+    q = rng.standard_normal((trials, 1, d_k))        # one query per trial
+    k = rng.standard_normal((trials, n_keys, d_k))   # eight keys per trial
+    dots = (q @ np.swapaxes(k, -1, -2))[:, 0, :]     # (trials, n_keys) scores
+    allowed = np.ones(dots.shape, dtype=bool)
+    spread.append(dots.std())
+    spread_scaled.append((dots / np.sqrt(d_k)).std())
+    top_weight.append(masked_softmax(dots, allowed).max(axis=-1).mean())
+    top_weight_scaled.append(masked_softmax(dots / np.sqrt(d_k), allowed).max(axis=-1).mean())
+
+print("  d_k | sqrt(d_k) | std of q @ k | std scaled | mean top weight | scaled")
+for row in zip(widths, spread, spread_scaled, top_weight, top_weight_scaled):
+    d_k, s, s_scaled, top, top_scaled = row
+    print(f"{d_k:5d} | {np.sqrt(d_k):9.1f} | {s:12.2f} | {s_scaled:10.2f} | {top:15.3f} | {top_scaled:6.3f}")
+
+# %% [markdown]
+# The spread follows √d_k (about 32 at d_k = 1024). A softmax cares about *differences*
+# between scores, and differences of 30 or more mean factors of e^30 between evidences:
+# without scaling, the largest of 8 weights averages **0.97** at d_k = 1024, nearly a
+# one-hot row, and it keeps climbing toward 1 as d_k grows. Dividing by √d_k brings the
+# spread back to about 1 at every width, and the top weight stays between 0.31 and 0.37
+# whatever d_k is.
+#
+# Why is a nearly one-hot row bad? Each token then copies one other token instead of
+# mixing several, and (lesson 09) the softmax's gradient is almost zero there, so training
+# barely moves it. The factor 1/√d_k is fixed by the width, part of the architecture; it
+# is not the temperature knob of lesson 04.
+
+# %%
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+left.plot(widths, spread, "o-", color=PALETTE[1], label="unscaled q @ k")
+left.plot(widths, spread_scaled, "s--", color=PALETTE[0], label="scaled (q @ k) / √d_k")
+left.plot(widths, np.sqrt(widths), ":", color="black", label="√d_k")
+left.set(xscale="log", yscale="log", xlabel="key width d_k (log scale)",
+         ylabel="standard deviation of the scores (log scale)", title="The spread of dot products grows like √d_k")
+left.legend(frameon=False)
+right.plot(widths, top_weight, "o-", color=PALETTE[1], label="unscaled")
+right.plot(widths, top_weight_scaled, "s--", color=PALETTE[0], label="scaled by 1/√d_k")
+right.axhline(1 / n_keys, linestyle=":", color="black", label="uniform (1/8)")
+right.set(xscale="log", ylim=(0, 1.05), xlabel="key width d_k (log scale)",
+          ylabel="mean largest weight of 8", title="Unscaled scores saturate the softmax")
+right.legend(frameon=False, loc="center right")
+show(fig, alt="Two line charts against the key width d_k from 1 to 1024 on a log axis. Left: the "
+              "standard deviation of unscaled dot products of random vectors rises along the √d_k line, "
+              "from about 1 to about 32, while the scaled scores stay at about 1. Right: the mean "
+              "largest of 8 softmax weights climbs from 0.31 to 0.97 without scaling, and stays between "
+              "0.31 and 0.37 with scaling, above the uniform level of 0.125.")
+
+# %% [markdown]
+# One row makes it concrete. **Predict.** One query and 8 keys of width 512: how many of
+# the 8 unscaled weights are visibly above 0?
+
+# %%
+rng = np.random.default_rng(7)
+q512, k512 = rng.standard_normal((1, 512)), rng.standard_normal((8, 512))
+row512 = q512 @ k512.T
+print("unscaled weights:", masked_softmax(row512, np.ones((1, 8), dtype=bool))[0])
+print("scaled weights:  ", masked_softmax(row512 / np.sqrt(512), np.ones((1, 8), dtype=bool))[0])
+
+# %% [markdown]
+# Unscaled, a single key takes 0.9963 of the weight and the query all but copies that
+# key's value; scaled by 1/√512, all eight keys take part.
+
+# %% [markdown]
+# ## 6. Exercise: `attention_weights`
+#
+# Write `attention_weights(queries, keys, mask=None, scale=True)`:
+#
+# - `queries` has shape `(n_queries, d_k)` and `keys` has shape `(n_keys, d_k)`; accept
+#   lists and integer arrays too;
+# - the scores are `queries @ keys.T`; when `scale` is True, divide them by √d_k, where
+#   d_k is the width of the keys (their last axis), **not** the number of keys;
+# - the weights are the softmax of each row of scores, over the **keys**: the result has
+#   shape `(n_queries, n_keys)` and every row sums to 1;
+# - `mask` (optional) is boolean with **True = allowed**, of shape `(n_queries, n_keys)`
+#   or one that broadcasts to it (a single row shared by every query, say); a forbidden
+#   key gets weight exactly 0, and a row with no allowed key raises `ValueError`. `None`
+#   means every key is allowed;
+# - return a new float NumPy array and never change the arrays you were given.
+#
+# `masked_softmax` from section 1 does the softmax, the masking and the error for you.
+# The lesson (and every test) uses one sequence at a time, 2-D arrays. Real models add
+# leading axes for batches and heads; if you write `np.swapaxes(keys, -1, -2)` instead of
+# `keys.T` (which reverses *every* axis), your function handles those too. That is a plus,
+# not graded.
+
+# %% nbgrader="solution" grade_id="attention_weights"
+def attention_weights(queries, keys, mask=None, scale=True):
+    """Softmax over the keys of queries @ keys.T (divided by sqrt(d_k) when scale); mask True = allowed."""
+    ### BEGIN SOLUTION
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ np.swapaxes(k, -1, -2)
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is None:
+        mask = np.ones(scores.shape, dtype=bool)
+    return masked_softmax(scores, mask)
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_attention_weights_public" points=2
+check_call(attention_weights, np.array([[1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]), scale=False,
+           expect=[[1 / (1 + np.exp(-1)), 1 / (1 + np.exp(1))]])
+check_call(attention_weights, np.array([[2.0, 0.0]]), np.array([[2.0, 0.0], [0.0, 2.0]]),
+           expect=[[1 / (1 + np.exp(-4 / np.sqrt(2))), 1 / (1 + np.exp(4 / np.sqrt(2)))]])
+check_call(attention_weights, np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [1.0, 0.0]]),
+           mask=np.array([[True, False], [True, True]]), scale=False,
+           expect=[[1.0, 0.0], [1 / (1 + np.e), np.e / (1 + np.e)]])
+passed("attention_weights")
+
+# %% nbgrader="tests" grade_id="test_attention_weights_scaling" points=2
+### BEGIN HIDDEN TESTS
+def _weights(q, k, mask=None, scale=True):
+    s = np.asarray(q, dtype=float) @ np.asarray(k, dtype=float).T
+    s = s / np.sqrt(np.shape(k)[-1]) if scale else s
+    s = s if mask is None else np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+_rng = np.random.default_rng(70)
+_q, _k = _rng.normal(size=(2, 5)), _rng.normal(size=(4, 5))   # 2 queries, 4 keys, d_k = 5
+check_call(attention_weights, _q, _k, expect=_weights(_q, _k))
+check_call(attention_weights, _q, _k, scale=False, expect=_weights(_q, _k, scale=False))
+_x = np.array([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
+               [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]])
+check_call(attention_weights, _x, _x, scale=False, expect=_weights(_x, _x, scale=False))
+check_call(attention_weights, _x, _x, scale=True, expect=_weights(_x, _x))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_attention_weights_over_keys" points=2
+### BEGIN HIDDEN TESTS
+def _weights(q, k, mask=None, scale=True):
+    s = np.asarray(q, dtype=float) @ np.asarray(k, dtype=float).T
+    s = s / np.sqrt(np.shape(k)[-1]) if scale else s
+    s = s if mask is None else np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+_rng = np.random.default_rng(71)
+_q, _k = 2 * _rng.normal(size=(3, 4)), 2 * _rng.normal(size=(5, 4))   # 3 queries, 5 keys
+check_call(attention_weights, _q, _k, expect=_weights(_q, _k))
+_sq, _sk = _rng.normal(size=(4, 4)), _rng.normal(size=(4, 4))         # as many keys as their width
+check_call(attention_weights, _sq, _sk, expect=_weights(_sq, _sk))
+check_call(attention_weights, _sq, _sk, scale=False, expect=_weights(_sq, _sk, scale=False))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_attention_weights_mask" points=2
+### BEGIN HIDDEN TESTS
+def _weights(q, k, mask=None, scale=True):
+    s = np.asarray(q, dtype=float) @ np.asarray(k, dtype=float).T
+    s = s / np.sqrt(np.shape(k)[-1]) if scale else s
+    s = s if mask is None else np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+_rng = np.random.default_rng(72)
+_q = _rng.normal(size=(4, 3))
+_causal = np.tril(np.ones((4, 4), dtype=bool))
+check_call(attention_weights, _q, _q, mask=_causal, expect=_weights(_q, _q, _causal))
+_negative = -np.abs(_rng.normal(size=(3, 2)))
+_keys = np.abs(_rng.normal(size=(5, 2)))
+_pattern = np.array([[True, False, True, False, False], [False, True, True, True, False],
+                     [True, True, False, False, True]])
+check_call(attention_weights, _negative, _keys, mask=_pattern, expect=_weights(_negative, _keys, _pattern))
+_padding = np.array([True, True, True, False, False])   # one row shared by every query
+check_call(attention_weights, _negative, _keys, mask=_padding, scale=False,
+           expect=_weights(_negative, _keys, _padding, scale=False))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_attention_weights_no_allowed_key" points=1
+### BEGIN HIDDEN TESTS
+_why = "A query with no allowed key has no distribution over the keys."
+_q = np.array([[1.0, 0.5], [0.0, 2.0]])
+check_raises(attention_weights, _q, _q, mask=np.array([[True, False], [False, False]]), why=_why)
+check_raises(attention_weights, _q, np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]),
+             mask=np.array([False, False, False]), why=_why)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_attention_weights_inputs" points=1
+### BEGIN HIDDEN TESTS
+check_call(attention_weights, [[1, 0], [0, 0]], [[1, 0], [0, 1], [1, 1]], scale=False,
+           expect=[[np.e / (2 * np.e + 1), 1 / (2 * np.e + 1), np.e / (2 * np.e + 1)], [1 / 3, 1 / 3, 1 / 3]])
+check_call(attention_weights, np.array([[3, 4]]), np.array([[3, 4], [4, 3], [0, 0], [3, 4]]), mask=[True, True, False, True],
+           scale=False, expect=[[np.exp(1) / (2 * np.exp(1) + 1), 1 / (2 * np.exp(1) + 1), 0.0, np.exp(1) / (2 * np.exp(1) + 1)]])
+# large scores (2500 and 2400): exp of them overflows unless each row is shifted by its max
+check_call(attention_weights, np.array([[30.0, 40.0]]), np.array([[30.0, 40.0], [40.0, 30.0], [30.0, 40.0]]),
+           expect=[[0.5, 0.0, 0.5]])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 7. Exercise: `attend`
+#
+# Write `attend(queries, keys, values, mask=None, scale=True)`: the weights of
+# `attention_weights(queries, keys, mask, scale)` times the values. `values` has shape
+# `(n_keys, d_v)`, one row per key (d_v need not equal d_k), and the result has shape
+# `(n_queries, d_v)`: row *i* is query *i*'s context vector, the average of the value
+# rows weighted by query *i*'s weights. Pass `mask` and `scale` on; accept lists and
+# integer arrays, return a new float NumPy array.
+
+# %% nbgrader="solution" grade_id="attend"
+def attend(queries, keys, values, mask=None, scale=True):
+    """Each query's context vector: its attention weights times the values."""
+    ### BEGIN SOLUTION
+    weights = attention_weights(queries, keys, mask=mask, scale=scale)
+    return weights @ np.asarray(values, dtype=float)
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_attend_public" points=2
+check_call(attend, np.array([[0.0, 0.0]]), np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+           np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]]), expect=[[3.0, 6.0]])
+check_call(attend, np.array([[1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[10.0, 0.0], [0.0, 10.0]]),
+           scale=False, expect=[[10 / (1 + np.exp(-1)), 10 / (1 + np.exp(1))]])
+check_call(attend, np.array([[0.0, 0.0]]), np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+           np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]]), mask=np.array([[True, False, False]]), expect=[[1.0, 2.0]])
+passed("attend")
+
+# %% nbgrader="tests" grade_id="test_attend_values" points=2
+### BEGIN HIDDEN TESTS
+def _attend(q, k, v, mask=None, scale=True):
+    s = np.asarray(q, dtype=float) @ np.asarray(k, dtype=float).T
+    s = s / np.sqrt(np.shape(k)[-1]) if scale else s
+    s = s if mask is None else np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(v, dtype=float)
+
+
+_rng = np.random.default_rng(73)
+_q, _k, _v = _rng.normal(size=(2, 3)), _rng.normal(size=(4, 3)), _rng.normal(size=(4, 5))
+check_call(attend, _q, _k, _v, expect=_attend(_q, _k, _v))
+check_call(attend, _q, _k, _v, scale=False, expect=_attend(_q, _k, _v, scale=False))
+_x = np.array([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
+               [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]])
+_v6 = _rng.normal(size=(6, 3))
+check_call(attend, _x, _x, _v6, expect=_attend(_x, _x, _v6))
+check_call(attend, _x[1:2], _x, _x, scale=False, expect=_attend(_x[1:2], _x, _x, scale=False))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_attend_mask" points=1
+### BEGIN HIDDEN TESTS
+def _attend(q, k, v, mask=None, scale=True):
+    s = np.asarray(q, dtype=float) @ np.asarray(k, dtype=float).T
+    s = s / np.sqrt(np.shape(k)[-1]) if scale else s
+    s = s if mask is None else np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(v, dtype=float)
+
+
+_rng = np.random.default_rng(74)
+_x, _v = _rng.normal(size=(5, 3)), _rng.normal(size=(5, 2))
+_causal = np.tril(np.ones((5, 5), dtype=bool))
+check_call(attend, _x, _x, _v, mask=_causal, expect=_attend(_x, _x, _v, _causal))
+check_call(attend, _x, _x, _v, mask=_causal, scale=False, expect=_attend(_x, _x, _v, _causal, scale=False))
+check_raises(attend, _x[:2], _x[:2], _v[:2], mask=np.array([[True, False], [False, False]]),
+             why="A query with no allowed key has no context vector.")
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_attend_inputs" points=1
+### BEGIN HIDDEN TESTS
+check_call(attend, [[0, 0]], [[1, 2], [3, 4]], [[2, 4], [6, 0]], expect=[[4.0, 2.0]])
+check_call(attend, np.array([[1, 0]]), np.array([[1, 0], [0, 1]]), np.array([[3], [1]]), scale=False,
+           expect=[[(3 * np.e + 1) / (np.e + 1)]])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 8. The journey sentence, scaled
+#
+# Back to the sentence, now with your functions. With `scale=False` they reproduce
+# section 3; with the default `scale=True` the scores are divided by √3.
+#
+# **Predict.** Will the scaled weights of "journey" be flatter or sharper than the
+# unscaled ones? Which way will its context vector move?
+
+# %%
+print("context of 'journey', unscaled:", attend(X, X, X, scale=False)[1])
+print("weights of 'journey', scaled:  ", attention_weights(X, X)[1])
+print("context of 'journey', scaled:  ", attend(X, X, X)[1])
+print("plain average of all six rows: ", X.mean(axis=0))
+
+# %% [markdown]
+# Dividing by √3 shrinks the differences between scores, so the weights move toward
+# uniform (the largest drops from 0.2379 to 0.2070) and the context vector moves toward
+# the plain average of the six vectors. With d_k = 3 the effect is mild; with d_k = 512 it
+# is the difference between the two rows printed at the end of section 5.
+
+# %% [markdown]
+# ## 9. Causal self-attention
+#
+# A model that writes text one token at a time must not let a token look at the tokens
+# after it. That is lesson 06's causal mask, passed to `attend`.
+#
+# **Predict.** What is the context vector of "Your", the first token, under the causal
+# mask? And which tokens make up the context vector of "journey"?
+
+# %%
+causal_weights = attention_weights(X, X, mask=causal_mask(6))
+causal_context = attend(X, X, X, mask=causal_mask(6))
+print(causal_weights)
+print("context of 'Your':   ", causal_context[0], "| its own vector:", X[0])
+print("context of 'journey':", causal_context[1])
+print("context of 'step':   ", causal_context[5], "| unmasked:", attend(X, X, X)[5])
+
+# %% [markdown]
+# "Your" may attend only to itself, so its weight is 1 and its context vector is its own
+# vector, unchanged. "journey" mixes "Your" (0.4226) and itself (0.5774). The last token,
+# "step", sees the whole sentence, so its row and context vector are the same as without
+# the mask. Each row is a distribution over the tokens up to it, with exactly 0 for every
+# later token: nothing about the future leaks into the context vectors.
+
+# %%
+fig, ax = plt.subplots(figsize=(6.4, 5.2))
+image = ax.imshow(causal_weights, cmap="viridis", vmin=0, vmax=1)
+ax.set_xticks(range(6), tokens, rotation=45, ha="right")
+ax.set_yticks(range(6), tokens)
+ax.set(title="Causal self-attention weights (scaled by 1/√3)", xlabel="key: attended-to token",
+       ylabel="query: attending token")
+for (i, j), w in np.ndenumerate(causal_weights):
+    ax.text(j, i, f"{w:.2f}" if j <= i else "0", ha="center", va="center", fontsize=8,
+            color="black" if w > 0.6 else "white")
+fig.colorbar(image, ax=ax, label="weight")
+show(fig, alt="Heatmap of the scaled causal self-attention weights of the six journey tokens. "
+              "Above the diagonal every weight is 0. 'Your' puts 1.00 on itself, 'journey' 0.42 "
+              "on 'Your' and 0.58 on itself, and each later row spreads its weight more evenly, "
+              "down to 'step', whose six weights lie between 0.12 and 0.20.")
+
+# %% [markdown]
+# ## 10. Optional: batches
+#
+# Real models attend over many sentences (and several heads) at once, with arrays of
+# shape `(batch, n, d_k)`. Not graded; this cell only tells you whether your
+# `attention_weights` already handles such a batch.
+
+# %%
+batch = np.stack([X, X[::-1]])   # the sentence, and the sentence reversed
+try:
+    batched = attention_weights(batch, batch)
+    print("batch of 2 works:", np.allclose(batched[0], attention_weights(X, X)))
+except Exception as error:   # any failure here only means "2-D only", which is all the lesson asks
+    print("not for batches (fine for this lesson):", type(error).__name__, error)
+
+# %% [markdown]
+# ## What carries forward
+#
+# Attention is softmax put to work. Scores are dot products of queries with keys,
+# `Q @ K.T`; each row is a softmax **over the keys**, optionally masked (lesson 06); and
+# each output is the weighted average of the value rows, `weights @ V`. The scores are
+# divided by √d_k because the spread of dot products grows like √d_k, and unscaled scores
+# would push the softmax toward one-hot rows.
+#
+# Lesson 08 takes the log of a softmax without losing the tiny weights (log-sum-exp and
+# cross-entropy), and lesson 09 shows why saturated rows stop learning (the softmax's
+# gradient) and how attention computes its softmax in one pass over long rows.

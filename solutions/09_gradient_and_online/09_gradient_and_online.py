@@ -1,0 +1,612 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 09 — The softmax gradient, and softmax in one pass
+#
+# **By the end of this lesson you will be able to**
+# - write the Jacobian of softmax, `diag(p) - p pᵀ`, and check it against finite differences;
+# - say why each of its rows and columns sums to zero;
+# - show that the gradient vanishes when one score dominates (saturation), and why attention
+#   divides its scores by `√d_k`;
+# - compute the softmax of a long row in **one pass** over its chunks, with a running max and a
+#   rescaled running sum, as FlashAttention does tile by tile.
+#
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
+# *before* you run them.
+
+# %% nbgrader="readonly" grade_id="setup"
+import numpy as np
+import matplotlib.pyplot as plt
+
+from grader.checks import check_call, passed
+from grader.figures import PALETTE, show
+
+np.set_printoptions(precision=4, suppress=True)
+
+# %% [markdown]
+# Lesson 05's `stable_softmax`, given in brief; we compare everything in this lesson with it.
+
+# %%
+def stable_softmax(scores):
+    """Shift each row by its own max, then exp and normalise over the last axis (lesson 05)."""
+    x = np.asarray(scores, dtype=float)
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+
+
+# %% [markdown]
+# ## 1. How does a weight move when a score moves?
+#
+# A model learns by nudging its scores. To know which way to nudge, it needs to know how each
+# weight `p_i` changes when one score `s_j` changes: the derivative `∂p_i / ∂s_j`. All of
+# them together form an `n × n` matrix, the **Jacobian** `J`, with `J[i, j] = ∂p_i / ∂s_j`.
+#
+# Start from `p_i = exp(s_i) / Z` with `Z = Σ_k exp(s_k)`, and note that `∂Z / ∂s_j = exp(s_j)`.
+#
+# - **Its own score** (`i = j`): by the quotient rule,
+#   `∂p_i / ∂s_i = (exp(s_i) · Z - exp(s_i) · exp(s_i)) / Z² = p_i - p_i²`.
+# - **Another score** (`i ≠ j`): only the denominator depends on `s_j`, so
+#   `∂p_i / ∂s_j = -exp(s_i) · exp(s_j) / Z² = -p_i p_j`.
+#
+# Both cases in one line: `J[i, j] = p_i (δ_ij - p_j)`, where `δ_ij` is 1 when `i = j` and 0
+# otherwise. As matrices: the diagonal matrix `diag(p)` minus the **outer product** `p pᵀ`
+# (the `n × n` matrix of all products `p_i p_j`):
+#
+# $$J = \operatorname{diag}(p) - p\,p^\top$$
+#
+# The Jacobian needs only the weights `p`, not the scores: softmax's derivative is written in
+# terms of its own output, which is why frameworks keep `p` from the forward pass.
+#
+# **Predict.** For `p = [0.5, 0.5]`, what are the four entries of `J`? Which are positive?
+
+# %% [markdown]
+# ## 2. Exercise: `softmax_jacobian`
+#
+# Write `softmax_jacobian(p)`: `p` is a 1-D probability vector (a list or an array, the
+# output of a softmax); return the `(n, n)` float array `diag(p) - p pᵀ`.
+#
+# NumPy has both pieces: `np.diag(p)` puts a 1-D array on the diagonal of a square matrix,
+# and `np.outer(p, p)` is the outer product. Careful: on a 1-D array `p.T` is `p` itself, so
+# `p @ p.T` is the *dot product*, a single number, and not the outer product.
+
+# %% nbgrader="solution" grade_id="softmax_jacobian"
+def softmax_jacobian(p):
+    """Jacobian of softmax from its output p: J[i, j] = d p_i / d s_j = p_i (delta_ij - p_j)."""
+    ### BEGIN SOLUTION
+    p = np.asarray(p, dtype=float)
+    return np.diag(p) - np.outer(p, p)
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_public" points=2
+check_call(softmax_jacobian, np.array([0.5, 0.5]), expect=[[0.25, -0.25], [-0.25, 0.25]])
+check_call(softmax_jacobian, np.array([0.2, 0.3, 0.5]),
+           expect=[[0.16, -0.06, -0.10], [-0.06, 0.21, -0.15], [-0.10, -0.15, 0.25]])
+passed("softmax_jacobian")
+
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_values" points=2
+### BEGIN HIDDEN TESTS
+def _jacobian_by_entries(q):
+    q = np.asarray(q, dtype=float)
+    return np.array([[q[i] * ((i == j) - q[j]) for j in range(len(q))] for i in range(len(q))])
+
+
+for _seed, _n in ((1, 4), (2, 6), (3, 9)):
+    _ev = np.exp(np.random.default_rng(_seed).normal(size=_n))
+    _p = _ev / _ev.sum()
+    check_call(softmax_jacobian, _p, expect=_jacobian_by_entries(_p))
+_journey = np.exp([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
+check_call(softmax_jacobian, _journey / _journey.sum(), expect=_jacobian_by_entries(_journey / _journey.sum()))
+check_call(softmax_jacobian, [0.1, 0.6, 0.3], expect=_jacobian_by_entries([0.1, 0.6, 0.3]))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_saturated" points=2
+### BEGIN HIDDEN TESTS
+check_call(softmax_jacobian, np.array([0.0, 1.0, 0.0]), expect=np.zeros((3, 3)))
+check_call(softmax_jacobian, [0, 0, 1, 0], expect=np.zeros((4, 4)), dtype=np.float64)
+check_call(softmax_jacobian, np.array([1]), expect=[[0.0]], dtype=np.float64)
+_top = 1 - 2e-6
+check_call(softmax_jacobian, np.array([1e-6, _top, 1e-6]),
+           expect=[[1e-6 - 1e-12, -1e-6 * _top, -1e-12],
+                   [-1e-6 * _top, _top * 2e-6, -1e-6 * _top],
+                   [-1e-12, -1e-6 * _top, 1e-6 - 1e-12]])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 3. Check it against finite differences
+#
+# A derivative is a slope, so we can *measure* it: nudge score `j` up and down by a small `h`
+# and see how the weights move. The **central difference**
+# `(softmax(s + h e_j) - softmax(s - h e_j)) / 2h` approximates column `j` of `J` with an
+# error that shrinks like `h²`.
+#
+# **Predict.** With `h = 1e-5`, how close will the measured slopes come to your formula at
+# the journey scores of lessons 01 and 03: 1e-2? 1e-6? 1e-10?
+
+# %%
+journey_scores = np.array([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
+journey_weights = stable_softmax(journey_scores)
+J = softmax_jacobian(journey_weights)
+
+h = 1e-5
+measured = np.empty_like(J)
+for j in range(len(journey_scores)):
+    nudge = np.zeros_like(journey_scores)
+    nudge[j] = h
+    measured[:, j] = (stable_softmax(journey_scores + nudge) - stable_softmax(journey_scores - nudge)) / (2 * h)
+
+print(J)
+largest = np.abs(J - measured).max()
+print(f"largest difference from central differences: {largest:.1e}")
+print("formula and measurement agree within 1e-9:", bool(largest < 1e-9))
+
+# %% [markdown]
+# They agree to about 11 decimal places; the rest is rounding in the measured slope. Read
+# row 1, "journey": raising its own score raises its weight (`+0.1813`), and raising any
+# other score takes weight from it (every other entry of the row is negative), the
+# competition through one shared denominator that lesson 03 showed.
+
+# %% [markdown]
+# ## 4. Every row and every column sums to zero
+#
+# **Predict.** What is the sum of each column of `J`? Of each row?
+
+# %%
+print("column sums:", J.sum(axis=0))
+print("row sums:   ", J.sum(axis=1))
+print("every row and column sums to 0 (within 1e-15):",
+      bool(np.abs(J.sum(axis=0)).max() < 1e-15 and np.abs(J.sum(axis=1)).max() < 1e-15))
+
+# %% [markdown]
+# (`-0.` is a tiny negative rounding error, shown with four decimals.)
+#
+# - **Columns.** Column `j` adds up how *every* weight responds to a nudge of score `j`.
+#   The weights always sum to 1, whatever the scores, so their total cannot change:
+#   `Σ_i ∂p_i / ∂s_j = ∂(Σ_i p_i) / ∂s_j = ∂1 / ∂s_j = 0`. Weight only moves between choices.
+#   In the formula: `p_j - p_j Σ_i p_i = p_j - p_j = 0`.
+# - **Rows.** Row `i` adds up how weight `i` responds when *every* score rises by the same
+#   amount, and lesson 05 showed that a common shift changes nothing. (Here `J` is also
+#   symmetric, `J[i, j] = J[j, i] = -p_i p_j`, so rows and columns agree.)
+#
+# A practical consequence: a gradient pushed back through softmax always sums to zero over the
+# scores. Softmax cannot say "raise every score", only "raise these relative to those".
+
+# %% [markdown]
+# ## 5. Saturation: when one score dominates, the gradient vanishes
+#
+# **Predict.** Two scores, `[gap, 0]`. As the gap grows from 0 to 40, what happens to the
+# top weight, and to the largest entry of the Jacobian?
+
+# %%
+for gap in (0, 2, 5, 10, 20, 40):
+    p = stable_softmax([gap, 0.0])
+    print(f"gap {gap:2d}: top weight {p[0]:.10f}, largest Jacobian entry {np.abs(softmax_jacobian(p)).max():.3g}")
+
+# %% [markdown]
+# At gap 0 the largest entry is `0.5 · 0.5 = 0.25`. By gap 10 it is about `4.5e-5`, and
+# by gap 40 it is `4e-18`: numerically nothing. Each entry is `p_i (δ_ij - p_j)`. When one
+# weight is almost 1, its own entry `p(1 - p)` is almost 0, and every other entry carries a
+# factor `p_i` or `p_j` that is almost 0. The softmax is **saturated**: nudging any score
+# barely moves any weight, so the gradient that should tell the model how to change its
+# scores vanishes, and learning through this softmax stalls.
+#
+# The figure shows the largest entry for 2 choices and for 8 (one score `gap` above seven
+# scores of 0). **Predict.** Which saturates sooner?
+
+# %%
+gaps = np.linspace(0, 30, 121)
+fig, ax = plt.subplots(figsize=(7, 3.8))
+for n, colour, style in ((2, PALETTE[0], "-"), (8, PALETTE[1], "--")):
+    largest_entry = [np.abs(softmax_jacobian(stable_softmax(np.r_[g, np.zeros(n - 1)]))).max() for g in gaps]
+    ax.semilogy(gaps, largest_entry, color=colour, linestyle=style, linewidth=2,
+                label=f"{n} choices: one score above the rest")
+ax.set(title="Saturation: the softmax gradient vanishes as one score dominates",
+       xlabel="score gap (top score minus the others)", ylabel="largest |Jacobian entry| (log scale)",
+       ylim=(1e-14, 1))
+ax.legend(frameon=False)
+ax.grid(True, which="major", alpha=0.3)
+show(fig, alt="Line chart on a log scale of the largest Jacobian entry against the score gap from 0 to 30. "
+              "For 2 choices (solid blue) it starts at 0.25 and falls in a straight line on the log "
+              "scale to about 1e-13 at gap 30; for 8 choices (dashed orange) it starts near 0.11, "
+              "rises to about 0.25 near gap 2, then falls with the same slope, about 7 times higher.")
+
+# %% [markdown]
+# Both lines fall with the same slope: each extra unit of gap divides the gradient by
+# `e ≈ 2.7`. With seven rivals the top weight leaves about seven times more to share, so the
+# 8-choice line runs about 7 times higher and needs a gap about `log 7 ≈ 2` larger to saturate
+# as much. Either way, a gap of a few tens is enough to silence the gradient.
+
+# %% [markdown]
+# ## 6. Why attention divides by √d_k
+#
+# Lesson 07 scaled the attention scores `q · k` by `1 / √d_k`. Here is the reason in
+# gradient terms. A dot product of two random vectors of width `d_k` (entries of variance 1)
+# has a standard deviation of `√d_k`: wide vectors give large score gaps, and large gaps
+# saturate the softmax.
+#
+# **Predict.** For one query and 8 random keys, how will the largest Jacobian entry change
+# as `d_k` grows from 4 to 1024, without the scale and with it?
+
+# %%
+rng = np.random.default_rng(9)
+widths = [4, 16, 64, 256, 1024]
+median_unscaled, median_scaled = [], []
+for d_k in widths:
+    unscaled, scaled = [], []
+    for _ in range(400):
+        query, keys = rng.standard_normal(d_k), rng.standard_normal((8, d_k))
+        scores = keys @ query
+        unscaled.append(np.abs(softmax_jacobian(stable_softmax(scores))).max())
+        scaled.append(np.abs(softmax_jacobian(stable_softmax(scores / np.sqrt(d_k)))).max())
+    median_unscaled.append(np.median(unscaled))
+    median_scaled.append(np.median(scaled))
+    print(f"d_k = {d_k:4d}: median largest entry {median_unscaled[-1]:.1e} unscaled, "
+          f"{median_scaled[-1]:.2f} scaled by 1/sqrt(d_k)")
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 3.6))
+ax.loglog(widths, median_unscaled, "o-", color=PALETTE[3], linewidth=2, label="scores q·k (unscaled)")
+ax.loglog(widths, median_scaled, "s--", color=PALETTE[0], linewidth=2, label="scores q·k / √d_k")
+ax.set(title="Scaling by 1/√d_k keeps attention's softmax out of saturation",
+       xlabel="key width d_k (log scale)", ylabel="median largest |Jacobian entry|")
+ax.set_xticks(widths, [str(w) for w in widths])
+ax.legend(frameon=False)
+show(fig, alt="Log-log chart of the median largest Jacobian entry against the key width d_k from 4 to 1024, "
+              "for one query and 8 random keys. Unscaled scores (vermillion circles) fall from about 0.2 "
+              "at d_k = 4 to about 5e-7 at d_k = 1024; scores divided by the square root of d_k "
+              "(blue squares, dashed) stay flat near 0.2.")
+
+# %% [markdown]
+# Unscaled, the typical gap grows like `√d_k` and the gradient collapses: at `d_k = 1024` the
+# largest entry is about `5e-7` instead of about `0.2`. Dividing by `√d_k` keeps the spread of
+# the scores near 1 at every width, so the gradient stays healthy. That is the job of the
+# fixed `1 / √d_k` factor: it is an architectural scale, not a temperature to tune.
+
+# %% [markdown]
+# ## 7. A row too long to hold at once
+#
+# Now the forward pass. Lesson 05's stable softmax needs the row's max *before* it can start
+# the sum, so it reads the row three times: once for the max, once for the sum of
+# `exp(x - max)`, once to write the weights. In attention over a long context, one query's
+# row has a score per key, perhaps 100,000 of them, computed tile by tile in a small, fast
+# memory on the GPU. Reading it three times, or storing it whole, is what we want to avoid.
+#
+# Maxim Milakov and Natalia Gimelshein (*Online normalizer calculation for softmax*, 2018)
+# get the max and the sum in **one** pass. Keep a running max `m` and a running sum `s = Σ exp(x - m)` over the scores
+# seen so far. When a new chunk raises the max from `m_old` to `m_new`, every term already
+# in `s` was measured against the old max, `exp(x - m_old)`, and should now be
+# `exp(x - m_new) = exp(x - m_old) · exp(m_old - m_new)`. One multiplication fixes them all:
+#
+# $$s \leftarrow s \cdot e^{\,m_{old} - m_{new}} + \sum_{x \in \text{chunk}} e^{\,x - m_{new}}$$
+#
+# The factor `exp(m_old - m_new)` is at most 1 (the max only grows), so nothing can overflow.
+#
+# **Predict.** The row `[1, 2, 5, 0, 3, 4]` arrives in three chunks: `[1, 2]`, `[5, 0]`,
+# `[3, 4]`. By what factor is `s` multiplied when the second chunk arrives?
+
+# %%
+row_chunks = [np.array([1.0, 2.0]), np.array([5.0, 0.0]), np.array([3.0, 4.0])]
+m, s = -np.inf, 0.0
+for chunk in row_chunks:
+    m_new = max(m, chunk.max())
+    factor = np.exp(m - m_new)
+    s = s * factor + np.exp(chunk - m_new).sum()
+    m = m_new
+    print(f"chunk {chunk}: rescale by {factor:.4f}, running max {m:.0f}, running sum {s:.4f}")
+whole_row = np.concatenate(row_chunks)
+print(f"one sum over the whole row, sum(exp(x - 5)): {np.exp(whole_row - whole_row.max()).sum():.4f}")
+
+# %% [markdown]
+# The first chunk is rescaled by `exp(-inf) = 0` (there is nothing to rescale yet). The second
+# raises the max from 2 to 5, so the sum so far, 1.3679, is multiplied by `exp(2 - 5) = 0.0498`
+# before the new chunk's evidence is added. The third does not raise the max: factor 1. The
+# final `m` and `s` are exactly the max and the total of the whole row, found in one pass.
+
+# %% [markdown]
+# ## 8. Two ways to get the rescaling wrong
+#
+# **Predict.** What final sum do you get if you never rescale `s`? If you rescale by
+# `exp(m_new - m_old)`, the wrong way round?
+
+# %%
+def running_sum(chunks, rescale):
+    m, s = -np.inf, 0.0
+    for chunk in chunks:
+        m_new = max(m, chunk.max())
+        s = (s * rescale(m, m_new) if s > 0 else 0.0) + np.exp(chunk - m_new).sum()
+        m = m_new
+    return s
+
+
+print(f"rescaled by exp(m_old - m_new): {running_sum(row_chunks, lambda old, new: np.exp(old - new)):.4f}")
+print(f"never rescaled:                 {running_sum(row_chunks, lambda old, new: 1.0):.4f}")
+print(f"rescaled by exp(m_new - m_old): {running_sum(row_chunks, lambda old, new: np.exp(new - old)):.4f}")
+
+# %% [markdown]
+# Never rescaling leaves `1 + exp(-1) = 1.3679` from the first chunk at full size when it
+# should have shrunk to 0.0681, so the total is too large and every weight too small. The wrong
+# direction multiplies by `exp(3) ≈ 20` instead of dividing, and the error grows with every
+# jump of the max (with a jump of 1000 it overflows to `inf`). Both are silent: nothing warns.
+
+# %% [markdown]
+# ## 9. Read each chunk once
+#
+# Chunks often come from a **generator**: they are computed or loaded one at a time and are
+# gone once read. **Predict.** The next cell loops twice over the same generator. How many
+# scores does each loop see?
+
+# %%
+def chunks_of(row, size):
+    """Yield the row in pieces of `size` scores, one at a time."""
+    for start in range(0, len(row), size):
+        yield row[start:start + size]
+
+
+stream = chunks_of(whole_row, 2)
+print("first loop sees", sum(len(chunk) for chunk in stream), "scores")
+print("second loop sees", sum(len(chunk) for chunk in stream), "scores")
+
+# %% [markdown]
+# A generator runs once. A function that loops over its chunks twice (once for the max, once
+# for the sum) works on a list and silently gets nothing on a generator.
+#
+# So how do we write the weights at the end, once the final `m` and `s` are known? Keep, for
+# each chunk, its evidence `exp(x - m_then)` against the running max **at the time**, and that
+# max. At the end, rescale each kept piece by `exp(m_then - m)` and divide by `s`. This second
+# pass is cheap: it touches only what we kept, never the input again.
+
+# %% [markdown]
+# ## 10. Exercise: `online_softmax`
+#
+# Write `online_softmax(chunks)`:
+#
+# - `chunks` is a list **or an iterator** (such as a generator) of 1-D arrays or lists of
+#   scores, each holding at least one score; together, in order, they form **one row**;
+# - loop over `chunks` **exactly once**, keeping a running max and a running sum rescaled by
+#   `exp(m_old - m_new)` whenever the max grows, and the pieces you need for the output;
+# - return the softmax of the whole row as **one** 1-D float64 array (the same numbers
+#   `stable_softmax(np.concatenate(chunks))` gives);
+# - scores may be `-inf` (forbidden, lesson 06), and a chunk may be **all** `-inf`, even the
+#   first one. The row as a whole has at least one finite score. Careful:
+#   `-inf - (-inf)` is `nan`, so a chunk can add no evidence until a finite max exists;
+# - never warn, and never change the chunks you are given.
+#
+# The checks pass your function a list of chunks and a one-pass stream of chunks that
+# behaves like a generator (a second loop over it sees nothing).
+
+# %% nbgrader="solution" grade_id="online_softmax"
+def online_softmax(chunks):
+    """Softmax of one row given in chunks, reading each chunk once: running max, rescaled running sum."""
+    ### BEGIN SOLUTION
+    running_max, running_sum = -np.inf, 0.0
+    pieces = []  # (evidence against the running max at the time, that max)
+    for chunk in chunks:
+        x = np.asarray(chunk, dtype=float)
+        new_max = max(running_max, x.max())
+        if new_max == -np.inf:  # no finite score yet: this chunk adds no evidence
+            pieces.append((np.zeros_like(x), new_max))
+            continue
+        evidence = np.exp(x - new_max)
+        running_sum = running_sum * np.exp(running_max - new_max) + evidence.sum()
+        running_max = new_max
+        pieces.append((evidence, new_max))
+    return np.concatenate([e * np.exp(m - running_max) for e, m in pieces]) / running_sum
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_online_softmax_public" points=2
+class _Stream:
+    """One pass over the chunks, like a generator: a second loop sees nothing."""
+
+    def __init__(self, *chunks):
+        self.chunks, self.read = [np.asarray(c, dtype=float) for c in chunks], 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.read == len(self.chunks):
+            raise StopIteration
+        self.read += 1
+        return self.chunks[self.read - 1]
+
+    def __repr__(self):
+        return f"<generator of {len(self.chunks)} chunks>"
+
+
+_w = [0.08714431874203257, 0.23688281808991013, 0.6439142598879724, 0.03205860328008499]
+check_call(online_softmax, [np.array([1.0, 2.0]), np.array([3.0, 0.0])], expect=_w)
+check_call(online_softmax, [np.array([1.0, 2.0, 3.0, 0.0])], expect=_w)
+check_call(online_softmax, _Stream([1.0, 2.0], [3.0, 0.0]), expect=_w)
+passed("online_softmax")
+
+# %% nbgrader="tests" grade_id="test_online_softmax_growing_max" points=2
+### BEGIN HIDDEN TESTS
+def _softmax_of_row(chunks):
+    _x = np.concatenate([np.asarray(c, dtype=float) for c in chunks])
+    _e = np.exp(_x - _x.max())
+    return _e / _e.sum()
+
+
+_rng = np.random.default_rng(90)
+_rising = [_rng.normal(size=5) + 1.5 * _k for _k in range(6)]
+check_call(online_softmax, _rising, expect=_softmax_of_row(_rising))
+_late = [_rng.normal(size=50) for _ in range(19)] + [np.r_[_rng.normal(size=49), 9.0]]
+check_call(online_softmax, _late, expect=_softmax_of_row(_late))
+_uneven = [np.array([0.5]), np.array([-1.0, 2.0, 0.0]), np.array([4.0, 3.5]), np.array([1.0, 6.0, -2.0, 5.0])]
+check_call(online_softmax, _uneven, expect=_softmax_of_row(_uneven))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_online_softmax_large_scores" points=2
+### BEGIN HIDDEN TESTS
+def _softmax_of_row(chunks):
+    _x = np.concatenate([np.asarray(c, dtype=float) for c in chunks])
+    _e = np.exp(_x - _x.max())
+    return _e / _e.sum()
+
+
+_rng = np.random.default_rng(91)
+_jump = [_rng.normal(size=40) for _ in range(5)] + [1000.0 + _rng.normal(size=40) for _ in range(5)]
+check_call(online_softmax, _jump, expect=_softmax_of_row(_jump))
+_high_then_higher = [np.array([-1000.0, -1001.0, -999.5]), np.array([1000.0, 1001.0, 999.0])]
+check_call(online_softmax, _high_then_higher, expect=_softmax_of_row(_high_then_higher))
+_falling = [np.array([1000.0, 999.0]), np.array([998.0, 997.5]), np.array([0.0, -1000.0])]
+check_call(online_softmax, _falling, expect=_softmax_of_row(_falling))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_online_softmax_one_pass" points=2
+### BEGIN HIDDEN TESTS
+class _Stream:
+    """One pass over the chunks, like a generator: a second loop sees nothing."""
+
+    def __init__(self, *chunks):
+        self.chunks, self.read = [np.asarray(c, dtype=float) for c in chunks], 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.read == len(self.chunks):
+            raise StopIteration
+        self.read += 1
+        return self.chunks[self.read - 1]
+
+    def __repr__(self):
+        return f"<generator of {len(self.chunks)} chunks>"
+
+
+def _softmax_of_row(chunks):
+    _x = np.concatenate([np.asarray(c, dtype=float) for c in chunks])
+    _e = np.exp(_x - _x.max())
+    return _e / _e.sum()
+
+
+_rng = np.random.default_rng(92)
+_parts = [_rng.normal(size=8) + _k for _k in range(12)]
+check_call(online_softmax, _Stream(*_parts), expect=_softmax_of_row(_parts))
+_small = [[2.0, 1.0], [0.5], [3.0, -1.0, 2.5]]
+check_call(online_softmax, _Stream(*_small), expect=_softmax_of_row(_small))
+check_call(online_softmax, _Stream([4.0, -2.0, 1.0]), expect=_softmax_of_row([[4.0, -2.0, 1.0]]))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_online_softmax_masked" points=2
+### BEGIN HIDDEN TESTS
+def _softmax_of_row(chunks):
+    _x = np.concatenate([np.asarray(c, dtype=float) for c in chunks])
+    _e = np.exp(_x - _x.max())
+    return _e / _e.sum()
+
+
+_inf = np.inf
+_holes = [np.array([0.5, -_inf, 2.0]), np.array([-_inf, 3.0, 1.0]), np.array([2.5, -_inf, -_inf])]
+check_call(online_softmax, _holes, expect=_softmax_of_row(_holes))
+_masked_tile = [np.array([1.0, 0.0]), np.array([-_inf, -_inf]), np.array([0.5, 2.0])]
+check_call(online_softmax, _masked_tile, expect=_softmax_of_row(_masked_tile))
+_masked_first = [np.array([-_inf, -_inf, -_inf]), np.array([2.0, -_inf]), np.array([1.0, 3.0])]
+check_call(online_softmax, _masked_first, expect=_softmax_of_row(_masked_first))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_online_softmax_inputs" points=1
+### BEGIN HIDDEN TESTS
+check_call(online_softmax, [np.array([7.0])], expect=[1.0])
+check_call(online_softmax, [[3], [3], [3], [3]], expect=[0.25, 0.25, 0.25, 0.25], dtype=np.float64)
+check_call(online_softmax, [[1, 2], [0]], expect=np.exp([1.0, 2.0, 0.0]) / np.exp([1.0, 2.0, 0.0]).sum(),
+           dtype=np.float64)
+check_call(online_softmax, (np.array([2.0, 1.0]), np.array([0.0])),
+           expect=np.exp([2.0, 1.0, 0.0]) / np.exp([2.0, 1.0, 0.0]).sum())
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 11. A long row, one pass
+#
+# **Predict.** 100,000 scores from a generator, in chunks of 1,024, with the largest score
+# arriving in the very last chunk. Will `online_softmax` match `stable_softmax` of the whole
+# row?
+
+# %%
+long_rng = np.random.default_rng(2018)
+long_row = long_rng.normal(scale=3.0, size=100_000)
+long_row[-5] = 40.0   # the max arrives late
+online = online_softmax(chunks_of(long_row, 1024))
+reference = stable_softmax(long_row)
+print("chunks:", -(-len(long_row) // 1024), "| weights:", online.shape, online.dtype)
+print(f"largest difference from stable_softmax: {np.abs(online - reference).max():.1e}")
+print("online_softmax matches stable_softmax:", bool(np.allclose(online, reference, rtol=1e-12, atol=1e-15)))
+
+# %% [markdown]
+# The max changed many times along the way (every chunk that held a new record), and each
+# time the running sum was rescaled; the result matches the three-pass stable softmax to
+# rounding. The same holds with forbidden positions, a single chunk, or a chunk per score:
+
+# %%
+masked_row = np.where(long_rng.random(2_000) < 0.3, -np.inf, long_rng.normal(size=2_000))
+masked_row[:300] = -np.inf   # a whole masked tile at the start, as under a causal mask
+for size in (1, 7, 256, 2_000):
+    same = np.allclose(online_softmax(chunks_of(masked_row, size)), stable_softmax(masked_row),
+                       rtol=1e-12, atol=1e-15)
+    print(f"chunks of {size:4d}: matches stable_softmax: {same}")
+
+# %% [markdown]
+# ## 12. Per tile, as FlashAttention does
+#
+# In attention we rarely need the weights themselves: we need the **weighted sum of the
+# value vectors**, `o = Σ_i p_i v_i`. Then the online trick needs no stored pieces at all.
+# Keep a running max `m`, a running sum `s`, and a running **accumulator**
+# `acc = Σ exp(x_i - m) v_i` (one vector of width `d_v`). When a tile of keys raises the max,
+# rescale *both* `s` and `acc` by `exp(m_old - m_new)`; at the end, `o = acc / s`.
+#
+# This is the per-tile form that **FlashAttention** uses (Dao et al., *FlashAttention: Fast and
+# Memory-Efficient Exact Attention with IO-Awareness*, 2022): tiles of keys and
+# values are loaded into fast on-chip memory, and the full row of weights is never written
+# out, so memory grows with `d_v` instead of with the length of the context.
+
+# %%
+def online_attention_row(query, keys, values, tile=64):
+    """One query's attention output, reading keys and values tile by tile (weights never stored)."""
+    m, s, acc = -np.inf, 0.0, np.zeros(values.shape[1])
+    for start in range(0, len(keys), tile):
+        scores = keys[start:start + tile] @ query / np.sqrt(len(query))
+        m_new = max(m, scores.max())
+        evidence = np.exp(scores - m_new)
+        factor = np.exp(m - m_new)
+        s = s * factor + evidence.sum()
+        acc = acc * factor + evidence @ values[start:start + tile]
+        m = m_new
+    return acc / s
+
+
+att_rng = np.random.default_rng(7)
+query, keys, values = att_rng.normal(size=16), att_rng.normal(size=(5_000, 16)), att_rng.normal(size=(5_000, 4))
+tiled = online_attention_row(query, keys, values)
+full = stable_softmax(keys @ query / np.sqrt(16)) @ values
+print("tiled output:", tiled)
+print("full output: ", full)
+print("tiled attention matches the full computation:", bool(np.allclose(tiled, full, rtol=1e-12, atol=1e-14)))
+
+# %% [markdown]
+# Same output, with only `m`, `s` and a 4-number accumulator kept between tiles instead of
+# 5,000 weights. FlashAttention does this for a block of queries at once. Under a causal mask
+# it skips the tiles wholly above the diagonal and masks the tiles that straddle it with
+# `-inf`; padding can make a whole tile `-inf` (the first tiles of a left-padded sequence, say),
+# which is why a chunk of nothing but `-inf` had to work in your `online_softmax`.
+
+# %% [markdown]
+# ## What carries forward
+#
+# - Softmax's Jacobian is `diag(p) - p pᵀ`: positive on the diagonal, negative elsewhere, and
+#   every row and column sums to zero because the weights always sum to 1 (and a common shift
+#   of the scores changes nothing).
+# - When one score dominates, every entry goes to zero: a saturated softmax passes back almost
+#   no gradient. Attention's `1 / √d_k` keeps its scores' spread near 1 at any width.
+# - A running max and a running sum rescaled by `exp(m_old - m_new)` give softmax's
+#   normaliser in one pass over the chunks of a row; add a rescaled accumulator of value
+#   vectors and you have the inner loop of FlashAttention.
+#
+# The same `m + log(s)` that the online pass ends with is the log-sum-exp of lesson 08: the
+# log of the total evidence, found without ever forming a number that overflows.
