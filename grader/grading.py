@@ -22,6 +22,7 @@ from nbgrader.utils import parse_utc
 
 from . import course
 from . import status as status_
+from . import suspicious
 from .batch import in_workers
 from .selfgrade import (BadInput, GradingFailed, Sandboxed, autograde_sandboxed, lesson_gradebook, read_notebook,
                         test_ids)
@@ -121,6 +122,8 @@ def _grade(lesson: str, notebook: str, timestamp: str | None, timeout: int | Non
         return Outcome(None, status_.INVALID, str(error).replace(f"{notebook}: ", ""))
     release = course.read_cached(course.release_notebook(lesson, course_dir))
     problems = [(status_.TAMPERED, detail) for detail in status_.tampering(nb, release)]
+    problems += [(status_.SUSPICIOUS, detail)
+                 for detail in suspicious.reasons(nb) + status_.modules_beside(Path(notebook).parent)]
     try:
         result = _autograde(lesson, nb, timestamp, timeout, course_dir)
     except GradingFailed as error:  # nbgrader gave up on this notebook: it scores 0, with the reason

@@ -17,6 +17,7 @@ MEMORY = "memory limit"
 KERNEL_DIED = "kernel died"
 INVALID = "invalid notebook"
 TAMPERED = "tests tampered"
+SUSPICIOUS = "suspicious code"
 
 
 def execution_problems(executed: nbformat.NotebookNode) -> list[tuple[str, str]]:
@@ -57,6 +58,12 @@ def tampering(submitted: nbformat.NotebookNode, release: nbformat.NotebookNode) 
     found += [f"{grade_id} lost its nbgrader metadata" for grade_id, source in expected.items()
               if grade_id not in counts and source in plain]
     return found
+
+
+def modules_beside(folder) -> list[str]:
+    """Python modules handed in beside the notebook (a numpy.py or grader/ meant to shadow the real ones)."""
+    found = sorted(str(p.relative_to(folder)) for p in folder.rglob("*.py"))
+    return [f"hands in Python modules beside the notebook: {', '.join(found)}"] if found else []
 
 
 def combine(problems: list[tuple[str, str]]) -> tuple[str, str]:
