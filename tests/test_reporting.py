@@ -100,10 +100,10 @@ def read_csv(path) -> list[list[str]]:
         return list(csv.reader(file))
 
 
-def marked_lines(begin: str, end: str) -> list[str]:
+def marked_lines(begin: str, end: str, lessons=LESSONS) -> list[str]:
     """The lines between `begin` and `end` markers in the lessons' source notebooks, long enough to tell."""
     lines = []
-    for lesson in LESSONS:
+    for lesson in lessons:
         for cell in nbformat.read(course.source_notebook(lesson), as_version=4).cells:
             inside = False
             for line in cell.source.splitlines():

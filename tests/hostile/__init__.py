@@ -18,13 +18,28 @@ LESSON = "01_naive_division"
 FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # all tests; the is_distribution tests alone
 
 
+NOT_COLLECTED = "not collected (listed, kept in .grading/unplaced/)"
+
+
 @dataclass(frozen=True)
 class Kind:
+    """A kind of submission: how to make it, and the status and score it must get.
+
+    `beside` are files handed in next to the notebook (path, bytes). A kind with `uploads`
+    arrives in an LMS zip instead, as (file name, bytes, zip time) entries; `student` is
+    the id its upload names."""
     id: str
     what: str
-    make: Callable[[], bytes]
+    make: Callable[[], bytes] | None
     status: str
-    score: float
+    score: float | None
+    beside: tuple = ()
+    uploads: Callable[[], list] | None = None
+    student: str = ""
+
+    @property
+    def student_id(self) -> str:
+        return self.student or self.id
 
 
 def reference() -> dict[str, str]:
@@ -112,6 +127,82 @@ def naive_normalize(scores):
     return scores
 '''
 
+WRONG = "\n\ndef naive_normalize(scores):\n    return np.zeros(np.shape(scores))\n"
+REDEFINED_CHECKS = '''
+def check_call(*args, **kwargs):
+    pass
+
+
+def passed(name):
+    print("all good")
+''' + WRONG
+PATCHED_GRADER = '''
+import grader.checks
+grader.checks.compare = lambda *args, **kwargs: None
+grader.checks.check_call = lambda *args, **kwargs: None
+''' + WRONG
+PATCHED_BUILTINS = '''
+import builtins
+builtins.abs = lambda x: 0
+builtins.sum = lambda *args, **kwargs: 1.0
+''' + WRONG
+FAKE_CHECKS = b"def check_call(*args, **kwargs):\n    pass\n\n\ndef passed(name):\n    print('ok')\n"
+FAKE_NUMPY = b"def allclose(*args, **kwargs):\n    return True\n"
+READS_SOLUTIONS = '''
+import glob, json, os
+import grader
+
+# the reference solution from the course's source notebook, or the hidden tests beside this one
+course = os.path.dirname(os.path.dirname(grader.__file__))
+places = [course + "/solutions/*/*.ipynb", "../../../solutions/*/*.ipynb", "/tmp/**/solutions/*/*.ipynb",
+          "*.ipynb", "../../../*/*.ipynb"]
+found = [path for place in places for path in glob.glob(place, recursive=True)]
+for path in found:
+    for cell in json.load(open(path))["cells"]:
+        text = "".join(cell["source"])
+        if "def naive_normalize" in text and "raise NotImplementedError" not in text:
+            exec(text.replace("### BEGIN SOLUTION", "").replace("### END SOLUTION", ""))
+            break
+if "naive_normalize" not in globals():
+    def naive_normalize(scores):
+        return np.zeros(np.shape(scores))
+'''
+WRITES_COURSE_GRADEBOOK = '''
+import glob, os, sqlite3
+import grader
+
+# every gradebook it can find by absolute path: the course's, and test courses under /tmp
+course = os.path.dirname(os.path.dirname(grader.__file__))
+for path in glob.glob(course + "/.grading/gradebook.db") + glob.glob("/tmp/**/gradebook.db", recursive=True):
+    try:
+        db = sqlite3.connect(path)
+        db.execute("UPDATE grade SET auto_score = 1000")
+        db.commit()
+    except sqlite3.Error:
+        pass
+''' + WRONG
+GRADED_ONLY = '''
+import os
+
+if os.environ.get("NBGRADER_EXECUTION"):  # behave only while being graded
+    def naive_normalize(scores):
+        scores = np.asarray(scores, dtype=float)
+        return scores / scores.sum(axis=-1, keepdims=True)
+else:
+    def naive_normalize(scores):
+        return np.zeros(np.shape(scores))
+'''
+
+
+def _uploads(*entries):
+    """Zip entries (name, notebook bytes, minutes after a fixed time)."""
+    return lambda: [(name, make(), (2026, 11, 30, 12, minute, 0)) for name, make, minute in entries]
+
+
+def _stub() -> bytes:
+    return nbformat.writes(course.learner_notebook(LESSON, {})).encode()
+
+
 KINDS = [
     Kind("infinite_loop", "a solution cell that never ends", lambda: notebook({NAIVE: "while True:\n    pass\n"}),
          status.TIMEOUT, DISTRIBUTION_ONLY),
@@ -121,7 +212,7 @@ KINDS = [
     Kind("os_exit", "os._exit() in a solution cell", lambda: notebook({NAIVE: "import os\nos._exit(3)\n"}),
          status.KERNEL_DIED, 0.0),
     Kind("segfault", "a segfault (ctypes reads address 0)",
-         lambda: notebook({NAIVE: "import ctypes\nctypes.string_at(0)\n"}), status.KERNEL_DIED, 0.0),
+         lambda: notebook({NAIVE: "import ctypes\nctypes.string_at(0)\n"}), f"{status.SUSPICIOUS}, {status.KERNEL_DIED}", 0.0),
     Kind("memory_bomb", "a memory bomb after a correct answer",
          lambda: notebook({NAIVE: reference()[NAIVE] + "\n\ndef _bomb():\n    blocks = []\n    while True:\n"
                                   "        blocks.append(bytearray(10**9))\n\n\n_bomb()\n"}),
@@ -146,18 +237,41 @@ KINDS = [
     Kind("correct_but_warns", "a correct answer that warns (stderr) every call",
          lambda: notebook({NAIVE: _warning_first(reference()[NAIVE])}), status.GRADED, FULL),
     Kind("always_equal_array", "a wrong answer in an array subclass whose == always says True",
-         lambda: notebook({NAIVE: ALWAYS_EQUAL}), status.GRADED, DISTRIBUTION_ONLY),
+         lambda: notebook({NAIVE: ALWAYS_EQUAL}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
     Kind("patched_numpy", "a wrong answer after patching np.allclose, np.array_equal, np.testing",
-         lambda: notebook({NAIVE: PATCHED_NUMPY}), status.GRADED, DISTRIBUTION_ONLY),
+         lambda: notebook({NAIVE: PATCHED_NUMPY}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
     Kind("writes_gradebook", "a wrong answer that adds a trigger to the gradebook beside it",
-         lambda: notebook({NAIVE: TRIGGER}), status.GRADED, DISTRIBUTION_ONLY),
+         lambda: notebook({NAIVE: TRIGGER}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
+    Kind("redefines_checks", "a wrong answer after redefining check_call and passed",
+         lambda: notebook({NAIVE: REDEFINED_CHECKS}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
+    Kind("patches_grader", "a wrong answer after patching grader.checks",
+         lambda: notebook({NAIVE: PATCHED_GRADER}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
+    Kind("patches_builtins", "a wrong answer after patching builtins (abs, sum)",
+         lambda: notebook({NAIVE: PATCHED_BUILTINS}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
+    Kind("modules_beside", "a wrong answer with numpy.py and grader/checks.py handed in beside it",
+         lambda: notebook({NAIVE: WRONG}), status.SUSPICIOUS, DISTRIBUTION_ONLY,
+         beside=(("numpy.py", FAKE_NUMPY), ("grader/__init__.py", b""), ("grader/checks.py", FAKE_CHECKS))),
+    Kind("reads_solutions", "code that looks for the solutions and hidden tests by relative and absolute paths",
+         lambda: notebook({NAIVE: READS_SOLUTIONS}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
+    Kind("writes_course_gradebook", "a wrong answer that writes to every gradebook it finds by absolute path",
+         lambda: notebook({NAIVE: WRITES_COURSE_GRADEBOOK}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
+    Kind("nbgrader_env", "code that is right only when NBGRADER_EXECUTION is set",
+         lambda: notebook({NAIVE: GRADED_ONLY}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
+    Kind("lms_dotdot", "an LMS file named ../../mallory_01.ipynb", None, NOT_COLLECTED, None,
+         uploads=_uploads(("../../mallory_01.ipynb", notebook, 0))),
+    Kind("lms_long_name", "an LMS file whose student id is 300 characters long", None, NOT_COLLECTED, None,
+         uploads=_uploads(("x" * 300 + "_01.ipynb", notebook, 0))),
+    Kind("lms_two_versions", "two LMS files from one student (stubs first, full answers later)", None,
+         status.GRADED, FULL, student="twice",
+         uploads=_uploads(("twice_final.ipynb", notebook, 30), ("twice_draft.ipynb", _stub, 10))),
 ]
 
 
-def render(outcomes: dict[str, tuple[str, float]]) -> str:
+def render(outcomes: dict[str, tuple[str, float | None]]) -> str:
     """The README table: each kind, the status and score it got (of FULL)."""
     rows = ["| submission | status | score |", "|---|---|---|"]
     for kind in KINDS:
-        got_status, got_score = outcomes[kind.id]
-        rows.append(f"| {kind.what} | {got_status} | {got_score:g} / {FULL:g} |")
+        got_status, got_score = outcomes[kind.student_id]
+        score = "-" if got_score is None else f"{got_score:g} / {FULL:g}"
+        rows.append(f"| {kind.what} | {got_status} | {score} |")
     return "\n".join(rows)
