@@ -80,7 +80,7 @@ def rebuilt_class(classes: tuple, root: type) -> type:
             except ImportError:
                 known = None
         if isinstance(known, type) and issubclass(known, root):
-            if index == 0:
+            if index == 0 and (root is not BaseException or issubclass(known, Exception)):
                 return known
             break
     else:

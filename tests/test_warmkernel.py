@@ -9,8 +9,9 @@ import pytest
 from grader.warmkernel import ForkedKernelManager, ForkedProcess
 
 
-async def run_in_kernel(code: str, cwd, env=None) -> tuple[str, ForkedKernelManager]:
-    km = ForkedKernelManager(kernel_name="python3")
+async def run_in_kernel(code: str, cwd, env=None, isolate=False) -> tuple[str, ForkedKernelManager]:
+    """Run `code` in a forked kernel (isolated as in grading when asked); what it printed, and its manager."""
+    km = ForkedKernelManager(kernel_name="python3", isolate=isolate)
     await km.start_kernel(cwd=str(cwd), env={**os.environ, **(env or {})})
     client = km.client()
     client.start_channels()

@@ -1,0 +1,150 @@
+"""Test cells run in the grading process and reach the learner's kernel only through data
+(grader/testrunner.py, grader/bridge.py, grader/kernelside.py)."""
+from __future__ import annotations
+
+import ast
+
+import hypothesis.extra.numpy as hnp
+import nbformat
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import bridge, checks, course, kernelside, selfgrade, testrunner
+from nbgrader.converters import Autograde
+
+LESSON = "01_naive_division"
+CODEC = bridge.Codec()
+
+
+def across(value):
+    """What the grading side gets for a value that the kernel sends."""
+    return CODEC.read(kernelside.Bridge({}).encode(value))
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(dtype=st.one_of(hnp.floating_dtypes(), hnp.integer_dtypes(), hnp.unsigned_integer_dtypes(),
+                                  hnp.boolean_dtypes(), hnp.complex_number_dtypes()),
+                  shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)))
+def test_arrays_cross_with_their_dtype_shape_and_every_bit(array):
+    back = across(array)
+    assert type(back) is np.ndarray and back.dtype == array.dtype and back.shape == array.shape
+    assert back.tobytes() == array.tobytes()
+
+
+def test_numbers_containers_and_flags_keep_their_kind():
+    value = [1, 2.5, True, None, "text", (np.float32(0.5), np.int64(3)), {"k": [np.arange(2)]}]
+    back = across(value)
+    assert back[:5] == [1, 2.5, True, None, "text"] and type(back[1]) is float and type(back[2]) is bool
+    assert type(back[5]) is tuple and type(back[5][0]) is np.float32 and type(back[5][1]) is np.int64
+    assert type(back[6]["k"][0]) is np.ndarray
+    frozen = np.broadcast_to(np.arange(3.0), (2, 3))
+    assert not across(frozen).flags.writeable
+
+
+def test_a_random_generator_crosses_as_its_state():
+    rng = np.random.default_rng(7)
+    rng.random(5)
+    back = across(rng)
+    assert type(back) is np.random.Generator and back.random() == rng.random()
+
+
+def test_what_is_not_plain_data_becomes_a_stand_in():
+    class Sneaky(np.ndarray):
+        def __eq__(self, other):
+            return np.ones(self.shape, dtype=bool)
+
+    subclass = across(np.zeros(3).view(Sneaky))
+    assert type(subclass) is not np.ndarray and type(subclass).__name__ == "Sneaky"
+    assert checks.compare(subclass, [1.0, 2.0, 3.0]).startswith("expected a plain NumPy array")
+    assert isinstance(across(np.array([object()], dtype=object)), bridge.Opaque)
+    assert isinstance(across(lambda: 1), bridge.Opaque)
+    assert "Sneaky" not in repr(type(across(Sneaky)))  # a class is not data either
+
+
+def test_exceptions_and_warnings_are_rebuilt_as_the_same_kinds():
+    def described(error):
+        return kernelside.describe_error(error)
+
+    assert type(bridge.rebuilt_error(described(ValueError("bad")))) is ValueError
+    try:
+        x = np.array([1, 2])
+        x /= 3
+    except TypeError as error:
+        rebuilt = bridge.rebuilt_error(described(error))
+        assert checks._kind(type(rebuilt)) == checks._kind(type(error)) and isinstance(rebuilt, TypeError)
+
+    class RowError(ValueError):
+        pass
+    mine = bridge.rebuilt_error(described(RowError("row 2 has no allowed choice")))
+    assert isinstance(mine, ValueError) and type(mine).__name__ == "RowError" and str(mine).startswith("row 2")
+    assert isinstance(bridge.rebuilt_error(described(SystemExit(3))), Exception)  # never stops the grader
+    category = bridge.rebuilt_class(tuple(map(tuple, kernelside._classes(RuntimeWarning))), Warning)
+    assert category is RuntimeWarning
+
+
+def test_a_test_cell_takes_checks_from_the_grader_and_only_other_names_from_the_notebook():
+    source = "from math import pi\n_x = np.array([1.0])\nfor _t in (1, 2):\n    check_call(softmax, _x, expect=[1.0])\nlen(_x)"
+    wanted = testrunner.names_to_fetch(ast.parse(source), testrunner.pinned_names())
+    assert wanted == {"softmax"}
+
+
+def _test_cell_names(lesson):
+    source = nbformat.read(course.source_notebook(lesson), as_version=4)
+    names = set()
+    for cell in source.cells:
+        if testrunner.is_test_cell(cell):
+            names |= {n.id for n in ast.walk(ast.parse(cell.source)) if isinstance(n, ast.Name)
+                      and isinstance(n.ctx, ast.Store)}
+    return names
+
+
+@pytest.mark.parametrize("lesson", course.lesson_ids())
+def test_test_cells_need_nothing_from_the_notebook_but_its_graded_functions(lesson):
+    source = nbformat.read(course.source_notebook(lesson), as_version=4)
+    graded = set()
+    for cell in source.cells:
+        if cell.metadata.get("nbgrader", {}).get("solution"):
+            graded |= {n.name for n in ast.parse(cell.source).body if isinstance(n, ast.FunctionDef)}
+    fetched, known = set(), testrunner.pinned_names()
+    for cell in source.cells:
+        if testrunner.is_test_cell(cell):
+            tree = ast.parse(cell.source)
+            fetched |= testrunner.names_to_fetch(tree, known)
+            known = {**known, **{name: None for name in _test_cell_names(lesson)}}
+    assert fetched <= graded, f"hidden tests must compute their expected values themselves: {fetched - graded}"
+
+
+def _spy(lesson):
+    """A correct naive_normalize that turns wrong as soon as it finds a trace of the tests in its kernel."""
+    secrets = sorted(_test_cell_names(lesson))
+    return f'''
+def naive_normalize(scores):
+    shell = get_ipython()
+    history = "\\n".join(shell.user_ns.get("In", []))
+    traces = [name for name in {secrets!r} if name in shell.user_ns]
+    if "HIDDEN" + " TESTS" in history or "check_" + "call(" in history or traces:  # split: not to find itself
+        return np.zeros(np.shape(scores))
+    scores = np.asarray(scores, dtype=float)
+    return scores / scores.sum(axis=-1, keepdims=True)
+'''
+
+
+def test_the_kernel_never_sees_a_test_cell(monkeypatch):
+    nb = course.learner_notebook(LESSON, {**course.reference_answers(LESSON), "naive_normalize": _spy(LESSON)})
+    report = selfgrade.autograde_sandboxed(LESSON, nb, warm=True).report
+    assert report.score == report.max_score, [t.message for t in report.tests if not t.passed]
+    # the control: with nbgrader's own Execute the tests run in the kernel, and the spy sees them
+    monkeypatch.setattr(selfgrade, "AUTOGRADE_STEPS", Autograde.class_traits()["autograde_preprocessors"].default())
+    plain = selfgrade.autograde_sandboxed(LESSON, nb, warm=True).report
+    assert plain.score < plain.max_score
+
+
+def test_a_call_that_runs_past_the_time_limit_is_stopped_and_reported_as_a_timeout():
+    slow = "import time\n\ndef naive_normalize(scores):\n    time.sleep(60)\n"
+    nb = course.learner_notebook(LESSON, {**course.reference_answers(LESSON), "naive_normalize": slow})
+    result = selfgrade.autograde_sandboxed(LESSON, nb, timeout=3, warm=True)
+    naive = [t for t in result.report.tests if "naive_normalize" in t.grade_id]
+    assert naive and all(t.points == 0 and "CellTimeoutError" in t.message for t in naive)
+    assert all(t.passed for t in result.report.tests if "is_distribution" in t.grade_id)
