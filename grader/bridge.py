@@ -22,7 +22,7 @@ from time import monotonic
 import numpy as np
 from nbclient.util import ensure_async, run_sync
 
-from . import kernelside
+from . import checks, kernelside
 
 SAFE_MODULES = {"numpy", "math", "cmath", "random", "itertools", "functools", "collections", "operator",
                 "statistics"}
@@ -130,7 +130,7 @@ def _write_back(original, after) -> None:
         if original.shape == after.shape and original.flags.writeable and not np.array_equal(
                 original, after, equal_nan=original.dtype.kind in "fc"):
             np.copyto(original, after, casting="unsafe")
-    elif type(original) is list and type(after) is list and original != after:
+    elif type(original) is list and type(after) is list and checks._changed(original, after):
         original[:] = after
     elif type(original) is np.random.Generator and type(after) is np.random.Generator:
         try:

@@ -148,3 +148,16 @@ def test_a_call_that_runs_past_the_time_limit_is_stopped_and_reported_as_a_timeo
     naive = [t for t in result.report.tests if "naive_normalize" in t.grade_id]
     assert naive and all(t.points == 0 and "CellTimeoutError" in t.message for t in naive)
     assert all(t.passed for t in result.report.tests if "is_distribution" in t.grade_id)
+
+
+def test_arguments_come_back_as_the_learner_left_them():
+    chunks, counts, rng = [np.zeros(2), np.zeros(3)], np.zeros(2), np.random.default_rng(1)
+    after_rng = np.random.default_rng(1)
+    after_rng.random(3)
+    bridge._write_back(chunks, [np.zeros(2), np.ones(3)])
+    bridge._write_back(counts, np.array([1.0, 2.0]))
+    bridge._write_back(rng, after_rng)
+    assert chunks[1].tolist() == [1, 1, 1] and counts.tolist() == [1, 2] and rng.random() == after_rng.random()
+    frozen = np.broadcast_to(np.zeros(2), (2, 2))
+    bridge._write_back(frozen, np.ones((2, 2)))  # a read-only argument cannot have been changed
+    assert not frozen.any()
