@@ -39,6 +39,15 @@ lab: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS)
 
+# The browser tests (JupyterLab under Debian's chromium): a screenshot of every step in artifacts/browser/,
+# and README's picture of the temperature slider, docs/images/temperature-slider.png, taken again.
+.PHONY: screenshots
+screenshots: $(STAMP)
+	rm -rf artifacts/browser
+	$(BIN)/python -m pytest -n $(JOBS) tests/browser
+	mkdir -p docs/images
+	cp artifacts/browser/04_temperature-slider-cold.png docs/images/temperature-slider.png
+
 # Grade one notebook with the lesson's full tests: make check NB=notebooks/01_naive_division/01_naive_division.ipynb
 check: $(STAMP)
 	@test -n "$(NB)" || { echo "usage: make check NB=path/to/lesson.ipynb" >&2; exit 2; }

@@ -1,0 +1,1 @@
+"""Browser tests: JupyterLab as `make lab` starts it, under Debian's chromium."""

@@ -1,0 +1,177 @@
+"""A real JupyterLab, started by `make lab` on a throw-away copy, driven by Debian's chromium.
+
+Each xdist worker starts its own server and browser once and shares them among its
+tests; every test gets a fresh browser tab and leaves no kernel running.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.error import URLError
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from grader import course
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = course.REPO / "artifacts" / "browser"
+# What `make lab` needs to run outside the repository.
+LAB_FILES = ("Makefile", "requirements.txt", "pyproject.toml", "nbgrader_config.py")
+# Kernels answer slowly when other test workers share the cores.
+expect.set_options(timeout=30_000)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    """A running Jupyter server: its address, token and the folder it serves."""
+
+    process: subprocess.Popen
+    base: str
+    token: str
+    root: Path
+
+    def url(self, path: str) -> str:
+        return f"{self.base}/{path.lstrip('/')}{'&' if '?' in path else '?'}token={self.token}"
+
+    def api(self, path: str, method: str = "GET"):
+        request = urllib.request.Request(self.url(path), method=method)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+    def stop_kernels(self) -> None:
+        """Shut down every notebook session, so kernels do not pile up between tests."""
+        for session in self.api("api/sessions"):
+            self.api(f"api/sessions/{session['id']}", method="DELETE")
+
+    def stop(self) -> None:
+        if self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+
+def lab_environment(home: Path) -> dict[str, str]:
+    """The environment for a test server: its own JupyterLab settings and workspaces.
+
+    The user's ~/.jupyter stays untouched, and a saved workspace cannot reopen notebooks
+    of an earlier test. The news pop-up is turned off so it never covers a button.
+    """
+    settings = home / "lab-settings"
+    notification = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    notification.parent.mkdir(parents=True, exist_ok=True)
+    notification.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    return {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings),
+            "JUPYTERLAB_WORKSPACES_DIR": str(home / "lab-workspaces")}
+
+
+def lab_tree(folder: Path) -> Path:
+    """Give `folder` what `make lab` needs; `.venv` is a link to the repository's."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in LAB_FILES:
+        shutil.copy2(course.REPO / name, folder / name)
+    (folder / ".venv").symlink_to(course.REPO / ".venv")
+    return folder
+
+
+def make_lab(folder: Path) -> Server:
+    """`make lab HEADLESS=1` in `folder` on a free port with a random token; wait (up to 120 s) until it answers.
+
+    `-o` tells make to take the linked venv as it is: a test must never rebuild it.
+    """
+    port, token = free_port(), secrets.token_hex(16)
+    log = folder / "jupyter-lab.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(["make", "--no-print-directory", "-o", ".venv/.installed", "lab", "HEADLESS=1",
+                                    f"PORT={port}", f"TOKEN={token}"], cwd=folder, env=lab_environment(folder),
+                                   stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    server = Server(process, f"http://127.0.0.1:{port}", token, folder / course.RELEASE)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            server.api("api/status")
+            return server
+        except (URLError, ConnectionError):
+            if process.poll() is not None or time.monotonic() > deadline:
+                server.stop()
+                pytest.fail(f"`make lab` did not start JupyterLab:\n{log.read_text()[-3000:]}")
+            time.sleep(0.5)
+
+
+def require_chromium(path: Path = CHROMIUM) -> Path:
+    """`path` if it exists; else skip the test, or fail it in CI, where a skip would hide that nothing ran."""
+    if not path.exists():
+        message = f"{path} is missing: install Debian's chromium (apt-get install chromium) to run the browser tests"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Path:
+    """Asked for first by every browser test, so a missing chromium skips (or fails) before any work."""
+    return require_chromium()
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory, chromium) -> Server:
+    """JupyterLab as `make lab` starts it, on a throw-away copy of the repository's notebooks/."""
+    folder = lab_tree(tmp_path_factory.mktemp("lab"))
+    shutil.copytree(course.REPO / course.RELEASE, folder / course.RELEASE)
+    server = make_lab(folder)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium):
+    """Headless chromium; as root it runs only without its sandbox, and containers have a small /dev/shm."""
+    flags = ["--disable-dev-shm-usage"] + (["--no-sandbox"] if os.geteuid() == 0 else [])
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), headless=True, args=flags)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def tab(browser):
+    """A fresh browser tab, in a context of its own (no cookies or storage from other tests)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(60_000)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def page(tab, lab):
+    """A tab for the learners' JupyterLab; afterwards every kernel the test started is shut down."""
+    yield tab
+    lab.stop_kernels()
+
+
+def screenshot(page, name: str, element=None) -> Path:
+    """Save what the browser shows now (or just `element`) as artifacts/browser/<name>.png."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    (element or page).screenshot(path=str(path))
+    return path

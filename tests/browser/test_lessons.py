@@ -1,0 +1,74 @@
+"""Every lesson in JupyterLab under chromium: it runs clean, draws its figures, and nbgrader validates it."""
+import nbformat
+import pytest
+from playwright.sync_api import expect
+
+from grader import course
+from tests.browser.conftest import screenshot
+from tests.browser.jupyterlab import code_cell_count, open_notebook, run_all, save, solved_lesson
+
+EXPECT_WARNING = "expect-warning"
+
+
+@pytest.mark.parametrize("lesson", course.lesson_ids())
+def test_solved_lesson_runs_clean_and_draws_its_figures(page, lab, lesson):
+    path = solved_lesson(lab, lesson)
+    panel = open_notebook(page, lab, path)
+    run_all(page, panel, code_cell_count(lab.root / path))
+    outputs = panel.locator(".jp-OutputArea-output")
+    errors = outputs.filter(has_text="Traceback")
+    assert errors.count() == 0, errors.first.inner_text()[-3000:]
+    figures = outputs.locator("img")
+    assert figures.count() > 0, "no figure was drawn"
+    for figure in figures.all():
+        figure.scroll_into_view_if_needed()
+        assert figure.evaluate("img => img.complete && img.naturalWidth > 100"), "a figure did not render"
+        assert len(figure.get_attribute("alt") or "") > 20, "a figure has no alt text"
+    figures.first.scroll_into_view_if_needed()
+    screenshot(page, f"{lesson}-run-all")
+    # What JupyterLab saved: no error anywhere, and stderr only where a warning is the point.
+    save(page, panel)
+    nb = nbformat.read(lab.root / path, as_version=4)
+    code = [cell for cell in nb.cells if cell.cell_type == "code" and cell.source.strip()]
+    assert all(cell.execution_count for cell in code), "the saved notebook lacks the run"
+    for cell in code:
+        kinds = {out.output_type for out in cell.outputs}
+        assert "error" not in kinds, cell.source
+        if EXPECT_WARNING not in cell.metadata.get("tags", []):
+            assert not [out for out in cell.outputs if out.get("name") == "stderr"], cell.source
+
+
+VALIDATED = "01_naive_division"  # the quickest lesson to validate; nbgrader's button works the same on each
+
+
+def validate(page, panel):
+    """Click nbgrader's Validate button and return the results dialog once it appears."""
+    panel.locator(".validate-button").get_by_text("Validate").click()
+    dialog = page.locator(".jp-Dialog").filter(has_text="Validation Results")
+    expect(dialog).to_be_visible(timeout=120_000)
+    return dialog.locator("#validation-message")
+
+
+def test_validate_passes_a_solved_lesson(page, lab):
+    panel = open_notebook(page, lab, solved_lesson(lab, VALIDATED))
+    message = validate(page, panel)
+    expect(message).to_have_text("Success! Your notebook passes all the tests.")
+    screenshot(page, f"{VALIDATED}-validate-solved")
+
+
+def test_release_stub_fails_with_our_check_message_when_run_and_when_validated(page, lab):
+    path = f"{VALIDATED}/{VALIDATED}.ipynb"
+    panel = open_notebook(page, lab, path)
+    run_all(page, panel, code_cell_count(lab.root / path))
+    failure = panel.locator(".jp-OutputArea-output").filter(has_text="Traceback")
+    expect(failure).to_have_count(1)  # JupyterLab stops at the first failing cell
+    expect(failure).to_contain_text("CheckFailed")
+    expect(failure).to_contain_text("not written yet (it still raises NotImplementedError)")
+    failure.scroll_into_view_if_needed()
+    screenshot(page, f"{VALIDATED}-stub-run-all")
+    message = validate(page, panel)
+    expect(message).to_contain_text("The following cell failed:")
+    expect(message).to_contain_text("not written yet (it still raises NotImplementedError)")
+    expect(message).not_to_contain_text("Success")
+    message.get_by_text("not written yet").first.scroll_into_view_if_needed()
+    screenshot(page, f"{VALIDATED}-validate-stub")

@@ -1,0 +1,85 @@
+"""Lesson 04's temperature slider, live in JupyterLab: dragging it moves the bars and the prediction."""
+import re
+
+import numpy as np
+from playwright.sync_api import expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.jupyterlab import code_cell_count, open_notebook, run_all, solved_lesson
+
+LESSON = "04_temperature"
+
+
+def read_explorer(explorer) -> dict:
+    """What the widget shows: T, each token's bar width and label (as fractions), and the prediction line."""
+    rows = explorer.locator(".widget-hbox")
+    tokens = rows.locator(".widget-hprogress .widget-label").all_text_contents()
+    widths = rows.locator(".progress-bar").evaluate_all("bars => bars.map(b => parseFloat(b.style.width) / 100)")
+    labels = [float(text.rstrip("%")) / 100 for text in rows.locator(":scope > .widget-label").all_inner_texts()]
+    return {"T": float(explorer.locator(".widget-readout").inner_text()),
+            "bars": dict(zip(tokens, widths)), "labels": dict(zip(tokens, labels)),
+            "prediction": explorer.locator(".widget-html-content").inner_text()}
+
+
+def drag_to(page, explorer, end: str) -> None:
+    """Drag the slider's handle with the mouse past the left or right end of its track.
+
+    Both boxes are measured in one go, after the handle is in view: cells above it may
+    still be laid out while the page scrolls, which moves everything.
+    """
+    explorer.locator(".noUi-handle").hover()
+    handle, track = explorer.evaluate("""box => ['.noUi-handle', '.noUi-base'].map(s => {
+        const r = box.querySelector(s).getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })""")
+    y = handle["y"] + handle["h"] / 2
+    page.mouse.move(handle["x"] + handle["w"] / 2, y)
+    page.mouse.down()
+    page.mouse.move(track["x"] - 40 if end == "left" else track["x"] + track["w"] + 40, y, steps=8)
+    page.mouse.up()
+
+
+def settled(page, explorer, end: str) -> dict:
+    """Drag to `end`, wait until the kernel has redrawn the prediction for the new T, and read it."""
+    before = explorer.locator(".widget-readout").inner_text()
+    drag_to(page, explorer, end)
+    readout = explorer.locator(".widget-readout")
+    expect(readout).not_to_have_text(before)
+    expect(explorer.locator(".widget-html-content")).to_contain_text(f"At T = {readout.inner_text()} ")
+    return read_explorer(explorer)
+
+
+def test_dragging_the_temperature_slider_moves_the_bars_and_the_prediction(page, lab):
+    path = solved_lesson(lab, LESSON)
+    panel = open_notebook(page, lab, path)
+    run_all(page, panel, code_cell_count(lab.root / path))
+    explorer = panel.locator(".jp-OutputArea-output .widget-vbox").filter(has=page.locator(".noUi-handle"))
+    expect(explorer).to_have_count(1)
+    explorer.scroll_into_view_if_needed()
+    warm = read_explorer(explorer)
+    assert warm["T"] == 1.0 and set(warm["bars"]) == {"I", "am", "learning", "to", "Delhi"}
+
+    cell = panel.locator(".jp-CodeCell").filter(has=page.locator(".widget-vbox .noUi-handle"))
+    cold = settled(page, explorer, "left")
+    screenshot(page, f"{LESSON}-slider-cold", cell)
+    hot = settled(page, explorer, "right")
+    screenshot(page, f"{LESSON}-slider-hot", cell)
+
+    assert cold["T"] < 0.05 and hot["T"] > 4.9
+    for shown in (warm, cold, hot):  # each bar is as long as its percentage says
+        for token, width in shown["bars"].items():
+            assert abs(width - shown["labels"][token]) < 0.0006, (token, shown)
+    # Cold: "Delhi" takes almost everything. Hot: every bar near a fifth.
+    assert cold["bars"]["Delhi"] > 0.95, cold
+    hot_bars = list(hot["bars"].values())
+    assert all(0.1 < w < 0.3 for w in hot_bars) and max(hot_bars) - min(hot_bars) < 0.1, hot
+    # softmax(logits / T) is the T = 1 weights to the power 1 / T, renormalised.
+    warm_weights = np.array(list(warm["labels"].values()))
+    for shown in (cold, hot):
+        expected = warm_weights ** (1 / shown["T"]) / (warm_weights ** (1 / shown["T"])).sum()
+        assert np.allclose(list(shown["bars"].values()), expected, atol=0.01), (shown, expected)
+    # The prediction names the top bar, at the slider's T, with its share; both ends still say "Delhi".
+    for shown in (cold, hot):
+        top = max(shown["bars"], key=shown["bars"].get)
+        share = re.search(r"\(([\d.]+)%\)", shown["prediction"]).group(1)
+        assert top == "Delhi" and f"predicted token is {top}" in shown["prediction"]
+        assert abs(float(share) / 100 - shown["bars"][top]) < 0.0006
+    assert cold["prediction"] != hot["prediction"] != warm["prediction"]
