@@ -13,7 +13,7 @@ TOKEN ?=
 JOBS ?= auto
 FIRST_LESSON := notebooks/01_naive_division/01_naive_division.ipynb
 
-.PHONY: lab test check release prove demo benchmark venv clean
+.PHONY: lab test check release prove demo benchmark benchmark-hostile venv clean
 
 venv: $(STAMP)
 
@@ -68,6 +68,10 @@ demo: $(STAMP)
 # Plain `nbgrader autograde` against `grader grade` on the same submissions: identical scores, both times.
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/autograde.py
+
+# Every hostile submission graded by plain `nbgrader autograde` and by `grader grade`, side by side (~5 min).
+benchmark-hostile: $(STAMP)
+	$(BIN)/python benchmarks/hostile.py
 
 clean:
 	rm -rf $(VENV) .grading .pytest_cache

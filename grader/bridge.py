@@ -120,8 +120,15 @@ class Codec(kernelside.Codec):
         """Decode what the kernel sent: anything but plain data becomes a stand-in."""
         if item[0] == "array" and item[2].get("subclass"):
             return super().decode(item).view(_foreign_array(str(item[2]["subclass"])))
-        return self.decode(item, opaque=lambda it: _stand_in(str(it[1].get("type", "object")))(
-            f"<a {it[1].get('type')}: {it[1].get('repr', '')}>") if it[0] == "opaque" else Opaque("<a function>"))
+        return self.decode(item, opaque=_stand_in_for)
+
+
+def _stand_in_for(item) -> Opaque:
+    """A stand-in for what the kernel described instead of sending: a learner's object, or a function."""
+    if item[0] != "opaque":
+        return Opaque("<a function>")
+    kind = str(item[1].get("type", "object"))
+    return _stand_in(kind)(f"<a {kind}: {item[1].get('repr', '')}>")
 
 
 def _write_back(original, after) -> None:
@@ -150,14 +157,19 @@ class KernelSession:
         answer = self._evaluate(f"__softmax_bridge__.describe({json.dumps(sorted(names))!r})",
                                 INSTALL.format(source=SOURCE))
         found = {}
-        for name, item in answer.items():
-            if item[0] == "callable":
-                found[name] = KernelFunction(self, name)
-            elif item[0] == "module":
-                if str(item[1]).split(".")[0] in SAFE_MODULES:
-                    found[name] = importlib.import_module(item[1])
-            else:
-                found[name] = self.codec.read(item)
+        try:
+            for name, item in answer.items():
+                if name not in names:
+                    continue
+                if item[0] == "callable":
+                    found[name] = KernelFunction(self, name)
+                elif item[0] == "module":
+                    if str(item[1]).split(".")[0] in SAFE_MODULES:
+                        found[name] = importlib.import_module(str(item[1]))
+                else:
+                    found[name] = self.codec.read(item)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, ImportError) as problem:
+            raise BridgeError(f"the kernel's answer could not be read ({type(problem).__name__})") from None
         return found
 
     def call(self, name: str, args, kwargs, times: int = 1):

@@ -25,7 +25,7 @@ from nbclient.util import run_sync
 from nbgrader.preprocessors import Execute
 
 from . import checks
-from .bridge import CellTimeoutError, KernelDied, KernelSession
+from .bridge import BridgeError, CellTimeoutError, KernelDied, KernelSession
 
 HIDDEN_ENV = "NBGRADER_"  # nbgrader's variables that tell code it is being graded; the kernel gets none
 
@@ -67,7 +67,7 @@ def run_test_cell(source: str, name: str, namespace: dict, session: KernelSessio
     try:
         tree = ast.parse(source)
         fetched = session.describe(sorted(names_to_fetch(tree, namespace)))
-    except SyntaxError as error:
+    except (SyntaxError, BridgeError, CellTimeoutError) as error:  # the cell fails, the notebook goes on
         return [_error(error)]
     scope = {**namespace, **fetched}
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None

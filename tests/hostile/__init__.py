@@ -36,6 +36,7 @@ class Kind:
     beside: tuple = ()
     uploads: Callable[[], list] | None = None
     student: str = ""
+    needs_isolation: bool = False  # it reaches the course by absolute path: only isolated kernels stop it
 
     @property
     def student_id(self) -> str:
@@ -148,14 +149,16 @@ builtins.sum = lambda *args, **kwargs: 1.0
 ''' + WRONG
 FAKE_CHECKS = b"def check_call(*args, **kwargs):\n    pass\n\n\ndef passed(name):\n    print('ok')\n"
 FAKE_NUMPY = b"def allclose(*args, **kwargs):\n    return True\n"
+# Code that reaches for files by absolute path aims only at the corpus's own course (COURSE_ROOT,
+# filled in when the corpus is built) and the repository, never at the rest of the machine.
+COURSE = {"root": "COURSE_ROOT"}
 READS_SOLUTIONS = '''
 import glob, json, os
 import grader
 
 # the reference solution from the course's source notebook, or the hidden tests beside this one
-course = os.path.dirname(os.path.dirname(grader.__file__))
-places = [course + "/solutions/*/*.ipynb", "../../../solutions/*/*.ipynb", "/tmp/**/solutions/*/*.ipynb",
-          "*.ipynb", "../../../*/*.ipynb"]
+places = ["COURSE_ROOT/solutions/*/*.ipynb", os.path.dirname(os.path.dirname(grader.__file__)) + "/solutions/*/*.ipynb",
+          "../../../solutions/*/*.ipynb", "*.ipynb", "../../../*/*.ipynb"]
 found = [path for place in places for path in glob.glob(place, recursive=True)]
 for path in found:
     for cell in json.load(open(path))["cells"]:
@@ -168,12 +171,10 @@ if "naive_normalize" not in globals():
         return np.zeros(np.shape(scores))
 '''
 WRITES_COURSE_GRADEBOOK = '''
-import glob, os, sqlite3
-import grader
+import sqlite3
 
-# every gradebook it can find by absolute path: the course's, and test courses under /tmp
-course = os.path.dirname(os.path.dirname(grader.__file__))
-for path in glob.glob(course + "/.grading/gradebook.db") + glob.glob("/tmp/**/gradebook.db", recursive=True):
+# the class's gradebook, by its absolute path: every score it holds becomes 1000
+for path in ["COURSE_ROOT/.grading/gradebook.db"]:
     try:
         db = sqlite3.connect(path)
         db.execute("UPDATE grade SET auto_score = 1000")
@@ -252,9 +253,11 @@ KINDS = [
          lambda: notebook({NAIVE: WRONG}), status.SUSPICIOUS, DISTRIBUTION_ONLY,
          beside=(("numpy.py", FAKE_NUMPY), ("grader/__init__.py", b""), ("grader/checks.py", FAKE_CHECKS))),
     Kind("reads_solutions", "code that looks for the solutions and hidden tests by relative and absolute paths",
-         lambda: notebook({NAIVE: READS_SOLUTIONS}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
-    Kind("writes_course_gradebook", "a wrong answer that writes to every gradebook it finds by absolute path",
-         lambda: notebook({NAIVE: WRITES_COURSE_GRADEBOOK}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
+         lambda: notebook({NAIVE: READS_SOLUTIONS.replace("COURSE_ROOT", COURSE["root"])}), status.SUSPICIOUS,
+         DISTRIBUTION_ONLY, needs_isolation=True),
+    Kind("writes_course_gradebook", "a wrong answer that writes to the class's gradebook by its absolute path",
+         lambda: notebook({NAIVE: WRITES_COURSE_GRADEBOOK.replace("COURSE_ROOT", COURSE["root"])}),
+         status.SUSPICIOUS, DISTRIBUTION_ONLY, needs_isolation=True),
     Kind("nbgrader_env", "code that is right only when NBGRADER_EXECUTION is set",
          lambda: notebook({NAIVE: GRADED_ONLY}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
     Kind("lms_dotdot", "an LMS file named ../../mallory_01.ipynb", None, NOT_COLLECTED, None,
