@@ -1,6 +1,7 @@
 """Shared helpers: learner notebooks built from the release, graded by real nbgrader."""
 from __future__ import annotations
 
+import concurrent.futures
 import fcntl
 import os
 from pathlib import Path
@@ -50,3 +51,12 @@ def once_per_run(tmp_path_factory, name: str, build) -> Path:
             build(folder)
             (folder / ".built").touch()
     return folder
+
+
+def run_apart(function, *args):
+    """Call `function(*args)` in a thread of its own and return its result.
+
+    A worker that has run the browser tests keeps Playwright's event loop running in its
+    main thread; asyncio.run and nbclient need a thread without one."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(function, *args).result()

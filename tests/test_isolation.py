@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from grader import course, isolation
+from tests.conftest import run_apart
 from tests.test_warmkernel import run_in_kernel
 
 pytestmark = pytest.mark.skipif(not isolation.available() and not os.environ.get("CI"),
@@ -59,7 +60,7 @@ def probe(tmp_path, isolate: bool) -> dict:
         out, km = await run_in_kernel(code, tmp_path, isolate=isolate)
         await km.shutdown_kernel(now=True)
         return json.loads(out)
-    return asyncio.run(main())
+    return run_apart(asyncio.run, main())
 
 
 def test_grading_runs_as_root_here_so_kernels_are_isolated():

@@ -8,13 +8,14 @@ from nbclient.exceptions import CellExecutionError
 
 from grader import course
 from tests import lessons
+from tests.conftest import run_apart
 
 LESSONS = course.lesson_ids()
 
 
 def execute(path, tmp_path):
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    run_apart(NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute)
     return nb
 
 

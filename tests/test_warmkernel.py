@@ -7,6 +7,7 @@ import os
 import pytest
 
 from grader.warmkernel import ForkedKernelManager, ForkedProcess
+from tests.conftest import run_apart
 
 
 async def run_in_kernel(code: str, cwd, env=None, isolate=False) -> tuple[str, ForkedKernelManager]:
@@ -37,7 +38,7 @@ def test_a_forked_kernel_runs_code_in_its_own_directory_environment_and_process(
         assert km.provisioner is None or km.provisioner.process is None or km.provisioner.process.poll() is not None
         with pytest.raises(ProcessLookupError):
             os.kill(int(pid), 0)
-    asyncio.run(main())
+    run_apart(asyncio.run, main())
 
 
 def test_two_forked_kernels_do_not_share_state_or_random_numbers(tmp_path):
@@ -50,4 +51,4 @@ def test_two_forked_kernels_do_not_share_state_or_random_numbers(tmp_path):
         assert first.split() != second.split()[1:]
         await km1.shutdown_kernel(now=True)
         await km2.shutdown_kernel(now=True)
-    asyncio.run(main())
+    run_apart(asyncio.run, main())
