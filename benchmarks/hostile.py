@@ -10,7 +10,6 @@ run (no memory limit: it would exhaust the machine). Both allow 8 s per cell. Ab
 """
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -21,35 +20,19 @@ from nbgrader.api import Gradebook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the corpus lives in the repository's tests/
 from grader import course  # noqa: E402
-from tests.hostile import COURSE, FULL, KINDS, LESSON, notebook  # noqa: E402
+from tests.hostile import COURSE, ENV, FULL, KINDS, LESSON, notebook, released_course, submit  # noqa: E402
 from tests.test_hostile import grade_corpus, outcomes  # noqa: E402
 
 UNSAFE_FOR_PLAIN = {"memory_bomb"}
 CLASSMATE = "0classmate"  # sorts first: graded before the submission next to it
-ENV = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
-
-
-def released_course(root: Path) -> Path:
-    """A course directory with lesson 01 released into its gradebook, and no submissions."""
-    course.text_source(LESSON, root).parent.mkdir(parents=True)
-    shutil.copy(course.text_source(LESSON), course.text_source(LESSON, root))
-    shutil.copy(course.REPO / "nbgrader_config.py", root)
-    subprocess.run([sys.executable, "-m", "grader", "--course", str(root), "release", "--no-exchange"],
-                   env=ENV, check=True, capture_output=True)
-    return root
 
 
 def plain(kind, template: Path, root: Path) -> tuple[float | None, float | None]:
     """(the submission's score, the classmate's score) after one plain `nbgrader autograde` of their class."""
     shutil.copytree(template, root)
     COURSE["root"] = str(root)
-    for student, data, beside in [(CLASSMATE, notebook(), ()), (kind.id, kind.make(), kind.beside)]:
-        path = root / ".grading" / "submitted" / student / LESSON / f"{LESSON}.ipynb"
-        path.parent.mkdir(parents=True)
-        path.write_bytes(data)
-        for name, content in beside:
-            (path.parent / name).parent.mkdir(parents=True, exist_ok=True)
-            (path.parent / name).write_bytes(content)
+    submit(root, CLASSMATE, notebook())
+    submit(root, kind.id, kind.make(), kind.beside)
     subprocess.run([sys.executable, "-m", "nbgrader", "autograde", LESSON, "--Execute.timeout=8"], cwd=root, env=ENV,
                    capture_output=True, timeout=900)
     with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gb:

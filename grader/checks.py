@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import numbers
+import sys
 import warnings
 from dataclasses import dataclass
 
@@ -414,7 +415,8 @@ def _draws(fn, args, kwargs, draws) -> tuple[list, Exception | None]:
 
     A learner's function seen from the grading process makes all its calls in one trip
     to the kernel (`repeat`, see grader.bridge)."""
-    if callable(getattr(fn, "repeat", None)) and type(fn).__module__ == "grader.bridge":
+    bridge = sys.modules.get("grader.bridge")  # loaded only where test cells run outside the kernel
+    if bridge is not None and isinstance(fn, bridge.KernelFunction):
         return fn.repeat(args, kwargs, draws)
     values = []
     for _ in range(draws):

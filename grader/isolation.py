@@ -21,6 +21,7 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/dev", "
 NEW_ROOT = "/tmp/softmax-kernel-root"  # made inside a tmpfs that covers /tmp in the kernel's namespace only
 HOME = "/tmp/kernel"                   # the kernel's directory, as seen from inside
 UID_BASE = 100000
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -47,14 +48,13 @@ def _mount(source, target: str, fstype, flags: int, data=None) -> None:
 
 def kept_paths() -> list[str]:
     """What the kernel may read: the system, Python, the virtual environment and this package."""
-    package = os.path.dirname(os.path.abspath(__file__))
-    paths = [p for p in SYSTEM if os.path.lexists(p)] + [sys.base_prefix, sys.prefix, package]
+    paths = [p for p in SYSTEM if os.path.lexists(p)] + [sys.base_prefix, sys.prefix, PACKAGE]
     return list(dict.fromkeys(os.path.abspath(p) for p in paths))
 
 
 def hidden_inside() -> list[str]:
     """Folders inside kept ones that stay empty: the catalogue's correct alternatives are solutions."""
-    return [os.path.join(os.path.dirname(os.path.abspath(__file__)), "catalogue")]
+    return [os.path.join(PACKAGE, "catalogue")]
 
 
 def enter_own_tree(connection: bytes) -> str:

@@ -23,7 +23,7 @@ class Codec:
     def encode(self, value, depth=0):
         if depth > 20:
             return ["opaque", {"type": "deeply nested data", "repr": ""}]
-        if value is None or isinstance(value, (bool, int, float, str)) and type(value) in (bool, int, float, str):
+        if value is None or type(value) in (bool, int, float, str):
             return ["py", value]
         if isinstance(value, (np.ndarray, np.generic)):
             return self._array(value)

@@ -18,6 +18,7 @@ PATCHED_MODULES = {"np", "numpy", "builtins", "__builtins__", "checks", "grader"
 RISKY_IMPORTS = {"sqlite3": "opens databases (sqlite3)", "ctypes": "uses ctypes", "subprocess": "runs programs",
                  "socket": "opens network sockets", "inspect": "inspects the grader's frames",
                  "gc": "searches the garbage collector's objects", "signal": "handles signals"}
+TO_PYTHON = TransformerManager()  # IPython's own reading of magics and `!` shell lines as Python
 WORDS = {"gradebook": "names the gradebook", "nbgrader": "names nbgrader or its settings",
          "solutions/": "names the solutions folder", ".grading": "names the grading folder",
          "autograded": "names the autograded folder"}
@@ -37,7 +38,7 @@ def reasons(nb) -> list[str]:
 
 def _cell_reasons(source: str) -> list[str]:
     try:
-        tree = ast.parse(TransformerManager().transform_cell(source))
+        tree = ast.parse(TO_PYTHON.transform_cell(source))
     except (SyntaxError, ValueError):
         return []
     found = []

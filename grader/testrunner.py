@@ -92,8 +92,7 @@ def run_test_cell(source: str, name: str, namespace: dict, session: KernelSessio
 
 
 def _error(error: BaseException):
-    ename = "CellTimeoutError" if isinstance(error, CellTimeoutError) else type(error).__name__
-    evalue = str(error)
+    ename, evalue = type(error).__name__, str(error)
     return nbformat.v4.new_output("error", ename=ename, evalue=evalue, traceback=[f"{ename}: {evalue}"])
 
 

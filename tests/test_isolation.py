@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not isolation.available() and not os.environ.get
                                 reason="kernel isolation needs root on Linux (CI runs these as root)")
 
 PROBE = '''
-import json, os, sys
+import json, os, sys, tempfile
 import grader, numpy, matplotlib.pyplot as plt
 
 def attempt(action):
@@ -40,7 +40,7 @@ print(json.dumps({
     "catalogue": sorted(os.listdir(os.path.join(package, "catalogue"))),
     "sees": {path: os.path.exists(path) for path in PATHS},
     "signal_test_process": attempt(lambda: os.kill(TEST_PID, 0)),
-    "write_package": attempt(lambda: open(os.path.join(package, "planted.py"), "w")),
+    "write_package": attempt(lambda: tempfile.NamedTemporaryFile(dir=package).close()),  # leaves nothing behind
     "chroot": attempt(lambda: os.chroot("/")),
     "setuid_root": attempt(lambda: os.setuid(0)),
     "numpy": float(numpy.exp(0.0)),

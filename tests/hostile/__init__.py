@@ -6,8 +6,13 @@ tests.hostile` prints the outcome table that README.md shows (a test keeps them 
 """
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from copy import deepcopy
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import nbformat
@@ -16,6 +21,28 @@ from grader import course, status
 
 LESSON = "01_naive_division"
 FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # all tests; the is_distribution tests alone
+# what commands run with: nbgrader shells out to the venv's alembic
+ENV = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
+
+
+def released_course(root: Path) -> Path:
+    """A course directory with lesson 01 released into its gradebook and no submissions yet."""
+    course.text_source(LESSON, root).parent.mkdir(parents=True)
+    shutil.copy(course.text_source(LESSON), course.text_source(LESSON, root))
+    shutil.copy(course.REPO / "nbgrader_config.py", root)
+    subprocess.run([sys.executable, "-m", "grader", "--course", str(root), "release", "--no-exchange"],
+                   env=ENV, check=True, capture_output=True)
+    return root
+
+
+def submit(root: Path, student: str, data: bytes, beside=()) -> None:
+    """Put a student's file (and what they handed in beside it) where nbgrader's autograde looks."""
+    folder = root / ".grading" / "submitted" / student / LESSON
+    folder.mkdir(parents=True)
+    (folder / f"{LESSON}.ipynb").write_bytes(data)
+    for name, content in beside:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(content)
 
 
 NOT_COLLECTED = "not collected (listed, kept in .grading/unplaced/)"
