@@ -31,6 +31,7 @@ from . import course
 from .testrunner import TestsOutsideKernel
 
 LEARNER = "learner"
+IOPUB_SECONDS = 30
 # nbgrader's autograde steps, with its Execute replaced by one that runs test cells outside the kernel
 AUTOGRADE_STEPS = [TestsOutsideKernel if step is Execute else step
                    for step in Autograde.class_traits()["autograde_preprocessors"].default()]
@@ -201,6 +202,8 @@ def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str |
         if warm:
             config.Execute.kernel_manager_class = "grader.warmkernel.ForkedKernelManager"
         config.Autograde.autograde_preprocessors = AUTOGRADE_STEPS
+        # a cell's printed output may trail its reply on a loaded machine; nbgrader's 4 s would fail the cell
+        config.Execute.iopub_timeout = IOPUB_SECONDS
         with quiet_stderr():
             _require(NbGraderAPI(config=config).autograde(lesson, LEARNER), "autograde")
         autograded = root / ".grading" / "autograded" / LEARNER / lesson / f"{lesson}.ipynb"

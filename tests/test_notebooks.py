@@ -8,6 +8,7 @@ from nbclient.exceptions import CellExecutionError
 
 from grader import course
 from tests import lessons
+from grader.selfgrade import IOPUB_SECONDS
 from tests.conftest import run_apart
 
 LESSONS = course.lesson_ids()
@@ -15,7 +16,8 @@ LESSONS = course.lesson_ids()
 
 def execute(path, tmp_path):
     nb = nbformat.read(path, as_version=4)
-    run_apart(NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute)
+    client = NotebookClient(nb, timeout=120, iopub_timeout=IOPUB_SECONDS, resources={"metadata": {"path": str(tmp_path)}})
+    run_apart(client.execute)
     return nb
 
 

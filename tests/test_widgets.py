@@ -14,6 +14,7 @@ from IPython.core.formatters import format_display_data
 from nbclient import NotebookClient
 
 from grader.widgets import WIDGET_VIEW, TemperatureExplorer, temperature_explorer, weights_at
+from grader.selfgrade import IOPUB_SECONDS
 from tests.conftest import run_apart
 
 TOKENS = ["I", "am", "learning", "to", "Delhi"]
@@ -109,7 +110,7 @@ def test_in_a_headless_kernel_the_output_has_both_views_and_nothing_on_stderr(tm
         "import numpy as np\n"
         "from grader.widgets import temperature_explorer\n"
         f"temperature_explorer({TOKENS!r}, np.log(np.array({PERCENT_AT_1!r}) / 100))")])
-    run_apart(NotebookClient(nb, timeout=60, resources={"metadata": {"path": str(tmp_path)}}).execute)
+    run_apart(NotebookClient(nb, timeout=60, iopub_timeout=IOPUB_SECONDS, resources={"metadata": {"path": str(tmp_path)}}).execute)
     outputs = nb.cells[0].outputs
     assert not [o for o in outputs if o.output_type == "stream" and o.name == "stderr"]
     (shown,) = [o for o in outputs if o.output_type in ("display_data", "execute_result")]
