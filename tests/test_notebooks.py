@@ -16,7 +16,8 @@ LESSONS = course.lesson_ids()
 
 def execute(path, tmp_path):
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=120, iopub_timeout=IOPUB_SECONDS, resources={"metadata": {"path": str(tmp_path)}})
+    client = NotebookClient(nb, timeout=120, iopub_timeout=IOPUB_SECONDS,
+                            resources={"metadata": {"path": str(tmp_path)}})
     run_apart(client.execute)
     return nb
 

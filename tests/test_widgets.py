@@ -110,7 +110,9 @@ def test_in_a_headless_kernel_the_output_has_both_views_and_nothing_on_stderr(tm
         "import numpy as np\n"
         "from grader.widgets import temperature_explorer\n"
         f"temperature_explorer({TOKENS!r}, np.log(np.array({PERCENT_AT_1!r}) / 100))")])
-    run_apart(NotebookClient(nb, timeout=60, iopub_timeout=IOPUB_SECONDS, resources={"metadata": {"path": str(tmp_path)}}).execute)
+    client = NotebookClient(nb, timeout=60, iopub_timeout=IOPUB_SECONDS,
+                            resources={"metadata": {"path": str(tmp_path)}})
+    run_apart(client.execute)
     outputs = nb.cells[0].outputs
     assert not [o for o in outputs if o.output_type == "stream" and o.name == "stderr"]
     (shown,) = [o for o in outputs if o.output_type in ("display_data", "execute_result")]
