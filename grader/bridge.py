@@ -112,6 +112,8 @@ class Codec(kernelside.Codec):
     """The grading side's codec: iterators go as lists (handed to the learner as iterators)."""
 
     def encode(self, value, depth=0):
+        if isinstance(value, kernelside.OnePass):
+            return super().encode(value, depth)
         if isinstance(value, collections.abc.Iterator) and not isinstance(value, (np.ndarray, np.generic, str)):
             return ["iter", [self.encode(item, depth + 1) for item in value]]
         return super().encode(value, depth)
@@ -139,6 +141,8 @@ def _write_back(original, after) -> None:
             np.copyto(original, after, casting="unsafe")
     elif type(original) is list and type(after) is list and checks._changed(original, after):
         original[:] = after
+    elif type(original) is kernelside.OnePass and type(after) is kernelside.OnePass:
+        original.read = after.read  # what the learner's function read is gone from the stream
     elif type(original) is np.random.Generator and type(after) is np.random.Generator:
         try:
             original.bit_generator.state = after.bit_generator.state
@@ -151,6 +155,7 @@ class KernelSession:
 
     def __init__(self, client, deadline: float):
         self.client, self.deadline, self.codec = client, deadline, Codec()
+        self.used_global_random = False  # whether the last call drew from the kernel's global random state
 
     def describe(self, names: list[str]) -> dict:
         """The notebook's current value of each name it has: data as a copy, functions as KernelFunctions."""
@@ -186,6 +191,7 @@ class KernelSession:
                 warnings.warn_explicit(str(warned["message"]), category, "<learner's code>", 0)
             results = [self.codec.read(item) for item in answer["results"]]
             error = None if answer["raised"] is None else rebuilt_error(answer["raised"])
+            self.used_global_random = answer.get("global_random") is True
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as problem:
             raise BridgeError(f"the kernel's answer could not be read ({type(problem).__name__})") from None
         return results, error
@@ -258,6 +264,11 @@ class KernelFunction:
     def repeat(self, args, kwargs, times: int):
         """The results of `times` calls made in the kernel in one go, and the error that ended them early."""
         return self._session.call(self.__name__, args, kwargs, times)
+
+    @property
+    def used_global_random(self) -> bool:
+        """Whether the last call drew from NumPy's global random state or Python's `random` in the kernel."""
+        return self._session.used_global_random
 
     def __repr__(self) -> str:
         return f"<function {self.__name__} of the notebook>"

@@ -17,14 +17,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .kernelside import OnePass
+from .kernelside import random_states as _random_states
+
 # How many units in the last place a correct float answer may be off by.
 ULPS = 64
 # How many more ulps it may be off by per unit of the inputs' magnitude (see input_scale).
 SCALE_ULPS = 16
+# Magnitudes past this widen the tolerance no further. Log-sum-exp forms lose about an ulp of
+# the row's max; past about 1e6 that would make the tolerance meaningless (at 1e300 it would
+# accept any finite answer), so tests at such magnitudes use rows whose answer every correct
+# algorithm computes almost exactly (one score far above the rest, say).
+SCALE_CAP = 2.0 ** 20
 
 
 class CheckFailed(AssertionError):
     """A visible or hidden check found a wrong answer."""
+
+
+class NotWritten(CheckFailed):
+    """The learner's function still raises NotImplementedError."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +57,7 @@ def tolerance(dtype, scale=1.0) -> float:
     dtype = np.dtype(dtype)
     if dtype.kind != "f":
         dtype = np.dtype(np.float64)
+    scale = min(scale, SCALE_CAP)
     return float((ULPS + SCALE_ULPS * max(scale - 1.0, 0.0)) * np.finfo(dtype).eps)
 
 
@@ -206,13 +219,16 @@ def _kind(cls: type) -> tuple[str, str]:
     return cls.__module__, cls.__qualname__
 
 
-def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches=None, run=None) -> list[str]:
-    """'likely mistake' and 'hint' lines for every known mistake that behaves like the learner's code.
+def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches=None, run=None,
+               rank=True) -> list[str]:
+    """'likely mistake' and 'hint' lines for the known mistakes that behave like the learner's code.
 
     The catalogue's misconceptions of `fn` are run on a fresh copy of the same input
     (`pristine`: args and kwargs as they were before the learner's call), by `run` when
-    the check calls functions its own way, and compared with `same_value`. `mistakes` are
-    wrong answers the check itself knows, compared with `matches` (default `same_value`).
+    the check calls functions its own way, and compared with `same_value`. When several
+    behave alike here, only the most specific are named (see `_most_specific`; `rank`
+    False skips that). `mistakes` are wrong answers the check itself knows, compared with
+    `matches` (default `same_value`).
     """
     from . import catalogue  # the catalogue's sources are compiled only when a check fails
 
@@ -226,18 +242,45 @@ def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches
                     named.append((mistake.description, mistake.hint))
             except Exception:  # an answer of an unexpected kind matches no known mistake
                 continue
-    for entry in catalogue.misconceptions(getattr(fn, "__name__", None)):
+    name = getattr(fn, "__name__", None)
+    alike = []
+    for entry in catalogue.misconceptions(name):
         args, kwargs = copy.deepcopy(pristine)
         if _behaves_alike(learner, run(catalogue.implementation(entry), args, kwargs), same_value):
-            named.append((entry.description, entry.hint))
+            alike.append(entry)
+    if rank and len(alike) > 1:
+        alike = _most_specific(fn, alike, catalogue.probes(name), catalogue.implementation,
+                               learner.warning is not None)
+    named += [(entry.description, entry.hint) for entry in alike]
     lines = []
     for description, hint in dict.fromkeys(named):
         lines += [f"  likely mistake: {description}", f"  hint: {hint}"]
     return lines
 
 
-def _not_written(call) -> CheckFailed:
-    return CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).")
+def _most_specific(fn, candidates, probes, implementation, record_warnings=False) -> list:
+    """The candidates that behave like the learner's function on the most probes.
+
+    Several misconceptions can give the same wrong answer on the input that failed; the
+    catalogue's probes of a function are inputs on which its misconceptions differ, so the
+    one the learner made agrees with them on more of the probes than the others do.
+    """
+    if not probes:
+        return candidates
+    agree = [0] * len(candidates)
+    for args, kwargs in probes:
+        scale = input_scale(args, kwargs)
+        same = lambda a, b: _same_value(a, b, scale)  # noqa: E731
+        learner = _run(fn, *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
+        for index, entry in enumerate(candidates):
+            other = _run(implementation(entry), *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
+            agree[index] += _behaves_alike(learner, other, same)
+    best = max(agree)
+    return [entry for entry, count in zip(candidates, agree) if count == best]
+
+
+def _not_written(call) -> NotWritten:
+    return NotWritten(f"{call}: not written yet (it still raises NotImplementedError).")
 
 
 _IN_PLACE = ("changed its input in place.\n"
@@ -415,8 +458,7 @@ def _draws(fn, args, kwargs, draws) -> tuple[list, Exception | None]:
 
     A learner's function seen from the grading process makes all its calls in one trip
     to the kernel (`repeat`, see grader.bridge)."""
-    bridge = sys.modules.get("grader.bridge")  # loaded only where test cells run outside the kernel
-    if bridge is not None and isinstance(fn, bridge.KernelFunction):
+    if _bridged(fn):
         return fn.repeat(args, kwargs, draws)
     values = []
     for _ in range(draws):
@@ -425,6 +467,12 @@ def _draws(fn, args, kwargs, draws) -> tuple[list, Exception | None]:
         except Exception as error:  # the learner's bug, reported by the check
             return values, error
     return values, None
+
+
+def _bridged(fn) -> bool:
+    """Whether `fn` is a learner's function called in its kernel from the grading process."""
+    bridge = sys.modules.get("grader.bridge")  # loaded only where test cells run outside the kernel
+    return bridge is not None and isinstance(fn, bridge.KernelFunction)
 
 
 def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwargs) -> None:
@@ -454,11 +502,123 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
         what = (str(outcome.raised) if isinstance(outcome.raised, _NotAnIndex)
                 else f"raised {type(outcome.raised).__name__}: {outcome.raised}" if outcome.raised is not None
                 else _IN_PLACE)
-        raise CheckFailed("\n".join([f"{call} {what}"] + _diagnosis(fn, pristine, outcome, close, mistakes, run=run)))
+        raise CheckFailed("\n".join([f"{call} {what}"] + _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False)))
     if not close(outcome.value, expect):
         lines = [f"{call}, drawn {draws} times, gives the wrong frequencies.",
                  f"  expected: {_show(expect)}", f"  got:      {_show(outcome.value)}"]
-        raise CheckFailed("\n".join(lines + _diagnosis(fn, pristine, outcome, close, mistakes, run=run)))
+        raise CheckFailed("\n".join(lines + _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False)))
+
+
+def _generator_problem(fn, args, kwargs, slot, draws, varies=True) -> tuple[str, str] | None:
+    """(kind, what went wrong) when `fn` does not draw from the generator at `slot` alone, else None.
+
+    `slot` is the index of the generator among the positional arguments, or its keyword.
+    The function is called `draws` times with a generator in one state, again with a new
+    generator in the same state, and with one in another state; NumPy's global random state
+    and Python's `random` module are watched throughout.
+    """
+    given = args[slot] if isinstance(slot, int) else kwargs[slot]
+    state = copy.deepcopy(given.bit_generator.state)
+
+    def with_generator(bit_state):
+        generator = np.random.Generator(type(given.bit_generator)())
+        generator.bit_generator.state = bit_state
+        new_args, new_kwargs = copy.deepcopy((list(args), dict(kwargs)))
+        if isinstance(slot, int):
+            new_args[slot] = generator
+        else:
+            new_kwargs[slot] = generator
+        with _silenced():
+            before = None if _bridged(fn) else _random_states()
+            values, raised = _draws(fn, new_args, new_kwargs, draws)
+            used_global = fn.used_global_random if _bridged(fn) else _random_states() != before
+        return [_as_number(v) if _as_number(v) is not None else repr(v) for v in values], raised, used_global
+
+    first, raised, used_global = with_generator(state)
+    if raised is not None:
+        return "raised", f"raised {type(raised).__name__}: {raised}"
+    if used_global:
+        return "global", ("drew from NumPy's global random state (np.random.*) or Python's random module: "
+                          "draw only from the generator you are given")
+    again, _, _ = with_generator(copy.deepcopy(state))
+    if again != first:
+        return "unseeded", (f"gave other draws from a new generator in the same state ({again[:8]} ... instead of "
+                            f"{first[:8]} ...): it draws from a random source other than the given generator")
+    copied = np.random.Generator(type(given.bit_generator)())
+    copied.bit_generator.state = copy.deepcopy(state)
+    other = np.random.Generator(type(given.bit_generator)(int(copied.integers(2**62)))).bit_generator.state
+    other_draws, _, _ = with_generator(other)
+    if varies and other_draws == first:
+        return "ignored", (f"gave the same {draws} draws from generators in different states: "
+                           "it does not draw from the generator it is given")
+    return None
+
+
+def check_own_generator(fn, *args, draws=200, varies=True, why="", **kwargs) -> None:
+    """Require `fn` to draw only from the `numpy.random.Generator` among its arguments.
+
+    Two generators in the same state must give the same draws, and (with `varies`, for an
+    input whose draws are random) one in another state other draws; NumPy's global random
+    state and Python's `random` module must stay untouched. A catalogued mistake that fails
+    the same way is named.
+    """
+    __tracebackhide__ = True
+    call = describe_call(fn, args, kwargs) + (f" ({why})" if why else "")
+    slots = [i for i, a in enumerate(args) if isinstance(a, np.random.Generator)]
+    slots += [k for k, v in kwargs.items() if isinstance(v, np.random.Generator)]
+    if not slots:
+        raise TypeError("check_own_generator needs a numpy.random.Generator among the arguments")
+    problem = _generator_problem(fn, args, kwargs, slots[0], draws, varies)
+    if problem is None:
+        return
+    if problem[0] == "raised" and "NotImplementedError" in problem[1]:
+        raise _not_written(call)
+    from . import catalogue
+    lines = [f"{call} {problem[1]}."]
+    for entry in catalogue.misconceptions(getattr(fn, "__name__", None)):
+        other = _generator_problem(catalogue.implementation(entry), args, kwargs, slots[0], draws, varies)
+        if other is not None and other[0] == problem[0]:
+            lines += [f"  likely mistake: {entry.description}", f"  hint: {entry.hint}"]
+    raise CheckFailed("\n".join(lines))
+
+
+def _reference_answer(reference, args, kwargs):
+    """What the test's own reference returns on these arguments, or the exception it raises."""
+    with _silenced():
+        try:
+            return reference(*args, **kwargs), None
+        except Exception as error:  # the reference refuses this input: so must the learner's function
+            return None, error
+
+
+def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False, **kwargs) -> None:
+    """Call `fn` on inputs drawn at random, smallest first, and compare each answer with `reference`'s.
+
+    `draw(rng, size)` returns the positional arguments of one call (a tuple, or one value);
+    `size` runs from 1 to `examples`, so the first input that fails is the smallest failing
+    input found. The generator is seeded here with `seed`, so every run draws the same
+    inputs. Where `reference` raises, `fn` must raise the same kind of error; `same_dtype`
+    requires the reference's dtype. Answers are judged as `check_call` (arrays) or
+    `check_answer` (a bool or a number) judges them.
+    """
+    __tracebackhide__ = True
+    rng = np.random.default_rng(seed)
+    for size in range(1, examples + 1):
+        args = draw(rng, size)
+        args = args if isinstance(args, tuple) else (args,)
+        expected, refused = _reference_answer(reference, copy.deepcopy(args), copy.deepcopy(kwargs))
+        try:
+            if refused is not None:
+                check_raises(fn, *args, error=type(refused), **kwargs)
+            elif type(expected) is np.ndarray:
+                check_call(fn, *args, expect=expected, dtype=expected.dtype if same_dtype else None, **kwargs)
+            else:
+                check_answer(fn, *args, expect=expected, **kwargs)
+        except NotWritten:
+            raise
+        except CheckFailed as failure:
+            raise CheckFailed(f"Input {size} of {examples} drawn at random (seed {seed}) is the smallest that "
+                              f"fails (the inputs grow with their number):\n{failure}") from None
 
 
 def passed(name: str) -> None:

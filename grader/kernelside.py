@@ -9,6 +9,7 @@ The same Codec decodes on both sides; it needs only the standard library and Num
 import base64
 import io
 import json
+import random
 import types
 import warnings
 
@@ -17,14 +18,56 @@ import numpy as np
 MAX_BYTES = 64 * 2**20  # an answer larger than this is not data a softmax lesson returns
 
 
+class OnePass:
+    """Chunks handed out once each, in order, as a stream read from a file hands them out.
+
+    A second loop sees nothing. With `reuse_buffer`, every chunk arrives in one array that
+    the next chunk overwrites, as a producer that reads into a single buffer does: code that
+    keeps a chunk must copy it. (Tests hand these to functions that take a stream.)
+    """
+
+    def __init__(self, chunks, reuse_buffer=False):
+        self.chunks = [np.array(c) for c in chunks]
+        self.reuse_buffer, self.read, self._buffer = bool(reuse_buffer), 0, None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.read >= len(self.chunks):
+            raise StopIteration
+        chunk = self.chunks[self.read]
+        self.read += 1
+        if not self.reuse_buffer:
+            return chunk.copy()
+        if self._buffer is None or self._buffer.dtype != chunk.dtype or self._buffer.size < chunk.size:
+            self._buffer = np.empty(max(c.size for c in self.chunks), dtype=chunk.dtype)
+        view = self._buffer[:chunk.size].reshape(chunk.shape)
+        view[...] = chunk
+        return view
+
+    def __repr__(self):
+        reused = ", each in the same reused buffer" if self.reuse_buffer else ""
+        return f"<one-pass stream of {len(self.chunks)} chunks{reused}>"
+
+
+def random_states():
+    """NumPy's global random state and Python's `random` module's, to tell whether a call drew from them."""
+    state = np.random.get_state()
+    return state[1].tobytes(), state[2], random.getstate()
+
+
 class Codec:
-    """Plain data to JSON and back: arrays, numbers, strings, lists, tuples, dicts, random generators."""
+    """Plain data to JSON and back: arrays, numbers, strings, lists, tuples, dicts, random generators, streams."""
 
     def encode(self, value, depth=0):
         if depth > 20:
             return ["opaque", {"type": "deeply nested data", "repr": ""}]
         if value is None or type(value) in (bool, int, float, str):
             return ["py", value]
+        if type(value) is OnePass:
+            return ["stream", {"reuse_buffer": value.reuse_buffer, "read": value.read},
+                    [self.encode(c, depth + 1) for c in value.chunks]]
         if isinstance(value, (np.ndarray, np.generic)):
             return self._array(value)
         if type(value) in (list, tuple):
@@ -67,6 +110,10 @@ class Codec:
             return tuple(items) if tag == "tuple" else iter(items) if tag == "iter" else items
         if tag == "dict":
             return {self.decode(k, opaque): self.decode(v, opaque) for k, v in item[1]}
+        if tag == "stream":
+            stream = OnePass([self.decode(c, opaque) for c in item[2]], item[1].get("reuse_buffer"))
+            stream.read = int(item[1].get("read", 0))
+            return stream
         if tag == "rng":
             bits = getattr(np.random, item[1]["bit_generator"])()
             bits.state = item[1]
@@ -119,6 +166,7 @@ class Bridge(Codec):
         args = [self.decode(a) for a in request["args"]]
         kwargs = {k: self.decode(v) for k, v in request["kwargs"].items()}
         results, raised = [], None
+        random_before = random_states()
         with warnings.catch_warnings(record=True) as caught, np.errstate(**request["errstate"]):
             warnings.simplefilter("always")
             try:
@@ -128,5 +176,6 @@ class Bridge(Codec):
                 raised = describe_error(error)
         warned = [{"classes": _classes(w.category), "message": _clip(str(w.message))} for w in caught[:20]]
         return json.dumps({"results": results, "raised": raised, "warnings": warned,
+                           "global_random": random_states() != random_before,
                            "args": [self.encode(a) for a in args],
                            "kwargs": {k: self.encode(v) for k, v in kwargs.items()}})

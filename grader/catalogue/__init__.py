@@ -3,8 +3,16 @@
 Each lesson has a module `lesson_NN.py` naming its `LESSON` and holding two lists:
 - MISCONCEPTIONS: wrong implementations that real learners write, each with a one-line
   description a learner understands and a hint. The checks run them on the input that
-  failed and name the one the learner's answer behaves like.
+  failed and name the one the learner's answer behaves like. `breaks` names the
+  properties of the function's contract (declared in its hidden test cells, see
+  grader.contract) that the entry violates.
 - ALTERNATIVES: correct implementations written the other ways learners write them.
+and optionally
+- PROBES: {function: [(args, kwargs), ...]}, inputs on which the function's misconceptions
+  differ from each other; when several give the learner's wrong answer, the one that
+  agrees with the learner on the most probes is named.
+- EQUIVALENT_MUTANTS: {mutant id: reason}, mechanical mutants of the reference (see
+  grader.mutate) that compute the same thing, so no test can tell them apart.
 
 `grader prove` grades every entry with nbgrader to show that the tests catch each
 misconception and accept each alternative. Every source is self-contained: it defines
@@ -30,6 +38,7 @@ class Misconception:
     description: str
     hint: str
     source: str
+    breaks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,15 @@ def alternatives(function: str | None = None, lesson: str | None = None) -> list
     """Catalogued correct alternatives, optionally of one function or one lesson."""
     return [a for lid, module in lessons().items() if lesson in (None, lid)
             for a in module.ALTERNATIVES if function in (None, a.function)]
+
+
+def probes(function: str | None) -> list[tuple[tuple, dict]]:
+    """The inputs that tell `function`'s misconceptions apart (its lesson's PROBES), as (args, kwargs)."""
+    found = []
+    for module in lessons().values():
+        for args, kwargs in getattr(module, "PROBES", {}).get(function, []):
+            found.append((tuple(args), dict(kwargs)))
+    return found
 
 
 def lesson_of(entry: Misconception | Alternative) -> str:

@@ -1,0 +1,73 @@
+"""Every graded function's contract is a list of properties, each checked by a hidden test that
+an implementation breaking it fails (shown by the catalogue, graded by `grader prove`)."""
+from __future__ import annotations
+
+import pytest
+
+from grader import catalogue, contract, course
+from tests.test_prove import by_id, proofs  # noqa: F401 - the shared prove run
+
+CONTRACTS = contract.course_properties()
+FUNCTIONS = sorted(CONTRACTS)
+
+# What every function promises, and what some promise besides (where the property holds).
+EVERY_FUNCTION = {"value", "unchanged", "dtype", "shapes"}
+STABLE = {"stable_softmax", "masked_softmax", "attention_weights", "attend", "logsumexp", "log_softmax",
+          "cross_entropy", "online_softmax"}
+MASKED = {"masked_softmax", "attention_weights", "attend"}
+SHIFT = {"softmax", "softmax_with_temperature", "stable_softmax", "masked_softmax", "logsumexp", "log_softmax",
+         "online_softmax"}
+PERMUTATION = {"softmax", "stable_softmax", "masked_softmax", "log_softmax"}
+
+
+def required(function: str) -> set[str]:
+    """The property ids `function`'s contract must hold."""
+    needed = set(EVERY_FUNCTION)
+    if function in STABLE:
+        needed |= {"extremes", "quiet"}
+    if function in MASKED:
+        needed |= {"forbidden", "all_forbidden"}
+    if function in SHIFT:
+        needed.add("shift")
+    if function in PERMUTATION:
+        needed.add("permutation")
+    if function == "sample_next_token":
+        needed.add("own_generator")
+    return needed
+
+
+PROPERTIES = [(f, p) for f in FUNCTIONS for p in CONTRACTS[f].values()]
+
+
+def test_every_graded_function_has_a_contract():
+    graded = {f for lesson in course.lesson_ids() for f in course.reference_answers(lesson)}
+    assert set(CONTRACTS) == graded
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_contract_holds_the_properties_that_apply(function):
+    missing = required(function) - set(CONTRACTS[function])
+    assert not missing, f"{function}'s hidden tests declare no property {sorted(missing)}"
+
+
+@pytest.mark.parametrize("function,prop", PROPERTIES, ids=[f"{f}.{p.id}" for f, p in PROPERTIES])
+def test_a_misconception_breaking_the_property_fails_its_test(function, prop, proofs):  # noqa: F811
+    breakers = [m for m in catalogue.misconceptions(function) if prop.id in m.breaks]
+    assert breakers, f"no catalogued misconception of {function} says it breaks {prop.id!r}"
+    graded = by_id(proofs)
+    caught = [m.id for m in breakers if set(graded[m.id]["failed_tests"]) & set(prop.tests)]
+    assert caught, (f"{function}.{prop.id}: none of {[m.id for m in breakers]} fails a test cell declaring it "
+                    f"({prop.tests})")
+
+
+def test_breaks_names_only_declared_properties():
+    unknown = [(m.id, p) for m in catalogue.misconceptions() for p in m.breaks
+               if p not in CONTRACTS.get(m.function, {})]
+    assert not unknown
+
+
+def test_property_lines_are_parsed_from_hidden_tests_only(tmp_path, monkeypatch):
+    source = "\n".join(["check_call(f, 1, expect=1)", "# property visible: not hidden, not counted",
+                        contract.BEGIN, "# property value: the answer", "check_call(f, 2, expect=2)", contract.END])
+    assert [contract.PROPERTY.match(line).group(1) for line in contract.hidden_lines(source)
+            if contract.PROPERTY.match(line)] == ["value"]
