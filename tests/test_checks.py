@@ -715,3 +715,173 @@ def test_an_array_subclass_that_claims_equality_is_not_trusted():
 
     message = failure_message(check_call, lambda x: np.zeros(2).view(AlwaysEqual), [1.0, 2.0], expect=[0.5, 0.5])
     assert "expected a plain NumPy array, got a AlwaysEqual (a subclass of it)" in message
+
+
+# --------------------------------------------------------------------------- the most specific mistake
+
+ZERO_FILL = Misconception("zero_fill", "rowwise", "gave forbidden scores 0", "use -inf", '''
+def rowwise(scores):
+    x = np.nan_to_num(np.asarray(scores, dtype=float), neginf=0.0)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''')
+ONE_FILL = Misconception("one_fill", "rowwise", "gave forbidden scores 1", "use -inf", '''
+def rowwise(scores):
+    x = np.asarray(scores, dtype=float)
+    x = np.where(np.isneginf(x), 1.0, x)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''')
+
+
+@pytest.fixture
+def probed(monkeypatch):
+    """Two misconceptions that agree wherever a -inf meets a row of ones, told apart by one probe."""
+    from grader import catalogue
+    entries = [ZERO_FILL, ONE_FILL]
+    monkeypatch.setattr(catalogue, "misconceptions", lambda function=None, lesson=None:
+                        [e for e in entries if function in (None, e.function)])
+    monkeypatch.setattr(catalogue, "probes", lambda function: [(([2.0, -np.inf],), {})])
+
+
+def test_of_several_mistakes_with_the_same_answer_only_the_one_agreeing_on_the_probes_is_named(probed):
+    def rowwise(scores):  # the learner's way of giving -inf a score of 0
+        x = np.asarray(scores, dtype=float).copy()
+        x[np.isinf(x)] = 0
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    # on a row of -inf both fills give [0.5, 0.5]; the probe [2, -inf] tells them apart
+    message = failure_message(check_call, rowwise, [-np.inf, -np.inf], expect=[0.25, 0.75])
+    assert "gave forbidden scores 0" in message and "gave forbidden scores 1" not in message
+
+
+def test_ranking_keeps_every_candidate_that_ties_on_the_probes():
+    from grader.catalogue import implementation
+    from grader.checks import _most_specific
+
+    def learner(scores):
+        return np.zeros(2)
+
+    ranked = _most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation)
+    assert ranked == [ZERO_FILL, ONE_FILL]  # neither agrees with the learner: both stay
+    ranked = _most_specific(learner, [ZERO_FILL, ONE_FILL], [], implementation)
+    assert ranked == [ZERO_FILL, ONE_FILL]
+
+
+def test_the_probes_decide_between_mistakes_that_agree_on_the_failing_input():
+    from grader.catalogue import implementation
+    from grader.checks import _most_specific
+
+    learner = implementation(ONE_FILL)
+    assert _most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation) == [ONE_FILL]
+
+
+# --------------------------------------------------------------------------- generated inputs, generators, streams
+
+def _draw_rows(rng, size):
+    rows = 1 + size // 4
+    return (rng.normal(size=(rows, 1 + size % 4)) * 10.0 ** rng.integers(0, 4, size=(rows, 1)),)
+
+
+def test_check_generated_passes_a_correct_function_on_every_drawn_input():
+    from grader.checks import check_generated
+    check_generated(rowwise, _draw_rows, reference=rowwise, seed=3, examples=30)
+
+
+def test_check_generated_names_the_smallest_failing_input_and_the_seed():
+    from grader.checks import check_generated
+
+    def global_max(scores):
+        x = np.asarray(scores, dtype=float)
+        e = np.exp(x - x.max())
+        return e / e.sum(axis=-1, keepdims=True)
+
+    global_max.__name__ = "rowwise"
+    message = failure_message(check_generated, global_max, _draw_rows, reference=rowwise, seed=3, examples=30)
+    first = message.splitlines()[0]
+    assert first.startswith("Input ") and "(seed 3)" in first and "smallest that fails" in first
+    number = int(first.split()[1])
+    for size in range(1, number):  # every smaller input passes
+        check_call(global_max, *_draws_at(size, seed=3), expect=rowwise(*_draws_at(size, seed=3)))
+
+
+def _draws_at(size, seed):
+    rng = np.random.default_rng(seed)
+    for n in range(1, size + 1):
+        args = _draw_rows(rng, n)
+    return args
+
+
+def test_check_generated_requires_the_reference_s_error_where_it_refuses():
+    from grader.checks import check_generated
+
+    def reference(scores):
+        if np.asarray(scores).shape[-1] > 2:
+            raise ValueError("too long")
+        return rowwise(scores)
+
+    message = failure_message(check_generated, rowwise, _draw_rows, reference=reference, seed=1, examples=10)
+    assert "expected it to raise ValueError" in message
+
+
+def test_check_generated_with_same_dtype_requires_the_reference_s_dtype():
+    from grader.checks import check_generated
+
+    def draw(rng, size):
+        return (rng.normal(size=size).astype(np.float32),)
+
+    message = failure_message(check_generated, rowwise, draw, reference=lambda x: rowwise(x).astype(np.float32),
+                              seed=0, examples=3, same_dtype=True)
+    assert "Input 1 of 3" in message and "expected dtype float32, got dtype float64" in message
+
+
+def test_check_own_generator_accepts_a_function_that_draws_from_its_generator_only():
+    from grader.checks import check_own_generator
+
+    def pick(weights, rng):
+        return int(rng.choice(len(weights), p=weights))
+    check_own_generator(pick, [0.2, 0.3, 0.5], np.random.default_rng(1))
+
+
+@pytest.mark.parametrize("body,what", [
+    ("return int(np.random.choice(len(weights), p=weights))", "global random state"),
+    ("import random\n    return random.choices(range(len(weights)), weights)[0]", "global random state"),
+    ("return int(np.random.default_rng().choice(len(weights), p=weights))", "other than the given generator"),
+    ("return int(np.random.default_rng(0).integers(len(weights)) + 0 * len(weights))",
+     "does not draw from the generator"),
+])
+def test_check_own_generator_rejects_other_random_sources(body, what):
+    from grader.checks import check_own_generator
+    namespace = {"np": np}
+    exec(f"def pick(weights, rng):\n    {body}\n", namespace)
+    message = failure_message(check_own_generator, namespace["pick"], [0.2, 0.3, 0.5], np.random.default_rng(1))
+    assert what in message
+
+
+def test_check_own_generator_without_varies_accepts_a_function_that_ignores_its_generator():
+    from grader.checks import check_own_generator
+
+    def greedy(weights, rng):
+        return int(np.argmax(weights))
+    check_own_generator(greedy, [0.2, 0.3, 0.5], np.random.default_rng(1), varies=False)
+    assert "does not draw" in failure_message(check_own_generator, greedy, [0.2, 0.3, 0.5], np.random.default_rng(1))
+
+
+def test_one_pass_streams_hand_out_each_chunk_once_and_can_reuse_one_buffer():
+    from grader.checks import OnePass
+    fresh = OnePass([[1.0, 2.0], [3.0]])
+    assert [c.tolist() for c in fresh] == [[1.0, 2.0], [3.0]] and list(fresh) == []
+    reused = OnePass([[1.0, 2.0], [3.0, 4.0]], reuse_buffer=True)
+    first, second = next(reused), next(reused)
+    assert np.shares_memory(first, second) and first.tolist() == [3.0, 4.0]
+    import copy
+    copied = copy.deepcopy(OnePass([[1.0], [2.0]], reuse_buffer=True))
+    assert [float(c[0]) for c in copied] == [1.0, 2.0]
+
+
+def test_magnitude_widens_the_tolerance_only_up_to_a_cap():
+    from grader.checks import SCALE_CAP
+    assert tolerance(np.float64, 1e300) == tolerance(np.float64, SCALE_CAP) < 1e-8
+    message = failure_message(check_call, lambda x: np.array([0.5, 0.5]), [1e300, 0.0], expect=[1.0, 0.0])
+    assert "largest error 0.5" in message

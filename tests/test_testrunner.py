@@ -161,3 +161,82 @@ def test_arguments_come_back_as_the_learner_left_them():
     frozen = np.broadcast_to(np.zeros(2), (2, 2))
     bridge._write_back(frozen, np.ones((2, 2)))  # a read-only argument cannot have been changed
     assert not frozen.any()
+
+
+LEARNER_CODE = '''
+import random
+import numpy as np
+
+def keeps_chunks(chunks):
+    kept = [c for c in chunks]
+    return np.concatenate(kept)
+
+def copies_chunks(chunks):
+    kept = [np.array(c) for c in chunks]
+    return np.concatenate(kept)
+
+def reads_twice(chunks):
+    first = sum(len(c) for c in chunks)
+    second = sum(len(c) for c in chunks)
+    return np.array([first, second])
+
+def sample_next_token(logits, temperature, rng):
+    return int(rng.integers(len(logits)))
+
+def sample_global(logits, temperature, rng):
+    return int(np.random.randint(len(logits)))
+
+def sample_python_random(logits, temperature, rng):
+    return random.randrange(len(logits))
+'''
+
+
+def _with_kernel(use):
+    """Run `use(functions)` against LEARNER_CODE's functions, called in a real kernel through the bridge."""
+    from time import monotonic
+
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(LEARNER_CODE)])
+    client = NotebookClient(nb, kernel_name="python3", timeout=60)
+    with client.setup_kernel():
+        client.execute_cell(nb.cells[0], 0)
+        session = bridge.KernelSession(client, monotonic() + 120)
+        names = ["keeps_chunks", "copies_chunks", "reads_twice", "sample_next_token", "sample_global",
+                 "sample_python_random"]
+        return use(session.describe(names))
+
+
+def test_streams_cross_to_the_kernel_as_one_pass_streams_with_their_reused_buffer():
+    from tests.conftest import run_apart
+
+    def use(fns):
+        reused = checks.OnePass([[1.0, 2.0], [3.0, 4.0]], reuse_buffer=True)
+        out = {"kept": fns["keeps_chunks"](reused), "read": reused.read,
+               "copied": fns["copies_chunks"](checks.OnePass([[1.0, 2.0], [3.0, 4.0]], reuse_buffer=True)),
+               "twice": fns["reads_twice"](checks.OnePass([[1.0], [2.0, 3.0]]))}
+        return out
+
+    out = run_apart(_with_kernel, use)
+    assert out["kept"].tolist() == [3.0, 4.0, 3.0, 4.0]  # both kept chunks are the one buffer
+    assert out["copied"].tolist() == [1.0, 2.0, 3.0, 4.0] and out["read"] == 2
+    assert out["twice"].tolist() == [3, 0]  # a second loop over a stream finds nothing
+
+
+def test_a_function_drawing_from_the_kernels_global_random_state_is_seen():
+    from tests.conftest import run_apart
+
+    def use(fns):
+        verdicts = {}
+        for name in ("sample_next_token", "sample_global", "sample_python_random"):
+            try:
+                checks.check_own_generator(fns[name], [1.0, 2.0, 3.0], 1.0, np.random.default_rng(4), draws=50)
+                verdicts[name] = "passed"
+            except checks.CheckFailed as failure:
+                verdicts[name] = str(failure)
+        return verdicts
+
+    verdicts = run_apart(_with_kernel, use)
+    assert verdicts["sample_next_token"] == "passed"
+    assert "global random state" in verdicts["sample_global"]
+    assert "global random state" in verdicts["sample_python_random"]
