@@ -84,7 +84,7 @@ def softmax_jacobian(p):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_public" points=2
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_public" points=1
 check_call(softmax_jacobian, np.array([0.5, 0.5]), expect=[[0.25, -0.25], [-0.25, 0.25]])
 check_call(softmax_jacobian, np.array([0.2, 0.3, 0.5]),
            expect=[[0.16, -0.06, -0.10], [-0.06, 0.21, -0.15], [-0.10, -0.15, 0.25]])
@@ -92,6 +92,11 @@ passed("softmax_jacobian")
 
 # %% nbgrader="tests" grade_id="test_softmax_jacobian_values" points=2
 ### BEGIN HIDDEN TESTS
+# property value: J[i, j] = p_i (delta_ij - p_j), the matrix diag(p) - p p^T, for any probability vector p
+# property unchanged: never changes p, given as an array or a list
+from grader.checks import check_generated
+
+
 def _jacobian_by_entries(q):
     q = np.asarray(q, dtype=float)
     return np.array([[q[i] * ((i == j) - q[j]) for j in range(len(q))] for i in range(len(q))])
@@ -104,18 +109,67 @@ for _seed, _n in ((1, 4), (2, 6), (3, 9)):
 _journey = np.exp([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
 check_call(softmax_jacobian, _journey / _journey.sum(), expect=_jacobian_by_entries(_journey / _journey.sum()))
 check_call(softmax_jacobian, [0.1, 0.6, 0.3], expect=_jacobian_by_entries([0.1, 0.6, 0.3]))
+
+
+def _probabilities(rng, size):
+    """A probability vector of 1 to `size` weights: spread out, peaked, with exact zeros, or one-hot."""
+    n = int(rng.integers(1, size + 1))
+    kind = int(rng.integers(4))
+    if kind == 0:
+        w = np.exp(rng.normal(scale=(0.5, 3.0, 12.0)[int(rng.integers(3))], size=n))
+    elif kind == 1:
+        w = rng.random(n) * (rng.random(n) < 0.6)
+    elif kind == 2:
+        w = np.zeros(n)
+        w[int(rng.integers(n))] = 1.0
+    else:
+        w = rng.random(n) ** 6
+    w[int(rng.integers(n))] += 0.0 if w.sum() > 0 else 1.0
+    p = w / w.sum()
+    return (p.tolist() if rng.random() < 0.3 else p,)
+
+
+check_generated(softmax_jacobian, _probabilities, reference=_jacobian_by_entries, seed=909, examples=16)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_saturated" points=2
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_saturated" points=1
 ### BEGIN HIDDEN TESTS
+# property saturated: a one-hot p (a saturated softmax) gives the zero matrix, a weight of 0 gives a zero row and column, and tiny weights give tiny entries
 check_call(softmax_jacobian, np.array([0.0, 1.0, 0.0]), expect=np.zeros((3, 3)))
 check_call(softmax_jacobian, [0, 0, 1, 0], expect=np.zeros((4, 4)), dtype=np.float64)
 check_call(softmax_jacobian, np.array([1]), expect=[[0.0]], dtype=np.float64)
+check_call(softmax_jacobian, np.array([0.5, 0.0, 0.5]), expect=[[0.25, 0.0, -0.25], [0.0, 0.0, 0.0], [-0.25, 0.0, 0.25]])
 _top = 1 - 2e-6
 check_call(softmax_jacobian, np.array([1e-6, _top, 1e-6]),
            expect=[[1e-6 - 1e-12, -1e-6 * _top, -1e-12],
                    [-1e-6 * _top, _top * 2e-6, -1e-6 * _top],
                    [-1e-12, -1e-6 * _top, 1e-6 - 1e-12]])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_dtype" points=1
+### BEGIN HIDDEN TESTS
+# property dtype: a float array for every input: float64 for integer arrays, lists (of ints or floats) and float64 arrays; a float32 p may stay float32 or become float64 (judged to float32's accuracy)
+check_call(softmax_jacobian, np.array([0, 1]), expect=np.zeros((2, 2)), dtype=np.float64)
+check_call(softmax_jacobian, [1, 0, 0], expect=np.zeros((3, 3)), dtype=np.float64)
+check_call(softmax_jacobian, [0.25, 0.75], expect=[[0.1875, -0.1875], [-0.1875, 0.1875]], dtype=np.float64)
+check_call(softmax_jacobian, np.array([0.25, 0.75], dtype=np.float64),
+           expect=[[0.1875, -0.1875], [-0.1875, 0.1875]], dtype=np.float64)
+_p32 = np.array([0.2, 0.3, 0.5], dtype=np.float32)
+_q = _p32.astype(np.float64)
+check_call(softmax_jacobian, _p32, expect=(np.diag(_q) - np.outer(_q, _q)).astype(np.float32))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_shapes" points=1
+### BEGIN HIDDEN TESTS
+# property shapes: a 1-D p of n weights gives an (n, n) array, n = 1 included (one weight of 1 gives [[0.0]]), from an array or a list
+# property returns_array: returns a NumPy array, not a nested list
+check_call(softmax_jacobian, np.array([1.0]), expect=[[0.0]])
+check_call(softmax_jacobian, [1.0], expect=[[0.0]])
+check_call(softmax_jacobian, np.array([0.5, 0.5]), expect=[[0.25, -0.25], [-0.25, 0.25]])
+_uniform = np.full(40, 1 / 40)
+check_call(softmax_jacobian, _uniform, expect=np.diag(_uniform) - 1 / 1600)
+_ramp = np.arange(1, 65) / np.arange(1, 65).sum()
+check_call(softmax_jacobian, _ramp, expect=np.diag(_ramp) - _ramp[:, None] * _ramp[None, :])
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -375,10 +429,15 @@ print("second loop sees", sum(len(chunk) for chunk in stream), "scores")
 # - scores may be `-inf` (forbidden, lesson 06), and a chunk may be **all** `-inf`, even the
 #   first one. The row as a whole has at least one finite score. Careful:
 #   `-inf - (-inf)` is `nan`, so a chunk can add no evidence until a finite max exists;
+# - a stream may hand you every chunk in **one reused buffer** that the next chunk overwrites
+#   (as a reader that fills one buffer from a file does): keep what you compute from a chunk,
+#   or a copy of it, never the chunk itself;
 # - never warn, and never change the chunks you are given.
 #
 # The checks pass your function a list of chunks and a one-pass stream of chunks that
-# behaves like a generator (a second loop over it sees nothing).
+# behaves like a generator (a second loop over it sees nothing); the hidden tests also pass
+# streams that reuse one buffer, float32 and integer chunks, and scores far outside the range
+# where `exp` is finite.
 
 # %% nbgrader="solution" grade_id="online_softmax"
 def online_softmax(chunks):
@@ -400,7 +459,7 @@ def online_softmax(chunks):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_online_softmax_public" points=2
+# %% nbgrader="tests" grade_id="test_online_softmax_public" points=1
 class _Stream:
     """One pass over the chunks, like a generator: a second loop sees nothing."""
 
@@ -426,10 +485,13 @@ check_call(online_softmax, [np.array([1.0, 2.0, 3.0, 0.0])], expect=_w)
 check_call(online_softmax, _Stream([1.0, 2.0], [3.0, 0.0]), expect=_w)
 passed("online_softmax")
 
-# %% nbgrader="tests" grade_id="test_online_softmax_growing_max" points=2
+# %% nbgrader="tests" grade_id="test_online_softmax_growing_max" points=1
 ### BEGIN HIDDEN TESTS
+# property value: the weights are the softmax of the whole row, the numbers stable_softmax(np.concatenate(chunks)) gives
+# property unchanged: never changes the chunks it is given, arrays or lists
+# property chunking
 def _softmax_of_row(chunks):
-    _x = np.concatenate([np.asarray(c, dtype=float) for c in chunks])
+    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
     _e = np.exp(_x - _x.max())
     return _e / _e.sum()
 
@@ -441,12 +503,52 @@ _late = [_rng.normal(size=50) for _ in range(19)] + [np.r_[_rng.normal(size=49),
 check_call(online_softmax, _late, expect=_softmax_of_row(_late))
 _uneven = [np.array([0.5]), np.array([-1.0, 2.0, 0.0]), np.array([4.0, 3.5]), np.array([1.0, 6.0, -2.0, 5.0])]
 check_call(online_softmax, _uneven, expect=_softmax_of_row(_uneven))
+_as_lists = [[0.5, 2.0], [-1.0], [3.0, 1.0, 2.5]]
+check_call(online_softmax, _as_lists, expect=_softmax_of_row(_as_lists))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_large_scores" points=2
+# %% nbgrader="tests" grade_id="test_online_softmax_generated" points=1
 ### BEGIN HIDDEN TESTS
+# property value
+# property chunking: the weights do not depend on how the row is cut into chunks (one chunk, a chunk per score, chunks of any sizes)
+# property masked
+# property one_pass
+# property reused_buffer
+from grader.checks import OnePass, check_generated
+
+
 def _softmax_of_row(chunks):
-    _x = np.concatenate([np.asarray(c, dtype=float) for c in chunks])
+    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
+    _e = np.exp(_x - _x.max())
+    return _e / _e.sum()
+
+
+def _row_in_chunks(rng, size):
+    """A row cut at random into 1 to `size` chunks of 1 to 3 scores, some -inf, handed over one of four ways."""
+    spread, drift = (0.5, 2.0, 6.0)[int(rng.integers(3))], (-1.5, 0.0, 1.5)[int(rng.integers(3))]
+    chunks = []
+    for _k in range(int(rng.integers(1, size + 1))):
+        _x = rng.normal(scale=spread, size=int(rng.integers(1, 4))) + drift * _k
+        _x[rng.random(_x.size) < 0.15] = -np.inf
+        if rng.random() < 0.15:
+            _x[:] = -np.inf
+        chunks.append(_x)
+    if all(np.isneginf(_c).all() for _c in chunks):
+        chunks[int(rng.integers(len(chunks)))][0] = rng.normal()
+    how = int(rng.integers(4))
+    if how == 1:
+        return ([_c.tolist() for _c in chunks],)
+    return (OnePass(chunks),) if how == 2 else (OnePass(chunks, reuse_buffer=True),) if how == 3 else (chunks,)
+
+
+check_generated(online_softmax, _row_in_chunks, reference=_softmax_of_row, seed=2018, examples=24)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_online_softmax_large_scores" points=1
+### BEGIN HIDDEN TESTS
+# property extremes: right for scores of any finite size up to about 1e300, for rows whose every score is far below zero (below -745, where exp underflows unless shifted, down to -1e300), and for chunks far apart
+def _softmax_of_row(chunks):
+    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
     _e = np.exp(_x - _x.max())
     return _e / _e.sum()
 
@@ -458,47 +560,100 @@ _high_then_higher = [np.array([-1000.0, -1001.0, -999.5]), np.array([1000.0, 100
 check_call(online_softmax, _high_then_higher, expect=_softmax_of_row(_high_then_higher))
 _falling = [np.array([1000.0, 999.0]), np.array([998.0, 997.5]), np.array([0.0, -1000.0])]
 check_call(online_softmax, _falling, expect=_softmax_of_row(_falling))
+_below = [np.array([-1000.0, -1001.0]), np.array([-999.5, -1002.0]), np.array([-1000.25, -998.75])]
+check_call(online_softmax, _below, expect=_softmax_of_row(_below))
+_apart = [np.array([1e6, 1e6 - 1.0]), np.array([-1e6, -1e6 + 3.0])]
+check_call(online_softmax, _apart, expect=_softmax_of_row(_apart))
+_apart_rising = [np.array([-1e6, -1e6 + 2.0]), np.array([1e6 - 0.5, 1e6])]
+check_call(online_softmax, _apart_rising, expect=_softmax_of_row(_apart_rising))
+check_call(online_softmax, [np.array([-1e300, 0.0]), np.array([1e300]), np.array([3.0, -5.0, 1e299])],
+           expect=[0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
+check_call(online_softmax, [np.array([-1e12]), np.array([-1e12 - 1e4, -1e13])], expect=[1.0, 0.0, 0.0])
+check_call(online_softmax, [np.array([-2e300]), np.array([-1e300, -3e300])], expect=[0.0, 1.0, 0.0])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_one_pass" points=2
+# %% nbgrader="tests" grade_id="test_online_softmax_shift" points=1
 ### BEGIN HIDDEN TESTS
-class _Stream:
-    """One pass over the chunks, like a generator: a second loop sees nothing."""
-
-    def __init__(self, *chunks):
-        self.chunks, self.read = [np.asarray(c, dtype=float) for c in chunks], 0
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        if self.read == len(self.chunks):
-            raise StopIteration
-        self.read += 1
-        return self.chunks[self.read - 1]
-
-    def __repr__(self):
-        return f"<generator of {len(self.chunks)} chunks>"
+# property shift: adding one constant to every score leaves the weights as they were, also for constants far beyond exp's range (800, 1e5)
+from grader.checks import OnePass
 
 
 def _softmax_of_row(chunks):
-    _x = np.concatenate([np.asarray(c, dtype=float) for c in chunks])
+    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
+    _e = np.exp(_x - _x.max())
+    return _e / _e.sum()
+
+
+_base = [np.array([0.25, -1.5, 2.0]), np.array([0.75, -np.inf, 1.25]), np.array([-0.5, 3.0, 1.0])]
+_expected = _softmax_of_row(_base)
+for _c in (-2.5, 800.0, -800.0, 1e5, -1e5):
+    check_call(online_softmax, [_x + _c for _x in _base], expect=_expected)
+check_call(online_softmax, OnePass([_x - 20.0 for _x in _base]), expect=_expected)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_online_softmax_quiet" points=1
+### BEGIN HIDDEN TESTS
+# property quiet: never warns (no overflow, invalid value or division by zero), on huge scores, scores far below zero and chunks of nothing but -inf
+from grader.checks import OnePass, check_quiet
+
+_inf = np.inf
+check_quiet(online_softmax, [np.array([-_inf, -_inf]), np.array([-_inf]), np.array([1000.0, -_inf]),
+                             np.array([-_inf, -_inf]), np.array([1001.0, 999.0]), np.array([-_inf])])
+check_quiet(online_softmax, OnePass([[-_inf, -_inf, -_inf], [-1000.0, -1001.0], [-_inf], [-999.0]]))
+check_quiet(online_softmax, [np.array([-1e300, 0.0]), np.array([1e300]), np.array([3.0, 1e299])])
+check_quiet(online_softmax, [np.array([-1e12]), np.array([-1e12 - 1e4, -_inf])])
+check_quiet(online_softmax, [np.array([0.0, 5.0]), np.array([1000.0])])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_online_softmax_one_pass" points=1
+### BEGIN HIDDEN TESTS
+# property one_pass: reads a one-pass stream of chunks (a second loop over it finds nothing) once, and gives the weights a list of the same chunks gives
+from grader.checks import OnePass
+
+
+def _softmax_of_row(chunks):
+    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
     _e = np.exp(_x - _x.max())
     return _e / _e.sum()
 
 
 _rng = np.random.default_rng(92)
 _parts = [_rng.normal(size=8) + _k for _k in range(12)]
-check_call(online_softmax, _Stream(*_parts), expect=_softmax_of_row(_parts))
+check_call(online_softmax, OnePass(_parts), expect=_softmax_of_row(_parts))
 _small = [[2.0, 1.0], [0.5], [3.0, -1.0, 2.5]]
-check_call(online_softmax, _Stream(*_small), expect=_softmax_of_row(_small))
-check_call(online_softmax, _Stream([4.0, -2.0, 1.0]), expect=_softmax_of_row([[4.0, -2.0, 1.0]]))
+check_call(online_softmax, OnePass(_small), expect=_softmax_of_row(_small))
+check_call(online_softmax, OnePass([[4.0, -2.0, 1.0]]), expect=_softmax_of_row([[4.0, -2.0, 1.0]]))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_masked" points=2
+# %% nbgrader="tests" grade_id="test_online_softmax_reused_buffer" points=1
 ### BEGIN HIDDEN TESTS
+# property reused_buffer: right weights when every chunk arrives in one buffer that the next chunk overwrites (what is kept must be computed from a chunk, or a copy of it, never the chunk itself)
+from grader.checks import OnePass
+
+
 def _softmax_of_row(chunks):
-    _x = np.concatenate([np.asarray(c, dtype=float) for c in chunks])
+    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
+    _e = np.exp(_x - _x.max())
+    return _e / _e.sum()
+
+
+_parts = [np.array([3.0, 1.0, 2.0, 0.5]), np.array([0.25]), np.array([-1.0, 2.5]), np.array([1.5, -0.5, 0.0])]
+check_call(online_softmax, OnePass(_parts, reuse_buffer=True), expect=_softmax_of_row(_parts))
+_rng = np.random.default_rng(93)
+_many = [_rng.normal(scale=2.0, size=int(_rng.integers(1, 7))) for _ in range(10)]
+check_call(online_softmax, OnePass(_many, reuse_buffer=True), expect=_softmax_of_row(_many))
+_masked = [[-np.inf, -np.inf, -np.inf], [2.0], [-np.inf, 1.0]]
+check_call(online_softmax, OnePass(_masked, reuse_buffer=True), expect=_softmax_of_row(_masked))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_online_softmax_masked" points=1
+### BEGIN HIDDEN TESTS
+# property masked: a score of -inf gets weight 0 and a chunk of nothing but -inf adds nothing, wherever it comes (first, in the middle, last, several in a row); the other weights are the softmax of the finite scores, also when those are far below zero
+from grader.checks import OnePass
+
+
+def _softmax_of_row(chunks):
+    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
     _e = np.exp(_x - _x.max())
     return _e / _e.sum()
 
@@ -510,16 +665,60 @@ _masked_tile = [np.array([1.0, 0.0]), np.array([-_inf, -_inf]), np.array([0.5, 2
 check_call(online_softmax, _masked_tile, expect=_softmax_of_row(_masked_tile))
 _masked_first = [np.array([-_inf, -_inf, -_inf]), np.array([2.0, -_inf]), np.array([1.0, 3.0])]
 check_call(online_softmax, _masked_first, expect=_softmax_of_row(_masked_first))
+_runs = [[-_inf, -_inf], [-_inf], [1.0, -_inf], [-_inf, -_inf], [-_inf], [2.0, 0.5], [-_inf], [-_inf, -_inf]]
+check_call(online_softmax, [np.array(_c) for _c in _runs], expect=_softmax_of_row(_runs))
+check_call(online_softmax, OnePass(_runs), expect=_softmax_of_row(_runs))
+check_call(online_softmax, [np.array([-_inf]), np.array([-_inf, 3.0]), np.array([-_inf])], expect=[0.0, 0.0, 1.0, 0.0])
+check_call(online_softmax, [np.array([-_inf, -1e12]), np.array([-1e12 - 2e4])], expect=[0.0, 1.0, 0.0])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_inputs" points=1
 ### BEGIN HIDDEN TESTS
-check_call(online_softmax, [np.array([7.0])], expect=[1.0])
+# property dtype: one float64 array for chunks of float64, float32 (judged to float32's accuracy), integers or Python lists, and for a tuple of chunks
+from grader.checks import OnePass
+
+
+def _softmax_of_row(chunks):
+    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
+    _e = np.exp(_x - _x.max())
+    return _e / _e.sum()
+
+
 check_call(online_softmax, [[3], [3], [3], [3]], expect=[0.25, 0.25, 0.25, 0.25], dtype=np.float64)
-check_call(online_softmax, [[1, 2], [0]], expect=np.exp([1.0, 2.0, 0.0]) / np.exp([1.0, 2.0, 0.0]).sum(),
+check_call(online_softmax, [[1, 2], [0]], expect=_softmax_of_row([[1, 2], [0]]), dtype=np.float64)
+check_call(online_softmax, OnePass([[1, 2], [3], [0, -1]]), expect=_softmax_of_row([[1, 2], [3], [0, -1]]),
            dtype=np.float64)
-check_call(online_softmax, (np.array([2.0, 1.0]), np.array([0.0])),
-           expect=np.exp([2.0, 1.0, 0.0]) / np.exp([2.0, 1.0, 0.0]).sum())
+check_call(online_softmax, (np.array([2.0, 1.0]), np.array([0.0])), expect=_softmax_of_row([[2.0, 1.0], [0.0]]),
+           dtype=np.float64)
+_c32 = [np.array([1.0, 2.5], dtype=np.float32), np.array([-np.inf, 0.5], dtype=np.float32), np.array([3.0], dtype=np.float32)]
+check_call(online_softmax, _c32, expect=_softmax_of_row(_c32).astype(np.float32), dtype=np.float64)
+check_call(online_softmax, OnePass(_c32), expect=_softmax_of_row(_c32).astype(np.float32), dtype=np.float64)
+_mixed = [np.array([1, 2]), [0.5, -1.0], np.array([3.0], dtype=np.float32)]
+check_call(online_softmax, _mixed, expect=_softmax_of_row(_mixed).astype(np.float32), dtype=np.float64)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_online_softmax_shapes" points=1
+### BEGIN HIDDEN TESTS
+# property shapes: one 1-D array with a weight per score, in the row's order, for a single chunk, a single score, chunks of one score, chunks all of one size and uneven chunks
+# property returns_array: returns one NumPy array for the whole row, not a list of pieces
+from grader.checks import OnePass
+
+
+def _softmax_of_row(chunks):
+    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
+    _e = np.exp(_x - _x.max())
+    return _e / _e.sum()
+
+
+check_call(online_softmax, [np.array([7.0])], expect=[1.0])
+check_call(online_softmax, OnePass([[-3.0]]), expect=[1.0])
+_equal = [np.array([1.0, 2.0]), np.array([3.0, 4.0]), np.array([0.0, -1.0])]
+check_call(online_softmax, _equal, expect=_softmax_of_row(_equal))
+check_call(online_softmax, OnePass(_equal), expect=_softmax_of_row(_equal))
+_singles = [[0.5], [1.5], [-1.0], [2.0], [0.0]]
+check_call(online_softmax, [np.array(_c) for _c in _singles], expect=_softmax_of_row(_singles))
+_long = [np.linspace(-3.0, 3.0, 300)]
+check_call(online_softmax, _long, expect=_softmax_of_row(_long))
 ### END HIDDEN TESTS
 
 # %% [markdown]
