@@ -91,27 +91,71 @@ check_call(naive_normalize, np.array([3.0, 1.0]), expect=[0.75, 0.25])
 check_call(naive_normalize, [[1, 3], [2, 2]], expect=[[0.25, 0.75], [0.5, 0.5]])
 passed("naive_normalize")
 
-# %% nbgrader="tests" grade_id="test_naive_normalize_rows" points=2
+# %% nbgrader="tests" grade_id="test_naive_normalize_rows" points=1
 ### BEGIN HIDDEN TESTS
+from grader.checks import check_generated
+
+# property value: each row is divided by its own sum over the last axis (hand-picked and generated rows)
 _rows = np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]])
 check_call(naive_normalize, _rows, expect=[[0.125, 0.25, 0.625], [0.4, 0.4, 0.2]])
 _batch = np.arange(1.0, 13.0).reshape(2, 2, 3)
 check_call(naive_normalize, _batch, expect=_batch / _batch.sum(axis=-1, keepdims=True))
+
+
+def _naive_reference(scores):
+    _x = np.asarray(scores, dtype=float)
+    return _x / _x.sum(axis=-1, keepdims=True)
+
+
+def _positive_rows(rng, size):
+    """Positive scores, any leading dimensions, rows of up to 7 scores whose sizes differ by up to 1e60."""
+    _shape = tuple(int(d) for d in rng.integers(1, 4, size=rng.integers(0, 1 + min(size, 9) // 3)))
+    _shape += (int(rng.integers(1, 2 + min(size, 6))),)
+    _level = 10.0 ** rng.integers(-30, 31, size=_shape[:-1] + (1,))
+    return rng.uniform(0.1, 10.0, size=_shape) * _level
+
+
+check_generated(naive_normalize, _positive_rows, reference=_naive_reference, seed=101, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_naive_normalize_inputs" points=2
+# %% nbgrader="tests" grade_id="test_naive_normalize_shapes" points=1
 ### BEGIN HIDDEN TESTS
-check_call(naive_normalize, [2, 6], expect=[0.25, 0.75])
-check_call(naive_normalize, np.array([1, 1, 2]), expect=[0.25, 0.25, 0.5])
-check_call(naive_normalize, np.array([[2, 2], [1, 3]]), expect=[[0.5, 0.5], [0.25, 0.75]])
-check_call(naive_normalize, np.array([0.5, 1.5]), expect=[0.25, 0.75])
+# property shapes: any number of leading dimensions, one score per row, a batch of one row (1, n) and (k, 1, n), a column (n, 1)
+for _scores in (np.array([[2.0, 6.0]]), np.array([[[1.0, 3.0]], [[2.0, 2.0]]]), np.array([[4.0], [2.0], [5.0]]),
+                np.array([7.0]), np.arange(1.0, 25.0).reshape(2, 1, 3, 4), np.array([[[2.0, 1.0, 1.0], [1.0, 1.0, 8.0]]])):
+    check_call(naive_normalize, _scores, expect=_scores / _scores.sum(axis=-1, keepdims=True))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_naive_normalize_inputs" points=1
+### BEGIN HIDDEN TESTS
+# property dtype: lists, tuples, integer arrays of any width and float64 give float64 (integers are summed as floats, so huge ones do not wrap around); float32 gives a float array
+check_call(naive_normalize, [2, 6], expect=[0.25, 0.75], dtype=np.float64)
+check_call(naive_normalize, (1, 3), expect=[0.25, 0.75], dtype=np.float64)
+check_call(naive_normalize, [[1, 2.5], [3, 1]], expect=[[1 / 3.5, 2.5 / 3.5], [0.75, 0.25]], dtype=np.float64)
+check_call(naive_normalize, np.array([1, 1, 2]), expect=[0.25, 0.25, 0.5], dtype=np.float64)
+check_call(naive_normalize, np.array([[2, 2], [1, 3]], dtype=np.int8), expect=[[0.5, 0.5], [0.25, 0.75]], dtype=np.float64)
+check_call(naive_normalize, np.array([6, 2], dtype=np.uint16), expect=[0.75, 0.25], dtype=np.float64)
+check_call(naive_normalize, np.array([4 * 10**18, 4 * 10**18, 8 * 10**18]), expect=[0.25, 0.25, 0.5], dtype=np.float64)
+check_call(naive_normalize, np.array([0.5, 1.5]), expect=[0.25, 0.75], dtype=np.float64)
+_single = np.array([[0.1, 0.3], [2.0, 6.0]], dtype=np.float32)
+check_call(naive_normalize, _single, expect=_single.astype(float) / _single.astype(float).sum(axis=-1, keepdims=True))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_naive_normalize_unchanged" points=1
+### BEGIN HIDDEN TESTS
+# property unchanged: the caller's array (float64, float32, any shape) is never changed
+for _scores in (np.array([1.0, 3.0]), np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]]),
+                np.arange(1.0, 13.0).reshape(2, 2, 3), np.array([[3.0, 1.0]], dtype=np.float32)):
+    check_call(naive_normalize, _scores, expect=_scores.astype(float) / _scores.astype(float).sum(axis=-1, keepdims=True))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_naive_normalize_breaks" points=1
 ### BEGIN HIDDEN TESTS
-# Meant to break: negative scores pass straight through, a zero sum gives inf and nan.
+# property meant_to_break: no guard, row by row: negative scores pass straight through and a zero-sum row gives inf and nan
 check_call(naive_normalize, [-2, 0, 3], expect=[-2.0, 0.0, 3.0])
 check_call(naive_normalize, [1, -1, 0], expect=[np.inf, -np.inf, np.nan])
+check_call(naive_normalize, np.array([[1.0, 3.0], [2.0, -2.0], [-1.0, 2.0]]),
+           expect=[[0.25, 0.75], [np.inf, -np.inf], [-1.0, 2.0]])
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -150,24 +194,107 @@ check_answer(is_distribution, [0.5, 0.6], expect=False)
 check_answer(is_distribution, [-2, 0, 3], expect=False)
 passed("is_distribution")
 
-# %% nbgrader="tests" grade_id="test_is_distribution_rejects" points=2
+# %% nbgrader="tests" grade_id="test_is_distribution_rejects" points=1
 ### BEGIN HIDDEN TESTS
+# property negatives: a negative entry anywhere gives False, even when its row sums to 1
 check_answer(is_distribution, [1.5, -0.5], expect=False)
+check_answer(is_distribution, [1.0 + 1e-12, -1e-12], expect=False)
+check_answer(is_distribution, [[0.5, 0.5], [1.2, -0.2]], expect=False)
+# property finite: a nan or an infinite entry anywhere gives False, whatever atol is
 check_answer(is_distribution, [0.5, np.nan, 0.5], expect=False)
 check_answer(is_distribution, [np.nan, np.nan], expect=False)
 check_answer(is_distribution, [np.inf, 0.0], expect=False)
-check_answer(is_distribution, [[0.5, 0.5], [0.9, 0.9]], expect=False)
-check_answer(is_distribution, [[0.5, 0.5], [1.2, -0.2]], expect=False)
+check_answer(is_distribution, [[0.5, 0.5], [np.nan, 1.0]], expect=False)
+check_answer(is_distribution, [np.inf, 0.0], atol=np.inf, expect=False)
+check_answer(is_distribution, [0.5, -np.inf, np.inf], atol=np.inf, expect=False)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_is_distribution_rows_and_atol" points=1
 ### BEGIN HIDDEN TESTS
+from grader.checks import check_generated
+
+# property every_row: every row over the last axis must sum to 1, in any number of leading dimensions
 check_answer(is_distribution, [[0.5, 0.5], [0.25, 0.75]], expect=True)
+check_answer(is_distribution, [[0.5, 0.5], [0.9, 0.9]], expect=False)
+check_answer(is_distribution, [[0.5, 0.5], [0.3, 0.3]], expect=False)
 check_answer(is_distribution, np.full((2, 3, 4), 0.25), expect=True)
+_last_row_off = np.full((2, 3, 4), 0.25)
+_last_row_off[1, 2] = [0.5, 0.5, 0.5, 0.0]
+check_answer(is_distribution, _last_row_off, expect=False)
+# property atol: a row counts when |sum - 1| <= atol, the atol given (boundary included, nothing relative)
 check_answer(is_distribution, [0, 1, 0], expect=True)
 check_answer(is_distribution, [0.5, 0.5 + 1e-9], expect=True)
 check_answer(is_distribution, [0.5, 0.5 + 1e-6], expect=False)
 check_answer(is_distribution, [0.5, 0.5 + 1e-6], atol=1e-5, expect=True)
+check_answer(is_distribution, [0.25, 0.5], atol=0.25, expect=True)
+check_answer(is_distribution, [0.75, 0.75], atol=0.5, expect=True)
+check_answer(is_distribution, [0.75, 0.875], atol=0.5, expect=False)
+check_answer(is_distribution, [0.25, 0.75], atol=np.inf, expect=True)
+# property shapes: one row, a batch of one row (1, n) and (k, 1, n), rows of one entry (n, 1), any leading dimensions
+check_answer(is_distribution, [1.0], expect=True)
+check_answer(is_distribution, [[0.25, 0.75]], expect=True)
+check_answer(is_distribution, np.full((3, 1, 2), 0.5), expect=True)
+check_answer(is_distribution, [[1.0], [1.0], [1.0]], expect=True)
+check_answer(is_distribution, [[1.0], [0.5]], expect=False)
+check_answer(is_distribution, np.full((2, 1, 2, 5), 0.2), expect=True)
+
+
+# property value: True exactly when every entry is finite and >= 0 and every row sums to 1 within atol (generated)
+def _dist_reference(weights, atol=1e-8):
+    _w = np.asarray(weights, dtype=float)
+    return bool(np.all(np.isfinite(_w)) and np.all(_w >= 0) and np.all(np.abs(_w.sum(axis=-1) - 1.0) <= atol))
+
+
+def _weights_or_not(rng, size):
+    """Rows of weights, any leading dimensions; most inputs then get one flaw (a negative, a nan or inf, a row off)."""
+    _shape = tuple(int(d) for d in rng.integers(1, 4, size=rng.integers(0, 1 + min(size, 9) // 3)))
+    _shape += (int(rng.integers(1, 2 + min(size, 6))),)
+    _w = rng.uniform(0.0, 1.0, size=_shape) * (rng.random(_shape) < 0.8) + 1e-3
+    _w = _w / _w.sum(axis=-1, keepdims=True)
+    _rows = _w.reshape(-1, _shape[-1])
+    _row, _col = int(rng.integers(len(_rows))), int(rng.integers(_shape[-1]))
+    _flaw = size % 5
+    if _flaw == 1 and _shape[-1] > 1:  # a negative entry in a row that still sums to 1
+        _rows[_row, (_col + 1) % _shape[-1]] += _rows[_row, _col] + 0.25
+        _rows[_row, _col] = -0.25
+    elif _flaw == 2:
+        _rows[_row, _col] = [np.nan, np.inf, -np.inf][size % 3]
+    elif _flaw == 3:
+        _rows[_row] *= 1.0 + [1e-6, -1e-6, 1e-10, -1e-10][size % 4]
+    return _rows.reshape(_shape)
+
+
+check_generated(is_distribution, _weights_or_not, reference=_dist_reference, seed=102, examples=10)
+check_generated(is_distribution, _weights_or_not, reference=_dist_reference, atol=1e-3,
+                seed=103, examples=6)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_is_distribution_inputs" points=1
+### BEGIN HIDDEN TESTS
+from grader.checks import Mistake
+
+# property dtype: lists, tuples, integer (summed without wrapping around), float32 and float64 arrays; the answer is a plain Python bool
+check_answer(is_distribution, (0.5, 0.5), expect=True)
+check_answer(is_distribution, np.array([0, 1, 0]), expect=True)
+check_answer(is_distribution, np.array([[1, 0], [0, 2]], dtype=np.int8), expect=False)
+check_answer(is_distribution, np.array([0.25, 0.5, 0.25], dtype=np.float32), expect=True)
+check_answer(is_distribution, np.array([0.5, 0.625], dtype=np.float32), expect=False)
+check_answer(is_distribution, np.array([2**62, 2**62, 2**62, 2**62, 1]), expect=False)
+
+
+def returns_plain_bool(weights):
+    """Whether is_distribution answers with Python's own True or False."""
+    return type(is_distribution(weights)) is bool
+
+
+_numpy_bool = Mistake("answered with a NumPy bool (np.True_ or np.False_, which np.all gives, or an array of them) "
+                      "instead of a plain Python bool", "wrap the final answer in bool(...)", False)
+for _weights in ([0.5, 0.5], [0.5, 0.6], np.array([[0.25, 0.75], [1.0, 0.0]])):
+    check_answer(returns_plain_bool, _weights, expect=True, mistakes=[_numpy_bool])
+# property unchanged: the caller's array is never changed, nan and inf entries included
+for _weights, _answer in ((np.array([0.5, np.nan, 0.5]), False), (np.array([[0.5, 0.5], [np.inf, 0.0]]), False),
+                          (np.array([1.5, -0.5]), False), (np.array([[0.25, 0.75]]), True)):
+    check_answer(is_distribution, _weights, expect=_answer)
 ### END HIDDEN TESTS
 
 # %% [markdown]
