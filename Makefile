@@ -57,9 +57,9 @@ check: $(STAMP)
 release: $(STAMP)
 	$(BIN)/python -m grader release
 
-# Grade every catalogued misconception and correct alternative with nbgrader; rewrite README's table.
+# Grade every catalogued misconception, correct alternative and mechanical mutant with nbgrader; rewrite README's table.
 prove: $(STAMP)
-	$(BIN)/python -m grader prove --readme
+	$(BIN)/python -m grader prove --mutate --readme
 
 # A simulated class of 30 through release, submit, collect, grade, feedback, export and report (.grading/demo/).
 demo: $(STAMP)

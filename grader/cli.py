@@ -125,18 +125,36 @@ def _prove(args) -> int:
     if args.readme and args.lesson:
         print("error: --readme writes the whole course's table; leave out --lesson", file=sys.stderr)
         return 2
-    lessons = [args.lesson] if args.lesson else None
-    count = len([e for lid in (lessons or course.lesson_ids()) for e in prove.entries(lid)])
-    if count == 0:
-        print("error: the catalogue has no entries for " + (args.lesson or "any lesson"), file=sys.stderr)
+    if args.entries and (args.readme or args.mutate or args.survivors):
+        print("error: --entries grades the file's entries only; leave out --mutate, --survivors and --readme",
+              file=sys.stderr)
         return 2
-    print(f"Grading {count} catalogue entries with nbgrader, {args.jobs or 'all'} at a time...", file=sys.stderr)
-    proofs = prove.prove(lessons, jobs=args.jobs, progress=print_progress if sys.stderr.isatty() else None)
+    try:
+        todo = prove.plan([args.lesson] if args.lesson else None, mutants=args.mutate or args.survivors,
+                          entries_file=args.entries)
+    except prove.EntriesError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not todo.entries:
+        where = f"{args.entries} has" if args.entries else "the catalogue has"
+        print(f"error: {where} no entries for " + (args.lesson or "any lesson"), file=sys.stderr)
+        return 2
+    what = f"{len(todo.entries)} {'catalogue ' if todo.catalogued else ''}entries"
+    if todo.mutants is not None:
+        what += f" and {len(todo.mutants)} mechanical mutants"
+    print(f"Grading {what} with nbgrader, {args.jobs or 'all'} at a time...", file=sys.stderr)
+    proven = prove.prove(todo, jobs=args.jobs, progress=print_progress if sys.stderr.isatty() else None)
     if args.readme:
-        prove.write_readme(course.REPO / "README.md", proofs)
-    print(prove.to_json(proofs) if args.json else prove.render_table(proofs))
-    summary = prove.summarise(proofs)
-    return 0 if summary.caught == summary.misconceptions and summary.accepted == summary.alternatives else 1
+        prove.write_readme(course.REPO / "README.md", proven)
+    if args.json:
+        print(prove.to_json(proven))
+    elif args.survivors:
+        print(prove.render_survivors(proven))
+        for problem in proven.problems():
+            print(f"error: {problem}", file=sys.stderr)
+    else:
+        print(prove.render_table(proven))
+    return 0 if proven.ok else 1
 
 
 def main(argv=None) -> int:
@@ -180,11 +198,18 @@ def main(argv=None) -> int:
     check.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     check.set_defaults(run=_check)
 
-    proof = commands.add_parser("prove", help="grade every catalogued misconception and correct alternative")
+    proof = commands.add_parser("prove", help="grade every catalogued misconception and correct alternative "
+                                              "(and with --mutate, mechanical mutants)")
     proof.add_argument("--lesson", metavar="ID", help="one lesson only (default: all)")
     proof.add_argument("--jobs", type=int, metavar="N", help="notebooks graded at once (default: two per core)")
     proof.add_argument("--json", action="store_true", help="print JSON instead of a table")
     proof.add_argument("--readme", action="store_true", help="also write the table into README.md")
+    proof.add_argument("--mutate", action="store_true",
+                       help="also grade the mechanical mutants of every reference (grader/mutate.py)")
+    proof.add_argument("--survivors", action="store_true",
+                       help="print only the mutants that survive and are not recorded as equivalent (implies --mutate)")
+    proof.add_argument("--entries", metavar="FILE",
+                       help="grade the entries of FILE (written like a catalogue module) instead of the catalogue")
     proof.set_defaults(run=_prove)
 
     args = parser.parse_args(argv)

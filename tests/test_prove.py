@@ -1,7 +1,8 @@
-"""The autograder proven on its own catalogue, through `python -m grader prove` and real nbgrader.
+"""The autograder proven on its own catalogue and on mechanical mutants, through `python -m grader prove`
+and real nbgrader.
 
-One run grades every catalogue entry (in parallel), once per test run whatever the
-number of xdist workers; the tests then read its JSON.
+One run of `prove --mutate` grades every catalogue entry and every mutant (in parallel), once
+per test run whatever the number of xdist workers; the tests then read its JSON.
 """
 from __future__ import annotations
 
@@ -12,18 +13,20 @@ import sys
 
 import pytest
 
-from grader import catalogue, course, prove
+from grader import catalogue, cli, course, mutate, prove, selfgrade
+from grader.selfgrade import Report
 from tests.conftest import once_per_run
 
 MISCONCEPTIONS = catalogue.misconceptions()
 ALTERNATIVES = catalogue.alternatives()
+FUNCTIONS = [(lesson, function) for lesson in course.lesson_ids() for function in course.reference_answers(lesson)]
 
 
 def _prove(folder):
     """Run the CLI with a minimal PATH; keep its JSON and exit status."""
     env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp")}
-    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--json"], cwd=course.REPO, env=env,
-                         capture_output=True, text=True, timeout=1500)
+    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--mutate", "--json"], cwd=course.REPO, env=env,
+                         capture_output=True, text=True, timeout=2400)
     assert run.returncode in (0, 1) and run.stdout.startswith("{"), run.stderr[-3000:]
     result = json.loads(run.stdout)
     result["returncode"] = run.returncode
@@ -32,7 +35,7 @@ def _prove(folder):
 
 @pytest.fixture(scope="session")
 def proofs(tmp_path_factory) -> dict:
-    """Every entry's proof, from one run of `grader prove` shared by all workers."""
+    """Every entry's and mutant's proof, from one run of `grader prove --mutate` shared by all workers."""
     return json.loads((once_per_run(tmp_path_factory, "prove", _prove) / "proofs.json").read_text())
 
 
@@ -65,16 +68,56 @@ def test_rates_meet_the_bar(proofs):
     assert proofs["named_rate"] >= 0.9, [p["entry"] for p in proofs["entries"]
                                          if p["kind"] == "misconception" and not p["named"]]
     assert proofs["alternatives_pass_rate"] == 1.0
-    assert proofs["returncode"] == 0
+
+
+def test_exit_status_says_whether_all_is_well(proofs):
+    assert proofs["returncode"] == (0 if proofs["ok"] else 1)
+
+
+@pytest.mark.parametrize("entry", MISCONCEPTIONS, ids=[m.id for m in MISCONCEPTIONS])
+def test_misconception_is_named_with_at_most_one_other(entry, proofs):
+    """The feedback points at the mistake: it names this misconception and at most one other."""
+    proof = by_id(proofs)[entry.id]
+    assert proof["named"] and len(proof["named_others"]) <= 1, proof["named_others"]
+
+
+def test_every_mutant_was_graded_once(proofs):
+    ids = [m["mutant"] for m in proofs["mutants"]]
+    assert ids == [m.id for lesson in course.lesson_ids() for m in mutate.lesson_mutants(lesson)]
+    assert all(m["max_score"] > 0 for m in proofs["mutants"]), [m["mutant"] for m in proofs["mutants"]
+                                                                 if m["max_score"] == 0]
+
+
+@pytest.mark.parametrize("lesson, function", FUNCTIONS, ids=[f for _, f in FUNCTIONS])
+def test_tests_kill_the_mechanical_mutants(lesson, function, proofs):
+    """At least 95% of each function's non-equivalent mutants lose points; the survivors are listed."""
+    [score] = [f for f in proofs["functions"] if (f["lesson"], f["function"]) == (lesson, function)]
+    described = {m["mutant"]: m["description"] for m in proofs["mutants"]}
+    assert score["mutation_score"] >= prove.TARGET, "survivors:\n" + "\n".join(f"{i}  {described[i]}"
+                                                                             for i in score["survivors"])
+
+
+def test_no_stale_or_killed_equivalent_records(proofs):
+    assert proofs["stale_equivalents"] == [] and proofs["problems"] == []
 
 
 def test_readme_shows_the_current_table(proofs):
     """The README's table is generated: `make prove` rewrites it, and it must match this run."""
-    fields = {"lesson", "function", "entry", "kind", "description", "score", "max_score", "lost", "named",
-              "failed_tests"}
-    current = [prove.Proof(**{k: v for k, v in p.items() if k in fields}) for p in proofs["entries"]]
-    assert prove.readme_block(course.REPO / "README.md") == prove.render_markdown(current), \
+    assert prove.readme_block(course.REPO / "README.md") == prove.render_markdown(prove.Proven.from_json(proofs)), \
         "README.md's catalogue table is out of date: run `make prove`"
+
+
+def test_named_misconceptions_are_read_from_failing_tests_only():
+    lesson = "06_masking"
+    zero, global_max, shift = (m for m in catalogue.misconceptions(lesson=lesson)
+                               if m.id in ("masked_with_zero", "masked_global_max", "masked_no_shift"))
+    report = Report(lesson, 3.0, 5.0, [
+        selfgrade.TestResult("test_masked_softmax_rows", 0.0, 2.0, False, f"likely mistake: {zero.description}\n"
+                                                                 f"or: {global_max.description}"),
+        selfgrade.TestResult("test_masked_softmax_stable", 1.0, 1.0, True, shift.description)])
+    assert prove.named_misconceptions(report, lesson) == ["masked_with_zero", "masked_global_max"]
+    proof = prove.judge("misconception", zero, lesson, report)
+    assert proof.named and proof.named_others == ["masked_global_max"] and proof.specific
 
 
 def test_function_of_test_takes_the_longest_matching_name():
@@ -82,6 +125,63 @@ def test_function_of_test_takes_the_longest_matching_name():
     assert prove.function_of_test("test_evidence_ratio_public", functions) == "evidence_ratio"
     assert prove.function_of_test("test_evidence_inputs", functions) == "evidence"
     assert prove.function_of_test("test_something_else", functions) is None
+
+
+ENTRIES_FILE = '''
+from grader.catalogue import Alternative, Misconception
+
+LESSON = "06_masking"
+MISCONCEPTIONS = [Misconception("upper_triangle", "causal_mask", "took the upper triangle", "use np.tril", """
+def causal_mask(n):
+    return np.triu(np.ones((n, n), dtype=bool))
+""")]
+ALTERNATIVES = [Alternative("compare_indices", "causal_mask", "compares indices", """
+def causal_mask(n):
+    return np.arange(n)[None, :] <= np.arange(n)[:, None]
+""")]
+'''
+
+
+def test_prove_grades_a_file_of_entries(tmp_path):
+    """Entries from outside the catalogue: caught and accepted, and which catalogued misconceptions were named."""
+    entries = tmp_path / "mine.py"
+    entries.write_text(ENTRIES_FILE)
+    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--entries", entries, "--json"], cwd=course.REPO,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    result = json.loads(run.stdout)
+    wrong, right = result["entries"]
+    assert (wrong["entry"], wrong["proven"], wrong["catalogued"]) == ("upper_triangle", True, False)
+    assert not wrong["named"]
+    assert wrong["named_others"] == ["causal_triu"]
+    assert (right["entry"], right["proven"]) == ("compare_indices", True) and result["mutants"] is None
+
+
+@pytest.mark.parametrize("text, error", [
+    (None, "no such file"),
+    ("import nothing_of_that_name", "does not import: ModuleNotFoundError: No module named 'nothing_of_that_name'"),
+    ("def broken(:\n", "does not import: SyntaxError"),
+    ("X = 1", "defines neither LESSON, MISCONCEPTIONS and ALTERNATIVES nor ENTRIES"),
+    ("ENTRIES = {'99_nothing': ([], [])}", "unknown lesson '99_nothing'"),
+    (ENTRIES_FILE.replace('"upper_triangle", "causal_mask"', '"upper_triangle", "no_such_function"'),
+     "upper_triangle is for 'no_such_function', which 06_masking does not grade"),
+    (ENTRIES_FILE.replace("MISCONCEPTIONS = [", "MISCONCEPTIONS = [1, "), "misconceptions hold 1, not a Misconception"),
+])
+def test_prove_refuses_a_bad_file_of_entries_in_one_line(tmp_path, capsys, text, error):
+    entries = tmp_path / "entries.py"
+    if text is not None:
+        entries.write_text(text)
+    assert cli.main(["prove", "--entries", str(entries)]) == 2
+    err = capsys.readouterr().err
+    assert error in err and err.startswith("error: ") and err.count("\n") == 1, err
+
+
+def test_load_entries_reads_several_lessons(tmp_path):
+    entries = tmp_path / "several.py"
+    entries.write_text(ENTRIES_FILE + "\nENTRIES = {'06_masking': (MISCONCEPTIONS, []), "
+                                      "'05_stable_softmax': ([], [])}\n")
+    assert [(lesson, kind, e.id) for lesson, kind, e in prove.load_entries(entries)] == [
+        ("06_masking", "misconception", "upper_triangle")]
 
 
 def test_prove_refuses_an_unknown_lesson():
