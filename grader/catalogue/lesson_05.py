@@ -1,4 +1,6 @@
 """Lesson 05_stable_softmax: misconceptions and correct alternatives."""
+import numpy as np
+
 from grader.catalogue import Alternative, Misconception
 
 LESSON = "05_stable_softmax"
@@ -15,7 +17,7 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.max())
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('value', 'rows', 'extremes', 'shift')),
     Misconception(
         "stable_no_shift", "stable_softmax",
         "did not shift the scores before exp: exp of a huge score overflows to inf, exp of a very "
@@ -27,7 +29,7 @@ def stable_softmax(scores, temperature=1.0):
         x = x.astype(float)
     evidence = np.exp(x / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('extremes', 'quiet', 'shift')),
     Misconception(
         "stable_divides_after_exp", "stable_softmax",
         "divided the evidence by its largest value after exp instead of subtracting the max before: "
@@ -40,7 +42,7 @@ def stable_softmax(scores, temperature=1.0):
     evidence = np.exp(x / temperature)
     evidence = evidence / evidence.max(axis=-1, keepdims=True)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('extremes', 'quiet', 'shift')),
     Misconception(
         "stable_min_shift", "stable_softmax",
         "shifted each row by its minimum instead of its maximum, so the largest score can still overflow exp",
@@ -52,7 +54,7 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.min(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('extremes', 'quiet')),
     Misconception(
         "stable_no_exp", "stable_softmax",
         "shifted the scores but divided them by their sum without exp",
@@ -64,7 +66,7 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     z = z - z.max(axis=-1, keepdims=True)
     return z / z.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('value',)),
     Misconception(
         "stable_sums_axis0", "stable_softmax",
         "summed down the first axis (axis 0) instead of along each row",
@@ -76,7 +78,7 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=0)
-'''),
+''', breaks=('value', 'rows')),
     Misconception(
         "stable_sums_whole_array", "stable_softmax",
         "normalised the whole array at once, so unrelated rows competed for one total",
@@ -88,7 +90,7 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.max(axis=-1, keepdims=True))
     return evidence / evidence.sum()
-'''),
+''', breaks=('value', 'rows')),
     Misconception(
         "stable_max_without_keepdims", "stable_softmax",
         "took each row's max without keepdims=True, so the row maxima were subtracted along the wrong axis",
@@ -100,7 +102,7 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.max(axis=-1))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('rows', 'shapes')),
     Misconception(
         "stable_shift_in_place", "stable_softmax",
         "subtracted the max in place (x -= ...), which changed the caller's array",
@@ -112,7 +114,7 @@ def stable_softmax(scores, temperature=1.0):
     x -= x.max(axis=-1, keepdims=True)
     evidence = np.exp(x / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('unchanged',)),
     Misconception(
         "stable_fails_on_ints", "stable_softmax",
         "copied integer scores as integers and divided in place (x /= temperature), which NumPy refuses",
@@ -122,7 +124,7 @@ def stable_softmax(scores, temperature=1.0):
     x /= temperature
     evidence = np.exp(x - x.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('dtype',)),
     Misconception(
         "stable_fails_on_lists", "stable_softmax",
         "used the input as an array without converting it, which fails for a Python list",
@@ -131,7 +133,7 @@ def stable_softmax(scores, temperature=1.0):
     z = scores / temperature
     evidence = np.exp(z - z.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('dtype',)),
     Misconception(
         "stable_returns_list", "stable_softmax",
         "returned a Python list (built with math.exp) instead of a NumPy array",
@@ -144,7 +146,7 @@ def stable_softmax(scores, temperature=1.0):
     evidence = [math.exp(v - top) for v in z]
     total = sum(evidence)
     return [e / total for e in evidence]
-'''),
+''', breaks=('dtype',)),
     Misconception(
         "stable_float32_becomes_float64", "stable_softmax",
         "turned float32 scores into float64 (np.asarray(scores, dtype=float) converts every input)",
@@ -153,7 +155,7 @@ def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     evidence = np.exp(x - x.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('dtype',)),
     Misconception(
         "stable_python_floats_lose_float32", "stable_softmax",
         "computed each row with Python floats (math.exp) and rebuilt the array without a dtype, "
@@ -170,7 +172,7 @@ def stable_softmax(scores, temperature=1.0):
         return [e / total for e in evidence]
 
     return np.apply_along_axis(one_row, -1, np.asarray(scores))
-'''),
+''', breaks=('dtype',)),
     Misconception(
         "stable_always_float32", "stable_softmax",
         "converted every input to float32, so integer and float64 scores lost precision",
@@ -179,7 +181,7 @@ def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores, dtype=np.float32) / temperature
     evidence = np.exp(x - x.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('dtype',)),
     Misconception(
         "stable_multiplies_temperature", "stable_softmax",
         "multiplied the scores by the temperature instead of dividing by it",
@@ -191,7 +193,7 @@ def stable_softmax(scores, temperature=1.0):
     z = x * temperature
     evidence = np.exp(z - z.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('temperature',)),
     Misconception(
         "stable_ignores_temperature", "stable_softmax",
         "ignored the temperature argument",
@@ -202,7 +204,103 @@ def stable_softmax(scores, temperature=1.0):
         x = x.astype(float)
     evidence = np.exp(x - x.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
+''', breaks=('temperature',)),
+    Misconception(
+        "stable_squeezes", "stable_softmax",
+        "squeezed away the size-1 axes (np.squeeze), so a batch of one row, shape (1, n), or rows of one "
+        "choice, shape (n, 1), came back with another shape",
+        "keep the scores' own shape: axis=-1 with keepdims=True already works for any number of axes", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.squeeze(np.asarray(scores))
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = x / temperature
+    evidence = np.exp(z - z.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+''', breaks=("shapes",)),
+    Misconception(
+        "stable_axis_one", "stable_softmax",
+        "took the max and the sum over axis=1, which is the choices' axis only for 2-D scores: with more "
+        "leading axes the rows are normalised over the wrong axis",
+        "axis=-1 names the last axis whatever the number of dimensions; use it for the max and the sum", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = np.atleast_2d(x / temperature)
+    evidence = np.exp(z - z.max(axis=1, keepdims=True))
+    weights = evidence / evidence.sum(axis=1, keepdims=True)
+    return weights[0] if x.ndim == 1 else weights
+''', breaks=("shapes",)),
+    Misconception(
+        "stable_sorted_scores", "stable_softmax",
+        "sorted each row (np.sort) to find its max, and returned the weights in sorted order instead of "
+        "the choices' own order",
+        "take the max with z.max(axis=-1, keepdims=True) and leave the scores in their order", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = np.sort(x / temperature, axis=-1)
+    evidence = np.exp(z - z[..., -1:])
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+''', breaks=("permutation",)),
+    Misconception(
+        "stable_shift_by_first_score", "stable_softmax",
+        "shifted each row by its first score instead of its max: a later score far above the first one "
+        "still overflows exp",
+        "any shift cancels, but only the row's max keeps every shifted score at or below 0: "
+        "z.max(axis=-1, keepdims=True)", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = x / temperature
+    evidence = np.exp(z - z[..., :1])
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+''', breaks=("permutation", "extremes")),
+    Misconception(
+        "stable_shift_by_mean", "stable_softmax",
+        "shifted each row by its mean instead of its max: a score far above the mean still overflows exp, "
+        "and a -inf score makes the mean -inf",
+        "shift by the row's max, so the largest shifted score is exactly 0", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = x / temperature
+    evidence = np.exp(z - z.mean(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+''', breaks=("extremes", "quiet")),
+    Misconception(
+        "stable_fixes_nan_rows", "stable_softmax",
+        "computed the plain exp / sum first and redid only the rows that came out nan with the shift: "
+        "exp still overflows (NumPy warns), and a row whose total alone overflows comes back as zeros",
+        "subtract each row's max before the first exp, for every row; then nothing needs fixing afterwards", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    z = x / temperature
+    evidence = np.exp(z)
+    weights = evidence / evidence.sum(axis=-1, keepdims=True)
+    broken = np.isnan(weights).any(axis=-1, keepdims=True)
+    shifted = np.exp(z - z.max(axis=-1, keepdims=True))
+    return np.where(broken, shifted / shifted.sum(axis=-1, keepdims=True), weights)
+''', breaks=("extremes", "quiet")),
+    Misconception(
+        "stable_divides_in_place", "stable_softmax",
+        "divided the caller's array by the temperature in place (x /= temperature), which changes the "
+        "caller's scores whenever the temperature is not 1",
+        "write z = x / temperature: it makes a new array of the same dtype", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(float)
+    x /= temperature
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+''', breaks=("unchanged",)),
 ]
 
 ALTERNATIVES = [
@@ -281,4 +379,59 @@ def stable_softmax(scores, temperature=1.0):
     sharpened = evidence ** (1 / temperature)
     return sharpened / sharpened.sum(axis=-1, keepdims=True)
 '''),
+    Alternative("stable_logaddexp_reduce", "stable_softmax",
+                "exp(z - log-sum-exp) with the log-sum-exp taken by np.logaddexp.reduce", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    z = x / temperature
+    return np.exp(z - np.logaddexp.reduce(z, axis=-1, keepdims=True))
+'''),
+    Alternative("stable_exp_of_log_softmax", "stable_softmax",
+                "exp of the log-softmax (z - max) - log(sum(exp(z - max)))", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    shifted = x / temperature - np.max(x / temperature, axis=-1, keepdims=True)
+    return np.exp(shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True)))
+'''),
+    Alternative("stable_in_place_on_a_copy", "stable_softmax",
+                "works in place, but on its own copy (np.array copies), multiplying by 1 / T", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.array(scores)
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
+    x *= 1 / temperature
+    x -= x.max(axis=-1, keepdims=True)
+    np.exp(x, out=x)
+    x /= x.sum(axis=-1, keepdims=True)
+    return x
+'''),
+    Alternative("stable_einsum_total", "stable_softmax",
+                "row totals with np.einsum, the row max with np.amax", '''
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    z = x / temperature
+    evidence = np.exp(z - np.amax(z, axis=-1)[..., None])
+    return evidence / np.einsum("...i->...", evidence)[..., None]
+'''),
 ]
+
+# Inputs on which the misconceptions differ from each other (see grader.catalogue.probes).
+PROBES = {
+    "stable_softmax": [
+        ((np.array([[1000.0, 1001.0], [3.0, 4.0]]),), {}),
+        (([[1, 3, 2], [-3, -1, -2]],), {}),
+        ((np.array([[2.0, 0.0, -1.0]], dtype=np.float32),), {"temperature": 0.5}),
+        ((np.array([[[1.0, 3.0, 2.0]], [[0.0, 5.0, 1.0]]]),), {}),
+        (([0.0, 800.0, -5.0],), {}),
+        (([-1000.0, -1001.0, -np.inf],), {}),
+        (([709.0, 709.0, 709.0],), {}),
+        (([1e300, 0.0],), {}),
+        (([3.0, 1.0, 2.0],), {"temperature": 2.0}),
+    ],
+}

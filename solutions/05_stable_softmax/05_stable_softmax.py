@@ -24,7 +24,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import check_call, check_quiet, passed
+from grader.checks import check_call, check_generated, check_quiet, passed
 from grader.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True)
@@ -232,19 +232,55 @@ passed("stable_softmax")
 
 # %% nbgrader="tests" grade_id="test_stable_softmax_extremes" points=2
 ### BEGIN HIDDEN TESTS
-def _softmax_of_shifted(shifted):
-    _ev = np.exp(np.asarray(shifted, dtype=np.float64))
-    return _ev / _ev.sum(axis=-1, keepdims=True)
+# property extremes: finite scores of any magnitude up to about 1e300 (rows far apart in one batch, float32 near its limit) and -inf entries beside finite ones give the right weights, never nan
+def _expected(scores, temperature=1.0):
+    """The weights computed in float64, each row shifted by its own max, in the dtype the contract promises."""
+    with np.errstate(all="ignore"):
+        x = np.asarray(scores)
+        z = x.astype(np.float64) / temperature
+        e = np.exp(z - z.max(axis=-1, keepdims=True))
+        return (e / e.sum(axis=-1, keepdims=True)).astype(x.dtype if x.dtype.kind == "f" else np.float64)
 
 
 check_call(stable_softmax, [-800.0, 0.0], expect=[0.0, 1.0])
-check_call(stable_softmax, [1e4, 1e4 + 1, 1e4 - 1], expect=_softmax_of_shifted([-1.0, 0.0, -2.0]))
-check_call(stable_softmax, [-1e4, -1e4 - 2], expect=_softmax_of_shifted([0.0, -2.0]))
+check_call(stable_softmax, [1e4, 1e4 + 1, 1e4 - 1], expect=_expected([-1.0, 0.0, -2.0]))
+check_call(stable_softmax, [-1e4, -1e4 - 2], expect=_expected([0.0, -2.0]))
 check_call(stable_softmax, [1000.0, -1000.0, 0.0], expect=[1.0, 0.0, 0.0])
+check_call(stable_softmax, [709.0, 709.0, 709.0], expect=[1 / 3, 1 / 3, 1 / 3])
+check_call(stable_softmax, [-740.0, -741.0], expect=_expected([1.0, 0.0]))
+check_call(stable_softmax, [1e300, 0.0, -1e300], expect=[1.0, 0.0, 0.0])
+check_call(stable_softmax, [-1e300, -5e299], expect=[0.0, 1.0])
+_far = np.array([[1e300, 0.0, -1e300], [1.0, 2.0, 3.0], [-1e300, -5e299, -1e300],
+                 [5e5 + 1, 5e5, 5e5 - 1], [-1e6 - 2, -1e6, -1e6 - 1]])
+check_call(stable_softmax, _far, expect=np.array([[1.0, 0.0, 0.0], _expected([1.0, 2.0, 3.0]), [0.0, 1.0, 0.0],
+                                                  _expected([1.0, 0.0, -1.0]), _expected([-2.0, 0.0, -1.0])]))
+check_call(stable_softmax, [[1e300, -1e300], [-1e300, 1e300]], temperature=0.5, expect=[[1.0, 0.0], [0.0, 1.0]])
+check_call(stable_softmax, [-np.inf, 0.0, 1.0], expect=[0.0, *_expected([0.0, 1.0])])
+check_call(stable_softmax, np.array([[-np.inf, 5.0, -np.inf], [2.0, -np.inf, 1e300]]), expect=[[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+check_call(stable_softmax, [3.0, -np.inf, 1.0], temperature=2.0, expect=[*_expected([1.5, 0.5])[:1], 0.0, *_expected([1.5, 0.5])[1:]])
+check_call(stable_softmax, np.array([1e38, 0.0, -1e38], dtype=np.float32), expect=[1.0, 0.0, 0.0], dtype=np.float32)
+check_call(stable_softmax, np.array([[80.0, 81.0], [-1e4, -1e4 - 1]], dtype=np.float32),
+           expect=_expected(np.array([[0.0, 1.0], [1.0, 0.0]], dtype=np.float32)), dtype=np.float32)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_rows" points=2
+# %% nbgrader="tests" grade_id="test_stable_softmax_quiet" points=1
 ### BEGIN HIDDEN TESTS
+# property quiet: never warns (no overflow, no 0 / 0, no invalid value), whatever the scores' magnitude or the temperature
+check_quiet(stable_softmax, [1000.0, 1001.0])
+check_quiet(stable_softmax, [-1000.0, -1001.0])
+check_quiet(stable_softmax, [[1001.0, 1002.0], [3.0, 4.0]])
+check_quiet(stable_softmax, np.array([[100.0, 99.0], [-100.0, -101.0]], dtype=np.float32))
+check_quiet(stable_softmax, [[1000.0, 1001.0], [-1000.0, -1001.0]], temperature=0.5)
+check_quiet(stable_softmax, [[1e300, 0.0, -1e300], [-1e300, -5e299, 0.0], [709.0, 709.0, 709.0]])
+check_quiet(stable_softmax, np.array([[-np.inf, 0.0, 3.0], [2.0, -np.inf, -np.inf]]))
+check_quiet(stable_softmax, np.array([1e38, 0.0, -1e38], dtype=np.float32))
+check_quiet(stable_softmax, np.array([[-1e300, 1e300]]), temperature=0.25)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_rows" points=1
+### BEGIN HIDDEN TESTS
+# property rows: every row is shifted by its own max and divided by its own total: rows of a batch never compete
+# property unchanged: never changes the caller's array (float64 or float32, with or without a temperature)
 def _rowwise(x):
     _ev = np.exp(x - x.max(axis=-1, keepdims=True))
     return _ev / _ev.sum(axis=-1, keepdims=True)
@@ -257,10 +293,30 @@ check_call(stable_softmax, _mixed, expect=_rowwise(_mixed))
 _base = np.array([0.5, -1.0, 2.0, 0.0])
 _batch = _base + np.array([[0.0, 900.0, -900.0], [50.0, -2000.0, 3000.0]])[:, :, None]
 check_call(stable_softmax, _batch, expect=np.broadcast_to(_rowwise(_base), _batch.shape))
+check_call(stable_softmax, _mixed.astype(np.float32), temperature=0.5, expect=_rowwise(_mixed / 0.5))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_float32" points=2
+# %% nbgrader="tests" grade_id="test_stable_softmax_shapes" points=1
 ### BEGIN HIDDEN TESTS
+# property shapes: the answer has the scores' shape, whatever the leading axes: (n,), (1, n), (k, 1, n), (n, 1), (1, 1, n), four axes
+_q = np.exp(np.array([-2.0, 0.0, -1.0]))
+_q = _q / _q.sum()
+check_call(stable_softmax, np.array([[7.0, 9.0, 8.0]]), expect=[_q])
+check_call(stable_softmax, np.array([[[1.0, 3.0, 2.0]], [[-4.0, -2.0, -3.0]], [[500.0, 502.0, 501.0]]]),
+           expect=[[_q], [_q], [_q]])
+check_call(stable_softmax, np.array([[5.0], [-3.0], [1e300]]), expect=[[1.0], [1.0], [1.0]])
+check_call(stable_softmax, [4.0], expect=[1.0])
+check_call(stable_softmax, [[[1, 3, 2]]], expect=[[_q]])
+_four = np.array([1.0, 3.0, 2.0]) + np.arange(12.0).reshape(2, 1, 3, 2)[..., :1] * 100
+check_call(stable_softmax, _four, expect=np.broadcast_to(_q, _four.shape))
+check_call(stable_softmax, np.array([[[2.0, 4.0, 3.0]], [[0.0, 2.0, 1.0]]], dtype=np.float32), temperature=1.0,
+           expect=[[_q], [_q]], dtype=np.float32)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_float32" points=1
+### BEGIN HIDDEN TESTS
+# property dtype: lists and integer arrays give float64, float32 stays float32 (with any temperature), float64 stays float64, and the answer is always a NumPy array
+# property unchanged
 _x32 = np.array([1000.0, 1001.0], dtype=np.float32)
 check_call(stable_softmax, _x32, expect=[0.2689414213699951, 0.7310585786300049], dtype=np.float32)
 check_call(stable_softmax, np.ones((2, 3, 4), dtype=np.float32), expect=np.full((2, 3, 4), 0.25), dtype=np.float32)
@@ -271,19 +327,32 @@ check_call(stable_softmax, np.array([[100.0, 0.0, -100.0], [1.0, 2.0, 3.0]], dty
 _b32 = (np.array([1.0, 3.0, 2.0]) + np.array([[0.0], [-500.0], [4000.0]])).astype(np.float32)
 _eb = np.exp(np.array([-2.0, 0.0, -1.0]))
 check_call(stable_softmax, _b32, expect=np.broadcast_to(_eb / _eb.sum(), (3, 3)), dtype=np.float32)
+_t32 = np.array([[2.0, 0.0, -1.0], [1.0, 1.0, 0.0]], dtype=np.float32)
+for _t in (0.5, 2, 3.0):
+    check_call(stable_softmax, _t32, temperature=_t, expect=_expected(_t32, _t), dtype=np.float32)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_quiet" points=1
+# %% nbgrader="tests" grade_id="test_stable_softmax_inputs" points=1
 ### BEGIN HIDDEN TESTS
-check_quiet(stable_softmax, [1000.0, 1001.0])
-check_quiet(stable_softmax, [-1000.0, -1001.0])
-check_quiet(stable_softmax, [[1001.0, 1002.0], [3.0, 4.0]])
-check_quiet(stable_softmax, np.array([[100.0, 99.0], [-100.0, -101.0]], dtype=np.float32))
-check_quiet(stable_softmax, [[1000.0, 1001.0], [-1000.0, -1001.0]], temperature=0.5)
+# property dtype
+_q = np.exp(np.array([-2.0, 0.0, -1.0]))
+_q = _q / _q.sum()
+check_call(stable_softmax, [[1, 3, 2], [-3, -1, -2]], expect=[_q, _q], dtype=np.float64)
+check_call(stable_softmax, np.array([1000, 1001]), expect=[0.2689414213699951, 0.7310585786300049],
+           dtype=np.float64)
+check_call(stable_softmax, np.array([[5, 7, 6], [0, 2, 1]]), expect=[_q, _q], dtype=np.float64)
+check_call(stable_softmax, np.array([[5, 7, 6]], dtype=np.int32), temperature=1.0, expect=[_q], dtype=np.float64)
+check_call(stable_softmax, (1.0, 3.0, 2.0), expect=_q, dtype=np.float64)
+check_call(stable_softmax, [[[1, 3, 2]], [[4, 6, 5]]], temperature=2, expect=[[_expected([1, 3, 2], 2)]] * 2,
+           dtype=np.float64)
+check_call(stable_softmax, np.array([[7.0, 9.0, 8.0], [1.0, 3.0, 2.0]]), temperature=1.0, expect=[_q, _q],
+           dtype=np.float64)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_temperature" points=2
+# %% nbgrader="tests" grade_id="test_stable_softmax_temperature" points=1
 ### BEGIN HIDDEN TESTS
+# property temperature: the scores are divided by the temperature before the softmax (T < 1 sharpens, T > 1 flattens)
+# property unchanged
 def _softmax_of(z):
     _ev = np.exp(np.asarray(z, dtype=np.float64) - np.max(z, axis=-1, keepdims=True))
     return _ev / _ev.sum(axis=-1, keepdims=True)
@@ -297,18 +366,56 @@ for _t in (0.5, 0.3, 2.0):
 _hot = np.array([[1000.0, 1001.0], [3.0, 4.0], [-1000.0, -1004.0]])
 for _t in (0.25, 4.0):
     check_call(stable_softmax, _hot, temperature=_t, expect=_softmax_of(_hot / _t))
+check_call(stable_softmax, np.array([1.0, 2.0, 4.0]), 0.5, expect=_softmax_of([2.0, 4.0, 8.0]))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_inputs" points=2
+# %% nbgrader="tests" grade_id="test_stable_softmax_shift" points=1
 ### BEGIN HIDDEN TESTS
-_q = np.exp(np.array([-2.0, 0.0, -1.0]))
-_q = _q / _q.sum()
-check_call(stable_softmax, [[1, 3, 2], [-3, -1, -2]], expect=[_q, _q], dtype=np.float64)
-check_call(stable_softmax, np.array([1000, 1001]), expect=[0.2689414213699951, 0.7310585786300049],
-           dtype=np.float64)
-check_call(stable_softmax, np.array([[5, 7, 6], [0, 2, 1]]), expect=[_q, _q], dtype=np.float64)
-check_call(stable_softmax, np.array([[7.0, 9.0, 8.0]]), expect=[_q], dtype=np.float64)
-check_call(stable_softmax, np.array([[7.0, 9.0, 8.0], [1.0, 3.0, 2.0]]), temperature=1.0, expect=[_q, _q])
+# property shift: adding one constant to every score of a row (a different one for each row, up to about 5e5 either way) leaves the row's weights as they were
+_base = np.array([[0.5, -1.25, 2.0, 0.0], [3.0, 3.0, -2.5, 1.0], [-0.125, 0.25, 0.0, -4.0]])
+for _c in ([[0.0], [2.0 ** 19], [-2.0 ** 19]], [[3.0 * 2 ** 17], [-1000.0], [745.0]]):
+    check_call(stable_softmax, _base + np.array(_c), expect=_expected(_base))
+check_call(stable_softmax, _base + np.array([[-2.0 ** 18], [0.0], [2.0 ** 18]]), temperature=0.5,
+           expect=_expected(_base / 0.5))
+_c32 = np.array([[1024.0], [-1024.0], [96.0]])
+check_call(stable_softmax, (_base + _c32).astype(np.float32), expect=_expected(_base.astype(np.float32)),
+           dtype=np.float32)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_permutation" points=1
+### BEGIN HIDDEN TESTS
+# property permutation: reordering the choices of a row reorders its weights the same way
+_row = np.array([0.0, 800.0, -5.0, 2.0])
+_orders = np.array([[0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 1, 0], [3, 2, 0, 1], [1, 2, 3, 0], [2, 0, 1, 3]])
+check_call(stable_softmax, _row[_orders], expect=_expected(_row)[_orders])
+_mid = np.array([1.5, -0.5, 3.0, 0.25, 2.0])
+check_call(stable_softmax, _mid[[4, 2, 0, 3, 1]], expect=_expected(_mid)[[4, 2, 0, 3, 1]])
+check_call(stable_softmax, [[3, 1, 2], [1, 2, 3], [2, 3, 1]], expect=_expected([[3, 1, 2], [1, 2, 3], [2, 3, 1]]))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_generated" points=1
+### BEGIN HIDDEN TESTS
+# property value: equals softmax(scores / temperature) computed in float64, on inputs drawn at random: any leading axes, size-1 axes, magnitudes up to about 1e5, rows far apart, -inf entries, float64, float32, int and list input, several temperatures
+# property dtype
+# property shapes
+def _draw(rng, size):
+    lead = tuple(int(d) for d in rng.integers(1, 4, size=int(rng.integers(0, 2 + size // 8))))
+    shape = lead + (int(rng.integers(1, 3 + size // 3)),)
+    kind = ("float64", "float32", "int", "list")[size % 4]
+    top = 2.0 if kind == "float32" else 1.0 + size / 5
+    x = rng.normal(size=shape) * 10.0 ** rng.uniform(-1, top)
+    x = x + rng.normal(size=lead + (1,)) * 10.0 ** rng.uniform(0, top + 2)
+    if kind == "int":
+        x = np.round(x).astype(rng.choice([np.int64, np.int32]))
+    elif rng.random() < 0.4:
+        x[(rng.random(shape) < 0.3) & (x < x.max(axis=-1, keepdims=True))] = -np.inf
+    temperature = float(rng.choice([1.0, 1.0, 0.5, 2.0, 0.25, 3.0]))
+    if kind == "float32":
+        return x.astype(np.float32), temperature
+    return (x.tolist() if kind == "list" else x), temperature
+
+
+check_generated(stable_softmax, _draw, reference=_expected, seed=5, examples=24, same_dtype=True)
 ### END HIDDEN TESTS
 
 # %% [markdown]

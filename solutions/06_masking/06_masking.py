@@ -25,7 +25,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 from matplotlib.colors import ListedColormap
 
-from grader.checks import check_call, check_raises, passed
+from grader.checks import check_call, check_generated, check_quiet, check_raises, passed
 from grader.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
@@ -191,13 +191,21 @@ check_call(masked_softmax, np.array([2.0, 2.0, 2.0, 2.0]), np.array([True, False
 check_call(masked_softmax, [[1, 1], [0, 3]], [[True, True], [True, False]], expect=[[0.5, 0.5], [1.0, 0.0]])
 passed("masked_softmax")
 
-# %% nbgrader="tests" grade_id="test_masked_softmax_rows" points=2
+# %% nbgrader="tests" grade_id="test_masked_softmax_rows" points=1
 ### BEGIN HIDDEN TESTS
+# property unchanged: never changes the caller's scores or mask (arrays of any dtype, with or without a temperature)
+# property shapes: the answer has the scores' shape for any leading axes, (n,), (1, n), (k, 1, n) and (k, m, n), and for any mask that broadcasts to them: the same shape, one shared row (n,) or (1, n), one entry per row (m, 1), one row per batch (k, 1, n)
 def _softmax_rows(x):
     with np.errstate(all="ignore"):
         x = np.asarray(x, dtype=float)
         e = np.exp(x - x.max(axis=-1, keepdims=True))
         return e / e.sum(axis=-1, keepdims=True)
+
+
+def _masked(scores, mask, temperature=1.0):
+    """The masked weights computed in float64: forbidden scores become -inf, then a stable softmax."""
+    _x = np.asarray(scores, dtype=np.float64) / temperature
+    return _softmax_rows(np.where(np.broadcast_to(mask, _x.shape), _x, -np.inf))
 
 
 _s = np.array([[0.5, 1.0, 2.0], [2.0, -1.0, 0.0], [-3.0, -2.0, -1.0]])
@@ -210,38 +218,152 @@ check_call(masked_softmax, _s, _causal3, expect=_softmax_rows(np.where(_causal3,
 _batch = np.random.default_rng(6).normal(size=(2, 3, 3))
 _pad = np.array([[[True, True, True]], [[True, True, False]]])
 check_call(masked_softmax, _batch, _pad, expect=_softmax_rows(np.where(_pad, _batch, -np.inf)))
+_one = np.array([[0.5, 1.0, 2.0]])
+check_call(masked_softmax, _one, np.array([True, True, False]), expect=_masked(_one, [True, True, False]))
+check_call(masked_softmax, _one, np.array([[False, True, True]]), temperature=0.5,
+           expect=_masked(_one, [[False, True, True]], 0.5))
+_k1n = np.array([[[0.5, -1.0, 2.0, 0.0]], [[3.0, 1.0, -2.0, 0.5]], [[1.0, 1.0, 4.0, -3.0]]])
+_k1n_mask = np.array([[[True, False, True, True]], [[False, False, True, True]], [[True, True, False, False]]])
+for _mask in (_k1n_mask, np.array([True, True, False, True]), np.array([[False, True, True, True]])):
+    check_call(masked_softmax, _k1n, _mask, expect=_masked(_k1n, _mask))
+_kmn = np.arange(24.0).reshape(2, 3, 4) % 5 - 2.0
+for _mask in (np.array([[True], [True], [True]]), np.array([[True, False, True, True]]),
+              np.array([[[True, True, False, False]], [[False, True, True, True]]])):
+    check_call(masked_softmax, _kmn, _mask, expect=_masked(_kmn, _mask))
+check_call(masked_softmax, np.array([[5.0], [-3.0], [1e300]]), np.array([[True], [True], [True]]),
+           expect=[[1.0], [1.0], [1.0]])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_masked_softmax_no_allowed_choice" points=2
+# %% nbgrader="tests" grade_id="test_masked_softmax_no_allowed_choice" points=1
 ### BEGIN HIDDEN TESTS
+# property all_forbidden: a row with no allowed choice raises ValueError (a subclass counts), wherever the row is in a batch and however the mask broadcasts
 _why = "A row with no allowed choice has no distribution."
 check_raises(masked_softmax, [1, 2, 3], [False, False, False], why=_why)
 check_raises(masked_softmax, [[1, 2], [3, 4]], [[True, False], [False, False]], why=_why)
 check_raises(masked_softmax, np.ones((2, 3)), [False, False, False], why=_why)
 check_raises(masked_softmax, np.zeros((2, 2, 3)), np.array([[[True, True, False]], [[False, False, False]]]),
              why=_why)
+check_raises(masked_softmax, np.arange(12.0).reshape(4, 3), np.array([[True], [True], [True], [False]]), why=_why)
+check_raises(masked_softmax, np.arange(12.0).reshape(4, 3),
+             [[True, False, False], [False, False, False], [False, True, True], [True, True, True]], why=_why)
+check_raises(masked_softmax, np.ones((2, 1, 3)), np.array([[False, False, False]]), temperature=0.5, why=_why)
+check_raises(masked_softmax, np.array([[1e300, -1e300], [0.0, 1.0]]), [[False, False], [True, True]], why=_why)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_masked_softmax_forbidden" points=1
+### BEGIN HIDDEN TESTS
+# property forbidden: the weights do not depend on the forbidden scores at all: forbidden scores of 1e300, -1e300, -inf or any other value, beside allowed scores far below zero (-1e12), give the weights of the allowed scores alone and exactly 0 for every forbidden choice
+check_call(masked_softmax, [-1e12, -3e12, 7.0], [True, True, False], expect=[1.0, 0.0, 0.0])
+check_call(masked_softmax, [1e300, 2.0, 3.0], [False, True, True], expect=[0.0, *_masked([2.0, 3.0], True)])
+check_call(masked_softmax, [[1e300, -1e12, -3e12], [-1e300, 0.5, 1.5], [-np.inf, 4.0, 1e300], [-5e11, 0.0, -1e12]],
+           [[False, True, True], [False, True, True], [False, True, False], [True, False, True]],
+           expect=[[0.0, 1.0, 0.0], [0.0, *_masked([0.5, 1.5], True)], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+check_call(masked_softmax, [2.0, 800.0, 0.0, 1e5], [True, False, True, False], expect=_masked([2.0, 800.0, 0.0, 1e5], [True, False, True, False]))
+
+
+def _draw_forbidden(rng, size):
+    """Moderate allowed scores beside forbidden ones drawn from anywhere, huge and -inf included."""
+    shape = tuple(int(d) for d in rng.integers(1, 4, size=int(rng.integers(0, 3)))) + (int(rng.integers(2, 3 + size // 3)),)
+    mask = rng.random(shape) < 0.5
+    mask[..., 0] |= ~mask.any(axis=-1)
+    x = rng.normal(size=shape) * 3.0
+    wild = np.array([1e300, -1e300, 1e12, -1e12, 1e6, 800.0, -800.0, 0.0, -np.inf, 50.0])
+    x = np.where(mask, x, wild[rng.integers(0, len(wild), size=shape)])
+    return x, mask
+
+
+check_generated(masked_softmax, _draw_forbidden, reference=_masked, seed=61, examples=12)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_masked_softmax_stable" points=1
 ### BEGIN HIDDEN TESTS
+# property extremes: allowed scores of any magnitude up to about 1e300, rows far apart in one batch and -inf among the allowed scores give the right weights, never nan
+# property quiet: never warns, whatever the magnitude of the allowed and the forbidden scores, and whatever the temperature
+# property shift: adding one constant to every score of a row (allowed or forbidden, a different constant for each row) leaves the row's weights as they were
 _e123 = np.exp([1.0, 2.0, 3.0]) / np.exp([1.0, 2.0, 3.0]).sum()
 check_call(masked_softmax, [1000, 5, 3], [True, False, False], expect=[1.0, 0.0, 0.0])
 check_call(masked_softmax, [-1000, -1003, -1005], [True, False, False], expect=[1.0, 0.0, 0.0])
 _far_apart = np.array([[1000.0, 5.0, 3.0], [1.0, 2.0, 3.0]])
 check_call(masked_softmax, _far_apart, [[True, False, False], [True, True, True]],
            expect=np.array([[1.0, 0.0, 0.0], _e123]))
+_huge = np.array([[1e300, 0.0, -1e300, 5.0], [1.0, 2.0, 3.0, 1e300], [-1e300, -5e299, 7.0, -1e300],
+                  [5e5 + 1, 5e5, 5e5 - 1, 0.0], [-1e6 - 2, -1e6, -1e6 - 1, -1e6]])
+_huge_mask = np.array([[True, True, True, False], [True, True, True, False], [True, True, False, True],
+                       [True, True, True, False], [True, True, True, False]])
+check_call(masked_softmax, _huge, _huge_mask, expect=[[1.0, 0.0, 0.0, 0.0], [*_e123, 0.0], [0.0, 1.0, 0.0, 0.0],
+                                                      [*_masked([1.0, 0.0, -1.0], True), 0.0],
+                                                      [*_masked([-2.0, 0.0, -1.0], True), 0.0]])
+check_call(masked_softmax, [[1e300, -1e300], [-1e300, 1e300]], [[True, True], [True, False]], temperature=0.5,
+           expect=[[1.0, 0.0], [1.0, 0.0]])
+check_call(masked_softmax, [-np.inf, 1.0, 2.0, 9.0], [True, True, True, False], expect=[0.0, *_masked([1.0, 2.0], True), 0.0])
+_shift_base = np.array([[0.5, -1.25, 2.0, 0.0], [3.0, 3.0, -2.5, 1.0], [-0.125, 0.25, 0.0, -4.0]])
+_shift_mask = np.array([[True, False, True, True], [False, True, True, True], [True, True, False, True]])
+for _c in ([[0.0], [2.0 ** 19], [-2.0 ** 19]], [[3.0 * 2 ** 17], [-1000.0], [745.0]]):
+    check_call(masked_softmax, _shift_base + np.array(_c), _shift_mask, expect=_masked(_shift_base, _shift_mask))
+check_quiet(masked_softmax, [[1e300, 5.0, 3.0], [-1e12, -3e12, 1e300]], [[True, True, False], [True, True, False]])
+check_quiet(masked_softmax, [[-np.inf, 0.0, 2.0], [1e300, -np.inf, 0.0]], [[True, True, False], [False, True, True]])
+check_quiet(masked_softmax, np.array([[1e300, -1e300, 4.0]]), np.array([True, True, False]), temperature=0.25)
+check_quiet(masked_softmax, np.array([[1000.0, 1001.0, 1e300]], dtype=np.float64), [True, True, False])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_masked_softmax_temperature_and_inputs" points=1
 ### BEGIN HIDDEN TESTS
+# property temperature: the scores are divided by the temperature before the softmax (T < 1 sharpens, T > 1 flattens), forbidden choices staying at 0
+# property dtype: lists, tuples and integer arrays of scores give float64, float64 stays float64, float32 gives a float array; the mask may be a list, a tuple or a boolean array; the answer is always a NumPy array
 _t_scores = [0.0, float(np.log(2)), float(np.log(3)), 5.0]
 check_call(masked_softmax, _t_scores, [True, True, True, False], temperature=0.5,
            expect=[1 / 14, 4 / 14, 9 / 14, 0.0])
 check_call(masked_softmax, [[2, 2, 9], [1, 1, 1]], [[True, True, False], [True, True, True]], temperature=4,
            expect=[[0.5, 0.5, 0.0], [1 / 3, 1 / 3, 1 / 3]])
 check_call(masked_softmax, np.array([[1, 2], [3, 4]]), np.array([[True, True], [False, True]]),
-           expect=[[1 / (1 + np.e), np.e / (1 + np.e)], [0.0, 1.0]])
-check_call(masked_softmax, [2, 0, 2], (True, False, True), expect=[0.5, 0.0, 0.5])
+           expect=[[1 / (1 + np.e), np.e / (1 + np.e)], [0.0, 1.0]], dtype=np.float64)
+check_call(masked_softmax, [2, 0, 2], (True, False, True), expect=[0.5, 0.0, 0.5], dtype=np.float64)
+check_call(masked_softmax, np.array([[3, 1, 2]], dtype=np.int32), [True, False, True], temperature=2,
+           expect=_masked([[3, 1, 2]], [True, False, True], 2), dtype=np.float64)
+check_call(masked_softmax, (0.5, 1.0, 2.0), np.array([True, True, False]), expect=_masked([0.5, 1.0, 2.0], [True, True, False]),
+           dtype=np.float64)
+check_call(masked_softmax, np.array([[0.5, 1.0, 2.0], [4.0, 1.0, 2.0]], dtype=np.float32),
+           np.array([[True, True, False], [False, True, True]]), temperature=0.5,
+           expect=_masked([[0.5, 1.0, 2.0], [4.0, 1.0, 2.0]], [[True, True, False], [False, True, True]], 0.5))
+check_call(masked_softmax, np.array([[1.0, 3.0, 2.0]]), [[True, True, True]], 3.0, expect=_masked([[1.0, 3.0, 2.0]], True, 3.0))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_masked_softmax_generated" points=1
+### BEGIN HIDDEN TESTS
+# property value: equals the softmax of the allowed scores / temperature computed in float64, on inputs drawn at random: any leading axes, masks of the scores' shape or broadcasting to it, magnitudes up to about 1e5, rows far apart, -inf among the allowed scores, float64, float32, int and list input, several temperatures
+# property permutation: reordering the choices of a row, its scores and its mask together, reorders its weights the same way
+# property shapes
+_row = np.array([0.0, 800.0, -5.0, 2.0, 1e300])
+_row_mask = np.array([True, True, False, True, False])
+_orders = np.array([[0, 1, 2, 3, 4], [4, 0, 3, 2, 1], [2, 3, 1, 4, 0], [3, 2, 4, 0, 1], [1, 4, 2, 3, 0]])
+check_call(masked_softmax, _row[_orders], _row_mask[_orders], expect=_masked(_row, _row_mask)[_orders])
+
+
+def _draw(rng, size):
+    full = tuple(int(d) for d in rng.integers(1, 4, size=int(rng.integers(0, 2 + size // 8)))) + (int(rng.integers(1, 3 + size // 3)),)
+    kind = ("float64", "float32", "int", "list")[size % 4]
+    top = 2.0 if kind == "float32" else 1.0 + size / 5
+    x = rng.normal(size=full) * 10.0 ** rng.uniform(-1, top)
+    x = x + rng.normal(size=full[:-1] + (1,)) * 10.0 ** rng.uniform(0, top + 2)
+    shape = tuple(d if rng.random() < 0.7 else 1 for d in full[:-1]) + (full[-1] if rng.random() < 0.85 else 1,)
+    mask = rng.random(shape) < 0.6
+    mask[..., int(rng.integers(0, shape[-1]))] = True
+    mask = mask[(0,) * int(rng.integers(0, len(shape)))] if rng.random() < 0.3 else mask
+    if kind == "int":
+        x = np.round(x).astype(rng.choice([np.int64, np.int32]))
+    elif rng.random() < 0.3:
+        allowed = np.broadcast_to(mask, full)
+        keep = x == np.where(allowed, x, -np.inf).max(axis=-1, keepdims=True)
+        x[(rng.random(full) < 0.3) & ~keep] = -np.inf
+    temperature = float(rng.choice([1.0, 1.0, 0.5, 2.0, 0.25, 3.0]))
+    if kind == "float32":
+        x = x.astype(np.float32)
+    elif kind == "list":
+        x, mask = x.tolist(), mask.tolist()
+    return x, mask, temperature
+
+
+check_generated(masked_softmax, _draw, reference=_masked, seed=6, examples=24)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -293,11 +415,25 @@ _expected4 = [[True, False, False, False],
 check_call(causal_mask, 4, expect=np.array(_expected4))
 passed("causal_mask")
 
-# %% nbgrader="tests" grade_id="test_causal_mask_sizes" points=2
+# %% nbgrader="tests" grade_id="test_causal_mask_sizes" points=1
 ### BEGIN HIDDEN TESTS
-for _n in (1, 2, 6, np.int64(3)):
-    _lower = np.arange(int(_n))[None, :] <= np.arange(int(_n))[:, None]
-    check_call(causal_mask, _n, expect=_lower)
+# property value: True exactly where column <= row: each token sees itself and the tokens before it
+# property shapes: shape (n, n) for every n from 1 up, a sequence longer than 512 tokens included
+def _lower(n):
+    return np.arange(int(n))[None, :] <= np.arange(int(n))[:, None]
+
+
+for _n in (1, 2, 6, 17, 600):
+    check_call(causal_mask, _n, expect=_lower(_n))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_causal_mask_inputs" points=1
+### BEGIN HIDDEN TESTS
+# property dtype: a boolean NumPy array, for n given as a Python int, a NumPy int64 or int32, or a 0-d integer array
+# property unchanged: never changes its input: an n given as a 0-d array stays as it was
+for _n in (np.int64(3), np.int32(5), 4, np.array(4)):
+    check_call(causal_mask, _n, expect=_lower(_n))
+check_call(causal_mask, np.array(1), expect=[[True]])
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -335,10 +471,27 @@ _pad_expected = np.array([[True, True, True, False], [True, False, False, False]
 check_call(padding_mask, [3, 1], 4, expect=_pad_expected)
 passed("padding_mask")
 
-# %% nbgrader="tests" grade_id="test_padding_mask_batches" points=2
+# %% nbgrader="tests" grade_id="test_padding_mask_batches" points=1
 ### BEGIN HIDDEN TESTS
-for _lengths, _n in [(np.array([6, 2, 3]), 6), ((1,), 3), ([0, 4], 4), ([5, 5], 5), ([2, 2, 2, 2, 1], 3)]:
-    check_call(padding_mask, _lengths, _n, expect=np.arange(_n) < np.asarray(_lengths)[:, None])
+# property value: True exactly where the position is less than that sequence's length
+# property shapes: shape (len(lengths), n): one sequence gives (1, n), n = 1 works, and lengths 0 and n give all-False and all-True rows
+def _positions_below(lengths, n):
+    return np.arange(int(n)) < np.asarray(lengths)[:, None]
+
+
+for _lengths, _n in [(np.array([6, 2, 3]), 6), ((1,), 3), ([0, 4], 4), ([5, 5], 5), ([2, 2, 2, 2, 1], 3),
+                     ([3], 5), ([0, 1, 1], 1), ([0, 0], 3), ([4], 4), ([1, 7, 3, 0], 9)]:
+    check_call(padding_mask, _lengths, _n, expect=_positions_below(_lengths, _n))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_padding_mask_inputs" points=1
+### BEGIN HIDDEN TESTS
+# property dtype: a boolean NumPy array, for lengths given as a list, a tuple, or an int64, int32 or uint8 array, and n as a Python or a NumPy integer
+# property unchanged: never changes the caller's lengths
+for _lengths, _n in [(np.array([3, 1, 4]), 4), (np.array([2, 0, 5], dtype=np.int32), np.int64(5)),
+                     (np.array([1, 3], dtype=np.uint8), 3), ((2, 4, 0), 4), ([np.int64(2), np.int64(1)], np.int32(3)),
+                     (np.array([0, 6]), 6)]:
+    check_call(padding_mask, _lengths, _n, expect=_positions_below(_lengths, _n))
 ### END HIDDEN TESTS
 
 # %% [markdown]
