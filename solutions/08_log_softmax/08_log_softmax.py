@@ -201,13 +201,29 @@ check_answer(logsumexp, [-1000, -1001], expect=-999.6867383124818)
 check_call(logsumexp, [[1001, 1002], [3, 4]], expect=[1002.3132616875182, 4.313261687518223])
 passed("logsumexp")
 
-# %% nbgrader="tests" grade_id="test_logsumexp_rows" points=2
+# %% nbgrader="tests" grade_id="test_logsumexp_rows" points=1
 ### BEGIN HIDDEN TESTS
+# property value: log(sum(exp(row))) of every row, as a float64 reference computes it
+# property unchanged: the caller's scores (an array or a list) are never modified
+# property shift: adding c to every score of a row adds c to its LSE
+# property permutation: reordering the scores of a row leaves its LSE unchanged
+from grader.checks import check_generated
+
+
 def _lse_rows(x):
-    """Reference LSE per row, in float64: each row's max plus the log of a sum between 1 and n."""
+    """Reference LSE per row in float64: each row's max plus the log of a sum between 1 and n; -inf rows give -inf."""
     x = np.asarray(x, dtype=np.float64)
     m = x.max(axis=-1)
-    return m + np.log(np.exp(x - m[..., None]).sum(axis=-1))
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        return m + np.log(np.exp(x - m[..., None]).sum(axis=-1))
+
+
+def _draw_rows(rng, size):
+    """Scores with up to two leading axes, each row at its own level and spread, so rows lie far apart."""
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 4)),)
+    level = rng.uniform(-3000.0, 3000.0, size=shape[:-1] + (1,))
+    return level + 10.0 ** rng.uniform(-1.0, 2.5, size=shape[:-1] + (1,)) * rng.normal(size=shape)
 
 
 _levels = np.array([[1001.0, 1002.0, 1000.0], [3.0, 4.0, 2.0], [-1000.0, -999.0, -1001.0]])
@@ -217,19 +233,102 @@ check_call(logsumexp, _square, expect=_lse_rows(_square))
 _base = np.array([0.5, -1.0, 2.0, 0.0])
 _batch = _base + np.array([[0.0, 900.0, -900.0], [50.0, -2000.0, 3000.0]])[:, :, None]
 check_call(logsumexp, _batch, expect=_lse_rows(_base) + _batch.max(axis=-1) - _base.max())
-check_call(logsumexp, [[0.0, -np.inf, 1.0], [-np.inf, 2.0, -np.inf]], expect=[_lse_rows([0.0, 1.0]), 2.0])
 check_answer(logsumexp, [0.0, 0.0, 0.0, 0.0], expect=float(np.log(4.0)))
+# property shift
+_shifts = np.array([0.0, 1000.0, -1000.0, 4096.5, -123456.25])
+check_call(logsumexp, _base + _shifts[:, None], expect=_lse_rows(_base) + _shifts)
+# property permutation
+_spread = np.array([0.0, 1000.0, -5.0, 999.0])
+_orders = np.array([np.roll(_spread, k) for k in range(4)] + [_spread[::-1]])
+check_call(logsumexp, _orders, expect=np.full(5, _lse_rows(_spread)))
+# property unchanged
+check_call(logsumexp, [[2.0, 1.0], [0.0, 0.0]], expect=_lse_rows([[2.0, 1.0], [0.0, 0.0]]))
+check_generated(logsumexp, _draw_rows, reference=_lse_rows, seed=801, examples=20)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_logsumexp_shapes" points=1
+### BEGIN HIDDEN TESTS
+# property shapes: one LSE per row, of shape scores.shape[:-1], for any leading axes, axes of length 1 and batches of one row
+# property returns_array: a batch of rows gives a NumPy array (a single row may give a plain number)
+from grader.checks import check_generated
+
+
+def _lse_rows(x):
+    """Reference LSE per row in float64 (rows of finite scores)."""
+    x = np.asarray(x, dtype=np.float64)
+    m = x.max(axis=-1)
+    return m + np.log(np.exp(x - m[..., None]).sum(axis=-1))
+
+
+def _draw_shapes(rng, size):
+    """Scores with one to four axes, many of them of length 1."""
+    shape = tuple(int(rng.choice([1, 1, 2, 3])) for _ in range(int(rng.integers(1, 5))))
+    return rng.normal(scale=5.0, size=shape)
+
+
+check_call(logsumexp, [[1.0, 2.0, 3.0]], expect=[_lse_rows([1.0, 2.0, 3.0])])
+check_call(logsumexp, np.zeros((3, 1, 4)), expect=np.full((3, 1), np.log(4.0)))
+check_call(logsumexp, np.array([[5.0], [-3.0], [0.25]]), expect=[5.0, -3.0, 0.25])
+_cube = np.arange(24.0).reshape(2, 3, 4) / 8
+check_call(logsumexp, _cube, expect=_lse_rows(_cube))
+check_call(logsumexp, np.ones((1, 1, 2)), expect=np.full((1, 1), 1.0 + np.log(2.0)))
+check_answer(logsumexp, [7.5], expect=7.5)
+check_generated(logsumexp, _draw_shapes, reference=_lse_rows, seed=802, examples=16)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_all_inf_rows" points=1
 ### BEGIN HIDDEN TESTS
+# property neg_inf: a score of -inf adds nothing to its row; a row of -inf scores gives -inf, not nan
+from grader.checks import check_generated
+
+
+def _lse_rows(x):
+    """Reference LSE per row in float64: each row's max plus the log of a sum between 1 and n; -inf rows give -inf."""
+    x = np.asarray(x, dtype=np.float64)
+    m = x.max(axis=-1)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        return m + np.log(np.exp(x - m[..., None]).sum(axis=-1))
+
+
+def _draw_masked(rng, size):
+    """Scores with -inf entries and whole rows of -inf, with up to two leading axes."""
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 4)),)
+    x = np.where(rng.random(shape) < 0.4, -np.inf, rng.normal(scale=50.0, size=shape))
+    return np.where(rng.random(shape[:-1] + (1,)) < 0.3, -np.inf, x)
+
+
 check_call(logsumexp, np.array([[-np.inf, -np.inf, -np.inf], [0.0, 0.0, 0.0]]), expect=[-np.inf, np.log(3.0)])
 check_call(logsumexp, np.array([[1000.0, 999.0], [-np.inf, -np.inf]]), expect=[1000.3132616875182, -np.inf])
+check_call(logsumexp, [[0.0, -np.inf, 1.0], [-np.inf, 2.0, -np.inf]], expect=[_lse_rows([0.0, 1.0]), 2.0])
 check_quiet(logsumexp, np.array([[-np.inf, -np.inf], [1.0, 2.0]]))
+check_call(logsumexp, np.full((2, 1, 3), -np.inf), expect=np.full((2, 1), -np.inf))
+check_answer(logsumexp, [-np.inf, -np.inf], expect=-np.inf)
+check_call(logsumexp, np.array([[-np.inf, 5.0, -np.inf], [-np.inf, -np.inf, -np.inf]], dtype=np.float32),
+           expect=[5.0, -np.inf], dtype=np.float32)
+check_generated(logsumexp, _draw_masked, reference=_lse_rows, seed=803, examples=16)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_logsumexp_float32" points=2
+# %% nbgrader="tests" grade_id="test_logsumexp_float32" points=1
 ### BEGIN HIDDEN TESTS
+# property dtype: float32 scores give float32 LSEs, float64 give float64; lists and integer arrays of any width give float64
+from grader.checks import check_generated
+
+
+def _lse_rows(x):
+    """Reference LSE per row in float64 (rows of finite scores)."""
+    x = np.asarray(x, dtype=np.float64)
+    m = x.max(axis=-1)
+    return m + np.log(np.exp(x - m[..., None]).sum(axis=-1))
+
+
+def _draw_float32(rng, size):
+    """float32 batches with one or two leading axes, rows at their own levels."""
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(1, 3))) + (int(rng.integers(1, 3 + size // 3)),)
+    level = rng.uniform(-80.0, 80.0, size=shape[:-1] + (1,))
+    return (level + 5.0 * rng.normal(size=shape)).astype(np.float32)
+
+
 check_call(logsumexp, np.array([[100.0, 99.0], [-100.0, -101.0]], dtype=np.float32),
            expect=[100.31326168751822, -99.68673831248178], dtype=np.float32)
 check_call(logsumexp, np.zeros((2, 3, 4), dtype=np.float32), expect=np.full((2, 3), np.log(4.0)), dtype=np.float32)
@@ -237,13 +336,64 @@ check_call(logsumexp, np.array([[-np.inf, -np.inf], [0.0, 0.0]], dtype=np.float3
            dtype=np.float32)
 check_call(logsumexp, np.array([[1, 2], [1000, 1001]]), expect=[2.3132616875182228, 1001.3132616875182],
            dtype=np.float64)
+for _dtype, _ints in ((np.int8, [[-100, 100], [3, 4]]), (np.uint8, [[0, 200], [3, 4]]),
+                      (np.int16, [[-30000, 30000], [7, 7]]), (np.uint16, [[0, 60000], [5, 9]]),
+                      (np.int32, [[-5, 5], [1, 2]])):
+    check_call(logsumexp, np.array(_ints, dtype=_dtype), expect=_lse_rows(_ints), dtype=np.float64)
+check_call(logsumexp, [[1, 2, 3]], expect=[_lse_rows([1.0, 2.0, 3.0])], dtype=np.float64)
+check_call(logsumexp, [[0.5, -1.5], [2.0, 2.0]], expect=_lse_rows([[0.5, -1.5], [2.0, 2.0]]), dtype=np.float64)
+check_generated(logsumexp, _draw_float32, reference=lambda x: _lse_rows(x).astype(np.float32), seed=804,
+                examples=12, same_dtype=True)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_logsumexp_extremes" points=1
+### BEGIN HIDDEN TESTS
+# property extremes: finite scores up to about ±1e300, -inf entries and rows far apart give the right LSE, never inf or nan
+from grader.checks import check_generated
+
+
+def _lse_rows(x):
+    """Reference LSE per row in float64: each row's max plus the log of a sum between 1 and n; -inf rows give -inf."""
+    x = np.asarray(x, dtype=np.float64)
+    m = x.max(axis=-1)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        return m + np.log(np.exp(x - m[..., None]).sum(axis=-1))
+
+
+def _draw_extreme(rng, size):
+    """Rows led by one score of either sign up to 1e300 in size; the others at least half its size below it, or -inf."""
+    lead = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3)))
+    n = int(rng.integers(1, 3 + size // 4))
+    top = rng.choice([-1.0, 1.0], size=lead + (1,)) * 10.0 ** rng.uniform(0.0, 300.0, size=lead + (1,))
+    x = top - np.abs(top) * rng.uniform(0.5, 1.0, size=lead + (n,))
+    x = np.where(rng.random(lead + (n,)) < 0.25, -np.inf, x)
+    np.put_along_axis(x, rng.integers(0, n, size=lead + (1,)), top, axis=-1)
+    return x
+
+
+_huge = np.array([[1e300, 0.0, -1e300], [-1e300, -1.5e300, -np.inf], [1.0, 2.0, 0.5], [-np.inf, 3.0, 1e12]])
+check_call(logsumexp, _huge, expect=_lse_rows(_huge))
+check_call(logsumexp, [[1e12, -1e12], [-1e12, -3e12], [0.0, -1e12]], expect=[1e12, -1e12, 0.0])
+check_answer(logsumexp, [-1e300, -np.inf, -2e300], expect=-1e300)
+_huge32 = np.array([[1e30, 0.0, -1e30], [-1e30, -np.inf, -2e30], [50.0, 0.0, 49.0]], dtype=np.float32)
+check_call(logsumexp, _huge32, expect=_lse_rows(_huge32), dtype=np.float32)
+_far = np.array([[800.0, 0.0, 1000.0], [-800.0, -1000.0, -745.5], [0.0, -760.0, -0.0]])
+check_call(logsumexp, _far, expect=_lse_rows(_far))
+check_generated(logsumexp, _draw_extreme, reference=_lse_rows, seed=805, examples=16)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_quiet" points=1
 ### BEGIN HIDDEN TESTS
+# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
 check_quiet(logsumexp, [1000.0, 1001.0])
 check_quiet(logsumexp, [[1001.0, 1002.0], [-1000.0, -1001.0]])
 check_quiet(logsumexp, np.array([[100.0, 99.0], [-200.0, -201.0]], dtype=np.float32))
+check_quiet(logsumexp, np.array([[1e300, 0.0, -1e300], [-np.inf, -np.inf, -np.inf]]))
+check_quiet(logsumexp, np.array([[1e30, -1e30], [-np.inf, -np.inf]], dtype=np.float32))
+check_quiet(logsumexp, np.array([[-1e300, -np.inf], [-1e12, 1e12]]))
+check_quiet(logsumexp, [-np.inf, -np.inf])
+check_quiet(logsumexp, np.full((2, 1, 3), -np.inf))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -295,8 +445,15 @@ check_call(log_softmax, [800, 0], expect=[0.0, -800.0])
 check_call(log_softmax, [[1001, 1002], [4, 3]], expect=[[-1.0 - _gap1, -_gap1], [-_gap1, -1.0 - _gap1]])
 passed("log_softmax")
 
-# %% nbgrader="tests" grade_id="test_log_softmax_rows" points=2
+# %% nbgrader="tests" grade_id="test_log_softmax_rows" points=1
 ### BEGIN HIDDEN TESTS
+# property value: x - LSE(row) for every entry, as a float64 reference computes it
+# property unchanged: the caller's scores (an array or a list) are never modified
+# property shift: adding c to every score of a row leaves its log-weights unchanged
+# property permutation: reordering the scores of a row reorders its log-weights the same way
+# property neg_inf: a score of -inf gets log-weight -inf and changes nothing else in its row
+from grader.checks import check_generated
+
 _gap1 = float(np.log1p(np.exp(-1.0)))
 
 
@@ -305,6 +462,13 @@ def _log_softmax_rows(x):
     x = np.asarray(x, dtype=np.float64)
     z = x - x.max(axis=-1, keepdims=True)
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+def _draw_rows(rng, size):
+    """Scores with up to two leading axes, each row at its own level and spread, so rows lie far apart."""
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 4)),)
+    level = rng.uniform(-3000.0, 3000.0, size=shape[:-1] + (1,))
+    return level + 10.0 ** rng.uniform(-1.0, 2.5, size=shape[:-1] + (1,)) * rng.normal(size=shape)
 
 
 _levels = np.array([[1001.0, 1002.0, 1000.0], [3.0, 4.0, 2.0], [-1000.0, -999.0, -1001.0]])
@@ -316,24 +480,134 @@ _batch = _base + np.array([[0.0, 900.0, -900.0], [50.0, -2000.0, 3000.0]])[:, :,
 check_call(log_softmax, _batch, expect=np.broadcast_to(_log_softmax_rows(_base), _batch.shape))
 check_call(log_softmax, [[0.0, -np.inf, 1.0], [-np.inf, 2.0, 2.0]],
            expect=[[-1.0 - _gap1, -np.inf, -_gap1], [-np.inf, -np.log(2.0), -np.log(2.0)]])
+# property shift
+_shifts = np.array([0.0, 1000.0, -1000.0, 4096.5, -123456.25])
+check_call(log_softmax, _base + _shifts[:, None], expect=np.broadcast_to(_log_softmax_rows(_base), (5, 4)))
+# property permutation
+_spread = np.array([0.0, 1000.0, -5.0, 999.0])
+_orders = [np.roll(np.arange(4), k) for k in range(4)] + [np.arange(4)[::-1]]
+check_call(log_softmax, np.array([_spread[o] for o in _orders]),
+           expect=np.array([_log_softmax_rows(_spread)[o] for o in _orders]))
+# property unchanged
+check_call(log_softmax, [[2.0, 1.0], [0.0, 0.0]], expect=_log_softmax_rows([[2.0, 1.0], [0.0, 0.0]]))
+check_generated(log_softmax, _draw_rows, reference=_log_softmax_rows, seed=811, examples=20)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_log_softmax_shapes" points=1
+### BEGIN HIDDEN TESTS
+# property shapes: the scores' own shape, normalised over the last axis, for any leading axes, axes of length 1 and batches of one row
+# property returns_array: the log-weights come back as a NumPy array
+from grader.checks import check_generated
+
+_gap1 = float(np.log1p(np.exp(-1.0)))
+
+
+def _log_softmax_rows(x):
+    """Reference log-softmax per row in float64, from each row's max and a sum between 1 and n."""
+    x = np.asarray(x, dtype=np.float64)
+    z = x - x.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+def _draw_shapes(rng, size):
+    """Scores with one to four axes, many of them of length 1."""
+    shape = tuple(int(rng.choice([1, 1, 2, 3])) for _ in range(int(rng.integers(1, 5))))
+    return rng.normal(scale=5.0, size=shape)
+
+
+check_call(log_softmax, [[1.0, 2.0]], expect=[[-1.0 - _gap1, -_gap1]])
+check_call(log_softmax, np.zeros((3, 1, 4)), expect=np.full((3, 1, 4), -np.log(4.0)))
+check_call(log_softmax, np.array([[5.0], [-3.0], [0.25]]), expect=np.zeros((3, 1)))
+_cube = np.arange(24.0).reshape(2, 3, 4) / 8
+check_call(log_softmax, _cube, expect=_log_softmax_rows(_cube))
+check_call(log_softmax, np.array([[[2.0, 1.0]], [[0.0, 1.0]]]), expect=[[[-_gap1, -1.0 - _gap1]], [[-1.0 - _gap1, -_gap1]]])
+check_call(log_softmax, [7.5], expect=[0.0])
+check_generated(log_softmax, _draw_shapes, reference=_log_softmax_rows, seed=812, examples=16)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_log_softmax_far_apart" points=1
 ### BEGIN HIDDEN TESTS
+# property far_apart: a score far below the others gets its large negative log-weight, never -inf (no log of a weight)
+# property extremes: finite scores up to about ±1e300, -inf entries and rows far apart give the right log-weights, never nan
+# property neg_inf
+from grader.checks import check_generated
+
+
+def _log_softmax_rows(x):
+    """Reference log-softmax per row in float64, from each row's max and a sum between 1 and n."""
+    x = np.asarray(x, dtype=np.float64)
+    z = x - x.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+def _draw_extreme(rng, size):
+    """Rows led by one score of either sign up to 1e300 in size; the others at least half its size below it, or -inf."""
+    lead = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3)))
+    n = int(rng.integers(1, 3 + size // 4))
+    top = rng.choice([-1.0, 1.0], size=lead + (1,)) * 10.0 ** rng.uniform(0.0, 300.0, size=lead + (1,))
+    x = top - np.abs(top) * rng.uniform(0.5, 1.0, size=lead + (n,))
+    x = np.where(rng.random(lead + (n,)) < 0.25, -np.inf, x)
+    np.put_along_axis(x, rng.integers(0, n, size=lead + (1,)), top, axis=-1)
+    return x
+
+
 check_call(log_softmax, [0.0, -1000.0, 1000.0], expect=[-1000.0, -2000.0, 0.0])
 check_call(log_softmax, np.array([[900.0, 0.0], [0.0, -900.0]]), expect=[[0.0, -900.0], [0.0, -900.0]])
 check_quiet(log_softmax, [[800.0, 0.0], [1000.0, 1001.0]])
+_huge = np.array([[1e300, 0.0, -1e300], [-1e300, -np.inf, -1.5e300], [1.0, 2.0, 0.5], [-np.inf, 3.0, 1e12]])
+check_call(log_softmax, _huge, expect=_log_softmax_rows(_huge))
+check_call(log_softmax, [[1e12, -1e12], [-1e12, -np.inf]], expect=[[0.0, -2e12], [0.0, -np.inf]])
+_huge32 = np.array([[1e30, 0.0, -1e30], [-1e30, -np.inf, -2e30], [50.0, -np.inf, 49.0]], dtype=np.float32)
+check_call(log_softmax, _huge32, expect=_log_softmax_rows(_huge32), dtype=np.float32)
+check_generated(log_softmax, _draw_extreme, reference=_log_softmax_rows, seed=813, examples=16)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_log_softmax_float32" points=2
+# %% nbgrader="tests" grade_id="test_log_softmax_float32" points=1
 ### BEGIN HIDDEN TESTS
+# property dtype: float32 scores give float32 log-weights, float64 give float64; lists and integer arrays of any width give float64
+from grader.checks import check_generated
+
 _gap1 = float(np.log1p(np.exp(-1.0)))
+
+
+def _log_softmax_rows(x):
+    """Reference log-softmax per row in float64, from each row's max and a sum between 1 and n."""
+    x = np.asarray(x, dtype=np.float64)
+    z = x - x.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+def _draw_float32(rng, size):
+    """float32 scores with up to two leading axes, rows at their own levels."""
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 3)),)
+    level = rng.uniform(-80.0, 80.0, size=shape[:-1] + (1,))
+    return (level + 5.0 * rng.normal(size=shape)).astype(np.float32)
+
+
 check_call(log_softmax, np.array([200.0, 0.0], dtype=np.float32), expect=[0.0, -200.0], dtype=np.float32)
 check_call(log_softmax, np.array([[100.0, 101.0], [-100.0, -300.0]], dtype=np.float32),
            expect=[[-1.0 - _gap1, -_gap1], [0.0, -200.0]], dtype=np.float32)
 check_call(log_softmax, np.zeros((2, 3, 4), dtype=np.float32), expect=np.full((2, 3, 4), -np.log(4.0)),
            dtype=np.float32)
 check_call(log_softmax, np.array([[1, 2], [1000, 1001]]), expect=[[-1.0 - _gap1, -_gap1]] * 2, dtype=np.float64)
+for _dtype, _ints in ((np.int8, [[-100, 100], [3, 4]]), (np.uint8, [[0, 200], [3, 4]]),
+                      (np.int16, [[-30000, 30000], [7, 7]]), (np.uint16, [[0, 60000], [5, 9]]),
+                      (np.int32, [[-5, 5], [1, 2]])):
+    check_call(log_softmax, np.array(_ints, dtype=_dtype), expect=_log_softmax_rows(_ints), dtype=np.float64)
+check_call(log_softmax, [[1, 2, 3]], expect=_log_softmax_rows([[1.0, 2.0, 3.0]]), dtype=np.float64)
+check_call(log_softmax, [0.5, -1.5], expect=_log_softmax_rows([0.5, -1.5]), dtype=np.float64)
+check_generated(log_softmax, _draw_float32, reference=lambda x: _log_softmax_rows(x).astype(np.float32), seed=814,
+                examples=12, same_dtype=True)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_log_softmax_quiet" points=1
+### BEGIN HIDDEN TESTS
+# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+check_quiet(log_softmax, [[800.0, 0.0], [1000.0, 1001.0]])
+check_quiet(log_softmax, np.array([[1e300, 0.0, -1e300], [-np.inf, 1.0, -np.inf]]))
+check_quiet(log_softmax, np.array([[200.0, 0.0], [-np.inf, -1e30]], dtype=np.float32))
+check_quiet(log_softmax, np.array([[-1e300, -np.inf], [-1e12, 1e12]]))
+check_quiet(log_softmax, [0.0, -1000.0, 1000.0])
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -401,6 +675,7 @@ print("float32, LSE - logit                =", logsumexp(far32) - far32[1])
 #   row). Do **not** average over the batch: the training loss is
 #   `cross_entropy(logits, target).mean()`, one step later;
 # - compute from the logits with the max shift, never through `log(softmax)`;
+# - a logit of `-inf` (a class ruled out) adds nothing to the row's LSE; the target's own logit is finite;
 # - lists and integer logits become float64, float32 stays float32, nothing changed in place.
 #
 # To pick each row's target logit, `np.take_along_axis(x, t[..., np.newaxis], axis=-1)`
@@ -426,23 +701,74 @@ check_answer(cross_entropy, [2, 0, -1], 2, expect=3.1698460195562856)
 check_call(cross_entropy, [[2.0, 0.0, -1.0], [2.0, 0.0, -1.0]], [0, 1], expect=[0.16984601955628564, 2.1698460195562856])
 passed("cross_entropy")
 
-# %% nbgrader="tests" grade_id="test_cross_entropy_far_apart" points=2
+# %% nbgrader="tests" grade_id="test_cross_entropy_far_apart" points=1
 ### BEGIN HIDDEN TESTS
+# property from_logits: a confident mistake costs its large finite loss, never inf (no log of a weight)
+# property extremes: logits up to about ±1e300, -inf logits of other classes and rows far apart give the right loss, never inf or nan
+from grader.checks import check_generated
+
+
+def _ce_rows(x, t):
+    """Reference per-row cross-entropy in float64: each row's max plus the log of its shifted sum, minus the target's logit."""
+    x = np.asarray(x, dtype=np.float64)
+    t = np.asarray(t)
+    m = x.max(axis=-1, keepdims=True)
+    picked = np.take_along_axis(x - m, t[..., None], axis=-1)[..., 0]
+    return np.log(np.exp(x - m).sum(axis=-1)) - picked
+
+
+def _draw_extreme(rng, size):
+    """Batches of rows led by one logit of either sign up to 1e300 in size, the others far below it or -inf;
+    finite targets."""
+    lead = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(1, 3)))
+    n = int(rng.integers(1, 3 + size // 4))
+    top = rng.choice([-1.0, 1.0], size=lead + (1,)) * 10.0 ** rng.uniform(0.0, 300.0, size=lead + (1,))
+    x = top - np.abs(top) * rng.uniform(0.5, 1.0, size=lead + (n,))
+    x = np.where(rng.random(lead + (n,)) < 0.25, -np.inf, x)
+    np.put_along_axis(x, rng.integers(0, n, size=lead + (1,)), top, axis=-1)
+    return x, np.argmax(np.where(np.isfinite(x), rng.random(lead + (n,)), -1.0), axis=-1)
+
+
 _gap1 = float(np.log1p(np.exp(-1.0)))
 check_call(cross_entropy, np.array([[1000.0, 0.0], [0.0, 1000.0]]), np.array([1, 1]), expect=[1000.0, 0.0])
 check_call(cross_entropy, [[1000.0, 1001.0], [-1000.0, -1001.0]], [0, 0], expect=[1.0 + _gap1, _gap1])
 check_call(cross_entropy, [[800.0, 0.0, -5.0]], [2], expect=[805.0])
 check_quiet(cross_entropy, [[1000.0, 0.0], [-1000.0, -1001.0]], [1, 0])
+check_call(cross_entropy, np.array([[1e300, 0.0, -1e300]] * 3), np.array([0, 1, 2]), expect=[0.0, 1e300, 2e300])
+_masked = np.array([[-np.inf, 2.0, 0.0, -np.inf], [5.0, -np.inf, -np.inf, -np.inf], [-1e12, -np.inf, 1e12, 0.0]])
+check_call(cross_entropy, _masked, np.array([1, 0, 0]), expect=[np.log1p(np.exp(-2.0)), 0.0, 2e12])
+_huge32 = np.array([[1e30, 0.0, -1e30], [-1e30, -np.inf, -2e30]], dtype=np.float32)
+check_call(cross_entropy, _huge32, [2, 0], expect=_ce_rows(_huge32, [2, 0]), dtype=np.float32)
+check_answer(cross_entropy, [1e300, -np.inf, -1e300], 2, expect=2e300)
+check_generated(cross_entropy, _draw_extreme, reference=_ce_rows, seed=821, examples=16)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_cross_entropy_batches" points=2
+# %% nbgrader="tests" grade_id="test_cross_entropy_batches" points=1
 ### BEGIN HIDDEN TESTS
+# property value: LSE(row) - row[target] for every row, as a float64 reference computes it
+# property per_row: one loss per row, each from its own row and its own target, never averaged over the batch
+# property unchanged: neither the logits nor the targets are modified
+# property shift: adding c to every logit of a row leaves its loss unchanged
+from grader.checks import check_generated
+
+
 def _ce_rows(x, t):
     """Reference per-row cross-entropy in float64, with a loop so it shares nothing with vectorised code."""
     x = np.asarray(x, dtype=np.float64)
     rows, targets = x.reshape(-1, x.shape[-1]), np.asarray(t).reshape(-1)
-    out = [r.max() + np.log(np.exp(r - r.max()).sum()) - r[k] for r, k in zip(rows, targets)]
-    return np.array(out).reshape(x.shape[:-1])
+    out = [np.log(np.exp(r - r.max()).sum()) - (r[k] - r.max()) for r, k in zip(rows, targets)]
+    return np.array(out).reshape(x.shape[:-1])[()]
+
+
+def _draw_batch(rng, size):
+    """Logits with up to two leading axes, rows at their own levels and spreads (a single row: small logits),
+    and a random target per row."""
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 4)),)
+    far = len(shape) > 1
+    level = rng.uniform(-3000.0, 3000.0, size=shape[:-1] + (1,)) if far else 0.0
+    x = level + 10.0 ** rng.uniform(-1.0, 2.5 if far else 0.5, size=shape[:-1] + (1,)) * rng.normal(size=shape)
+    target = rng.integers(0, shape[-1], size=shape[:-1])
+    return x, (int(target) if target.ndim == 0 else target)
 
 
 _logits = np.random.default_rng(8).normal(scale=3.0, size=(2, 3, 4))
@@ -453,16 +779,90 @@ check_call(cross_entropy, _wide, [3, 0, 2], expect=_ce_rows(_wide, [3, 0, 2]))
 _sq = np.array([[3.0, 1.0], [0.0, 2.0]])
 check_call(cross_entropy, _sq, np.array([1, 1]), expect=_ce_rows(_sq, [1, 1]))
 check_call(cross_entropy, [[1.0, 2.0, 3.0]], [0], expect=_ce_rows([[1.0, 2.0, 3.0]], [0]))
+# property shift
+_base = np.array([0.5, -1.0, 2.0, 0.0])
+_shifts = np.array([0.0, 1000.0, -1000.0, 4096.5, -123456.25])
+check_call(cross_entropy, _base + _shifts[:, None], np.array([0, 1, 2, 3, 1]),
+           expect=_ce_rows(np.broadcast_to(_base, (5, 4)), [0, 1, 2, 3, 1]))
+# property unchanged
+check_call(cross_entropy, [[2.0, 1.0], [0.0, 0.0]], [1, 0], expect=_ce_rows([[2.0, 1.0], [0.0, 0.0]], [1, 0]))
+check_generated(cross_entropy, _draw_batch, reference=_ce_rows, seed=822, examples=20)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_cross_entropy_shapes" points=1
+### BEGIN HIDDEN TESTS
+# property shapes: one loss per row, of shape logits.shape[:-1], for any leading axes, axes of length 1 and batches of one row
+# property returns_array: a batch of rows gives a NumPy array of losses (a single row may give a plain number)
+from grader.checks import check_generated
+
+
+def _ce_rows(x, t):
+    """Reference per-row cross-entropy in float64, with a loop so it shares nothing with vectorised code."""
+    x = np.asarray(x, dtype=np.float64)
+    rows, targets = x.reshape(-1, x.shape[-1]), np.asarray(t).reshape(-1)
+    out = [np.log(np.exp(r - r.max()).sum()) - (r[k] - r.max()) for r, k in zip(rows, targets)]
+    return np.array(out).reshape(x.shape[:-1])[()]
+
+
+def _draw_shapes(rng, size):
+    """Logits with one to four axes, many of them of length 1, and a target per row."""
+    shape = tuple(int(rng.choice([1, 1, 2, 3])) for _ in range(int(rng.integers(1, 5))))
+    target = rng.integers(0, shape[-1], size=shape[:-1])
+    return rng.normal(scale=5.0, size=shape), (int(target) if target.ndim == 0 else target)
+
+
+check_call(cross_entropy, [[2.0, 0.0, -1.0]], np.array([2]), expect=[3.1698460195562856])
+check_call(cross_entropy, np.array([[[2.0, 0.0, -1.0]], [[0.0, 0.0, 0.0]]]), np.array([[0], [1]]),
+           expect=[[0.16984601955628564], [np.log(3.0)]])
+check_call(cross_entropy, np.array([[5.0], [-3.0], [0.25]]), np.zeros(3, dtype=int), expect=[0.0, 0.0, 0.0])
+_cube = np.arange(24.0).reshape(2, 3, 4) / 8
+check_call(cross_entropy, _cube, np.array([[0, 1, 2], [3, 3, 0]]), expect=_ce_rows(_cube, [[0, 1, 2], [3, 3, 0]]))
+check_answer(cross_entropy, [2.0, 0.0, -1.0], np.int64(1), expect=2.1698460195562856)
+check_generated(cross_entropy, _draw_shapes, reference=_ce_rows, seed=823, examples=16)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_float32" points=1
 ### BEGIN HIDDEN TESTS
+# property dtype: float32 logits give float32 losses, float64 give float64; lists and integer logits of any width give float64
+# property targets: targets of any integer dtype, given as a Python int, a list or an array
+def _ce_rows(x, t):
+    """Reference per-row cross-entropy in float64, with a loop so it shares nothing with vectorised code."""
+    x = np.asarray(x, dtype=np.float64)
+    rows, targets = x.reshape(-1, x.shape[-1]), np.asarray(t).reshape(-1)
+    out = [np.log(np.exp(r - r.max()).sum()) - (r[k] - r.max()) for r, k in zip(rows, targets)]
+    return np.array(out).reshape(x.shape[:-1])[()]
+
+
 check_call(cross_entropy, np.array([[200.0, 0.0], [0.0, 200.0]], dtype=np.float32), [1, 1], expect=[200.0, 0.0],
            dtype=np.float32)
 check_call(cross_entropy, np.array([[2.0, 0.0, -1.0]], dtype=np.float32), np.array([2]),
            expect=[3.1698460195562856], dtype=np.float32)
 check_call(cross_entropy, np.array([[2, 0, -1], [1000, 1001, 0]]), [0, 1],
            expect=[0.16984601955628564, 0.3132616875182228], dtype=np.float64)
+for _dtype, _ints in ((np.int8, [[-100, 100], [3, 4]]), (np.uint8, [[0, 200], [3, 4]]),
+                      (np.int16, [[-30000, 30000], [7, 7]]), (np.uint16, [[0, 60000], [5, 9]]),
+                      (np.int32, [[-5, 5], [1, 2]])):
+    check_call(cross_entropy, np.array(_ints, dtype=_dtype), [0, 1], expect=_ce_rows(_ints, [0, 1]), dtype=np.float64)
+check_call(cross_entropy, [[1, 2, 3], [0, 0, 1]], [2, 0], expect=_ce_rows([[1, 2, 3], [0, 0, 1]], [2, 0]),
+           dtype=np.float64)
+# property targets
+_abc = np.array([[2.0, 0.0, -1.0], [0.5, 1.5, -0.5]])
+for _dtype in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.intp):
+    check_call(cross_entropy, _abc, np.array([2, 1], dtype=_dtype), expect=_ce_rows(_abc, [2, 1]))
+check_call(cross_entropy, _abc, [0, 2], expect=_ce_rows(_abc, [0, 2]))
+check_answer(cross_entropy, [2.0, 0.0, -1.0], 2, expect=3.1698460195562856)
+check_answer(cross_entropy, np.array([2.0, 0.0, -1.0]), np.uint8(1), expect=2.1698460195562856)
+check_answer(cross_entropy, np.array([2.0, 0.0, -1.0]), np.array(0, dtype=np.int16), expect=0.16984601955628564)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_cross_entropy_quiet" points=1
+### BEGIN HIDDEN TESTS
+# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+check_quiet(cross_entropy, [[1000.0, 0.0], [-1000.0, -1001.0]], [1, 0])
+check_quiet(cross_entropy, np.array([[1e300, 0.0, -1e300], [-np.inf, 1.0, -np.inf]]), np.array([2, 1]))
+check_quiet(cross_entropy, np.array([[200.0, 0.0], [-np.inf, -1e30]], dtype=np.float32), [1, 1])
+check_quiet(cross_entropy, np.array([[-1e300, -np.inf], [-1e12, 1e12]]), np.array([0, 0]))
+check_quiet(cross_entropy, [0.0, -1000.0, 1000.0], 1)
 ### END HIDDEN TESTS
 
 # %% [markdown]
