@@ -128,21 +128,54 @@ check_call(evidence, np.array([-2.0, 0.0, 3.0]), expect=[0.1353352832366127, 1.0
 check_call(evidence, [[0, -1], [2, 0]], expect=[[1.0, 0.36787944117144233], [7.38905609893065, 1.0]])
 passed("evidence")
 
-# %% nbgrader="tests" grade_id="test_evidence_inputs" points=2
+# %% nbgrader="tests" grade_id="test_evidence_inputs" points=1
 ### BEGIN HIDDEN TESTS
+# property dtype: lists, tuples, integer arrays of any width and float64 give float64 evidence; float32 gives a float array
 check_call(evidence, np.array([[1, 0, -1], [0, 3, 0]]),
-           expect=[[2.718281828459045, 1.0, 0.36787944117144233], [1.0, 20.085536923187668, 1.0]])
-check_call(evidence, [2, -3], expect=[7.38905609893065, 0.049787068367863944])
+           expect=[[2.718281828459045, 1.0, 0.36787944117144233], [1.0, 20.085536923187668, 1.0]], dtype=np.float64)
+check_call(evidence, [2, -3], expect=[7.38905609893065, 0.049787068367863944], dtype=np.float64)
+check_call(evidence, (0.5, -0.5), expect=[1.6487212707001282, 0.6065306597126334], dtype=np.float64)
+for _ints in (np.array([1, -2, 3], dtype=np.int8), np.array([[100, -100]], dtype=np.int16), np.array([7, 0], dtype=np.uint8)):
+    check_call(evidence, _ints, expect=np.exp(_ints.astype(float)), dtype=np.float64)
 _floats = np.array([[0.5, -0.5], [1.5, 0.0]])
-check_call(evidence, _floats, expect=[[1.6487212707001282, 0.6065306597126334], [4.4816890703380645, 1.0]])
-_batch = np.linspace(-2.0, 2.0, 12).reshape(2, 3, 2)
-check_call(evidence, _batch, expect=np.exp(_batch))
+check_call(evidence, _floats, expect=[[1.6487212707001282, 0.6065306597126334], [4.4816890703380645, 1.0]],
+           dtype=np.float64)
+_single = np.array([0.5, -1.25, 3.0], dtype=np.float32)
+check_call(evidence, _single, expect=np.exp(_single.astype(float)))
+# property unchanged: the caller's array (float64 or float32, any shape) is never changed
+for _scores in (np.array([0.5, -0.5]), _floats, np.linspace(-2.0, 2.0, 12).reshape(2, 3, 2), _single):
+    check_call(evidence, _scores, expect=np.exp(_scores.astype(float)))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_evidence_extremes" points=1
 ### BEGIN HIDDEN TESTS
+# property extremes: scores from -1000 to 709 get exp as float64 holds it: positive down to about -745, 0 below, up to 8.2e307 (no clipping, no float32)
 check_call(evidence, np.array([-100.0, 0.0, 100.0]), expect=[3.720075976020836e-44, 1.0, 2.6881171418161356e+43])
 check_call(evidence, [[0.0, 0.0], [-50.0, -50.0]], expect=[[1.0, 1.0], [1.9287498479639178e-22, 1.9287498479639178e-22]])
+_far = np.array([[-1000.0, -745.0, -700.0], [300.0, 700.0, 709.0]])
+check_call(evidence, _far, expect=np.exp(_far))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_evidence_shapes" points=1
+### BEGIN HIDDEN TESTS
+from grader.checks import check_generated
+
+# property shapes: any shape: a single number gives a number, one score, (1, n), (k, 1, n), (n, 1), any leading dimensions
+check_answer(evidence, 0.0, expect=1.0)
+check_answer(evidence, -1, expect=0.36787944117144233)
+check_answer(evidence, np.float64(np.log(3)), expect=3.0)
+for _scores in (np.array([4.0]), np.array([[0.5, -1.0, 2.0]]), np.array([[[1.0, 0.0]], [[-1.0, 2.0]]]),
+                np.array([[3.0], [-3.0]]), np.linspace(-3.0, 3.0, 24).reshape(2, 1, 3, 4)):
+    check_call(evidence, _scores, expect=np.exp(_scores))
+
+
+# property value: the exp of every score (generated shapes and scores)
+def _any_scores(rng, size):
+    _shape = tuple(int(d) for d in rng.integers(1, 4, size=rng.integers(0, 2 + min(size, 6) // 3)))
+    return rng.uniform(-30.0, 30.0, size=_shape) * rng.choice([0.01, 1.0, 20.0])
+
+
+check_generated(evidence, _any_scores, reference=lambda x: np.exp(np.asarray(x, dtype=float)), seed=201, examples=10)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -211,17 +244,63 @@ passed("evidence_ratio")
 
 # %% nbgrader="tests" grade_id="test_evidence_ratio_arrays" points=1
 ### BEGIN HIDDEN TESTS
+from grader.checks import check_generated
+
+# property shapes: two numbers give a number; lists or arrays of one shape give an array of that shape, (1, n), (k, 1, n) and (n, 1) included
 check_call(evidence_ratio, np.array([[1, 0], [3, -1]]), np.array([[0, 0], [0, 0]]),
            expect=[[2.718281828459045, 1.0], [20.085536923187668, 0.36787944117144233]])
 check_call(evidence_ratio, [[0.5, 2.0, -1.0]], [[0.5, 1.0, 1.0]],
            expect=[[1.0, 2.718281828459045, 0.1353352832366127]])
+check_call(evidence_ratio, np.array([[[1.0, 0.5]], [[-1.0, 2.0]]]), np.array([[[0.0, 0.5]], [[1.0, 1.0]]]),
+           expect=[[[2.718281828459045, 1.0]], [[0.1353352832366127, 2.718281828459045]]])
+check_call(evidence_ratio, [[0.25], [2.0]], [[0.25], [0.0]], expect=[[1.0], [7.38905609893065]])
+check_answer(evidence_ratio, 2.5, 0.5, expect=7.38905609893065)
+check_answer(evidence_ratio, np.float64(0.0), -1, expect=2.718281828459045)
+
+
+# property value: exp(a - b) entry by entry (generated numbers and arrays)
+def _score_pairs(rng, size):
+    if size % 4 == 1:
+        return float(rng.uniform(-20.0, 20.0)), float(rng.uniform(-20.0, 20.0))
+    _shape = tuple(int(d) for d in rng.integers(1, 4, size=rng.integers(1, 2 + min(size, 6) // 3)))
+    return rng.uniform(-20.0, 20.0, size=_shape), rng.uniform(-20.0, 20.0, size=_shape)
+
+
+check_generated(evidence_ratio, _score_pairs,
+                reference=lambda a, b: np.exp(np.asarray(a, dtype=float) - np.asarray(b, dtype=float)),
+                seed=202, examples=10)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_evidence_ratio_large" points=2
+# %% nbgrader="tests" grade_id="test_evidence_ratio_large" points=1
 ### BEGIN HIDDEN TESTS
+# property shift: only a - b matters: scores of any size with a moderate difference give the right ratio (no inf / inf, no 0 / 0)
 check_answer(evidence_ratio, 1000, 999, expect=2.718281828459045)
 check_answer(evidence_ratio, -1000.0, -1001.0, expect=2.718281828459045)
 check_call(evidence_ratio, np.array([800.0, 5.0]), np.array([800.0, 4.0]), expect=[1.0, 2.718281828459045])
+check_answer(evidence_ratio, 1e6 + 2.5, 1e6, expect=12.182493960703473)
+check_answer(evidence_ratio, 1e300, 1e300, expect=1.0)
+check_answer(evidence_ratio, -1e300, -1e300, expect=1.0)
+check_call(evidence_ratio, np.array([[700.0, 750.0], [-800.0, -745.0]]), np.array([[699.0, 752.0], [-801.0, -744.0]]),
+           expect=[[2.718281828459045, 0.1353352832366127], [2.718281828459045, 0.36787944117144233]])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_evidence_ratio_inputs" points=1
+### BEGIN HIDDEN TESTS
+# property dtype: lists, tuples, integer arrays of any width (differences taken as floats, so none wraps around) and float64 give float64; float32 gives a float array
+check_call(evidence_ratio, [2, 0], [0, 2], expect=[7.38905609893065, 0.1353352832366127], dtype=np.float64)
+check_call(evidence_ratio, (1.5, 0.5), (0.5, 0.5), expect=[2.718281828459045, 1.0], dtype=np.float64)
+check_call(evidence_ratio, np.array([3, -1]), np.array([1, 1]), expect=[7.38905609893065, 0.1353352832366127],
+           dtype=np.float64)
+check_call(evidence_ratio, np.array([100, -100], dtype=np.int8), np.array([-100, 100], dtype=np.int8),
+           expect=np.exp([200.0, -200.0]), dtype=np.float64)
+check_call(evidence_ratio, np.array([[5, 2]], dtype=np.int16), np.array([[3, 2]], dtype=np.int16),
+           expect=[[7.38905609893065, 1.0]], dtype=np.float64)
+_a32, _b32 = np.array([1.5, -0.25], dtype=np.float32), np.array([0.5, 0.25], dtype=np.float32)
+check_call(evidence_ratio, _a32, _b32, expect=np.exp(_a32.astype(float) - _b32.astype(float)))
+# property unchanged: neither of the caller's arrays is changed
+for _a, _b in ((np.array([2.0, 0.5]), np.array([1.0, 1.5])), (np.array([[1.0, -1.0], [0.0, 3.0]]), np.zeros((2, 2))),
+               (_a32, _b32)):
+    check_call(evidence_ratio, _a, _b, expect=np.exp(_a.astype(float) - _b.astype(float)))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -250,21 +329,59 @@ check_call(normalize_evidence, np.array([2.0, 6.0]), expect=[0.25, 0.75])
 check_call(normalize_evidence, [[1, 3], [1, 1]], expect=[[0.25, 0.75], [0.5, 0.5]])
 passed("normalize_evidence")
 
-# %% nbgrader="tests" grade_id="test_normalize_evidence_rows" points=2
+# %% nbgrader="tests" grade_id="test_normalize_evidence_rows" points=1
 ### BEGIN HIDDEN TESTS
+from grader.checks import check_generated
+
+# property value: each row is divided by its own total over the last axis (hand-picked and generated evidence)
 _rows = np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]])
 check_call(normalize_evidence, _rows, expect=[[0.125, 0.25, 0.625], [0.4, 0.4, 0.2]])
 _square = np.array([[3.0, 1.0], [2.0, 2.0]])
 check_call(normalize_evidence, _square, expect=[[0.75, 0.25], [0.5, 0.5]])
-_batch = np.arange(1.0, 13.0).reshape(2, 2, 3)
-check_call(normalize_evidence, _batch, expect=_batch / _batch.sum(axis=-1, keepdims=True))
+
+
+def _positive_evidence(rng, size):
+    """Evidence of any shape, rows of up to 7 values whose sizes differ by up to 1e80 from row to row."""
+    _shape = tuple(int(d) for d in rng.integers(1, 4, size=rng.integers(0, 1 + min(size, 9) // 3)))
+    _shape += (int(rng.integers(1, 2 + min(size, 6))),)
+    return np.exp(rng.uniform(-5.0, 5.0, size=_shape)) * 10.0 ** rng.integers(-40, 41, size=_shape[:-1] + (1,))
+
+
+check_generated(normalize_evidence, _positive_evidence,
+                reference=lambda ev: np.asarray(ev, dtype=float) / np.asarray(ev, dtype=float).sum(axis=-1, keepdims=True),
+                seed=203, examples=10)
+# property scale: multiplying a row's evidence by any c > 0 changes nothing, from tiny (1e-300) to huge (1e300) evidence
+for _factor in (1e-300, 3.720075976020836e-44, 1e-5, 7.0, 1e200):
+    check_call(normalize_evidence, np.array([1.0, 2.0, 5.0]) * _factor, expect=[0.125, 0.25, 0.625])
+check_call(normalize_evidence, [[1e-300, 3e-300], [1e300, 3e300]], expect=[[0.25, 0.75], [0.25, 0.75]])
+check_call(normalize_evidence, [3.720075976020836e-44, 1.0], expect=[3.720075976020836e-44, 1.0])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_normalize_evidence_inputs" points=1
 ### BEGIN HIDDEN TESTS
-check_call(normalize_evidence, np.array([[1, 2], [5, 5]]), expect=[[1 / 3, 2 / 3], [0.5, 0.5]])
-check_call(normalize_evidence, np.array([0.5, 1.5, 2.0]), expect=[0.125, 0.375, 0.5])
-check_call(normalize_evidence, [3.720075976020836e-44, 1.0], expect=[3.720075976020836e-44, 1.0])
+# property dtype: lists, tuples, integer arrays of any width (summed as floats, so huge ones do not wrap around) and float64 give float64; float32 gives a float array
+check_call(normalize_evidence, np.array([[1, 2], [5, 5]]), expect=[[1 / 3, 2 / 3], [0.5, 0.5]], dtype=np.float64)
+check_call(normalize_evidence, [1, 3], expect=[0.25, 0.75], dtype=np.float64)
+check_call(normalize_evidence, (2.0, 6.0), expect=[0.25, 0.75], dtype=np.float64)
+check_call(normalize_evidence, np.array([3, 1], dtype=np.uint8), expect=[0.75, 0.25], dtype=np.float64)
+check_call(normalize_evidence, np.array([4 * 10**18, 4 * 10**18, 8 * 10**18]), expect=[0.25, 0.25, 0.5],
+           dtype=np.float64)
+check_call(normalize_evidence, np.array([0.5, 1.5, 2.0]), expect=[0.125, 0.375, 0.5], dtype=np.float64)
+_single = np.array([[0.1, 0.3, 0.6]], dtype=np.float32)
+check_call(normalize_evidence, _single,
+           expect=_single.astype(float) / _single.astype(float).sum(axis=-1, keepdims=True))
+# property unchanged: the caller's array (float64 or float32, any shape) is never changed
+for _ev in (np.array([1.0, 3.0]), np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]]), np.arange(1.0, 13.0).reshape(2, 2, 3),
+            _single):
+    check_call(normalize_evidence, _ev, expect=_ev.astype(float) / _ev.astype(float).sum(axis=-1, keepdims=True))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_normalize_evidence_shapes" points=1
+### BEGIN HIDDEN TESTS
+# property shapes: any number of leading dimensions, one value per row, a batch of one row (1, n) and (k, 1, n), a column (n, 1)
+for _ev in (np.array([[2.0, 6.0]]), np.array([[[1.0, 3.0]], [[2.0, 2.0]]]), np.array([[4.0], [2.0], [5.0]]),
+            np.array([7.0]), np.arange(1.0, 13.0).reshape(2, 2, 3), np.arange(1.0, 25.0).reshape(2, 1, 3, 4)):
+    check_call(normalize_evidence, _ev, expect=_ev / _ev.sum(axis=-1, keepdims=True))
 ### END HIDDEN TESTS
 
 # %% [markdown]
