@@ -435,3 +435,9 @@ PROBES = {
         (([3.0, 1.0, 2.0],), {"temperature": 2.0}),
     ],
 }
+
+# Mechanical mutants of the reference that compute the same thing for every valid input (see grader.mutate).
+EQUIVALENT_MUTANTS = {
+    "stable_softmax:no-cast:1": "without the cast, integer scores stay integers only until `x / temperature`, which "
+                                "is true division and gives the same float64 array the cast would have given",
+}

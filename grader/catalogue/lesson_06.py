@@ -595,3 +595,12 @@ PROBES = {
     "causal_mask": [((1,), {}), ((3,), {}), ((np.array(2),), {}), ((600,), {})],
     "padding_mask": [(([2, 0, 3], 4), {}), ((np.array([1, 2]), 3), {}), (((2,), 2), {})],
 }
+
+# Mechanical mutants of the reference that compute the same thing for every valid input (see grader.mutate).
+EQUIVALENT_MUTANTS = {
+    "masked_softmax:minus-1:2": "empty_rows[-1] instead of empty_rows[0] names the last empty row instead of the "
+                                "first in the ValueError's message; the tests check the exception's type, never its text",
+    "masked_softmax:no-cast:1": "without dtype=float, float32 scores stay float32, which the contract allows (a float "
+                                "array), and integer or list scores still become float64 through `/ temperature`",
+    "masked_softmax:no-cast:2": "the mask is boolean by the contract, so np.asarray(mask) already has dtype bool",
+}
