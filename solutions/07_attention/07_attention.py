@@ -291,12 +291,19 @@ check_call(attention_weights, np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([[0.0
            expect=[[1.0, 0.0], [1 / (1 + np.e), np.e / (1 + np.e)]])
 passed("attention_weights")
 
-# %% nbgrader="tests" grade_id="test_attention_weights_scaling" points=2
+# %% nbgrader="tests" grade_id="test_attention_weights_scaling" points=1
 ### BEGIN HIDDEN TESTS
+# property value: the weights are the softmax over the keys of queries @ keys.T (divided by sqrt(d_k) when scale), as the reference computes them
+# property scaling: scale=True divides the scores by sqrt(d_k), the width of the keys (not their number); scale=False leaves them as they are
+# property wide_keys: with wide keys (d_k = 4096) the scaled weights are right, also where the unscaled scores' weights underflow to 0
 def _weights(q, k, mask=None, scale=True):
-    s = np.asarray(q, dtype=float) @ np.asarray(k, dtype=float).T
-    s = s / np.sqrt(np.shape(k)[-1]) if scale else s
-    s = s if mask is None else np.where(mask, s, -np.inf)
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
@@ -309,14 +316,23 @@ _x = np.array([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
                [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]])
 check_call(attention_weights, _x, _x, scale=False, expect=_weights(_x, _x, scale=False))
 check_call(attention_weights, _x, _x, scale=True, expect=_weights(_x, _x))
+# d_k = 4096: integer entries make every score exact; unscaled, the scores of a query lie up to ~1400 apart
+_rng = np.random.default_rng(4096)
+_q, _k = _rng.integers(-4, 5, size=(3, 4096)).astype(float), _rng.integers(-4, 5, size=(8, 4096)).astype(float)
+check_call(attention_weights, _q, _k, expect=_weights(_q, _k))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attention_weights_over_keys" points=2
+# %% nbgrader="tests" grade_id="test_attention_weights_over_keys" points=1
 ### BEGIN HIDDEN TESTS
+# property value
 def _weights(q, k, mask=None, scale=True):
-    s = np.asarray(q, dtype=float) @ np.asarray(k, dtype=float).T
-    s = s / np.sqrt(np.shape(k)[-1]) if scale else s
-    s = s if mask is None else np.where(mask, s, -np.inf)
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
@@ -329,12 +345,18 @@ check_call(attention_weights, _sq, _sk, expect=_weights(_sq, _sk))
 check_call(attention_weights, _sq, _sk, scale=False, expect=_weights(_sq, _sk, scale=False))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attention_weights_mask" points=2
+# %% nbgrader="tests" grade_id="test_attention_weights_mask" points=1
 ### BEGIN HIDDEN TESTS
+# property value
+# property forbidden: a forbidden key gets weight exactly 0 and changes nothing else, whatever its score: forbidden scores of 1e300 and allowed scores far below zero (-1e12) give no nan and the same weights as any other forbidden scores
 def _weights(q, k, mask=None, scale=True):
-    s = np.asarray(q, dtype=float) @ np.asarray(k, dtype=float).T
-    s = s / np.sqrt(np.shape(k)[-1]) if scale else s
-    s = s if mask is None else np.where(mask, s, -np.inf)
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
@@ -351,26 +373,172 @@ check_call(attention_weights, _negative, _keys, mask=_pattern, expect=_weights(_
 _padding = np.array([True, True, True, False, False])   # one row shared by every query
 check_call(attention_weights, _negative, _keys, mask=_padding, scale=False,
            expect=_weights(_negative, _keys, _padding, scale=False))
+# with the identity as keys, each query's scores are its own entries (halved when scaled: sqrt(4) = 2)
+_eye = np.eye(4)
+_q = np.array([[1e300, 2.0, -1.0, 1e300],          # forbidden keys far above the allowed ones
+               [-1e12, 3.0, -1e12 - 80, 1e300]])   # allowed keys far below zero, forbidden ones not
+_allowed = np.array([[False, True, True, False], [True, False, True, False]])
+check_call(attention_weights, _q, _eye, mask=_allowed, scale=False, expect=_weights(_q, _eye, _allowed, scale=False))
+check_call(attention_weights, _q, _eye, mask=_allowed, expect=_weights(_q, _eye, _allowed))
+_other = np.where(_allowed, _q, -5.0)   # the same allowed scores, other forbidden ones: the same weights
+check_call(attention_weights, _other, _eye, mask=_allowed, expect=_weights(_q, _eye, _allowed))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_attention_weights_no_allowed_key" points=1
 ### BEGIN HIDDEN TESTS
+# property all_forbidden: a query with no allowed key raises ValueError, whatever the other queries and the forbidden scores are, and whatever the mask's shape
 _why = "A query with no allowed key has no distribution over the keys."
 _q = np.array([[1.0, 0.5], [0.0, 2.0]])
 check_raises(attention_weights, _q, _q, mask=np.array([[True, False], [False, False]]), why=_why)
 check_raises(attention_weights, _q, np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]),
              mask=np.array([False, False, False]), why=_why)
+check_raises(attention_weights, _q, _q, mask=np.array([[True], [False]]), why=_why)   # (n_queries, 1)
+check_raises(attention_weights, np.array([[2.0, 1e300], [1e300, 3.0]]), np.eye(2),
+             mask=np.array([[True, False], [False, False]]), why=_why)
+check_raises(attention_weights, _q, _q, mask=np.zeros((2, 2), dtype=bool), why=_why)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_attention_weights_inputs" points=1
 ### BEGIN HIDDEN TESTS
-check_call(attention_weights, [[1, 0], [0, 0]], [[1, 0], [0, 1], [1, 1]], scale=False,
+# property dtype: lists, integer arrays and float64 arrays give float64 weights; float32 gives float weights as accurate as float32 allows
+# property returns_array: the weights come back as a NumPy array
+# property unchanged: the queries, keys and mask given are never changed
+def _weights(q, k, mask=None, scale=True):
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+check_call(attention_weights, [[1, 0], [0, 0]], [[1, 0], [0, 1], [1, 1]], scale=False, dtype=np.float64,
            expect=[[np.e / (2 * np.e + 1), 1 / (2 * np.e + 1), np.e / (2 * np.e + 1)], [1 / 3, 1 / 3, 1 / 3]])
 check_call(attention_weights, np.array([[3, 4]]), np.array([[3, 4], [4, 3], [0, 0], [3, 4]]), mask=[True, True, False, True],
-           scale=False, expect=[[np.exp(1) / (2 * np.exp(1) + 1), 1 / (2 * np.exp(1) + 1), 0.0, np.exp(1) / (2 * np.exp(1) + 1)]])
+           scale=False, dtype=np.float64,
+           expect=[[np.exp(1) / (2 * np.exp(1) + 1), 1 / (2 * np.exp(1) + 1), 0.0, np.exp(1) / (2 * np.exp(1) + 1)]])
 # large scores (2500 and 2400): exp of them overflows unless each row is shifted by its max
 check_call(attention_weights, np.array([[30.0, 40.0]]), np.array([[30.0, 40.0], [40.0, 30.0], [30.0, 40.0]]),
-           expect=[[0.5, 0.0, 0.5]])
+           dtype=np.float64, expect=[[0.5, 0.0, 0.5]])
+_rng = np.random.default_rng(76)
+_q, _k = _rng.normal(size=(3, 4)), _rng.normal(size=(5, 4))
+_mask = np.array([[True, True, False, True, False], [False, True, True, True, True], [True, False, False, False, True]])
+check_call(attention_weights, _q, _k, mask=_mask, dtype=np.float64, expect=_weights(_q, _k, _mask))
+_q32, _k32 = _q.astype(np.float32), _k.astype(np.float32)
+# float32: judged as float32 (a float32 answer is as good as its dtype allows)
+check_call(attention_weights, _q32, _k32, expect=_weights(_q32, _k32).astype(np.float32))
+check_call(attention_weights, _q32, _k32, mask=_mask, scale=False,
+           expect=_weights(_q32, _k32, _mask, scale=False).astype(np.float32))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_attention_weights_extremes" points=1
+### BEGIN HIDDEN TESTS
+# property extremes: scores as large as 1e300 in size, queries whose scores lie far apart and scores far below zero all give the exact weights (each row shifted by its own max)
+# property quiet: no warning (overflow, invalid value, divide by zero) on such scores, with or without forbidden keys
+from grader.checks import check_quiet
+
+
+def _weights(q, k, mask=None, scale=True):
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+# with the identity as keys, each query's scores are its own entries (halved when scaled: sqrt(4) = 2)
+_eye = np.eye(4)
+_q = np.array([[1e300, 0.0, -1e300, 3.0],                  # one score far above the rest
+               [1.0, 2.0, 1.0, 0.0],                       # an ordinary query beside it
+               [-1e12, -1e12 - 60, -1e12 - 5e5, -2e12],    # every score far below zero
+               [7e5, 7e5 - 1, 7e5 - 2, -7e5]])             # small differences at a large offset
+check_call(attention_weights, _q, _eye, scale=False, expect=_weights(_q, _eye, scale=False))
+check_call(attention_weights, _q, _eye, expect=_weights(_q, _eye))
+# dot products of 1e150 with 1e150: scores of 1e300 and -1e300
+_big_q = np.array([[1e150, 1.0], [-1e150, 1.0]])
+_big_k = np.array([[1e150, 0.0], [0.0, 1.0], [-1e150, 2.0]])
+check_call(attention_weights, _big_q, _big_k, expect=[[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+check_quiet(attention_weights, _q, _eye)
+check_quiet(attention_weights, _big_q, _big_k, scale=False)
+check_quiet(attention_weights, _q, _eye, mask=np.array([[False, True, True, True], [True, True, False, True],
+                                                        [True, False, False, True], [False, True, True, False]]))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_attention_weights_shapes" points=1
+### BEGIN HIDDEN TESTS
+# property shapes: the weights have shape (n_queries, n_keys) for one query, one key, d_k = 1 and any numbers of queries and keys; a mask may be any shape that broadcasts to the scores: (n_keys,), (1, n_keys), (n_queries, 1), a list
+def _weights(q, k, mask=None, scale=True):
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+_rng = np.random.default_rng(75)
+_one, _k = _rng.normal(size=(1, 3)), _rng.normal(size=(4, 3))
+check_call(attention_weights, _one, _k, expect=_weights(_one, _k))                 # one query: shape (1, 4)
+check_call(attention_weights, _k, _one, expect=[[1.0]] * 4)                         # one key: weight 1
+_q, _k = _rng.normal(size=(3, 1)), _rng.normal(size=(5, 1))                        # d_k = 1
+check_call(attention_weights, _q, _k, expect=_weights(_q, _k))
+_q, _k = _rng.normal(size=(3, 2)), _rng.normal(size=(5, 2))
+_row = np.array([True, False, True, True, False])
+check_call(attention_weights, _q, _k, mask=_row, expect=_weights(_q, _k, _row))            # (n_keys,)
+check_call(attention_weights, _q, _k, mask=_row[None, :], expect=_weights(_q, _k, _row))   # (1, n_keys)
+check_call(attention_weights, _q, _k, mask=np.ones((3, 1), dtype=bool), expect=_weights(_q, _k))   # (n_queries, 1)
+_sq = _rng.normal(size=(5, 2))                                                     # as many queries as keys
+check_call(attention_weights, _sq, _k, mask=_row, scale=False, expect=_weights(_sq, _k, _row, scale=False))
+check_call(attention_weights, _one[:, :2], _k, mask=[[False, True, True, False, True]],
+           expect=_weights(_one[:, :2], _k, [[False, True, True, False, True]]))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_attention_weights_generated" points=1
+### BEGIN HIDDEN TESTS
+# property value
+# property shapes
+# property all_forbidden
+from grader.checks import check_generated
+
+
+def _weights(q, k, mask=None, scale=True):
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _draw(rng, size):
+    """Queries, keys, a mask and scale; sizes and magnitudes vary, every mask shape turns up."""
+    n_q, n_k, d = (int(rng.integers(1, 2 + size // grow)) for grow in (4, 3, 4))
+    q = rng.normal(size=(n_q, d)) * 10 ** rng.uniform(-1, 0.5)
+    k = rng.normal(size=(n_k, d)) / np.sqrt(d)
+    allowed = rng.random((n_q, n_k)) < 0.6
+    allowed[np.arange(n_q), rng.integers(0, n_k, size=n_q)] = True
+    if size in (11, 21):
+        allowed[rng.integers(n_q)] = False   # a query with no allowed key
+    if size % 6 == 5:
+        q, k = q.tolist(), k.tolist()
+    masks = [None, allowed, allowed[0], allowed[:1], np.ones((n_q, 1), dtype=bool)]
+    return q, k, masks[size % 5], bool(rng.integers(2))
+
+
+check_generated(attention_weights, _draw, reference=_weights, seed=707, examples=22)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -401,12 +569,22 @@ check_call(attend, np.array([[0.0, 0.0]]), np.array([[1.0, 2.0], [3.0, 4.0], [5.
            np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]]), mask=np.array([[True, False, False]]), expect=[[1.0, 2.0]])
 passed("attend")
 
-# %% nbgrader="tests" grade_id="test_attend_values" points=2
+# %% nbgrader="tests" grade_id="test_attend_values" points=1
 ### BEGIN HIDDEN TESTS
+# property value: each context vector is its query's attention weights times the values, as the reference computes it
+# property scaling: scale=True divides the scores by sqrt(d_k), the width of the keys, also for wide keys (d_k = 4096); scale=False leaves them as they are
+# property shapes
+from grader.checks import check_generated
+
+
 def _attend(q, k, v, mask=None, scale=True):
-    s = np.asarray(q, dtype=float) @ np.asarray(k, dtype=float).T
-    s = s / np.sqrt(np.shape(k)[-1]) if scale else s
-    s = s if mask is None else np.where(mask, s, -np.inf)
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(v, dtype=float)
 
@@ -420,14 +598,43 @@ _x = np.array([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
 _v6 = _rng.normal(size=(6, 3))
 check_call(attend, _x, _x, _v6, expect=_attend(_x, _x, _v6))
 check_call(attend, _x[1:2], _x, _x, scale=False, expect=_attend(_x[1:2], _x, _x, scale=False))
+# d_k = 4096: integer entries make every score exact; unscaled, the scores of a query lie up to ~1400 apart
+_rng = np.random.default_rng(4096)
+_q, _k = _rng.integers(-4, 5, size=(3, 4096)).astype(float), _rng.integers(-4, 5, size=(8, 4096)).astype(float)
+_v = np.arange(16.0).reshape(8, 2)
+check_call(attend, _q, _k, _v, expect=_attend(_q, _k, _v))
+
+
+def _draw(rng, size):
+    """Queries, keys, values, a mask and scale; sizes and magnitudes vary, every mask shape turns up."""
+    n_q, n_k, d, d_v = (int(rng.integers(1, 2 + size // grow)) for grow in (4, 3, 4, 5))
+    q = rng.normal(size=(n_q, d)) * 10 ** rng.uniform(-1, 0.5)
+    k = rng.normal(size=(n_k, d)) / np.sqrt(d)
+    v = rng.normal(size=(n_k, d_v)) * 10 ** rng.uniform(-1, 1)
+    allowed = rng.random((n_q, n_k)) < 0.6
+    allowed[np.arange(n_q), rng.integers(0, n_k, size=n_q)] = True
+    if size in (11, 21):
+        allowed[rng.integers(n_q)] = False   # a query with no allowed key
+    masks = [None, allowed, allowed[0], allowed[:1], np.ones((n_q, 1), dtype=bool)]
+    return q, k, v, masks[size % 5], bool(rng.integers(2))
+
+
+check_generated(attend, _draw, reference=_attend, seed=737, examples=22)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_attend_mask" points=1
 ### BEGIN HIDDEN TESTS
+# property value
+# property forbidden: a forbidden key adds nothing to the context vector, whatever its score or value: forbidden scores of 1e300, allowed scores far below zero (-1e12) and forbidden values of 1e300 give no nan and the same output as any other forbidden keys
+# property all_forbidden: a query with no allowed key raises ValueError, whatever the mask's shape
 def _attend(q, k, v, mask=None, scale=True):
-    s = np.asarray(q, dtype=float) @ np.asarray(k, dtype=float).T
-    s = s / np.sqrt(np.shape(k)[-1]) if scale else s
-    s = s if mask is None else np.where(mask, s, -np.inf)
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(v, dtype=float)
 
@@ -437,15 +644,100 @@ _x, _v = _rng.normal(size=(5, 3)), _rng.normal(size=(5, 2))
 _causal = np.tril(np.ones((5, 5), dtype=bool))
 check_call(attend, _x, _x, _v, mask=_causal, expect=_attend(_x, _x, _v, _causal))
 check_call(attend, _x, _x, _v, mask=_causal, scale=False, expect=_attend(_x, _x, _v, _causal, scale=False))
-check_raises(attend, _x[:2], _x[:2], _v[:2], mask=np.array([[True, False], [False, False]]),
-             why="A query with no allowed key has no context vector.")
+# with the identity as keys, each query's scores are its own entries (halved when scaled: sqrt(4) = 2)
+_eye = np.eye(4)
+_q = np.array([[1e300, 2.0, -1.0, 1e300],          # forbidden keys far above the allowed ones
+               [-1e12, 3.0, -1e12 - 80, 1e300]])   # allowed keys far below zero, forbidden ones not
+_allowed = np.array([[False, True, True, False], [True, False, True, False]])
+_values = np.array([[1.0, -2.0], [1.0, 2.0], [3.0, -4.0], [1e300, -1e300]])
+check_call(attend, _q, _eye, _values, mask=_allowed, scale=False, expect=_attend(_q, _eye, _values, _allowed, scale=False))
+check_call(attend, _q, _eye, _values, mask=_allowed, expect=_attend(_q, _eye, _values, _allowed))
+_other = np.where(_allowed, _q, -5.0)   # the same allowed scores, other forbidden ones: the same output
+check_call(attend, _other, _eye, _values, mask=_allowed, expect=_attend(_q, _eye, _values, _allowed))
+_why = "A query with no allowed key has no context vector."
+check_raises(attend, _x[:2], _x[:2], _v[:2], mask=np.array([[True, False], [False, False]]), why=_why)
+check_raises(attend, _x[:2], _x[:3], _v[:3], mask=np.array([False, False, False]), why=_why)
+check_raises(attend, _x[:2], _x, _v, mask=np.array([[True], [False]]), why=_why)
+check_raises(attend, np.array([[2.0, 1e300], [1e300, 3.0]]), np.eye(2), _v[:2],
+             mask=np.array([[True, False], [False, False]]), why=_why)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_attend_inputs" points=1
 ### BEGIN HIDDEN TESTS
-check_call(attend, [[0, 0]], [[1, 2], [3, 4]], [[2, 4], [6, 0]], expect=[[4.0, 2.0]])
+# property dtype: lists, integer arrays and float64 arrays give a float64 output; float32 gives a float output as accurate as float32 allows
+# property returns_array: the context vectors come back as a NumPy array
+# property unchanged: the queries, keys, values and mask given are never changed
+# property shapes: the output has shape (n_queries, d_v) for one query, one key, d_v = 1 and d_v unlike d_k; a mask may be any shape that broadcasts to the scores: (n_keys,), (1, n_keys), (n_queries, 1), a list
+def _attend(q, k, v, mask=None, scale=True):
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(v, dtype=float)
+
+
+check_call(attend, [[0, 0]], [[1, 2], [3, 4]], [[2, 4], [6, 0]], dtype=np.float64, expect=[[4.0, 2.0]])
 check_call(attend, np.array([[1, 0]]), np.array([[1, 0], [0, 1]]), np.array([[3], [1]]), scale=False,
-           expect=[[(3 * np.e + 1) / (np.e + 1)]])
+           dtype=np.float64, expect=[[(3 * np.e + 1) / (np.e + 1)]])
+_rng = np.random.default_rng(77)
+_q, _k, _v = _rng.normal(size=(3, 4)), _rng.normal(size=(5, 4)), _rng.normal(size=(5, 2))
+_mask = np.array([[True, True, False, True, False], [False, True, True, True, True], [True, False, False, False, True]])
+check_call(attend, _q, _k, _v, mask=_mask, dtype=np.float64, expect=_attend(_q, _k, _v, _mask))
+_q32, _k32, _v32 = _q.astype(np.float32), _k.astype(np.float32), _v.astype(np.float32)
+# float32: judged as float32 (a float32 answer is as good as its dtype allows)
+check_call(attend, _q32, _k32, _v32, expect=_attend(_q32, _k32, _v32).astype(np.float32))
+check_call(attend, _q[:1], _k, _v, expect=_attend(_q[:1], _k, _v))                     # one query: shape (1, 2)
+check_call(attend, _q, _k[:1], _v[:1], expect=np.repeat(_v[:1], 3, axis=0))             # one key: its value
+check_call(attend, _q, _k, _v[:, :1], scale=False, expect=_attend(_q, _k, _v[:, :1], scale=False))   # d_v = 1
+_row = np.array([True, False, True, True, False])
+check_call(attend, _q, _k, _v, mask=_row, expect=_attend(_q, _k, _v, _row))              # (n_keys,)
+check_call(attend, _q, _k, _v, mask=_row[None, :], expect=_attend(_q, _k, _v, _row))     # (1, n_keys)
+check_call(attend, _q, _k, _v, mask=np.ones((3, 1), dtype=bool), expect=_attend(_q, _k, _v))   # (n_queries, 1)
+check_call(attend, _q[:1], _k, _v, mask=[[False, True, True, False, True]],
+           expect=_attend(_q[:1], _k, _v, [[False, True, True, False, True]]))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_attend_extremes" points=1
+### BEGIN HIDDEN TESTS
+# property extremes: scores as large as 1e300 in size, queries whose scores lie far apart, scores far below zero and values as large as 1e300 all give the exact context vectors
+# property quiet: no warning (overflow, invalid value, divide by zero) on such inputs, with or without forbidden keys
+from grader.checks import check_quiet
+
+
+def _attend(q, k, v, mask=None, scale=True):
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(v, dtype=float)
+
+
+# with the identity as keys, each query's scores are its own entries (halved when scaled: sqrt(4) = 2)
+_eye = np.eye(4)
+_q = np.array([[1e300, 0.0, -1e300, 3.0],                  # one score far above the rest
+               [1.0, 2.0, 1.0, 0.0],                       # an ordinary query beside it
+               [-1e12, -1e12 - 60, -1e12 - 5e5, -2e12],    # every score far below zero
+               [7e5, 7e5 - 1, 7e5 - 2, -7e5]])             # small differences at a large offset
+_v = np.array([[1.0, -2.0], [4.0, 3.0], [-5.0, 0.5], [2.0, 2.0]])
+check_call(attend, _q, _eye, _v, scale=False, expect=_attend(_q, _eye, _v, scale=False))
+check_call(attend, _q, _eye, _v, expect=_attend(_q, _eye, _v))
+# dot products of 1e150 with 1e150, and values of 1e300: each query takes one key's value
+_big_q = np.array([[1e150, 1.0], [-1e150, 1.0]])
+_big_k = np.array([[1e150, 0.0], [0.0, 1.0], [-1e150, 2.0]])
+_big_v = np.array([[1e300, -3.0], [2.0, 1e300], [-1e300, 5.0]])
+check_call(attend, _big_q, _big_k, _big_v, expect=[[1e300, -3.0], [-1e300, 5.0]])
+check_quiet(attend, _q, _eye, _v)
+check_quiet(attend, _big_q, _big_k, _big_v, scale=False)
+check_quiet(attend, _q, _eye, _v, mask=np.array([[False, True, True, True], [True, True, False, True],
+                                                 [True, False, False, True], [False, True, True, False]]))
 ### END HIDDEN TESTS
 
 # %% [markdown]
