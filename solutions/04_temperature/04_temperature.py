@@ -257,10 +257,19 @@ check_call(softmax_with_temperature, np.array([[0.0, np.log(4), np.log(9)], [np.
 check_raises(softmax_with_temperature, [2, 0, -1], 0, why="T = 0 divides by zero: it is not a temperature.")
 passed("softmax_with_temperature")
 
-# %% nbgrader="tests" grade_id="test_softmax_with_temperature_divides" points=2
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_divides" points=1
 ### BEGIN HIDDEN TESTS
+# property value: the weights are softmax(scores / T) over the last axis, for every T > 0
+# property scale: multiplying the scores and T by the same factor changes no weight
+# property shift: adding a constant to every score of a row changes none of its weights
+# property limits: a small T puts the weight on the largest score (tied maxima share it), a huge T makes it uniform
+# property accepts: every finite T > 0 is a temperature, whatever its type: int, float, NumPy scalars, tiny or huge
+from grader.checks import check_generated
+
+
 def _reference(x, t):
-    _e = np.exp(np.asarray(x, dtype=float) / t)
+    _x = np.asarray(x, dtype=float) / float(t)
+    _e = np.exp(_x - _x.max(axis=-1, keepdims=True))
     return _e / _e.sum(axis=-1, keepdims=True)
 
 
@@ -272,26 +281,129 @@ check_call(softmax_with_temperature, _batch, 0.4, expect=_reference(_batch, 0.4)
 check_call(softmax_with_temperature, np.array([[3, 1, 2], [0, 0, 4]]), 2, expect=_reference([[3, 1, 2], [0, 0, 4]], 2))
 check_call(softmax_with_temperature, [1, 2, 3, 4], 0.25, expect=_reference([1, 2, 3, 4], 0.25))
 check_call(softmax_with_temperature, [[5.0, 5.0, 5.0, 5.0]], 0.1, expect=[[0.25, 0.25, 0.25, 0.25]])
+# property scale
+for _factor in (0.1, 3.0, 40.0):
+    check_call(softmax_with_temperature, _rows * _factor, 0.5 * _factor, expect=_reference(_rows, 0.5))
+# property shift
+_offsets = np.array([[100.0], [-300.0]])
+for _t in (1.0, 2.5):
+    check_call(softmax_with_temperature, _rows + _offsets, _t, expect=_reference(_rows, _t))
+_shifted = _batch + np.array([[[250.0], [-40.0], [0.5]], [[-600.0], [30.0], [600.0]]])
+check_call(softmax_with_temperature, _shifted, 2.0, expect=_reference(_batch, 2.0))
+# property limits
+check_call(softmax_with_temperature, [2.0, 0.0, -1.0], 0.01, expect=[1.0, 0.0, 0.0])
+check_call(softmax_with_temperature, [[1.0, 1.0, 0.0], [-3.0, 4.0, 4.0]], 0.01, expect=[[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]])
+check_call(softmax_with_temperature, [2.0, 0.0, -1.0], 1e6, expect=_reference([2.0, 0.0, -1.0], 1e6))
+check_call(softmax_with_temperature, [[2.0, 0.0, -1.0], [300.0, 0.0, -300.0]], 1e300, expect=np.full((2, 3), 1 / 3))
+# property accepts
+for _t in (np.float32(0.5), np.int64(3), np.float64(0.25), 2, 0.05):
+    check_call(softmax_with_temperature, [1.5, -0.25, 3.0], _t, expect=_reference([1.5, -0.25, 3.0], _t))
+
+
+def _draw_scores(rng, size):
+    """A row or a batch with up to two leading dimensions; scores of any size up to 300 T."""
+    _shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 4)),)
+    _t = float(10 ** rng.uniform(-0.7, 1.0))
+    _size = min(float(10 ** rng.uniform(-1.0, 2.3)), 300 * _t)
+    _x = rng.uniform(-_size, _size, _shape)
+    _form = size % 3
+    return (_x.tolist() if _form == 1 else np.round(_x).astype(int) if _form == 2 else _x), _t
+
+
+check_generated(softmax_with_temperature, _draw_scores, reference=_reference, seed=404, examples=24)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonpositive" points=2
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_shapes" points=1
 ### BEGIN HIDDEN TESTS
+# property shapes: a row or a batch with any number of leading dimensions and axes of length 1: (1, n), (k, 1, n), (n, 1)
+# property rows: each row is normalised on its own, whatever the other rows hold (rows far apart too)
+# property value
+from grader.checks import check_generated
+
+
+def _reference(x, t):
+    _x = np.asarray(x, dtype=float) / float(t)
+    _e = np.exp(_x - _x.max(axis=-1, keepdims=True))
+    return _e / _e.sum(axis=-1, keepdims=True)
+
+
+for _shape in [(5,), (1, 5), (3, 1, 4), (1, 1, 3), (2, 1, 1, 3), (4, 1), (1, 1), (1,), (2, 3, 2, 3)]:
+    _x = 2.0 * np.sin(1.3 * np.arange(int(np.prod(_shape)))).reshape(_shape)
+    check_call(softmax_with_temperature, _x, 0.7, expect=_reference(_x, 0.7))
+# property rows
+_far = np.array([[-700.0, -699.5, -701.0], [40.0, 41.0, 39.0]])
+check_call(softmax_with_temperature, _far, 1.0, expect=_reference(_far, 1.0))
+check_call(softmax_with_temperature, _far / 100, 0.01, expect=_reference(_far / 100, 0.01))
+check_call(softmax_with_temperature, _far[:, None, :], 1.0, expect=_reference(_far[:, None, :], 1.0))
+
+
+def _draw_far_rows(rng, size):
+    """Batches (with axes of length 1) whose rows lie far apart: some near +50, some near -700 (scores / T)."""
+    _shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(1, 3))) + (int(rng.integers(1, 5)),)
+    _t = float(rng.uniform(0.5, 1.0))
+    _level = np.where(rng.random(_shape[:-1] + (1,)) < 0.5, rng.uniform(-695.0, -685.0), rng.uniform(20.0, 60.0))
+    return (_level + rng.uniform(-2.0, 2.0, _shape)) * _t, _t
+
+
+check_generated(softmax_with_temperature, _draw_far_rows, reference=_reference, seed=4040, examples=12)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_types" points=1
+### BEGIN HIDDEN TESTS
+# property unchanged: the caller's scores are never changed: float and int arrays, lists, read-only arrays, views
+# property dtype: int arrays, lists and float64 scores give float64 weights; float32 and float16 scores give the right float weights
+# property returns_array: the weights come back as a plain NumPy array, for a list too
+def _reference(x, t):
+    _x = np.asarray(x, dtype=float) / float(t)
+    _e = np.exp(_x - _x.max(axis=-1, keepdims=True))
+    return _e / _e.sum(axis=-1, keepdims=True)
+
+
+_x = np.array([[2.0, 0.0, -1.0], [0.5, 1.5, -0.5]])
+for _t in (0.5, 1.0):
+    check_call(softmax_with_temperature, _x, _t, expect=_reference(_x, _t), dtype=np.float64)
+check_call(softmax_with_temperature, np.array([1.0, 2.0, 3.0]), 1.0, expect=_reference([1.0, 2.0, 3.0], 1.0),
+           dtype=np.float64)
+check_call(softmax_with_temperature, _x.astype(np.float32), 0.5, expect=_reference(_x.astype(np.float32), 0.5))
+_half = np.array([[12.0, 10.0, 0.0], [-12.0, 0.0, 11.5]], dtype=np.float16)  # exp overflows float16 above 11.1
+check_call(softmax_with_temperature, _half, 1.0, expect=_reference(_half, 1.0))
+check_call(softmax_with_temperature, np.array([[3, 1, 2], [0, 0, 4]]), 2, expect=_reference([[3, 1, 2], [0, 0, 4]], 2),
+           dtype=np.float64)
+check_call(softmax_with_temperature, np.array([3, 1, 2], dtype=np.int32), 0.5, expect=_reference([3, 1, 2], 0.5),
+           dtype=np.float64)
+check_call(softmax_with_temperature, [[1, 2], [3.5, 4]], 0.5, expect=_reference([[1, 2], [3.5, 4]], 0.5),
+           dtype=np.float64)
+check_call(softmax_with_temperature, [0.5, 2, -1], 2.0, expect=_reference([0.5, 2, -1], 2.0), dtype=np.float64)
+_locked = np.array([[0.25, -1.0, 2.0]])
+_locked.flags.writeable = False
+check_call(softmax_with_temperature, _locked, 0.5, expect=_reference(_locked, 0.5), dtype=np.float64)
+_grid = np.arange(12.0).reshape(3, 4) / 4
+check_call(softmax_with_temperature, _grid[1:], 0.7, expect=_reference(_grid[1:], 0.7), dtype=np.float64)
+check_call(softmax_with_temperature, _grid[:, ::2], 0.7, expect=_reference(_grid[:, ::2], 0.7), dtype=np.float64)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonpositive" points=1
+### BEGIN HIDDEN TESTS
+# property rejects_nonpositive: T = 0 (of any type, -0.0 too) and every negative T raise ValueError
 _abc = np.array([2.0, 0.0, -1.0])
-for _zero in (0, 0.0, -0.0):
+for _zero in (0, 0.0, -0.0, np.float32(0.0), np.int64(0)):
     check_raises(softmax_with_temperature, _abc, _zero, why="T = 0 divides by zero: it is not a temperature.")
 check_raises(softmax_with_temperature, [[1.0, 2.0], [3.0, 3.0]], 0.0, why="T = 0 divides by zero.")
-for _t in (-1.0, -0.5, -3):
+for _t in (-1.0, -0.5, -3, -1e-300, np.float32(-2.0), np.int64(-1)):
     check_raises(softmax_with_temperature, _abc, _t, why="A negative T reverses the ranking: it is not a temperature.")
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonfinite" points=1
 ### BEGIN HIDDEN TESTS
+# property rejects_nonfinite: T = inf, -inf and nan (of any float type) raise ValueError
 check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], np.inf,
              why="T = inf is not a finite number: it would flatten any scores to uniform.")
 check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], float("inf"), why="T = inf is not a finite number.")
 check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], -np.inf, why="T = -inf is not a temperature.")
 check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], np.nan,
              why="T = nan is not a number (and nan <= 0 is False, so a test for <= 0 alone lets it through).")
+check_raises(softmax_with_temperature, np.array([[0.5, 1.0], [2.0, -2.0]]), np.float32(np.nan), why="T = nan is not a number.")
+check_raises(softmax_with_temperature, np.array([[0.5, 1.0], [2.0, -2.0]]), np.float32(np.inf), why="T = inf is not finite.")
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -385,16 +497,73 @@ passed("sample_next_token")
 
 # %% nbgrader="tests" grade_id="test_sample_next_token_greedy" points=1
 ### BEGIN HIDDEN TESTS
+# property greedy: at T == 0 (0, 0.0, -0.0, a NumPy zero) it returns the index of the largest logit, every time
+# property returns_int: at T == 0 the index comes back as a Python int, as the exercise asks
+# property shapes
+# property dtype
+import copy as _copy
+import warnings as _warnings
+
+from grader import catalogue as _catalogue
+from grader.checks import CheckFailed, check_generated, describe_call
+
 for _seed, (_logits, _top) in enumerate([([0.1, 0.3, 0.2], 1), (np.array([-3.0, -1.0, -2.0, -1.5]), 1),
                                          (np.array([1, 4, 2]), 1), ([2.0, 0.0, -1.0], 0),
-                                         ([0.0, 0.5, 1.0, 1.2, 1.1], 3)]):
+                                         ([0.0, 0.5, 1.0, 1.2, 1.1], 3), (np.array([0.5, 2.5, -1.0], dtype=np.float32), 1),
+                                         ((4.0, -2.0), 0), ([7.5], 0)]):
     for _zero in (0, 0.0):
         check_frequencies(sample_next_token, _logits, _zero, np.random.default_rng(70 + _seed),
                           expect=np.eye(len(_logits))[_top], draws=200, why="T = 0: greedy decoding, no dice")
+for _zero in (-0.0, np.float64(0.0), np.int64(0)):
+    check_frequencies(sample_next_token, np.array([0.2, -1.0, 0.9, 0.4]), _zero, np.random.default_rng(90),
+                      expect=[0.0, 0.0, 1.0, 0.0], draws=50, why="T = 0 of another type: still greedy decoding")
+
+
+def _draw_logits(rng, size):
+    """One row of distinct logits (a list, an int array, a float32 or float64 array) and a zero temperature."""
+    _n = int(rng.integers(1, 2 + 3 * size))
+    _row = rng.permutation(_n) * float(10 ** rng.uniform(-1.0, 2.0)) - float(rng.uniform(-50.0, 50.0))
+    _form = size % 4
+    _row = (_row.tolist() if _form == 1 else rng.permutation(_n) - _n // 2 if _form == 2
+            else _row.astype(np.float32) if _form == 3 else _row)
+    return _row, (0, 0.0, -0.0)[size % 3], np.random.default_rng(size)
+
+
+check_generated(sample_next_token, _draw_logits, reference=lambda logits, t, rng: int(np.argmax(np.asarray(logits))),
+                seed=4004, examples=20)
+# property returns_int
+
+
+def _check_python_int(logits, t):
+    """The index at T == 0 must be a Python int: the exercise asks for one (np.argmax gives a NumPy integer)."""
+    _got = sample_next_token(_copy.deepcopy(logits), t, np.random.default_rng(1))
+    if type(_got) is int:
+        return
+    _lines = [f"{describe_call(sample_next_token, (logits, t, np.random.default_rng(1)), {})} returned {_got!r}, "
+              f"a {type(_got).__name__}: at T = 0 the index must come back as a Python int."]
+    with _warnings.catch_warnings(), np.errstate(all="ignore"):
+        _warnings.simplefilter("ignore")
+        for _entry in _catalogue.misconceptions("sample_next_token"):
+            try:
+                _other = _catalogue.implementation(_entry)(_copy.deepcopy(logits), t, np.random.default_rng(1))
+                _alike = type(_other) is type(_got) and bool(np.all(_other == _got))
+            except Exception:  # a mistake that fails here is not the learner's
+                continue
+            if _alike:
+                _lines += [f"  likely mistake: {_entry.description}", f"  hint: {_entry.hint}"]
+    raise CheckFailed("\n".join(_lines))
+
+
+for _logits in ([0.1, 0.3, 0.2], np.array([1, 4, 2]), np.array([0.5, 2.5, -1.0], dtype=np.float32), np.array([-1.0, -2.0])):
+    _check_python_int(_logits, 0)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_sample_next_token_temperature" points=2
+# %% nbgrader="tests" grade_id="test_sample_next_token_temperature" points=1
 ### BEGIN HIDDEN TESTS
+# property value: for T > 0 each index is drawn as often as softmax(logits / T) weighs it
+# property shapes: one row of any length (one logit, two, a long vocabulary), as a list, tuple or array; one index back
+# property dtype: lists, tuples, int arrays, float32 and float64 arrays of logits all work
+# property unchanged: the caller's logits are never changed
 def _weights(logits, t):
     _e = np.exp(np.asarray(logits, dtype=float) / t)
     return _e / _e.sum()
@@ -405,11 +574,27 @@ for _seed, (_logits, _t) in enumerate([([2.0, 0.0, -1.0], 1.0), ([2.0, 0.0, -1.0
                                        ([0.3, 0.0, -0.2, 0.1, 0.4], 4.0)]):
     check_frequencies(sample_next_token, _logits, _t, np.random.default_rng(110 + _seed),
                       expect=_weights(_logits, _t))
+for _seed, (_logits, _t) in enumerate([((0.5, -0.5), 1.0), (np.array([1.0, 0.2, 0.6, -0.4], dtype=np.float32), 0.5),
+                                       (np.array([0.7]), 0.5), (3.0 * np.sin(0.7 * np.arange(40)), 1.5)]):
+    check_frequencies(sample_next_token, _logits, _t, np.random.default_rng(120 + _seed),
+                      expect=_weights(_logits, _t), draws=2000)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_sample_next_token_own_generator" points=1
+### BEGIN HIDDEN TESTS
+# property own_generator: it draws only from the generator it is given: the same state gives the same draws, another state other draws, and NumPy's global random state and Python's random are left alone
+from grader.checks import check_own_generator
+
+check_own_generator(sample_next_token, [2.0, 0.0, -1.0], 1.0, np.random.default_rng(7))
+check_own_generator(sample_next_token, np.array([0.3, 0.0, -0.2, 0.1, 0.4]), 4.0, np.random.default_rng(8))
+check_own_generator(sample_next_token, np.array([0.5, 2.0, -1.0]), 0, np.random.default_rng(9), varies=False,
+                    why="T = 0: greedy decoding needs no random numbers")
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_sample_next_token_rejects" points=1
 ### BEGIN HIDDEN TESTS
-for _t in (-1.0, -0.5, -0.01, -2):
+# property rejects_negative: every negative T (tiny ones, -inf, NumPy numbers) raises ValueError
+for _t in (-1.0, -0.5, -0.01, -2, -1e-300, -np.inf, np.float32(-1.0), np.int64(-3)):
     check_raises(sample_next_token, [0.5, 2.0, -1.0], _t, np.random.default_rng(3),
                  why="T < 0 is not a temperature: dividing by it would reverse the ranking, "
                      "and only T = 0 has a meaning of its own (greedy).")
