@@ -118,6 +118,9 @@ passed("softmax")
 
 # %% nbgrader="tests" grade_id="test_softmax_journey" points=2
 ### BEGIN HIDDEN TESTS
+from grader.checks import check_generated
+
+# property value: the exp of each score over its row's total evidence (the journey rows; generated rows of any size, scores between -20 and 20)
 def _softmax_reference(x):
     _ev = np.exp(np.asarray(x, dtype=float))
     return _ev / _ev.sum(axis=-1, keepdims=True)
@@ -125,10 +128,20 @@ def _softmax_reference(x):
 
 for _scores in ([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865], [0.707, 0.0, 0.707], [-2.0, 0.0, 3.0]):
     check_call(softmax, np.array(_scores), expect=_softmax_reference(_scores))
+
+
+def _moderate_scores(rng, size):
+    _shape = tuple(int(d) for d in rng.integers(1, 4, size=rng.integers(0, 1 + min(size, 9) // 3)))
+    _shape += (int(rng.integers(1, 2 + min(size, 6))),)
+    return rng.uniform(-20.0, 20.0, size=_shape) * rng.choice([0.1, 1.0])
+
+
+check_generated(softmax, _moderate_scores, reference=_softmax_reference, seed=301, examples=12)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_rows" points=2
 ### BEGIN HIDDEN TESTS
+# property shapes: every row over the last axis on its own, any number of leading dimensions, a batch of one row (1, n) and (k, 1, n), rows of one score (n, 1)
 def _softmax_reference(x):
     _ev = np.exp(np.asarray(x, dtype=float))
     return _ev / _ev.sum(axis=-1, keepdims=True)
@@ -137,12 +150,14 @@ def _softmax_reference(x):
 _rows = np.array([[1.0, 2.0, 3.0], [0.5, 0.5, -1.0], [-3.0, 4.0, 0.0]])
 _levels = np.array([[0.0, 1.0], [50.0, 51.0]])
 _batch = np.linspace(-3.0, 3.0, 24).reshape(2, 3, 4)
-for _scores in (_rows, _levels, _batch, _batch[:, :1, :]):
+for _scores in (_rows, _levels, _batch, _batch[:, :1, :], np.array([[0.5, -1.0, 2.0]]), np.array([[[1.0, 0.0]], [[-1.0, 2.0]]]),
+                np.array([[3.0], [-3.0], [0.0]]), np.array([7.0]), np.linspace(-3.0, 3.0, 24).reshape(2, 1, 3, 4)):
     check_call(softmax, _scores, expect=_softmax_reference(_scores))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_inputs" points=2
 ### BEGIN HIDDEN TESTS
+# property dtype: lists, tuples, integer arrays of any width and float64 give float64 weights; float32 gives a float array
 def _softmax_reference(x):
     _ev = np.exp(np.asarray(x, dtype=float))
     return _ev / _ev.sum(axis=-1, keepdims=True)
@@ -150,43 +165,79 @@ def _softmax_reference(x):
 
 _float_scores = np.array([0.25, -0.5, 1.0])
 for _scores in ([1, 2, 3], np.array([[2, 0], [0, 2]]), [[0.5, 1.5], [1.0, 1.0]], (1.0, 2.0),
-                _float_scores, np.array([[0.3, -0.3], [1.2, 0.1]]), np.array([7.0])):
-    check_call(softmax, _scores, expect=_softmax_reference(_scores))
+                _float_scores, np.array([[0.3, -0.3], [1.2, 0.1]]), np.array([7.0]), np.array([1, -2, 3], dtype=np.int8),
+                np.array([[40, 41], [-3, 0]], dtype=np.int16), np.array([2, 0, 1], dtype=np.uint8)):
+    check_call(softmax, _scores, expect=_softmax_reference(_scores), dtype=np.float64)
+_single = np.array([[0.5, -1.25, 3.0], [2.0, 2.0, 0.0]], dtype=np.float32)
+check_call(softmax, _single, expect=_softmax_reference(_single))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_uniform" points=2
 ### BEGIN HIDDEN TESTS
+# property shift: adding the same number to every score of a row changes none of its weights, at any level from -100 to 100: equal scores give uniform weights, and rows far apart are each right
+def _softmax_reference(x):
+    _ev = np.exp(np.asarray(x, dtype=float))
+    return _ev / _ev.sum(axis=-1, keepdims=True)
+
+
 for _level in (0.0, 100.0, -100.0, 3.7):
     check_call(softmax, np.full(4, _level), expect=[0.25, 0.25, 0.25, 0.25])
 check_call(softmax, [5, 5, 5], expect=[1 / 3, 1 / 3, 1 / 3])
 check_call(softmax, np.array([[0.0] * 4, [100.0] * 4, [-100.0] * 4]), expect=np.full((3, 4), 0.25))
+_x = np.array([1.0, -2.0, 3.0, 0.5])
+for _shift in (0.0, 5.0, -20.0, 90.0, -90.0):
+    check_call(softmax, _x + _shift, expect=_softmax_reference(_x))
+_three = np.array([[0.0, 1.0, -1.0], [2.0, 0.5, 0.0], [-0.5, 0.5, 1.5]])
+check_call(softmax, _three + np.array([[-95.0], [0.0], [95.0]]), expect=_softmax_reference(_three))
+check_call(softmax, [[60.0, 61.0], [-61.0, -60.0]], expect=_softmax_reference([[0.0, 1.0], [-1.0, 0.0]]))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_properties" points=2
+# %% nbgrader="tests" grade_id="test_softmax_properties" points=1
 ### BEGIN HIDDEN TESTS
 def _softmax_reference(x):
     _ev = np.exp(np.asarray(x, dtype=float))
     return _ev / _ev.sum(axis=-1, keepdims=True)
 
 
+# property compete: raising one score raises its own weight, lowers every other weight of its row, and leaves the other rows alone
 def _sign_of_each_change_when_score_2_rises(scores):
-    """+1 where a weight rose, -1 where it fell, when the score at index 2 goes up by 1."""
+    """+1 where a weight rose, -1 where it fell, 0 where it stayed, when the score at index 2 of the first row goes up by 1."""
     _raised = np.array(scores, dtype=float)
-    _raised[..., 2] += 1.0
+    _raised[(0,) * (_raised.ndim - 1) + (2,)] += 1.0
     return np.sign(np.asarray(softmax(_raised), dtype=float) - np.asarray(softmax(scores), dtype=float))
 
 
+check_call(_sign_of_each_change_when_score_2_rises, np.array([1.0, -2.0, 3.0, 0.5]), expect=[-1.0, -1.0, 1.0, -1.0])
+check_call(_sign_of_each_change_when_score_2_rises, np.array([[1.0, -2.0, 3.0, 0.5], [0.0, 0.0, 0.0, 0.0]]),
+           expect=[[-1.0, -1.0, 1.0, -1.0], [0.0, 0.0, 0.0, 0.0]])
+# property permutation: reordering the scores of a row reorders its weights the same way
+_mixed = np.array([[0.5, 3.0, -1.0, 2.0], [4.0, -2.0, 0.0, 1.0]])
+for _order in ([3, 1, 0, 2], [1, 2, 3, 0], [2, 0, 3, 1], [0, 1, 2, 3]):
+    check_call(softmax, _mixed[:, _order], expect=_softmax_reference(_mixed)[:, _order])
+check_call(softmax, [3.0, 1.0, 2.0, 0.0], expect=_softmax_reference([3.0, 1.0, 2.0, 0.0]))
+
+
+# property value
 def _row_sums_of_softmax(scores):
     return np.asarray(softmax(scores), dtype=float).sum(axis=-1)
 
 
-_x = np.array([1.0, -2.0, 3.0, 0.5])
-for _shift in (0.0, 5.0, -20.0):
-    check_call(softmax, _x + _shift, expect=_softmax_reference(_x))
-check_call(_sign_of_each_change_when_score_2_rises, _x, expect=[-1.0, -1.0, 1.0, -1.0])
 _many = np.random.default_rng(3).normal(0.0, 3.0, size=(5, 7))
 check_call(softmax, _many, expect=_softmax_reference(_many))
 check_call(_row_sums_of_softmax, _many, expect=np.ones(5))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_unchanged" points=1
+### BEGIN HIDDEN TESTS
+# property unchanged: the caller's array (float64 or float32, any shape) is never changed
+def _softmax_reference(x):
+    _ev = np.exp(np.asarray(x, dtype=float))
+    return _ev / _ev.sum(axis=-1, keepdims=True)
+
+
+for _scores in (np.array([1.0, -2.0, 3.0]), np.array([[1.0, 2.0], [0.5, -0.5]]), np.linspace(-3.0, 3.0, 24).reshape(2, 3, 4),
+                np.array([[0.5, 1.0]], dtype=np.float32)):
+    check_call(softmax, _scores, expect=_softmax_reference(_scores))
 ### END HIDDEN TESTS
 
 # %% [markdown]
