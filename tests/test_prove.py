@@ -26,7 +26,7 @@ def _prove(folder):
     """Run the CLI with a minimal PATH; keep its JSON and exit status."""
     env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp")}
     run = subprocess.run([sys.executable, "-m", "grader", "prove", "--mutate", "--json"], cwd=course.REPO, env=env,
-                         capture_output=True, text=True, timeout=2400)
+                         capture_output=True, text=True, timeout=3600)
     assert run.returncode in (0, 1) and run.stdout.startswith("{"), run.stderr[-3000:]
     result = json.loads(run.stdout)
     result["returncode"] = run.returncode
