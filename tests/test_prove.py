@@ -188,3 +188,10 @@ def test_prove_refuses_an_unknown_lesson():
     run = subprocess.run([sys.executable, "-m", "grader", "prove", "--lesson", "99_nothing"], cwd=course.REPO,
                          capture_output=True, text=True)
     assert run.returncode == 2 and "unknown lesson(s): 99_nothing" in run.stderr
+
+
+def test_an_entry_that_uses_math_unimported_gets_the_import_a_learner_would_write():
+    assert prove.as_notebook_code("def f(x):\n    return math.exp(x)").startswith("import math\n")
+    kept = "import math\n\ndef f(x):\n    return math.exp(x)\n"
+    assert prove.as_notebook_code(kept) == kept
+    assert "import math" not in prove.as_notebook_code("def f(x):\n    return np.exp(x)  # mathematics\n")
