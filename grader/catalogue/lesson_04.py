@@ -155,6 +155,18 @@ def softmax_with_temperature(scores, temperature=1.0):
     return evidence / evidence.sum(axis=-1, keepdims=True)
 ''', breaks=("rows",)),
     Misconception(
+        "swt_subtracts_min", "softmax_with_temperature",
+        "shifted each row by its smallest score instead of its largest: a score of -inf turns the row into nan, and a "
+        "wide row overflows",
+        "if you shift, subtract each row's largest score, x.max(axis=-1, keepdims=True): then no exp is above 1", '''
+def softmax_with_temperature(scores, temperature=1.0):
+    if not np.isfinite(temperature) or temperature <= 0:
+        raise ValueError("temperature must be a finite number > 0")
+    x = np.asarray(scores, dtype=float) / temperature
+    evidence = np.exp(x - x.min(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+''', breaks=("minus_inf",)),
+    Misconception(
         "swt_clips_scores", "softmax_with_temperature",
         "clipped scores / T to a fixed range (here -50 to 50) to keep exp from overflowing, which changes the weights "
         "of large scores: a row shifted up by 100 comes back uniform",
@@ -475,6 +487,22 @@ def sample_next_token(logits, temperature, rng):
     evidence = np.exp(logits / temperature)
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
 ''', breaks=("rejects_negative",)),
+    Misconception(
+        "snt_draws_first", "sample_next_token",
+        "drew a random number before checking for T = 0, so greedy decoding still uses up the generator (and changes "
+        "every later draw)",
+        "handle T == 0 first: return int(np.argmax(logits)) before touching rng", '''
+def sample_next_token(logits, temperature, rng):
+    if temperature < 0:
+        raise ValueError("temperature must be >= 0")
+    x = np.asarray(logits, dtype=float)
+    u = rng.random()
+    if temperature == 0:
+        return int(np.argmax(x))
+    weights = np.exp(x / temperature)
+    cdf = np.cumsum(weights / weights.sum())
+    return int(min(np.searchsorted(cdf, u, side="right"), len(x) - 1))
+''', breaks=("no_draw_at_zero",)),
 ]
 
 ALTERNATIVES = [
@@ -596,6 +624,7 @@ PROBES = {
         ((np.array([[-700.0, -699.5], [40.0, 41.0]]), 1.0), {}),
         ((np.array([12.0, 10.0, 0.0], dtype=np.float16), 1.0), {}),
         (([[0.5, 2.0], [1.0, -1.0]], 0.5), {}),
+        (([[1.0, -np.inf, 0.5]], 1.0), {}),
     ],
     "sample_next_token": [
         (([0.5, 2.0, -1.0], -1.0, np.random.default_rng(3)), {}),

@@ -264,6 +264,7 @@ passed("softmax_with_temperature")
 # property shift: adding a constant to every score of a row changes none of its weights
 # property limits: a small T puts the weight on the largest score (tied maxima share it), a huge T makes it uniform
 # property accepts: every finite T > 0 is a temperature, whatever its type: int, float, NumPy scalars, tiny or huge
+# property minus_inf: a score of -inf gets weight exactly 0 (its row still needs a finite score)
 from grader.checks import check_generated
 
 
@@ -295,6 +296,10 @@ check_call(softmax_with_temperature, [2.0, 0.0, -1.0], 0.01, expect=[1.0, 0.0, 0
 check_call(softmax_with_temperature, [[1.0, 1.0, 0.0], [-3.0, 4.0, 4.0]], 0.01, expect=[[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]])
 check_call(softmax_with_temperature, [2.0, 0.0, -1.0], 1e6, expect=_reference([2.0, 0.0, -1.0], 1e6))
 check_call(softmax_with_temperature, [[2.0, 0.0, -1.0], [300.0, 0.0, -300.0]], 1e300, expect=np.full((2, 3), 1 / 3))
+# property minus_inf
+check_call(softmax_with_temperature, [[1.0, -np.inf, 0.5], [-np.inf, 2.0, 2.0]], 0.7,
+           expect=_reference([[1.0, -np.inf, 0.5], [-np.inf, 2.0, 2.0]], 0.7))
+check_call(softmax_with_temperature, np.array([-np.inf, 0.0]), 3.0, expect=[0.0, 1.0])
 # property accepts
 for _t in (np.float32(0.5), np.int64(3), np.float64(0.25), 2, 0.05):
     check_call(softmax_with_temperature, [1.5, -0.25, 3.0], _t, expect=_reference([1.5, -0.25, 3.0], _t))
@@ -335,6 +340,9 @@ _far = np.array([[-700.0, -699.5, -701.0], [40.0, 41.0, 39.0]])
 check_call(softmax_with_temperature, _far, 1.0, expect=_reference(_far, 1.0))
 check_call(softmax_with_temperature, _far / 100, 0.01, expect=_reference(_far / 100, 0.01))
 check_call(softmax_with_temperature, _far[:, None, :], 1.0, expect=_reference(_far[:, None, :], 1.0))
+_columns = np.asfortranarray(np.linspace(-1.0, 2.0, 12).reshape(4, 3))  # rows that are not contiguous in memory
+check_call(softmax_with_temperature, _columns, 0.6, expect=_reference(_columns, 0.6))
+check_call(softmax_with_temperature, _columns.T, 0.6, expect=_reference(_columns.T, 0.6))
 
 
 def _draw_far_rows(rng, size):
@@ -499,6 +507,7 @@ passed("sample_next_token")
 ### BEGIN HIDDEN TESTS
 # property greedy: at T == 0 (0, 0.0, -0.0, a NumPy zero) it returns the index of the largest logit, every time
 # property returns_int: at T == 0 the index comes back as a Python int, as the exercise asks
+# property no_draw_at_zero: at T == 0 it draws nothing: the generator is left as it was
 # property shapes
 # property dtype
 import copy as _copy
@@ -532,30 +541,49 @@ def _draw_logits(rng, size):
 check_generated(sample_next_token, _draw_logits, reference=lambda logits, t, rng: int(np.argmax(np.asarray(logits))),
                 seed=4004, examples=20)
 # property returns_int
+# property no_draw_at_zero
 
 
-def _check_python_int(logits, t):
-    """The index at T == 0 must be a Python int: the exercise asks for one (np.argmax gives a NumPy integer)."""
-    _got = sample_next_token(_copy.deepcopy(logits), t, np.random.default_rng(1))
-    if type(_got) is int:
-        return
-    _lines = [f"{describe_call(sample_next_token, (logits, t, np.random.default_rng(1)), {})} returned {_got!r}, "
-              f"a {type(_got).__name__}: at T = 0 the index must come back as a Python int."]
+def _fail_naming(message, alike):
+    """Fail with `message`, naming each catalogued mistake whose function `alike` says behaves as the learner's."""
+    _lines = [message]
     with _warnings.catch_warnings(), np.errstate(all="ignore"):
         _warnings.simplefilter("ignore")
         for _entry in _catalogue.misconceptions("sample_next_token"):
             try:
-                _other = _catalogue.implementation(_entry)(_copy.deepcopy(logits), t, np.random.default_rng(1))
-                _alike = type(_other) is type(_got) and bool(np.all(_other == _got))
+                _same = alike(_catalogue.implementation(_entry))
             except Exception:  # a mistake that fails here is not the learner's
                 continue
-            if _alike:
+            if _same:
                 _lines += [f"  likely mistake: {_entry.description}", f"  hint: {_entry.hint}"]
     raise CheckFailed("\n".join(_lines))
 
 
+def _greedy_index(fn, logits):
+    return fn(_copy.deepcopy(logits), 0, np.random.default_rng(1))
+
+
+def _draws_at_zero(fn, logits):
+    _rng = np.random.default_rng(11)
+    fn(_copy.deepcopy(logits), 0, _rng)
+    return _rng.bit_generator.state != np.random.default_rng(11).bit_generator.state
+
+
+def _same_index(impl):
+    _other = _greedy_index(impl, _logits)
+    return type(_other) is type(_got) and bool(np.all(_other == _got))
+
+
 for _logits in ([0.1, 0.3, 0.2], np.array([1, 4, 2]), np.array([0.5, 2.5, -1.0], dtype=np.float32), np.array([-1.0, -2.0])):
-    _check_python_int(_logits, 0)
+    _call = describe_call(sample_next_token, (_logits, 0, np.random.default_rng(1)), {})
+    _got = _greedy_index(sample_next_token, _logits)
+    if type(_got) is not int:
+        _fail_naming(f"{_call} returned {_got!r}, a {type(_got).__name__}: at T = 0 the index must come back as a "
+                     "Python int.", _same_index)
+    if _draws_at_zero(sample_next_token, _logits):
+        _fail_naming(f"{_call} drew from rng: at T = 0 greedy decoding takes the largest logit without drawing "
+                     "anything, so the generator must be left as it was.",
+                     lambda impl: _draws_at_zero(impl, _logits))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_sample_next_token_temperature" points=1
@@ -575,9 +603,11 @@ for _seed, (_logits, _t) in enumerate([([2.0, 0.0, -1.0], 1.0), ([2.0, 0.0, -1.0
     check_frequencies(sample_next_token, _logits, _t, np.random.default_rng(110 + _seed),
                       expect=_weights(_logits, _t))
 for _seed, (_logits, _t) in enumerate([((0.5, -0.5), 1.0), (np.array([1.0, 0.2, 0.6, -0.4], dtype=np.float32), 0.5),
-                                       (np.array([0.7]), 0.5), (3.0 * np.sin(0.7 * np.arange(40)), 1.5)]):
+                                       (np.array([0.7]), 0.5), (3.0 * np.sin(0.7 * np.arange(40)), 1.5),
+                                       ([1.0, -np.inf, 0.5, 0.2], 0.7), ([2.0, 0.0, -1.0], 50.0),
+                                       (np.array([1.5, -0.25, 3.0]), np.float32(0.5))]):
     check_frequencies(sample_next_token, _logits, _t, np.random.default_rng(120 + _seed),
-                      expect=_weights(_logits, _t), draws=2000)
+                      expect=_weights(_logits, _t), draws=2000 if len(_logits) > 10 else 1000)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_sample_next_token_own_generator" points=1
