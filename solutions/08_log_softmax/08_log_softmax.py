@@ -221,11 +221,12 @@ def _lse_rows(x):
 
 def _draw_rows(rng, size):
     """Scores with up to two leading axes, each row at its own level and spread, so rows lie far apart."""
-    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 4)),)
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 2)),)
     level = rng.uniform(-3000.0, 3000.0, size=shape[:-1] + (1,))
     return level + 10.0 ** rng.uniform(-1.0, 2.5, size=shape[:-1] + (1,)) * rng.normal(size=shape)
 
 
+# every call below hands over the caller's own float64 arrays and checks they come back unchanged
 _levels = np.array([[1001.0, 1002.0, 1000.0], [3.0, 4.0, 2.0], [-1000.0, -999.0, -1001.0]])
 check_call(logsumexp, _levels, expect=_lse_rows(_levels))
 _square = np.array([[0.0, 1.0], [5.0, -2.0]])
@@ -234,6 +235,8 @@ _base = np.array([0.5, -1.0, 2.0, 0.0])
 _batch = _base + np.array([[0.0, 900.0, -900.0], [50.0, -2000.0, 3000.0]])[:, :, None]
 check_call(logsumexp, _batch, expect=_lse_rows(_base) + _batch.max(axis=-1) - _base.max())
 check_answer(logsumexp, [0.0, 0.0, 0.0, 0.0], expect=float(np.log(4.0)))
+_wide = np.random.default_rng(80).normal(scale=10.0, size=(2, 1000))
+check_call(logsumexp, _wide, expect=_lse_rows(_wide))
 # property shift
 _shifts = np.array([0.0, 1000.0, -1000.0, 4096.5, -123456.25])
 check_call(logsumexp, _base + _shifts[:, None], expect=_lse_rows(_base) + _shifts)
@@ -241,9 +244,7 @@ check_call(logsumexp, _base + _shifts[:, None], expect=_lse_rows(_base) + _shift
 _spread = np.array([0.0, 1000.0, -5.0, 999.0])
 _orders = np.array([np.roll(_spread, k) for k in range(4)] + [_spread[::-1]])
 check_call(logsumexp, _orders, expect=np.full(5, _lse_rows(_spread)))
-# property unchanged
-check_call(logsumexp, [[2.0, 1.0], [0.0, 0.0]], expect=_lse_rows([[2.0, 1.0], [0.0, 0.0]]))
-check_generated(logsumexp, _draw_rows, reference=_lse_rows, seed=801, examples=20)
+check_generated(logsumexp, _draw_rows, reference=_lse_rows, seed=801, examples=12)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_shapes" points=1
@@ -273,7 +274,7 @@ _cube = np.arange(24.0).reshape(2, 3, 4) / 8
 check_call(logsumexp, _cube, expect=_lse_rows(_cube))
 check_call(logsumexp, np.ones((1, 1, 2)), expect=np.full((1, 1), 1.0 + np.log(2.0)))
 check_answer(logsumexp, [7.5], expect=7.5)
-check_generated(logsumexp, _draw_shapes, reference=_lse_rows, seed=802, examples=16)
+check_generated(logsumexp, _draw_shapes, reference=_lse_rows, seed=802, examples=10)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_all_inf_rows" points=1
@@ -293,7 +294,7 @@ def _lse_rows(x):
 
 def _draw_masked(rng, size):
     """Scores with -inf entries and whole rows of -inf, with up to two leading axes."""
-    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 4)),)
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 2)),)
     x = np.where(rng.random(shape) < 0.4, -np.inf, rng.normal(scale=50.0, size=shape))
     return np.where(rng.random(shape[:-1] + (1,)) < 0.3, -np.inf, x)
 
@@ -306,7 +307,7 @@ check_call(logsumexp, np.full((2, 1, 3), -np.inf), expect=np.full((2, 1), -np.in
 check_answer(logsumexp, [-np.inf, -np.inf], expect=-np.inf)
 check_call(logsumexp, np.array([[-np.inf, 5.0, -np.inf], [-np.inf, -np.inf, -np.inf]], dtype=np.float32),
            expect=[5.0, -np.inf], dtype=np.float32)
-check_generated(logsumexp, _draw_masked, reference=_lse_rows, seed=803, examples=16)
+check_generated(logsumexp, _draw_masked, reference=_lse_rows, seed=803, examples=10)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_float32" points=1
@@ -324,7 +325,7 @@ def _lse_rows(x):
 
 def _draw_float32(rng, size):
     """float32 batches with one or two leading axes, rows at their own levels."""
-    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(1, 3))) + (int(rng.integers(1, 3 + size // 3)),)
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(1, 3))) + (int(rng.integers(1, 3 + size // 2)),)
     level = rng.uniform(-80.0, 80.0, size=shape[:-1] + (1,))
     return (level + 5.0 * rng.normal(size=shape)).astype(np.float32)
 
@@ -343,7 +344,7 @@ for _dtype, _ints in ((np.int8, [[-100, 100], [3, 4]]), (np.uint8, [[0, 200], [3
 check_call(logsumexp, [[1, 2, 3]], expect=[_lse_rows([1.0, 2.0, 3.0])], dtype=np.float64)
 check_call(logsumexp, [[0.5, -1.5], [2.0, 2.0]], expect=_lse_rows([[0.5, -1.5], [2.0, 2.0]]), dtype=np.float64)
 check_generated(logsumexp, _draw_float32, reference=lambda x: _lse_rows(x).astype(np.float32), seed=804,
-                examples=12, same_dtype=True)
+                examples=8, same_dtype=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_extremes" points=1
@@ -364,7 +365,7 @@ def _lse_rows(x):
 def _draw_extreme(rng, size):
     """Rows led by one score of either sign up to 1e300 in size; the others at least half its size below it, or -inf."""
     lead = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3)))
-    n = int(rng.integers(1, 3 + size // 4))
+    n = int(rng.integers(1, 3 + size // 2))
     top = rng.choice([-1.0, 1.0], size=lead + (1,)) * 10.0 ** rng.uniform(0.0, 300.0, size=lead + (1,))
     x = top - np.abs(top) * rng.uniform(0.5, 1.0, size=lead + (n,))
     x = np.where(rng.random(lead + (n,)) < 0.25, -np.inf, x)
@@ -380,7 +381,7 @@ _huge32 = np.array([[1e30, 0.0, -1e30], [-1e30, -np.inf, -2e30], [50.0, 0.0, 49.
 check_call(logsumexp, _huge32, expect=_lse_rows(_huge32), dtype=np.float32)
 _far = np.array([[800.0, 0.0, 1000.0], [-800.0, -1000.0, -745.5], [0.0, -760.0, -0.0]])
 check_call(logsumexp, _far, expect=_lse_rows(_far))
-check_generated(logsumexp, _draw_extreme, reference=_lse_rows, seed=805, examples=16)
+check_generated(logsumexp, _draw_extreme, reference=_lse_rows, seed=805, examples=12)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_quiet" points=1
@@ -466,11 +467,12 @@ def _log_softmax_rows(x):
 
 def _draw_rows(rng, size):
     """Scores with up to two leading axes, each row at its own level and spread, so rows lie far apart."""
-    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 4)),)
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 2)),)
     level = rng.uniform(-3000.0, 3000.0, size=shape[:-1] + (1,))
     return level + 10.0 ** rng.uniform(-1.0, 2.5, size=shape[:-1] + (1,)) * rng.normal(size=shape)
 
 
+# every call below hands over the caller's own float64 arrays and checks they come back unchanged
 _levels = np.array([[1001.0, 1002.0, 1000.0], [3.0, 4.0, 2.0], [-1000.0, -999.0, -1001.0]])
 check_call(log_softmax, _levels, expect=_log_softmax_rows(_levels))
 _square = np.array([[0.0, 1.0], [5.0, -2.0]])
@@ -480,6 +482,8 @@ _batch = _base + np.array([[0.0, 900.0, -900.0], [50.0, -2000.0, 3000.0]])[:, :,
 check_call(log_softmax, _batch, expect=np.broadcast_to(_log_softmax_rows(_base), _batch.shape))
 check_call(log_softmax, [[0.0, -np.inf, 1.0], [-np.inf, 2.0, 2.0]],
            expect=[[-1.0 - _gap1, -np.inf, -_gap1], [-np.inf, -np.log(2.0), -np.log(2.0)]])
+_wide = np.random.default_rng(80).normal(scale=10.0, size=(2, 1000))
+check_call(log_softmax, _wide, expect=_log_softmax_rows(_wide))
 # property shift
 _shifts = np.array([0.0, 1000.0, -1000.0, 4096.5, -123456.25])
 check_call(log_softmax, _base + _shifts[:, None], expect=np.broadcast_to(_log_softmax_rows(_base), (5, 4)))
@@ -488,9 +492,7 @@ _spread = np.array([0.0, 1000.0, -5.0, 999.0])
 _orders = [np.roll(np.arange(4), k) for k in range(4)] + [np.arange(4)[::-1]]
 check_call(log_softmax, np.array([_spread[o] for o in _orders]),
            expect=np.array([_log_softmax_rows(_spread)[o] for o in _orders]))
-# property unchanged
-check_call(log_softmax, [[2.0, 1.0], [0.0, 0.0]], expect=_log_softmax_rows([[2.0, 1.0], [0.0, 0.0]]))
-check_generated(log_softmax, _draw_rows, reference=_log_softmax_rows, seed=811, examples=20)
+check_generated(log_softmax, _draw_rows, reference=_log_softmax_rows, seed=811, examples=12)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_log_softmax_shapes" points=1
@@ -522,7 +524,7 @@ _cube = np.arange(24.0).reshape(2, 3, 4) / 8
 check_call(log_softmax, _cube, expect=_log_softmax_rows(_cube))
 check_call(log_softmax, np.array([[[2.0, 1.0]], [[0.0, 1.0]]]), expect=[[[-_gap1, -1.0 - _gap1]], [[-1.0 - _gap1, -_gap1]]])
 check_call(log_softmax, [7.5], expect=[0.0])
-check_generated(log_softmax, _draw_shapes, reference=_log_softmax_rows, seed=812, examples=16)
+check_generated(log_softmax, _draw_shapes, reference=_log_softmax_rows, seed=812, examples=10)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_log_softmax_far_apart" points=1
@@ -543,7 +545,7 @@ def _log_softmax_rows(x):
 def _draw_extreme(rng, size):
     """Rows led by one score of either sign up to 1e300 in size; the others at least half its size below it, or -inf."""
     lead = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3)))
-    n = int(rng.integers(1, 3 + size // 4))
+    n = int(rng.integers(1, 3 + size // 2))
     top = rng.choice([-1.0, 1.0], size=lead + (1,)) * 10.0 ** rng.uniform(0.0, 300.0, size=lead + (1,))
     x = top - np.abs(top) * rng.uniform(0.5, 1.0, size=lead + (n,))
     x = np.where(rng.random(lead + (n,)) < 0.25, -np.inf, x)
@@ -559,7 +561,7 @@ check_call(log_softmax, _huge, expect=_log_softmax_rows(_huge))
 check_call(log_softmax, [[1e12, -1e12], [-1e12, -np.inf]], expect=[[0.0, -2e12], [0.0, -np.inf]])
 _huge32 = np.array([[1e30, 0.0, -1e30], [-1e30, -np.inf, -2e30], [50.0, -np.inf, 49.0]], dtype=np.float32)
 check_call(log_softmax, _huge32, expect=_log_softmax_rows(_huge32), dtype=np.float32)
-check_generated(log_softmax, _draw_extreme, reference=_log_softmax_rows, seed=813, examples=16)
+check_generated(log_softmax, _draw_extreme, reference=_log_softmax_rows, seed=813, examples=12)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_log_softmax_float32" points=1
@@ -579,7 +581,7 @@ def _log_softmax_rows(x):
 
 def _draw_float32(rng, size):
     """float32 scores with up to two leading axes, rows at their own levels."""
-    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 3)),)
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 2)),)
     level = rng.uniform(-80.0, 80.0, size=shape[:-1] + (1,))
     return (level + 5.0 * rng.normal(size=shape)).astype(np.float32)
 
@@ -597,7 +599,7 @@ for _dtype, _ints in ((np.int8, [[-100, 100], [3, 4]]), (np.uint8, [[0, 200], [3
 check_call(log_softmax, [[1, 2, 3]], expect=_log_softmax_rows([[1.0, 2.0, 3.0]]), dtype=np.float64)
 check_call(log_softmax, [0.5, -1.5], expect=_log_softmax_rows([0.5, -1.5]), dtype=np.float64)
 check_generated(log_softmax, _draw_float32, reference=lambda x: _log_softmax_rows(x).astype(np.float32), seed=814,
-                examples=12, same_dtype=True)
+                examples=8, same_dtype=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_log_softmax_quiet" points=1
@@ -721,7 +723,7 @@ def _draw_extreme(rng, size):
     """Batches of rows led by one logit of either sign up to 1e300 in size, the others far below it or -inf;
     finite targets."""
     lead = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(1, 3)))
-    n = int(rng.integers(1, 3 + size // 4))
+    n = int(rng.integers(1, 3 + size // 2))
     top = rng.choice([-1.0, 1.0], size=lead + (1,)) * 10.0 ** rng.uniform(0.0, 300.0, size=lead + (1,))
     x = top - np.abs(top) * rng.uniform(0.5, 1.0, size=lead + (n,))
     x = np.where(rng.random(lead + (n,)) < 0.25, -np.inf, x)
@@ -740,7 +742,7 @@ check_call(cross_entropy, _masked, np.array([1, 0, 0]), expect=[np.log1p(np.exp(
 _huge32 = np.array([[1e30, 0.0, -1e30], [-1e30, -np.inf, -2e30]], dtype=np.float32)
 check_call(cross_entropy, _huge32, [2, 0], expect=_ce_rows(_huge32, [2, 0]), dtype=np.float32)
 check_answer(cross_entropy, [1e300, -np.inf, -1e300], 2, expect=2e300)
-check_generated(cross_entropy, _draw_extreme, reference=_ce_rows, seed=821, examples=16)
+check_generated(cross_entropy, _draw_extreme, reference=_ce_rows, seed=821, examples=12)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_batches" points=1
@@ -763,7 +765,7 @@ def _ce_rows(x, t):
 def _draw_batch(rng, size):
     """Logits with up to two leading axes, rows at their own levels and spreads (a single row: small logits),
     and a random target per row."""
-    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 4)),)
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 2)),)
     far = len(shape) > 1
     level = rng.uniform(-3000.0, 3000.0, size=shape[:-1] + (1,)) if far else 0.0
     x = level + 10.0 ** rng.uniform(-1.0, 2.5 if far else 0.5, size=shape[:-1] + (1,)) * rng.normal(size=shape)
@@ -771,6 +773,7 @@ def _draw_batch(rng, size):
     return x, (int(target) if target.ndim == 0 else target)
 
 
+# every call below hands over the caller's own float64 arrays and checks they come back unchanged
 _logits = np.random.default_rng(8).normal(scale=3.0, size=(2, 3, 4))
 _targets = np.array([[0, 3, 1], [2, 2, 0]])
 check_call(cross_entropy, _logits, _targets, expect=_ce_rows(_logits, _targets))
@@ -779,14 +782,14 @@ check_call(cross_entropy, _wide, [3, 0, 2], expect=_ce_rows(_wide, [3, 0, 2]))
 _sq = np.array([[3.0, 1.0], [0.0, 2.0]])
 check_call(cross_entropy, _sq, np.array([1, 1]), expect=_ce_rows(_sq, [1, 1]))
 check_call(cross_entropy, [[1.0, 2.0, 3.0]], [0], expect=_ce_rows([[1.0, 2.0, 3.0]], [0]))
+_vocabulary = np.random.default_rng(80).normal(scale=4.0, size=(2, 300))
+check_call(cross_entropy, _vocabulary, np.array([257, 3]), expect=_ce_rows(_vocabulary, [257, 3]))
 # property shift
 _base = np.array([0.5, -1.0, 2.0, 0.0])
 _shifts = np.array([0.0, 1000.0, -1000.0, 4096.5, -123456.25])
 check_call(cross_entropy, _base + _shifts[:, None], np.array([0, 1, 2, 3, 1]),
            expect=_ce_rows(np.broadcast_to(_base, (5, 4)), [0, 1, 2, 3, 1]))
-# property unchanged
-check_call(cross_entropy, [[2.0, 1.0], [0.0, 0.0]], [1, 0], expect=_ce_rows([[2.0, 1.0], [0.0, 0.0]], [1, 0]))
-check_generated(cross_entropy, _draw_batch, reference=_ce_rows, seed=822, examples=20)
+check_generated(cross_entropy, _draw_batch, reference=_ce_rows, seed=822, examples=12)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_shapes" points=1
@@ -818,7 +821,7 @@ check_call(cross_entropy, np.array([[5.0], [-3.0], [0.25]]), np.zeros(3, dtype=i
 _cube = np.arange(24.0).reshape(2, 3, 4) / 8
 check_call(cross_entropy, _cube, np.array([[0, 1, 2], [3, 3, 0]]), expect=_ce_rows(_cube, [[0, 1, 2], [3, 3, 0]]))
 check_answer(cross_entropy, [2.0, 0.0, -1.0], np.int64(1), expect=2.1698460195562856)
-check_generated(cross_entropy, _draw_shapes, reference=_ce_rows, seed=823, examples=16)
+check_generated(cross_entropy, _draw_shapes, reference=_ce_rows, seed=823, examples=10)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_float32" points=1
