@@ -304,6 +304,17 @@ def is_distribution(weights, atol=1e-8):
     return bool(np.all(np.abs(rows.sum(axis=1) - 1) <= atol))
 ''', breaks=("every_row", "shapes")),
     Misconception(
+        "dist_total_equals_rows", "is_distribution",
+        "checked that all the entries add up to the number of rows: a row above 1 and another below 1 cancel out",
+        "check each row's own sum: np.abs(w.sum(axis=-1) - 1) <= atol for every row", '''
+def is_distribution(weights, atol=1e-8):
+    w = np.asarray(weights, dtype=float)
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        return False
+    rows = w.size // w.shape[-1]
+    return bool(abs(w.sum() - rows) <= atol * rows)
+''', breaks=("every_row",)),
+    Misconception(
         "dist_tolerates_tiny_negatives", "is_distribution",
         "let entries slightly below 0 pass (w >= -atol, for rounding): a weight can never be negative, however little",
         "atol is for the row sums only: every entry must be >= 0", '''
@@ -399,6 +410,7 @@ PROBES = {
         ((np.array([0.5, np.nan, 0.5]),), {}),
         (([np.inf, 0.0],), {"atol": np.inf}),
         (([[0.25, 0.25], [0.25, 0.25]],), {}),
+        (([[0.5, 0.7], [0.5, 0.3]],), {}),
         ((np.full((2, 1, 2), 0.5),), {}),
         (([0.7, 0.2, 0.1],), {}),
         (([0.5, 0.5 + 1e-6],), {"atol": 1e-5}),

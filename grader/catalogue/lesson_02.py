@@ -104,6 +104,14 @@ def evidence(scores):
 def evidence(scores):
     return np.exp(np.atleast_1d(np.asarray(scores, dtype=float)))
 ''', breaks=("shapes",)),
+    Misconception(
+        "evidence_flushes_tiny", "evidence",
+        "set the evidence of very low scores (below -700) to 0 to avoid tiny numbers, but exp of any score is positive",
+        "leave exp alone: float64 holds exp(s) > 0 down to s = -745", '''
+def evidence(scores):
+    x = np.asarray(scores, dtype=float)
+    return np.where(x < -700.0, 0.0, np.exp(x))
+''', breaks=("extremes",)),
     # evidence_ratio
     Misconception(
         "ratio_reversed", "evidence_ratio",
@@ -383,6 +391,7 @@ PROBES = {
         ((np.array([[0.5, -1.0], [2.0, 0.0]]),), {}),
         ((np.array([1, -2, 3], dtype=np.int8),), {}),
         ((np.array([-1000.0, 0.0, 150.0]),), {}),
+        ((np.array([-720.0, -100.0]),), {}),
         ((2.0,), {}),
     ],
     "evidence_ratio": [

@@ -217,6 +217,7 @@ from grader.checks import check_generated
 check_answer(is_distribution, [[0.5, 0.5], [0.25, 0.75]], expect=True)
 check_answer(is_distribution, [[0.5, 0.5], [0.9, 0.9]], expect=False)
 check_answer(is_distribution, [[0.5, 0.5], [0.3, 0.3]], expect=False)
+check_answer(is_distribution, [[0.5, 0.7], [0.5, 0.3]], expect=False)  # the rows' errors cancel in the grand total
 check_answer(is_distribution, np.full((2, 3, 4), 0.25), expect=True)
 _last_row_off = np.full((2, 3, 4), 0.25)
 _last_row_off[1, 2] = [0.5, 0.5, 0.5, 0.0]

@@ -149,11 +149,29 @@ for _scores in (np.array([0.5, -0.5]), _floats, np.linspace(-2.0, 2.0, 12).resha
 
 # %% nbgrader="tests" grade_id="test_evidence_extremes" points=1
 ### BEGIN HIDDEN TESTS
+from grader.checks import Mistake
+
 # property extremes: scores from -1000 to 709 get exp as float64 holds it: positive down to about -745, 0 below, up to 8.2e307 (no clipping, no float32)
 check_call(evidence, np.array([-100.0, 0.0, 100.0]), expect=[3.720075976020836e-44, 1.0, 2.6881171418161356e+43])
 check_call(evidence, [[0.0, 0.0], [-50.0, -50.0]], expect=[[1.0, 1.0], [1.9287498479639178e-22, 1.9287498479639178e-22]])
 _far = np.array([[-1000.0, -745.0, -700.0], [300.0, 700.0, 709.0]])
 check_call(evidence, _far, expect=np.exp(_far))
+
+
+def _log_of_evidence(scores):
+    """log(evidence(scores)): tiny evidence must be right to its last digits, not merely close to 0."""
+    with np.errstate(divide="ignore"):
+        return np.log(np.asarray(evidence(scores), dtype=float))
+
+
+def _is_positive(scores):
+    return np.asarray(evidence(scores), dtype=float) > 0
+
+
+check_call(_log_of_evidence, np.array([-700.0, -500.0, -300.0, -100.0, -50.0]), expect=[-700.0, -500.0, -300.0, -100.0, -50.0])
+_flushed = Mistake("set the evidence of very low scores (below -700) to 0 to avoid tiny numbers, but exp of any score "
+                   "is positive", "leave exp alone: float64 holds exp(s) > 0 down to s = -745", np.array([False] * 3))
+check_call(_is_positive, np.array([-740.0, -720.0, -705.0]), expect=np.array([True, True, True]), mistakes=[_flushed])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_evidence_shapes" points=1
@@ -280,6 +298,15 @@ check_call(evidence_ratio, np.array([800.0, 5.0]), np.array([800.0, 4.0]), expec
 check_answer(evidence_ratio, 1e6 + 2.5, 1e6, expect=12.182493960703473)
 check_answer(evidence_ratio, 1e300, 1e300, expect=1.0)
 check_answer(evidence_ratio, -1e300, -1e300, expect=1.0)
+
+
+def _log_of_ratio(a, b):
+    """log(evidence_ratio(a, b)): tiny ratios must be right to their last digits, not merely close to 0."""
+    with np.errstate(divide="ignore"):
+        return np.log(np.asarray(evidence_ratio(a, b), dtype=float))
+
+
+check_call(_log_of_ratio, np.array([0.0, 100.0, -250.0]), np.array([700.0, 400.0, -300.0]), expect=[-700.0, -300.0, 50.0])
 check_call(evidence_ratio, np.array([[700.0, 750.0], [-800.0, -745.0]]), np.array([[699.0, 752.0], [-801.0, -744.0]]),
            expect=[[2.718281828459045, 0.1353352832366127], [2.718281828459045, 0.36787944117144233]])
 ### END HIDDEN TESTS

@@ -137,6 +137,16 @@ def _moderate_scores(rng, size):
 
 
 check_generated(softmax, _moderate_scores, reference=_softmax_reference, seed=301, examples=12)
+
+
+def _log_of_softmax(scores):
+    """log(softmax(scores)): tiny weights must be right to their last digits, not merely close to 0."""
+    with np.errstate(divide="ignore"):
+        return np.log(np.asarray(softmax(scores), dtype=float))
+
+
+check_call(_log_of_softmax, np.array([[0.0, -40.0, -80.0], [60.0, 0.0, -40.0]]),
+           expect=[[0.0, -40.0, -80.0], [0.0, -60.0, -100.0]])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_rows" points=2
