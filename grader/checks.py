@@ -369,8 +369,12 @@ def _as_number(value):
     return float(value) if isinstance(value, numbers.Real) else None
 
 
-def _answer_problem(got, expect) -> str | None:
-    """Why `got` is not the plain answer `expect` (a bool or a number), or None."""
+def _answer_problem(got, expect, scale=1.0) -> str | None:
+    """Why `got` is not the plain answer `expect` (a bool or a number), or None.
+
+    A number is judged as `compare` judges arrays: in its own float dtype (a float32
+    answer to float32 accuracy), with the tolerance widened by the inputs' magnitude `scale`.
+    """
     if isinstance(expect, bool):
         if not isinstance(got, (bool, np.bool_)):
             return f"should return True or False, got {type(got).__name__}"
@@ -378,7 +382,8 @@ def _answer_problem(got, expect) -> str | None:
     number = _as_number(got)
     if number is None:
         return f"should return a number, got {type(got).__name__}"
-    return compare(np.asarray(number), float(expect))
+    kept = np.asarray(got) if isinstance(got, (np.floating, np.ndarray)) else np.asarray(number)
+    return compare(kept if kept.dtype.kind == "f" else np.asarray(number), float(expect), scale=scale)
 
 
 def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
@@ -387,10 +392,11 @@ def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
     call = describe_call(fn, args, kwargs)
     pristine = copy.deepcopy((args, kwargs))
     outcome = _call(fn, args, kwargs, call, _same_value)
-    problem = _answer_problem(outcome.value, expect)
+    scale = input_scale(args, kwargs)
+    problem = _answer_problem(outcome.value, expect, scale)
     if problem is not None:
         lines = [f"{call} is not right: {problem}.", f"  expected: {expect!r}", f"  got:      {_show(outcome.value)}"]
-        given = lambda got, out: _answer_problem(got, out) is None  # noqa: E731
+        given = lambda got, out: _answer_problem(got, out, scale) is None  # noqa: E731
         raise CheckFailed("\n".join(lines + _diagnosis(fn, pristine, outcome, _same_value, mistakes, given)))
 
 

@@ -885,3 +885,12 @@ def test_magnitude_widens_the_tolerance_only_up_to_a_cap():
     assert tolerance(np.float64, 1e300) == tolerance(np.float64, SCALE_CAP) < 1e-8
     message = failure_message(check_call, lambda x: np.array([0.5, 0.5]), [1e300, 0.0], expect=[1.0, 0.0])
     assert "largest error 0.5" in message
+
+
+def test_a_number_answer_is_judged_in_its_own_dtype_and_with_the_inputs_magnitude():
+    lse = lambda x: float(np.max(x) + np.log(np.sum(np.exp(np.asarray(x) - np.max(x)))))  # noqa: E731
+    rounded = lambda x: lse(x) + 2e-13  # noqa: E731 - off by about two ulps of 1000
+    check_answer(rounded, [1000.0, 999.0], expect=lse([1000.0, 999.0]))
+    in_float32 = lambda x: np.float32(lse(x)) * np.float32(1 + 2e-7)  # noqa: E731
+    check_answer(in_float32, np.array([1.0, 2.0], dtype=np.float32), expect=lse([1.0, 2.0]))
+    assert "largest error" in failure_message(check_answer, lambda x: lse(x) + 1e-6, [1.0, 2.0], expect=lse([1.0, 2.0]))
