@@ -180,8 +180,8 @@ def masked_softmax(scores, mask, temperature=1.0):
 ''', breaks=("forbidden",)),
     Misconception(
         "masked_adds_large_negative", "masked_softmax",
-        "added -1e9 to the forbidden scores instead of replacing them: a forbidden score of 1e300 stays "
-        "huge and takes the weight",
+        "added a finite penalty (-1e9) to the forbidden scores instead of replacing them: a forbidden score "
+        "more than 1e9 above the allowed ones (1e300, or 7 beside allowed scores of -1e12) still takes the weight",
         "replace forbidden scores with np.where(allowed, x, -np.inf); adding a finite penalty keeps them in the race", '''
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
@@ -545,6 +545,20 @@ def masked_softmax(scores, mask, temperature=1.0):
     filled = np.full(x.shape, -np.inf)
     np.copyto(filled, x, where=allowed)
     evidence = np.exp(filled - filled.max(axis=-1, keepdims=True))
+    return evidence / evidence.sum(axis=-1, keepdims=True)
+'''),
+    Alternative("masked_keeps_float32", "masked_softmax",
+                "keeps float32 scores in float32 (lesson 05's dtype rule) and converts only non-float input", '''
+def masked_softmax(scores, mask, temperature=1.0):
+    x = np.asarray(scores)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    x = x / temperature
+    allowed = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a row has no allowed choice")
+    x = np.where(allowed, x, -np.inf)
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
 '''),
     Alternative("causal_tri", "causal_mask", "np.tri with a boolean dtype", '''

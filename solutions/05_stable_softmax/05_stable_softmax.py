@@ -402,9 +402,9 @@ def _draw(rng, size):
     lead = tuple(int(d) for d in rng.integers(1, 4, size=int(rng.integers(0, 2 + size // 8))))
     shape = lead + (int(rng.integers(1, 3 + size // 3)),)
     kind = ("float64", "float32", "int", "list")[size % 4]
-    top = 2.0 if kind == "float32" else 1.0 + size / 5
+    top = 2.0 if kind == "float32" else min(1.0 + size / 5, 3.0)
     x = rng.normal(size=shape) * 10.0 ** rng.uniform(-1, top)
-    x = x + rng.normal(size=lead + (1,)) * 10.0 ** rng.uniform(0, top + 2)
+    x = x + rng.normal(size=lead + (1,)) * 10.0 ** rng.uniform(0, top + 2)  # rows far apart: up to ~1e5
     if kind == "int":
         x = np.round(x).astype(rng.choice([np.int64, np.int32]))
     elif rng.random() < 0.4:
