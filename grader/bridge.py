@@ -136,6 +136,11 @@ def _stand_in_for(item) -> Opaque:
 def _write_back(original, after) -> None:
     """Make the grading side's argument look as the learner's function left its copy."""
     if type(original) is np.ndarray and type(after) is np.ndarray:
+        if original.shape != after.shape and original.size == after.size and original.flags.writeable:
+            try:
+                original.shape = after.shape  # the learner's function reshaped the caller's array in place
+            except (AttributeError, ValueError):
+                return
         if original.shape == after.shape and original.flags.writeable and not np.array_equal(
                 original, after, equal_nan=original.dtype.kind in "fc"):
             np.copyto(original, after, casting="unsafe")

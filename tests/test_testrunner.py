@@ -161,6 +161,9 @@ def test_arguments_come_back_as_the_learner_left_them():
     frozen = np.broadcast_to(np.zeros(2), (2, 2))
     bridge._write_back(frozen, np.ones((2, 2)))  # a read-only argument cannot have been changed
     assert not frozen.any()
+    reshaped = np.arange(3.0)
+    bridge._write_back(reshaped, np.arange(3.0).reshape(3, 1))  # `p.shape = (-1, 1)` on the caller's array
+    assert reshaped.shape == (3, 1)
 
 
 LEARNER_CODE = '''
