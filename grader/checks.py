@@ -248,7 +248,7 @@ def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches
         args, kwargs = copy.deepcopy(pristine)
         if _behaves_alike(learner, run(catalogue.implementation(entry), args, kwargs), same_value):
             alike.append(entry)
-    if rank and len(alike) > 1:
+    if rank and alike:
         alike = _most_specific(fn, alike, catalogue.probes(name), catalogue.implementation,
                                learner.warning is not None)
     named += [(entry.description, entry.hint) for entry in alike]
@@ -259,11 +259,12 @@ def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches
 
 
 def _most_specific(fn, candidates, probes, implementation, record_warnings=False) -> list:
-    """The candidates that behave like the learner's function on the most probes.
+    """The candidates that behave like the learner's function on the most probes (and on half of them at least).
 
     Several misconceptions can give the same wrong answer on the input that failed; the
     catalogue's probes of a function are inputs on which its misconceptions differ, so the
-    one the learner made agrees with them on more of the probes than the others do.
+    one the learner made agrees with them on more of the probes than the others do. One
+    that agrees on fewer than half is not what the learner wrote, and is not named.
     """
     if not probes:
         return candidates
@@ -276,6 +277,8 @@ def _most_specific(fn, candidates, probes, implementation, record_warnings=False
             other = _run(implementation(entry), *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
             agree[index] += _behaves_alike(learner, other, same)
     best = max(agree)
+    if 2 * best < len(probes):
+        return []
     return [entry for entry, count in zip(candidates, agree) if count == best]
 
 

@@ -756,17 +756,18 @@ def test_of_several_mistakes_with_the_same_answer_only_the_one_agreeing_on_the_p
     assert "gave forbidden scores 0" in message and "gave forbidden scores 1" not in message
 
 
-def test_ranking_keeps_every_candidate_that_ties_on_the_probes():
+def test_ranking_names_no_candidate_that_agrees_with_the_learner_on_fewer_than_half_the_probes():
     from grader.catalogue import implementation
     from grader.checks import _most_specific
 
     def learner(scores):
         return np.zeros(2)
 
-    ranked = _most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation)
-    assert ranked == [ZERO_FILL, ONE_FILL]  # neither agrees with the learner: both stay
-    ranked = _most_specific(learner, [ZERO_FILL, ONE_FILL], [], implementation)
-    assert ranked == [ZERO_FILL, ONE_FILL]
+    assert _most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation) == []
+    both = _most_specific(implementation(ZERO_FILL), [ZERO_FILL, ONE_FILL], [(([-np.inf, -np.inf],), {})],
+                          implementation)
+    assert both == [ZERO_FILL, ONE_FILL]  # a tie on every probe keeps both
+    assert _most_specific(learner, [ZERO_FILL, ONE_FILL], [], implementation) == [ZERO_FILL, ONE_FILL]
 
 
 def test_the_probes_decide_between_mistakes_that_agree_on_the_failing_input():
