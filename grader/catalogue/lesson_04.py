@@ -503,12 +503,11 @@ def sample_next_token(logits, temperature, rng):
     cdf = np.cumsum(weights / weights.sum())
     return int(min(np.searchsorted(cdf, u, side="right"), len(x) - 1))
 ''', breaks=("no_draw_at_zero",)),
-]
-
-ALTERNATIVES = [
-    # softmax_with_temperature
-    Alternative("swt_power_renormalised", "softmax_with_temperature",
-                "softmax at T = 1, each weight raised to the power 1 / T, then renormalised", '''
+    Misconception(
+        "swt_power_renormalised", "softmax_with_temperature",
+        "raised the weights at T = 1 (exp of the raw scores) to the power 1 / T: equal in algebra, but exp of a "
+        "large score overflows (or underflows) where exp(score / T) does not",
+        "divide the scores by T before exp: exp(800) is inf, exp(800 / 10) is an ordinary number", '''
 import math
 
 def softmax_with_temperature(scores, temperature=1.0):
@@ -518,7 +517,12 @@ def softmax_with_temperature(scores, temperature=1.0):
     p = evidence / evidence.sum(axis=-1, keepdims=True)
     sharpened = p ** (1 / temperature)
     return sharpened / sharpened.sum(axis=-1, keepdims=True)
-'''),
+''',
+        breaks=("scale",)),
+]
+
+ALTERNATIVES = [
+    # softmax_with_temperature
     Alternative("swt_log_sum_exp", "softmax_with_temperature", "exp(x - logsumexp(x)) with x = scores / T", '''
 def softmax_with_temperature(scores, temperature=1.0):
     if temperature <= 0 or not np.isfinite(temperature):

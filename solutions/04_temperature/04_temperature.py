@@ -285,6 +285,8 @@ check_call(softmax_with_temperature, [[5.0, 5.0, 5.0, 5.0]], 0.1, expect=[[0.25,
 # property scale
 for _factor in (0.1, 3.0, 40.0):
     check_call(softmax_with_temperature, _rows * _factor, 0.5 * _factor, expect=_reference(_rows, 0.5))
+_large = np.array([[800.0, 790.0, -800.0], [-800.0, -790.0, -795.0]])  # exp(800) overflows, exp(800 / 10) does not
+check_call(softmax_with_temperature, _large, 10.0, expect=_reference(_large, 10.0))
 # property shift
 _offsets = np.array([[100.0], [-300.0]])
 for _t in (1.0, 2.5):
