@@ -191,6 +191,8 @@ def _same_value(a, b, scale=1.0) -> bool:
         return compare(np.asarray(_as_number(a)), _as_number(b), scale=scale) is None
     if type(a) is not type(b):
         return False
+    if isinstance(a, (list, tuple)) and any(isinstance(x, (list, tuple, np.ndarray)) for x in [*a, *b]):
+        return len(a) == len(b) and all(_same_value(x, y, scale) for x, y in zip(a, b))  # ragged pieces too
     try:
         return compare(np.asarray(a, dtype=float), np.asarray(b, dtype=float), scale=scale) is None
     except (TypeError, ValueError):

@@ -895,3 +895,11 @@ def test_a_number_answer_is_judged_in_its_own_dtype_and_with_the_inputs_magnitud
     in_float32 = lambda x: np.float32(lse(x)) * np.float32(1 + 2e-7)  # noqa: E731
     check_answer(in_float32, np.array([1.0, 2.0], dtype=np.float32), expect=lse([1.0, 2.0]))
     assert "largest error" in failure_message(check_answer, lambda x: lse(x) + 1e-6, [1.0, 2.0], expect=lse([1.0, 2.0]))
+
+
+def test_lists_of_arrays_of_different_lengths_are_compared_piece_by_piece():
+    from grader.checks import _same_value
+    pieces = [np.array([0.5, 0.5]), np.array([1.0])]
+    assert _same_value(pieces, [np.array([0.5, 0.5]), np.array([1.0])])
+    assert not _same_value(pieces, [np.array([0.5, 0.5]), np.array([0.9])])
+    assert not _same_value(pieces, pieces[:1])
