@@ -303,6 +303,15 @@ def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
     return (x.T / x.sum(axis=-1)).T
 ''', breaks=("shapes",)),
+    Misconception(
+        "ratio_clips_difference", "evidence_ratio",
+        "clipped the difference a - b to a range such as [-700, 700] to keep exp from overflowing, so ratios near "
+        "exp's limits come out wrong",
+        "return exp(a - b) of the difference as it is: exp overflows only past a difference of about 709", '''
+def evidence_ratio(a, b):
+    gap = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    return np.exp(np.clip(gap, -700, 700))
+''', breaks=("shift",)),
 ]
 
 ALTERNATIVES = [

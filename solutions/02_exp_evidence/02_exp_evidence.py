@@ -307,6 +307,7 @@ def _log_of_ratio(a, b):
 
 
 check_call(_log_of_ratio, np.array([0.0, 100.0, -250.0]), np.array([700.0, 400.0, -300.0]), expect=[-700.0, -300.0, 50.0])
+check_call(evidence_ratio, np.array([705.0, 1.0]), np.array([0.0, 0.0]), expect=np.exp([705.0, 1.0]))  # near exp's limit
 check_call(evidence_ratio, np.array([[700.0, 750.0], [-800.0, -745.0]]), np.array([[699.0, 752.0], [-801.0, -744.0]]),
            expect=[[2.718281828459045, 0.1353352832366127], [2.718281828459045, 0.36787944117144233]])
 ### END HIDDEN TESTS
