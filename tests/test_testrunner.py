@@ -95,8 +95,9 @@ def _test_cell_names(lesson):
     names = set()
     for cell in source.cells:
         if testrunner.is_test_cell(cell):
-            names |= {n.id for n in ast.walk(ast.parse(cell.source)) if isinstance(n, ast.Name)
-                      and isinstance(n.ctx, ast.Store)}
+            tree = ast.parse(cell.source)
+            names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            names |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     return names
 
 
