@@ -32,7 +32,26 @@ SCALE_CAP = 2.0 ** 20
 
 
 class CheckFailed(AssertionError):
-    """A visible or hidden check found a wrong answer."""
+    """A visible or hidden check found a wrong answer.
+
+    `mistakes` holds the descriptions of the catalogued mistakes the message names, as data:
+    the class report counts these, never lines read back out of the message, which quotes
+    what the learner's code returned and raised.
+    """
+
+    def __init__(self, message: str = "", mistakes=()):
+        super().__init__(message)
+        self.mistakes = tuple(mistakes)
+
+
+def failure(lines, named=(), otherwise=()) -> CheckFailed:
+    """A CheckFailed of `lines`, then a 'likely mistake' and a 'hint' line per (description, hint) in `named`
+    (`otherwise` where none is named); its `mistakes` are the descriptions."""
+    named = list(dict.fromkeys(named))
+    text = list(lines)
+    for description, hint in named:
+        text += [f"  likely mistake: {description}", f"  hint: {hint}"]
+    return CheckFailed("\n".join(text + ([] if named else list(otherwise))), [d for d, _ in named])
 
 
 @dataclass(frozen=True)
@@ -222,8 +241,8 @@ def _kind(cls: type) -> tuple[str, str]:
 
 
 def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches=None, run=None,
-               rank=True) -> list[str]:
-    """'likely mistake' and 'hint' lines for the known mistakes that behave like the learner's code.
+               rank=True) -> list[tuple[str, str]]:
+    """(description, hint) of each known mistake that behaves like the learner's code (see `failure`).
 
     The catalogue's misconceptions of `fn` are run on a fresh copy of the same input
     (`pristine`: args and kwargs as they were before the learner's call), by `run` when
@@ -254,10 +273,7 @@ def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches
         alike = _most_specific(fn, alike, catalogue.probes(name), catalogue.implementation,
                                learner.warning is not None)
     named += [(entry.description, entry.hint) for entry in alike]
-    lines = []
-    for description, hint in dict.fromkeys(named):
-        lines += [f"  likely mistake: {description}", f"  hint: {hint}"]
-    return lines
+    return list(dict.fromkeys(named))
 
 
 def _most_specific(fn, candidates, probes, implementation, record_warnings=False) -> list:
@@ -286,9 +302,9 @@ def _most_specific(fn, candidates, probes, implementation, record_warnings=False
 
 def _not_written(call) -> CheckFailed:
     """The failure for a stub: marked, so that a check made of other checks passes it on as it is."""
-    failure = CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).")
-    failure.not_written = True
-    return failure
+    stub = CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).")
+    stub.not_written = True
+    return stub
 
 
 _IN_PLACE = ("changed its input in place.\n"
@@ -310,7 +326,7 @@ def _call(fn, args, kwargs, call, same_value, record_warnings=False) -> _Outcome
         lines = [f"{call} {_IN_PLACE}"]
     else:
         return outcome
-    raise CheckFailed("\n".join(lines + _diagnosis(fn, pristine, outcome, same_value)))
+    raise failure(lines, _diagnosis(fn, pristine, outcome, same_value))
 
 
 def input_scale(args, kwargs) -> float:
@@ -343,7 +359,7 @@ def _fail(call, reason, got, expected, diagnosis):
     lines = [f"{call} is not right: {reason}.",
              f"  expected: {_show(np.asarray(expected))}",
              f"  got:      {_show(got)}"]
-    raise CheckFailed("\n".join(lines + diagnosis))
+    raise failure(lines, diagnosis)
 
 
 def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
@@ -402,7 +418,7 @@ def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
     if problem is not None:
         lines = [f"{call} is not right: {problem}.", f"  expected: {expect!r}", f"  got:      {_show(outcome.value)}"]
         given = lambda got, out: _answer_problem(got, out, scale) is None  # noqa: E731
-        raise CheckFailed("\n".join(lines + _diagnosis(fn, pristine, outcome, _same_value, mistakes, given)))
+        raise failure(lines, _diagnosis(fn, pristine, outcome, _same_value, mistakes, given))
 
 
 def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> None:
@@ -426,7 +442,7 @@ def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> 
     else:
         first = f"{call} returned {_show(outcome.value)}, expected it to raise {error.__name__}. {why}"
     given = lambda got, out: compare(np.asarray(got), out) is None  # noqa: E731
-    raise CheckFailed("\n".join([first.rstrip()] + _diagnosis(fn, pristine, outcome, same, mistakes, given)))
+    raise failure([first.rstrip()], _diagnosis(fn, pristine, outcome, same, mistakes, given))
 
 
 def check_quiet(fn, *args, **kwargs) -> None:
@@ -441,10 +457,9 @@ def check_quiet(fn, *args, **kwargs) -> None:
     if outcome.warning is not None:
         first = outcome.warning
         lines = [f"{call} warned: {first.category.__name__}: {first.message}"]
-        diagnosis = _diagnosis(fn, pristine, outcome, _same_value)
-        raise CheckFailed("\n".join(lines + (diagnosis or [
+        raise failure(lines, _diagnosis(fn, pristine, outcome, _same_value), otherwise=[
             "  hint: a correct answer never overflows or divides by zero; "
-            "shift the scores before exp so the largest becomes 0."])))
+            "shift the scores before exp so the largest becomes 0."])
 
 
 class _NotAnIndex(Exception):
@@ -521,11 +536,11 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
         what = (str(outcome.raised) if isinstance(outcome.raised, _NotAnIndex)
                 else f"raised {type(outcome.raised).__name__}: {outcome.raised}" if outcome.raised is not None
                 else _IN_PLACE)
-        raise CheckFailed("\n".join([f"{call} {what}"] + _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False)))
+        raise failure([f"{call} {what}"], _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False))
     if not close(outcome.value, expect):
         lines = [f"{call}, drawn {draws} times, gives the wrong frequencies.",
                  f"  expected: {_show(expect)}", f"  got:      {_show(outcome.value)}"]
-        raise CheckFailed("\n".join(lines + _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False)))
+        raise failure(lines, _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False))
 
 
 def _generator_problem(fn, args, kwargs, slot, draws, varies=True) -> tuple[str, str] | None:
@@ -593,12 +608,12 @@ def check_own_generator(fn, *args, draws=200, varies=True, why="", **kwargs) -> 
     if problem[0] == "raised" and "NotImplementedError" in problem[1]:
         raise _not_written(call)
     from . import catalogue
-    lines = [f"{call} {problem[1]}."]
+    named = []
     for entry in catalogue.misconceptions(getattr(fn, "__name__", None)):
         other = _generator_problem(catalogue.implementation(entry), args, kwargs, slots[0], draws, varies)
         if other is not None and other[0] == problem[0]:
-            lines += [f"  likely mistake: {entry.description}", f"  hint: {entry.hint}"]
-    raise CheckFailed("\n".join(lines))
+            named.append((entry.description, entry.hint))
+    raise failure([f"{call} {problem[1]}."], named)
 
 
 def _reference_answer(reference, args, kwargs):
@@ -633,11 +648,11 @@ def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False,
                 check_call(fn, *args, expect=expected, dtype=expected.dtype if same_dtype else None, **kwargs)
             else:
                 check_answer(fn, *args, expect=expected, **kwargs)
-        except CheckFailed as failure:
-            if getattr(failure, "not_written", False):
+        except CheckFailed as failed:
+            if getattr(failed, "not_written", False):
                 raise
             raise CheckFailed(f"Input {size} of {examples} drawn at random (seed {seed}) is the smallest that "
-                              f"fails (the inputs grow with their number):\n{failure}") from None
+                              f"fails (the inputs grow with their number):\n{failed}", failed.mistakes) from None
 
 
 def passed(name: str) -> None:
