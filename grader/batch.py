@@ -11,7 +11,8 @@ import multiprocessing
 import os
 import sys
 import time
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterator
 
 import nbformat
@@ -26,11 +27,19 @@ def default_jobs() -> int:
     return 2 * cores
 
 
+class WorkerDied(RuntimeError):
+    """The worker process grading a call died (killed, or crashed) twice, the second time grading it alone."""
+
+
 def in_workers(fn: Callable, calls: list[tuple], jobs: int | None = None, progress=None) -> Iterator[tuple[int, Future]]:
     """Run `fn(*args)` for each args tuple in worker processes; yield (index, finished future) as each ends.
 
     `progress(done, total, elapsed_seconds)` is called after each. Every lesson's gradebook
     must already be cached (lesson_gradebook), so workers never build one at the same time.
+
+    A worker that dies (killed, or a crash in the grading process) takes the pool with it:
+    the calls it and the others were running are tried again, each alone in a new pool; one
+    that kills that worker too ends as a future holding WorkerDied. The rest go on in a new pool.
     """
     if not calls:
         return
@@ -42,12 +51,60 @@ def in_workers(fn: Callable, calls: list[tuple], jobs: int | None = None, progre
     # fork: the caller may run threads (pytest-xdist does), and fork copies their locks.
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["grader.selfgrade", "grader.warmkernel"])
+    waiting = list(range(len(calls)))
+
+    def ended():
+        while waiting:
+            stopped: list[int] = []
+            yield from _until_a_worker_dies(fn, calls, waiting, workers, context, stopped)
+            for index in stopped:  # each alone: one whose worker dies again is the cause
+                yield index, _alone(fn, calls[index], context)
+
+    for done, (index, future) in enumerate(ended(), 1):
+        yield index, future
+        if progress:
+            progress(done, len(calls), time.monotonic() - start)
+
+
+def _until_a_worker_dies(fn, calls, waiting: list[int], workers: int, context, stopped: list[int]):
+    """Yield (index, future) of the calls in `waiting` as each ends, at most `workers` running at once
+    (so a dying worker takes with it only calls that were running). When a worker dies, the calls
+    that were running go into `stopped`, and `waiting` keeps the ones not started."""
+    running: dict[Future, int] = {}
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        futures = {pool.submit(fn, *args): index for index, args in enumerate(calls)}
-        for done, future in enumerate(as_completed(futures), 1):
-            yield futures[future], future
-            if progress:
-                progress(done, len(calls), time.monotonic() - start)
+        while waiting or running:
+            broken = False
+            try:
+                while waiting and len(running) < workers:
+                    future = pool.submit(fn, *calls[waiting[0]])
+                    running[future] = waiting.pop(0)
+            except BrokenProcessPool:  # a worker died between calls
+                broken = True
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            if broken or any(isinstance(future.exception(), BrokenProcessPool) for future in finished):
+                wait(running)  # a broken pool ends every call it still had
+                for future, index in running.items():
+                    if isinstance(future.exception(), BrokenProcessPool):
+                        stopped.append(index)
+                    else:
+                        yield index, future
+                if not running and waiting:
+                    stopped.append(waiting.pop(0))  # a pool that breaks before any call: the next goes alone
+                return
+            for future in finished:
+                yield running.pop(future), future
+
+
+def _alone(fn, args: tuple, context) -> Future:
+    """fn(*args) in a pool of its own; a future holding WorkerDied if that worker dies too."""
+    again: list[int] = []
+    finished = list(_until_a_worker_dies(fn, [args], [0], 1, context, again))
+    if finished:
+        return finished[0][1]
+    died = Future()
+    died.set_exception(WorkerDied("the grading process died twice while grading it (killed, or it crashed), "
+                                  "the second time grading it alone"))
+    return died
 
 
 def _grade(lesson: str, notebook_json: str) -> Report:

@@ -8,6 +8,7 @@ submissions (or lessons) that changed since they were last graded.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import shutil
@@ -15,21 +16,24 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import nbformat
 from nbgrader.api import Gradebook
 from nbgrader.utils import parse_utc
 
-from . import course
+from . import course, metadata, suspicious
 from . import status as status_
-from . import suspicious
-from .batch import in_workers
+from .batch import WorkerDied, in_workers
 from .selfgrade import (BadInput, GradingFailed, Sandboxed, autograde_sandboxed, lesson_gradebook, read_notebook,
                         test_ids)
 
 STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
 # How jupyter_client says a kernel never became ready, before any of the learner's code ran.
 KERNEL_NEVER_STARTED = ("before replying to kernel_info", "didn't respond in")
+DETAIL_LIMIT = 300  # characters of an error quoted in a status detail
+NOT_COMPILED = "maximum recursion depth exceeded during compilation (the cell was not run)"
+TIMESTAMP_LIMIT = 100  # characters a timestamp.txt may hold
 
 
 @dataclass
@@ -37,8 +41,9 @@ class Job:
     student: str
     lesson: str
     notebook: Path
-    timestamp: str | None  # the submission's timestamp.txt, when it has one
+    timestamp: str | None  # the submission's timestamp.txt, when it has one nbgrader can read
     digest: str
+    problem: str = ""      # why its timestamp.txt was left out
 
     @property
     def key(self) -> str:
@@ -78,11 +83,33 @@ def submissions(root: Path, lessons: list[str]) -> list[Job]:
     for notebook in sorted(submitted.glob("*/*/*.ipynb")) if submitted.is_dir() else []:
         student, lesson = notebook.parent.parent.name, notebook.parent.name
         if lesson in lessons and notebook.name == f"{lesson}.ipynb":
-            stamp = notebook.parent / "timestamp.txt"
-            timestamp = stamp.read_text().strip() if stamp.is_file() else None
-            digest = _digest(notebook.read_bytes(), (timestamp or "").encode(), tests[lesson].encode())
-            jobs.append(Job(student, lesson, notebook, timestamp, digest))
+            timestamp, problem = _timestamp(notebook.parent / "timestamp.txt")
+            digest = _digest(_contents(notebook), (timestamp or problem).encode(), tests[lesson].encode())
+            jobs.append(Job(student, lesson, notebook, timestamp, digest, problem))
     return jobs
+
+
+def _contents(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:  # not a file (a folder named like the notebook): grading says so
+        return str(error).encode()
+
+
+def _timestamp(path: Path) -> tuple[str | None, str]:
+    """A submission's timestamp.txt, if it holds a time nbgrader can read; else None and why not."""
+    if not path.is_file():
+        return None, ""
+    try:
+        with path.open("rb") as file:
+            text = file.read(TIMESTAMP_LIMIT + 1).decode("utf-8", "replace").strip()
+        if len(text) > TIMESTAMP_LIMIT:
+            raise ValueError(f"longer than {TIMESTAMP_LIMIT} characters")
+        if text:
+            parse_utc(text)
+    except Exception as error:  # unreadable, or dateutil's ParserError, OverflowError, ...
+        return None, f"timestamp.txt is not a time nbgrader can read ({_named(error)}); graded as if it had none"
+    return text or None, ""
 
 
 def _state(root: Path) -> dict[str, dict]:
@@ -113,17 +140,43 @@ class Outcome:
     status: str = status_.GRADED
     detail: str = ""
 
+    def also(self, status: str, detail: str) -> Outcome:
+        """This outcome with one more problem."""
+        if self.status == status_.GRADED:
+            return Outcome(self.result, status, detail)
+        return Outcome(self.result, f"{self.status}, {status}", f"{self.detail}; {detail}")
 
-def _grade(lesson: str, notebook: str, timestamp: str | None, timeout: int | None, course_dir: str) -> Outcome:
+
+def grade_submission(lesson: str, notebook: str, timestamp: str | None, timeout: int | None,
+                     course_dir: str) -> Outcome:
+    """Grade one submission (in a worker process): whatever its file holds ends as its Outcome.
+
+    Its grading metadata is rebuilt from the release first, so nbgrader sees the
+    instructor's test cells whatever the submission says. It raises GradingFailed only
+    for the machine's failure (a kernel that never started, twice).
+    """
     course_dir = Path(course_dir)
     try:
         nb = read_notebook(Path(notebook))
     except BadInput as error:
         return Outcome(None, status_.INVALID, str(error).replace(f"{notebook}: ", ""))
+    except Exception as error:  # a file that overwhelms the reader (JSON nested too deep, too large)
+        return Outcome(None, status_.INVALID, f"not readable as a notebook ({_named(error)})")
     release = course.read_cached(course.release_notebook(lesson, course_dir))
-    problems = [(status_.TAMPERED, detail) for detail in status_.tampering(nb, release)]
-    problems += [(status_.SUSPICIOUS, detail)
-                 for detail in suspicious.reasons(nb) + status_.modules_beside(Path(notebook).parent)]
+    try:
+        nb, edits = metadata.restore(nb, release)
+    except Exception as error:
+        return Outcome(None, status_.INVALID, f"its grading metadata could not be read ({_named(error)})")
+    problems = [(status_.TAMPERED, detail) for detail in edits]
+    problems += _found(status_.SUSPICIOUS, "its code could not be inspected", lambda: suspicious.reasons(nb))
+    try:
+        nb = _compilable(nb)
+    except Exception as error:
+        problems.append((status_.SUSPICIOUS, f"its code could not be compiled ({_named(error)})"))
+    problems += _found(status_.TAMPERED, "its test cells could not be compared with the release",
+                       lambda: status_.tampering(nb, release))
+    problems += _found(status_.SUSPICIOUS, "the files beside it could not be listed",
+                       lambda: status_.modules_beside(Path(notebook).parent))
     try:
         result = _autograde(lesson, nb, timestamp, timeout, course_dir)
     except GradingFailed as error:  # nbgrader gave up on this notebook: it scores 0, with the reason
@@ -134,8 +187,38 @@ def _grade(lesson: str, notebook: str, timestamp: str | None, timeout: int | Non
         elif not problems:
             problems.append((status_.INVALID, str(error)))
         return Outcome(None, *status_.combine(problems))
-    problems += status_.execution_problems(nbformat.reads(result.autograded, as_version=4))
+    except Exception as error:  # the submission broke a step of the grading itself
+        return Outcome(None, *status_.combine(problems + [(status_.INVALID, f"grading stopped ({_named(error)})")]))
+    try:
+        problems += status_.execution_problems(nbformat.reads(result.autograded, as_version=4))
+    except Exception as error:
+        problems.append((status_.INVALID, f"its graded notebook could not be read ({_named(error)})"))
     return Outcome(result, *status_.combine(problems))
+
+
+def _compilable(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The notebook with each learner cell Python cannot compile (suspicious.uncompilable) replaced by
+    one that raises the error compiling it gives, so the kernel answers at once; it runs nothing either way."""
+    cells = list(nb.cells)
+    for index in suspicious.uncompilable(nb):
+        cells[index] = nbformat.v4.new_code_cell(f"raise RecursionError({NOT_COMPILED!r})",
+                                                 metadata=cells[index].metadata, id=cells[index].get("id"))
+    changed = copy.copy(nb)
+    changed["cells"] = cells
+    return changed
+
+
+def _found(status: str, failure: str, look) -> list[tuple[str, str]]:
+    """(status, detail) for each finding of `look()`; an error while looking is itself one."""
+    try:
+        return [(status, detail) for detail in look()]
+    except Exception as error:
+        return [(status, f"{failure} ({_named(error)})")]
+
+
+def _named(error: BaseException) -> str:
+    text = f"{type(error).__name__}: {error}".rstrip(": ")
+    return text if len(text) <= DETAIL_LIMIT else text[:DETAIL_LIMIT] + "..."
 
 
 def _never_started(error: GradingFailed) -> bool:
@@ -210,8 +293,13 @@ def _require_assignments(root: Path, lessons: list[str]) -> None:
 
 
 def grade_class(root: Path = course.REPO, lessons: list[str] | None = None, jobs: int | None = None,
-                force: bool = False, timeout: int | None = None, progress=None) -> GradeLog:
-    """Autograde every new or changed submission (all of them with `force`), `jobs` at a time."""
+                force: bool = False, timeout: int | None = None, progress=None,
+                grade: Callable[..., Outcome] = grade_submission) -> GradeLog:
+    """Autograde every new or changed submission (all of them with `force`), `jobs` at a time.
+
+    Each is graded by `grade` (grade_submission; a test may wrap it) in a worker process;
+    nothing a submission holds stops the batch: a worker that dies is replaced (batch.in_workers).
+    """
     lessons = lessons or course.lesson_ids(root)
     start = time.monotonic()
     state = _state(root)
@@ -226,19 +314,26 @@ def grade_class(root: Path = course.REPO, lessons: list[str] | None = None, jobs
         for lesson in {job.lesson for job in todo}:
             lesson_gradebook(lesson, root)  # built once here, not in every worker
         calls = [(job.lesson, str(job.notebook), job.timestamp, timeout, str(root)) for job in todo]
-        for index, future in in_workers(_grade, calls, jobs, progress):
+        for index, future in in_workers(grade, calls, jobs, progress):
             job = todo[index]
             try:
                 outcome = future.result()
-            except GradingFailed as error:
+            except GradingFailed as error:  # the machine's failure: listed, graded by the next run
                 log.failed.append((job.student, job.lesson, str(error)))
                 state.pop(job.key, None)
-            else:
-                result = outcome.result or _not_run(root, job, outcome)
-                record(root, job, result, outcome.status, outcome.detail)
-                state[job.key] = {"digest": job.digest, "status": outcome.status, "detail": outcome.detail}
-                score = sum(points or 0 for points, _ in result.grades.values())
-                log.graded.append((job.student, job.lesson, score, outcome.status, outcome.detail))
+                _save_state(root, state)
+                continue
+            except WorkerDied as error:
+                outcome = Outcome(None, status_.GRADER_DIED, str(error))
+            except Exception as error:  # what a worker sent back could not be read
+                outcome = Outcome(None, status_.INVALID, f"grading stopped ({_named(error)})")
+            if job.problem:
+                outcome = outcome.also(status_.BAD_TIMESTAMP, job.problem)
+            result = outcome.result or _not_run(root, job, outcome)
+            record(root, job, result, outcome.status, outcome.detail)
+            state[job.key] = {"digest": job.digest, "status": outcome.status, "detail": outcome.detail}
+            score = sum(points or 0 for points, _ in result.grades.values())
+            log.graded.append((job.student, job.lesson, score, outcome.status, outcome.detail))
             _save_state(root, state)  # a stopped run keeps what it finished
     log.seconds = time.monotonic() - start
     return log

@@ -2,12 +2,11 @@
 
 A status is one of GRADED or the problems below (several may apply). It is read from the
 executed notebook (a cell interrupted at the time limit, a MemoryError), from how the
-grading ended (the kernel died, the file was not a notebook), and from comparing the
-submission's test cells with the release's (deleted, edited, duplicated, stripped).
+grading ended (the kernel died, the file was not a notebook, the grading process died), and
+from comparing the submission's test cells and their metadata with the release's (deleted,
+edited, duplicated, stripped; metadata edits are found by metadata.restore).
 """
 from __future__ import annotations
-
-from collections import Counter
 
 import nbformat
 
@@ -18,45 +17,62 @@ KERNEL_DIED = "kernel died"
 INVALID = "invalid notebook"
 TAMPERED = "tests tampered"
 SUSPICIOUS = "suspicious code"
+GRADER_DIED = "grader died"        # the grading process died twice on it (see batch.in_workers)
+BAD_TIMESTAMP = "bad timestamp"    # its timestamp.txt was left out
 
 
 def execution_problems(executed: nbformat.NotebookNode) -> list[tuple[str, str]]:
-    """(status, detail) for cells the grading stopped at the time limit or that ran out of memory."""
-    found = []
+    """(status, detail) for cells the grading stopped at the time limit, that ran out of memory or
+    during which the kernel died, and for the cells not run after that (grader.testrunner's errors)."""
+    found, stopped, not_run = [], KERNEL_DIED, 0
     for index, cell in enumerate(executed.cells):
         for output in cell.get("outputs", []):
             if output.get("output_type") != "error":
                 continue
             name = cell.metadata.get("nbgrader", {}).get("grade_id", f"cell {index}")
             if output.ename in ("KeyboardInterrupt", "CellTimeoutError", "TimeoutError"):
+                stopped = TIMEOUT
                 found.append((TIMEOUT, f"{name} ran past the time limit and was stopped"))
             elif output.ename == "MemoryError":
+                stopped = MEMORY
                 found.append((MEMORY, f"{name} ran out of memory"))
+            elif output.ename == "KernelDied":
+                stopped = KERNEL_DIED
+                found.append((KERNEL_DIED, f"the kernel stopped (it exited or crashed) while {name} ran"))
+            elif output.ename == "NotRun":
+                not_run += 1
+    if not_run:
+        found.append((stopped, f"{not_run} cells after it were not run"))
     return found
 
 
 def _test_cells(nb) -> list[tuple[str, str]]:
     """(grade_id, source) of every test cell: graded and not a solution."""
-    return [(c.metadata["nbgrader"]["grade_id"], c.source.strip()) for c in nb.cells
-            if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata["nbgrader"].get("solution")
-            and "grade_id" in c.metadata["nbgrader"]]
+    found = []
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader")
+        if isinstance(meta, dict) and meta.get("grade") and not meta.get("solution") and "grade_id" in meta:
+            found.append((meta["grade_id"], cell.source.strip()))
+    return found
 
 
 def tampering(submitted: nbformat.NotebookNode, release: nbformat.NotebookNode) -> list[str]:
-    """How the submission's test cells differ from the release's (nbgrader restores edited ones)."""
+    """How the submission's test cells differ from the release's (nbgrader restores edited ones).
+
+    `submitted` is read with its metadata restored from the release (metadata.restore), which
+    reports duplicated cells and edited metadata itself.
+    """
     expected = dict(_test_cells(release))
-    seen = _test_cells(submitted)
-    counts = Counter(grade_id for grade_id, _ in seen)
-    if not set(counts) & set(expected):
+    seen = dict(_test_cells(submitted))
+    if not set(seen) & set(expected):
         return ["none of the lesson's test cells is there (deleted, stripped of their nbgrader metadata, "
                 "or another lesson's notebook)"]
-    found = [f"{grade_id} deleted" for grade_id in expected if grade_id not in counts]
-    found += [f"{grade_id} duplicated" for grade_id, n in counts.items() if n > 1 and grade_id in expected]
-    found += [f"{grade_id} edited" for grade_id, source in dict(seen).items()
+    found = [f"{grade_id} deleted" for grade_id in expected if grade_id not in seen]
+    found += [f"{grade_id} edited" for grade_id, source in seen.items()
               if grade_id in expected and source != expected[grade_id]]
     plain = {c.source.strip() for c in submitted.cells if "nbgrader" not in c.metadata}
     found += [f"{grade_id} lost its nbgrader metadata" for grade_id, source in expected.items()
-              if grade_id not in counts and source in plain]
+              if grade_id not in seen and source and source in plain]  # hidden tests are empty in the release
     return found
 
 

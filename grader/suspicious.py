@@ -25,22 +25,48 @@ WORDS = {"gradebook": "names the gradebook", "nbgrader": "names nbgrader or its 
 
 
 def reasons(nb) -> list[str]:
-    """Why the learner's cells of this notebook look like an attempt on the grading (empty: they don't)."""
+    """Why the learner's cells of this notebook look like an attempt on the grading (empty: they don't).
+
+    A cell that Python cannot read for its size or depth (one expression of 200,000 terms
+    overflows the parser's recursion) is itself a reason: what it hides cannot be inspected.
+    """
     found = []
+    for _, name, source in _learner_cells(nb):
+        try:
+            found += [f"{name} {reason}" for reason in _cell_reasons(source)]
+        except Exception:  # RecursionError, MemoryError, or whatever else the text provokes
+            found.append(f"{name} could not be read")
+    return list(dict.fromkeys(found))
+
+
+def uncompilable(nb) -> list[int]:
+    """The learner's cells that Python cannot compile for their depth (RecursionError): a kernel given
+    one never replies (IPython lets that error escape), so the grading would wait out its time limit."""
+    found = []
+    for index, _, source in _learner_cells(nb):
+        try:
+            compile(TO_PYTHON.transform_cell(source), "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        except (SyntaxError, ValueError, MemoryError):
+            pass  # IPython reports these itself
+        except Exception:
+            found.append(index)
+    return found
+
+
+def _learner_cells(nb):
+    """(index, name, source) of each code cell that is not a test cell."""
     for index, cell in enumerate(nb.cells):
         meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell.get("cell_type") != "code" or (meta.get("grade") and not meta.get("solution")):
-            continue
-        name = meta.get("grade_id", f"cell {index}")
-        found += [f"{name} {reason}" for reason in _cell_reasons(cell.source)]
-    return list(dict.fromkeys(found))
+        meta = meta if isinstance(meta, dict) else {}
+        if cell.get("cell_type") == "code" and not (meta.get("grade") and not meta.get("solution")):
+            yield index, meta.get("grade_id", f"cell {index}"), cell.source
 
 
 def _cell_reasons(source: str) -> list[str]:
     try:
         tree = ast.parse(TO_PYTHON.transform_cell(source))
     except (SyntaxError, ValueError):
-        return []
+        return []  # not Python (a typo, or text): the kernel says so, nothing runs
     found = []
     for node in ast.walk(tree):
         found += _node_reasons(node)

@@ -1,0 +1,157 @@
+"""A submission's grading metadata is rebuilt from the release (grader.metadata.restore), and each
+edit is named; the reading of learner code survives cells Python cannot parse (grader.suspicious).
+
+These read notebooks only; test_batch_survives.py grades such submissions end to end.
+"""
+from __future__ import annotations
+
+import copy
+
+import nbformat
+import pytest
+from nbgrader.nbgraderformat import MetadataValidator
+
+from grader import course, metadata, status, suspicious
+from tests.hostile import LESSON, notebook
+
+RELEASE = course.read_cached(course.release_notebook(LESSON))
+HIDDEN, PUBLIC, SOLUTION = "test_naive_normalize_rows", "test_naive_normalize_public", "naive_normalize"
+LONG = "x = " + "+".join(["1"] * 200_000)
+
+
+def submitted(edit=None) -> nbformat.NotebookNode:
+    return nbformat.reads(notebook(edit=edit), as_version=4)
+
+
+def cell(nb, grade_id):
+    return next(c for c in nb.cells if isinstance(c.metadata.get("nbgrader"), dict)
+                and c.metadata.nbgrader.get("grade_id") == grade_id)
+
+
+def graded_cells(nb) -> list[tuple[str, str, dict]]:
+    """(grade_id, cell type, nbgrader metadata) of every cell that has nbgrader metadata, in order."""
+    return [(c.metadata.nbgrader["grade_id"], c.cell_type, dict(c.metadata.nbgrader)) for c in nb.cells
+            if "nbgrader" in c.metadata]
+
+
+def fake_grade_cell(nb):
+    meta = {"grade": True, "grade_id": "bonus", "points": 100, "solution": False, "locked": False, "schema_version": 3}
+    nb.cells.insert(11, nbformat.v4.new_code_cell("print('all good')", metadata={"nbgrader": meta}))
+
+
+def markdown_grade_cell(nb):
+    meta = {"grade": True, "grade_id": "essay", "points": 5, "solution": False, "locked": False, "schema_version": 3}
+    nb.cells.insert(3, nbformat.v4.new_markdown_cell("I deserve these points.", metadata={"nbgrader": meta}))
+
+
+def schema_version(nb):
+    cell(nb, HIDDEN).metadata.nbgrader["schema_version"] = 4
+
+
+def flipped_to_solution(nb):
+    cell(nb, HIDDEN).metadata.nbgrader["solution"] = True
+
+
+def points_changed(nb):
+    cell(nb, PUBLIC).metadata.nbgrader["points"] = 100
+
+
+def list_metadata(nb):
+    cell(nb, PUBLIC).metadata["nbgrader"] = ["grade", True]
+
+
+def string_metadata_on_the_solution(nb):
+    cell(nb, SOLUTION).metadata["nbgrader"] = "solution"
+
+
+def markdown_test_cell(nb):
+    test = cell(nb, PUBLIC)
+    test.cell_type = "markdown"
+    del test["outputs"], test["execution_count"]
+
+
+# each edit, and what the finding must say
+EDITS = {
+    fake_grade_cell: "cell 11: grade metadata the release does not have (grade_id 'bonus')",
+    markdown_grade_cell: "cell 3: grade metadata the release does not have (grade_id 'essay')",
+    schema_version: f"{HIDDEN}: schema_version 4 (the release's: 3)",
+    flipped_to_solution: f"{HIDDEN}: solution True (the release's: False)",
+    points_changed: f"{PUBLIC}: points 100 (the release's: 2)",
+    list_metadata: f"cell 10: its nbgrader metadata is a list, not a mapping; read as {PUBLIC} from its place",
+    string_metadata_on_the_solution: f"cell 9: its nbgrader metadata is a string, not a mapping; read as {SOLUTION} "
+                                     "from its place",
+    markdown_test_cell: f"{PUBLIC}: a markdown cell (the release's is code)",
+}
+
+
+def test_an_untouched_notebook_keeps_its_metadata_and_has_no_findings():
+    nb = submitted()
+    restored, findings = metadata.restore(nb, RELEASE)
+    assert findings == [] and graded_cells(restored) == graded_cells(RELEASE)
+    assert [c.source for c in restored.cells] == [c.source for c in nb.cells]
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=[edit.__name__ for edit in EDITS])
+def test_each_edit_is_undone_and_named(edit):
+    nb = submitted(edit)
+    before = copy.deepcopy(nb)
+    restored, findings = metadata.restore(nb, RELEASE)
+    assert findings == [EDITS[edit]]
+    assert graded_cells(restored) == graded_cells(RELEASE)  # every cell the release grades, as the release has it
+    MetadataValidator().validate_nb(restored)  # what made nbgrader call the notebook invalid
+    nbformat.validate(restored)
+    assert nb == before  # the submission itself is left as it was
+    assert status.tampering(restored, RELEASE) == []
+
+
+def test_a_duplicated_test_keeps_its_last_copy_and_a_deleted_one_stays_deleted():
+    def edit(nb):
+        test = cell(nb, HIDDEN)
+        duplicate = nbformat.from_dict(copy.deepcopy(test))
+        duplicate["id"] = "copied-cell"  # as copy and paste in JupyterLab makes it
+        nb.cells.insert(nb.cells.index(test), duplicate)
+        nb.cells.remove(cell(nb, "test_is_distribution_inputs"))
+    restored, findings = metadata.restore(submitted(edit), RELEASE)
+    assert findings == [f"{HIDDEN} duplicated"]
+    ids = [grade_id for grade_id, _, _ in graded_cells(restored)]
+    assert ids.count(HIDDEN) == 1 and "test_is_distribution_inputs" not in ids
+    assert status.tampering(restored, RELEASE) == ["test_is_distribution_inputs deleted"]
+
+
+def test_a_notebook_stripped_of_metadata_gets_none_back():
+    def strip(nb):
+        for c in nb.cells:
+            c.metadata.pop("nbgrader", None)
+    restored, findings = metadata.restore(submitted(strip), RELEASE)
+    assert findings == [] and graded_cells(restored) == []
+    assert status.tampering(restored, RELEASE)[0].startswith("none of the lesson's test cells is there")
+
+
+def test_two_unreadable_cells_in_one_gap_are_not_guessed():
+    def edit(nb):
+        for grade_id in (PUBLIC, HIDDEN):  # neighbours: neither place is certain
+            cell(nb, grade_id).metadata["nbgrader"] = 7
+    restored, findings = metadata.restore(submitted(edit), RELEASE)
+    assert findings == ["cell 10: its nbgrader metadata is a number, not a mapping",
+                        "cell 11: its nbgrader metadata is a number, not a mapping"]
+    assert status.tampering(restored, RELEASE) == [f"{PUBLIC} deleted", f"{HIDDEN} deleted",
+                                                   f"{PUBLIC} lost its nbgrader metadata"]
+
+
+def test_findings_are_bounded_and_quote_little():
+    def edit(nb):
+        for number in range(50):
+            nb.cells.append(nbformat.v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "grade_id": "x" * 10_000}}))
+    _, findings = metadata.restore(submitted(edit), RELEASE)
+    assert len(findings) == metadata.MOST_FINDINGS + 1 and findings[-1].startswith("and 38 more")
+    assert max(len(finding) for finding in findings) < 200
+
+
+def test_a_cell_python_cannot_parse_is_a_reason_and_is_found_uncompilable():
+    def edit(nb):
+        nb.cells.insert(5, nbformat.v4.new_code_cell(LONG))
+        nb.cells.insert(6, nbformat.v4.new_code_cell("def broken(:\n    pass"))  # a typo is no reason
+    nb = submitted(edit)
+    assert suspicious.reasons(nb) == ["cell 5 could not be read"]
+    assert suspicious.uncompilable(nb) == [5]
+    assert suspicious.reasons(submitted()) == [] and suspicious.uncompilable(submitted()) == []
