@@ -221,7 +221,8 @@ def without_duplicate_ids(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     nb = copy.deepcopy(nb)
     seen = set()
     for cell in reversed(nb.cells):
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        meta = cell.metadata.get("nbgrader")
+        grade_id = meta.get("grade_id") if isinstance(meta, dict) and isinstance(meta.get("grade_id"), str) else None
         if grade_id in seen:
             del cell.metadata["nbgrader"]
         elif grade_id is not None:

@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from nbgrader.nbgraderformat import MetadataValidator
 
-from grader import course, metadata, status, suspicious
+from grader import course, metadata, selfgrade, status, suspicious
 from tests.hostile import LESSON, notebook
 
 RELEASE = course.read_cached(course.release_notebook(LESSON))
@@ -29,9 +29,9 @@ def cell(nb, grade_id):
 
 
 def graded_cells(nb) -> list[tuple[str, str, dict]]:
-    """(grade_id, cell type, nbgrader metadata) of every cell that has nbgrader metadata, in order."""
+    """(grade_id, cell type, nbgrader metadata) of every cell whose nbgrader metadata is a mapping, in order."""
     return [(c.metadata.nbgrader["grade_id"], c.cell_type, dict(c.metadata.nbgrader)) for c in nb.cells
-            if "nbgrader" in c.metadata]
+            if isinstance(c.metadata.get("nbgrader"), dict)]
 
 
 def fake_grade_cell(nb):
@@ -155,3 +155,9 @@ def test_a_cell_python_cannot_parse_is_a_reason_and_is_found_uncompilable():
     assert suspicious.reasons(nb) == ["cell 5 could not be read"]
     assert suspicious.uncompilable(nb) == [5]
     assert suspicious.reasons(submitted()) == [] and suspicious.uncompilable(submitted()) == []
+
+
+def test_duplicate_ids_are_dropped_whatever_the_metadata_holds():
+    nb = submitted(list_metadata)
+    kept = selfgrade.without_duplicate_ids(nb)
+    assert kept.cells[10].metadata["nbgrader"] == ["grade", True] and graded_cells(kept) == graded_cells(nb)
