@@ -1,0 +1,492 @@
+"""An isolated kernel is confined as a whole: its own loopback and nothing else, channels that no
+other kernel reaches, one memory limit and one process limit for everything it starts, and
+nothing of it left when its grading ends, even when the grading process is killed
+(grader/isolation.py, grader/warmkernel.py).
+
+These start real kernels as root, as grading does; CI runs them as root.
+"""
+from __future__ import annotations
+
+import asyncio
+import glob
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+from jupyter_core.paths import jupyter_runtime_dir
+
+from grader import course, isolation, status
+from grader.warmkernel import ADDRESS, MEMORY, ForkedKernelManager
+from tests.conftest import run_apart
+
+pytestmark = pytest.mark.skipif(not isolation.available() and not os.environ.get("CI"),
+                                reason="kernel isolation needs root on Linux (CI runs these as root)")
+
+SYSV_KEY = 0x50F7AB1E
+NAMESPACES = ("ipc", "net", "pid", "mnt", "uts")
+LEAVE_THINGS = f'''
+import ctypes, os, time
+libc = ctypes.CDLL(None, use_errno=True)
+segment = libc.shmget({SYSV_KEY}, 1 << 20, 0o1000 | 0o600)   # IPC_CREAT: a System V segment...
+semaphore = libc.semget({SYSV_KEY}, 1, 0o1000 | 0o600)       # ...and a semaphore set, never removed
+if os.fork() == 0:                                           # a daemon: double fork, own session
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(600)
+    os._exit(0)
+with open(os.path.join(os.path.dirname(CONNECTION), "left.txt"), "w") as file:
+    file.write("x" * 1000)
+open("/tmp/kernel/left.txt", "w").write("x")
+print(segment >= 0, semaphore >= 0, str({SYSV_KEY}) in open("/proc/sysvipc/shm").read())
+'''
+
+
+async def start(cwd, memory: int | None = None) -> tuple[ForkedKernelManager, object]:
+    """An isolated kernel started as grading starts one, and a client whose channels are open."""
+    km = ForkedKernelManager(kernel_name="python3", isolate=True)
+    await km.start_kernel(cwd=str(cwd), env={**os.environ, **({MEMORY: str(memory)} if memory else {})})
+    client = km.client()
+    client.start_channels()
+    await client.wait_for_ready(timeout=60)
+    return km, client
+
+
+async def run(client, code: str, timeout: float = 60) -> tuple[dict, str]:
+    """The reply's content and what the code printed."""
+    printed = []
+    reply = await client.execute_interactive(code, timeout=timeout, output_hook=lambda msg: printed.append(
+        msg["content"].get("text", "")) if msg["msg_type"] == "stream" else None)
+    return reply["content"], "".join(printed)
+
+
+async def stop(km, client) -> None:
+    client.stop_channels()
+    await km.shutdown_kernel(now=True)
+
+
+def in_kernel(tmp_path, main):
+    """Run `main(tmp_path)` (a coroutine function) in a thread of its own with an event loop."""
+    return run_apart(asyncio.run, main(tmp_path))
+
+
+# ----------------------------------------------------------------- what a kernel leaves, seen from the machine
+
+def _status(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/status") as file:
+        return dict(line.rstrip("\n").split(":\t", 1) for line in file if ":\t" in line)
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` is a process that has not exited (a zombie has)."""
+    try:
+        return _status(pid)["State"][0] not in "ZX"
+    except (OSError, KeyError):
+        return False
+
+
+def machine_processes() -> list[int]:
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+
+
+def footprint(km) -> dict:
+    """What belongs to a running isolated kernel, as seen from outside it."""
+    pid = km.provisioner.pid
+    keeper = int(_status(pid)["PPid"])
+    groups = [line.rstrip("\n").split(":", 2)[2] for line in open(f"/proc/{pid}/cgroup")]
+    folders = [folder for path in groups if "softmax-kernel-" in path
+               for folder in glob.glob(f"/sys/fs/cgroup/*{path}") + glob.glob(f"/sys/fs/cgroup{path}")]
+    return {"pid": pid, "keeper": keeper, "zygote": int(_status(keeper)["PPid"]),
+            "uid": int(_status(pid)["Uid"].split()[0]),
+            "namespaces": sorted({os.readlink(f"/proc/{pid}/ns/{kind}") for kind in NAMESPACES}),
+            "groups": sorted(set(folders)), "folder": os.path.dirname(km.connection_file),
+            "connection_file": km.connection_file, "key": km.session.key.decode()}
+
+
+def leftovers(seen: dict) -> list[str]:
+    """What is left of a kernel whose grading has ended: processes, namespaces, groups, files, keys."""
+    found = []
+    for pid in machine_processes():
+        try:
+            state = _status(pid)
+            spaces = {os.readlink(f"/proc/{pid}/ns/{kind}") for kind in NAMESPACES}
+        except OSError:
+            continue
+        if state["State"][0] in "ZX":
+            continue
+        if seen["uid"] in {int(uid) for uid in state["Uid"].split()}:
+            found.append(f"process {pid} runs as the kernel's user")
+        if spaces & set(seen["namespaces"]):
+            found.append(f"process {pid} is in the kernel's namespaces")
+    found += [f"process {seen[name]} ({name})" for name in ("pid", "keeper") if alive(seen[name])]
+    found += [f"control group {folder}" for folder in seen["groups"] if os.path.exists(folder)]
+    found += [f"file {path}" for path in (seen["folder"], seen["connection_file"]) if os.path.lexists(path)]
+    if os.path.lexists(os.path.join(isolation.USERS, str(seen["uid"]))):
+        found.append("the user id is still locked")
+    if str(SYSV_KEY) in open("/proc/sysvipc/shm").read() + open("/proc/sysvipc/sem").read():
+        found.append("a System V object in the machine's namespace")
+    for path in _places_for_keys():
+        try:
+            with open(path, "rb") as file:
+                if seen["key"].encode() in file.read(1 << 20):
+                    found.append(f"the kernel's key in {path}")
+        except OSError:
+            pass
+    return found
+
+
+def _places_for_keys() -> list[str]:
+    """Files where a connection file might be: temporary folders (top level), channel folders, Jupyter's runtime."""
+    places = [os.path.join(tempfile.gettempdir(), name) for name in os.listdir(tempfile.gettempdir())]
+    places += glob.glob("/dev/shm/*") + glob.glob(os.path.join(isolation.CHANNELS, "**"), recursive=True)
+    places += glob.glob(os.path.join(jupyter_runtime_dir(), "*"))
+    places += glob.glob(os.path.join(tempfile.gettempdir(), "softmax-zygote-*", "*"))
+    return [path for path in places if os.path.isfile(path) and not os.path.islink(path)]
+
+
+def settled(seen: dict, seconds: float = 15) -> list[str]:
+    """leftovers(seen), once there are none or `seconds` have passed."""
+    deadline = time.monotonic() + seconds
+    while (found := leftovers(seen)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return found
+
+
+# ----------------------------------------------------------------- network
+
+def sockets(table: str) -> dict[int, tuple[int, int]]:
+    """{inode: (local port, uid)} of the sockets in a /proc/net/tcp-like table."""
+    rows = [line.split() for line in table.splitlines()[1:]]
+    return {int(row[9]): (int(row[1].rsplit(":", 1)[1], 16), int(row[7])) for row in rows}
+
+
+def test_a_kernel_has_its_own_loopback_and_reaches_no_service_of_the_machine(tmp_path):
+    with socket.create_server(("127.0.0.1", 0)) as service:  # a service that would hand out answers
+        port = service.getsockname()[1]
+        code = f'''
+import json, os, socket
+tables = {{name: open("/proc/net/" + name).read() for name in ("tcp", "tcp6", "udp", "udp6")}}
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=5).close()
+    reached = "connected"
+except OSError as error:
+    reached = type(error).__name__
+with socket.create_server(("127.0.0.1", 0)) as own:  # its loopback is up: it can talk to itself
+    socket.create_connection(own.getsockname(), timeout=5).close()
+print(json.dumps({{"tables": tables, "reached": reached, "interfaces": socket.if_nameindex(),
+                  "host": socket.gethostname(), "uid": os.getuid()}}))
+'''
+
+        async def main(cwd):
+            other, other_client = await start(cwd)  # another kernel at the same time, whose sockets must not show
+            km, client = await start(cwd)
+            reply, out = await run(client, code)
+            others = {name: open(f"/proc/{other.provisioner.pid}/net/{name}").read() for name in ("tcp", "tcp6")}
+            transport = json.loads(open(km.connection_file).read())["transport"]
+            await stop(km, client)
+            await stop(other, other_client)
+            return reply, json.loads(out), others, transport, km.connection_file
+        reply, seen, others, transport, connection_file = in_kernel(tmp_path, main)
+        machine = {name: open(f"/proc/self/net/{name}").read() for name in ("tcp", "tcp6")}
+    assert reply["status"] == "ok", reply
+    own = {inode: row for table in seen["tables"].values() for inode, row in sockets(table).items()}
+    assert {uid for _, uid in own.values()} <= {seen["uid"]}  # only its own sockets (ipykernel's inner pipe)
+    other_kernel = {inode for name in others for inode in sockets(others[name])}
+    grader = {inode: row for name in machine for inode, row in sockets(machine[name]).items()}
+    assert other_kernel and not other_kernel & set(own)
+    assert (port, 0) in grader.values() and not set(grader) & set(own) and port not in {p for p, _ in own.values()}
+    assert seen["reached"] == "ConnectionRefusedError"
+    assert seen["interfaces"] == [[1, "lo"]] and seen["host"] == "kernel"
+    assert transport == "ipc" and connection_file.startswith(isolation.CHANNELS + "/")  # channels: Unix sockets
+
+
+def test_two_kernels_cannot_see_or_reach_each_others_channels(tmp_path):
+    probe = '''
+import json, os, socket
+def connect(path):
+    try:
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.connect(path)
+        return "connected"
+    except OSError as error:
+        return type(error).__name__
+def listing(path):
+    try:
+        return os.listdir(path)
+    except OSError as error:
+        return type(error).__name__
+print(json.dumps({"channels": listing(CHANNELS), "own": listing(OWN), "others": os.path.exists(OTHER),
+                  "other_shell": connect(OTHER + "/kernel-1"), "abstract": connect("\\0softmax-probe"),
+                  "zygote": connect(ZYGOTE), "unix": open("/proc/net/unix").read()}))
+'''
+
+    async def main(cwd):
+        (km1, client1), (km2, client2) = await start(cwd), await start(cwd)
+        await run(client2, "import socket\nheld = socket.socket(socket.AF_UNIX)\nheld.bind('\\0softmax-probe')\n"
+                           "held.listen()")
+        folders = [os.path.dirname(km.connection_file) for km in (km1, km2)]
+        names = f"CHANNELS, OWN, OTHER, ZYGOTE = {(isolation.CHANNELS, *folders, os.environ[ADDRESS])!r}\n"
+        reply, out = await run(client1, names + probe)
+        owners = [os.stat(folder) for folder in folders]
+        await stop(km1, client1)
+        await stop(km2, client2)
+        assert reply["status"] == "ok", reply
+        return reply, json.loads(out), folders, owners
+    reply, seen, folders, owners = in_kernel(tmp_path, main)
+    assert reply["status"] == "ok", reply
+    assert seen["channels"] == "PermissionError" and not seen["others"]  # other kernels' folders are not there
+    assert sorted(seen["own"]) == ["kernel-1", "kernel-2", "kernel-3", "kernel-4", "kernel-5", "kernel.json"]
+    assert seen["other_shell"] == "FileNotFoundError" and seen["zygote"] == "FileNotFoundError"
+    assert seen["abstract"] == "ConnectionRefusedError"  # the other kernel's abstract socket is in its own network
+    assert folders[1] not in seen["unix"] and folders[0] in seen["unix"]
+    assert [oct(owner.st_mode & 0o777) for owner in owners] == ["0o700", "0o700"]
+    assert owners[0].st_uid != owners[1].st_uid and min(o.st_uid for o in owners) >= isolation.UID_BASE
+
+
+# ----------------------------------------------------------------- processes
+
+def test_a_kernel_is_pid_1_of_its_own_namespace_and_still_interrupts(tmp_path):
+    async def main(cwd):
+        km, client = await start(cwd)
+        reply, out = await run(client, "import os, json\nprint(json.dumps([os.getpid(), "
+                                       "sorted(int(p) for p in os.listdir('/proc') if p.isdigit())]))")
+        sleeping = client.execute("import time\ntime.sleep(60)")
+        await asyncio.sleep(1.5)
+        started = time.monotonic()
+        await km.interrupt_kernel()
+        while (interrupted := await client.get_shell_msg(timeout=20))["parent_header"].get("msg_id") != sleeping:
+            pass
+        waited = time.monotonic() - started
+        after, _ = await run(client, "1 + 1")
+        await stop(km, client)
+        return json.loads(out), interrupted["content"], waited, after
+    (pid, processes), interrupted, waited, after = in_kernel(tmp_path, main)
+    assert pid == 1 and processes == [1]  # /proc is its own PID namespace's
+    assert interrupted["status"] == "error" and interrupted["ename"] == "KeyboardInterrupt" and waited < 10
+    assert after["status"] == "ok"
+
+
+def test_a_fork_bomb_stops_at_the_process_limit_and_nothing_of_it_survives(tmp_path):
+    code = '''
+import os, time
+count = 0
+try:
+    while True:
+        if os.fork() == 0:
+            time.sleep(600)
+            os._exit(0)
+        count += 1
+except OSError as error:
+    print(count, type(error).__name__)
+'''
+
+    async def main(cwd):
+        km, client = await start(cwd)
+        reply, out = await run(client, code)
+        seen = footprint(km)
+        await stop(km, client)
+        return reply, out, seen
+    reply, out, seen = in_kernel(tmp_path, main)
+    assert reply["status"] == "ok", reply
+    count, error = out.split()
+    assert error == "BlockingIOError" and 32 <= int(count) < isolation.PROCESSES
+    assert settled(seen) == []
+
+
+def test_nothing_of_a_kernel_survives_its_grading(tmp_path):
+    async def main(cwd):
+        km, client = await start(cwd)
+        reply, out = await run(client, f"CONNECTION = {km.connection_file!r}\n" + LEAVE_THINGS)
+        seen = footprint(km)
+        on_machine = str(SYSV_KEY) in open("/proc/sysvipc/shm").read()
+        await stop(km, client)
+        return reply, out, seen, on_machine, km.stop_reason
+    reply, out, seen, on_machine, reason = in_kernel(tmp_path, main)
+    assert reply["status"] == "ok" and out.split() == ["True", "True", "True"], (reply, out)
+    assert not on_machine  # the segment is in the kernel's own IPC namespace
+    assert len(seen["groups"]) >= 1 and os.path.basename(seen["folder"]) and reason is None
+    assert settled(seen) == []
+
+
+HOLD = '''
+import asyncio, json, os, sys, time
+os.environ.pop("SOFTMAX_KERNEL_ZYGOTE", None)  # a zygote of its own, which must end with this process
+from tests.test_confinement import LEAVE_THINGS, footprint, run, start
+
+async def main():
+    km, client = await start(sys.argv[1])
+    reply, out = await run(client, f"CONNECTION = {km.connection_file!r}\\n" + LEAVE_THINGS)
+    print(json.dumps({**footprint(km), "zygote_socket": os.environ["SOFTMAX_KERNEL_ZYGOTE"], "out": out}), flush=True)
+    time.sleep(600)
+asyncio.run(main())
+'''
+
+
+def test_nothing_of_a_kernel_survives_when_its_grading_process_is_killed(tmp_path):
+    grading = subprocess.Popen([sys.executable, "-c", HOLD, str(tmp_path)], cwd=course.REPO, stdout=subprocess.PIPE,
+                               text=True, env={**os.environ, "PYTHONPATH": str(course.REPO)})
+    try:
+        seen = json.loads(grading.stdout.readline())
+        assert seen["out"].split() == ["True", "True", "True"] and alive(seen["pid"]) and alive(seen["zygote"])
+        assert os.path.exists(seen["connection_file"])
+    finally:
+        grading.send_signal(signal.SIGKILL)
+        grading.wait()
+    assert settled(seen) == []
+    deadline = time.monotonic() + 10
+    while (alive(seen["zygote"]) or os.path.exists(seen["zygote_socket"])) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(seen["zygote"]) and not os.path.exists(os.path.dirname(seen["zygote_socket"]))
+
+
+# ----------------------------------------------------------------- memory
+
+SHARED_MAPPING = '''
+import mmap
+block = mmap.mmap(-1, 800 * 2**20, flags=mmap.MAP_SHARED)  # not data: RLIMIT_DATA does not count it
+chunk = b"\\1" * 2**20
+for i in range(800):
+    block[i * 2**20:(i + 1) * 2**20] = chunk
+'''
+CHILDREN = '''
+import os, time
+for _ in range(4):
+    if os.fork() == 0:
+        try:
+            block = bytearray(b"\\1") * (150 * 2**20)  # each well within its own RLIMIT_DATA
+            time.sleep(600)
+        finally:
+            os._exit(0)
+time.sleep(600)
+'''
+SYSV_SEGMENT = '''
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+segment = libc.shmget(0, 800 * 2**20, 0o1000 | 0o600)
+address = libc.shmat(segment, None, 0)
+ctypes.memset(address, 1, 800 * 2**20)
+'''
+TMPFS_FILE = '''
+import os
+with open(os.path.join(os.path.dirname(CONNECTION), "big"), "wb") as file:  # its channel folder, on a tmpfs
+    for _ in range(800):
+        file.write(b"\\1" * 2**20)
+'''
+
+
+@pytest.mark.parametrize("code", [SHARED_MAPPING, CHILDREN, SYSV_SEGMENT, TMPFS_FILE],
+                         ids=["shared_mapping", "forked_children", "sysv_segment", "tmpfs_file"])
+def test_memory_over_the_limit_anywhere_in_the_kernel_kills_it_as_memory_limit(tmp_path, code):
+    async def main(cwd):
+        km, client = await start(cwd, memory=512)
+        seen = footprint(km)
+        assert km.stop_reason is None
+        client.execute(f"CONNECTION = {km.connection_file!r}\n" + code)
+        deadline = time.monotonic() + 60
+        while await km.is_alive() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        dead = not await km.is_alive()
+        reason = km.stop_reason
+        await stop(km, client)
+        return dead, reason, seen
+    dead, reason, seen = in_kernel(tmp_path, main)
+    assert dead and reason == status.MEMORY == "memory limit"
+    assert settled(seen) == []
+
+
+def test_an_ordinary_big_allocation_is_a_memory_error_and_the_kernel_lives_on(tmp_path):
+    async def main(cwd):
+        km, client = await start(cwd, memory=512)
+        reply, _ = await run(client, "import numpy\nnumpy.ones(600 * 2**20 // 8)")
+        after, out = await run(client, "print(1 + 1)")
+        reason = km.stop_reason
+        await stop(km, client)
+        return reply, after, out, reason
+    reply, after, out, reason = in_kernel(tmp_path, main)
+    assert reply["status"] == "error" and reply["ename"] == "MemoryError"
+    assert after["status"] == "ok" and out.strip() == "2" and reason is None
+
+
+# ----------------------------------------------------------------- user ids
+
+def test_the_uid_pool_never_hands_out_a_uid_a_process_runs_as():
+    uid = isolation.UID_BASE + isolation.UID_COUNT - 7
+    sleeper = subprocess.Popen(["sleep", "60"], user=uid, group=uid)
+    try:
+        deadline = time.monotonic() + 5
+        while uid not in isolation.uids_in_use() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        taken = isolation.take_uid([uid, uid + 1])
+        assert taken.uid == uid + 1
+        taken.release()
+        with pytest.raises(isolation.IsolationError):
+            isolation.take_uid([uid])
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    isolation.take_uid([uid]).release()  # free again once its process is gone
+
+
+TAKE = '''
+import sys
+from grader import isolation
+try:
+    held = isolation.take_uid([int(sys.argv[1])])
+    print(held.uid)
+    held.release()
+except isolation.IsolationError:
+    print("none")
+'''
+
+
+def test_the_uid_pool_never_hands_out_a_uid_another_process_holds():
+    uid = isolation.UID_BASE + isolation.UID_COUNT - 5
+    def other() -> str:
+        return subprocess.run([sys.executable, "-c", TAKE, str(uid)], cwd=course.REPO, capture_output=True,
+                              text=True, check=True).stdout.strip()
+
+    held = isolation.take_uid([uid])
+    try:
+        assert held.uid == uid and other() == "none"
+    finally:
+        held.release()
+    assert other() == str(uid) and not os.path.exists(os.path.join(isolation.USERS, str(uid)))
+
+
+def test_kernels_started_at_once_have_different_users_and_groups(tmp_path):
+    async def main(cwd):
+        kernels = await asyncio.gather(*(start(cwd) for _ in range(3)))
+        seen = [footprint(km) for km, _ in kernels]
+        for km, client in kernels:
+            await stop(km, client)
+        return seen
+    seen = in_kernel(tmp_path, main)
+    assert len({s["uid"] for s in seen}) == 3 and len({s["folder"] for s in seen}) == 3
+    assert len({folder for s in seen for folder in s["groups"]}) == sum(len(s["groups"]) for s in seen)
+    assert all(settled(s) == [] for s in seen)
+
+
+def test_a_restarted_kernel_is_a_fresh_isolated_one_and_the_first_leaves_nothing(tmp_path):
+    async def main(cwd):
+        km, client = await start(cwd)
+        await run(client, "x = 1")
+        first = footprint(km)
+        client.stop_channels()
+        await km.restart_kernel(now=True)
+        client = km.client()
+        client.start_channels()
+        await client.wait_for_ready(timeout=60)
+        reply, out = await run(client, "print('x' in globals())")
+        second = footprint(km)
+        await stop(km, client)
+        return first, second, reply, out
+    first, second, reply, out = in_kernel(tmp_path, main)
+    assert reply["status"] == "ok" and out.strip() == "False"
+    assert second["folder"] != first["folder"] and second["pid"] != first["pid"]
+    assert settled(first) == [] and settled(second) == []
