@@ -315,7 +315,7 @@ def grade_class(root: Path = course.REPO, lessons: list[str] | None = None, jobs
             lesson_gradebook(lesson, root)  # built once here, not in every worker
         calls = [(job.lesson, str(job.notebook), job.timestamp, timeout, str(root)) for job in todo]
         for index, future in in_workers(grade, calls, jobs, progress):
-            job = todo[index]
+            job, digest = todo[index], todo[index].digest
             try:
                 outcome = future.result()
             except GradingFailed as error:  # the machine's failure: listed, graded by the next run
@@ -323,15 +323,15 @@ def grade_class(root: Path = course.REPO, lessons: list[str] | None = None, jobs
                 state.pop(job.key, None)
                 _save_state(root, state)
                 continue
-            except WorkerDied as error:
-                outcome = Outcome(None, status_.GRADER_DIED, str(error))
+            except WorkerDied as error:  # scored 0 and flagged, and graded again by the next run
+                outcome, digest = Outcome(None, status_.GRADER_DIED, f"{error}; the next `grade` tries again"), None
             except Exception as error:  # what a worker sent back could not be read
                 outcome = Outcome(None, status_.INVALID, f"grading stopped ({_named(error)})")
             if job.problem:
                 outcome = outcome.also(status_.BAD_TIMESTAMP, job.problem)
             result = outcome.result or _not_run(root, job, outcome)
             record(root, job, result, outcome.status, outcome.detail)
-            state[job.key] = {"digest": job.digest, "status": outcome.status, "detail": outcome.detail}
+            state[job.key] = {"digest": digest, "status": outcome.status, "detail": outcome.detail}
             score = sum(points or 0 for points, _ in result.grades.values())
             log.graded.append((job.student, job.lesson, score, outcome.status, outcome.detail))
             _save_state(root, state)  # a stopped run keeps what it finished

@@ -113,3 +113,5 @@ def test_a_worker_that_dies_is_replaced_and_the_batch_finishes(tmp_path):
         flagged = {sub.student.id for sub in gb.find_assignment(LESSON).submissions for nb in sub.notebooks
                    if nb.flagged}
     assert flagged == {KILLER}
+    again = run_apart(lambda: grade_class(root, jobs=2, timeout=10, grade=grade))  # a worker's death may be the machine's
+    assert [student for student, *_ in again.graded] == [KILLER] and len(again.unchanged) == len(students) - 1
