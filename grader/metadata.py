@@ -77,13 +77,15 @@ def _is_test_or_locked(cell) -> bool:
 
 
 def _differences(grade_id: str, got: dict, wanted: dict) -> list[str]:
+    """How the submitted metadata of a cell differs from the release's (not in its checksum, which
+    nbgrader always overwrites and only a changed release changes)."""
     found = []
-    for key in list(wanted) + [key for key in got if key not in wanted]:
+    for key in [key for key in wanted if key != "checksum"] + [key for key in got if key not in wanted]:
         if key not in got:
             found.append(f"{grade_id}: {key} missing (the release's: {_shown(wanted[key])})")
         elif key not in wanted:
             found.append(f"{grade_id}: {_shown(key)} added ({_shown(got[key])}), which the release has not")
-        elif got[key] != wanted[key] or type(got[key]) is not type(wanted[key]):
+        elif got[key] != wanted[key] or isinstance(got[key], bool) != isinstance(wanted[key], bool):
             found.append(f"{grade_id}: {key} {_shown(got[key])} (the release's: {_shown(wanted[key])})")
     return found
 

@@ -60,6 +60,10 @@ def list_metadata(nb):
     cell(nb, PUBLIC).metadata["nbgrader"] = ["grade", True]
 
 
+def flag_as_number(nb):
+    cell(nb, HIDDEN).metadata.nbgrader["solution"] = 0  # equal to False, and yet not a flag
+
+
 def string_metadata_on_the_solution(nb):
     cell(nb, SOLUTION).metadata["nbgrader"] = "solution"
 
@@ -77,6 +81,7 @@ EDITS = {
     schema_version: f"{HIDDEN}: schema_version 4 (the release's: 3)",
     flipped_to_solution: f"{HIDDEN}: solution True (the release's: False)",
     points_changed: f"{PUBLIC}: points 100 (the release's: 2)",
+    flag_as_number: f"{HIDDEN}: solution 0 (the release's: False)",
     list_metadata: f"cell 10: its nbgrader metadata is a list, not a mapping; read as {PUBLIC} from its place",
     string_metadata_on_the_solution: f"cell 9: its nbgrader metadata is a string, not a mapping; read as {SOLUTION} "
                                      "from its place",
@@ -136,6 +141,13 @@ def test_two_unreadable_cells_in_one_gap_are_not_guessed():
                         "cell 11: its nbgrader metadata is a number, not a mapping"]
     assert status.tampering(restored, RELEASE) == [f"{PUBLIC} deleted", f"{HIDDEN} deleted",
                                                    f"{PUBLIC} lost its nbgrader metadata"]
+
+
+def test_points_written_as_a_float_and_a_checksum_are_no_edit():
+    def edit(nb):
+        cell(nb, PUBLIC).metadata.nbgrader["points"] = 2.0
+        cell(nb, PUBLIC).metadata.nbgrader["checksum"] = "0" * 32  # a cell released before a change of its source
+    assert metadata.restore(submitted(edit), RELEASE)[1] == []
 
 
 def test_findings_are_bounded_and_quote_little():
