@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from . import course
-from .collect import DEFAULT_PATTERN
+from .collect import DEFAULT_PATTERN, MB, Limits
 
 # The outputs written from the gradebook: what each is, and where it goes in the course directory.
 OUTPUTS = {"feedback": ("an HTML feedback page per student", ".grading/feedback-html"),
@@ -43,7 +43,8 @@ def _collect(args) -> int:
     try:
         if args.downloads:
             re.compile(args.pattern)
-            log = collect_downloads(args.downloads, args.course, pattern=args.pattern)
+            limits = Limits(file_bytes=args.max_file * MB, download_bytes=args.max_download * MB)
+            log = collect_downloads(args.downloads, args.course, pattern=args.pattern, limits=limits)
         else:
             log = collect_exchange(args.lessons or course.lesson_ids(args.course), args.course, exchange=args.exchange)
     except (BadInput, re.error) as error:
@@ -175,6 +176,10 @@ def main(argv=None) -> int:
                          help="a folder or zip of LMS downloads instead of the exchange")
     collect.add_argument("--pattern", default=DEFAULT_PATTERN, metavar="REGEX",
                          help="finds the student id (group 'student') in a file name (default: %(default)r)")
+    collect.add_argument("--max-file", type=int, default=Limits.file_bytes // MB, metavar="MB",
+                         help="a larger file of the download is listed, not read (default: %(default)s)")
+    collect.add_argument("--max-download", type=int, default=Limits.download_bytes // MB, metavar="MB",
+                         help="files past this much of the download are listed, not read (default: %(default)s)")
     collect.add_argument("--exchange", metavar="PATH", help="nbgrader exchange root (default: as configured)")
     collect.set_defaults(run=_collect)
 

@@ -28,6 +28,7 @@ from nbgrader.preprocessors import Execute
 from nbgrader.utils import determine_grade
 
 from . import course
+from .untrusted import MAX_NOTEBOOK_BYTES, grade_id_of, shape_problem
 from .testrunner import TestsOutsideKernel
 
 LEARNER = "learner"
@@ -71,28 +72,41 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
     path = Path(path)
     if not path.is_file():
         raise BadInput(f"{path}: no such file")
-    return read_notebook_bytes(path.read_bytes(), path)
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_NOTEBOOK_BYTES + 1)
+    except OSError as error:
+        raise BadInput(f"{path}: cannot be read ({error.strerror})") from None
+    return read_notebook_bytes(data, path)
 
 
 def read_notebook_bytes(data: bytes, path) -> nbformat.NotebookNode:
-    """Parse a learner's file; `path` only names it in messages."""
+    """Parse a learner's file; `path` only names it in messages. Whatever the bytes, the only
+    exception is BadInput."""
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise BadInput(f"{path}: larger than the {MAX_NOTEBOOK_BYTES // 2**20} MB a notebook may be")
     if not data.strip():
         raise BadInput(f"{path}: an empty file, not a notebook")
     try:
         raw = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BadInput(f"{path}: not a notebook (not valid JSON: {error})") from None
+    except (ValueError, RecursionError, MemoryError) as error:  # ValueError: bad UTF-8 or JSON, a 5000-digit number
+        detail = "nested too deep" if isinstance(error, RecursionError) else str(error)[:200] or type(error).__name__
+        raise BadInput(f"{path}: not a notebook (not valid JSON: {detail})") from None
+    problem = shape_problem(raw)
+    if problem:
+        raise BadInput(f"{path}: not a notebook ({problem})")
     try:
         nb = nbformat.reads(json.dumps(raw), as_version=4)
         nbformat.validate(nb)
     except Exception as error:
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        first_line = str(error).strip().splitlines()[0][:200] if str(error).strip() else type(error).__name__
         raise BadInput(f"{path}: not a valid Jupyter notebook ({first_line})") from None
     return nb
 
 
 def grade_ids_in_order(nb: nbformat.NotebookNode) -> list[str]:
-    return [c.metadata["nbgrader"]["grade_id"] for c in nb.cells if "grade_id" in c.metadata.get("nbgrader", {})]
+    """The grade id of each cell that has one (grade_id_of: metadata of another shape gives none)."""
+    return [grade_id for grade_id in map(grade_id_of, nb.get("cells", [])) if grade_id is not None]
 
 
 def grade_ids(nb: nbformat.NotebookNode) -> set[str]:
