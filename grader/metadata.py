@@ -12,6 +12,7 @@ of it counts as deleted, as before).
 from __future__ import annotations
 
 import copy
+import reprlib
 from collections import Counter
 
 import nbformat
@@ -19,6 +20,8 @@ import nbformat
 SHOWN = 40        # characters of a submitted value quoted in a finding
 MOST_FINDINGS = 12  # findings listed one by one; the rest are counted
 FLAGS = ("grade", "solution", "locked", "task")
+SHORT = reprlib.Repr()
+SHORT.maxstring = SHORT.maxother = SHOWN
 
 
 def restore(submitted: nbformat.NotebookNode, release: nbformat.NotebookNode) -> tuple[nbformat.NotebookNode, list[str]]:
@@ -107,7 +110,8 @@ def _placed(garbled: dict[int, str], owner: dict[str, int], cells, known) -> dic
         if (start, end) in crowded or len(missing) != 1:
             continue
         wanted = known[missing[0]]
-        if not _is_test_or_locked(wanted) or wanted.source.strip() == cells[index].source.strip():
+        fits = not _is_test_or_locked(wanted) or wanted.source.strip() == cells[index].source.strip()
+        if fits and missing[0] not in found.values():  # (cells out of the release's order)
             found[index] = missing[0]
     return found
 
@@ -129,8 +133,8 @@ def _kind(value) -> str:
 
 
 def _shown(value) -> str:
-    text = repr(value)
-    return text if len(text) <= SHOWN else text[:SHOWN] + f"... ({len(text)} characters)"
+    """A short repr, however large or deep the value."""
+    return SHORT.repr(value)
 
 
 def _bounded(findings: list[str]) -> list[str]:

@@ -6,6 +6,7 @@ These read notebooks only; test_batch_survives.py grades such submissions end to
 from __future__ import annotations
 
 import copy
+import json
 
 import nbformat
 import pytest
@@ -157,6 +158,14 @@ def test_findings_are_bounded_and_quote_little():
     _, findings = metadata.restore(submitted(edit), RELEASE)
     assert len(findings) == metadata.MOST_FINDINGS + 1 and findings[-1].startswith("and 38 more")
     assert max(len(finding) for finding in findings) < 200
+
+    def large_and_deep(nb):
+        cell(nb, PUBLIC).metadata.nbgrader["points"] = list(range(100_000))
+        cell(nb, HIDDEN).metadata.nbgrader["points"] = json.loads("[" * 400 + "]" * 400)
+    restored, findings = metadata.restore(submitted(large_and_deep), RELEASE)
+    assert graded_cells(restored) == graded_cells(RELEASE)
+    assert [finding.split(" (")[0] for finding in findings] == [f"{PUBLIC}: points [0, 1, 2, 3, 4, 5, ...]",
+                                                                f"{HIDDEN}: points [[[[[[[...]]]]]]]"]
 
 
 def test_a_cell_python_cannot_parse_is_a_reason_and_is_found_uncompilable():
