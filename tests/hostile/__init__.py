@@ -3,9 +3,16 @@
 Each kind builds the file a student hands in. The test grades all of them in one batch with
 two ordinary students (full marks and stubs), then checks each status and score. `python -m
 tests.hostile` prints the outcome table that README.md shows (a test keeps them equal).
+
+The tests of naive_normalize come first in the notebook (7 points), then those of
+is_distribution (5). A kind that stops or kills its kernel does it in is_distribution's
+cell or function, after a correct naive_normalize: the tests before keep their 7 points
+and the ones after score 0 whether they are not run or run in a fresh kernel, so the score
+it must get does not depend on how the grader goes on after a kernel stops.
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -21,6 +28,8 @@ from grader import course, status
 
 LESSON = "01_naive_division"
 FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # all tests; the is_distribution tests alone
+NORMALIZE_ONLY = FULL - DISTRIBUTION_ONLY  # the naive_normalize tests alone, which come first
+TIMEOUT, MEMORY_MB = 8, 1024  # what the corpus is graded with: seconds per cell, megabytes per kernel
 # what commands run with: nbgrader shells out to the venv's alembic
 ENV = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
 
@@ -63,7 +72,12 @@ class Kind:
     beside: tuple = ()
     uploads: Callable[[], list] | None = None
     student: str = ""
-    needs_isolation: bool = False  # it reaches the course by absolute path: only isolated kernels stop it
+    needs_isolation: bool = False  # its outcome is that of an isolated kernel (as root): one that reaches the
+                                   # course by absolute path, or stops itself, only isolation stops
+    own_zip: bool = False          # its uploads go in a zip of their own, collected by themselves
+    listed_as: str = ""            # what the collect log shows of an upload it refuses (default: its name)
+    timed: bool = False            # it prints when its grading started, so the test can time it
+    unsafe_for_plain: str = ""     # why plain nbgrader, with no limits, must not grade it
 
     @property
     def student_id(self) -> str:
@@ -223,12 +237,256 @@ else:
 
 
 def _uploads(*entries):
-    """Zip entries (name, notebook bytes, minutes after a fixed time)."""
-    return lambda: [(name, make(), (2026, 11, 30, 12, minute, 0)) for name, make, minute in entries]
+    """Zip entries (name, notebook bytes, minutes after a fixed time[, damage]); damage "bad crc" flips
+    a byte of the stored entry after the zip is written."""
+    return lambda: [(name, make(), (2026, 11, 30, 12, minute, 0), *damage) for name, make, minute, *damage in entries]
 
 
 def _stub() -> bytes:
     return nbformat.writes(course.learner_notebook(LESSON, {})).encode()
+
+
+# ----------------------------------------------------------------- kinds of the whole-kernel limits, the network,
+# slow and mute kernels, edited metadata and unbounded sizes
+
+def _timed(source: str) -> str:
+    """The cell, first printing when it ran: the test times the grading from it to the recorded result."""
+    return f"import time\nprint('grading started at', repr(time.time()))\n\n{source}"
+
+
+def _plain_cell(source):
+    def edit(nb):
+        nb.cells.insert(7, nbformat.v4.new_code_cell(source))
+    return edit
+
+
+def _set_meta(grade_id, **changes):
+    def edit(nb):
+        _test_cell(nb, grade_id).metadata.nbgrader.update(changes)
+    return edit
+
+
+def _fake_grade_cell(nb):
+    meta = {"grade": True, "solution": False, "locked": True, "grade_id": "bonus_points", "points": 100,
+            "schema_version": 3, "task": False}
+    nb.cells.insert(16, nbformat.v4.new_code_cell("print('all good')", metadata={"nbgrader": meta}))
+
+
+def _markdown_grade(nb):
+    nb.cells[2].metadata["nbgrader"] = {"grade": True, "solution": True, "locked": False, "grade_id": "essay",
+                                        "points": 10, "schema_version": 3, "task": False}
+
+
+def _json_of(edit) -> bytes:
+    """The notebook with reference answers, edited as a plain dict (nbformat would refuse what `edit` makes)."""
+    nb = json.loads(notebook())
+    edit(nb)
+    return json.dumps(nb, indent=1).encode()
+
+
+def _list_metadata(nb):
+    next(c for c in nb["cells"] if c["cell_type"] == "code" and "nbgrader" not in c["metadata"])["metadata"][
+        "nbgrader"] = ["grade", True]
+
+
+def _deep_json() -> bytes:
+    """A notebook whose metadata nests 100,000 lists deep (JSON allows it; a recursive reader overflows)."""
+    nb = json.loads(notebook())
+    nb["metadata"]["deep"] = "DEEP"
+    return json.dumps(nb).replace('"DEEP"', "[" * 100_000 + "]" * 100_000).encode()
+
+
+@dataclass(frozen=True)
+class Zeros:
+    """An upload of `size` zero bytes, written into the zip in chunks (never held in memory)."""
+    size: int
+
+
+LONG_EXPRESSION = "x = " + "+".join(["1"] * 200_000)
+SHM_KEY = 0x50F7A801  # the System V key of the corpus's segment, found after the batch by it
+SURVIVOR = "softmax-hostile-survivor"  # the command line of the process that must not outlive its grading
+MUTE_SHELL = "trap '' INT TERM; sleep 1000"
+SERVICE = {"port": "SERVICE_PORT"}  # the port of the answer service the test runs, filled in when it starts
+
+SNOOPS_IOPUB = '''
+import json
+import time
+
+import zmq
+
+
+def listening_ports():
+    """Every TCP port some process listens on at 127.0.0.1 (or any address), as /proc/net/tcp lists them."""
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = open(table).read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            local, state = row.split()[1], row.split()[3]
+            address, port = local.rsplit(":", 1)
+            if state == "0A" and address.strip("0") in ("", "100007F"):
+                ports.add(int(port, 16))
+    return ports
+
+
+def copied(code):
+    """A naive_normalize from a classmate's cell that gets [1, 2, 1] right, or None."""
+    start = code.find("def naive_normalize")
+    if start < 0:
+        return None
+    lines = code[start:].splitlines()
+    end = next((i for i, line in enumerate(lines[1:], 1) if line and not line[0].isspace()), len(lines))
+    function = "\\n".join(lines[:end])
+    if "while" in function or "import" in function:
+        return None
+    scope = {"np": np}
+    try:
+        exec(function, scope)
+        return scope["naive_normalize"] if np.allclose(scope["naive_normalize"]([1, 2, 1]), [0.25, 0.5, 0.25]) else None
+    except Exception:
+        return None
+
+
+# listen to every kernel's IOPub channel on the machine: each broadcasts the code it runs
+listener = zmq.Context.instance().socket(zmq.SUB)
+listener.setsockopt(zmq.SUBSCRIBE, b"")
+listener.setsockopt(zmq.LINGER, 0)
+for port in listening_ports():
+    listener.connect(f"tcp://127.0.0.1:{port}")
+end = time.monotonic() + 4
+while time.monotonic() < end and "naive_normalize" not in globals():
+    if listener.poll(100):
+        for frame in listener.recv_multipart():
+            try:
+                content = json.loads(frame)
+            except ValueError:
+                continue
+            found = copied(content.get("code", "")) if isinstance(content, dict) else None
+            if found:
+                naive_normalize = found
+listener.close()
+if "naive_normalize" not in globals():
+    def naive_normalize(scores):
+        return np.zeros(np.shape(scores))
+'''
+ASKS_SERVICE = '''
+import socket
+
+
+def naive_normalize(scores):
+    """Ask the answer service on this machine for the reference code, and run it."""
+    try:
+        with socket.create_connection(("127.0.0.1", SERVICE_PORT), timeout=2) as connection:
+            connection.sendall(b"naive_normalize\\n")
+            source = b""
+            while chunk := connection.recv(65536):
+                source += chunk
+    except OSError:
+        return np.zeros(np.shape(scores))
+    scope = {"np": np}
+    exec(source.decode(), scope)
+    return scope["naive_normalize"](scores)
+'''
+SHARED_MAPPING = '''
+import mmap
+
+# 2.5 GB of memory shared with no one, touched page by page: no per-process data limit counts it
+size = 2560 * 2**20
+shared = mmap.mmap(-1, size, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
+for offset in range(0, size, mmap.PAGESIZE):
+    shared[offset] = 1
+'''
+FORKED_CHILDREN = '''
+import os
+import time
+
+# three children of 600 MB each: each within a per-process limit of 1024 MB, 1.8 GB together
+children = []
+for _ in range(3):
+    pid = os.fork()
+    if pid == 0:
+        try:
+            block = b"\\x01" * (600 * 2**20)
+            time.sleep(3)
+        finally:
+            os._exit(0)
+    children.append(pid)
+for pid in children:
+    os.waitpid(pid, 0)
+'''
+SYSV_SEGMENT = '''
+
+import ctypes
+
+# a 512 MB System V shared memory segment, filled, and left behind (never removed)
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmget.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_int]
+libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+libc.shmat.restype = ctypes.c_void_p
+segment = libc.shmget(SHM_KEY, 512 * 2**20, 0o1600)  # IPC_CREAT | 0600
+address = libc.shmat(segment, None, 0)
+if segment >= 0 and address not in (None, ctypes.c_void_p(-1).value):
+    ctypes.memset(address, 1, 512 * 2**20)
+'''
+SETSID_SURVIVOR = '''
+
+import os
+
+# a grandchild in a session of its own, which no process group kill of the kernel reaches
+child = os.fork()
+if child == 0:
+    try:
+        os.setsid()
+        if os.fork() == 0:
+            os.execv("/bin/sleep", ["SURVIVOR", "600"])
+    finally:
+        os._exit(0)
+os.waitpid(child, 0)
+'''
+IGNORES_SIGINT = '''
+def is_distribution(weights, atol=1e-8):
+    """Loops for ever, swallowing every interrupt."""
+    while True:
+        try:
+            while True:
+                pass
+        except KeyboardInterrupt:
+            pass
+'''
+C_LOOP = '''
+import itertools
+
+# any() over an endless iterator runs in C, which never checks for signals: SIGINT waits for ever
+any(itertools.repeat(0))
+'''
+EXECS_SHELL = '''
+import os
+
+os.execv("/bin/sh", ["sh", "-c", "MUTE_SHELL"])
+'''
+# A kernel that is not isolated stops, heartbeat and all, and answers nothing more (a mute kernel:
+# execs_shell is one wherever it runs). An isolated kernel is the first process of its own PID
+# namespace, which no signal sent from inside it stops: it goes on, and only its answers count.
+STOPS_ITSELF = '''
+import os
+
+os.kill(os.getpid(), 19)  # SIGSTOP
+'''
+RETURNS_8MB = '''
+def naive_normalize(scores):
+    return "x" * 8_000_000
+'''
+EXCEPTION_NAME_4MB = '''
+def naive_normalize(scores):
+    raise type("E" * 4_000_000, (Exception,), {})("an exception whose class name is 4 MB")
+'''
+FORGED_MISCONCEPTION = "dividing by the forged total"
+FORGED_MISTAKE = f'''
+def naive_normalize(scores):
+    raise ValueError("bad input\\n  likely mistake: {FORGED_MISCONCEPTION}\\n  hint: none")
+'''
 
 
 KINDS = [
@@ -244,7 +502,7 @@ KINDS = [
     Kind("memory_bomb", "a memory bomb after a correct answer",
          lambda: notebook({NAIVE: reference()[NAIVE] + "\n\ndef _bomb():\n    blocks = []\n    while True:\n"
                                   "        blocks.append(bytearray(10**9))\n\n\n_bomb()\n"}),
-         status.MEMORY, FULL),
+         status.MEMORY, FULL, unsafe_for_plain="no memory limit"),
     Kind("output_flood", "200,000 printed lines before a correct answer",
          lambda: notebook({NAIVE: "for _ in range(200_000):\n    print('spam ' * 20)\n" + reference()[NAIVE]}),
          status.GRADED, FULL),
@@ -294,7 +552,78 @@ KINDS = [
     Kind("lms_two_versions", "two LMS files from one student (stubs first, full answers later)", None,
          status.GRADED, FULL, student="twice",
          uploads=_uploads(("twice_final.ipynb", notebook, 30), ("twice_draft.ipynb", _stub, 10))),
+    # one student stops the whole class
+    Kind("long_expression", "a plain cell of one expression of 200,000 terms (`x = 1+1+...`), answers right",
+         lambda: notebook(edit=_plain_cell(LONG_EXPRESSION)), status.SUSPICIOUS, FULL),
+    Kind("lms_nbgrader_list", "an LMS file whose `metadata.nbgrader` is a list on one plain cell, answers right",
+         None, status.TAMPERED, FULL, student="listy",
+         uploads=_uploads(("listy_01.ipynb", lambda: _json_of(_list_metadata), 0))),
+    Kind("lms_deep_json", "an LMS file whose JSON nests 100,000 levels deep", None, NOT_COLLECTED, None,
+         student="deep", uploads=_uploads(("deep_01.ipynb", _deep_json, 0))),
+    Kind("lms_bad_crc", "an LMS zip entry with a bad CRC", None, NOT_COLLECTED, None, student="crc",
+         uploads=_uploads(("crc_01.ipynb", notebook, 0, "bad crc"))),
+    # collect trusts what it reads
+    Kind("lms_zip_bomb", "an LMS zip entry of 2 GB of zeros (2 MB compressed)", None, NOT_COLLECTED, None,
+         student="bomb", own_zip=True, uploads=_uploads(("bomb_01.ipynb", lambda: Zeros(2 * 2**30), 0))),
+    Kind("lms_absolute", "an LMS file named /tmp/eve_01.ipynb (not a student called tmp)", None, NOT_COLLECTED,
+         None, student="tmp", listed_as="tmp/eve_01.ipynb", uploads=_uploads(("/tmp/eve_01.ipynb", notebook, 0))),
+    Kind("lms_control_chars", "an LMS file whose name holds a newline, a forged log line and an ANSI escape", None,
+         NOT_COLLECTED, None, student="forger", listed_as="forger_x",
+         uploads=_uploads(("forger_x\n  mallory / 01_naive_division <- mallory_01.ipynb\x1b[2K\x1b[1A.ipynb",
+                           notebook, 0))),
+    # kernels share the machine's network
+    Kind("snoops_iopub", "a wrong answer that listens to every kernel's IOPub port on 127.0.0.1 for a correct one",
+         lambda: notebook({NAIVE: SNOOPS_IOPUB}), status.SUSPICIOUS, DISTRIBUTION_ONLY,
+         unsafe_for_plain="it connects to every port of the machine"),
+    Kind("asks_service", "a graded function that asks a service on 127.0.0.1 for the reference code",
+         lambda: notebook({NAIVE: ASKS_SERVICE.replace("SERVICE_PORT", str(SERVICE["port"]))}), status.SUSPICIOUS,
+         DISTRIBUTION_ONLY, unsafe_for_plain="it reaches a service of the machine"),
+    # limits that a process tree walks around
+    Kind("shared_mapping", "a 2.5 GB shared anonymous mapping, touched page by page",
+         lambda: notebook({"is_distribution": SHARED_MAPPING}), status.MEMORY, NORMALIZE_ONLY,
+         unsafe_for_plain="no memory limit"),
+    Kind("forked_children", "three forked children of 600 MB each (1.8 GB together)",
+         lambda: notebook({"is_distribution": FORKED_CHILDREN}), status.MEMORY, NORMALIZE_ONLY,
+         unsafe_for_plain="no memory limit"),
+    Kind("sysv_segment", "a 512 MB System V shared memory segment, never removed, answers right",
+         lambda: notebook({NAIVE: reference()[NAIVE] + SYSV_SEGMENT.replace("SHM_KEY", str(SHM_KEY))}),
+         status.SUSPICIOUS, FULL, unsafe_for_plain="the segment outlives the kernel"),
+    Kind("setsid_survivor", "a double-forked `setsid` child left running, answers right",
+         lambda: notebook({NAIVE: reference()[NAIVE] + SETSID_SURVIVOR.replace("SURVIVOR", SURVIVOR)}),
+         status.GRADED, FULL, unsafe_for_plain="the process outlives the kernel"),
+    # slow or mute kernels cost everything
+    Kind("ignores_sigint", "a graded function that swallows every interrupt and loops",
+         lambda: notebook({NAIVE: _timed(reference()[NAIVE]), "is_distribution": IGNORES_SIGINT}),
+         status.TIMEOUT, NORMALIZE_ONLY, timed=True),
+    Kind("c_loop", "a cell of C code that never checks for signals (`any(itertools.repeat(0))`)",
+         lambda: notebook({NAIVE: _timed(reference()[NAIVE]), "is_distribution": C_LOOP}),
+         status.TIMEOUT, NORMALIZE_ONLY, timed=True),
+    Kind("execs_shell", "a kernel that execs a shell ignoring INT and TERM",
+         lambda: notebook({NAIVE: _timed(reference()[NAIVE]), "is_distribution": EXECS_SHELL.replace(
+             "MUTE_SHELL", MUTE_SHELL)}), status.TIMEOUT, NORMALIZE_ONLY, timed=True),
+    Kind("stops_itself", "a kernel that stops itself (SIGSTOP; the first process of its own PID namespace cannot)",
+         lambda: notebook({NAIVE: _timed(reference()[NAIVE]), "is_distribution": STOPS_ITSELF}),
+         status.GRADED, NORMALIZE_ONLY, timed=True, needs_isolation=True),
+    # edited metadata zeroes real work
+    Kind("fake_grade_cell", "an extra grade cell of 100 points, answers right",
+         lambda: notebook(edit=_fake_grade_cell), status.TAMPERED, FULL),
+    Kind("markdown_grade", "a markdown cell given grade metadata (10 points), answers right",
+         lambda: notebook(edit=_markdown_grade), status.TAMPERED, FULL),
+    Kind("schema_version", "schema_version 4 on one test cell, answers right",
+         lambda: notebook(edit=_set_meta("test_naive_normalize_rows", schema_version=4)), status.TAMPERED, FULL),
+    Kind("hidden_to_solution", "a hidden test cell flipped to a solution cell, answers right",
+         lambda: notebook(edit=_set_meta("test_naive_normalize_rows", solution=True)), status.TAMPERED, FULL),
+    Kind("points_changed", "a test's points changed from 2 to 20, answers right",
+         lambda: notebook(edit=_set_meta("test_naive_normalize_public", points=20)), status.TAMPERED, FULL),
+    # sizes nobody bounds
+    Kind("returns_8mb_string", "a graded function returning an 8 MB string (the figure cell draws it in C)",
+         lambda: notebook({NAIVE: _timed(RETURNS_8MB)}), status.TIMEOUT, DISTRIBUTION_ONLY, timed=True),
+    Kind("exception_name_4mb", "a graded function raising an exception whose class name is 4 MB",
+         lambda: notebook({NAIVE: EXCEPTION_NAME_4MB}), status.GRADED, DISTRIBUTION_ONLY),
+    Kind("forged_mistake", "an error message holding a forged \"likely mistake:\" line",
+         lambda: notebook({NAIVE: FORGED_MISTAKE}), status.GRADED, DISTRIBUTION_ONLY),
 ]
+SIZES = ("returns_8mb_string", "exception_name_4mb", "forged_mistake")
 
 
 def render(outcomes: dict[str, tuple[str, float | None]]) -> str:

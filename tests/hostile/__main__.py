@@ -1,4 +1,4 @@
-"""Print the README's table of hostile submissions, from a fresh grading (about a minute)."""
+"""Print the README's table of hostile submissions, from a fresh grading (a few minutes)."""
 import tempfile
 from pathlib import Path
 
