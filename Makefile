@@ -69,7 +69,7 @@ demo: $(STAMP)
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/autograde.py
 
-# Every hostile submission graded by plain `nbgrader autograde` and by `grader grade`, side by side (~10 min).
+# Every hostile submission graded by plain `nbgrader autograde` and by `grader grade`, side by side (~15 min).
 benchmark-hostile: $(STAMP)
 	$(BIN)/python benchmarks/hostile.py
 
