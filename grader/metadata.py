@@ -33,6 +33,7 @@ def restore(submitted: nbformat.NotebookNode, release: nbformat.NotebookNode) ->
     owner: dict[str, int] = {}    # release grade id -> the submitted cell graded as it
     claimed: dict[int, dict] = {}  # submitted cell -> its metadata, which names a release cell
     garbled: dict[int, str] = {}  # submitted cell -> why its metadata names no cell
+    unknown: list[str] = []       # cells whose grade metadata names no cell of the release
     for index, cell in enumerate(cells):
         if "nbgrader" not in cell.metadata:
             continue
@@ -48,8 +49,12 @@ def restore(submitted: nbformat.NotebookNode, release: nbformat.NotebookNode) ->
             owner[grade_id] = index  # nbgrader's rule: the last cell of a grade id is the one graded
             claimed[index] = meta
         elif grade_id is not None or any(meta.get(flag) for flag in FLAGS):
-            findings.append(f"cell {index}: grade metadata the release does not have"
-                            + (f" (grade_id {_shown(grade_id)})" if grade_id is not None else ""))
+            unknown.append(f"cell {index}: grade metadata the release does not have"
+                           + (f" (grade_id {_shown(grade_id)})" if grade_id is not None else ""))
+    if len(unknown) > 1 and not any(known[grade_id].metadata["nbgrader"].get("grade") for grade_id in owner):
+        # another lesson's notebook, most likely: one line says it
+        unknown = [f"{len(unknown)} cells with grade metadata the release does not have, and none of its tests"]
+    findings += unknown
     placed = _placed(garbled, owner, cells, known)
     for index, reason in garbled.items():
         findings.append(f"cell {index}: {reason}" + (f"; read as {placed[index]} from its place" if index in placed else ""))

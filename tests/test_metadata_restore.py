@@ -133,6 +133,13 @@ def test_a_notebook_stripped_of_metadata_gets_none_back():
     assert status.tampering(restored, RELEASE)[0].startswith("none of the lesson's test cells is there")
 
 
+def test_another_lessons_notebook_is_one_finding():
+    other = course.learner_notebook("06_masking", {})
+    restored, findings = metadata.restore(other, RELEASE)
+    assert findings == ["16 cells with grade metadata the release does not have, and none of its tests"]
+    assert [grade_id for grade_id, _, _ in graded_cells(restored)] == ["setup"]  # both lessons have one
+
+
 def test_two_unreadable_cells_in_one_gap_are_not_guessed():
     def edit(nb):
         for grade_id in (PUBLIC, HIDDEN):  # neighbours: neither place is certain
