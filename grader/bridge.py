@@ -10,11 +10,14 @@ the exception it raised, the warnings it gave, and its arguments as they were af
 from __future__ import annotations
 
 import ast
+import asyncio
 import builtins
 import collections.abc
+import contextlib
 import functools
 import importlib
 import json
+import signal
 import warnings
 from queue import Empty
 from time import monotonic
@@ -29,7 +32,9 @@ SAFE_MODULES = {"numpy", "math", "cmath", "random", "itertools", "functools", "c
 INSTALL = ("__softmax_bridge__ = (lambda ns: (exec({source!r}, ns), ns['Bridge'])[1])"
            "({{'__name__': 'softmax_bridge'}})(globals())")
 SOURCE = kernelside.__loader__.get_source(kernelside.__name__)
-INTERRUPT_GRACE = 5.0  # seconds an interrupted kernel gets to answer before the call counts as timed out
+INTERRUPT_GRACE = 5.0  # seconds an interrupted kernel gets to answer before it is killed
+MAX_ANSWER_TEXT = 2 * kernelside.MAX_ANSWER + 3 * kernelside.MAX_VALUE  # characters of an answer as IPython shows it
+NAME_LIMIT = kernelside.NAME_LIMIT
 
 
 class KernelDied(BaseException):
@@ -38,6 +43,18 @@ class KernelDied(BaseException):
 
 class CellTimeoutError(BaseException):
     """A test cell's time ran out while the learner's code was running in the kernel."""
+
+
+async def stop_kernel(km) -> None:
+    """Kill the kernel's process group and wait (a few seconds at most) until the kernel is gone.
+
+    For a kernel that did not answer its interrupt: a function that ignores SIGINT, C code
+    that never checks for signals, a stopped process, a shell the kernel became."""
+    with contextlib.suppress(RuntimeError, OSError):  # RuntimeError: no kernel running
+        await ensure_async(km.signal_kernel(signal.SIGKILL))
+    until = monotonic() + 5
+    while monotonic() < until and await ensure_async(km.is_alive()):
+        await asyncio.sleep(0.05)
 
 
 class BridgeError(Exception):
@@ -54,22 +71,27 @@ class Opaque:
         return self.description
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def _stand_in(type_name: str) -> type:
     return type(type_name, (Opaque,), {"__module__": "learner"})
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def _foreign_array(type_name: str) -> type:
     """A plain-behaving ndarray subclass with the name of the learner's subclass, so checks can say what it was."""
     return type(type_name, (np.ndarray,), {"__module__": "learner"})
 
 
-@functools.cache
 def rebuilt_class(classes: tuple, root: type) -> type:
     """A class for the learner's exception or warning, from its classes' (module, qualified name),
     innermost first: the real one when it is Python's or NumPy's, else a class of the same name
     and module derived from its nearest real base below `root`."""
+    clipped = tuple(tuple(kernelside.clip(part, NAME_LIMIT) for part in names[:3]) for names in classes[:20])
+    return _rebuilt_class(clipped, root)
+
+
+@functools.lru_cache(maxsize=1024)
+def _rebuilt_class(classes: tuple, root: type) -> type:
     for index, (module, name, _) in enumerate(classes):
         known = None
         if module == "builtins":
@@ -90,7 +112,7 @@ def rebuilt_class(classes: tuple, root: type) -> type:
     return _named(*classes[0], known)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1024)
 def _named(module: str, qualname: str, name: str, base: type) -> type:
     """A subclass of `base` named as the learner's class was, made from a message alone."""
     return type(name, (base,), {"__module__": module, "__qualname__": qualname,
@@ -101,7 +123,7 @@ def _named(module: str, qualname: str, name: str, base: type) -> type:
 def rebuilt_error(raised: dict) -> BaseException:
     """The learner's exception, rebuilt from its description (see kernelside.describe_error)."""
     cls = rebuilt_class(tuple(map(tuple, raised["classes"])), BaseException)
-    message = str(raised["message"])
+    message = kernelside.clip(raised["message"])
     try:
         return cls(message)
     except Exception:  # a class whose constructor wants more than a message (NumPy's casting errors)
@@ -110,6 +132,8 @@ def rebuilt_error(raised: dict) -> BaseException:
 
 class Codec(kernelside.Codec):
     """The grading side's codec: iterators go as lists (handed to the learner as iterators)."""
+
+    array_limit = 64 * 2**20  # the tests' own arguments (what comes back is bounded by the kernel's side)
 
     def encode(self, value, depth=0):
         if isinstance(value, kernelside.OnePass):
@@ -129,8 +153,8 @@ def _stand_in_for(item) -> Opaque:
     """A stand-in for what the kernel described instead of sending: a learner's object, or a function."""
     if item[0] != "opaque":
         return Opaque("<a function>")
-    kind = str(item[1].get("type", "object"))
-    return _stand_in(kind)(f"<a {kind}: {item[1].get('repr', '')}>")
+    kind = kernelside.clip(item[1].get("type", "object"), NAME_LIMIT)
+    return _stand_in(kind)(f"<a {kind}: {kernelside.clip(item[1].get('repr', ''), 400)}>")
 
 
 def _write_back(original, after) -> None:
@@ -161,6 +185,7 @@ class KernelSession:
     def __init__(self, client, deadline: float):
         self.client, self.deadline, self.codec = client, deadline, Codec()
         self.used_global_random = False  # whether the last call drew from the kernel's global random state
+        self.killed = False  # whether the kernel was killed at the time limit (it did not answer its interrupt)
 
     def describe(self, names: list[str]) -> dict:
         """The notebook's current value of each name it has: data as a copy, functions as KernelFunctions."""
@@ -193,7 +218,7 @@ class KernelSession:
                 _write_back(original, self.codec.read(after))
             for warned in answer["warnings"]:
                 category = rebuilt_class(tuple(map(tuple, warned["classes"])), Warning)
-                warnings.warn_explicit(str(warned["message"]), category, "<learner's code>", 0)
+                warnings.warn_explicit(kernelside.clip(warned["message"]), category, "<learner's code>", 0)
             results = [self.codec.read(item) for item in answer["results"]]
             error = None if answer["raised"] is None else rebuilt_error(answer["raised"])
             self.used_global_random = answer.get("global_random") is True
@@ -216,6 +241,8 @@ class KernelSession:
             raise BridgeError(f"the kernel could not run the grader's request ({answer.get('ename')})")
         try:
             text = answer["data"]["text/plain"]
+            if len(text) > MAX_ANSWER_TEXT:
+                raise BridgeError(f"the kernel's answer was too large ({len(text):,} characters)")
             return json.loads(_string_literal(text))
         except (KeyError, TypeError, ValueError, SyntaxError, MemoryError, RecursionError):
             raise BridgeError("the kernel's answer could not be read") from None
@@ -226,8 +253,14 @@ class KernelSession:
             remaining = self.deadline - monotonic()
             if remaining <= 0:
                 await ensure_async(self.client.km.interrupt_kernel())
-                await self._matching(kc, msg_id, monotonic() + INTERRUPT_GRACE)  # let the interrupted call end
-                raise CellTimeoutError("the learner's code was still running at the time limit and was stopped")
+                if await self._matching(kc, msg_id, monotonic() + INTERRUPT_GRACE) is not None:
+                    raise CellTimeoutError("the learner's code was still running at the time limit and was stopped")
+                if not await ensure_async(kc.is_alive()):
+                    raise KernelDied("the kernel stopped (it exited or crashed) during a test")
+                await stop_kernel(self.client.km)
+                self.killed = True
+                raise CellTimeoutError("the learner's code was still running at the time limit and did not stop "
+                                       f"when interrupted, so its kernel was stopped after {INTERRUPT_GRACE:g} s more")
             reply = await self._matching(kc, msg_id, monotonic() + min(1.0, remaining))
             if reply is not None:
                 return reply

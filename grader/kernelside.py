@@ -15,7 +15,10 @@ import warnings
 
 import numpy as np
 
-MAX_BYTES = 64 * 2**20  # an answer larger than this is not data a softmax lesson returns
+MAX_VALUE = 4 * 2**20  # characters of one encoded value: a softmax lesson's largest answers are ~0.5 MB
+MAX_ANSWER = 16 * 2**20  # characters of all the results of one request together
+NAME_LIMIT = 200  # characters of a class's module or name
+MESSAGE_LIMIT = 2000  # characters of an exception's or a warning's message
 
 
 class OnePass:
@@ -60,6 +63,8 @@ def random_states():
 class Codec:
     """Plain data to JSON and back: arrays, numbers, strings, lists, tuples, dicts, random generators, streams."""
 
+    array_limit = MAX_VALUE  # bytes of an array sent as data; a larger one is described, not sent
+
     def encode(self, value, depth=0):
         if depth > 20:
             return ["opaque", {"type": "deeply nested data", "repr": ""}]
@@ -84,7 +89,9 @@ class Codec:
 
     def _array(self, value):
         array = np.asarray(value)
-        if array.dtype.hasobject or array.nbytes > MAX_BYTES:
+        if array.nbytes > self.array_limit:
+            return _too_large(value, f"{array.nbytes:,} bytes", self.array_limit)
+        if array.dtype.hasobject:
             return ["opaque", {"type": type(value).__name__, "repr": _short(value)}]
         buffer = io.BytesIO()
         np.save(buffer, np.array(array, copy=True, order="C"), allow_pickle=False)
@@ -121,25 +128,46 @@ class Codec:
         return opaque(item) if opaque is not None else None
 
 
+def bounded(encoded, value, limit=MAX_VALUE):
+    """`encoded` (the encoding of `value`), or a stand-in when it takes more than `limit` characters as JSON."""
+    size = len(json.dumps(encoded))
+    return encoded if size <= limit else _too_large(value, f"{size:,} characters encoded", max(limit, 0))
+
+
+def _too_large(value, size, limit=MAX_VALUE):
+    return ["opaque", {"type": clip(type(value).__name__, NAME_LIMIT), "too_large": True,
+                       "repr": f"too large to compare ({size}, more than the {limit:,} allowed)"}]
+
+
 def _short(value):
     try:
-        return _clip(repr(value), 200)
+        return clip(repr(value), 200)
     except Exception:
         return "<no repr>"
 
 
-def _clip(text, limit=2000):
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+def clip(text, limit=MESSAGE_LIMIT):
+    """`text` in about `limit` characters; a clipped text says so."""
+    text = str(text)
+    return text if len(text) <= limit else f"{text[:limit]}... [clipped: {len(text) - limit:,} more characters]"
+
+
+def _message(thing):
+    try:
+        return clip(str(thing))
+    except Exception:
+        return "<a message that could not be read>"
 
 
 def describe_error(error):
     """An exception as data: its classes (module, name), innermost first, and its message."""
-    return {"classes": _classes(type(error)), "message": _clip(str(error))}
+    return {"classes": _classes(type(error)), "message": _message(error)}
 
 
 def _classes(cls):
-    """(module, qualified name, name) of a class and its bases, innermost first."""
-    return [[getattr(c, "__module__", ""), c.__qualname__, c.__name__] for c in cls.__mro__]
+    """(module, qualified name, name) of a class and its first bases, innermost first, names clipped."""
+    return [[clip(getattr(c, "__module__", ""), NAME_LIMIT), clip(c.__qualname__, NAME_LIMIT),
+             clip(c.__name__, NAME_LIMIT)] for c in cls.__mro__[:20]]
 
 
 class Bridge(Codec):
@@ -154,7 +182,7 @@ class Bridge(Codec):
         for name in json.loads(request):
             if name in self.namespace:
                 try:
-                    found[name] = self.encode(self.namespace[name])
+                    found[name] = bounded(self.encode(self.namespace[name]), self.namespace[name])
                 except Exception as error:
                     found[name] = ["opaque", {"type": type(error).__name__, "repr": "could not be read"}]
         return json.dumps(found)
@@ -165,17 +193,19 @@ class Bridge(Codec):
         fn = self.namespace.get(request["name"])
         args = [self.decode(a) for a in request["args"]]
         kwargs = {k: self.decode(v) for k, v in request["kwargs"].items()}
-        results, raised = [], None
+        results, raised, left = [], None, MAX_ANSWER
         random_before = random_states()
         with warnings.catch_warnings(record=True) as caught, np.errstate(**request["errstate"]):
             warnings.simplefilter("always")
             try:
                 for _ in range(request["times"]):
-                    results.append(self.encode(fn(*args, **kwargs)))
+                    value = fn(*args, **kwargs)
+                    results.append(bounded(self.encode(value), value, min(MAX_VALUE, left)))
+                    left -= len(json.dumps(results[-1]))
             except BaseException as error:  # the learner's error (or the grader's interrupt), as data
                 raised = describe_error(error)
-        warned = [{"classes": _classes(w.category), "message": _clip(str(w.message))} for w in caught[:20]]
+        warned = [{"classes": _classes(w.category), "message": _message(w.message)} for w in caught[:20]]
         return json.dumps({"results": results, "raised": raised, "warnings": warned,
                            "global_random": random_states() != random_before,
-                           "args": [self.encode(a) for a in args],
-                           "kwargs": {k: self.encode(v) for k, v in kwargs.items()}})
+                           "args": [bounded(self.encode(a), a) for a in args],
+                           "kwargs": {k: bounded(self.encode(v), v) for k, v in kwargs.items()}})

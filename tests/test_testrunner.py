@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 
 import hypothesis.extra.numpy as hnp
 import nbformat
@@ -244,3 +245,62 @@ def test_a_function_drawing_from_the_kernels_global_random_state_is_seen():
     assert verdicts["sample_next_token"] == "passed"
     assert "global random state" in verdicts["sample_global"]
     assert "global random state" in verdicts["sample_python_random"]
+
+
+def test_a_value_too_large_to_compare_crosses_as_a_stand_in_that_says_so():
+    kernel = kernelside.Bridge({"big": lambda n: "x" * n, "many": lambda: [np.zeros(1000)] * 1000})
+    answer = json.loads(kernel.call(json.dumps({"name": "big", "args": [CODEC.encode(8_000_000)], "kwargs": {},
+                                                "errstate": np.geterr(), "times": 1})))
+    refused = CODEC.read(answer["results"][0])
+    assert isinstance(refused, bridge.Opaque) and "too large to compare" in repr(refused) and len(repr(refused)) < 300
+    small = json.loads(kernel.call(json.dumps({"name": "big", "args": [CODEC.encode(1000)], "kwargs": {},
+                                              "errstate": np.geterr(), "times": 1})))
+    assert CODEC.read(small["results"][0]) == "x" * 1000
+    assert isinstance(across(np.zeros(kernelside.MAX_VALUE)), bridge.Opaque)  # 32 MB of float64
+    assert isinstance(across([np.zeros(1000)] * 1000), list)  # each part is small: only the kernel's answer is bounded
+    repeated = json.loads(kernel.call(json.dumps({"name": "big", "args": [CODEC.encode(3_000_000)], "kwargs": {},
+                                                  "errstate": np.geterr(), "times": 8})))
+    assert len(json.dumps(repeated)) < kernelside.MAX_ANSWER + kernelside.MAX_VALUE  # the calls share one budget
+    assert isinstance(CODEC.read(repeated["results"][-1]), bridge.Opaque)
+
+
+def test_names_and_messages_the_kernel_sends_are_clipped_and_say_so():
+    huge = "E" * 4_000_000
+    error = bridge.rebuilt_error({"classes": [["learner", huge, huge], ["builtins", "ValueError", "ValueError"]],
+                                  "message": "m" * 4_000_000})
+    assert isinstance(error, ValueError) and len(type(error).__name__) < 300 and "clipped" in type(error).__name__
+    assert len(str(error)) < 3000 and str(error).endswith("more characters]")
+    described = kernelside.describe_error(type(huge, (KeyError,), {})("k" * 100_000))
+    assert len(json.dumps(described)) < 20_000
+
+
+def _graded_cell(outputs):
+    meta = {"nbgrader": {"grade": True, "solution": False, "points": 3, "grade_id": "t"}}
+    return nbformat.v4.new_code_cell("", metadata=meta, outputs=outputs)
+
+
+_texts = st.builds(lambda char, n: char * n, st.sampled_from(["a", "\x01", "é", "\n", "💥"]),
+                   st.integers(0, 200_000)) | st.sampled_from(["1.5", "0", "2", "3.0", "text"])
+_outputs = st.one_of(
+    st.builds(lambda name, text: nbformat.v4.new_output("stream", name=name, text=text),
+              st.sampled_from(["stdout", "stderr"]), _texts),
+    st.builds(lambda ename, evalue: nbformat.v4.new_output("error", ename=ename, evalue=evalue,
+                                                           traceback=[ename, evalue]), _texts, _texts),
+    st.builds(lambda text: nbformat.v4.new_output("execute_result", data={"text/plain": text or "x"},
+                                                  execution_count=1), _texts),
+    st.builds(lambda text, image: nbformat.v4.new_output("display_data", data={"text/html": text, "image/png": image}),
+              _texts, _texts))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_outputs, max_size=8), st.sampled_from([0, 1000, testrunner.TEXT_LIMIT]))
+def test_bounded_outputs_keep_the_cells_grade_and_their_limits(outputs, limit):
+    from nbgrader.utils import determine_grade
+
+    before = determine_grade(_graded_cell(nbformat.from_dict(outputs)))
+    bounded, size = testrunner.bounded_outputs(nbformat.from_dict(outputs), limit, limit)
+    assert determine_grade(_graded_cell(bounded)) == before
+    most = 3 * limit + 500 * (len(outputs) + 1)  # text, images and the traceback's share; names and notes
+    assert size == sum(map(testrunner.stored_size, bounded)) <= most
+    if testrunner.stored_size(outputs) > most:  # something was cut, and says so
+        assert "clipped" in json.dumps(bounded) or "left out" in json.dumps(bounded)

@@ -1,0 +1,158 @@
+"""A slow, mute or dying kernel costs the cell it happened in, not the notebook, and whatever the
+learner's code returns, raises or prints, the autograded notebook stays small
+(grader/testrunner.py, grader/bridge.py, grader/kernelside.py).
+
+Each test grades a lesson 01 notebook with real nbgrader and real kernels. The tests of
+naive_normalize come first (7 points), then those of is_distribution; the trouble is put in
+is_distribution's function or cell, after a correct naive_normalize.
+"""
+from __future__ import annotations
+
+from time import monotonic
+
+import nbformat
+import pytest
+
+from grader import course, selfgrade, status
+from grader.bridge import INTERRUPT_GRACE
+from tests.conftest import run_apart
+
+LESSON = "01_naive_division"
+TIMEOUT = 4  # seconds per cell
+SIGNATURE = "def is_distribution(weights, atol=1e-8):\n"
+REFERENCE = course.reference_answers(LESSON)
+
+
+def graded(answers: dict, extra_cells=(), warm: bool = True, metadata=None):
+    """Autograde lesson 01 with these answers (and extra learner cells at the end): (result, seconds, executed)."""
+    nb = course.learner_notebook(LESSON, {**REFERENCE, **answers})
+    nb.cells += [nbformat.v4.new_code_cell(source) for source in extra_cells]
+    for cell in nb.cells:
+        cell.metadata.update(metadata or {})
+    start = monotonic()
+    result = run_apart(lambda: selfgrade.autograde_sandboxed(LESSON, nb, timeout=TIMEOUT, warm=warm))
+    return result, monotonic() - start, nbformat.reads(result.autograded, as_version=4)
+
+
+def code_cells(executed):
+    return [cell for cell in executed.cells if cell.cell_type == "code" and cell.source.strip()]
+
+
+def assert_stopped_at(result, executed, stopping: str, ename: str, why: str) -> None:
+    """The tests before `stopping` (a grade id) keep their points, it fails with `ename`, every code cell
+    after it is not run, and the status names `why` and never an invalid notebook."""
+    names = [cell.metadata.get("nbgrader", {}).get("grade_id") for cell in code_cells(executed)]
+    at = names.index(stopping)
+    scores = {t.grade_id: t for t in result.report.tests}
+    before = [name for name in names[:at] if name in scores]
+    assert before and all(scores[name].passed for name in before), [scores[n].message for n in before]
+    errors = [o for o in code_cells(executed)[at].outputs if o.output_type == "error"]
+    assert [o.ename for o in errors][-1:] == [ename], errors
+    after = code_cells(executed)[at + 1:]
+    assert after and all([(o.output_type, o.get("ename"), o.get("evalue")) for o in cell.outputs]
+                         == [("error", "NotRun", f"not run: kernel stopped ({why})")] for cell in after)
+    assert all(scores[name].points == 0 for name in names[at:] if name in scores)
+    state, detail = status.combine(status.execution_problems(executed))
+    assert {"timeout": status.TIMEOUT, "the kernel died": status.KERNEL_DIED}[why] in state.split(", ")
+    assert status.INVALID not in state and f"{len(after)} cells after it were not run" in detail
+
+
+SLOW = {
+    "a function that ignores SIGINT": (
+        {"is_distribution": f"import signal, time\n\n{SIGNATURE}"
+                            "    signal.signal(signal.SIGINT, signal.SIG_IGN)\n    time.sleep(1000)\n"},
+        "test_is_distribution_public", True),
+    "C code that never checks for signals, in a learner's cell": (  # pbkdf2 runs ~6 minutes in one C call
+        {"is_distribution": REFERENCE["is_distribution"]
+         + "\nimport hashlib\nhashlib.pbkdf2_hmac('sha256', b'x', b'salt', 2**31 - 1)\n"},
+        "is_distribution", True),
+    "a kernel that becomes a shell ignoring INT and TERM": (
+        {"is_distribution": REFERENCE["is_distribution"]
+         + "\nimport os\nos.execv('/bin/sh', ['sh', '-c', \"trap '' INT TERM; sleep 1000\"])\n"},
+        "is_distribution", True),
+    # a kernel that is pid 1 of its own PID namespace (isolated) cannot stop itself: this one is not
+    "a kernel that stops itself (SIGSTOP)": (
+        {"is_distribution": f"import os, signal\n\n{SIGNATURE}    os.kill(os.getpid(), signal.SIGSTOP)\n"},
+        "test_is_distribution_public", False),
+}
+
+
+@pytest.mark.parametrize("kind", SLOW)
+def test_a_cell_past_its_limit_that_ignores_its_interrupt_costs_that_cell(kind):
+    answers, stopping, warm = SLOW[kind]
+    result, seconds, executed = graded(answers, warm=warm)
+    assert_stopped_at(result, executed, stopping, "CellTimeoutError", "timeout")
+    cells = len(code_cells(executed))
+    # one timeout and the grace, not one per cell left (nor nbclient's output wait and an invalid notebook)
+    assert seconds < TIMEOUT + INTERRUPT_GRACE + 15 < cells * TIMEOUT, seconds
+
+
+DEATHS = {
+    "os._exit in a function the tests call": (
+        {"is_distribution": f"import os\n\n{SIGNATURE}    os._exit(3)\n"}, "test_is_distribution_public"),
+    "a segmentation fault in a learner's cell": (
+        {"is_distribution": REFERENCE["is_distribution"] + "\nimport ctypes\nctypes.string_at(0)\n"},
+        "is_distribution"),
+}
+
+
+@pytest.mark.parametrize("kind", DEATHS)
+def test_a_kernel_that_dies_keeps_the_points_of_the_tests_before(kind):
+    answers, stopping = DEATHS[kind]
+    result, seconds, executed = graded(answers)
+    assert_stopped_at(result, executed, stopping, "KernelDied", "the kernel died")
+    assert seconds < TIMEOUT + 15, seconds  # a death is seen at once, no time limit is waited for
+
+
+MB = 2**20
+
+
+def test_what_the_learner_returns_raises_or_prints_leaves_a_small_notebook():
+    huge_name = "type('E' * 4_000_000, (ValueError,), {})"
+    result, _, executed = graded({
+        "naive_normalize": "def naive_normalize(scores):\n    return 'x' * 8_000_000\n",
+        "is_distribution": f"{SIGNATURE}    raise {huge_name}('no')\n\n"
+                           "for i in range(200_000):\n    print('line', i, 'of a long printout')\n"})
+    assert len(result.autograded.encode()) < 2 * MB
+    messages = {t.grade_id: t.message for t in result.report.tests}
+    assert all("too large to compare" in m for name, m in messages.items() if "naive_normalize" in name)
+    raised = [m for name, m in messages.items() if "is_distribution" in name]
+    assert raised and all("EEEE" in m and "clipped" in m and len(m) < 2000 for m in raised)
+    printed = next(c for c in executed.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "is_distribution")
+    text = "".join(o.text for o in printed.outputs if o.output_type == "stream")
+    assert text.startswith("line 0 of") and ("clipped" in text or "truncated" in text) and len(text) < 100_000
+    assert status.INVALID not in status.combine(status.execution_problems(executed))[0]
+
+
+def test_the_notebook_stays_small_when_every_output_is_as_large_as_the_grader_takes():
+    """Values just under the bridge's limit quoted by every failing test, and many learner cells that
+    print, display and raise megabytes (of control characters, which JSON writes six bytes each)."""
+    flood = ("import base64\nfrom IPython.display import display\n"
+             "print('\\x01' * 2_000_000)\n"
+             "display({'image/png': base64.b64encode(b'p' * 1_500_000).decode(), 'text/plain': 'x' * 500_000},"
+             " raw=True)\n"
+             "for _ in range(200):\n    display({'text/html': '<b>' + 'h' * 5000 + '</b>'}, raw=True)\n"
+             "raise ValueError('\\x02' * 3_000_000)\n")
+    result, _, executed = graded({
+        "naive_normalize": "def naive_normalize(scores):\n    return '\\x01' * 600_000\n",
+        "is_distribution": f"{SIGNATURE}    return [float(i) for i in range(200_000)]\n"},
+        extra_cells=[flood] * 30)
+    assert result.report.score == 0
+    assert len(result.autograded.encode()) < 2 * MB
+    for cell in code_cells(executed)[-30:]:
+        assert [o.output_type for o in cell.outputs][-1:] == ["error"]  # an error is never left out
+
+
+def test_a_checks_named_mistakes_are_recorded_as_data_and_a_students_own_are_removed():
+    whole_array = "def naive_normalize(scores):\n    x = np.asarray(scores, dtype=float)\n    return x / x.sum()\n"
+    result, _, executed = graded({"naive_normalize": whole_array},
+                                 metadata={"grader": {"mistakes": ["a mistake the student wrote in"]}})
+    recorded = {c.metadata["nbgrader"]["grade_id"]: c.metadata.get("grader") for c in executed.cells
+                if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata["nbgrader"].get("solution")}
+    passed = {t.grade_id for t in result.report.tests if t.passed}
+    assert passed and all(recorded[name] == {"mistakes": []} for name in passed)
+    named = [m for name, value in recorded.items() if name not in passed for m in value["mistakes"]]
+    assert "divided by the total of the whole array instead of each row's own total" in named
+    assert all("grader" not in c.metadata for c in executed.cells if c.metadata.get("nbgrader", {}).get("grade_id")
+               not in recorded)
+    assert "a mistake the student wrote in" not in result.autograded
