@@ -41,12 +41,13 @@ def _collect(args) -> int:
     if _unknown_lessons(args.lessons, args.course):
         return 2
     try:
+        limits = Limits(file_bytes=args.max_file * MB, download_bytes=args.max_download * MB)
         if args.downloads:
             re.compile(args.pattern)
-            limits = Limits(file_bytes=args.max_file * MB, download_bytes=args.max_download * MB)
             log = collect_downloads(args.downloads, args.course, pattern=args.pattern, limits=limits)
         else:
-            log = collect_exchange(args.lessons or course.lesson_ids(args.course), args.course, exchange=args.exchange)
+            log = collect_exchange(args.lessons or course.lesson_ids(args.course), args.course, exchange=args.exchange,
+                                   limits=limits)
     except (BadInput, re.error) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -177,9 +178,9 @@ def main(argv=None) -> int:
     collect.add_argument("--pattern", default=DEFAULT_PATTERN, metavar="REGEX",
                          help="finds the student id (group 'student') in a file name (default: %(default)r)")
     collect.add_argument("--max-file", type=int, default=Limits.file_bytes // MB, metavar="MB",
-                         help="a larger file of the download is listed, not read (default: %(default)s)")
+                         help="a larger file handed in is listed, not read (default: %(default)s)")
     collect.add_argument("--max-download", type=int, default=Limits.download_bytes // MB, metavar="MB",
-                         help="files past this much of the download are listed, not read (default: %(default)s)")
+                         help="files past this much of what is collected are listed, not read (default: %(default)s)")
     collect.add_argument("--exchange", metavar="PATH", help="nbgrader exchange root (default: as configured)")
     collect.set_defaults(run=_collect)
 

@@ -7,17 +7,19 @@ is read from its graded cells, not from its name. Nothing is dropped: a file tha
 be placed is listed with the reason and kept in `.grading/unplaced/`; when a student
 sent several versions of one lesson, the latest wins and the choice is logged.
 
-A download is read as the students made it, so as hostile: one file at a time, in chunks,
-up to a limit per file and one for the whole download (a zip of zeros cannot fill memory or
-disk); links are listed, never followed; a path that is absolute or climbs out with `..`
-names no student; every name is escaped in the log. Whatever one file holds costs only
-that file: it is listed with the reason, and the others are collected.
+Both are the students' making, so read as hostile: one file at a time, in chunks, up to a
+limit per file and one for the whole collect (a zip of zeros cannot fill memory or disk);
+links are listed, never followed; a path that is absolute or climbs out with `..` names no
+student; every name is escaped in the log. Whatever one file holds costs only that file:
+it is listed with the reason, and the others are collected.
 """
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import stat
+import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -26,6 +28,7 @@ from typing import Iterator
 
 import nbformat
 from nbgrader.apps import NbGraderAPI
+from nbgrader.utils import parse_utc
 
 from . import course
 from .selfgrade import BadInput, _require, identify_lesson, quiet_stderr, read_notebook_bytes
@@ -272,7 +275,7 @@ class Unplaced:
         if upload.refused or len(upload.data) > self.left:
             why = "it was not read" if upload.refused else f"copies kept by one collect stop at {self.limit / MB:g} MB"
             data = (f"{shown(upload.name)}\nnot placed: {shown(reason)}\nno copy here: {why}; "
-                    "the original is in the download\n").encode()
+                    "the original is where collect found it\n").encode()
             suffix = ".note.txt"
         else:
             data, suffix = upload.data, ""
@@ -287,22 +290,66 @@ class Unplaced:
         return target
 
 
-def collect_exchange(lessons: list[str], root: Path = course.REPO, exchange: Path | None = None) -> CollectLog:
-    """nbgrader's own collect from the exchange, logging students who submitted more than once."""
+def collect_exchange(lessons: list[str], root: Path = course.REPO, exchange: Path | None = None,
+                     limits: Limits = Limits()) -> CollectLog:
+    """nbgrader's own collect from the exchange, run on a copy of each lesson's inbound folder made
+    as a download is read; logs students who submitted more than once.
+
+    The inbound folder is the students' to write: a submission there may be renamed so that
+    nbgrader cannot read its time (its collect then fails for everyone), or hold a link to a
+    file only the instructor may read (its copy follows links). Such a submission, or file, is
+    listed and left out of the copy; the rest are collected as nbgrader would.
+    """
     config = course.nbgrader_config(root, exchange)
     inbound = Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"
-    api = NbGraderAPI(config=config)
-    log = CollectLog()
+    config.ExchangeCollect.check_owner = False  # the copies are the instructor's; nbgrader would only warn
+    log, budget, unplaced = CollectLog(), Budget(limits), Unplaced(root, limits.kept_bytes)
     for lesson in lessons:
-        versions: dict[str, list[str]] = {}
-        for entry in sorted(inbound.glob(f"*+{lesson}+*")) if inbound.is_dir() else []:
-            versions.setdefault(entry.name.split("+")[0], []).append(entry.name)
-        if not versions:
-            continue
-        with quiet_stderr():
-            _require(api.collect(lesson, update=True), "collect")
+        versions: dict[str, list[tuple[datetime, str]]] = {}
+        with tempfile.TemporaryDirectory(prefix="softmax-inbound-") as staging:
+            copy = Path(staging) / config.CourseDirectory.course_id / "inbound"
+            copy.mkdir(parents=True)
+            for entry in sorted(inbound.glob(f"*+{lesson}+*")) if inbound.is_dir() else []:
+                try:
+                    student, when = submission_of(entry.name)
+                    if entry.is_symlink() or not entry.is_dir():
+                        raise BadInput("not a folder (a link or another kind of file)")
+                    for upload in folder_uploads(entry, budget):
+                        if upload.refused:
+                            name = f"exchange:{entry.name}/{upload.name}"
+                            log.unplaced.append((name, upload.refused))
+                            unplaced.keep(Upload(name, b"", upload.timestamp, upload.refused), upload.refused)
+                            continue
+                        (copy / entry.name / upload.name).parent.mkdir(parents=True, exist_ok=True)
+                        (copy / entry.name / upload.name).write_bytes(upload.data)
+                except Exception as error:  # whatever one submission holds, it costs only that submission
+                    reason = str(error) if isinstance(error, BadInput) else f"{type(error).__name__}: {str(error)[:200]}"
+                    name = f"exchange:{entry.name}"
+                    log.unplaced.append((name, reason))
+                    unplaced.keep(Upload(name, b"", UNKNOWN_TIME, reason), reason)
+                    shutil.rmtree(copy / entry.name, ignore_errors=True)
+                    continue
+                versions.setdefault(student, []).append((when, entry.name))
+            if not versions:
+                continue
+            config.Exchange.root = staging
+            with quiet_stderr():
+                _require(NbGraderAPI(config=config).collect(lesson, update=True), "collect")
         for student, names in sorted(versions.items()):
-            latest = max(names, key=lambda n: n.split("+")[2])
+            latest = max(names)[1]
             log.placed.append((student, lesson, f"exchange:{latest}"))
-            log.superseded += [(student, lesson, older, latest) for older in names if older != latest]
+            log.superseded += [(student, lesson, older, latest) for _, older in sorted(names) if older != latest]
     return log
+
+
+def submission_of(name: str) -> tuple[str, datetime]:
+    """The student and time of a submission folder in the exchange, read from its name as nbgrader
+    reads it (student+lesson+time+random); BadInput if either cannot be used."""
+    parts = name.rsplit("+", 3)
+    student = parts[0]
+    if not STUDENT_ID.fullmatch(student):
+        raise BadInput(f"{student[:40]!r} is not a usable student id (letters, digits, . _ @ -)")
+    try:
+        return student, parse_utc(parts[2])
+    except Exception:
+        raise BadInput("its name holds no time nbgrader can read") from None

@@ -332,3 +332,45 @@ def test_names_are_escaped_in_every_line_collect_writes(course_dir, tmp_path):
     assert kept[f"cy_31m_1_mallory_{LESSON}_-_forged.txt"] == "hello"
     note = kept["dan_1_1mlink.ipynb.note.txt"]
     assert "\x1b" not in note and note.splitlines()[0] == "dan_1\\n\\x1b[1mlink.ipynb" and len(note.splitlines()) == 3
+
+
+def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path):
+    """Students write the exchange's inbound folder: one puts a link to the instructor's source notebook
+    in place of their own, one a pipe, one a folder that links elsewhere, one names a submission so that
+    nbgrader cannot read its time, one names itself '..'; the ordinary student is collected."""
+    (course_dir / ".grading").mkdir()
+    exchange = tmp_path / "exchange"
+    inbound = exchange / course.nbgrader_config(course_dir, exchange).CourseDirectory.course_id / "inbound"
+    when = "2026-11-30 12:00:00.000000 UTC"
+
+    def submission(student, time=when):
+        folder = inbound / f"{student}+{LESSON}+{time}+a1b2"
+        folder.mkdir(parents=True)
+        (folder / "timestamp.txt").write_text(time)
+        return folder
+    (submission("ana") / f"{LESSON}.ipynb").write_text(notebook())
+    source = course.source_notebook(LESSON, course_dir)
+    (submission("bob") / f"{LESSON}.ipynb").symlink_to(source)
+    os.mkfifo(submission("cy") / f"{LESSON}.ipynb")
+    (submission("dan", "not a time") / f"{LESSON}.ipynb").write_text(notebook())
+    (submission("..") / f"{LESSON}.ipynb").write_text(notebook())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / f"{LESSON}.ipynb").write_text(notebook())
+    (inbound / f"eve+{LESSON}+{when}+a1b2").symlink_to(elsewhere, target_is_directory=True)
+    run = subprocess.run([sys.executable, "-m", "grader", "--course", str(course_dir), "collect", "--exchange",
+                          str(exchange)], capture_output=True, text=True, timeout=300, cwd=course.REPO,
+                         env={**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"})
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    ana = course_dir / ".grading" / "submitted" / "ana" / LESSON / f"{LESSON}.ipynb"
+    assert ana.read_text() == notebook()
+    assert f"  ana / {LESSON} <- exchange:ana+{LESSON}+{when}+a1b2" in run.stdout.splitlines()
+    reasons = listed(run)
+    assert reasons == {f"exchange:bob+{LESSON}+{when}+a1b2/{LESSON}.ipynb": "a symbolic link (not followed)",
+                       f"exchange:cy+{LESSON}+{when}+a1b2/{LESSON}.ipynb": "not a regular file",
+                       f"exchange:dan+{LESSON}+not a time+a1b2": "its name holds no time nbgrader can read",
+                       f"exchange:..+{LESSON}+{when}+a1b2": "'..' is not a usable student id (letters, digits, . _ @ -)",
+                       f"exchange:eve+{LESSON}+{when}+a1b2": "not a folder (a link or another kind of file)"}
+    assert submitted(course_dir) <= {"ana", "bob", "cy"}
+    collected = [p for p in (course_dir / ".grading").rglob("*.ipynb") if p.is_file()]
+    assert collected == [ana], collected  # nothing of the source notebook, nor anything outside the exchange
