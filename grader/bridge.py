@@ -6,6 +6,11 @@ fetched from the kernel as plain data; a function becomes a `KernelFunction`, wh
 its arguments to the kernel, calls the learner's function there and brings back the result,
 the exception it raised, the warnings it gave, and its arguments as they were afterwards
 (so that an in-place change or a used random generator is seen as in a normal call).
+
+Nothing the kernel sends is trusted to be small: a value over kernelside.MAX_VALUE comes as a
+stand-in that says it was too large to compare, and names and messages are clipped. A call
+past the time limit is interrupted; a kernel that does not answer within INTERRUPT_GRACE is
+killed (stop_kernel).
 """
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ sent to the kernel as source text and gives it two requests: "what are these nam
 "call this function with these arguments". Everything crosses as JSON with arrays in NumPy's
 .npy format (never pickle), so nothing the learner's code builds can run in the grader.
 The same Codec decodes on both sides; it needs only the standard library and NumPy.
+Whatever the learner's function returns, the answer stays bounded (MAX_VALUE, MAX_ANSWER).
 """
 import base64
 import io

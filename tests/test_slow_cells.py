@@ -13,7 +13,7 @@ from time import monotonic
 import nbformat
 import pytest
 
-from grader import course, selfgrade, status
+from grader import course, selfgrade, status, warmkernel
 from grader.bridge import INTERRUPT_GRACE
 from tests.conftest import run_apart
 
@@ -53,7 +53,8 @@ def assert_stopped_at(result, executed, stopping: str, ename: str, why: str) -> 
                          == [("error", "NotRun", f"not run: kernel stopped ({why})")] for cell in after)
     assert all(scores[name].points == 0 for name in names[at:] if name in scores)
     state, detail = status.combine(status.execution_problems(executed))
-    assert {"timeout": status.TIMEOUT, "the kernel died": status.KERNEL_DIED}[why] in state.split(", ")
+    assert {"timeout": status.TIMEOUT, "the kernel died": status.KERNEL_DIED, "memory limit": status.MEMORY}[why] \
+        in state.split(", ")
     assert status.INVALID not in state and f"{len(after)} cells after it were not run" in detail
 
 
@@ -89,18 +90,26 @@ def test_a_cell_past_its_limit_that_ignores_its_interrupt_costs_that_cell(kind):
 
 DEATHS = {
     "os._exit in a function the tests call": (
-        {"is_distribution": f"import os\n\n{SIGNATURE}    os._exit(3)\n"}, "test_is_distribution_public"),
+        {"is_distribution": f"import os\n\n{SIGNATURE}    os._exit(3)\n"}, "test_is_distribution_public",
+        "KernelDied", "the kernel died"),
     "a segmentation fault in a learner's cell": (
         {"is_distribution": REFERENCE["is_distribution"] + "\nimport ctypes\nctypes.string_at(0)\n"},
-        "is_distribution"),
+        "is_distribution", "KernelDied", "the kernel died"),
+    # pages of a shared mapping are no process's data (RLIMIT_DATA): the kernel's control group has them
+    "a shared mapping past the kernel's memory, in a function the tests call": (
+        {"is_distribution": f"import mmap\n\n{SIGNATURE}"
+                            "    shared = mmap.mmap(-1, 512 * 2**20, flags=mmap.MAP_SHARED)\n"
+                            "    for at in range(0, len(shared), 4096):\n        shared[at] = 1\n"},
+        "test_is_distribution_public", "MemoryError", "memory limit"),
 }
 
 
 @pytest.mark.parametrize("kind", DEATHS)
-def test_a_kernel_that_dies_keeps_the_points_of_the_tests_before(kind):
-    answers, stopping = DEATHS[kind]
+def test_a_kernel_that_dies_keeps_the_points_of_the_tests_before(kind, monkeypatch):
+    answers, stopping, ename, why = DEATHS[kind]
+    monkeypatch.setenv(warmkernel.MEMORY, "256")  # megabytes for the whole kernel
     result, seconds, executed = graded(answers)
-    assert_stopped_at(result, executed, stopping, "KernelDied", "the kernel died")
+    assert_stopped_at(result, executed, stopping, ename, why)
     assert seconds < TIMEOUT + 15, seconds  # a death is seen at once, no time limit is waited for
 
 
