@@ -5,11 +5,13 @@ checks printed, never from cell sources: hidden tests and solutions cannot leak.
 """
 from __future__ import annotations
 
+import hashlib
+import re
 from html import escape
 from pathlib import Path
 
 from .results import ClassResults, Student, points
-from .selfgrade import Report, TestResult
+from .selfgrade import MESSAGE_LIMIT, NAME_LIMIT, Report, TestResult, clipped
 
 COURSE_TITLE = "Softmax, step by step"
 
@@ -39,7 +41,7 @@ def page(title: str, body: str, style: str = STYLE) -> str:
 
 def result_row(test: TestResult) -> str:
     result = "passed" if test.passed else "failed"
-    message = f"<pre>{escape(test.message)}</pre>" if test.message else "(no message)"
+    message = f"<pre>{escape(clipped(test.message, MESSAGE_LIMIT))}</pre>" if test.message else "(no message)"
     return (f'<tr class="{result}"><td><code>{escape(test.grade_id)}</code></td>'
             f"<td>{points(test.points)} / {points(test.max_points)}</td><td>{result}</td><td>{message}</td></tr>")
 
@@ -49,8 +51,8 @@ def lesson_section(lesson: str, max_score: float, report: Report | None,
     """One lesson: its score, any problem the grading met, then every test with its points, result and message."""
     heading = f"<h2>{escape(lesson)}</h2>"
     if problem:
-        heading += (f'\n<p class="failed">Grading met a problem: <strong>{escape(problem[0])}</strong> '
-                    f"({escape(problem[1])}).</p>")
+        heading += (f'\n<p class="failed">Grading met a problem: <strong>{escape(clipped(problem[0], NAME_LIMIT))}'
+                    f"</strong> ({escape(clipped(problem[1], MESSAGE_LIMIT))}).</p>")
     if report is None:
         return (f'{heading}\n<p class="missing">No graded submission: <strong>missing</strong> '
                 f"(0 of {points(max_score)} points).</p>")
@@ -67,7 +69,8 @@ def student_page(results: ClassResults, student: Student) -> str:
     sections = "\n".join(lesson_section(lesson, results.max_scores[lesson], results.report(student.id, lesson),
                                         results.problem(student.id, lesson))
                          for lesson in results.lessons)
-    who = student.name if student.name == student.id else f"{student.name} ({student.id})"
+    shown_id = clipped(student.id, NAME_LIMIT)
+    who = student.name if student.name == shown_id else f"{student.name} ({shown_id})"
     title = f"Feedback for {who}: {COURSE_TITLE}"
     body = (f"<h1>{escape(title)}</h1>\n<p>Total: <strong>{points(total)} / {points(possible)}</strong> "
             f"over {len(results.lessons)} lesson(s). A failed test says what was expected, what came back, "
@@ -75,13 +78,22 @@ def student_page(results: ClassResults, student: Student) -> str:
     return page(title, body)
 
 
+def page_name(student_id: str) -> str:
+    """<student id>.html; an id that is no plain file name (a slash, a control character, a leading dot,
+    over 200 bytes) gets student-<digest>.html instead: no id writes outside the folder or fails to be written."""
+    raw = student_id.encode("utf-8", "surrogatepass")
+    if len(raw) <= 200 and re.fullmatch(r"[^./\\\x00-\x1f\x7f][^/\\\x00-\x1f\x7f]*", student_id):
+        return f"{student_id}.html"
+    return f"student-{hashlib.sha256(raw).hexdigest()[:16]}.html"
+
+
 def write_feedback(results: ClassResults, out_dir: Path) -> list[Path]:
-    """Write <out_dir>/<student id>.html for every student; return the paths in student order."""
+    """Write <out_dir>/<page_name(student id)> for every student; return the paths in student order."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for student in results.students:
-        path = out_dir / f"{student.id}.html"
+        path = out_dir / page_name(student.id)
         path.write_text(student_page(results, student), encoding="utf-8")
         paths.append(path)
     return paths

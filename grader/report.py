@@ -20,8 +20,9 @@ from matplotlib.ticker import MaxNLocator
 from .feedback import COURSE_TITLE, STYLE, page
 from .figures import OKABE_ITO
 from .results import ClassResults, points
+from .selfgrade import MESSAGE_LIMIT, NAME_LIMIT, clipped
 
-MISTAKE = "likely mistake:"
+MISTAKE = "likely mistake:"  # how a message introduces a named mistake; counts come from TestResult.mistakes
 REPORT_STYLE = STYLE + "img { max-width: 100%; height: auto; }\ntd.number { text-align: right; }\n"
 
 
@@ -64,13 +65,16 @@ def pass_rates(results: ClassResults, lesson: str) -> list[PassRate]:
 
 
 def misconception_counts(results: ClassResults) -> list[MisconceptionCount]:
-    """Every misconception a failing check named, most common first; a student counts once per lesson."""
+    """Every misconception a failing check named, most common first; a student counts once per lesson.
+
+    The mistakes are the ones each check recorded as data (TestResult.mistakes); a message is
+    never read for them, since it quotes what the learner's code returned and raised.
+    """
     students: dict[tuple[str, str], int] = {}
     tests: dict[tuple[str, str], set[str]] = {}
     for lesson in results.lessons:
         for report in results.submitted(lesson):
-            named = {(line.strip()[len(MISTAKE):].strip(), t.grade_id) for t in report.tests if not t.passed
-                     for line in t.message.splitlines() if line.strip().startswith(MISTAKE)}
+            named = {(description, t.grade_id) for t in report.tests if not t.passed for description in t.mistakes}
             for description in {d for d, _ in named}:
                 students[lesson, description] = students.get((lesson, description), 0) + 1
             for description, test in named:
@@ -160,7 +164,8 @@ def problems_section(results: ClassResults) -> str:
     heading = "<h2>Submissions with a problem</h2>\n"
     if not results.statuses:
         return heading + "<p>None: every submission ran to the end.</p>"
-    rows = [[student, lesson, status, detail] for (student, lesson), (status, detail) in sorted(results.statuses.items())]
+    rows = [[clipped(student, NAME_LIMIT), lesson, clipped(status, NAME_LIMIT), clipped(detail, MESSAGE_LIMIT)]
+            for (student, lesson), (status, detail) in sorted(results.statuses.items())]
     return heading + table("problems", "Submissions whose grading met a problem (flagged in the gradebook)",
                            ["Student", "Lesson", "Status", "Detail"], rows)
 

@@ -8,7 +8,7 @@ from nbgrader.api import Gradebook
 
 from . import course
 from .grading import statuses
-from .selfgrade import Report, read_report
+from .selfgrade import NAME_LIMIT, Report, clipped, read_report
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,8 @@ class Student:
 
     @property
     def name(self) -> str:
-        """'Last, First' as gradebooks sort names, or the id when no name is known."""
-        return ", ".join(part for part in (self.last_name, self.first_name) if part) or self.id
+        """'Last, First' as gradebooks sort names, or the id when no name is known (clipped to NAME_LIMIT)."""
+        return clipped(", ".join(part for part in (self.last_name, self.first_name) if part) or self.id, NAME_LIMIT)
 
 
 @dataclass

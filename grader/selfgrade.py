@@ -29,7 +29,7 @@ from nbgrader.utils import determine_grade
 
 from . import course
 from .untrusted import MAX_NOTEBOOK_BYTES, grade_id_of, shape_problem
-from .testrunner import TestsOutsideKernel
+from .testrunner import TestsOutsideKernel, is_test_cell
 
 LEARNER = "learner"
 IOPUB_SECONDS = 30
@@ -37,6 +37,13 @@ IOPUB_SECONDS = 30
 AUTOGRADE_STEPS = [TestsOutsideKernel if step is Execute else step
                    for step in Autograde.class_traits()["autograde_preprocessors"].default()]
 MISSING_TEST = "this test cell is missing from the notebook, so it scores 0: restore it from the release"
+# The most a report keeps of one test's message, of a name (an exception's, a student's) and of the
+# catalogued mistakes a test names: a submission may raise, print or return anything, and its pages stay small.
+MESSAGE_LIMIT = 4000
+NAME_LIMIT = 200
+MISTAKES_LIMIT = 20
+MISTAKE_LIMIT = 500
+CLIPPED = " [... clipped: {:,} more characters]"
 
 
 class BadInput(ValueError):
@@ -54,6 +61,7 @@ class TestResult:
     max_points: float
     passed: bool
     message: str
+    mistakes: list[str] = field(default_factory=list)  # the catalogued mistakes its check named (cell_mistakes)
 
 
 @dataclass
@@ -64,7 +72,11 @@ class Report:
     tests: list[TestResult] = field(default_factory=list)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self))
+        """The report as `check --json` prints it: scores and messages of each test."""
+        report = asdict(self)
+        for test in report["tests"]:
+            del test["mistakes"]
+        return json.dumps(report)
 
 
 def read_notebook(path: Path) -> nbformat.NotebookNode:
@@ -126,17 +138,41 @@ def identify_lesson(nb: nbformat.NotebookNode, path: Path, course_dir: Path = co
     return best
 
 
+def clipped(text, limit: int) -> str:
+    """`text` in at most `limit` characters; a longer one is cut and says so (CLIPPED).
+    Clipping a clipped text again changes nothing."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    kept = max(0, limit - len(CLIPPED.format(len(text))))  # the marker of the whole length is the longest
+    return text[:kept] + CLIPPED.format(len(text) - kept)
+
+
 def cell_message(cell) -> str:
-    """What a graded test cell said: the check's failure, an error, or its printed pass line."""
-    for output in cell.get("outputs", []):
-        if output.output_type == "error":
-            if output.ename in ("CheckFailed", "AssertionError") and output.evalue:
-                return output.evalue
-            return f"{output.ename}: {output.evalue}".rstrip(": ")
-        if output.output_type == "stream" and output.name == "stderr":
-            return "wrote to stderr (nbgrader gives such a cell 0): " + output.text.strip()
-    printed = "".join(o.text for o in cell.get("outputs", []) if o.output_type == "stream")
-    return printed.strip()
+    """What a graded test cell said: the check's failure, an error, or its printed pass line (clipped)."""
+    outputs = cell.get("outputs", [])
+    for output in outputs:
+        if output.get("output_type") == "error":
+            ename, evalue = clipped(output.get("ename", ""), NAME_LIMIT), str(output.get("evalue", ""))
+            if ename in ("CheckFailed", "AssertionError") and evalue:
+                return clipped(evalue, MESSAGE_LIMIT)
+            return clipped(f"{ename}: {evalue}".rstrip(": "), MESSAGE_LIMIT)
+        if output.get("output_type") == "stream" and output.get("name") == "stderr":
+            return clipped("wrote to stderr (nbgrader gives such a cell 0): "
+                           + str(output.get("text", ""))[:MESSAGE_LIMIT].strip(), MESSAGE_LIMIT)
+    printed = "".join(str(o.get("text", "")) for o in outputs if o.get("output_type") == "stream")
+    return clipped(printed.strip(), MESSAGE_LIMIT)
+
+
+def cell_mistakes(cell) -> list[str]:
+    """The catalogued mistakes a test cell's check named, as the grading recorded them in the cell's
+    metadata ("grader": {"mistakes": [...]}); never read from its message, which quotes the learner's
+    code. Anything but a list of strings there counts as none; the list and each entry are capped."""
+    recorded = cell.get("metadata", {}).get("grader")
+    mistakes = recorded.get("mistakes") if isinstance(recorded, dict) else None
+    if not isinstance(mistakes, list) or not all(isinstance(m, str) for m in mistakes[:MISTAKES_LIMIT]):
+        return []
+    return list(dict.fromkeys(clipped(m, MISTAKE_LIMIT) for m in mistakes[:MISTAKES_LIMIT]))
 
 
 def lesson_gradebook(lesson: str, course_dir: Path = course.REPO) -> Path:
@@ -251,7 +287,10 @@ def report_of(executed: nbformat.NotebookNode, lesson: str, course_dir: Path = c
                   if c.metadata.get("nbgrader", {}).get("grade")}
     messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in executed.cells
                 if c.metadata.get("nbgrader", {}).get("grade")}
-    tests = [TestResult(name, score, max_points[name], score >= max_points[name], messages.get(name, MISSING_TEST))
+    mistakes = {c.metadata["nbgrader"]["grade_id"]: cell_mistakes(c) for c in executed.cells
+                if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]}
+    tests = [TestResult(name, score, max_points[name], score >= max_points[name], messages.get(name, MISSING_TEST),
+                        mistakes.get(name, []))
              for name, (score, _) in scores_of(executed, lesson, course_dir).items()]
     return Report(lesson, sum(t.points for t in tests), sum(t.max_points for t in tests), tests)
 
@@ -318,6 +357,8 @@ def read_report(root: Path, lesson: str, student: str) -> Report:
     graded = nbformat.read(autograded, as_version=4) if autograded.is_file() else nbformat.v4.new_notebook()
     messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in graded.cells
                 if c.metadata.get("nbgrader", {}).get("grade")}
+    mistakes = {c.metadata["nbgrader"]["grade_id"]: cell_mistakes(c) for c in graded.cells
+                if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]}
     with Gradebook(config.CourseDirectory.db_url) as gradebook:
         lesson_tests = {cell.name: float(cell.max_score) for cell in gradebook.find_notebook(lesson, lesson).grade_cells}
         submission = gradebook.find_submission_notebook(lesson, lesson, student)
@@ -327,7 +368,7 @@ def read_report(root: Path, lesson: str, student: str) -> Report:
              if grade_id in lesson_tests]
     tests = [TestResult(grade_id, scores.get(grade_id, 0.0), lesson_tests[grade_id],
                         scores.get(grade_id, 0.0) >= lesson_tests[grade_id],
-                        messages.get(grade_id, MISSING_TEST))
+                        messages.get(grade_id, MISSING_TEST), mistakes.get(grade_id, []))
              for grade_id in order]
     return Report(lesson, sum(t.points for t in tests), sum(t.max_points for t in tests), tests)
 

@@ -3,6 +3,7 @@
 Four students take two lessons: one gets full marks, one hands in the stubs and skips a
 lesson, two hold known misconceptions; a fifth is enrolled but hands in nothing.
 """
+import copy
 import csv
 import html
 import re
@@ -10,18 +11,21 @@ import shutil
 from html.parser import HTMLParser
 
 import nbformat
+import numpy as np
 import pytest
 from nbgrader.api import Gradebook
 from nbgrader.apps import NbGraderAPI
 
-from grader import course
+from grader import catalogue, checks, course
 from grader.catalogue import misconceptions
 from grader.export import write_canvas_csv, write_grades_csv
-from grader.feedback import write_feedback
-from grader.report import write_report
-from grader.results import class_results
-from grader.selfgrade import _require, quiet_stderr
-from tests.conftest import once_per_run
+from grader.feedback import page_name, student_page, write_feedback
+from grader.report import MisconceptionCount, misconception_counts, write_report
+from grader.results import ClassResults, Student, class_results
+from grader.selfgrade import (AUTOGRADE_STEPS, MESSAGE_LIMIT, MISTAKE_LIMIT, MISTAKES_LIMIT, _require,
+                              autograde_sandboxed, quiet_stderr, report_of)
+from grader.testrunner import is_test_cell
+from tests.conftest import once_per_run, run_apart
 
 
 NAIVE, MASKING = "01_naive_division", "06_masking"
@@ -56,6 +60,7 @@ NAMES = {"ada": dict(first_name="Ada", last_name="Lovelace", lms_user_id="1001")
 def build_class(root):
     """Autograde the class in the course directory `root` with real nbgrader, then write every output."""
     config = course.nbgrader_config(root)
+    config.Autograde.autograde_preprocessors = AUTOGRADE_STEPS  # test cells run as `grade` runs them
     api = NbGraderAPI(config=config)
     with Gradebook(config.CourseDirectory.db_url) as gradebook:
         for student, names in NAMES.items():
@@ -250,3 +255,173 @@ def test_report_counts_the_injected_misconceptions(graded_class):
         assert len(found) == 1, f"once per lesson in the report: {description}"
         assert found[0][0] == lesson and found[0][3:] == [students, share], found
     assert int(rows[0][3]) == max(int(row[3]) for row in rows)  # most common first
+
+
+# --- misconceptions travel as data; every size on a page is bounded ------------------------------------
+
+FORGED = "forged by the learner's own error message"
+HUGE = 4_000_000
+CLIPPED = "[... clipped: "  # how a clipped text ends: "[... clipped: 1,234 more characters]"
+
+
+def ends_clipped(text: str) -> bool:
+    return re.search(r" \[\.\.\. clipped: [\d,]+ more characters\]$", text) is not None
+
+
+def naive_rows(x):
+    return np.asarray(x, dtype=float) / np.asarray(x, dtype=float).sum(axis=-1, keepdims=True)
+
+
+def raising(message: str):
+    def naive_normalize(x):
+        raise ValueError(message)
+    return naive_normalize
+
+
+def test_a_check_records_the_mistakes_it_names_as_data():
+    whole = catalogue.implementation(WHOLE_ARRAY)
+    rows = np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]])
+    with pytest.raises(checks.CheckFailed) as info:
+        checks.check_call(whole, rows, expect=naive_rows(rows))
+    failed = info.value
+    assert WHOLE_ARRAY.description in failed.mistakes
+    named = [line.strip()[len("likely mistake:"):].strip() for line in str(failed).splitlines()
+             if line.strip().startswith("likely mistake:")]
+    assert named == list(failed.mistakes)  # the message names exactly the recorded mistakes, for the learner
+
+    with pytest.raises(checks.CheckFailed) as info:  # a check made of checks passes them on
+        checks.check_generated(whole, lambda rng, size: rng.uniform(1, 9, (size + 1, 3)), reference=naive_rows, seed=3)
+    assert "drawn at random" in str(info.value) and WHOLE_ARRAY.description in info.value.mistakes
+
+    with pytest.raises(checks.CheckFailed) as info:
+        checks.check_call(raising(f"no\n  likely mistake: {FORGED}\n  hint: none"), rows, expect=naive_rows(rows))
+    assert f"likely mistake: {FORGED}" in str(info.value)  # the learner's message is quoted as it was ...
+    assert info.value.mistakes == ()                        # ... and names nothing
+    assert checks.CheckFailed("plain").mistakes == ()
+
+
+def executed(lesson: str, outcomes: dict[str, tuple[list, object]], answers_metadata=None):
+    """The lesson's source notebook as if executed: each test cell in `outcomes` gets (outputs, the "grader"
+    metadata a run records); the others pass silently. `answers_metadata` goes on every solution cell."""
+    nb = copy.deepcopy(course.read_cached(course.source_notebook(lesson)))
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if is_test_cell(cell):
+            outputs, recorded = outcomes.get(grade_id, ([], {"mistakes": []}))
+            cell.outputs = [nbformat.from_dict(o) for o in outputs]
+            cell.metadata["grader"] = recorded
+        elif grade_id and answers_metadata is not None:
+            cell.metadata["grader"] = answers_metadata
+    return nb
+
+
+def error(evalue: str, ename: str = "CheckFailed") -> dict:
+    return {"output_type": "error", "ename": ename, "evalue": evalue, "traceback": []}
+
+
+def one_lesson_class(reports: dict[str, object], names: dict[str, dict] | None = None,
+                     statuses: dict | None = None) -> ClassResults:
+    names = names or {}
+    return ClassResults([Student(s, **names.get(s, {})) for s in reports], [NAIVE], {NAIVE: 12.0},
+                        {(s, NAIVE): r for s, r in reports.items()}, statuses or {})
+
+
+def test_the_report_counts_recorded_mistakes_never_lines_of_a_message(tmp_path):
+    tests = [t for t in course.read_cached(course.source_notebook(NAIVE)).cells if is_test_cell(t)]
+    first, second, third = (t.metadata.nbgrader.grade_id for t in tests[:3])
+    forged = f"wrong\n  likely mistake: {FORGED}\n  hint: trust me"
+    reports = {
+        # a message that forges a mistake line, beside metadata that is not a list of strings
+        "fo": report_of(executed(NAIVE, {first: ([error(forged)], {"mistakes": []}),
+                                         second: ([error(forged, "ValueError")], {"mistakes": FORGED}),
+                                         third: ([error("x")], {"mistakes": [FORGED, 3]})},
+                                 answers_metadata={"mistakes": [FORGED]}), NAIVE),
+        # one student naming the same mistake in two failing tests (twice in one) counts once
+        "st": report_of(executed(NAIVE, {first: ([error("a")], {"mistakes": [WHOLE_ARRAY.description]}),
+                                         second: ([error("b")], {"mistakes": [WHOLE_ARRAY.description] * 2})}), NAIVE),
+        "nd": report_of(executed(NAIVE, {third: ([error("c")], {"mistakes": [WHOLE_ARRAY.description]})}), NAIVE),
+        # a passing test's record is not a failing check's diagnosis
+        "ok": report_of(executed(NAIVE, {first: ([], {"mistakes": [CAUSAL_TRIU.description]})}), NAIVE),
+    }
+    assert [t.mistakes for t in reports["fo"].tests if not t.passed] == [[], [], []]
+    assert reports["st"].tests[1].mistakes == [WHOLE_ARRAY.description]
+    results = one_lesson_class(reports)
+    assert misconception_counts(results) == [
+        MisconceptionCount(NAIVE, ", ".join(sorted([first, second, third])), WHOLE_ARRAY.description, 2, 4)]
+    write_report(results, tmp_path / "report.html")
+    rows = Tables((tmp_path / "report.html").read_text(encoding="utf-8")).tables["misconceptions"][1:]
+    assert [row[2:4] for row in rows] == [[WHOLE_ARRAY.description, "2"]]
+    assert FORGED in html.unescape(student_page(results, results.students[0]))  # the learner still reads it
+
+
+def test_recorded_mistakes_are_read_back_capped_from_the_autograded_notebooks(graded_class, tmp_path):
+    root, _, _, _ = graded_class
+    copied = tmp_path / "course"
+    shutil.copytree(root, copied, ignore=shutil.ignore_patterns("out"))
+    path = copied / ".grading" / "autograded" / "cy" / NAIVE / f"{NAIVE}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    failing = next(c for c in nb.cells if is_test_cell(c) and any(o.output_type == "error" for o in c.outputs))
+    failing.outputs[0].evalue += f"\n  likely mistake: {FORGED}"
+    failing.metadata["grader"] = {"mistakes": ["m" * (10 * MISTAKE_LIMIT)] + [f"mistake {i}" for i in range(10_000)]}
+    nbformat.write(nb, path)
+    results = class_results(copied)
+    test = next(t for t in results.report("cy", NAIVE).tests if t.grade_id == failing.metadata.nbgrader.grade_id)
+    assert FORGED in test.message and FORGED not in test.mistakes
+    assert len(test.mistakes) == MISTAKES_LIMIT and test.mistakes[1:3] == ["mistake 0", "mistake 1"]
+    assert len(test.mistakes[0]) == MISTAKE_LIMIT and ends_clipped(test.mistakes[0])
+    assert FORGED not in {m.description for m in misconception_counts(results)}
+
+
+def test_huge_names_messages_and_details_give_small_pages(tmp_path):
+    """Every test raised an exception with a 4 MB name and a 4 MB message (of characters HTML escapes);
+    the student's name and the grading's detail are 4 MB too."""
+    name, message = "<E" * (HUGE // 2), '"&' * (HUGE // 2)
+    outcomes = {t.metadata.nbgrader.grade_id: ([error(message, name)], {"mistakes": []})
+                for t in course.read_cached(course.source_notebook(NAIVE)).cells if is_test_cell(t)}
+    report = report_of(executed(NAIVE, outcomes), NAIVE)
+    assert report.score == 0 and all(len(t.message) <= MESSAGE_LIMIT and ends_clipped(t.message) for t in report.tests)
+    results = one_lesson_class({"sam": report}, names={"sam": dict(first_name="S" * HUGE, last_name="<" * HUGE)},
+                               statuses={("sam", NAIVE): ("suspicious code", "&" * HUGE)})
+    paths = write_feedback(results, tmp_path / "feedback")
+    write_report(results, tmp_path / "report.html")
+    page = paths[0].read_text(encoding="utf-8")
+    assert page.count(CLIPPED) == 2 * len(report.tests) + 3  # each test's error name and message, the student's
+    # name (in the title and the heading), the detail
+    assert len(page.encode()) < len(report.tests) * 6 * MESSAGE_LIMIT  # at most 6 bytes of HTML per character
+    assert (tmp_path / "report.html").stat().st_size < 300_000
+    write_grades_csv(results, tmp_path / "grades.csv")
+    write_canvas_csv(results, tmp_path / "canvas.csv")
+    assert read_csv(tmp_path / "grades.csv")[1] == ["sam", "0", "0", f"{NAIVE}: suspicious code"]
+    canvas = read_csv(tmp_path / "canvas.csv")[2]
+    assert canvas[1:] == ["", "", "sam", "", "0"] and len(canvas[0]) <= 200 and canvas[0].startswith("<<<")
+
+
+def test_a_page_name_stays_in_its_folder():
+    assert page_name("ada") == "ada.html" and page_name("Ana María") == "Ana María.html"
+    odd = ["../up", "a/b", ".hidden", "x" * 300, "é" * 150, "line\nbreak", ""]
+    names = [page_name(i) for i in odd]
+    assert all(re.fullmatch(r"student-[0-9a-f]{16}\.html", n) for n in names) and len(set(names)) == len(odd)
+
+
+def test_a_submission_that_raises_huge_names_gets_a_small_page(tmp_path):
+    """Graded for real: every function raises an exception with a 4 MB class name and message;
+    one forges a 'likely mistake' line, and every cell carries a forged record of mistakes."""
+    huge = ('def {name}(*args, **kwargs):\n'
+            '    raise type("Huge" + "E" * 4_000_000, (ValueError,), {{}})("m" * 4_000_000)\n')
+    forging = ('def is_distribution(*args, **kwargs):\n'
+               f'    raise ValueError("nope\\n  likely mistake: {FORGED}\\n  hint: none")\n')
+    nb = course.learner_notebook(NAIVE, {"naive_normalize": huge.format(name="naive_normalize"),
+                                         "is_distribution": forging})
+    for cell in nb.cells:
+        cell.metadata["grader"] = {"mistakes": [FORGED]}
+    report = run_apart(lambda: autograde_sandboxed(NAIVE, nb).report)
+    assert report.score == 0
+    raised = [t for t in report.tests if "naive_normalize" in t.grade_id]
+    assert raised and all(len(t.message) <= MESSAGE_LIMIT and "clipped" in t.message for t in raised)
+    assert any(f"likely mistake: {FORGED}" in t.message for t in report.tests)
+    assert all(FORGED not in t.mistakes for t in report.tests)
+    results = one_lesson_class({"sam": report})
+    page = write_feedback(results, tmp_path / "feedback")[0]
+    assert page.stat().st_size < 200_000 and "clipped" in page.read_text(encoding="utf-8")
+    write_report(results, tmp_path / "report.html")
+    assert FORGED not in {m.description for m in misconception_counts(results)}
