@@ -279,10 +279,11 @@ class Group:
                 raise IsolationError(errno.ENOTSUP, "no memory and pids control groups on this machine")
             top = mounts["cgroup2"][0]
             parent = os.path.join(top, "softmax-kernels")
-            if not os.path.isdir(parent):
-                _write(os.path.join(top, "cgroup.subtree_control"), "+memory +pids")
-                os.makedirs(parent, exist_ok=True)
-                _write(os.path.join(parent, "cgroup.subtree_control"), "+memory +pids")
+            os.makedirs(parent, exist_ok=True)
+            for folder in (top, parent):  # each group on the way down hands memory and pids to its children
+                control = os.path.join(folder, "cgroup.subtree_control")
+                if not {"memory", "pids"} <= set(_read(control).split()):
+                    _write(control, "+memory +pids")
             self.folders = [os.path.join(parent, name)]
         else:
             self.folders = []
@@ -297,19 +298,19 @@ class Group:
                 self._remove(folder)
             os.mkdir(folder)
         self.memory_folder, self.pids_folder = self.folders[0], self.folders[-1]
+        self.events = None
         if self.v2:
             self._set("memory.max", memory)
-            self._set("memory.swap.max", 0)
-            self._set("memory.oom.group", 1)  # the kernel's OOM killer takes the whole group
+            self._set("memory.swap.max", 0, needed=False)
+            self._set("memory.oom.group", 1, needed=False)  # the kernel's OOM killer takes the whole group
         else:
             self._set("memory.limit_in_bytes", memory)
-            self._set("memory.memsw.limit_in_bytes", memory)  # swap counts too (when the machine accounts it)
+            self._set("memory.memsw.limit_in_bytes", memory, needed=False)  # swap too, where it is accounted
         _write(os.path.join(self.pids_folder, "pids.max"), str(processes))
-        self.events = None
 
-    def _set(self, name: str, value: int) -> None:
+    def _set(self, name: str, value: int, needed: bool = True) -> None:
         path = os.path.join(self.memory_folder, name)
-        if os.path.exists(path):
+        if needed or os.path.exists(path):
             _write(path, str(value))
 
     def join(self) -> None:

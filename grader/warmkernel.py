@@ -87,7 +87,7 @@ def _answer(server: socket.socket) -> None:
             try:
                 server.close()
                 if isolated:
-                    _keep(connection, stream)
+                    _keep(connection, stream, int(request["memory"]))
                 _become_kernel(request)
             finally:
                 os._exit(1)
@@ -151,23 +151,23 @@ def _megabytes(request: dict) -> int:
 
 # ----------------------------------------------------------------- an isolated kernel's keeper
 
-def _keep(connection: socket.socket, stream) -> None:
+def _keep(connection: socket.socket, stream, memory: int) -> None:
     """In the process forked for one isolated kernel: start it, watch it, and clean up after it.
 
-    The exchange with the grading side: it gets {"folder"} (where to write the connection
-    file), sends {"argv", "env", "cwd"}, gets {"pid"}; when the kernel has ended and nothing of
-    it is left, {"returncode", "reason"} (or {"error"}) and the connection closes."""
+    The exchange with the grading side: it asked {"isolate", "memory"}, gets {"folder"} (where
+    to write the connection file), sends {"argv", "env", "cwd"}, gets {"pid"}; when the kernel
+    has ended and nothing of it is left, {"returncode", "reason"} (or {"error"})."""
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, _stop)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    report, folder, group, pid = {}, None, None, None
+    report, folder, user, group, pid = {}, None, None, None, None
     try:
-        user = isolation.take_uid()
         try:
             folder = isolation.channel_folder()
-            _send(stream, {"folder": folder})
+            _send(stream, {"folder": folder})  # the rest is done while the grading side writes there
+            user = isolation.take_uid()
+            group = isolation.Group(f"softmax-kernel-{user.uid}", memory * 2**20)
             request = json.loads(stream.readline())
-            group = isolation.Group(f"softmax-kernel-{user.uid}", _megabytes(request) * 2**20)
             isolation.hand_over(folder, user.uid)
             isolation.own_pid_namespace()
             pid = os.fork()
@@ -185,7 +185,8 @@ def _keep(connection: socket.socket, stream) -> None:
             if group:
                 report["reason"] = status.MEMORY if group.out_of_memory() else None
                 group.kill()
-            user.release()
+            if user:
+                user.release()
     except BaseException as error:  # noqa: BLE001 - whatever it was, the grading side hears of it
         report["error"] = f"{type(error).__name__}: {error}"
     try:
@@ -281,10 +282,11 @@ def fork_kernel(argv: list[str], env: dict, cwd: str) -> int:
 class Keeper:
     """The grading side's connection to an isolated kernel's keeper (see _keep), held for the kernel's life."""
 
-    def __init__(self):
+    def __init__(self, memory: int):
+        """Ask for a keeper, for a kernel whose control group may use `memory` megabytes."""
         self.connection = _zygote()
         self.buffer = b""
-        self.connection.sendall(json.dumps({"isolate": True}).encode() + b"\n")
+        self.connection.sendall(json.dumps({"isolate": True, "memory": memory}).encode() + b"\n")
         self.folder = self._answer()["folder"]
 
     def launch(self, argv: list[str], env: dict, cwd: str) -> int:
@@ -397,7 +399,7 @@ class ForkedProvisioner(LocalProvisioner):
         km = self.parent
         if (bool(getattr(km, "isolate", False)) and isolation.available() and self.kernel_spec is not None
                 and self.kernel_spec.argv[1:3] == LAUNCHER):
-            self.keeper = Keeper()
+            self.keeper = Keeper(_megabytes({"env": kwargs.get("env") or os.environ}))
             km.transport, km.cache_ports = "ipc", False
             km.ip = os.path.join(self.keeper.folder, "kernel")
             km.connection_file = os.path.join(self.keeper.folder, "kernel.json")

@@ -255,8 +255,10 @@ def test_a_kernel_is_pid_1_of_its_own_namespace_and_still_interrupts(tmp_path):
         km, client = await start(cwd)
         reply, out = await run(client, "import os, json\nprint(json.dumps([os.getpid(), "
                                        "sorted(int(p) for p in os.listdir('/proc') if p.isdigit())]))")
-        sleeping = client.execute("import time\ntime.sleep(60)")
-        await asyncio.sleep(1.5)
+        sleeping = client.execute("import time\nprint('asleep', flush=True)\ntime.sleep(60)", stop_on_error=False)
+        while not ((msg := await client.get_iopub_msg(timeout=20))["parent_header"].get("msg_id") == sleeping
+                   and "asleep" in msg["content"].get("text", "")):
+            pass  # interrupting before the cell runs would only hit the idle kernel, which ignores it
         started = time.monotonic()
         await km.interrupt_kernel()
         while (interrupted := await client.get_shell_msg(timeout=20))["parent_header"].get("msg_id") != sleeping:
