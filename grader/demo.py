@@ -286,15 +286,11 @@ def run(students: int = 30, lessons: list[str] | None = None, jobs: int | None =
 # --- the summary -----------------------------------------------------------------------------------
 
 def named_mistakes(results) -> Counter:
-    """(lesson, description) -> how many students' feedback named it (once per student, whatever the tests)."""
-    from .report import MISTAKE
-
+    """(lesson, description) -> how many students' failing tests named it (once per student, whatever the tests)."""
     counts: Counter = Counter()
     for lesson in results.lessons:
         for report in results.submitted(lesson):
-            counts.update({(lesson, line.strip()[len(MISTAKE):].strip())
-                           for test in report.tests if not test.passed
-                           for line in test.message.splitlines() if line.strip().startswith(MISTAKE)})
+            counts.update({(lesson, mistake) for test in report.tests if not test.passed for mistake in test.mistakes})
     return counts
 
 

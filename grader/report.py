@@ -22,7 +22,6 @@ from .figures import OKABE_ITO
 from .results import ClassResults, points
 from .selfgrade import MESSAGE_LIMIT, NAME_LIMIT, clipped
 
-MISTAKE = "likely mistake:"  # how a message introduces a named mistake; counts come from TestResult.mistakes
 REPORT_STYLE = STYLE + "img { max-width: 100%; height: auto; }\ntd.number { text-align: right; }\n"
 
 

@@ -17,11 +17,15 @@ CHECK_HELPERS = {name for name in vars(checks) if not name.startswith("_")} - {"
 PATCHED_MODULES = {"np", "numpy", "builtins", "__builtins__", "checks", "grader", "math", "testing", "warnings"}
 RISKY_IMPORTS = {"sqlite3": "opens databases (sqlite3)", "ctypes": "uses ctypes", "subprocess": "runs programs",
                  "socket": "opens network sockets", "inspect": "inspects the grader's frames",
-                 "gc": "searches the garbage collector's objects", "signal": "handles signals"}
+                 "gc": "searches the garbage collector's objects", "signal": "handles signals",
+                 "zmq": "opens ZeroMQ sockets (the kernels' channels)", "jupyter_client": "talks to kernels",
+                 "urllib": "opens network connections", "http": "opens network connections",
+                 "requests": "opens network connections"}
 TO_PYTHON = TransformerManager()  # IPython's own reading of magics and `!` shell lines as Python
 WORDS = {"gradebook": "names the gradebook", "nbgrader": "names nbgrader or its settings",
          "solutions/": "names the solutions folder", ".grading": "names the grading folder",
-         "autograded": "names the autograded folder"}
+         "autograded": "names the autograded folder", "/proc/net": "reads the machine's network tables",
+         "127.0.0.1": "reaches for a service on this machine", "localhost": "reaches for a service on this machine"}
 
 
 def reasons(nb) -> list[str]:
