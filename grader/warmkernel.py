@@ -141,12 +141,13 @@ def _become_kernel(request: dict, uid: int | None = None, channels: str | None =
 def _limit_memory(request: dict) -> None:
     """Cap each of the kernel's processes, so a runaway allocation is a MemoryError in the learner's cell
     (the control group of an isolated kernel caps them all together)."""
-    limit = _megabytes(request) * 2**20
+    limit = megabytes(request["env"]) * 2**20
     resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
 
 
-def _megabytes(request: dict) -> int:
-    return int(request["env"].get(MEMORY, "2048"))
+def megabytes(env) -> int:
+    """The memory a kernel started with this environment may use, in MB."""
+    return int(env.get(MEMORY, "2048"))
 
 
 # ----------------------------------------------------------------- an isolated kernel's keeper
@@ -295,10 +296,11 @@ class Keeper:
         return self._answer()["pid"]
 
     def _answer(self) -> dict:
-        answer = self.receive()
-        if "error" in answer or not answer:
+        answer = self.receive(timeout=60)  # a keeper answers in milliseconds; a minute is a machine in trouble
+        if not answer or "error" in answer:
             self.connection.close()
-            raise RuntimeError(f"the kernel could not be isolated: {answer.get('error', 'its keeper ended')}")
+            why = "its keeper did not answer" if answer is None else answer.get("error", "its keeper ended")
+            raise RuntimeError(f"the kernel could not be isolated: {why}")
         return answer
 
     def receive(self, timeout: float | None = None) -> dict | None:
@@ -366,6 +368,8 @@ class ForkedProcess:
                 pass
 
     def send_signal(self, signum: int) -> None:
+        if self.returncode is not None:
+            return  # it has ended: its pid may be another process's by now
         try:
             os.kill(self.pid, signum)
         except ProcessLookupError:
@@ -391,7 +395,8 @@ class ForkedProvisioner(LocalProvisioner):
     """Launch an ipykernel by forking the zygote; any other kernel command starts as usual.
 
     An isolated kernel talks over Unix sockets (ZMQ's ipc transport) in the channel folder its
-    keeper made, where the connection file is written too: it opens no TCP port."""
+    keeper made, where the connection file is written too: no channel is a TCP port (the one TCP
+    socket it has, ipykernel's pipe for the output of forked processes, is on its own loopback)."""
 
     keeper: Keeper | None = None
 
@@ -399,7 +404,7 @@ class ForkedProvisioner(LocalProvisioner):
         km = self.parent
         if (bool(getattr(km, "isolate", False)) and isolation.available() and self.kernel_spec is not None
                 and self.kernel_spec.argv[1:3] == LAUNCHER):
-            self.keeper = Keeper(_megabytes({"env": kwargs.get("env") or os.environ}))
+            self.keeper = Keeper(megabytes(kwargs.get("env") or os.environ))
             km.transport, km.cache_ports = "ipc", False
             km.ip = os.path.join(self.keeper.folder, "kernel")
             km.connection_file = os.path.join(self.keeper.folder, "kernel.json")
@@ -421,6 +426,8 @@ class ForkedProvisioner(LocalProvisioner):
         return self.connection_info
 
     async def send_signal(self, signum: int) -> None:
+        if self.process is not None and self.process.poll() is not None:
+            return  # it has ended: its pid may be another process's by now
         if signum == signal.SIGTERM and self.process is not None and self.process.keeper is not None:
             signum = signal.SIGKILL  # pid 1 of its namespace ignores a SIGTERM it has no handler for
         await super().send_signal(signum)

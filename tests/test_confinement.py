@@ -492,3 +492,19 @@ def test_a_restarted_kernel_is_a_fresh_isolated_one_and_the_first_leaves_nothing
     assert reply["status"] == "ok" and out.strip() == "False"
     assert second["folder"] != first["folder"] and second["pid"] != first["pid"]
     assert settled(first) == [] and settled(second) == []
+
+
+def test_a_kernel_cannot_make_a_user_namespace_where_it_would_have_capabilities(tmp_path):
+    code = '''
+import subprocess, sys
+try_it = "import ctypes; libc = ctypes.CDLL(None, use_errno=True); print(libc.unshare(0x10000000), ctypes.get_errno())"
+print(subprocess.run([sys.executable, "-c", try_it], capture_output=True, text=True).stdout)
+'''
+
+    async def main(cwd):
+        km, client = await start(cwd)
+        reply, out = await run(client, code)
+        await stop(km, client)
+        return reply, out
+    reply, out = in_kernel(tmp_path, main)
+    assert reply["status"] == "ok" and out.split() == ["-1", "1"]  # EPERM: a chrooted process may not
