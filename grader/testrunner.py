@@ -30,9 +30,12 @@ from time import monotonic
 import nbclient.exceptions
 import nbformat
 import numpy as np
+import zmq
+from jupyter_client.asynchronous import AsyncKernelClient
 from nbclient.exceptions import DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbgrader.preprocessors import Execute
+from traitlets import default
 
 from . import checks, kernelside
 from .bridge import INTERRUPT_GRACE, BridgeError, CellTimeoutError, KernelDied, KernelSession, stop_kernel
@@ -48,6 +51,7 @@ LEARNER_LIMIT = 512 * 1024  # bytes of outputs all the learner's cells keep toge
 NAME_LIMIT = kernelside.NAME_LIMIT  # characters of an exception's name
 DISPLAY_LIMIT = 50  # displays a cell keeps
 RECEIVE_LIMIT = 16 * 2**20, 64 * 2**20  # bytes of output messages kept in memory while a cell, a notebook runs
+MAX_MESSAGE = 64 * 2**20  # bytes of one message from the kernel; a larger one is dropped unread
 SHORT = 100  # bytes of a text that is never clipped
 IMAGES = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp"}
 FLOODED = "[... more output than the grading keeps: the rest was left out]\n"
@@ -275,6 +279,17 @@ class KernelKilled(Exception):
     """The kernel did not answer its interrupt at a cell's time limit and was killed."""
 
 
+class BoundedClient(AsyncKernelClient):
+    """A kernel client whose sockets drop a message over MAX_MESSAGE bytes before reading it (ZMQ
+    resets that connection), so what the learner's code sends cannot fill the grader's memory."""
+
+    @default("context")
+    def _bounded_context(self):
+        context = super()._context_default()
+        context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
+        return context
+
+
 class TestsOutsideKernel(Execute):
     """nbgrader's Execute preprocessor, with test cells run by `run_test_cell` and every cell's
     time and outputs bounded (see the module's docstring)."""
@@ -296,6 +311,12 @@ class TestsOutsideKernel(Execute):
         return await super().async_start_new_kernel(**kwargs)
 
     start_new_kernel = run_sync(async_start_new_kernel)  # nbclient binds its own at class level
+
+    async def async_start_new_kernel_client(self):
+        self.km.client_factory = BoundedClient
+        return await super().async_start_new_kernel_client()
+
+    start_new_kernel_client = run_sync(async_start_new_kernel_client)
 
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code" or not cell.source.strip():
@@ -336,9 +357,13 @@ class TestsOutsideKernel(Execute):
             return None
         except KernelKilled:
             self.kernel_stopped = TIMEOUT
-        except nbclient.exceptions.CellTimeoutError:  # it answered, but its outputs never ended
-            run_sync(stop_kernel)(self.km)
+        except nbclient.exceptions.CellTimeoutError:  # it answered, but its outputs did not all arrive
+            run_sync(stop_kernel)(self.km)  # its output channel is not to be trusted any more
             self.kernel_stopped = TIMEOUT
+            cell.outputs.append(error_output(STOPPED_ERROR[TIMEOUT], (
+                f"the cell's outputs did not all arrive within {self.iopub_timeout} s (one may have been larger "
+                f"than the {MAX_MESSAGE // 2**20} MB the grading reads), so its kernel was stopped")))
+            return None
         except DeadKernelError:
             self.kernel_stopped = self._death()
         cell.outputs.append(stopped_output(self.kernel_stopped, self._get_timeout(cell)))
@@ -363,9 +388,8 @@ class TestsOutsideKernel(Execute):
     def output(self, outs, msg, display_id, cell_index):
         """Record an output, unless the cell's or the notebook's outputs have passed RECEIVE_LIMIT (a flood)."""
         size = _rough_size(msg.get("content"))
-        within = all(received + size <= limit for received, limit in zip(self.received, RECEIVE_LIMIT))
-        self.received = [received + size for received in self.received]
-        if within:
+        if all(received + size <= limit for received, limit in zip(self.received, RECEIVE_LIMIT)):
+            self.received = [received + size for received in self.received]
             return super().output(outs, msg, display_id, cell_index)
         if not (outs and outs[-1].get("text") == FLOODED):
             outs.append(nbformat.v4.new_output("stream", name="stdout", text=FLOODED))

@@ -8,7 +8,12 @@ is_distribution's function or cell, after a correct naive_normalize.
 """
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from time import monotonic
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -165,3 +170,30 @@ def test_a_checks_named_mistakes_are_recorded_as_data_and_a_students_own_are_rem
     assert all("grader" not in c.metadata for c in executed.cells if c.metadata.get("nbgrader", {}).get("grade_id")
                not in recorded)
     assert "a mistake the student wrote in" not in result.autograded
+
+
+FLOOD = f'''
+import json
+from grader import course, selfgrade
+selfgrade.IOPUB_SECONDS = 5  # how long a cell's outputs may trail its reply (30 s when grading)
+answers = course.reference_answers("{LESSON}")
+answers["is_distribution"] += "\\nprint('x' * 150_000_000)\\n"  # one message of 150 MB
+result = selfgrade.autograde_sandboxed("{LESSON}", course.learner_notebook("{LESSON}", answers), timeout={TIMEOUT},
+                                       warm=True)
+with open("/proc/self/status") as status:  # VmHWM: the most memory it held (ru_maxrss may count its parent's)
+    peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
+print(json.dumps({{"peak": peak, "notebook": result.autograded}}))
+'''
+
+
+def test_a_message_larger_than_the_grading_reads_never_reaches_its_memory():
+    """ZMQ drops the message unread; the outputs never end, so the kernel is stopped after the output wait."""
+    env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run([sys.executable, "-c", FLOOD], capture_output=True, text=True, env=env, timeout=300,
+                          cwd=course.REPO)
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert answer["peak"] < 300 * MB  # reading it would take three times its 150 MB (567 MB measured)
+    executed = nbformat.reads(answer["notebook"], as_version=4)
+    report = SimpleNamespace(report=selfgrade.report_of(executed, LESSON))
+    assert_stopped_at(report, executed, "is_distribution", "CellTimeoutError", "timeout")
+    assert len(answer["notebook"].encode()) < 2 * MB
