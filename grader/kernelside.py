@@ -150,7 +150,7 @@ def _short(value):
 def clip(text, limit=MESSAGE_LIMIT):
     """`text` in about `limit` characters; a clipped text says so."""
     text = str(text)
-    return text if len(text) <= limit else f"{text[:limit]}... [clipped: {len(text) - limit:,} more characters]"
+    return text if len(text) <= limit else f"{text[:limit]} [... clipped: {len(text) - limit:,} more characters]"
 
 
 def _message(thing):
