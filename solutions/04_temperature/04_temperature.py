@@ -516,7 +516,7 @@ import copy as _copy
 import warnings as _warnings
 
 from grader import catalogue as _catalogue
-from grader.checks import CheckFailed, check_generated, describe_call
+from grader.checks import check_generated, describe_call, failure
 
 for _seed, (_logits, _top) in enumerate([([0.1, 0.3, 0.2], 1), (np.array([-3.0, -1.0, -2.0, -1.5]), 1),
                                          (np.array([1, 4, 2]), 1), ([2.0, 0.0, -1.0], 0),
@@ -548,7 +548,7 @@ check_generated(sample_next_token, _draw_logits, reference=lambda logits, t, rng
 
 def _fail_naming(message, alike):
     """Fail with `message`, naming each catalogued mistake whose function `alike` says behaves as the learner's."""
-    _lines = [message]
+    _named = []
     with _warnings.catch_warnings(), np.errstate(all="ignore"):
         _warnings.simplefilter("ignore")
         for _entry in _catalogue.misconceptions("sample_next_token"):
@@ -557,8 +557,8 @@ def _fail_naming(message, alike):
             except Exception:  # a mistake that fails here is not the learner's
                 continue
             if _same:
-                _lines += [f"  likely mistake: {_entry.description}", f"  hint: {_entry.hint}"]
-    raise CheckFailed("\n".join(_lines))
+                _named.append((_entry.description, _entry.hint))
+    raise failure([message], _named)
 
 
 def _greedy_index(fn, logits):
