@@ -20,6 +20,11 @@ import numpy as np
 from .kernelside import OnePass
 from .kernelside import random_states as _random_states
 
+# What a test cell gets by name: the checks it calls. Everything else here (Mistake, tolerance,
+# the modules imported above) a cell imports itself, and a learner may use those names freely.
+__all__ = ["CheckFailed", "OnePass", "check_answer", "check_call", "check_frequencies", "check_generated",
+           "check_own_generator", "check_quiet", "check_raises", "compare", "describe_call", "failure", "passed"]
+
 # How many units in the last place a correct float answer may be off by.
 ULPS = 64
 # How many more ulps it may be off by per unit of the inputs' magnitude (see input_scale).

@@ -13,7 +13,7 @@ from IPython.core.inputtransformer2 import TransformerManager
 
 from . import checks
 
-CHECK_HELPERS = {name for name in vars(checks) if not name.startswith("_")} - {"annotations"}
+CHECK_HELPERS = set(checks.__all__)  # the checks test cells call by name
 PATCHED_MODULES = {"np", "numpy", "builtins", "__builtins__", "checks", "grader", "math", "testing", "warnings"}
 RISKY_IMPORTS = {"sqlite3": "opens databases (sqlite3)", "ctypes": "uses ctypes", "subprocess": "runs programs",
                  "socket": "opens network sockets", "inspect": "inspects the grader's frames",

@@ -304,3 +304,27 @@ def test_bounded_outputs_keep_the_cells_grade_and_their_limits(outputs, limit):
     assert size == sum(map(testrunner.stored_size, bounded)) <= most
     if testrunner.stored_size(outputs) > most:  # something was cut, and says so
         assert "clipped" in json.dumps(bounded) or "left out" in json.dumps(bounded)
+
+
+ORDINARY_NAMES = ("numbers", "copy", "tolerance", "Mistake", "sys", "contextlib", "warnings", "dataclass")
+
+
+def test_test_cells_are_handed_the_checks_alone_not_what_the_checks_module_imports():
+    pinned = testrunner.pinned_names()
+    assert set(checks.__all__) <= set(pinned) and {"check_call", "passed", "compare"} <= set(pinned)
+    assert not set(ORDINARY_NAMES) & set(pinned)
+    source = "_row = copy.deepcopy(numbers)\ncheck_call(softmax, _row, expect=tolerance)"
+    assert testrunner.names_to_fetch(ast.parse(source), pinned) == {"copy", "numbers", "softmax", "tolerance"}
+
+
+def test_ordinary_names_in_a_learners_cell_are_not_suspicious_but_redefined_checks_are():
+    from grader import suspicious
+
+    def notebook(*sources):
+        return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+
+    ordinary = notebook("numbers = [1, 2, 3]", "copy = list(numbers)", "tolerance = 1e-8",
+                        "Mistake = 'dividing by the max'", "import sys\nsys = None")
+    assert suspicious.reasons(ordinary) == []
+    redefined = notebook("def check_call(*args, **kwargs):\n    pass", "passed = print")
+    assert suspicious.reasons(redefined) == ["cell 0 redefines the check check_call", "cell 1 redefines the check passed"]
