@@ -13,7 +13,7 @@ TOKEN ?=
 JOBS ?= auto
 FIRST_LESSON := notebooks/01_naive_division/01_naive_division.ipynb
 
-.PHONY: lab test check release prove demo benchmark benchmark-hostile venv clean
+.PHONY: lab test lint check release prove demo benchmark benchmark-hostile venv clean
 
 venv: $(STAMP)
 
@@ -38,6 +38,10 @@ lab: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS)
+
+# The linter (ruff, configured in pyproject.toml) over the package, the tests and the benchmarks: no findings.
+lint: $(STAMP)
+	$(BIN)/ruff check grader tests benchmarks
 
 # The browser tests (JupyterLab under Debian's chromium): a screenshot of every step in artifacts/browser/,
 # and README's picture of the temperature slider, docs/images/temperature-slider.png, taken again.
@@ -69,7 +73,7 @@ demo: $(STAMP)
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/autograde.py
 
-# Every hostile submission graded by plain `nbgrader autograde` and by `grader grade`, side by side (~15 min).
+# Every hostile submission graded by plain `nbgrader autograde` and by `grader grade`, side by side (~5 min).
 benchmark-hostile: $(STAMP)
 	$(BIN)/python benchmarks/hostile.py
 

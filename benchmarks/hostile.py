@@ -66,7 +66,7 @@ def main() -> int:
         classes = {kind.id: plain_class(kind, template, Path(tmp) / kind.id) for kind in runnable}
         print(f"grading {len(runnable)} kinds with plain nbgrader", file=sys.stderr, flush=True)
         with ThreadPoolExecutor(max_workers=len(os.sched_getaffinity(0))) as pool:
-            plain_scores = dict(zip(classes, pool.map(plain, runnable, classes.values())))
+            plain_scores = dict(zip(classes, pool.map(plain, runnable, classes.values()), strict=False))
         for kind in KINDS:
             if kind.unsafe_for_plain:
                 before = (f"not run ({kind.unsafe_for_plain})", "-")

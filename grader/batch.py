@@ -11,9 +11,9 @@ import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Iterator
 
 import nbformat
 
@@ -31,7 +31,8 @@ class WorkerDied(RuntimeError):
     """The worker process grading a call died (killed, or crashed) twice, the second time grading it alone."""
 
 
-def in_workers(fn: Callable, calls: list[tuple], jobs: int | None = None, progress=None) -> Iterator[tuple[int, Future]]:
+def in_workers(fn: Callable, calls: list[tuple], jobs: int | None = None,
+               progress=None) -> Iterator[tuple[int, Future]]:
     """Run `fn(*args)` for each args tuple in worker processes; yield (index, finished future) as each ends.
 
     `progress(done, total, elapsed_seconds)` is called after each. Every lesson's gradebook

@@ -219,7 +219,8 @@ class KernelSession:
                    "errstate": np.geterr(), "times": times}
         answer = self._evaluate(f"__softmax_bridge__.call({json.dumps(request)!r})")
         try:
-            for original, after in zip([*args, *kwargs.values()], [*answer["args"], *answer["kwargs"].values()]):
+            returned = [*answer["args"], *answer["kwargs"].values()]
+            for original, after in zip([*args, *kwargs.values()], returned, strict=False):
                 _write_back(original, self.codec.read(after))
             for warned in answer["warnings"]:
                 category = rebuilt_class(tuple(map(tuple, warned["classes"])), Warning)

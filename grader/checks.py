@@ -161,7 +161,7 @@ def _changed(old, new) -> bool:
         return (not isinstance(new, np.ndarray) or old.shape != new.shape
                 or not np.array_equal(old, new, equal_nan=old.dtype.kind in "fc"))
     if isinstance(old, (list, tuple)):
-        return len(old) != len(new) or any(_changed(a, b) for a, b in zip(old, new))
+        return len(old) != len(new) or any(_changed(a, b) for a, b in zip(old, new, strict=False))
     if isinstance(old, (numbers.Number, str, bytes)):
         return old != new and not (old != old and new != new)  # nan stays nan
     return False  # other objects (a random Generator, say) are the function's to use
@@ -216,7 +216,8 @@ def _same_value(a, b, scale=1.0) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, (list, tuple)) and any(isinstance(x, (list, tuple, np.ndarray)) for x in [*a, *b]):
-        return len(a) == len(b) and all(_same_value(x, y, scale) for x, y in zip(a, b))  # ragged pieces too
+        # ragged pieces too
+        return len(a) == len(b) and all(_same_value(x, y, scale) for x, y in zip(a, b, strict=False))
     try:
         return compare(np.asarray(a, dtype=float), np.asarray(b, dtype=float), scale=scale) is None
     except (TypeError, ValueError):
@@ -294,7 +295,7 @@ def _most_specific(fn, candidates, probes, implementation, record_warnings=False
     agree = [0] * len(candidates)
     for args, kwargs in probes:
         scale = input_scale(args, kwargs)
-        same = lambda a, b: _same_value(a, b, scale)  # noqa: E731
+        same = lambda a, b, scale=scale: _same_value(a, b, scale)  # noqa: E731
         learner = _run(fn, *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
         for index, entry in enumerate(candidates):
             other = _run(implementation(entry), *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
@@ -302,7 +303,7 @@ def _most_specific(fn, candidates, probes, implementation, record_warnings=False
     best = max(agree)
     if 2 * best < len(probes):
         return []
-    return [entry for entry, count in zip(candidates, agree) if count == best]
+    return [entry for entry, count in zip(candidates, agree, strict=False) if count == best]
 
 
 def _not_written(call) -> CheckFailed:
@@ -485,7 +486,8 @@ def _frequencies(fn, args, kwargs, choices, draws) -> _Outcome:
         for value in values:
             number = _as_number(value)
             if number is None or number != int(number) or not 0 <= number < choices:
-                return _Outcome(raised=_NotAnIndex(f"returned {_show(value)}; expected an index from 0 to {choices - 1}"))
+                expected = f"expected an index from 0 to {choices - 1}"
+                return _Outcome(raised=_NotAnIndex(f"returned {_show(value)}; {expected}"))
             counts[int(number)] += 1
     if raised is not None:
         return _Outcome(raised=raised)

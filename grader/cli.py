@@ -56,10 +56,10 @@ def _collect(args) -> int:
 
 
 def _grade(args) -> int:
+    from . import isolation
     from .batch import print_progress
     from .grading import grade_class
     from .selfgrade import BadInput
-    from . import isolation
     from .warmkernel import MEMORY
     if _unknown_lessons(args.lessons, args.course):
         return 2
@@ -68,7 +68,8 @@ def _grade(args) -> int:
         print("note: not running as root, so kernels are not isolated: the learner's code can read what "
               "this user can read (test cells still run outside the kernel)", file=sys.stderr)
     try:
-        log = grade_class(args.course, lessons=args.lessons or None, jobs=args.jobs, force=args.force, timeout=args.timeout,
+        log = grade_class(args.course, lessons=args.lessons or None, jobs=args.jobs, force=args.force,
+                          timeout=args.timeout,
                           progress=print_progress if sys.stderr.isatty() else None)
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)

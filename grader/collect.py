@@ -21,10 +21,10 @@ import shutil
 import stat
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
-from typing import Iterator
 
 import nbformat
 from nbgrader.apps import NbGraderAPI
@@ -166,7 +166,8 @@ def files_under(folder: Path) -> list[tuple[Path, str]]:
                 elif entry.is_dir(follow_symlinks=False):
                     pending.append(entry.path)
                 else:
-                    found.append((Path(entry.path), "" if entry.is_file(follow_symlinks=False) else "not a regular file"))
+                    found.append((Path(entry.path), "" if entry.is_file(follow_symlinks=False) else "not a regular "
+                                                                                                    "file"))
             except OSError as error:
                 found.append((Path(entry.path), f"cannot be read ({error.strerror})"))
     return found
@@ -323,7 +324,8 @@ def collect_exchange(lessons: list[str], root: Path = course.REPO, exchange: Pat
                         (copy / entry.name / upload.name).parent.mkdir(parents=True, exist_ok=True)
                         (copy / entry.name / upload.name).write_bytes(upload.data)
                 except Exception as error:  # whatever one submission holds, it costs only that submission
-                    reason = str(error) if isinstance(error, BadInput) else f"{type(error).__name__}: {str(error)[:200]}"
+                    unexpected = f"{type(error).__name__}: {str(error)[:200]}"
+                    reason = str(error) if isinstance(error, BadInput) else unexpected
                     name = f"exchange:{entry.name}"
                     log.unplaced.append((name, reason))
                     unplaced.keep(Upload(name, b"", UNKNOWN_TIME, reason), reason)

@@ -120,7 +120,7 @@ def simulate_class(students: int, lessons: list[str], rng: random.Random, root: 
 
     lms = [s for s in ids if s not in by_exchange]
     rng.shuffle(lms)
-    for student, kind in zip(lms, BROKEN[:3]):
+    for student, kind in zip(lms, BROKEN[:3], strict=False):
         broken = upload_of(student)
         broken.kind, broken.entries, broken.answers = kind, [], None
     twice = lms[3:4] + sorted(by_exchange)[:1]

@@ -14,9 +14,9 @@ import json
 import shutil
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import nbformat
 from nbgrader.api import Gradebook
@@ -25,8 +25,15 @@ from nbgrader.utils import parse_utc
 from . import course, metadata, suspicious
 from . import status as status_
 from .batch import WorkerDied, in_workers
-from .selfgrade import (BadInput, GradingFailed, Sandboxed, autograde_sandboxed, lesson_gradebook, read_notebook,
-                        test_ids)
+from .selfgrade import (
+    BadInput,
+    GradingFailed,
+    Sandboxed,
+    autograde_sandboxed,
+    lesson_gradebook,
+    read_notebook,
+    test_ids,
+)
 
 STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
 # How jupyter_client says a kernel never became ready, before any of the learner's code ran.
@@ -52,7 +59,8 @@ class Job:
 
 @dataclass
 class GradeLog:
-    graded: list[tuple[str, str, float, str, str]] = field(default_factory=list)  # student, lesson, score, status, detail
+    # student, lesson, score, status, detail
+    graded: list[tuple[str, str, float, str, str]] = field(default_factory=list)
     unchanged: list[tuple[str, str]] = field(default_factory=list)
     failed: list[tuple[str, str, str]] = field(default_factory=list)             # student, lesson, reason
     seconds: float = 0.0
@@ -183,7 +191,8 @@ def grade_submission(lesson: str, notebook: str, timestamp: str | None, timeout:
         if _never_started(error):
             raise
         if "DeadKernelError" in str(error) or "Kernel died" in str(error):
-            problems.append((status_.KERNEL_DIED, "the kernel stopped (it exited or crashed) before the tests finished"))
+            problems.append((status_.KERNEL_DIED, "the kernel stopped (it exited or crashed) before the tests "
+                                                  "finished"))
         elif not problems:
             problems.append((status_.INVALID, str(error)))
         return Outcome(None, *status_.combine(problems))

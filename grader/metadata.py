@@ -24,7 +24,8 @@ SHORT = reprlib.Repr()
 SHORT.maxstring = SHORT.maxother = SHOWN
 
 
-def restore(submitted: nbformat.NotebookNode, release: nbformat.NotebookNode) -> tuple[nbformat.NotebookNode, list[str]]:
+def restore(submitted: nbformat.NotebookNode,
+            release: nbformat.NotebookNode) -> tuple[nbformat.NotebookNode, list[str]]:
     """The submission with the release's grading metadata, and how the submitted metadata differed."""
     known = {meta["grade_id"]: cell for cell in release.cells
              if isinstance(meta := cell.metadata.get("nbgrader"), dict) and "grade_id" in meta}
@@ -57,7 +58,8 @@ def restore(submitted: nbformat.NotebookNode, release: nbformat.NotebookNode) ->
     findings += unknown
     placed = _placed(garbled, owner, cells, known)
     for index, reason in garbled.items():
-        findings.append(f"cell {index}: {reason}" + (f"; read as {placed[index]} from its place" if index in placed else ""))
+        where = f"; read as {placed[index]} from its place" if index in placed else ""
+        findings.append(f"cell {index}: {reason}{where}")
     owner.update({grade_id: index for index, grade_id in placed.items()})
     for grade_id, index in owner.items():
         cell, wanted = cells[index], known[grade_id]

@@ -240,12 +240,12 @@ def prove(todo: Plan, jobs: int | None = None, progress=None) -> Proven:
     reports = grade_many(notebooks, jobs=jobs, progress=progress)
     count = len(todo.entries)
     proofs = [judge(kind, entry, lid, report, todo.catalogued)
-              for (lid, kind, entry), report in zip(todo.entries, reports[:count])]
+              for (lid, kind, entry), report in zip(todo.entries, reports[:count], strict=False)]
     if todo.mutants is None:
         return Proven(proofs)
     recorded = {lid: mutate.equivalents(lid) for lid in todo.lessons}
     mutants = [judge_mutant(m, report, recorded[m.lesson].get(m.id))
-               for m, report in zip(todo.mutants, reports[count:])]
+               for m, report in zip(todo.mutants, reports[count:], strict=False)]
     stale = [i for lid in todo.lessons
              for i in mutate.stale_equivalents(lid, [m for m in todo.mutants if m.lesson == lid])]
     return Proven(proofs, mutants, stale)
@@ -377,7 +377,7 @@ def _summary_line(proven: Proven) -> str:
 
 def _columns(header: tuple, rows: list[tuple]) -> list[str]:
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
-    line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
+    line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)).rstrip()  # noqa: E731
     return [line(header), line(tuple("-" * w for w in widths))] + [line(r) for r in rows]
 
 

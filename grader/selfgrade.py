@@ -28,8 +28,8 @@ from nbgrader.preprocessors import Execute
 from nbgrader.utils import determine_grade
 
 from . import course
-from .untrusted import MAX_NOTEBOOK_BYTES, grade_id_of, shape_problem
 from .testrunner import TestsOutsideKernel, is_test_cell
+from .untrusted import MAX_NOTEBOOK_BYTES, grade_id_of, shape_problem
 
 LEARNER = "learner"
 IOPUB_SECONDS = 30
@@ -360,7 +360,8 @@ def read_report(root: Path, lesson: str, student: str) -> Report:
     mistakes = {c.metadata["nbgrader"]["grade_id"]: cell_mistakes(c) for c in graded.cells
                 if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]}
     with Gradebook(config.CourseDirectory.db_url) as gradebook:
-        lesson_tests = {cell.name: float(cell.max_score) for cell in gradebook.find_notebook(lesson, lesson).grade_cells}
+        cells = gradebook.find_notebook(lesson, lesson).grade_cells
+        lesson_tests = {cell.name: float(cell.max_score) for cell in cells}
         submission = gradebook.find_submission_notebook(lesson, lesson, student)
         scores = {g.name: float(g.score) for g in submission.grades if g.score is not None}
     source = course.source_notebook(lesson, root)
@@ -379,7 +380,7 @@ def render_table(report: Report) -> str:
              (t.message.splitlines() or [""])[0]) for t in report.tests]
     header = ("test", "points", "result", "message")
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(3)]
-    line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3]  # noqa: E731
+    line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r[:3], widths, strict=False)) + "  " + r[3]  # noqa: E731
     out = [f"Lesson {report.lesson}", line(header), line(tuple("-" * w for w in widths) + ("-" * 7,))]
     out += [line(r) for r in rows]
     out.append(f"Total: {report.score:g} / {report.max_score:g}")

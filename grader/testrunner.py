@@ -388,7 +388,7 @@ class TestsOutsideKernel(Execute):
     def output(self, outs, msg, display_id, cell_index):
         """Record an output, unless the cell's or the notebook's outputs have passed RECEIVE_LIMIT (a flood)."""
         size = _rough_size(msg.get("content"))
-        if all(received + size <= limit for received, limit in zip(self.received, RECEIVE_LIMIT)):
+        if all(received + size <= limit for received, limit in zip(self.received, RECEIVE_LIMIT, strict=False)):
             self.received = [received + size for received in self.received]
             return super().output(outs, msg, display_id, cell_index)
         if not (outs and outs[-1].get("text") == FLOODED):

@@ -56,7 +56,7 @@ class TemperatureExplorer:
                      for token in self.tokens]
         self.percents = [widgets.Label() for _ in self.tokens]
         self.prediction = widgets.HTML()
-        rows = [widgets.HBox([bar, percent]) for bar, percent in zip(self.bars, self.percents)]
+        rows = [widgets.HBox([bar, percent]) for bar, percent in zip(self.bars, self.percents, strict=False)]
         self.widget = widgets.VBox([self.slider, *rows, self.prediction])
         self.slider.observe(self._update, names="value")
         self._update()
@@ -78,7 +78,7 @@ class TemperatureExplorer:
     def _update(self, change=None) -> None:
         weights = weights_at(self.logits, self.temperature)
         top = int(np.argmax(weights))
-        for index, (bar, percent) in enumerate(zip(self.bars, self.percents)):
+        for index, (bar, percent) in enumerate(zip(self.bars, self.percents, strict=False)):
             bar.value = float(weights[index])
             bar.style.bar_color = PALETTE[1] if index == top else PALETTE[0]
             percent.value = f"{weights[index]:.1%}"
@@ -91,7 +91,7 @@ class TemperatureExplorer:
         fig = Figure(figsize=(3.3 * len(self.snapshots), 3.4), layout="constrained")
         axes = fig.subplots(1, len(self.snapshots), sharey=True, squeeze=False)[0]
         described = []
-        for ax, temperature in zip(axes, self.snapshots):
+        for ax, temperature in zip(axes, self.snapshots, strict=False):
             weights = weights_at(self.logits, temperature)
             top = int(np.argmax(weights))
             colours = [PALETTE[1] if i == top else PALETTE[0] for i in range(len(weights))]
@@ -101,7 +101,7 @@ class TemperatureExplorer:
             ax.set(xlabel="next token", ylim=(0, 1.08))
             ax.tick_params(axis="x", labelrotation=30)
             described.append(f"at T = {temperature:g}, " + ", ".join(
-                f"{token} {w:.1%}" for token, w in zip(self.tokens, weights)))
+                f"{token} {w:.1%}" for token, w in zip(self.tokens, weights, strict=False)))
         axes[0].set_ylabel("weight")
         fig.suptitle("Next-token weights at a few temperatures (run the cell in JupyterLab for the slider)",
                      fontsize=9)

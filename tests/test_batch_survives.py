@@ -2,9 +2,9 @@
 
 One class is graded by the real CLI: an ordinary student beside a cell Python cannot parse
 (200,000 terms), metadata of the wrong type and each edit of grading metadata on notebooks
-whose answers are all right, JSON nested too deep to read, and a timestamp that is no time. Another is graded by grade_class with workers that die: the
-batch finishes, the others are graded, and the submission that kills its worker every time
-gets a status of its own.
+whose answers are all right, JSON nested too deep to read, and a timestamp that is no time.
+Another is graded by grade_class with workers that die: the batch finishes, the others are
+graded, and the submission that kills its worker every time gets a status of its own.
 """
 from __future__ import annotations
 
@@ -113,5 +113,6 @@ def test_a_worker_that_dies_is_replaced_and_the_batch_finishes(tmp_path):
         flagged = {sub.student.id for sub in gb.find_assignment(LESSON).submissions for nb in sub.notebooks
                    if nb.flagged}
     assert flagged == {KILLER}
-    again = run_apart(lambda: grade_class(root, jobs=2, timeout=10, grade=grade))  # a worker's death may be the machine's
+    # a worker's death may be the machine's
+    again = run_apart(lambda: grade_class(root, jobs=2, timeout=10, grade=grade))
     assert [student for student, *_ in again.graded] == [KILLER] and len(again.unchanged) == len(students) - 1

@@ -30,7 +30,8 @@ COURSE_MISCONCEPTIONS = {
     "returns nan for T = 0": ["swt_nan_for_zero"],
     "masks with 0": ["masked_with_zero"],
     "multiplies scores by the mask": ["masked_multiplies_scores_by_mask"],
-    "fills with a large finite negative number, so an all-forbidden row comes back uniform": ["masked_large_negative_fill"],
+    "fills with a large finite negative number, so an all-forbidden row comes back "
+    "uniform": ["masked_large_negative_fill"],
     "inverted mask polarity (True = forbidden)": ["masked_inverted_polarity", "causal_inverted", "padding_inverted"],
     "modifies the caller's array in place": ["naive_in_place", "softmax_in_place", "stable_shift_in_place",
                                              "masked_in_place"],

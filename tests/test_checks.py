@@ -17,9 +17,19 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from grader.catalogue import Misconception
-from grader.checks import (ULPS, CheckFailed, Mistake, check_answer, check_call, check_frequencies, check_quiet, check_raises,
-                           compare, passed, tolerance)
-
+from grader.checks import (
+    ULPS,
+    CheckFailed,
+    Mistake,
+    check_answer,
+    check_call,
+    check_frequencies,
+    check_quiet,
+    check_raises,
+    compare,
+    passed,
+    tolerance,
+)
 
 # --------------------------------------------------------------------------- helpers
 

@@ -108,7 +108,8 @@ PEAK_RSS = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:
 
 def collect_cli(root, source, *options, measure=False):
     """`python -m grader --course ROOT collect --from SOURCE [options]`."""
-    command = [sys.executable, "-m", "grader", "--course", str(root), "collect", "--from", str(source), *map(str, options)]
+    command = [sys.executable, "-m", "grader", "--course", str(root), "collect", "--from", str(source),
+               *map(str, options)]
     return subprocess.run([sys.executable, "-c", PEAK_RSS, *command] if measure else command,
                           capture_output=True, text=True, timeout=300, cwd=course.REPO)
 
@@ -216,7 +217,8 @@ def flag_entry(data: bytes, name: str, flag: int) -> bytes:
 def test_a_damaged_or_encrypted_zip_entry_costs_only_itself(course_dir, tmp_path):
     damaged = edited(lambda nb: nb["metadata"].update(marker="bob-intact"))
     archive = zip_of(tmp_path / "lms.zip", [("bob_1_damaged.ipynb", damaged), ("cy_1_locked.ipynb", notebook()),
-                                            (zipfile.ZipInfo("dan_1_undated.ipynb", (1980, 0, 0, 0, 0, 0)), notebook())])
+                                            (zipfile.ZipInfo("dan_1_undated.ipynb", (1980, 0, 0, 0, 0, 0)),
+                                             notebook())])
     data = archive.read_bytes().replace(b"bob-intact", b"bob-broken")  # stored, so only the CRC-32 tells
     archive.write_bytes(flag_entry(data, "cy_1_locked.ipynb", 0x1))
     run = collect_cli(course_dir, archive)
@@ -360,7 +362,8 @@ def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path):
     (inbound / f"eve+{LESSON}+{when}+a1b2").symlink_to(elsewhere, target_is_directory=True)
     run = subprocess.run([sys.executable, "-m", "grader", "--course", str(course_dir), "collect", "--exchange",
                           str(exchange)], capture_output=True, text=True, timeout=300, cwd=course.REPO,
-                         env={**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"})
+                         env={**os.environ,
+                              "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"})
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
     ana = course_dir / ".grading" / "submitted" / "ana" / LESSON / f"{LESSON}.ipynb"
     assert ana.read_text() == notebook()
@@ -369,7 +372,8 @@ def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path):
     assert reasons == {f"exchange:bob+{LESSON}+{when}+a1b2/{LESSON}.ipynb": "a symbolic link (not followed)",
                        f"exchange:cy+{LESSON}+{when}+a1b2/{LESSON}.ipynb": "not a regular file",
                        f"exchange:dan+{LESSON}+not a time+a1b2": "its name holds no time nbgrader can read",
-                       f"exchange:..+{LESSON}+{when}+a1b2": "'..' is not a usable student id (letters, digits, . _ @ -)",
+                       f"exchange:..+{LESSON}+{when}+a1b2": "'..' is not a usable student id (letters, digits, . _ @ "
+                                                            "-)",
                        f"exchange:eve+{LESSON}+{when}+a1b2": "not a folder (a link or another kind of file)"}
     assert submitted(course_dir) <= {"ana", "bob", "cy"}
     collected = [p for p in (course_dir / ".grading").rglob("*.ipynb") if p.is_file()]

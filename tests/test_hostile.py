@@ -28,10 +28,29 @@ from grader import course, isolation
 from grader.grading import statuses
 from grader.report import misconception_counts
 from grader.results import class_results
-from tests.hostile import (COURSE, ENV, FORGED_MISCONCEPTION, FULL, KINDS, LESSON, MEMORY_MB, MUTE_SHELL,
-                           NOT_COLLECTED, SERVICE, SHM_KEY, SIZES, SURVIVOR, TIMEOUT, Zeros, notebook, reference,
-                           released_course, render, submit)
 from tests.conftest import once_per_run
+from tests.hostile import (
+    COURSE,
+    ENV,
+    FORGED_MISCONCEPTION,
+    FULL,
+    KINDS,
+    LESSON,
+    MEMORY_MB,
+    MUTE_SHELL,
+    NOT_COLLECTED,
+    SERVICE,
+    SHM_KEY,
+    SIZES,
+    SURVIVOR,
+    TIMEOUT,
+    Zeros,
+    notebook,
+    reference,
+    released_course,
+    render,
+    submit,
+)
 from tests.test_reporting import marked_lines
 
 ORDINARY = {"ordinary_full": (notebook, FULL), "ordinary_stub": (None, 0.0)}

@@ -160,8 +160,9 @@ def test_points_written_as_a_float_and_a_checksum_are_no_edit():
 
 def test_findings_are_bounded_and_quote_little():
     def edit(nb):
-        for number in range(50):
-            nb.cells.append(nbformat.v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "grade_id": "x" * 10_000}}))
+        for _ in range(50):
+            fake = {"nbgrader": {"grade": True, "grade_id": "x" * 10_000}}
+            nb.cells.append(nbformat.v4.new_code_cell("", metadata=fake))
     _, findings = metadata.restore(submitted(edit), RELEASE)
     assert len(findings) == metadata.MOST_FINDINGS + 1 and findings[-1].startswith("and 38 more")
     assert max(len(finding) for finding in findings) < 200

@@ -7,8 +7,8 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 from grader import course
-from tests import lessons
 from grader.selfgrade import IOPUB_SECONDS
+from tests import lessons
 from tests.conftest import run_apart
 
 LESSONS = course.lesson_ids()

@@ -60,7 +60,7 @@ def test_a_rerun_grades_only_what_changed_and_force_grades_all(graded, tmp_path)
     root = tmp_path / "course"
     shutil.copytree(graded / "ours", root)
     before = scores(root, LESSONS)
-    assert f"Graded 0 submission(s)" in grade(root) and f"{STUDENTS} unchanged" in grade(root)
+    assert "Graded 0 submission(s)" in grade(root) and f"{STUDENTS} unchanged" in grade(root)
     assert scores(root, LESSONS) == before
 
     lesson = LESSONS[0]
@@ -80,6 +80,6 @@ def test_a_rerun_grades_only_what_changed_and_force_grades_all(graded, tmp_path)
 
 
 def test_grade_refuses_a_lesson_the_course_does_not_have(graded):
-    done = subprocess.run([sys.executable, "-m", "grader", "--course", str(graded / "ours"), "grade", "02_exp_evidence"],
-                          capture_output=True, text=True)
+    command = [sys.executable, "-m", "grader", "--course", str(graded / "ours"), "grade", "02_exp_evidence"]
+    done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 2 and "unknown lesson(s): 02_exp_evidence" in done.stderr

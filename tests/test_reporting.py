@@ -22,11 +22,18 @@ from grader.export import write_canvas_csv, write_grades_csv
 from grader.feedback import page_name, student_page, write_feedback
 from grader.report import MisconceptionCount, misconception_counts, write_report
 from grader.results import ClassResults, Student, class_results
-from grader.selfgrade import (AUTOGRADE_STEPS, MESSAGE_LIMIT, MISTAKE_LIMIT, MISTAKES_LIMIT, _require,
-                              autograde_sandboxed, quiet_stderr, report_of)
+from grader.selfgrade import (
+    AUTOGRADE_STEPS,
+    MESSAGE_LIMIT,
+    MISTAKE_LIMIT,
+    MISTAKES_LIMIT,
+    _require,
+    autograde_sandboxed,
+    quiet_stderr,
+    report_of,
+)
 from grader.testrunner import is_test_cell
 from tests.conftest import once_per_run, run_apart
-
 
 NAIVE, MASKING = "01_naive_division", "06_masking"
 LESSONS = [NAIVE, MASKING]

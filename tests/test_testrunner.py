@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from nbgrader.converters import Autograde
 
 from grader import bridge, checks, course, kernelside, selfgrade, testrunner
-from nbgrader.converters import Autograde
 
 LESSON = "01_naive_division"
 CODEC = bridge.Codec()
@@ -86,7 +86,8 @@ def test_exceptions_and_warnings_are_rebuilt_as_the_same_kinds():
 
 
 def test_a_test_cell_takes_checks_from_the_grader_and_only_other_names_from_the_notebook():
-    source = "from math import pi\n_x = np.array([1.0])\nfor _t in (1, 2):\n    check_call(softmax, _x, expect=[1.0])\nlen(_x)"
+    source = ("from math import pi\n_x = np.array([1.0])\nfor _t in (1, 2):\n"
+              "    check_call(softmax, _x, expect=[1.0])\nlen(_x)")
     wanted = testrunner.names_to_fetch(ast.parse(source), testrunner.pinned_names())
     assert wanted == {"softmax"}
 
@@ -327,4 +328,5 @@ def test_ordinary_names_in_a_learners_cell_are_not_suspicious_but_redefined_chec
                         "Mistake = 'dividing by the max'", "import sys\nsys = None")
     assert suspicious.reasons(ordinary) == []
     redefined = notebook("def check_call(*args, **kwargs):\n    pass", "passed = print")
-    assert suspicious.reasons(redefined) == ["cell 0 redefines the check check_call", "cell 1 redefines the check passed"]
+    assert suspicious.reasons(redefined) == ["cell 0 redefines the check check_call",
+                                             "cell 1 redefines the check passed"]

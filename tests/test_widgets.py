@@ -13,8 +13,8 @@ import pytest
 from IPython.core.formatters import format_display_data
 from nbclient import NotebookClient
 
-from grader.widgets import WIDGET_VIEW, TemperatureExplorer, temperature_explorer, weights_at
 from grader.selfgrade import IOPUB_SECONDS
+from grader.widgets import WIDGET_VIEW, TemperatureExplorer, temperature_explorer, weights_at
 from tests.conftest import run_apart
 
 TOKENS = ["I", "am", "learning", "to", "Delhi"]

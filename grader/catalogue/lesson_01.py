@@ -136,7 +136,8 @@ def naive_normalize(scores):
         "naive_transposes", "naive_normalize",
         "divided the transpose by the row totals and transposed back: .T reverses every axis, so in a 3-D batch "
         "rows met other rows' totals",
-        "no transposes: x.sum(axis=-1, keepdims=True) lines each total up with its own row in any number of dimensions", '''
+        "no transposes: x.sum(axis=-1, keepdims=True) lines each total up with its own row in any number of "
+        "dimensions", '''
 def naive_normalize(scores):
     x = np.asarray(scores, dtype=float)
     return (x.T / x.sum(axis=-1)).T
@@ -158,7 +159,8 @@ def naive_normalize(scores):
         "naive_loop_rows_in_place", "naive_normalize",
         "divided the rows one at a time into np.asarray(scores), which is the caller's own array when it is "
         "already float64, so the input was overwritten",
-        "np.asarray does not copy a float64 array: start from np.array(scores, dtype=float) (a copy) or a new output", '''
+        "np.asarray does not copy a float64 array: start from np.array(scores, dtype=float) (a copy) or a new "
+        "output", '''
 def naive_normalize(scores):
     x = np.asarray(scores, dtype=float)
     rows = x.reshape(-1, x.shape[-1])
@@ -340,19 +342,22 @@ def naive_normalize(scores):
 def naive_normalize(scores):
     return np.apply_along_axis(lambda row: row / row.sum(), -1, np.asarray(scores, dtype=float))
 '''),
-    Alternative("naive_times_reciprocal", "naive_normalize", "multiplies by 1 / total, the total's axis added back with None", '''
+    Alternative("naive_times_reciprocal", "naive_normalize", "multiplies by 1 / total, the total's axis added back "
+                                                             "with None", '''
 def naive_normalize(scores):
     x = np.asarray(scores, dtype=float)
     return x * (1.0 / np.sum(x, axis=-1)[..., None])
 '''),
-    Alternative("naive_keeps_float32", "naive_normalize", "keeps a float input's dtype (float32 stays float32), makes other input float64", '''
+    Alternative("naive_keeps_float32", "naive_normalize", "keeps a float input's dtype (float32 stays float32), makes "
+                                                          "other input float64", '''
 def naive_normalize(scores):
     x = np.asarray(scores)
     if x.dtype.kind != "f":
         x = x.astype(np.float64)
     return x / x.sum(axis=-1, keepdims=True)
 '''),
-    Alternative("naive_einsum_total", "naive_normalize", "row totals with np.einsum, their axis added back with None", '''
+    Alternative("naive_einsum_total", "naive_normalize", "row totals with np.einsum, their axis added back with "
+                                                         "None", '''
 def naive_normalize(scores):
     x = np.asarray(scores, dtype=float)
     return x / np.einsum("...i->...", x)[..., None]
@@ -375,14 +380,16 @@ def is_distribution(weights, atol=1e-8):
     ok = np.isfinite(w).all() and (w >= 0).all()
     return bool(ok and np.isclose(w.sum(axis=-1), 1.0, rtol=0.0, atol=atol).all())
 '''),
-    Alternative("dist_min_and_max_error", "is_distribution", "smallest entry and largest row-sum error, nan checked first", '''
+    Alternative("dist_min_and_max_error", "is_distribution", "smallest entry and largest row-sum error, nan checked "
+                                                             "first", '''
 def is_distribution(weights, atol=1e-8):
     w = np.asarray(weights, dtype=float)
     if np.isnan(w).any() or np.isinf(w).any():
         return False
     return bool(w.min() >= 0 and np.max(np.abs(w.sum(axis=-1) - 1)) <= atol)
 '''),
-    Alternative("dist_keeps_float_dtype", "is_distribution", "works in the input's own float dtype (float32 stays float32), integers as float64", '''
+    Alternative("dist_keeps_float_dtype", "is_distribution", "works in the input's own float dtype (float32 stays "
+                                                             "float32), integers as float64", '''
 def is_distribution(weights, atol=1e-8):
     w = np.asarray(weights)
     if w.dtype.kind != "f":

@@ -298,7 +298,8 @@ def normalize_evidence(ev):
         "normalize_transposes", "normalize_evidence",
         "divided the transpose by the row totals and transposed back: .T reverses every axis, so in a 3-D batch "
         "rows met other rows' totals",
-        "no transposes: x.sum(axis=-1, keepdims=True) lines each total up with its own row in any number of dimensions", '''
+        "no transposes: x.sum(axis=-1, keepdims=True) lines each total up with its own row in any number of "
+        "dimensions", '''
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
     return (x.T / x.sum(axis=-1)).T
@@ -316,7 +317,8 @@ def evidence_ratio(a, b):
 
 ALTERNATIVES = [
     # evidence
-    Alternative("evidence_list_then_array", "evidence", "exp of each score in a flat list, turned back into an array at the end", '''
+    Alternative("evidence_list_then_array", "evidence", "exp of each score in a flat list, turned back into an array "
+                                                        "at the end", '''
 def evidence(scores):
     x = np.asarray(scores, dtype=float)
     return np.array([np.exp(s) for s in x.ravel().tolist()]).reshape(x.shape)
@@ -331,7 +333,8 @@ def evidence(scores):
 def evidence(scores):
     return np.power(np.e, np.asarray(scores, dtype=float))
 '''),
-    Alternative("evidence_math_exp_reshaped", "evidence", "math.exp of every score in a flat list, reshaped to the scores' shape", '''
+    Alternative("evidence_math_exp_reshaped", "evidence", "math.exp of every score in a flat list, reshaped to the "
+                                                          "scores' shape", '''
 import math
 
 def evidence(scores):
@@ -348,13 +351,15 @@ def evidence_ratio(a, b):
     difference = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     return np.e ** difference
 '''),
-    Alternative("ratio_shift_by_larger", "evidence_ratio", "exp(a - m) / exp(b - m) with m the larger of the two scores", '''
+    Alternative("ratio_shift_by_larger", "evidence_ratio", "exp(a - m) / exp(b - m) with m the larger of the two "
+                                                           "scores", '''
 def evidence_ratio(a, b):
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     m = np.maximum(a, b)
     return np.exp(a - m) / np.exp(b - m)
 '''),
-    Alternative("ratio_math_exp_entries", "evidence_ratio", "math.exp of each difference, a number for numbers and an array of the same shape otherwise", '''
+    Alternative("ratio_math_exp_entries", "evidence_ratio", "math.exp of each difference, a number for numbers and an "
+                                                            "array of the same shape otherwise", '''
 import math
 
 def evidence_ratio(a, b):
@@ -363,7 +368,8 @@ def evidence_ratio(a, b):
     return ratios[0] if a.ndim == 0 else np.array(ratios).reshape(a.shape)
 '''),
     # normalize_evidence
-    Alternative("normalize_python_rows", "normalize_evidence", "divides one row at a time as Python lists, an array at the end", '''
+    Alternative("normalize_python_rows", "normalize_evidence", "divides one row at a time as Python lists, an array "
+                                                               "at the end", '''
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
     rows = [[value / sum(row) for value in row] for row in x.reshape(-1, x.shape[-1]).tolist()]
@@ -373,18 +379,21 @@ def normalize_evidence(ev):
 def normalize_evidence(ev):
     return np.apply_along_axis(lambda row: row / np.sum(row), -1, np.asarray(ev, dtype=float))
 '''),
-    Alternative("normalize_total_newaxis", "normalize_evidence", "np.divide by the row totals with the axis added back", '''
+    Alternative("normalize_total_newaxis", "normalize_evidence", "np.divide by the row totals with the axis added "
+                                                                 "back", '''
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
     return np.divide(x, x.sum(axis=-1)[..., np.newaxis])
 '''),
-    Alternative("normalize_rescale_by_max_first", "normalize_evidence", "divides each row by its largest value first, then by the new total", '''
+    Alternative("normalize_rescale_by_max_first", "normalize_evidence", "divides each row by its largest value first, "
+                                                                        "then by the new total", '''
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
     x = x / x.max(axis=-1, keepdims=True)
     return x / x.sum(axis=-1, keepdims=True)
 '''),
-    Alternative("normalize_keeps_float32", "normalize_evidence", "keeps a float input's dtype (float32 stays float32), makes other input float64", '''
+    Alternative("normalize_keeps_float32", "normalize_evidence", "keeps a float input's dtype (float32 stays "
+                                                                 "float32), makes other input float64", '''
 def normalize_evidence(ev):
     x = np.asarray(ev)
     if x.dtype.kind != "f":

@@ -143,7 +143,8 @@ def softmax(scores):
         "softmax_transposes", "softmax",
         "divided the transposed evidence by the row totals and transposed back: .T reverses every axis, so in a "
         "3-D batch rows met other rows' totals",
-        "no transposes: .sum(axis=-1, keepdims=True) lines each total up with its own row in any number of dimensions", '''
+        "no transposes: .sum(axis=-1, keepdims=True) lines each total up with its own row in any number of "
+        "dimensions", '''
 def softmax(scores):
     evidence = np.exp(np.asarray(scores, dtype=float))
     return (evidence.T / evidence.sum(axis=-1)).T
@@ -152,7 +153,8 @@ def softmax(scores):
         "softmax_flattens_batches", "softmax",
         "flattened a batch into rows (x.reshape(-1, n)) and returned those rows without the batch's shape: "
         "a 3-D batch came back 2-D",
-        "reshape the result back to the input's shape, or skip the reshape: .sum(axis=-1, keepdims=True) handles any shape", '''
+        "reshape the result back to the input's shape, or skip the reshape: .sum(axis=-1, keepdims=True) handles any "
+        "shape", '''
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
     rows = np.exp(x.reshape(-1, x.shape[-1]))
@@ -181,7 +183,8 @@ def softmax(scores):
         "softmax_clips_scores", "softmax",
         "clipped the scores to [-50, 50] before exp to avoid overflow, which flattens every row whose scores lie "
         "beyond that range",
-        "no clipping: only differences matter, and exp of scores up to 100 fits in float64 (lesson 05 shifts instead)", '''
+        "no clipping: only differences matter, and exp of scores up to 100 fits in float64 (lesson 05 shifts "
+        "instead)", '''
 def softmax(scores):
     evidence = np.exp(np.clip(np.asarray(scores, dtype=float), -50.0, 50.0))
     return evidence / evidence.sum(axis=-1, keepdims=True)
@@ -199,7 +202,8 @@ def softmax(scores):
 ''', breaks=("permutation", "value")),
     Misconception(
         "softmax_total_skips_first", "softmax",
-        "started the loop that adds up the evidence at index 1, so the first score's evidence was left out of the total",
+        "started the loop that adds up the evidence at index 1, so the first score's evidence was left out of the "
+        "total",
         "add up the evidence of every score: evidence.sum(axis=-1, keepdims=True), or a loop over range(n)", '''
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -274,7 +278,8 @@ def softmax(scores):
     log_total = top + np.log(np.exp(x - top).sum(axis=-1, keepdims=True))
     return np.exp(x - log_total)
 '''),
-    Alternative("softmax_math_exp_lists", "softmax", "math.exp on nested Python lists, turned into an array at the end", '''
+    Alternative("softmax_math_exp_lists", "softmax", "math.exp on nested Python lists, turned into an array at the "
+                                                     "end", '''
 import math
 
 def softmax(scores):
@@ -293,7 +298,8 @@ def softmax(scores):
     evidence = np.exp(x - np.max(x, axis=-1, keepdims=True))
     return evidence / np.sum(evidence, axis=-1, keepdims=True)
 '''),
-    Alternative("softmax_global_shift", "softmax", "subtracts the largest score of the whole array (enough for this lesson's scores, -100 to 100)", '''
+    Alternative("softmax_global_shift", "softmax", "subtracts the largest score of the whole array (enough for this "
+                                                   "lesson's scores, -100 to 100)", '''
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
     evidence = np.exp(x - x.max())
@@ -309,7 +315,8 @@ def softmax(scores):
     evidence = np.exp(np.asarray(scores, dtype=float))
     return evidence / np.einsum("...i->...", evidence)[..., None]
 '''),
-    Alternative("softmax_keeps_float32", "softmax", "keeps a float input's dtype (float32 stays float32), makes other input float64", '''
+    Alternative("softmax_keeps_float32", "softmax", "keeps a float input's dtype (float32 stays float32), makes other "
+                                                    "input float64", '''
 def softmax(scores):
     x = np.asarray(scores)
     if x.dtype.kind != "f":

@@ -124,7 +124,8 @@ def softmax_with_temperature(scores, temperature=1.0):
     Misconception(
         "swt_squeezes", "softmax_with_temperature",
         "squeezed the result, which drops every axis of length 1: a batch of one row (1, n) comes back as (n,)",
-        "give the weights the shape of the scores: leave out np.squeeze (keepdims=True already lines up the totals)", '''
+        "give the weights the shape of the scores: leave out np.squeeze (keepdims=True already lines up the "
+        "totals)", '''
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
@@ -209,7 +210,8 @@ def softmax_with_temperature(scores, temperature=1.0):
 ''', breaks=("dtype",)),
     Misconception(
         "swt_float32", "softmax_with_temperature",
-        "converted the scores to float32, so float64 scores lose half their digits and the weights come back as float32",
+        "converted the scores to float32, so float64 scores lose half their digits and the weights come back as "
+        "float32",
         "convert with dtype=float, which is float64: np.asarray(scores, dtype=float)", '''
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -240,7 +242,8 @@ def softmax_with_temperature(scores, temperature=1.0):
 ''', breaks=("returns_array",)),
     Misconception(
         "swt_accepts_nan", "softmax_with_temperature",
-        "rejected T <= 0 and T = inf, but every comparison with nan is False, so T = nan got through and gave nan weights",
+        "rejected T <= 0 and T = inf, but every comparison with nan is False, so T = nan got through and gave nan "
+        "weights",
         "test what T must be rather than what it must not be: if not (np.isfinite(temperature) and temperature > 0): "
         "raise ValueError(...)", '''
 def softmax_with_temperature(scores, temperature=1.0):

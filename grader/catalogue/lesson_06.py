@@ -182,7 +182,8 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_adds_large_negative", "masked_softmax",
         "added a finite penalty (-1e9) to the forbidden scores instead of replacing them: a forbidden score "
         "more than 1e9 above the allowed ones (1e300, or 7 beside allowed scores of -1e12) still takes the weight",
-        "replace forbidden scores with np.where(allowed, x, -np.inf); adding a finite penalty keeps them in the race", '''
+        "replace forbidden scores with np.where(allowed, x, -np.inf); adding a finite penalty keeps them in the "
+        "race", '''
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(mask, x.shape)
@@ -613,7 +614,8 @@ PROBES = {
 # Mechanical mutants of the reference that compute the same thing for every valid input (see grader.mutate).
 EQUIVALENT_MUTANTS = {
     "masked_softmax:minus-1:2": "empty_rows[-1] instead of empty_rows[0] names the last empty row instead of the "
-                                "first in the ValueError's message; the tests check the exception's type, never its text",
+                                "first in the ValueError's message; the tests check the exception's type, never its "
+                                "text",
     "masked_softmax:no-cast:1": "without dtype=float, float32 scores stay float32, which the contract allows (a float "
                                 "array), and integer or list scores still become float64 through `/ temperature`",
     "masked_softmax:no-cast:2": "the mask is boolean by the contract, so np.asarray(mask) already has dtype bool",

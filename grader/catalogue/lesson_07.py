@@ -1023,7 +1023,8 @@ def attend(queries, keys, values, mask=None, scale=True):
 ]
 
 ALTERNATIVES = [
-    Alternative("aw_einsum", "attention_weights", "scores with np.einsum('qd,kd->qk'), then a masked stable softmax", '''
+    Alternative("aw_einsum", "attention_weights", "scores with np.einsum('qd,kd->qk'), then a masked stable "
+                                                  "softmax", '''
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -1148,7 +1149,8 @@ def attention_weights(queries, keys, mask=None, scale=True):
     return e / e.sum(axis=-1, keepdims=True)
 '''),
     Alternative("aw_temperature_sqrt_dk", "attention_weights",
-                "lesson 06's masked softmax with temperature sqrt(d_k) (1 when not scaling), an all-True mask for None", '''
+                "lesson 06's masked softmax with temperature sqrt(d_k) (1 when not scaling), an all-True mask for "
+                "None", '''
 def attention_weights(queries, keys, mask=None, scale=True):
     def masked_softmax(scores, mask, temperature=1.0):
         x = np.asarray(scores, dtype=float) / temperature
@@ -1293,7 +1295,8 @@ PROBES = {
         ((_EYE2, _EYE2), {"mask": np.zeros((2, 2), dtype=bool)}),           # nothing allowed at all
         ((np.array([[1000.0, 0.0], [-1000.0, -1001.0]]), _EYE2), {"scale": False}),    # rows far apart
         ((np.array([[1e300, 1.0, 2.0], [-1e12, 0.0, -1e12 - 1.0]]), _EYE3),
-         {"mask": np.array([[False, True, True], [True, False, True]]), "scale": False}),  # huge forbidden, allowed < -1e9
+         # huge forbidden, allowed < -1e9
+         {"mask": np.array([[False, True, True], [True, False, True]]), "scale": False}),
         ((np.array([[-1e12, -2e12, -1e12 - 1.0]]), _EYE3),
          {"mask": np.array([[True, False, True]]), "scale": False}),        # every allowed score far below zero
         ((_SQUARE, _SQUARE), {"mask": np.array([True, False, True])}),     # a 1-D mask, as many queries as keys
@@ -1306,7 +1309,8 @@ PROBES = {
         ((np.array([[1000.0, 0.0], [-1000.0, -1001.0]]), _EYE2, _SQUARE[:2]), {"scale": False}),
         ((np.array([[1e300, 1.0, 2.0], [-1e12, 0.0, -1e12 - 1.0]]), _EYE3, _V),
          {"mask": np.array([[False, True, True], [True, False, True]]), "scale": False}),
-        ((np.array([[-1e12, -2e12, -1e12 - 1.0]]), _EYE3, _V), {"mask": np.array([[True, False, True]]), "scale": False}),
+        ((np.array([[-1e12, -2e12, -1e12 - 1.0]]), _EYE3, _V),
+         {"mask": np.array([[True, False, True]]), "scale": False}),
         ((_SQUARE, _SQUARE, _V[:, :2]), {"mask": np.array([True, False, True])}),
         ((_SQUARE[:1], _SQUARE, _V), {"mask": np.array([True, True, False]), "scale": False}),
     ],

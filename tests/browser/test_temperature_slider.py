@@ -17,7 +17,7 @@ def read_explorer(explorer) -> dict:
     widths = rows.locator(".progress-bar").evaluate_all("bars => bars.map(b => parseFloat(b.style.width) / 100)")
     labels = [float(text.rstrip("%")) / 100 for text in rows.locator(":scope > .widget-label").all_inner_texts()]
     return {"T": float(explorer.locator(".widget-readout").inner_text()),
-            "bars": dict(zip(tokens, widths)), "labels": dict(zip(tokens, labels)),
+            "bars": dict(zip(tokens, widths, strict=False)), "labels": dict(zip(tokens, labels, strict=False)),
             "prediction": explorer.locator(".widget-html-content").inner_text()}
 
 

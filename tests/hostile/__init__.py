@@ -17,10 +17,10 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import nbformat
 
@@ -498,7 +498,8 @@ KINDS = [
     Kind("os_exit", "os._exit() in a solution cell", lambda: notebook({NAIVE: "import os\nos._exit(3)\n"}),
          status.KERNEL_DIED, 0.0),
     Kind("segfault", "a segfault (ctypes reads address 0)",
-         lambda: notebook({NAIVE: "import ctypes\nctypes.string_at(0)\n"}), f"{status.SUSPICIOUS}, {status.KERNEL_DIED}", 0.0),
+         lambda: notebook({NAIVE: "import ctypes\nctypes.string_at(0)\n"}),
+         f"{status.SUSPICIOUS}, {status.KERNEL_DIED}", 0.0),
     Kind("memory_bomb", "a memory bomb after a correct answer",
          lambda: notebook({NAIVE: reference()[NAIVE] + "\n\ndef _bomb():\n    blocks = []\n    while True:\n"
                                   "        blocks.append(bytearray(10**9))\n\n\n_bomb()\n"}),
@@ -510,7 +511,8 @@ KINDS = [
     Kind("empty", "an empty file", lambda: b"", status.INVALID, 0.0),
     Kind("not_utf8", "bytes that are not UTF-8", lambda: b"\xff\xfe{\x00\x00", status.INVALID, 0.0),
     Kind("other_lesson", "a notebook of another lesson (06)",
-         lambda: nbformat.writes(course.learner_notebook("06_masking", course.reference_answers("06_masking"))).encode(),
+         lambda: nbformat.writes(
+             course.learner_notebook("06_masking", course.reference_answers("06_masking"))).encode(),
          status.TAMPERED, 0.0),
     Kind("deleted_test", "a deleted test cell (1 point)",
          lambda: notebook(edit=_delete("test_is_distribution_rows_and_atol")), status.TAMPERED, FULL - 1),
