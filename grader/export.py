@@ -13,6 +13,13 @@ from .results import ClassResults, points
 CANVAS_STUDENT_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 # Canvas's own exports indent this label; its importer finds the row by the words.
 CANVAS_POINTS_POSSIBLE = "    Points Possible"
+# A cell a spreadsheet would read as a formula when it starts with one of these.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def as_text(value: str) -> str:
+    """A name or id as a spreadsheet shows it: one that would start a formula gets a leading apostrophe."""
+    return f"'{value}" if value.startswith(FORMULA_STARTS) else value
 
 
 def write_grades_csv(results: ClassResults, path: Path) -> None:
@@ -26,8 +33,9 @@ def write_grades_csv(results: ClassResults, path: Path) -> None:
         for student in results.students:
             problems = [f"{lesson}: {problem[0]}" for lesson in results.lessons
                         if (problem := results.problem(student.id, lesson))]
-            writer.writerow([student.id] + [points(results.score(student.id, lesson)) for lesson in results.lessons]
-                            + [points(results.total(student.id)), "; ".join(problems)])
+            writer.writerow([as_text(student.id)]
+                            + [points(results.score(student.id, lesson)) for lesson in results.lessons]
+                            + [points(results.total(student.id)), as_text("; ".join(problems))])
 
 
 def write_canvas_csv(results: ClassResults, path: Path) -> None:
@@ -41,5 +49,5 @@ def write_canvas_csv(results: ClassResults, path: Path) -> None:
         writer.writerow([CANVAS_POINTS_POSSIBLE, "", "", "", ""]
                         + [points(results.max_scores[lesson]) for lesson in results.lessons])
         for student in results.students:
-            writer.writerow([student.name, student.lms_user_id or "", "", student.id, ""]
+            writer.writerow([as_text(student.name), as_text(student.lms_user_id or ""), "", as_text(student.id), ""]
                             + [points(results.score(student.id, lesson)) for lesson in results.lessons])

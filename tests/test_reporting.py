@@ -403,6 +403,17 @@ def test_huge_names_messages_and_details_give_small_pages(tmp_path):
     assert canvas[1:] == ["", "", "sam", "", "0"] and len(canvas[0]) <= 200 and canvas[0].startswith("<<<")
 
 
+def test_names_that_would_start_a_spreadsheet_formula_are_exported_as_text(tmp_path):
+    empty = report_of(executed(NAIVE, {}), NAIVE)
+    results = one_lesson_class({"=HYPERLINK(1)": empty, "ann": empty},
+                               names={"=HYPERLINK(1)": dict(first_name="x", last_name="@SUM(A1)")})
+    write_grades_csv(results, tmp_path / "grades.csv")
+    write_canvas_csv(results, tmp_path / "canvas.csv")
+    grades, canvas = read_csv(tmp_path / "grades.csv"), read_csv(tmp_path / "canvas.csv")
+    assert [row[0] for row in grades[1:]] == ["'=HYPERLINK(1)", "ann"]
+    assert canvas[2][0] == "'@SUM(A1), x" and canvas[2][3] == "'=HYPERLINK(1)" and canvas[3][3] == "ann"
+
+
 def test_a_page_name_stays_in_its_folder():
     assert page_name("ada") == "ada.html" and page_name("Ana María") == "Ana María.html"
     odd = ["../up", "a/b", ".hidden", "x" * 300, "é" * 150, "line\nbreak", ""]
