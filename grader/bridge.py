@@ -173,7 +173,7 @@ def _write_back(original, after) -> None:
         if original.shape == after.shape and original.flags.writeable and not np.array_equal(
                 original, after, equal_nan=original.dtype.kind in "fc"):
             np.copyto(original, after, casting="unsafe")
-    elif type(original) is list and type(after) is list and checks._changed(original, after):
+    elif type(original) is list and type(after) is list and checks.changed_in_place(original, after):
         original[:] = after
     elif type(original) is kernelside.OnePass and type(after) is kernelside.OnePass:
         original.read = after.read  # what the learner's function read is gone from the stream

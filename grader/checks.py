@@ -155,13 +155,13 @@ def _value_difference(got, expected, tol) -> str | None:
             f"{int(bad.sum())} of {bad.size} entries differ")
 
 
-def _changed(old, new) -> bool:
+def changed_in_place(old, new) -> bool:
     """Whether a data argument (array, nested list, number) differs from its copy taken before the call."""
     if isinstance(old, np.ndarray):
         return (not isinstance(new, np.ndarray) or old.shape != new.shape
                 or not np.array_equal(old, new, equal_nan=old.dtype.kind in "fc"))
     if isinstance(old, (list, tuple)):
-        return len(old) != len(new) or any(_changed(a, b) for a, b in zip(old, new, strict=False))
+        return len(old) != len(new) or any(changed_in_place(a, b) for a, b in zip(old, new, strict=False))
     if isinstance(old, (numbers.Number, str, bytes)):
         return old != new and not (old != old and new != new)  # nan stays nan
     return False  # other objects (a random Generator, say) are the function's to use
@@ -199,7 +199,7 @@ def _run(fn, args, kwargs, record_warnings=False) -> _Outcome:
         except Exception as error:  # the learner's bug, reported by the check
             outcome.raised = error
     outcome.warning = caught[0] if caught else None
-    outcome.changed_input = outcome.raised is None and _changed(before, inputs)
+    outcome.changed_input = outcome.raised is None and changed_in_place(before, inputs)
     return outcome
 
 
@@ -491,7 +491,7 @@ def _frequencies(fn, args, kwargs, choices, draws) -> _Outcome:
             counts[int(number)] += 1
     if raised is not None:
         return _Outcome(raised=raised)
-    return _Outcome(value=counts / draws, changed_input=_changed(before, inputs))
+    return _Outcome(value=counts / draws, changed_input=changed_in_place(before, inputs))
 
 
 def _draws(fn, args, kwargs, draws) -> tuple[list, Exception | None]:

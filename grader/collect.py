@@ -31,7 +31,7 @@ from nbgrader.apps import NbGraderAPI
 from nbgrader.utils import parse_utc
 
 from . import course
-from .selfgrade import BadInput, _require, identify_lesson, quiet_stderr, read_notebook_bytes
+from .selfgrade import BadInput, identify_lesson, quiet_stderr, read_notebook_bytes, require_success
 from .untrusted import shown
 
 # Canvas-style download names: "<student>_<...>_<original name>.ipynb".
@@ -336,7 +336,7 @@ def collect_exchange(lessons: list[str], root: Path = course.REPO, exchange: Pat
                 continue
             config.Exchange.root = staging
             with quiet_stderr():
-                _require(NbGraderAPI(config=config).collect(lesson, update=True), "collect")
+                require_success(NbGraderAPI(config=config).collect(lesson, update=True), "collect")
         for student, names in sorted(versions.items()):
             latest = max(names)[1]
             log.placed.append((student, lesson, f"exchange:{latest}"))

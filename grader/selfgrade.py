@@ -191,7 +191,7 @@ def lesson_gradebook(lesson: str, course_dir: Path = course.REPO) -> Path:
         root = _course_with_source(Path(tmp), lesson, course_dir)
         config = course.nbgrader_config(root)
         with quiet_stderr():
-            _require(NbGraderAPI(config=config).generate_assignment(lesson), "generate_assignment")
+            require_success(NbGraderAPI(config=config).generate_assignment(lesson), "generate_assignment")
         cached.parent.mkdir(parents=True, exist_ok=True)
         staged = cached.with_suffix(f".{os.getpid()}.tmp")
         shutil.copy(root / ".grading" / "gradebook.db", staged)
@@ -255,7 +255,7 @@ def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str |
         # a cell's printed output may trail its reply on a loaded machine; nbgrader's 4 s would fail the cell
         config.Execute.iopub_timeout = IOPUB_SECONDS
         with quiet_stderr():
-            _require(NbGraderAPI(config=config).autograde(lesson, LEARNER), "autograde")
+            require_success(NbGraderAPI(config=config).autograde(lesson, LEARNER), "autograde")
         autograded = root / ".grading" / "autograded" / LEARNER / lesson / f"{lesson}.ipynb"
         text = autograded.read_text()
         executed = nbformat.reads(text, as_version=4)
@@ -338,7 +338,7 @@ def quiet_stderr():
             os.close(saved)
 
 
-def _require(result: dict, step: str) -> None:
+def require_success(result: dict, step: str) -> None:
     """Raise GradingFailed with the most telling line of nbgrader's log when a step failed."""
     if result["success"]:
         return

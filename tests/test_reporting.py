@@ -27,10 +27,10 @@ from grader.selfgrade import (
     MESSAGE_LIMIT,
     MISTAKE_LIMIT,
     MISTAKES_LIMIT,
-    _require,
     autograde_sandboxed,
     quiet_stderr,
     report_of,
+    require_success,
 )
 from grader.testrunner import is_test_cell
 from tests.conftest import once_per_run, run_apart
@@ -77,14 +77,14 @@ def build_class(root):
         source.parent.mkdir(parents=True)
         shutil.copy(course.source_notebook(lesson), source)
         with quiet_stderr():
-            _require(api.generate_assignment(lesson), "generate_assignment")
+            require_success(api.generate_assignment(lesson), "generate_assignment")
     for student, lessons in CLASS.items():
         for lesson, answers in lessons.items():
             submitted = root / ".grading" / "submitted" / student / lesson / f"{lesson}.ipynb"
             submitted.parent.mkdir(parents=True)
             nbformat.write(course.learner_notebook(lesson, answers), submitted)
             with quiet_stderr():
-                _require(api.autograde(lesson, student), "autograde")
+                require_success(api.autograde(lesson, student), "autograde")
     results = class_results(root)
     out = root / "out"
     write_feedback(results, out / "feedback")
