@@ -67,7 +67,7 @@ prove: $(STAMP)
 
 # A simulated class of 30 through release, submit, collect, grade, feedback, export and report (.grading/demo/).
 demo: $(STAMP)
-	$(BIN)/python -m grader.demo
+	$(BIN)/python -m grader.proof.demo
 
 # Plain `nbgrader autograde` against `grader grade` on the same submissions: identical scores, both times.
 benchmark: $(STAMP)

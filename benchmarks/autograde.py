@@ -20,8 +20,9 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import Gradebook
 
-from grader import catalogue, course
-from grader.release import release
+from grader import course
+from grader.course.release import release
+from grader.learner import hints
 
 
 def simulated_class(students: int, lessons: list[str]) -> dict[tuple[str, str], nbformat.NotebookNode]:
@@ -34,7 +35,7 @@ def simulated_class(students: int, lessons: list[str]) -> dict[tuple[str, str], 
             if number % 3 == 1:
                 answers = {}
             elif number % 3 == 2:
-                wrong = catalogue.misconceptions(lesson=lesson)
+                wrong = hints.misconceptions(lesson=lesson)
                 entry = wrong[number % len(wrong)]
                 answers[entry.function] = entry.source
             class_[student, lesson] = course.learner_notebook(lesson, answers)

@@ -6,8 +6,8 @@ import os
 import sys
 from pathlib import Path
 
-from . import course
-from .collect import DEFAULT_PATTERN, MB, Limits
+from grader import course
+from grader.instructor.collect import DEFAULT_PATTERN, MB, Limits
 
 # The outputs written from the gradebook: what each is, and where it goes in the course directory.
 OUTPUTS = {"feedback": ("an HTML feedback page per student", ".grading/feedback-html"),
@@ -24,7 +24,7 @@ def _unknown_lessons(lessons, root=course.REPO) -> bool:
 
 
 def _release(args) -> int:
-    from .release import publish, release
+    from grader.course.release import publish, release
     if _unknown_lessons(args.lessons, args.course):
         return 2
     release(args.lessons or None, args.course)
@@ -36,8 +36,8 @@ def _release(args) -> int:
 def _collect(args) -> int:
     import re
 
-    from .collect import collect_downloads, collect_exchange
-    from .selfgrade import BadInput
+    from grader.engine.submission import BadInput
+    from grader.instructor.collect import collect_downloads, collect_exchange
     if _unknown_lessons(args.lessons, args.course):
         return 2
     try:
@@ -56,11 +56,11 @@ def _collect(args) -> int:
 
 
 def _grade(args) -> int:
-    from . import isolation
-    from .batch import print_progress
-    from .grading import grade_class
-    from .selfgrade import BadInput
-    from .warmkernel import MEMORY
+    from grader.engine import isolation
+    from grader.engine.pool import print_progress
+    from grader.engine.submission import BadInput
+    from grader.engine.warmkernel import MEMORY
+    from grader.instructor.grading import grade_class
     if _unknown_lessons(args.lessons, args.course):
         return 2
     os.environ[MEMORY] = str(args.memory)  # read by every kernel the grading forks
@@ -80,24 +80,24 @@ def _grade(args) -> int:
 
 def _outputs(args) -> int:
     """feedback, export and report: read the gradebook once, write what was asked for."""
-    from .results import class_results
+    from grader.instructor.results import class_results
     results = class_results(args.course)
     if not results.students:
         print("error: the gradebook has no students yet (run `python -m grader collect` and `grade`)", file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else args.course / OUTPUTS[args.command][1]
     if args.command == "feedback":
-        from .feedback import write_feedback
+        from grader.instructor.feedback import write_feedback
         pages = write_feedback(results, out)
         print(f"Wrote {len(pages)} feedback page(s) to {out}")
     elif args.command == "export":
-        from .export import write_canvas_csv, write_grades_csv
+        from grader.instructor.export import write_canvas_csv, write_grades_csv
         out.mkdir(parents=True, exist_ok=True)
         write_grades_csv(results, out / "grades.csv")
         write_canvas_csv(results, out / "canvas.csv")
         print(f"Wrote {out / 'grades.csv'} and {out / 'canvas.csv'}")
     else:
-        from .report import write_report
+        from grader.instructor.report import write_report
         out.parent.mkdir(parents=True, exist_ok=True)
         write_report(results, out)
         print(f"Wrote the class report to {out}")
@@ -105,7 +105,9 @@ def _outputs(args) -> int:
 
 
 def _check(args) -> int:
-    from .selfgrade import BadInput, GradingFailed, grade_notebook, render_table
+    from grader.engine.sandbox import GradingFailed, grade_notebook
+    from grader.engine.scores import render_table
+    from grader.engine.submission import BadInput
     if sys.stderr.isatty() and not args.json:
         print(f"Grading {args.notebook} with every test, hidden ones included (a few seconds)...", file=sys.stderr)
     try:
@@ -121,8 +123,8 @@ def _check(args) -> int:
 
 
 def _prove(args) -> int:
-    from . import prove
-    from .batch import print_progress
+    from grader.engine.pool import print_progress
+    from grader.proof import prove
     if args.lesson and _unknown_lessons([args.lesson]):
         return 2
     if args.readme and args.lesson:
@@ -212,7 +214,7 @@ def main(argv=None) -> int:
     proof.add_argument("--json", action="store_true", help="print JSON instead of a table")
     proof.add_argument("--readme", action="store_true", help="also write the table into README.md")
     proof.add_argument("--mutate", action="store_true",
-                       help="also grade the mechanical mutants of every reference (grader/mutate.py)")
+                       help="also grade the mechanical mutants of every reference (grader/proof/mutate.py)")
     proof.add_argument("--survivors", action="store_true",
                        help="print only the mutants that survive and are not recorded as equivalent (implies --mutate)")
     proof.add_argument("--entries", metavar="FILE",

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import settings
 
 from grader import course
-from grader.selfgrade import Report, grade_notebook
+from grader.engine.sandbox import grade_notebook
+from grader.engine.scores import Report
 
 # Kernels run beside the property tests, so time per example means nothing; in CI, the same
 # examples every run.

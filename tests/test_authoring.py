@@ -1,7 +1,7 @@
 """The text-source markers become nbgrader metadata, and malformed markers are refused."""
 import pytest
 
-from grader.authoring import AuthoringError, build_notebook
+from grader.course.authoring import AuthoringError, build_notebook
 
 HEADER = "# %% [markdown]\n# Title\n\n"
 

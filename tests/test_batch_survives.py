@@ -19,9 +19,11 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader import course, status
-from grader.grading import grade_class, grade_submission, statuses
-from grader.results import class_results
+from grader import course
+from grader.engine import status
+from grader.engine.grade import grade_submission
+from grader.instructor.grading import grade_class, statuses
+from grader.instructor.results import class_results
 from tests import test_metadata_restore as edits
 from tests.conftest import once_per_run, run_apart
 from tests.hostile import ENV, FULL, LESSON, notebook, released_course, submit

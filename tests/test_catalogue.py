@@ -11,11 +11,13 @@ import inspect
 
 import pytest
 
-from grader import catalogue, course
+from grader import course
+from grader.learner import hints
+from grader.proof import alternatives
 
 FUNCTIONS = [(lesson, function) for lesson in course.lesson_ids() for function in course.reference_answers(lesson)]
-ENTRIES = [(kind, entry) for kind, entries in (("misconception", catalogue.misconceptions()),
-                                               ("alternative", catalogue.alternatives())) for entry in entries]
+ENTRIES = [(kind, entry) for kind, entries in (("misconception", hints.misconceptions()),
+                                               ("alternative", alternatives.alternatives())) for entry in entries]
 
 # Every bullet of COURSE.md's "Misconceptions the hidden tests must catch", and the
 # catalogue entries that embody it.
@@ -49,27 +51,27 @@ COURSE_MISCONCEPTIONS = {
 
 
 def test_every_course_misconception_is_catalogued():
-    ids = {m.id for m in catalogue.misconceptions()}
+    ids = {m.id for m in hints.misconceptions()}
     missing = {bullet: [i for i in wanted if i not in ids] for bullet, wanted in COURSE_MISCONCEPTIONS.items()}
     assert not {bullet: gone for bullet, gone in missing.items() if gone}
 
 
 def test_the_catalogue_is_large_enough():
-    assert len(catalogue.misconceptions()) >= 30
+    assert len(hints.misconceptions()) >= 30
     assert len(FUNCTIONS) >= 12
 
 
 @pytest.mark.parametrize("lesson, function", FUNCTIONS, ids=[f for _, f in FUNCTIONS])
 def test_each_graded_function_has_several_misconceptions_and_alternatives(lesson, function):
-    assert len(catalogue.misconceptions(function, lesson)) >= 3
-    assert len(catalogue.alternatives(function, lesson)) >= 2
+    assert len(hints.misconceptions(function, lesson)) >= 3
+    assert len(alternatives.alternatives(function, lesson)) >= 2
 
 
 def test_entry_ids_are_unique_and_every_entry_targets_a_graded_function_of_its_lesson():
     ids = [entry.id for _, entry in ENTRIES]
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
     for _, entry in ENTRIES:
-        assert entry.function in course.reference_answers(catalogue.lesson_of(entry)), entry.id
+        assert entry.function in course.reference_answers(alternatives.lesson_of(entry)), entry.id
 
 
 @pytest.mark.parametrize("kind, entry", ENTRIES, ids=[e.id for _, e in ENTRIES])
@@ -83,9 +85,9 @@ def test_entry_is_well_formed(kind, entry):
     defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
     assert entry.function in defined
     reference_ns = {}
-    exec(course.reference_answers(catalogue.lesson_of(entry))[entry.function],
+    exec(course.reference_answers(alternatives.lesson_of(entry))[entry.function],
          {"np": __import__("numpy"), "math": __import__("math")}, reference_ns)
-    assert (list(inspect.signature(catalogue.implementation(entry)).parameters)
+    assert (list(inspect.signature(hints.implementation(entry)).parameters)
             == list(inspect.signature(reference_ns[entry.function]).parameters))
     imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
     assert all(isinstance(node, ast.Import) and [a.name for a in node.names] == ["math"] for node in imports), \

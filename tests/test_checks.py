@@ -1,4 +1,4 @@
-"""Unit tests for grader/checks.py, the helpers that the lessons' test cells call.
+"""Unit tests for grader/learner/checks.py, the helpers that the lessons' test cells call.
 
 The tests cover compare()'s dtype-aware tolerance (property-based, with hypothesis),
 the failure messages a learner sees, and the promise that nothing is written to stderr,
@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from grader.catalogue import Misconception
-from grader.checks import (
+from grader.learner import hints
+from grader.learner.checks import (
     ULPS,
     CheckFailed,
     Mistake,
@@ -30,6 +30,7 @@ from grader.checks import (
     passed,
     tolerance,
 )
+from grader.learner.hints import Misconception
 
 # --------------------------------------------------------------------------- helpers
 
@@ -609,9 +610,9 @@ def rowwise(scores):
 @pytest.fixture
 def catalogued(monkeypatch):
     """Replace the catalogue with the entries above."""
-    from grader import catalogue
+
     entries = [GLOBAL_MAX, NO_EXP, ASSERTS, IN_PLACE, WARNS, ARGMAX]
-    monkeypatch.setattr(catalogue, "misconceptions", lambda function=None, lesson=None:
+    monkeypatch.setattr(hints, "misconceptions", lambda function=None, lesson=None:
                         [e for e in entries if function in (None, e.function)])
 
 
@@ -747,11 +748,11 @@ def rowwise(scores):
 @pytest.fixture
 def probed(monkeypatch):
     """Two misconceptions that agree wherever a -inf meets a row of ones, told apart by one probe."""
-    from grader import catalogue
+
     entries = [ZERO_FILL, ONE_FILL]
-    monkeypatch.setattr(catalogue, "misconceptions", lambda function=None, lesson=None:
+    monkeypatch.setattr(hints, "misconceptions", lambda function=None, lesson=None:
                         [e for e in entries if function in (None, e.function)])
-    monkeypatch.setattr(catalogue, "probes", lambda function: [(([2.0, -np.inf],), {})])
+    monkeypatch.setattr(hints, "probes", lambda function: [(([2.0, -np.inf],), {})])
 
 
 def test_of_several_mistakes_with_the_same_answer_only_the_one_agreeing_on_the_probes_is_named(probed):
@@ -767,8 +768,8 @@ def test_of_several_mistakes_with_the_same_answer_only_the_one_agreeing_on_the_p
 
 
 def test_ranking_names_no_candidate_that_agrees_with_the_learner_on_fewer_than_half_the_probes():
-    from grader.catalogue import implementation
-    from grader.checks import _most_specific
+    from grader.learner.checks import _most_specific
+    from grader.learner.hints import implementation
 
     def learner(scores):
         return np.zeros(2)
@@ -781,8 +782,8 @@ def test_ranking_names_no_candidate_that_agrees_with_the_learner_on_fewer_than_h
 
 
 def test_the_probes_decide_between_mistakes_that_agree_on_the_failing_input():
-    from grader.catalogue import implementation
-    from grader.checks import _most_specific
+    from grader.learner.checks import _most_specific
+    from grader.learner.hints import implementation
 
     learner = implementation(ONE_FILL)
     assert _most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation) == [ONE_FILL]
@@ -796,12 +797,12 @@ def _draw_rows(rng, size):
 
 
 def test_check_generated_passes_a_correct_function_on_every_drawn_input():
-    from grader.checks import check_generated
+    from grader.learner.checks import check_generated
     check_generated(rowwise, _draw_rows, reference=rowwise, seed=3, examples=30)
 
 
 def test_check_generated_names_the_smallest_failing_input_and_the_seed():
-    from grader.checks import check_generated
+    from grader.learner.checks import check_generated
 
     def global_max(scores):
         x = np.asarray(scores, dtype=float)
@@ -825,7 +826,7 @@ def _draws_at(size, seed):
 
 
 def test_check_generated_requires_the_reference_s_error_where_it_refuses():
-    from grader.checks import check_generated
+    from grader.learner.checks import check_generated
 
     def reference(scores):
         if np.asarray(scores).shape[-1] > 2:
@@ -837,7 +838,7 @@ def test_check_generated_requires_the_reference_s_error_where_it_refuses():
 
 
 def test_check_generated_with_same_dtype_requires_the_reference_s_dtype():
-    from grader.checks import check_generated
+    from grader.learner.checks import check_generated
 
     def draw(rng, size):
         return (rng.normal(size=size).astype(np.float32),)
@@ -848,7 +849,7 @@ def test_check_generated_with_same_dtype_requires_the_reference_s_dtype():
 
 
 def test_check_own_generator_accepts_a_function_that_draws_from_its_generator_only():
-    from grader.checks import check_own_generator
+    from grader.learner.checks import check_own_generator
 
     def pick(weights, rng):
         return int(rng.choice(len(weights), p=weights))
@@ -863,7 +864,7 @@ def test_check_own_generator_accepts_a_function_that_draws_from_its_generator_on
      "does not draw from the generator"),
 ])
 def test_check_own_generator_rejects_other_random_sources(body, what):
-    from grader.checks import check_own_generator
+    from grader.learner.checks import check_own_generator
     namespace = {"np": np}
     exec(f"def pick(weights, rng):\n    {body}\n", namespace)
     message = failure_message(check_own_generator, namespace["pick"], [0.2, 0.3, 0.5], np.random.default_rng(1))
@@ -871,7 +872,7 @@ def test_check_own_generator_rejects_other_random_sources(body, what):
 
 
 def test_check_own_generator_without_varies_accepts_a_function_that_ignores_its_generator():
-    from grader.checks import check_own_generator
+    from grader.learner.checks import check_own_generator
 
     def greedy(weights, rng):
         return int(np.argmax(weights))
@@ -880,7 +881,7 @@ def test_check_own_generator_without_varies_accepts_a_function_that_ignores_its_
 
 
 def test_one_pass_streams_hand_out_each_chunk_once_and_can_reuse_one_buffer():
-    from grader.checks import OnePass
+    from grader.learner.checks import OnePass
     fresh = OnePass([[1.0, 2.0], [3.0]])
     assert [c.tolist() for c in fresh] == [[1.0, 2.0], [3.0]] and list(fresh) == []
     reused = OnePass([[1.0, 2.0], [3.0, 4.0]], reuse_buffer=True)
@@ -892,7 +893,7 @@ def test_one_pass_streams_hand_out_each_chunk_once_and_can_reuse_one_buffer():
 
 
 def test_magnitude_widens_the_tolerance_only_up_to_a_cap():
-    from grader.checks import SCALE_CAP
+    from grader.learner.checks import SCALE_CAP
     assert tolerance(np.float64, 1e300) == tolerance(np.float64, SCALE_CAP) < 1e-8
     message = failure_message(check_call, lambda x: np.array([0.5, 0.5]), [1e300, 0.0], expect=[1.0, 0.0])
     assert "largest error 0.5" in message
@@ -908,7 +909,7 @@ def test_a_number_answer_is_judged_in_its_own_dtype_and_with_the_inputs_magnitud
 
 
 def test_lists_of_arrays_of_different_lengths_are_compared_piece_by_piece():
-    from grader.checks import _same_value
+    from grader.learner.checks import _same_value
     pieces = [np.array([0.5, 0.5]), np.array([1.0])]
     assert _same_value(pieces, [np.array([0.5, 0.5]), np.array([1.0])])
     assert not _same_value(pieces, [np.array([0.5, 0.5]), np.array([0.9])])

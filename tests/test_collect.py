@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from grader import course
-from grader.collect import collect_downloads
+from grader.instructor.collect import collect_downloads
 
 LESSON = "01_naive_division"
 
@@ -179,7 +179,7 @@ def test_nbgrader_metadata_of_another_shape_carries_no_grade_id(course_dir, tmp_
     assert submitted(course_dir) == {"ana", *SHAPES}  # the other cells still name the lesson
     assert list(listed(run)) == ["ivy_1_lists.ipynb"]
     assert listed(run)["ivy_1_lists.ipynb"].startswith("not a notebook of a known lesson")
-    from grader.selfgrade import grade_ids_in_order, read_notebook
+    from grader.engine.submission import grade_ids_in_order, read_notebook
     for student in SHAPES:
         placed = read_notebook(course_dir / ".grading" / "submitted" / student / LESSON / f"{LESSON}.ipynb")
         assert "setup" not in grade_ids_in_order(placed) and "naive_normalize" in grade_ids_in_order(placed)

@@ -1,7 +1,7 @@
 """An isolated kernel is confined as a whole: its own loopback and nothing else, channels that no
 other kernel reaches, one memory limit and one process limit for everything it starts, and
 nothing of it left when its grading ends, even when the grading process is killed
-(grader/isolation.py, grader/warmkernel.py).
+(grader/engine/isolation.py, grader/engine/warmkernel.py).
 
 These start real kernels as root, as grading does; CI runs them as root.
 """
@@ -21,8 +21,9 @@ import time
 import pytest
 from jupyter_core.paths import jupyter_runtime_dir
 
-from grader import course, isolation, status
-from grader.warmkernel import ADDRESS, MEMORY, ForkedKernelManager
+from grader import course
+from grader.engine import isolation, status
+from grader.engine.warmkernel import ADDRESS, MEMORY, ForkedKernelManager
 from tests.conftest import run_apart
 
 pytestmark = pytest.mark.skipif(not isolation.available() and not os.environ.get("CI"),
@@ -437,7 +438,7 @@ def test_the_uid_pool_never_hands_out_a_uid_a_process_runs_as():
 
 TAKE = '''
 import sys
-from grader import isolation
+from grader.engine import isolation
 try:
     held = isolation.take_uid([int(sys.argv[1])])
     print(held.uid)

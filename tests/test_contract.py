@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from grader import catalogue, contract, course
+from grader import course
+from grader.course import contract
+from grader.learner import hints
 from tests.test_prove import by_id, proofs  # noqa: F401 - the shared prove run
 
 CONTRACTS = contract.course_properties()
@@ -52,7 +54,7 @@ def test_contract_holds_the_properties_that_apply(function):
 
 @pytest.mark.parametrize("function,prop", PROPERTIES, ids=[f"{f}.{p.id}" for f, p in PROPERTIES])
 def test_a_misconception_breaking_the_property_fails_its_test(function, prop, proofs):  # noqa: F811
-    breakers = [m for m in catalogue.misconceptions(function) if prop.id in m.breaks]
+    breakers = [m for m in hints.misconceptions(function) if prop.id in m.breaks]
     assert breakers, f"no catalogued misconception of {function} says it breaks {prop.id!r}"
     graded = by_id(proofs)
     caught = [m.id for m in breakers if set(graded[m.id]["failed_tests"]) & set(prop.tests)]
@@ -61,7 +63,7 @@ def test_a_misconception_breaking_the_property_fails_its_test(function, prop, pr
 
 
 def test_breaks_names_only_declared_properties():
-    unknown = [(m.id, p) for m in catalogue.misconceptions() for p in m.breaks
+    unknown = [(m.id, p) for m in hints.misconceptions() for p in m.breaks
                if p not in CONTRACTS.get(m.function, {})]
     assert not unknown
 

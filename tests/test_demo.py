@@ -1,4 +1,4 @@
-"""`python -m grader.demo` on a small class: every instructor step copes with what a real class hands in.
+"""`python -m grader.proof.demo` on a small class: every instructor step copes with what a real class hands in.
 
 Eight students, one lesson: half submit through the exchange, half in an LMS zip that
 holds a file that is not JSON, an empty one, another course's notebook, a stray text file
@@ -14,7 +14,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader import course
-from grader.demo import BROKEN, PLAN
+from grader.proof.demo import BROKEN, PLAN
 from tests.conftest import once_per_run
 
 LESSON = "01_naive_division"
@@ -24,7 +24,8 @@ STEPS = ["release", "roster: the instructor enrols the class", "students submit 
 
 
 def run_demo(folder):
-    result = subprocess.run([sys.executable, "-m", "grader.demo", "--students", str(STUDENTS), "--lessons", LESSON,
+    result = subprocess.run([sys.executable, "-m", "grader.proof.demo", "--students", str(STUDENTS),
+                             "--lessons", LESSON,
                              "--jobs", "2", "--course", str(folder / "course")],
                             capture_output=True, text=True, timeout=300)
     (folder / "stdout.txt").write_text(result.stdout)

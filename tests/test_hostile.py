@@ -24,10 +24,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader import course, isolation
-from grader.grading import statuses
-from grader.report import misconception_counts
-from grader.results import class_results
+from grader import course
+from grader.engine import isolation
+from grader.instructor.grading import statuses
+from grader.instructor.report import misconception_counts
+from grader.instructor.results import class_results
 from tests.conftest import once_per_run
 from tests.hostile import (
     COURSE,

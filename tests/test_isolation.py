@@ -1,5 +1,5 @@
 """A grading kernel has its own file tree and user: the course, the sandbox, home folders and
-other kernels are out of its reach, and it cannot undo that (grader/isolation.py).
+other kernels are out of its reach, and it cannot undo that (grader/engine/isolation.py).
 
 Isolation needs root; in CI these tests run as root and must pass. Elsewhere, without root,
 they skip and say why.
@@ -13,7 +13,8 @@ import sys
 
 import pytest
 
-from grader import course, isolation
+from grader import course
+from grader.engine import isolation
 from tests.conftest import run_apart
 from tests.test_warmkernel import run_in_kernel
 
@@ -37,7 +38,7 @@ print(json.dumps({
     "uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups(), "cwd": os.getcwd(),
     "here": sorted(os.listdir(".")), "tmp": sorted(os.listdir("/tmp")),
     "repo": sorted(os.listdir(os.path.dirname(package))),
-    "catalogue": sorted(os.listdir(os.path.join(package, "catalogue"))),
+    "catalogue": sorted(os.listdir(os.path.join(package, "proof"))),
     "sees": {path: os.path.exists(path) for path in PATHS},
     "signal_test_process": attempt(lambda: os.kill(TEST_PID, 0)),
     "write_package": attempt(lambda: tempfile.NamedTemporaryFile(dir=package).close()),  # leaves nothing behind

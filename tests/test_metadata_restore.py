@@ -12,7 +12,8 @@ import nbformat
 import pytest
 from nbgrader.nbgraderformat import MetadataValidator
 
-from grader import course, metadata, selfgrade, status, suspicious
+from grader import course
+from grader.engine import metadata, sandbox, status, suspicious
 from tests.hostile import LESSON, notebook
 
 RELEASE = course.read_cached(course.release_notebook(LESSON))
@@ -188,5 +189,5 @@ def test_a_cell_python_cannot_parse_is_a_reason_and_is_found_uncompilable():
 
 def test_duplicate_ids_are_dropped_whatever_the_metadata_holds():
     nb = submitted(list_metadata)
-    kept = selfgrade.without_duplicate_ids(nb)
+    kept = sandbox.without_duplicate_ids(nb)
     assert kept.cells[10].metadata["nbgrader"] == ["grade", True] and graded_cells(kept) == graded_cells(nb)

@@ -8,7 +8,8 @@ import types
 
 import pytest
 
-from grader import course, mutate, prove
+from grader import course
+from grader.proof import mutate, prove
 
 LESSONS = course.lesson_ids()
 
@@ -174,7 +175,7 @@ def fake_records(monkeypatch):
     records = {"masked_softmax:no-cast:2": "a mask of 0/1 numbers selects the same choices as booleans",
                "masked_softmax:no-such-rule:1": "left from an older reference"}
     module = types.SimpleNamespace(EQUIVALENT_MUTANTS=records)
-    monkeypatch.setattr(mutate.catalogue, "lessons", lambda: {"06_masking": module})
+    monkeypatch.setattr(mutate.alternatives, "lessons", lambda: {"06_masking": module})
     return records
 
 

@@ -7,7 +7,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 from grader import course
-from grader.selfgrade import IOPUB_SECONDS
+from grader.engine.sandbox import IOPUB_SECONDS
 from tests import lessons
 from tests.conftest import run_apart
 

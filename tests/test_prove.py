@@ -13,12 +13,15 @@ import sys
 
 import pytest
 
-from grader import catalogue, cli, course, mutate, prove, selfgrade
-from grader.selfgrade import Report
+from grader import cli, course
+from grader.engine import scores
+from grader.engine.scores import Report
+from grader.learner import hints
+from grader.proof import alternatives, mutate, prove
 from tests.conftest import once_per_run
 
-MISCONCEPTIONS = catalogue.misconceptions()
-ALTERNATIVES = catalogue.alternatives()
+MISCONCEPTIONS = hints.misconceptions()
+ALTERNATIVES = alternatives.alternatives()
 FUNCTIONS = [(lesson, function) for lesson in course.lesson_ids() for function in course.reference_answers(lesson)]
 
 
@@ -109,12 +112,12 @@ def test_readme_shows_the_current_table(proofs):
 
 def test_named_misconceptions_are_read_from_failing_tests_only():
     lesson = "06_masking"
-    zero, global_max, shift = (m for m in catalogue.misconceptions(lesson=lesson)
+    zero, global_max, shift = (m for m in hints.misconceptions(lesson=lesson)
                                if m.id in ("masked_with_zero", "masked_global_max", "masked_no_shift"))
     report = Report(lesson, 3.0, 5.0, [
-        selfgrade.TestResult("test_masked_softmax_rows", 0.0, 2.0, False, f"likely mistake: {zero.description}\n"
+        scores.TestResult("test_masked_softmax_rows", 0.0, 2.0, False, f"likely mistake: {zero.description}\n"
                                                                  f"or: {global_max.description}"),
-        selfgrade.TestResult("test_masked_softmax_stable", 1.0, 1.0, True, shift.description)])
+        scores.TestResult("test_masked_softmax_stable", 1.0, 1.0, True, shift.description)])
     assert prove.named_misconceptions(report, lesson) == ["masked_with_zero", "masked_global_max"]
     proof = prove.judge("misconception", zero, lesson, report)
     assert proof.named and proof.named_others == ["masked_global_max"] and proof.specific
@@ -128,7 +131,8 @@ def test_function_of_test_takes_the_longest_matching_name():
 
 
 ENTRIES_FILE = '''
-from grader.catalogue import Alternative, Misconception
+from grader.proof.alternatives import Alternative
+from grader.learner.hints import Misconception
 
 LESSON = "06_masking"
 MISCONCEPTIONS = [Misconception("upper_triangle", "causal_mask", "took the upper triangle", "use np.tril", """

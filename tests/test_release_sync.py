@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from grader import course
-from grader.release import release
+from grader.course.release import release
 
 
 def differences(root: Path) -> list[str]:

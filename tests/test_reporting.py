@@ -16,23 +16,16 @@ import pytest
 from nbgrader.api import Gradebook
 from nbgrader.apps import NbGraderAPI
 
-from grader import catalogue, checks, course
-from grader.catalogue import misconceptions
-from grader.export import write_canvas_csv, write_grades_csv
-from grader.feedback import page_name, student_page, write_feedback
-from grader.report import MisconceptionCount, misconception_counts, write_report
-from grader.results import ClassResults, Student, class_results
-from grader.selfgrade import (
-    AUTOGRADE_STEPS,
-    MESSAGE_LIMIT,
-    MISTAKE_LIMIT,
-    MISTAKES_LIMIT,
-    autograde_sandboxed,
-    quiet_stderr,
-    report_of,
-    require_success,
-)
-from grader.testrunner import is_test_cell
+from grader import course
+from grader.engine.sandbox import AUTOGRADE_STEPS, autograde_sandboxed, quiet_stderr, require_success
+from grader.engine.scores import MESSAGE_LIMIT, MISTAKE_LIMIT, MISTAKES_LIMIT, report_of
+from grader.engine.testrunner import is_test_cell
+from grader.instructor.export import write_canvas_csv, write_grades_csv
+from grader.instructor.feedback import page_name, student_page, write_feedback
+from grader.instructor.report import MisconceptionCount, misconception_counts, write_report
+from grader.instructor.results import ClassResults, Student, class_results
+from grader.learner import checks, hints
+from grader.learner.hints import misconceptions
 from tests.conftest import once_per_run, run_apart
 
 NAIVE, MASKING = "01_naive_division", "06_masking"
@@ -286,7 +279,7 @@ def raising(message: str):
 
 
 def test_a_check_records_the_mistakes_it_names_as_data():
-    whole = catalogue.implementation(WHOLE_ARRAY)
+    whole = hints.implementation(WHOLE_ARRAY)
     rows = np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]])
     with pytest.raises(checks.CheckFailed) as info:
         checks.check_call(whole, rows, expect=naive_rows(rows))

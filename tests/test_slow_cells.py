@@ -1,6 +1,6 @@
 """A slow, mute or dying kernel costs the cell it happened in, not the notebook, and whatever the
 learner's code returns, raises or prints, the autograded notebook stays small
-(grader/testrunner.py, grader/bridge.py, grader/kernelside.py).
+(grader/engine/testrunner.py, grader/engine/bridge.py, grader/engine/kernelside.py).
 
 Each test grades a lesson 01 notebook with real nbgrader and real kernels. The tests of
 naive_normalize come first (7 points), then those of is_distribution; the trouble is put in
@@ -18,8 +18,9 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from grader import course, selfgrade, status, warmkernel
-from grader.bridge import INTERRUPT_GRACE
+from grader import course
+from grader.engine import sandbox, scores, status, warmkernel
+from grader.engine.bridge import INTERRUPT_GRACE
 from tests.conftest import run_apart
 
 LESSON = "01_naive_division"
@@ -35,7 +36,7 @@ def graded(answers: dict, extra_cells=(), warm: bool = True, metadata=None):
     for cell in nb.cells:
         cell.metadata.update(metadata or {})
     start = monotonic()
-    result = run_apart(lambda: selfgrade.autograde_sandboxed(LESSON, nb, timeout=TIMEOUT, warm=warm))
+    result = run_apart(lambda: sandbox.autograde_sandboxed(LESSON, nb, timeout=TIMEOUT, warm=warm))
     return result, monotonic() - start, nbformat.reads(result.autograded, as_version=4)
 
 
@@ -174,11 +175,13 @@ def test_a_checks_named_mistakes_are_recorded_as_data_and_a_students_own_are_rem
 
 FLOOD = f'''
 import json
-from grader import course, selfgrade
-selfgrade.IOPUB_SECONDS = 5  # how long a cell's outputs may trail its reply (30 s when grading)
+from grader import course
+from grader.engine import sandbox
+from grader.engine import scores
+sandbox.IOPUB_SECONDS = 5  # how long a cell's outputs may trail its reply (30 s when grading)
 answers = course.reference_answers("{LESSON}")
 answers["is_distribution"] += "\\nprint('x' * 150_000_000)\\n"  # one message of 150 MB
-result = selfgrade.autograde_sandboxed("{LESSON}", course.learner_notebook("{LESSON}", answers), timeout={TIMEOUT},
+result = sandbox.autograde_sandboxed("{LESSON}", course.learner_notebook("{LESSON}", answers), timeout={TIMEOUT},
                                        warm=True)
 with open("/proc/self/status") as status:  # VmHWM: the most memory it held (ru_maxrss may count its parent's)
     peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
@@ -194,6 +197,6 @@ def test_a_message_larger_than_the_grading_reads_never_reaches_its_memory():
     answer = json.loads(done.stdout.strip().splitlines()[-1])
     assert answer["peak"] < 300 * MB  # reading it would take three times its 150 MB (567 MB measured)
     executed = nbformat.reads(answer["notebook"], as_version=4)
-    report = SimpleNamespace(report=selfgrade.report_of(executed, LESSON))
+    report = SimpleNamespace(report=scores.report_of(executed, LESSON))
     assert_stopped_at(report, executed, "is_distribution", "CellTimeoutError", "timeout")
     assert len(answer["notebook"].encode()) < 2 * MB

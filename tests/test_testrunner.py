@@ -1,5 +1,5 @@
 """Test cells run in the grading process and reach the learner's kernel only through data
-(grader/testrunner.py, grader/bridge.py, grader/kernelside.py)."""
+(grader/engine/testrunner.py, grader/engine/bridge.py, grader/engine/kernelside.py)."""
 from __future__ import annotations
 
 import ast
@@ -13,7 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nbgrader.converters import Autograde
 
-from grader import bridge, checks, course, kernelside, selfgrade, testrunner
+from grader import course
+from grader.engine import bridge, kernelside, sandbox, testrunner
+from grader.learner import checks
 
 LESSON = "01_naive_division"
 CODEC = bridge.Codec()
@@ -136,18 +138,18 @@ def naive_normalize(scores):
 
 def test_the_kernel_never_sees_a_test_cell(monkeypatch):
     nb = course.learner_notebook(LESSON, {**course.reference_answers(LESSON), "naive_normalize": _spy(LESSON)})
-    report = selfgrade.autograde_sandboxed(LESSON, nb, warm=True).report
+    report = sandbox.autograde_sandboxed(LESSON, nb, warm=True).report
     assert report.score == report.max_score, [t.message for t in report.tests if not t.passed]
     # the control: with nbgrader's own Execute the tests run in the kernel, and the spy sees them
-    monkeypatch.setattr(selfgrade, "AUTOGRADE_STEPS", Autograde.class_traits()["autograde_preprocessors"].default())
-    plain = selfgrade.autograde_sandboxed(LESSON, nb, warm=True).report
+    monkeypatch.setattr(sandbox, "AUTOGRADE_STEPS", Autograde.class_traits()["autograde_preprocessors"].default())
+    plain = sandbox.autograde_sandboxed(LESSON, nb, warm=True).report
     assert plain.score < plain.max_score
 
 
 def test_a_call_that_runs_past_the_time_limit_is_stopped_and_reported_as_a_timeout():
     slow = "import time\n\ndef naive_normalize(scores):\n    time.sleep(60)\n"
     nb = course.learner_notebook(LESSON, {**course.reference_answers(LESSON), "naive_normalize": slow})
-    result = selfgrade.autograde_sandboxed(LESSON, nb, timeout=3, warm=True)
+    result = sandbox.autograde_sandboxed(LESSON, nb, timeout=3, warm=True)
     naive = [t for t in result.report.tests if "naive_normalize" in t.grade_id]
     assert naive and all(t.points == 0 and "CellTimeoutError" in t.message for t in naive)
     assert all(t.passed for t in result.report.tests if "is_distribution" in t.grade_id)
@@ -319,7 +321,7 @@ def test_test_cells_are_handed_the_checks_alone_not_what_the_checks_module_impor
 
 
 def test_ordinary_names_in_a_learners_cell_are_not_suspicious_but_redefined_checks_are():
-    from grader import suspicious
+    from grader.engine import suspicious
 
     def notebook(*sources):
         return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from grader.warmkernel import ForkedKernelManager, ForkedProcess
+from grader.engine.warmkernel import ForkedKernelManager, ForkedProcess
 from tests.conftest import run_apart
 
 

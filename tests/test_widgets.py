@@ -13,8 +13,8 @@ import pytest
 from IPython.core.formatters import format_display_data
 from nbclient import NotebookClient
 
-from grader.selfgrade import IOPUB_SECONDS
-from grader.widgets import WIDGET_VIEW, TemperatureExplorer, temperature_explorer, weights_at
+from grader.engine.sandbox import IOPUB_SECONDS
+from grader.learner.widgets import WIDGET_VIEW, TemperatureExplorer, temperature_explorer, weights_at
 from tests.conftest import run_apart
 
 TOKENS = ["I", "am", "learning", "to", "Delhi"]
@@ -108,7 +108,7 @@ def test_tokens_and_logits_must_match():
 def test_in_a_headless_kernel_the_output_has_both_views_and_nothing_on_stderr(tmp_path):
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
         "import numpy as np\n"
-        "from grader.widgets import temperature_explorer\n"
+        "from grader.learner.widgets import temperature_explorer\n"
         f"temperature_explorer({TOKENS!r}, np.log(np.array({PERCENT_AT_1!r}) / 100))")])
     client = NotebookClient(nb, timeout=60, iopub_timeout=IOPUB_SECONDS,
                             resources={"metadata": {"path": str(tmp_path)}})

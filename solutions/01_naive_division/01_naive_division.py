@@ -22,8 +22,8 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import check_answer, check_call, passed
-from grader.figures import PALETTE, show
+from grader.learner.checks import check_answer, check_call, passed
+from grader.learner.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True)
 
@@ -93,7 +93,7 @@ passed("naive_normalize")
 
 # %% nbgrader="tests" grade_id="test_naive_normalize_rows" points=1
 ### BEGIN HIDDEN TESTS
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 # property value: each row is divided by its own sum over the last axis (hand-picked and generated rows)
 _rows = np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]])
@@ -211,7 +211,7 @@ check_answer(is_distribution, [0.5, -np.inf, np.inf], atol=np.inf, expect=False)
 
 # %% nbgrader="tests" grade_id="test_is_distribution_rows_and_atol" points=1
 ### BEGIN HIDDEN TESTS
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 # property every_row: every row over the last axis must sum to 1, in any number of leading dimensions
 check_answer(is_distribution, [[0.5, 0.5], [0.25, 0.75]], expect=True)
@@ -272,7 +272,7 @@ check_generated(is_distribution, _weights_or_not, reference=_dist_reference, ato
 
 # %% nbgrader="tests" grade_id="test_is_distribution_inputs" points=1
 ### BEGIN HIDDEN TESTS
-from grader.checks import Mistake
+from grader.learner.checks import Mistake
 
 # property dtype: lists, tuples, integer (summed without wrapping around), float32 and float64 arrays; the answer is a plain Python bool
 check_answer(is_distribution, (0.5, 0.5), expect=True)

@@ -25,8 +25,8 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import check_answer, check_call, passed
-from grader.figures import PALETTE, show
+from grader.learner.checks import check_answer, check_call, passed
+from grader.learner.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True)
 
@@ -149,7 +149,7 @@ for _scores in (np.array([0.5, -0.5]), _floats, np.linspace(-2.0, 2.0, 12).resha
 
 # %% nbgrader="tests" grade_id="test_evidence_extremes" points=1
 ### BEGIN HIDDEN TESTS
-from grader.checks import Mistake
+from grader.learner.checks import Mistake
 
 # property extremes: scores from -1000 to 709 get exp as float64 holds it: positive down to about -745, 0 below, up to 8.2e307 (no clipping, no float32)
 check_call(evidence, np.array([-100.0, 0.0, 100.0]), expect=[3.720075976020836e-44, 1.0, 2.6881171418161356e+43])
@@ -176,7 +176,7 @@ check_call(_is_positive, np.array([-740.0, -720.0, -705.0]), expect=np.array([Tr
 
 # %% nbgrader="tests" grade_id="test_evidence_shapes" points=1
 ### BEGIN HIDDEN TESTS
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 # property shapes: any shape: a single number gives a number, one score, (1, n), (k, 1, n), (n, 1), any leading dimensions
 check_answer(evidence, 0.0, expect=1.0)
@@ -262,7 +262,7 @@ passed("evidence_ratio")
 
 # %% nbgrader="tests" grade_id="test_evidence_ratio_arrays" points=1
 ### BEGIN HIDDEN TESTS
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 # property shapes: two numbers give a number; lists or arrays of one shape give an array of that shape, (1, n), (k, 1, n) and (n, 1) included
 check_call(evidence_ratio, np.array([[1, 0], [3, -1]]), np.array([[0, 0], [0, 0]]),
@@ -359,7 +359,7 @@ passed("normalize_evidence")
 
 # %% nbgrader="tests" grade_id="test_normalize_evidence_rows" points=1
 ### BEGIN HIDDEN TESTS
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 # property value: each row is divided by its own total over the last axis (hand-picked and generated evidence)
 _rows = np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]])

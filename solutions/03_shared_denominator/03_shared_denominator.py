@@ -22,8 +22,8 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import check_call, passed
-from grader.figures import PALETTE, show
+from grader.learner.checks import check_call, passed
+from grader.learner.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True)
 
@@ -118,7 +118,7 @@ passed("softmax")
 
 # %% nbgrader="tests" grade_id="test_softmax_journey" points=2
 ### BEGIN HIDDEN TESTS
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 # property value: the exp of each score over its row's total evidence (the journey rows; generated rows of any size, scores between -20 and 20)
 def _softmax_reference(x):

@@ -25,9 +25,9 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import check_call, check_frequencies, check_raises, passed
-from grader.figures import PALETTE, show
-from grader.widgets import temperature_explorer
+from grader.learner.checks import check_call, check_frequencies, check_raises, passed
+from grader.learner.figures import PALETTE, show
+from grader.learner.widgets import temperature_explorer
 
 np.set_printoptions(precision=4, suppress=True)
 
@@ -265,7 +265,7 @@ passed("softmax_with_temperature")
 # property limits: a small T puts the weight on the largest score (tied maxima share it), a huge T makes it uniform
 # property accepts: every finite T > 0 is a temperature, whatever its type: int, float, NumPy scalars, tiny or huge
 # property minus_inf: a score of -inf gets weight exactly 0 (its row still needs a finite score)
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _reference(x, t):
@@ -325,7 +325,7 @@ check_generated(softmax_with_temperature, _draw_scores, reference=_reference, se
 # property shapes: a row or a batch with any number of leading dimensions and axes of length 1: (1, n), (k, 1, n), (n, 1)
 # property rows: each row is normalised on its own, whatever the other rows hold (rows far apart too)
 # property value
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _reference(x, t):
@@ -515,8 +515,8 @@ passed("sample_next_token")
 import copy as _copy
 import warnings as _warnings
 
-from grader import catalogue as _catalogue
-from grader.checks import check_generated, describe_call, failure
+from grader.learner import hints as _hints
+from grader.learner.checks import check_generated, describe_call, failure
 
 for _seed, (_logits, _top) in enumerate([([0.1, 0.3, 0.2], 1), (np.array([-3.0, -1.0, -2.0, -1.5]), 1),
                                          (np.array([1, 4, 2]), 1), ([2.0, 0.0, -1.0], 0),
@@ -551,9 +551,9 @@ def _fail_naming(message, alike):
     _named = []
     with _warnings.catch_warnings(), np.errstate(all="ignore"):
         _warnings.simplefilter("ignore")
-        for _entry in _catalogue.misconceptions("sample_next_token"):
+        for _entry in _hints.misconceptions("sample_next_token"):
             try:
-                _same = alike(_catalogue.implementation(_entry))
+                _same = alike(_hints.implementation(_entry))
             except Exception:  # a mistake that fails here is not the learner's
                 continue
             if _same:
@@ -615,7 +615,7 @@ for _seed, (_logits, _t) in enumerate([((0.5, -0.5), 1.0), (np.array([1.0, 0.2, 
 # %% nbgrader="tests" grade_id="test_sample_next_token_own_generator" points=1
 ### BEGIN HIDDEN TESTS
 # property own_generator: it draws only from the generator it is given: the same state gives the same draws, another state other draws, and NumPy's global random state and Python's random are left alone
-from grader.checks import check_own_generator
+from grader.learner.checks import check_own_generator
 
 check_own_generator(sample_next_token, [2.0, 0.0, -1.0], 1.0, np.random.default_rng(7))
 check_own_generator(sample_next_token, np.array([0.3, 0.0, -0.2, 0.1, 0.4]), 4.0, np.random.default_rng(8))

@@ -24,8 +24,8 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import check_call, check_generated, check_quiet, passed
-from grader.figures import PALETTE, show
+from grader.learner.checks import check_call, check_generated, check_quiet, passed
+from grader.learner.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True)
 

@@ -23,8 +23,8 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import check_call, check_raises, passed
-from grader.figures import PALETTE, show
+from grader.learner.checks import check_call, check_raises, passed
+from grader.learner.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
 
@@ -438,7 +438,7 @@ check_call(attention_weights, _q32, _k32, mask=_mask, scale=False,
 ### BEGIN HIDDEN TESTS
 # property extremes: scores as large as 1e300 in size, queries whose scores lie far apart and scores far below zero all give the exact weights (each row shifted by its own max)
 # property quiet: no warning (overflow, invalid value, divide by zero) on such scores, with or without forbidden keys
-from grader.checks import check_quiet
+from grader.learner.checks import check_quiet
 
 
 def _weights(q, k, mask=None, scale=True):
@@ -508,7 +508,7 @@ check_call(attention_weights, _one[:, :2], _k, mask=[[False, True, True, False, 
 # property value
 # property shapes
 # property all_forbidden
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _weights(q, k, mask=None, scale=True):
@@ -574,7 +574,7 @@ passed("attend")
 # property value: each context vector is its query's attention weights times the values, as the reference computes it
 # property scaling: scale=True divides the scores by sqrt(d_k), the width of the keys, also for wide keys (d_k = 4096); scale=False leaves them as they are
 # property shapes
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _attend(q, k, v, mask=None, scale=True):
@@ -705,7 +705,7 @@ check_call(attend, _q[:1], _k, _v, mask=[[False, True, True, False, True]],
 ### BEGIN HIDDEN TESTS
 # property extremes: scores as large as 1e300 in size, queries whose scores lie far apart, scores far below zero and values as large as 1e300 all give the exact context vectors
 # property quiet: no warning (overflow, invalid value, divide by zero) on such inputs, with or without forbidden keys
-from grader.checks import check_quiet
+from grader.learner.checks import check_quiet
 
 
 def _attend(q, k, v, mask=None, scale=True):

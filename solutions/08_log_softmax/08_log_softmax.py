@@ -24,8 +24,8 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import check_answer, check_call, check_quiet, passed
-from grader.figures import PALETTE, show
+from grader.learner.checks import check_answer, check_call, check_quiet, passed
+from grader.learner.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True)
 
@@ -207,7 +207,7 @@ passed("logsumexp")
 # property unchanged: the caller's scores (an array or a list) are never modified
 # property shift: adding c to every score of a row adds c to its LSE
 # property permutation: reordering the scores of a row leaves its LSE unchanged
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _lse_rows(x):
@@ -251,7 +251,7 @@ check_generated(logsumexp, _draw_rows, reference=_lse_rows, seed=801, examples=1
 ### BEGIN HIDDEN TESTS
 # property shapes: one LSE per row, of shape scores.shape[:-1], for any leading axes, axes of length 1 and batches of one row
 # property returns_array: a batch of rows gives a NumPy array (a single row may give a plain number)
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _lse_rows(x):
@@ -280,7 +280,7 @@ check_generated(logsumexp, _draw_shapes, reference=_lse_rows, seed=802, examples
 # %% nbgrader="tests" grade_id="test_logsumexp_all_inf_rows" points=1
 ### BEGIN HIDDEN TESTS
 # property neg_inf: a score of -inf adds nothing to its row; a row of -inf scores gives -inf, not nan
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _lse_rows(x):
@@ -313,7 +313,7 @@ check_generated(logsumexp, _draw_masked, reference=_lse_rows, seed=803, examples
 # %% nbgrader="tests" grade_id="test_logsumexp_float32" points=1
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 scores give float32 LSEs, float64 give float64; lists and integer arrays of any width give float64
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _lse_rows(x):
@@ -350,7 +350,7 @@ check_generated(logsumexp, _draw_float32, reference=lambda x: _lse_rows(x).astyp
 # %% nbgrader="tests" grade_id="test_logsumexp_extremes" points=1
 ### BEGIN HIDDEN TESTS
 # property extremes: finite scores up to about ±1e300, -inf entries and rows far apart give the right LSE, never inf or nan
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _lse_rows(x):
@@ -453,7 +453,7 @@ passed("log_softmax")
 # property shift: adding c to every score of a row leaves its log-weights unchanged
 # property permutation: reordering the scores of a row reorders its log-weights the same way
 # property neg_inf: a score of -inf gets log-weight -inf and changes nothing else in its row
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 _gap1 = float(np.log1p(np.exp(-1.0)))
 
@@ -499,7 +499,7 @@ check_generated(log_softmax, _draw_rows, reference=_log_softmax_rows, seed=811, 
 ### BEGIN HIDDEN TESTS
 # property shapes: the scores' own shape, normalised over the last axis, for any leading axes, axes of length 1 and batches of one row
 # property returns_array: the log-weights come back as a NumPy array
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 _gap1 = float(np.log1p(np.exp(-1.0)))
 
@@ -532,7 +532,7 @@ check_generated(log_softmax, _draw_shapes, reference=_log_softmax_rows, seed=812
 # property far_apart: a score far below the others gets its large negative log-weight, never -inf (no log of a weight)
 # property extremes: finite scores up to about ±1e300, -inf entries and rows far apart give the right log-weights, never nan
 # property neg_inf
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _log_softmax_rows(x):
@@ -567,7 +567,7 @@ check_generated(log_softmax, _draw_extreme, reference=_log_softmax_rows, seed=81
 # %% nbgrader="tests" grade_id="test_log_softmax_float32" points=1
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 scores give float32 log-weights, float64 give float64; lists and integer arrays of any width give float64
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 _gap1 = float(np.log1p(np.exp(-1.0)))
 
@@ -707,7 +707,7 @@ passed("cross_entropy")
 ### BEGIN HIDDEN TESTS
 # property from_logits: a confident mistake costs its large finite loss, never inf (no log of a weight)
 # property extremes: logits up to about ±1e300, -inf logits of other classes and rows far apart give the right loss, never inf or nan
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _ce_rows(x, t):
@@ -751,7 +751,7 @@ check_generated(cross_entropy, _draw_extreme, reference=_ce_rows, seed=821, exam
 # property per_row: one loss per row, each from its own row and its own target, never averaged over the batch
 # property unchanged: neither the logits nor the targets are modified
 # property shift: adding c to every logit of a row leaves its loss unchanged
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _ce_rows(x, t):
@@ -796,7 +796,7 @@ check_generated(cross_entropy, _draw_batch, reference=_ce_rows, seed=822, exampl
 ### BEGIN HIDDEN TESTS
 # property shapes: one loss per row, of shape logits.shape[:-1], for any leading axes, axes of length 1 and batches of one row
 # property returns_array: a batch of rows gives a NumPy array of losses (a single row may give a plain number)
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _ce_rows(x, t):

@@ -24,8 +24,8 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.checks import check_call, passed
-from grader.figures import PALETTE, show
+from grader.learner.checks import check_call, passed
+from grader.learner.figures import PALETTE, show
 
 np.set_printoptions(precision=4, suppress=True)
 
@@ -94,7 +94,7 @@ passed("softmax_jacobian")
 ### BEGIN HIDDEN TESTS
 # property value: J[i, j] = p_i (delta_ij - p_j), the matrix diag(p) - p p^T, for any probability vector p
 # property unchanged: never changes p, given as an array or a list
-from grader.checks import check_generated
+from grader.learner.checks import check_generated
 
 
 def _jacobian_by_entries(q):
@@ -514,7 +514,7 @@ check_call(online_softmax, _as_lists, expect=_softmax_of_row(_as_lists))
 # property masked
 # property one_pass
 # property reused_buffer
-from grader.checks import OnePass, check_generated
+from grader.learner.checks import OnePass, check_generated
 
 
 def _softmax_of_row(chunks):
@@ -575,7 +575,7 @@ check_call(online_softmax, [np.array([-2e300]), np.array([-1e300, -3e300])], exp
 # %% nbgrader="tests" grade_id="test_online_softmax_shift" points=1
 ### BEGIN HIDDEN TESTS
 # property shift: adding one constant to every score leaves the weights as they were, also for constants far beyond exp's range (800, 1e5)
-from grader.checks import OnePass
+from grader.learner.checks import OnePass
 
 
 def _softmax_of_row(chunks):
@@ -594,7 +594,7 @@ check_call(online_softmax, OnePass([_x - 20.0 for _x in _base]), expect=_expecte
 # %% nbgrader="tests" grade_id="test_online_softmax_quiet" points=1
 ### BEGIN HIDDEN TESTS
 # property quiet: never warns (no overflow, invalid value or division by zero), on huge scores, scores far below zero and chunks of nothing but -inf
-from grader.checks import OnePass, check_quiet
+from grader.learner.checks import OnePass, check_quiet
 
 _inf = np.inf
 check_quiet(online_softmax, [np.array([-_inf, -_inf]), np.array([-_inf]), np.array([1000.0, -_inf]),
@@ -608,7 +608,7 @@ check_quiet(online_softmax, [np.array([0.0, 5.0]), np.array([1000.0])])
 # %% nbgrader="tests" grade_id="test_online_softmax_one_pass" points=1
 ### BEGIN HIDDEN TESTS
 # property one_pass: reads a one-pass stream of chunks (a second loop over it finds nothing) once, and gives the weights a list of the same chunks gives
-from grader.checks import OnePass
+from grader.learner.checks import OnePass
 
 
 def _softmax_of_row(chunks):
@@ -628,7 +628,7 @@ check_call(online_softmax, OnePass([[4.0, -2.0, 1.0]]), expect=_softmax_of_row([
 # %% nbgrader="tests" grade_id="test_online_softmax_reused_buffer" points=1
 ### BEGIN HIDDEN TESTS
 # property reused_buffer: right weights when every chunk arrives in one buffer that the next chunk overwrites (what is kept must be computed from a chunk, or a copy of it, never the chunk itself)
-from grader.checks import OnePass
+from grader.learner.checks import OnePass
 
 
 def _softmax_of_row(chunks):
@@ -649,7 +649,7 @@ check_call(online_softmax, OnePass(_masked, reuse_buffer=True), expect=_softmax_
 # %% nbgrader="tests" grade_id="test_online_softmax_masked" points=1
 ### BEGIN HIDDEN TESTS
 # property masked: a score of -inf gets weight 0 and a chunk of nothing but -inf adds nothing, wherever it comes (first, in the middle, last, several in a row); the other weights are the softmax of the finite scores, also when those are far below zero
-from grader.checks import OnePass
+from grader.learner.checks import OnePass
 
 
 def _softmax_of_row(chunks):
@@ -675,7 +675,7 @@ check_call(online_softmax, [np.array([-_inf, -1e12]), np.array([-1e12 - 2e4])], 
 # %% nbgrader="tests" grade_id="test_online_softmax_inputs" points=1
 ### BEGIN HIDDEN TESTS
 # property dtype: one float64 array for chunks of float64, float32 (judged to float32's accuracy), integers or Python lists, and for a tuple of chunks
-from grader.checks import OnePass
+from grader.learner.checks import OnePass
 
 
 def _softmax_of_row(chunks):
@@ -701,7 +701,7 @@ check_call(online_softmax, _mixed, expect=_softmax_of_row(_mixed).astype(np.floa
 ### BEGIN HIDDEN TESTS
 # property shapes: one 1-D array with a weight per score, in the row's order, for a single chunk, a single score, chunks of one score, chunks all of one size and uneven chunks
 # property returns_array: returns one NumPy array for the whole row, not a list of pieces
-from grader.checks import OnePass
+from grader.learner.checks import OnePass
 
 
 def _softmax_of_row(chunks):

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import nbformat
 
-from grader import course, status
+from grader import course
+from grader.engine import status
 
 LESSON = "01_naive_division"
 FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # all tests; the is_distribution tests alone
@@ -179,9 +180,9 @@ def passed(name):
     print("all good")
 ''' + WRONG
 PATCHED_GRADER = '''
-import grader.checks
-grader.checks.compare = lambda *args, **kwargs: None
-grader.checks.check_call = lambda *args, **kwargs: None
+import grader.learner.checks
+grader.learner.checks.compare = lambda *args, **kwargs: None
+grader.learner.checks.check_call = lambda *args, **kwargs: None
 ''' + WRONG
 PATCHED_BUILTINS = '''
 import builtins
@@ -532,13 +533,13 @@ KINDS = [
          lambda: notebook({NAIVE: TRIGGER}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
     Kind("redefines_checks", "a wrong answer after redefining check_call and passed",
          lambda: notebook({NAIVE: REDEFINED_CHECKS}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
-    Kind("patches_grader", "a wrong answer after patching grader.checks",
+    Kind("patches_grader", "a wrong answer after patching grader.learner.checks",
          lambda: notebook({NAIVE: PATCHED_GRADER}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
     Kind("patches_builtins", "a wrong answer after patching builtins (abs, sum)",
          lambda: notebook({NAIVE: PATCHED_BUILTINS}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
-    Kind("modules_beside", "a wrong answer with numpy.py and grader/checks.py handed in beside it",
+    Kind("modules_beside", "a wrong answer with numpy.py and grader/learner/checks.py handed in beside it",
          lambda: notebook({NAIVE: WRONG}), status.SUSPICIOUS, DISTRIBUTION_ONLY,
-         beside=(("numpy.py", FAKE_NUMPY), ("grader/__init__.py", b""), ("grader/checks.py", FAKE_CHECKS))),
+         beside=(("numpy.py", FAKE_NUMPY), ("grader/__init__.py", b""), ("grader/learner/checks.py", FAKE_CHECKS))),
     Kind("reads_solutions", "code that looks for the solutions and hidden tests by relative and absolute paths",
          lambda: notebook({NAIVE: READS_SOLUTIONS.replace("COURSE_ROOT", COURSE["root"])}), status.SUSPICIOUS,
          DISTRIBUTION_ONLY, needs_isolation=True),

@@ -1,7 +1,8 @@
 """What the tests need to know about each lesson, one module per lesson (lesson_NN.py).
 
 Each module defines NUMBERS: text the executed solution notebook must print (the numbers
-of COURSE.md). Wrong and correct alternative implementations live in grader/catalogue/.
+of the course contract). Wrong implementations live in grader/learner/hints/, correct alternatives
+in grader/proof/alternatives/.
 """
 from __future__ import annotations
 

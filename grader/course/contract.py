@@ -1,0 +1,95 @@
+"""Each graded function's contract, as the list of properties its hidden tests check.
+
+A property is declared where it is tested: a line in a hidden test cell of the lesson's
+source,
+
+    # property forbidden: the weights do not depend on forbidden scores at all
+
+defines it (once per function), and `# property forbidden` in another hidden test cell of
+the same function says that cell checks it too. The test cell belongs to the function its
+grade_id names (`test_<function>_...`). The catalogue's misconceptions say which properties
+they break (`Misconception.breaks`), which is how the tests show that every property has a
+hidden test that an implementation breaking it fails.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader import course
+
+PROPERTY = re.compile(r"^\s*#\s*property\s+([a-z][a-z0-9_]*)\s*(?::\s*(\S.*))?$")
+BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+
+
+class ContractError(ValueError):
+    """A lesson's property lines are malformed: a property defined twice, or used but never defined."""
+
+
+@dataclass
+class Property:
+    """One promise of a graded function, and the hidden test cells that check it."""
+
+    function: str
+    id: str
+    text: str = ""
+    tests: list[str] = field(default_factory=list)
+
+
+def function_of_test(grade_id: str, functions) -> str | None:
+    """The graded function a test cell belongs to: the longest name in `test_<function>_...`."""
+    owners = [f for f in functions if grade_id.startswith(f"test_{f}_")]
+    return max(owners, key=len, default=None)
+
+
+def hidden_lines(source: str) -> list[str]:
+    """The lines of a test cell between its hidden-test markers."""
+    lines, inside = [], False
+    for line in source.splitlines():
+        if line.strip() == BEGIN:
+            inside = True
+        elif line.strip() == END:
+            inside = False
+        elif inside:
+            lines.append(line)
+    return lines
+
+
+def properties(lesson: str, root: Path = course.REPO) -> dict[str, dict[str, Property]]:
+    """{function: {property id: Property}} for one lesson, read from its source notebook."""
+    nb = course.read_cached(course.source_notebook(lesson, root))
+    functions = [c.metadata.nbgrader.grade_id for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
+    found: dict[str, dict[str, Property]] = {f: {} for f in functions}
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if not meta.get("grade") or meta.get("solution"):
+            continue
+        function = function_of_test(meta["grade_id"], functions)
+        for line in hidden_lines(cell.source):
+            match = PROPERTY.match(line)
+            if not match:
+                continue
+            if function is None:
+                raise ContractError(f"{lesson}: {meta['grade_id']} declares a property but belongs to no function")
+            pid, text = match.groups()
+            prop = found[function].setdefault(pid, Property(function, pid))
+            if text:
+                if prop.text:
+                    raise ContractError(f"{lesson}: property {function}.{pid} is defined twice")
+                prop.text = text.strip()
+            if meta["grade_id"] not in prop.tests:
+                prop.tests.append(meta["grade_id"])
+    for function, props in found.items():
+        for prop in props.values():
+            if not prop.text:
+                raise ContractError(f"{lesson}: property {function}.{prop.id} is used but never defined")
+    return found
+
+
+def course_properties(root: Path = course.REPO) -> dict[str, dict[str, Property]]:
+    """Every lesson's contracts: {function: {property id: Property}}."""
+    merged = {}
+    for lesson in course.lesson_ids(root):
+        merged.update(properties(lesson, root))
+    return merged

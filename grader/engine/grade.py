@@ -1,0 +1,132 @@
+"""Grade one submission, whatever its file holds: the engine's entry point, run in a worker process.
+
+Its grading metadata is rebuilt from the release, its code inspected, and nbgrader's autograde run in a
+sandbox (sandbox.autograde_sandboxed); every way this can go wrong ends as the submission's status.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from grader import course
+from grader.engine import metadata, suspicious
+from grader.engine import status as status_
+from grader.engine.sandbox import GradingFailed, Sandboxed, autograde_sandboxed
+from grader.engine.submission import BadInput, read_notebook
+
+# How jupyter_client says a kernel never became ready, before any of the learner's code ran.
+KERNEL_NEVER_STARTED = ("before replying to kernel_info", "didn't respond in")
+DETAIL_LIMIT = 300  # characters of an error quoted in a status detail
+NOT_COMPILED = "maximum recursion depth exceeded during compilation (the cell was not run)"
+
+
+@dataclass
+class Outcome:
+    """A grading's result: nbgrader's, unless the notebook could not run at all; and its status."""
+
+    result: Sandboxed | None
+    status: str = status_.GRADED
+    detail: str = ""
+
+    def also(self, status: str, detail: str) -> Outcome:
+        """This outcome with one more problem."""
+        if self.status == status_.GRADED:
+            return Outcome(self.result, status, detail)
+        return Outcome(self.result, f"{self.status}, {status}", f"{self.detail}; {detail}")
+
+
+def grade_submission(lesson: str, notebook: str, timestamp: str | None, timeout: int | None,
+                     course_dir: str) -> Outcome:
+    """Grade one submission (in a worker process): whatever its file holds ends as its Outcome.
+
+    Its grading metadata is rebuilt from the release first, so nbgrader sees the
+    instructor's test cells whatever the submission says. It raises GradingFailed only
+    for the machine's failure (a kernel that never started, twice).
+    """
+    course_dir = Path(course_dir)
+    try:
+        nb = read_notebook(Path(notebook))
+    except BadInput as error:
+        return Outcome(None, status_.INVALID, str(error).replace(f"{notebook}: ", ""))
+    except Exception as error:  # a file that overwhelms the reader (JSON nested too deep, too large)
+        return Outcome(None, status_.INVALID, f"not readable as a notebook ({named_error(error)})")
+    release = course.read_cached(course.release_notebook(lesson, course_dir))
+    try:
+        nb, edits = metadata.restore(nb, release)
+    except Exception as error:
+        return Outcome(None, status_.INVALID, f"its grading metadata could not be read ({named_error(error)})")
+    problems = [(status_.TAMPERED, detail) for detail in edits]
+    problems += _found(status_.SUSPICIOUS, "its code could not be inspected", lambda: suspicious.reasons(nb))
+    try:
+        nb = _compilable(nb)
+    except Exception as error:
+        problems.append((status_.SUSPICIOUS, f"its code could not be compiled ({named_error(error)})"))
+    problems += _found(status_.TAMPERED, "its test cells could not be compared with the release",
+                       lambda: status_.tampering(nb, release))
+    problems += _found(status_.SUSPICIOUS, "the files beside it could not be listed",
+                       lambda: status_.modules_beside(Path(notebook).parent))
+    try:
+        result = _autograde(lesson, nb, timestamp, timeout, course_dir)
+    except GradingFailed as error:  # nbgrader gave up on this notebook: it scores 0, with the reason
+        if _never_started(error):
+            raise
+        if "DeadKernelError" in str(error) or "Kernel died" in str(error):
+            problems.append((status_.KERNEL_DIED, "the kernel stopped (it exited or crashed) before the tests "
+                                                  "finished"))
+        elif not problems:
+            problems.append((status_.INVALID, str(error)))
+        return Outcome(None, *status_.combine(problems))
+    except Exception as error:  # the submission broke a step of the grading itself
+        stopped = (status_.INVALID, f"grading stopped ({named_error(error)})")
+        return Outcome(None, *status_.combine(problems + [stopped]))
+    try:
+        problems += status_.execution_problems(nbformat.reads(result.autograded, as_version=4))
+    except Exception as error:
+        problems.append((status_.INVALID, f"its graded notebook could not be read ({named_error(error)})"))
+    return Outcome(result, *status_.combine(problems))
+
+
+def _compilable(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The notebook with each learner cell Python cannot compile (suspicious.uncompilable) replaced by
+    one that raises the error compiling it gives, so the kernel answers at once; it runs nothing either way."""
+    cells = list(nb.cells)
+    for index in suspicious.uncompilable(nb):
+        cells[index] = nbformat.v4.new_code_cell(f"raise RecursionError({NOT_COMPILED!r})",
+                                                 metadata=cells[index].metadata, id=cells[index].get("id"))
+    changed = copy.copy(nb)
+    changed["cells"] = cells
+    return changed
+
+
+def _found(status: str, failure: str, look) -> list[tuple[str, str]]:
+    """(status, detail) for each finding of `look()`; an error while looking is itself one."""
+    try:
+        return [(status, detail) for detail in look()]
+    except Exception as error:
+        return [(status, f"{failure} ({named_error(error)})")]
+
+
+def named_error(error: BaseException) -> str:
+    text = f"{type(error).__name__}: {error}".rstrip(": ")
+    return text if len(text) <= DETAIL_LIMIT else text[:DETAIL_LIMIT] + "..."
+
+
+def _never_started(error: GradingFailed) -> bool:
+    return any(sign in str(error) for sign in KERNEL_NEVER_STARTED)
+
+
+def _autograde(lesson, nb, timestamp, timeout, course_dir) -> Sandboxed:
+    """nbgrader's autograde, tried once more when the kernel never started.
+
+    That failure is the machine's (a loaded machine, before any of the learner's code ran);
+    if it happens twice, the submission is listed as not graded rather than scored.
+    """
+    try:
+        return autograde_sandboxed(lesson, nb, timestamp, timeout, warm=True, course_dir=course_dir)
+    except GradingFailed as error:
+        if not _never_started(error):
+            raise
+    return autograde_sandboxed(lesson, nb, timestamp, timeout, warm=True, course_dir=course_dir)

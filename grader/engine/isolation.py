@@ -1,0 +1,384 @@
+"""A grading kernel's own machine, as far as Linux gives one: set up before any learner code runs.
+
+When grading runs as root, each kernel is pid 1 of a PID namespace of its own and has its own
+mount, network, IPC and host-name namespaces:
+
+- Its file tree is a fresh, empty tmpfs holding, read-only, only what a kernel needs: the
+  system's programs and libraries, Python, the virtual environment, and this package without
+  its catalogue of correct alternatives. The course (gradebook, solutions, submissions), the
+  sandbox with the notebook and its hidden tests, home folders and other kernels are not there.
+  `/proc` is mounted for its own PID namespace, so it lists only the kernel's processes.
+- Its network is its own loopback and nothing else: no service of the machine and no other
+  kernel can be reached, and it sees no one's sockets. Its channels to the grader are Unix
+  sockets in a folder of its own (channel_folder), which appears at the same path inside.
+- Its System V objects live in its IPC namespace and every process it starts lives in its PID
+  namespace: all of them end when the kernel does.
+- A control group of its own (Group) caps the memory of the whole kernel (shared mappings,
+  children and tmpfs pages count) and its number of processes; it is killed and removed when
+  the grading ends.
+- It runs as a user of its own (take_uid: never one that a live process has), in no group, so
+  it cannot undo any of this, write outside its own folders, or signal anything else.
+"""
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import os
+import socket
+import struct
+import sys
+import tempfile
+import time
+
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWPID, CLONE_NEWNET = 0x20000, 0x4000000, 0x8000000, 0x20000000, 1 << 30
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 1 << 14, 1 << 18
+PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
+SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 1
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/dev")
+NEW_ROOT = "/tmp/softmax-kernel-root"  # made inside a tmpfs that covers /tmp in the kernel's namespace only
+HOME = "/tmp/kernel"                   # the kernel's directory, as seen from inside
+# The kernels' channel folders: on a tmpfs when there is one, so that what a kernel writes there is
+# memory of its control group (bounded), not disk.
+CHANNELS = os.path.join("/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir(), "softmax-kernels")
+USERS = os.path.join(tempfile.gettempdir(), "softmax-kernel-users")  # a lock file per user id in use
+UID_BASE, UID_COUNT = 100000, 65536
+PROCESSES = 64 + (os.cpu_count() or 1)  # the learner's 64, and room for the kernel's threads (OpenBLAS: one per core)
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # grader/
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+class IsolationError(OSError):
+    """The kernel could not be isolated (it then must not run the learner's code)."""
+
+
+def available() -> bool:
+    """Isolation needs root (to mount and change user) on Linux."""
+    return sys.platform.startswith("linux") and os.geteuid() == 0
+
+
+def _call(result: int, what: str) -> None:
+    if result != 0:
+        number = ctypes.get_errno()
+        raise IsolationError(number, f"{what}: {os.strerror(number)}")
+
+
+def _mount(source, target: str, fstype, flags: int, data=None) -> None:
+    encode = lambda text: None if text is None else text.encode()  # noqa: E731
+    _call(_libc.mount(encode(source), encode(target), encode(fstype), flags, encode(data)), f"mount {target}")
+
+
+def kept_paths() -> list[str]:
+    """What the kernel may read: the system, Python, the virtual environment and this package."""
+    paths = [p for p in SYSTEM if os.path.lexists(p)] + [sys.base_prefix, sys.prefix, PACKAGE]
+    return list(dict.fromkeys(os.path.abspath(p) for p in paths))
+
+
+def hidden_inside() -> list[str]:
+    """Folders inside kept ones that stay empty: the catalogue's correct alternatives are solutions."""
+    return [os.path.join(PACKAGE, "proof")]
+
+
+# ----------------------------------------------------------------- in the kernel, before its code
+
+def own_pid_namespace() -> None:
+    """Make this process's next child pid 1 of a new PID namespace (this process stays where it is)."""
+    _call(_libc.unshare(CLONE_NEWPID), "unshare")
+
+
+def enter_own_tree(uid: int, channels: str) -> None:
+    """Move this forked, still root process (pid 1 of its own PID namespace) into its own
+    namespaces, file tree and user. `channels`, its channel folder, stays at the same path."""
+    kept = kept_paths()
+    _call(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing done here reaches the rest of the machine
+    _loopback_up()
+    _call(_libc.sethostname(b"kernel", 6), "sethostname")
+    # handles on what to keep, taken in the new namespace before /tmp (which may hold some) is covered
+    handles = {path: os.open(path, os.O_PATH) for path in kept if not os.path.islink(path)}
+    links = {path: os.readlink(path) for path in kept if os.path.islink(path)}  # /lib -> usr/lib on merged /usr
+    channel_handle = os.open(channels, os.O_PATH)
+    _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=256m")
+    os.mkdir(NEW_ROOT, 0o755)
+    for path, target in links.items():
+        os.makedirs(os.path.dirname(NEW_ROOT + path), exist_ok=True)
+        os.symlink(target, NEW_ROOT + path)
+    for path in sorted(handles):  # parents before children
+        inside = NEW_ROOT + path
+        if os.path.isdir(f"/proc/self/fd/{handles[path]}"):
+            os.makedirs(inside, exist_ok=True)
+        _mount(f"/proc/self/fd/{handles[path]}", inside, None, MS_BIND | MS_REC)
+        flags = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | (0 if path == "/dev" else MS_NODEV)
+        _mount(None, inside, None, flags)
+        os.close(handles[path])
+    for path in hidden_inside():
+        if os.path.isdir(NEW_ROOT + path):
+            _mount("tmpfs", NEW_ROOT + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "mode=0555,size=4k")
+    if os.path.isdir(NEW_ROOT + "/dev/shm"):
+        _mount("tmpfs", NEW_ROOT + "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m")
+    os.makedirs(NEW_ROOT + "/proc", exist_ok=True)
+    _mount("proc", NEW_ROOT + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY)
+    os.makedirs(NEW_ROOT + os.path.dirname(channels), 0o711, exist_ok=True)
+    os.mkdir(NEW_ROOT + channels, 0o700)
+    _mount(f"/proc/self/fd/{channel_handle}", NEW_ROOT + channels, None, MS_BIND)
+    _mount(None, NEW_ROOT + channels, None, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    os.close(channel_handle)
+    os.makedirs(NEW_ROOT + HOME, 0o700)
+    os.chmod(NEW_ROOT + "/tmp", 0o1777)
+    os.chown(NEW_ROOT + HOME, uid, uid)
+    os.chroot(NEW_ROOT)
+    os.chdir(HOME)
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+    _call(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
+    _call(_libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0), "prctl")  # after setuid, which clears it: dies with its keeper
+    os.environ.update(HOME=HOME, TMPDIR=HOME, IPYTHONDIR=os.path.join(HOME, ".ipython"),
+                      MPLCONFIGDIR=os.path.join(HOME, ".matplotlib"))
+
+
+def _loopback_up() -> None:
+    """Bring up `lo`, the only interface of a new network namespace (it starts down)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        request = struct.pack("16sh22x", b"lo", 0)
+        flags = struct.unpack("16sh22x", fcntl.ioctl(sock, SIOCGIFFLAGS, request))[1]
+        fcntl.ioctl(sock, SIOCSIFFLAGS, struct.pack("16sh22x", b"lo", flags | IFF_UP))
+
+
+# ----------------------------------------------------------------- the kernel's channel folder
+
+def channel_folder() -> str:
+    """A new folder for one kernel's channels and connection file, reachable only by root until hand_over."""
+    os.makedirs(CHANNELS, 0o711, exist_ok=True)
+    return tempfile.mkdtemp(dir=CHANNELS)
+
+
+def hand_over(folder: str, uid: int) -> None:
+    """Give the kernel's user its channel folder (mode 0700) and what the grader wrote in it."""
+    for name in os.listdir(folder):
+        os.chown(os.path.join(folder, name), uid, uid, follow_symlinks=False)
+    os.chown(folder, uid, uid)
+
+
+# ----------------------------------------------------------------- user ids
+
+class UserId:
+    """A user id for one kernel, held (a locked file) until release, across every process of the machine."""
+
+    def __init__(self, uid: int, lock: int):
+        self.uid, self.lock = uid, lock
+
+    def release(self) -> None:
+        """Give the id back: only once no process of the kernel is left."""
+        if self.lock is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(os.path.join(USERS, str(self.uid)))  # while still locked: no one takes a stale file
+            os.close(self.lock)
+            self.lock = None
+
+
+def take_uid(candidates=None) -> UserId:
+    """A user id that no live process has and no other kernel holds.
+
+    The search starts at this process's pid, so that kernels started one after another get
+    different ids."""
+    os.makedirs(USERS, 0o700, exist_ok=True)
+    if candidates is None:
+        start = os.getpid()
+        candidates = (UID_BASE + (start + i) % UID_COUNT for i in range(UID_COUNT))
+    busy = uids_in_use()
+    for uid in candidates:
+        if uid not in busy:
+            lock = _lock(os.path.join(USERS, str(uid)))
+            if lock is not None:
+                return UserId(uid, lock)
+    raise IsolationError(errno.EAGAIN, "no free user id for a kernel")
+
+
+def _lock(path: str) -> int | None:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if os.stat(path).st_ino == os.fstat(fd).st_ino:
+            return fd
+    except OSError:  # held by another kernel, or released (and removed) while we opened it
+        pass
+    os.close(fd)
+    return None
+
+
+def uids_in_use() -> set[int]:
+    """Every user id (real, effective, saved or file system) of a process on this machine."""
+    found = set()
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/status", "rb") as status:
+                    for line in status:
+                        if line.startswith(b"Uid:"):
+                            found.update(int(uid) for uid in line.split()[1:])
+                            break
+            except OSError:
+                pass  # ended meanwhile
+    return found
+
+
+# ----------------------------------------------------------------- control groups
+
+def _cgroup_mounts() -> dict[str, tuple[str, str]]:
+    """{"memory" / "pids" (cgroup v1) or "cgroup2": (mount point, its root inside the hierarchy)}."""
+    found = {}
+    with open("/proc/self/mountinfo") as mounts:
+        for line in mounts:
+            left, right = line.split(" - ", 1)
+            root, mount_point = left.split()[3:5]
+            fstype, _, options = right.split()[:3]
+            names = [o for o in options.split(",") if o in ("memory", "pids")] if fstype == "cgroup" else \
+                ["cgroup2"] if fstype == "cgroup2" else []
+            for name in names:
+                found.setdefault(name, (mount_point, root))
+    return found
+
+
+def _own_cgroups() -> dict[str, str]:
+    """{controller (or "cgroup2"): this process's group's path in that hierarchy}."""
+    own = {}
+    with open("/proc/self/cgroup") as groups:
+        for line in groups:
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            for name in controllers.split(",") if controllers else ["cgroup2"]:
+                own[name] = path
+    return own
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as file:
+        file.write(text)
+
+
+def _read(path: str) -> str:
+    with open(path) as file:
+        return file.read()
+
+
+class Group:
+    """One kernel's control group: its memory (every page of its processes, shared or not, and
+    their tmpfs files) and its number of processes are capped; at the end it is killed and removed.
+
+    cgroup v1 (a `memory` and a `pids` hierarchy) makes it inside the groups this process is in;
+    cgroup v2, where that is the only hierarchy, under a `softmax-kernels` group at its top (a v2
+    group that holds processes cannot have limited children). Making one needs root."""
+
+    def __init__(self, name: str, memory: int, processes: int = PROCESSES):
+        mounts, own = _cgroup_mounts(), _own_cgroups()
+        self.v2 = not ("memory" in mounts and "pids" in mounts)
+        if self.v2:
+            if "cgroup2" not in mounts:
+                raise IsolationError(errno.ENOTSUP, "no memory and pids control groups on this machine")
+            top = mounts["cgroup2"][0]
+            parent = os.path.join(top, "softmax-kernels")
+            os.makedirs(parent, exist_ok=True)
+            for folder in (top, parent):  # each group on the way down hands memory and pids to its children
+                control = os.path.join(folder, "cgroup.subtree_control")
+                if not {"memory", "pids"} <= set(_read(control).split()):
+                    _write(control, "+memory +pids")
+            self.folders = [os.path.join(parent, name)]
+        else:
+            self.folders = []
+            for controller in ("memory", "pids"):
+                mount_point, root = mounts[controller]
+                inside = own.get(controller, "/")
+                inside = inside[len(root):] if root != "/" and inside.startswith(root) else inside
+                self.folders.append(os.path.join(mount_point + inside.rstrip("/"), name))
+        for folder in self.folders:
+            if os.path.isdir(folder):  # left by a keeper that was killed: only its user's processes could be there
+                self._kill(folder)
+                self._remove(folder)
+            os.mkdir(folder)
+        self.memory_folder, self.pids_folder = self.folders[0], self.folders[-1]
+        self.events = None
+        if self.v2:
+            self._set("memory.max", memory)
+            self._set("memory.swap.max", 0, needed=False)
+            self._set("memory.oom.group", 1, needed=False)  # the kernel's OOM killer takes the whole group
+        else:
+            self._set("memory.limit_in_bytes", memory)
+            self._set("memory.memsw.limit_in_bytes", memory, needed=False)  # swap too, where it is accounted
+        _write(os.path.join(self.pids_folder, "pids.max"), str(processes))
+
+    def _set(self, name: str, value: int, needed: bool = True) -> None:
+        path = os.path.join(self.memory_folder, name)
+        if needed or os.path.exists(path):
+            _write(path, str(value))
+
+    def join(self) -> None:
+        """Move this process into the group (in the forked kernel, before anything else)."""
+        for folder in self.folders:
+            _write(os.path.join(folder, "cgroup.procs"), "0")
+
+    def watch(self) -> int:
+        """A file descriptor that is ready (POLLIN or POLLPRI) when the group may have run out of memory."""
+        if self.v2:
+            self.events = [os.open(os.path.join(self.memory_folder, "memory.events"), os.O_RDONLY | os.O_CLOEXEC)]
+        else:
+            eventfd = os.eventfd(0, os.EFD_CLOEXEC | os.EFD_NONBLOCK)
+            control = os.open(os.path.join(self.memory_folder, "memory.oom_control"), os.O_RDONLY | os.O_CLOEXEC)
+            _write(os.path.join(self.memory_folder, "cgroup.event_control"), f"{eventfd} {control}")
+            self.events = [eventfd, control]
+        return self.events[0]
+
+    def out_of_memory(self) -> bool:
+        """Whether the kernel's OOM killer has killed a process of the group (clears `watch`'s readiness)."""
+        if self.events and not self.v2:
+            try:
+                os.eventfd_read(self.events[0])
+            except BlockingIOError:
+                pass
+        name = "memory.events" if self.v2 else "memory.oom_control"
+        fields = dict(line.split() for line in _read(os.path.join(self.memory_folder, name)).splitlines())
+        if self.events and self.v2:
+            os.pread(self.events[0], 4096, 0)  # a fresh read is what clears POLLPRI
+        return int(fields.get("oom_kill", fields.get("under_oom", 0))) > 0
+
+    def kill(self) -> None:
+        """Kill every process of the group, and remove it (with the file descriptors of `watch`)."""
+        for folder in self.folders:
+            self._kill(folder)
+        for folder in self.folders:
+            self._remove(folder)
+        for fd in self.events or ():
+            os.close(fd)
+        self.events = None
+
+    @staticmethod
+    def _kill(folder: str) -> None:
+        if os.path.exists(os.path.join(folder, "cgroup.kill")):
+            _write(os.path.join(folder, "cgroup.kill"), "1")
+        for _ in range(500):
+            pids = [int(pid) for pid in _read(os.path.join(folder, "cgroup.procs")).split()]
+            if not pids:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, 9)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.01)
+        raise IsolationError(errno.EBUSY, f"processes of {folder} would not die")
+
+    @staticmethod
+    def _remove(folder: str) -> None:
+        for _ in range(200):
+            try:
+                os.rmdir(folder)
+                return
+            except FileNotFoundError:
+                return
+            except OSError as error:  # EBUSY while the last exits are accounted
+                if error.errno != errno.EBUSY:
+                    raise
+                time.sleep(0.01)
+        os.rmdir(folder)

@@ -1,0 +1,174 @@
+"""The half of the grading bridge that runs inside the learner's kernel (see grader.engine.bridge).
+
+During grading the test cells run in the grading process, not in the kernel. This file is
+sent to the kernel as source text and gives it two requests: "what are these names?" and
+"call this function with these arguments". Everything crosses as JSON with arrays in NumPy's
+.npy format (never pickle), so nothing the learner's code builds can run in the grader.
+The same Codec decodes on both sides; it needs only the standard library and NumPy.
+Whatever the learner's function returns, the answer stays bounded (MAX_VALUE, MAX_ANSWER).
+"""
+import base64
+import io
+import json
+import types
+import warnings
+
+import numpy as np
+
+from grader.learner.streams import OnePass, random_states
+
+MAX_VALUE = 4 * 2**20  # characters of one encoded value: a softmax lesson's largest answers are ~0.5 MB
+MAX_ANSWER = 16 * 2**20  # characters of all the results of one request together
+NAME_LIMIT = 200  # characters of a class's module or name
+MESSAGE_LIMIT = 2000  # characters of an exception's or a warning's message
+
+
+class Codec:
+    """Plain data to JSON and back: arrays, numbers, strings, lists, tuples, dicts, random generators, streams."""
+
+    array_limit = MAX_VALUE  # bytes of an array sent as data; a larger one is described, not sent
+
+    def encode(self, value, depth=0):
+        if depth > 20:
+            return ["opaque", {"type": "deeply nested data", "repr": ""}]
+        if value is None or type(value) in (bool, int, float, str):
+            return ["py", value]
+        if type(value) is OnePass:
+            return ["stream", {"reuse_buffer": value.reuse_buffer, "read": value.read},
+                    [self.encode(c, depth + 1) for c in value.chunks]]
+        if isinstance(value, (np.ndarray, np.generic)):
+            return self._array(value)
+        if type(value) in (list, tuple):
+            return [type(value).__name__, [self.encode(item, depth + 1) for item in value]]
+        if type(value) is dict:
+            return ["dict", [[self.encode(k, depth + 1), self.encode(v, depth + 1)] for k, v in value.items()]]
+        if type(value) is np.random.Generator:
+            return ["rng", value.bit_generator.state]
+        if isinstance(value, types.ModuleType):
+            return ["module", value.__name__]
+        if callable(value):
+            return ["callable"]
+        return ["opaque", {"type": type(value).__name__, "repr": _short(value)}]
+
+    def _array(self, value):
+        array = np.asarray(value)
+        if array.nbytes > self.array_limit:
+            return _too_large(value, f"{array.nbytes:,} bytes", self.array_limit)
+        if array.dtype.hasobject:
+            return ["opaque", {"type": type(value).__name__, "repr": _short(value)}]
+        buffer = io.BytesIO()
+        np.save(buffer, np.array(array, copy=True, order="C"), allow_pickle=False)
+        kind = "scalar" if isinstance(value, np.generic) else "array"
+        return [kind, base64.b64encode(buffer.getvalue()).decode("ascii"),
+                {"subclass": "" if type(value) is np.ndarray or kind == "scalar" else type(value).__name__,
+                 "readonly": kind == "array" and not value.flags.writeable}]
+
+    def decode(self, item, opaque=None):
+        """The value an encoded item stands for; `opaque` builds a stand-in for anything else."""
+        tag = item[0]
+        if tag == "py":
+            return item[1]
+        if tag in ("array", "scalar"):
+            array = np.load(io.BytesIO(base64.b64decode(item[1])), allow_pickle=False)
+            if tag == "scalar":
+                return array[()]
+            if item[2].get("readonly"):
+                array.flags.writeable = False
+            return array
+        if tag in ("list", "tuple", "iter"):
+            items = [self.decode(i, opaque) for i in item[1]]
+            return tuple(items) if tag == "tuple" else iter(items) if tag == "iter" else items
+        if tag == "dict":
+            return {self.decode(k, opaque): self.decode(v, opaque) for k, v in item[1]}
+        if tag == "stream":
+            stream = OnePass([self.decode(c, opaque) for c in item[2]], item[1].get("reuse_buffer"))
+            stream.read = int(item[1].get("read", 0))
+            return stream
+        if tag == "rng":
+            bits = getattr(np.random, item[1]["bit_generator"])()
+            bits.state = item[1]
+            return np.random.Generator(bits)
+        return opaque(item) if opaque is not None else None
+
+
+def bounded(encoded, value, limit=MAX_VALUE):
+    """`encoded` (the encoding of `value`), or a stand-in when it takes more than `limit` characters as JSON."""
+    size = len(json.dumps(encoded))
+    return encoded if size <= limit else _too_large(value, f"{size:,} characters encoded", max(limit, 0))
+
+
+def _too_large(value, size, limit=MAX_VALUE):
+    return ["opaque", {"type": clip(type(value).__name__, NAME_LIMIT), "too_large": True,
+                       "repr": f"too large to compare ({size}, more than the {limit:,} allowed)"}]
+
+
+def _short(value):
+    try:
+        return clip(repr(value), 200)
+    except Exception:
+        return "<no repr>"
+
+
+def clip(text, limit=MESSAGE_LIMIT):
+    """`text` in about `limit` characters; a clipped text says so."""
+    text = str(text)
+    return text if len(text) <= limit else f"{text[:limit]} [... clipped: {len(text) - limit:,} more characters]"
+
+
+def _message(thing):
+    try:
+        return clip(str(thing))
+    except Exception:
+        return "<a message that could not be read>"
+
+
+def describe_error(error):
+    """An exception as data: its classes (module, name), innermost first, and its message."""
+    return {"classes": _classes(type(error)), "message": _message(error)}
+
+
+def _classes(cls):
+    """(module, qualified name, name) of a class and its first bases, innermost first, names clipped."""
+    return [[clip(getattr(c, "__module__", ""), NAME_LIMIT), clip(c.__qualname__, NAME_LIMIT),
+             clip(c.__name__, NAME_LIMIT)] for c in cls.__mro__[:20]]
+
+
+class Bridge(Codec):
+    """The kernel's side: answer the grader's requests about the notebook's namespace."""
+
+    def __init__(self, namespace):
+        self.namespace = namespace
+
+    def describe(self, request):
+        """What each requested name holds now: data (encoded), a function, a module, or nothing."""
+        found = {}
+        for name in json.loads(request):
+            if name in self.namespace:
+                try:
+                    found[name] = bounded(self.encode(self.namespace[name]), self.namespace[name])
+                except Exception as error:
+                    found[name] = ["opaque", {"type": type(error).__name__, "repr": "could not be read"}]
+        return json.dumps(found)
+
+    def call(self, request):
+        """Call a function of the notebook `times` times; report results, error, warnings, arguments after."""
+        request = json.loads(request)
+        fn = self.namespace.get(request["name"])
+        args = [self.decode(a) for a in request["args"]]
+        kwargs = {k: self.decode(v) for k, v in request["kwargs"].items()}
+        results, raised, left = [], None, MAX_ANSWER
+        random_before = random_states()
+        with warnings.catch_warnings(record=True) as caught, np.errstate(**request["errstate"]):
+            warnings.simplefilter("always")
+            try:
+                for _ in range(request["times"]):
+                    value = fn(*args, **kwargs)
+                    results.append(bounded(self.encode(value), value, min(MAX_VALUE, left)))
+                    left -= len(json.dumps(results[-1]))
+            except BaseException as error:  # the learner's error (or the grader's interrupt), as data
+                raised = describe_error(error)
+        warned = [{"classes": _classes(w.category), "message": _message(w.message)} for w in caught[:20]]
+        return json.dumps({"results": results, "raised": raised, "warnings": warned,
+                           "global_random": random_states() != random_before,
+                           "args": [bounded(self.encode(a), a) for a in args],
+                           "kwargs": {k: bounded(self.encode(v), v) for k, v in kwargs.items()}})

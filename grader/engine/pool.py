@@ -1,0 +1,145 @@
+"""Grade many lesson notebooks at once: nbgrader's autograde in parallel worker processes.
+
+nbgrader grades one notebook after another; here each worker process grades whole
+notebooks in its own throw-away course directory (see selfgrade), so the work spreads
+over every core, each worker pays Python's and nbgrader's start-up only once, and its
+kernels are forked from a process that has done their imports (see warmkernel).
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+
+import nbformat
+
+from grader.engine import warmkernel
+from grader.engine.sandbox import autograde_sandboxed, lesson_gradebook
+from grader.engine.scores import Report
+
+
+def default_jobs() -> int:
+    """Two per core: a grading spends much of its time waiting for its kernel, so cores would sit idle."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return 2 * cores
+
+
+class WorkerDied(RuntimeError):
+    """The worker process grading a call died (killed, or crashed) twice, the second time grading it alone."""
+
+
+def in_workers(fn: Callable, calls: list[tuple], jobs: int | None = None,
+               progress=None) -> Iterator[tuple[int, Future]]:
+    """Run `fn(*args)` for each args tuple in worker processes; yield (index, finished future) as each ends.
+
+    `progress(done, total, elapsed_seconds)` is called after each. Every lesson's gradebook
+    must already be cached (lesson_gradebook), so workers never build one at the same time.
+
+    A worker that dies (killed, or a crash in the grading process) takes the pool with it:
+    the calls it and the others were running are tried again, each alone in a new pool; one
+    that kills that worker too ends as a future holding WorkerDied. The rest go on in a new pool.
+    """
+    if not calls:
+        return
+    start = time.monotonic()
+    workers = max(1, min(jobs or default_jobs(), len(calls)))
+    if not os.path.exists(os.environ.get(warmkernel.ADDRESS, "")):
+        warmkernel.start_zygote()  # one for every worker, before they start
+    # Workers fork from a server process that imported the grading code once. Not plain
+    # fork: the caller may run threads (pytest-xdist does), and fork copies their locks.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["grader.engine.sandbox", "grader.engine.warmkernel"])
+    waiting = list(range(len(calls)))
+
+    def ended():
+        while waiting:
+            stopped: list[int] = []
+            yield from _until_a_worker_dies(fn, calls, waiting, workers, context, stopped)
+            for index in stopped:  # each alone: one whose worker dies again is the cause
+                yield index, _alone(fn, calls[index], context)
+
+    for done, (index, future) in enumerate(ended(), 1):
+        yield index, future
+        if progress:
+            progress(done, len(calls), time.monotonic() - start)
+
+
+def _until_a_worker_dies(fn, calls, waiting: list[int], workers: int, context, stopped: list[int]):
+    """Yield (index, future) of the calls in `waiting` as each ends, at most `workers` running at once
+    (so a dying worker takes with it only calls that were running). When a worker dies, the calls
+    that were running go into `stopped`, and `waiting` keeps the ones not started."""
+    running: dict[Future, int] = {}
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        while waiting or running:
+            broken = False
+            try:
+                while waiting and len(running) < workers:
+                    future = pool.submit(fn, *calls[waiting[0]])
+                    running[future] = waiting.pop(0)
+            except BrokenProcessPool:  # a worker died between calls
+                broken = True
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            if broken or any(isinstance(future.exception(), BrokenProcessPool) for future in finished):
+                wait(running)  # a broken pool ends every call it still had
+                for future, index in running.items():
+                    if isinstance(future.exception(), BrokenProcessPool):
+                        stopped.append(index)
+                    else:
+                        yield index, future
+                if not running and waiting:
+                    stopped.append(waiting.pop(0))  # a pool that breaks before any call: the next goes alone
+                return
+            for future in finished:
+                yield running.pop(future), future
+
+
+def _alone(fn, args: tuple, context) -> Future:
+    """fn(*args) in a pool of its own; a future holding WorkerDied if that worker dies too."""
+    again: list[int] = []
+    finished = list(_until_a_worker_dies(fn, [args], [0], 1, context, again))
+    if finished:
+        return finished[0][1]
+    died = Future()
+    died.set_exception(WorkerDied("the grading process died twice while grading it (killed, or it crashed), "
+                                  "the second time grading it alone"))
+    return died
+
+
+def _grade(lesson: str, notebook_json: str) -> Report:
+    return autograde_sandboxed(lesson, nbformat.reads(notebook_json, as_version=4), warm=True).report
+
+
+def grade_many(items: list[tuple[str, nbformat.NotebookNode]], jobs: int | None = None,
+               progress=None) -> list[Report | Exception]:
+    """Grade (lesson, notebook) pairs in parallel; the reports come back in the same order.
+
+    A notebook nbgrader could not grade gives its exception in place of a report.
+    """
+    for lesson in {lesson for lesson, _ in items}:
+        lesson_gradebook(lesson)
+    reports: list[Report | Exception | None] = [None] * len(items)
+    calls = [(lesson, nbformat.writes(nb)) for lesson, nb in items]
+    for index, future in in_workers(_grade, calls, jobs, progress):
+        reports[index] = future.exception() or future.result()
+    again = [index for index, report in enumerate(reports) if isinstance(report, Exception)]
+    # A notebook of the catalogue always grades; a failure is the machine's (a kernel that did
+    # not start in time on a loaded machine), so each gets one more try.
+    for index, future in in_workers(_grade, [calls[i] for i in again], jobs):
+        reports[again[index]] = future.exception() or future.result()
+    return reports
+
+
+def print_progress(done: int, total: int, elapsed: float, stream=sys.stderr) -> None:
+    """A one-line progress bar with the estimated time left, redrawn in place."""
+    width = 30
+    filled = round(width * done / total)
+    left = elapsed / done * (total - done)
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} graded, "
+                 f"{elapsed:.0f} s so far, about {left:.0f} s left ")
+    if done == total:
+        stream.write("\n")
+    stream.flush()

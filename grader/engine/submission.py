@@ -1,0 +1,74 @@
+"""A learner's file read as a lesson notebook: every way it can be unreadable is BadInput, and its lesson is
+the one whose graded cells it carries."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+
+from grader import course
+from grader.engine.untrusted import MAX_NOTEBOOK_BYTES, grade_id_of, shape_problem
+
+
+class BadInput(ValueError):
+    """The file cannot be graded as a lesson notebook (missing, not JSON, unknown lesson)."""
+
+
+def read_notebook(path: Path) -> nbformat.NotebookNode:
+    """Read a learner's file, turning every way it can be unreadable into BadInput."""
+    path = Path(path)
+    if not path.is_file():
+        raise BadInput(f"{path}: no such file")
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_NOTEBOOK_BYTES + 1)
+    except OSError as error:
+        raise BadInput(f"{path}: cannot be read ({error.strerror})") from None
+    return read_notebook_bytes(data, path)
+
+
+def read_notebook_bytes(data: bytes, path) -> nbformat.NotebookNode:
+    """Parse a learner's file; `path` only names it in messages. Whatever the bytes, the only
+    exception is BadInput."""
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise BadInput(f"{path}: larger than the {MAX_NOTEBOOK_BYTES // 2**20} MB a notebook may be")
+    if not data.strip():
+        raise BadInput(f"{path}: an empty file, not a notebook")
+    try:
+        raw = json.loads(data)
+    except (ValueError, RecursionError, MemoryError) as error:  # ValueError: bad UTF-8 or JSON, a 5000-digit number
+        detail = "nested too deep" if isinstance(error, RecursionError) else str(error)[:200] or type(error).__name__
+        raise BadInput(f"{path}: not a notebook (not valid JSON: {detail})") from None
+    problem = shape_problem(raw)
+    if problem:
+        raise BadInput(f"{path}: not a notebook ({problem})")
+    try:
+        nb = nbformat.reads(json.dumps(raw), as_version=4)
+        nbformat.validate(nb)
+    except Exception as error:
+        first_line = str(error).strip().splitlines()[0][:200] if str(error).strip() else type(error).__name__
+        raise BadInput(f"{path}: not a valid Jupyter notebook ({first_line})") from None
+    return nb
+
+
+def grade_ids_in_order(nb: nbformat.NotebookNode) -> list[str]:
+    """The grade id of each cell that has one (grade_id_of: metadata of another shape gives none)."""
+    return [grade_id for grade_id in map(grade_id_of, nb.get("cells", [])) if grade_id is not None]
+
+
+def grade_ids(nb: nbformat.NotebookNode) -> set[str]:
+    return set(grade_ids_in_order(nb))
+
+
+def identify_lesson(nb: nbformat.NotebookNode, path: Path, course_dir: Path = course.REPO) -> str:
+    """The lesson of the course in `course_dir` whose graded cells this notebook carries."""
+    ids = grade_ids(nb)
+    lessons = course.lesson_ids(course_dir)
+    overlap = {lesson: len(ids & grade_ids(course.read_cached(course.source_notebook(lesson, course_dir))))
+               for lesson in lessons}
+    best = max(overlap, key=overlap.get, default=None)
+    if best is None or overlap[best] == 0:
+        raise BadInput(f"{path}: not a notebook of a known lesson "
+                       f"(none of its cells belong to {', '.join(lessons)})")
+    return best

@@ -1,0 +1,358 @@
+"""Collect submissions into nbgrader's `submitted/<student>/<lesson>/` layout.
+
+Two sources: the nbgrader exchange (students who used `nbgrader submit` or JupyterLab's
+assignment list), and LMS downloads — a folder or a zip with one file per student (the
+student id at the start of its name) or one folder per student. Each notebook's lesson
+is read from its graded cells, not from its name. Nothing is dropped: a file that cannot
+be placed is listed with the reason and kept in `.grading/unplaced/`; when a student
+sent several versions of one lesson, the latest wins and the choice is logged.
+
+Both are the students' making, so read as hostile: one file at a time, in chunks, up to a
+limit per file and one for the whole collect (a zip of zeros cannot fill memory or disk);
+links are listed, never followed; a path that is absolute or climbs out with `..` names no
+student; every name is escaped in the log. Whatever one file holds costs only that file:
+it is listed with the reason, and the others are collected.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+
+import nbformat
+from nbgrader.apps import NbGraderAPI
+from nbgrader.utils import parse_utc
+
+from grader import course
+from grader.engine.sandbox import quiet_stderr, require_success
+from grader.engine.submission import BadInput, identify_lesson, read_notebook_bytes
+from grader.engine.untrusted import shown
+
+# Canvas-style download names: "<student>_<...>_<original name>.ipynb".
+DEFAULT_PATTERN = r"^(?P<student>[^_]+)_"
+# What a student id may look like once collected: it becomes a directory name.
+STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
+MB = 2**20
+CHUNK = MB
+# The time given to a file whose recorded time cannot be read: the earliest a zip can record.
+UNKNOWN_TIME = datetime(1980, 1, 1, tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much of a download collect reads, and how much of what it cannot place it copies."""
+
+    file_bytes: int = 20 * MB         # one file of the download (--max-file)
+    download_bytes: int = 2048 * MB   # all files of the download together (--max-download)
+    kept_bytes: int = 256 * MB        # copies kept in .grading/unplaced/ by one collect; past it, notes
+
+
+@dataclass
+class Upload:
+    """One file as it came from the LMS download: its bytes, or why they were not read."""
+
+    name: str            # its path inside the download, for messages
+    data: bytes
+    timestamp: datetime
+    refused: str = ""    # why it was not read (too large, a link, damaged); its data is then empty
+
+
+@dataclass
+class CollectLog:
+    placed: list[tuple[str, str, str]] = field(default_factory=list)        # student, lesson, from
+    superseded: list[tuple[str, str, str, str]] = field(default_factory=list)  # student, lesson, older, kept
+    unplaced: list[tuple[str, str]] = field(default_factory=list)           # from, reason
+
+    def render(self) -> str:
+        """The log as text; every name and reason escaped (shown), so none can start a line or move the cursor."""
+        lines = [f"Collected {len(self.placed)} submission(s)."]
+        lines += [f"  {shown(student)} / {shown(lesson)} <- {shown(source)}" for student, lesson, source in self.placed]
+        if self.superseded:
+            lines.append("Several versions of one lesson from one student; the latest was kept:")
+            lines += [f"  {shown(student)} / {shown(lesson)}: kept {shown(kept)}, not {shown(older)}"
+                      for student, lesson, older, kept in self.superseded]
+        if self.unplaced:
+            lines.append(f"Could not place {len(self.unplaced)} file(s); they are kept in .grading/unplaced/:")
+            lines += [f"  {shown(source)}: {shown(reason)}" for source, reason in self.unplaced]
+        return "\n".join(lines)
+
+
+class Budget:
+    """What a download may still hand over: reads one file in chunks, refusing what is over a limit."""
+
+    def __init__(self, limits: Limits):
+        self.limits, self.left = limits, limits.download_bytes
+
+    def read(self, stream, declared: int) -> tuple[bytes, str]:
+        """The file's bytes and "", or b"" and why it was not read; `declared` is its recorded size."""
+        limit = min(self.limits.file_bytes, self.left)
+        why = (f"larger than the {self.limits.file_bytes / MB:g} MB one file may be (--max-file); not read"
+               if self.limits.file_bytes <= self.left else
+               f"past the {self.limits.download_bytes / MB:g} MB one download may hold (--max-download); not read")
+        if declared > limit:
+            return b"", why
+        chunks, size = [], 0
+        while chunk := stream.read(min(CHUNK, limit + 1 - size)):
+            size += len(chunk)
+            self.left -= len(chunk)
+            if size > limit:
+                return b"", why
+            chunks.append(chunk)
+        return b"".join(chunks), ""
+
+
+def read_uploads(source: Path, limits: Limits = Limits()) -> Iterator[Upload]:
+    """Every file of a download folder or zip, one at a time, with its time (zip entry time or file mtime)."""
+    source = Path(source)
+    if source.is_dir():
+        return folder_uploads(source, Budget(limits))
+    if zipfile.is_zipfile(source):
+        try:
+            archive = zipfile.ZipFile(source)
+        except (zipfile.BadZipFile, OSError, ValueError) as error:
+            raise BadInput(f"{source}: a damaged zip file ({error})") from None
+        return zip_uploads(archive, Budget(limits))
+    raise BadInput(f"{source}: not a folder or a zip file")
+
+
+def zip_uploads(archive: zipfile.ZipFile, budget: Budget) -> Iterator[Upload]:
+    """The files of a zip; an entry with the symbolic-link mode bit, or one that cannot be read, is refused."""
+    with archive:
+        for info in archive.infolist():
+            if info.is_dir():
+                continue
+            try:
+                when = datetime(*info.date_time, tzinfo=timezone.utc)
+            except ValueError:
+                when = UNKNOWN_TIME
+            if stat.S_ISLNK(info.external_attr >> 16):
+                yield Upload(info.filename, b"", when, "a symbolic link (not followed)")
+                continue
+            try:
+                with archive.open(info) as stream:
+                    data, refused = budget.read(stream, info.file_size)
+            except Exception as error:  # a bad CRC, damaged or encrypted data: only this entry is lost
+                data, refused = b"", f"could not be read from the zip ({type(error).__name__}: {str(error)[:200]})"
+            yield Upload(info.filename, data, when, refused)
+
+
+def folder_uploads(folder: Path, budget: Budget) -> Iterator[Upload]:
+    """The regular files under `folder`, in order of their paths; links and other kinds of file are refused."""
+    for path, refused in sorted(files_under(folder)):
+        name = path.relative_to(folder).as_posix()
+        yield Upload(name, b"", UNKNOWN_TIME, refused) if refused else read_file(path, name, budget)
+
+
+def files_under(folder: Path) -> list[tuple[Path, str]]:
+    """Each file under `folder`, with why it is refused ("" for a regular file); links are not followed."""
+    found, pending = [], [folder]
+    while pending:
+        directory = pending.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError as error:
+            found.append((Path(directory), f"a folder that cannot be read ({error.strerror})"))
+            continue
+        for entry in entries:
+            try:
+                if entry.is_symlink():
+                    found.append((Path(entry.path), "a symbolic link (not followed)"))
+                elif entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                else:
+                    found.append((Path(entry.path), "" if entry.is_file(follow_symlinks=False) else "not a regular "
+                                                                                                    "file"))
+            except OSError as error:
+                found.append((Path(entry.path), f"cannot be read ({error.strerror})"))
+    return found
+
+
+def read_file(path: Path, name: str, budget: Budget) -> Upload:
+    """One file of a download folder, opened without following a link and without blocking on a pipe."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with open(descriptor, "rb") as stream:
+            status = os.fstat(descriptor)
+            try:
+                when = datetime.fromtimestamp(status.st_mtime, timezone.utc)
+            except (OverflowError, OSError, ValueError):
+                when = UNKNOWN_TIME
+            if not stat.S_ISREG(status.st_mode):
+                return Upload(name, b"", when, "not a regular file")
+            data, refused = budget.read(stream, status.st_size)
+            return Upload(name, data, when, refused)
+    except OSError as error:
+        return Upload(name, b"", UNKNOWN_TIME, f"cannot be read ({error.strerror or error})")
+
+
+def student_of(name: str, pattern: re.Pattern) -> str:
+    """The student id of an upload: its top folder, else what `pattern` finds in the file name."""
+    if name.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", name):
+        raise BadInput("an absolute path, which names no student")
+    if ".." in re.split(r"[/\\]", name):
+        raise BadInput("a path that climbs out with '..', which names no student")
+    parts = [p for p in PurePosixPath(name).parts if p not in ("", ".")]
+    if len(parts) > 1:
+        candidate = parts[0]
+    else:
+        match = pattern.search(parts[-1]) if parts else None
+        if not match:
+            raise BadInput(f"no student id in the name (expected {pattern.pattern!r})")
+        candidate = match.group("student") or ""
+    if not STUDENT_ID.fullmatch(candidate):
+        raise BadInput(f"{candidate[:40]!r} is not a usable student id (letters, digits, . _ @ -)")
+    return candidate
+
+
+def examine(upload: Upload, pattern: re.Pattern, root: Path) -> tuple[str, str, nbformat.NotebookNode]:
+    """The student, lesson and notebook of one upload; BadInput says why it has none."""
+    if upload.refused:
+        raise BadInput(upload.refused)
+    if not upload.name.lower().endswith(".ipynb"):
+        raise BadInput(f"not a notebook ({PurePosixPath(upload.name).suffix or 'no extension'})")
+    student = student_of(upload.name, pattern)
+    nb = read_notebook_bytes(upload.data, upload.name)
+    return student, identify_lesson(nb, Path(upload.name), root), nb
+
+
+def collect_downloads(source: Path, root: Path = course.REPO, pattern: str = DEFAULT_PATTERN,
+                      limits: Limits = Limits()) -> CollectLog:
+    """Place every notebook of an LMS download into submitted/; the latest per student and lesson wins.
+
+    Each notebook is placed as soon as it is read and is the latest so far, so only one file
+    is held in memory at a time.
+    """
+    log = CollectLog()
+    regex = re.compile(pattern)
+    if "student" not in regex.groupindex:
+        raise BadInput(f"the pattern {pattern!r} has no group named 'student'")
+    chosen: dict[tuple[str, str], tuple[datetime, str]] = {}  # student, lesson -> time and name of the one placed
+    unplaced = Unplaced(root, limits.kept_bytes)
+    for upload in read_uploads(source, limits):
+        try:
+            student, lesson, nb = examine(upload, regex, root)
+            key, this = (student, lesson), (upload.timestamp, upload.name)
+            if key in chosen and max(chosen[key], this) != this:
+                log.superseded.append((student, lesson, upload.name, chosen[key][1]))
+                continue
+            place(nb, student, lesson, upload.timestamp, root)
+            if key in chosen:
+                log.superseded.append((student, lesson, chosen[key][1], upload.name))
+            chosen[key] = this
+        except Exception as error:  # whatever one file holds, it costs only that file
+            reason = (str(error).removeprefix(f"{upload.name}: ") if isinstance(error, BadInput)
+                      else f"could not be read ({type(error).__name__}: {str(error)[:200]})")
+            log.unplaced.append((upload.name, reason))
+            unplaced.keep(upload, reason)
+    log.placed = [(student, lesson, name) for (student, lesson), (_, name) in sorted(chosen.items())]
+    return log
+
+
+def place(nb, student: str, lesson: str, timestamp: datetime, root: Path = course.REPO) -> Path:
+    """Write one submission where nbgrader's autograde looks for it, with its timestamp."""
+    text = nbformat.writes(nb)  # before touching the folder, which may hold an older version
+    folder = root / ".grading" / "submitted" / student / lesson
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{lesson}.ipynb").write_text(text, encoding="utf-8")
+    (folder / "timestamp.txt").write_text(timestamp.strftime("%Y-%m-%d %H:%M:%S.%f UTC"))
+    return folder / f"{lesson}.ipynb"
+
+
+class Unplaced:
+    """Keeps what could not be placed in .grading/unplaced/, under safe flat names: a copy of each
+    file while the copies of one collect stay within `limit`; for a file not read, or past the
+    limit, a short note that names it and says why."""
+
+    def __init__(self, root: Path, limit: int):
+        self.folder, self.left, self.limit = root / ".grading" / "unplaced", limit, limit
+
+    def keep(self, upload: Upload, reason: str) -> Path:
+        if upload.refused or len(upload.data) > self.left:
+            why = "it was not read" if upload.refused else f"copies kept by one collect stop at {self.limit / MB:g} MB"
+            data = (f"{shown(upload.name)}\nnot placed: {shown(reason)}\nno copy here: {why}; "
+                    "the original is where collect found it\n").encode()
+            suffix = ".note.txt"
+        else:
+            data, suffix = upload.data, ""
+            self.left -= len(data)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        safe = re.sub(r"[^A-Za-z0-9._-]+|\.\.+", "_", upload.name + suffix)[-120:].lstrip(".") or "file"
+        target, number = self.folder / safe, 1
+        while target.exists() and (target.stat().st_size != len(data) or target.read_bytes() != data):
+            number += 1  # never overwrite another file
+            target = self.folder / f"{number}-{safe}"
+        target.write_bytes(data)
+        return target
+
+
+def collect_exchange(lessons: list[str], root: Path = course.REPO, exchange: Path | None = None,
+                     limits: Limits = Limits()) -> CollectLog:
+    """nbgrader's own collect from the exchange, run on a copy of each lesson's inbound folder made
+    as a download is read; logs students who submitted more than once.
+
+    The inbound folder is the students' to write: a submission there may be renamed so that
+    nbgrader cannot read its time (its collect then fails for everyone), or hold a link to a
+    file only the instructor may read (its copy follows links). Such a submission, or file, is
+    listed and left out of the copy; the rest are collected as nbgrader would.
+    """
+    config = course.nbgrader_config(root, exchange)
+    inbound = Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"
+    config.ExchangeCollect.check_owner = False  # the copies are the instructor's; nbgrader would only warn
+    log, budget, unplaced = CollectLog(), Budget(limits), Unplaced(root, limits.kept_bytes)
+    for lesson in lessons:
+        versions: dict[str, list[tuple[datetime, str]]] = {}
+        with tempfile.TemporaryDirectory(prefix="softmax-inbound-") as staging:
+            copy = Path(staging) / config.CourseDirectory.course_id / "inbound"
+            copy.mkdir(parents=True)
+            for entry in sorted(inbound.glob(f"*+{lesson}+*")) if inbound.is_dir() else []:
+                try:
+                    student, when = submission_of(entry.name)
+                    if entry.is_symlink() or not entry.is_dir():
+                        raise BadInput("not a folder (a link or another kind of file)")
+                    for upload in folder_uploads(entry, budget):
+                        if upload.refused:
+                            name = f"exchange:{entry.name}/{upload.name}"
+                            log.unplaced.append((name, upload.refused))
+                            unplaced.keep(Upload(name, b"", upload.timestamp, upload.refused), upload.refused)
+                            continue
+                        (copy / entry.name / upload.name).parent.mkdir(parents=True, exist_ok=True)
+                        (copy / entry.name / upload.name).write_bytes(upload.data)
+                except Exception as error:  # whatever one submission holds, it costs only that submission
+                    unexpected = f"{type(error).__name__}: {str(error)[:200]}"
+                    reason = str(error) if isinstance(error, BadInput) else unexpected
+                    name = f"exchange:{entry.name}"
+                    log.unplaced.append((name, reason))
+                    unplaced.keep(Upload(name, b"", UNKNOWN_TIME, reason), reason)
+                    shutil.rmtree(copy / entry.name, ignore_errors=True)
+                    continue
+                versions.setdefault(student, []).append((when, entry.name))
+            if not versions:
+                continue
+            config.Exchange.root = staging
+            with quiet_stderr():
+                require_success(NbGraderAPI(config=config).collect(lesson, update=True), "collect")
+        for student, names in sorted(versions.items()):
+            latest = max(names)[1]
+            log.placed.append((student, lesson, f"exchange:{latest}"))
+            log.superseded += [(student, lesson, older, latest) for _, older in sorted(names) if older != latest]
+    return log
+
+
+def submission_of(name: str) -> tuple[str, datetime]:
+    """The student and time of a submission folder in the exchange, read from its name as nbgrader
+    reads it (student+lesson+time+random); BadInput if either cannot be used."""
+    parts = name.rsplit("+", 3)
+    student = parts[0]
+    if not STUDENT_ID.fullmatch(student):
+        raise BadInput(f"{student[:40]!r} is not a usable student id (letters, digits, . _ @ -)")
+    try:
+        return student, parse_utc(parts[2])
+    except Exception:
+        raise BadInput("its name holds no time nbgrader can read") from None

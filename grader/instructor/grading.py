@@ -1,0 +1,230 @@
+"""Grade every collected submission in parallel, into the course's own nbgrader gradebook.
+
+Each submission is autograded by nbgrader in its own throw-away course directory (see
+selfgrade.autograde_sandboxed), several at once; the parent process then writes each
+result into the real gradebook and `autograded/` folder, where `nbgrader export`,
+formgrader and the feedback, export and report commands find it. A re-run grades only
+submissions (or lessons) that changed since they were last graded.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+from nbgrader.api import Gradebook
+from nbgrader.utils import parse_utc
+
+from grader import course
+from grader.engine import status as status_
+from grader.engine.grade import Outcome, grade_submission, named_error
+from grader.engine.pool import WorkerDied, in_workers
+from grader.engine.sandbox import GradingFailed, Sandboxed, lesson_gradebook
+from grader.engine.scores import test_ids
+from grader.engine.submission import BadInput
+
+STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
+TIMESTAMP_LIMIT = 100  # characters a timestamp.txt may hold
+
+
+@dataclass
+class Job:
+    student: str
+    lesson: str
+    notebook: Path
+    timestamp: str | None  # the submission's timestamp.txt, when it has one nbgrader can read
+    digest: str
+    problem: str = ""      # why its timestamp.txt was left out
+
+    @property
+    def key(self) -> str:
+        return f"{self.student}/{self.lesson}"
+
+
+@dataclass
+class GradeLog:
+    # student, lesson, score, status, detail
+    graded: list[tuple[str, str, float, str, str]] = field(default_factory=list)
+    unchanged: list[tuple[str, str]] = field(default_factory=list)
+    failed: list[tuple[str, str, str]] = field(default_factory=list)             # student, lesson, reason
+    seconds: float = 0.0
+
+    def render(self) -> str:
+        lines = [f"Graded {len(self.graded)} submission(s) in {self.seconds:.1f} s; "
+                 f"{len(self.unchanged)} unchanged since last graded (use --force to grade them again)."]
+        problems = [g for g in self.graded if g[3] != status_.GRADED]
+        if problems:
+            lines.append(f"{len(problems)} with a problem (flagged in the gradebook):")
+            lines += [f"  {student} / {lesson}: {status} ({detail})" for student, lesson, _, status, detail in problems]
+        if self.failed:
+            lines.append(f"Could not grade {len(self.failed)}:")
+            lines += [f"  {student} / {lesson}: {reason}" for student, lesson, reason in self.failed]
+        return "\n".join(lines)
+
+
+def _digest(*parts: bytes) -> str:
+    return hashlib.sha256(b"\0".join(parts)).hexdigest()
+
+
+def submissions(root: Path, lessons: list[str]) -> list[Job]:
+    """Every collected submission of the given lessons, in student order."""
+    submitted = root / ".grading" / "submitted"
+    # a job's digest changes when the submission, its timestamp, or the lesson's tests change
+    tests = {lesson: _digest(course.source_notebook(lesson, root).read_bytes()) for lesson in lessons}
+    jobs = []
+    for notebook in sorted(submitted.glob("*/*/*.ipynb")) if submitted.is_dir() else []:
+        student, lesson = notebook.parent.parent.name, notebook.parent.name
+        if lesson in lessons and notebook.name == f"{lesson}.ipynb":
+            timestamp, problem = _timestamp(notebook.parent / "timestamp.txt")
+            digest = _digest(_contents(notebook), (timestamp or problem).encode(), tests[lesson].encode())
+            jobs.append(Job(student, lesson, notebook, timestamp, digest, problem))
+    return jobs
+
+
+def _contents(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:  # not a file (a folder named like the notebook): grading says so
+        return str(error).encode()
+
+
+def _timestamp(path: Path) -> tuple[str | None, str]:
+    """A submission's timestamp.txt, if it holds a time nbgrader can read; else None and why not."""
+    if not path.is_file():
+        return None, ""
+    try:
+        with path.open("rb") as file:
+            text = file.read(TIMESTAMP_LIMIT + 1).decode("utf-8", "replace").strip()
+        if len(text) > TIMESTAMP_LIMIT:
+            raise ValueError(f"longer than {TIMESTAMP_LIMIT} characters")
+        if text:
+            parse_utc(text)
+    except Exception as error:  # unreadable, or dateutil's ParserError, OverflowError, ...
+        return None, f"timestamp.txt is not a time nbgrader can read ({named_error(error)}); graded as if it had none"
+    return text or None, ""
+
+
+def _state(root: Path) -> dict[str, dict]:
+    """(student/lesson) -> {"digest", "status", "detail"} of its last grading."""
+    path = root / ".grading" / STATE
+    state = json.loads(path.read_text()) if path.is_file() else {}
+    return {key: entry if isinstance(entry, dict) else {"digest": entry, "status": status_.GRADED, "detail": ""}
+            for key, entry in state.items()}  # older files held the digest alone
+
+
+def statuses(root: Path) -> dict[tuple[str, str], tuple[str, str]]:
+    """(student, lesson) -> (status, detail) of every graded submission."""
+    return {tuple(key.split("/", 1)): (entry["status"], entry["detail"]) for key, entry in _state(root).items()}
+
+
+def _save_state(root: Path, state: dict[str, dict]) -> None:
+    path = root / ".grading" / STATE
+    staged = path.with_suffix(".tmp")
+    staged.write_text(json.dumps(state, indent=1, sort_keys=True))
+    staged.replace(path)
+
+
+def _not_run(root: Path, job: Job, outcome: Outcome) -> Sandboxed:
+    """A result for a notebook nbgrader could not finish: every test 0, with the reason as its message."""
+    cells = test_ids(job.lesson, root)
+    shown = nbformat.read(course.release_notebook(job.lesson, root), as_version=4)
+    for cell in shown.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") in cells:
+            cell.outputs = [nbformat.v4.new_output("error", ename="NotGraded", traceback=[],
+                                                   evalue=f"not graded: {outcome.status} ({outcome.detail})")]
+    return Sandboxed(None, nbformat.writes(shown), {name: (0.0, False) for name in cells})
+
+
+def record(root: Path, job: Job, result: Sandboxed, status: str = status_.GRADED, detail: str = "") -> None:
+    """Write one sandboxed result into the course's gradebook and autograded/ folder, as nbgrader would.
+
+    A submission with a problem is flagged, and its status is the auto comment of its first cell.
+    """
+    config = course.nbgrader_config(root)
+    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb, \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # nbgrader's own SQLAlchemy warnings when it creates a submission
+        gb.update_or_create_student(job.student)
+        if job.timestamp:
+            gb.update_or_create_submission(job.lesson, job.student, timestamp=parse_utc(job.timestamp))
+        else:
+            gb.update_or_create_submission(job.lesson, job.student)
+        graded = gb.find_submission_notebook(job.lesson, job.lesson, job.student)
+        for grade in graded.grades:
+            grade.auto_score, grade.needs_manual_grade = result.grades.get(grade.name, (None, True))
+        comments = sorted(graded.comments, key=lambda c: c.name)
+        for comment in comments:
+            comment.auto_comment = None
+        graded.flagged = status != status_.GRADED
+        if graded.flagged and comments:
+            comments[0].auto_comment = f"{status}: {detail}"
+        gb.db.commit()
+    folder = root / ".grading" / "autograded" / job.student / job.lesson
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    (folder / f"{job.lesson}.ipynb").write_text(result.autograded)
+    if job.timestamp:
+        (folder / "timestamp.txt").write_text(job.timestamp)
+
+
+def _require_assignments(root: Path, lessons: list[str]) -> None:
+    config = course.nbgrader_config(root)
+    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
+        known = {a.name for a in gb.assignments}
+    missing = [lesson for lesson in lessons if lesson not in known]
+    if missing:
+        raise BadInput(f"not in the gradebook yet: {', '.join(missing)} (run `python -m grader release` first)")
+
+
+def grade_class(root: Path = course.REPO, lessons: list[str] | None = None, jobs: int | None = None,
+                force: bool = False, timeout: int | None = None, progress=None,
+                grade: Callable[..., Outcome] = grade_submission) -> GradeLog:
+    """Autograde every new or changed submission (all of them with `force`), `jobs` at a time.
+
+    Each is graded by `grade` (grade_submission; a test may wrap it) in a worker process;
+    nothing a submission holds stops the batch: a worker that dies is replaced (batch.in_workers).
+    """
+    lessons = lessons or course.lesson_ids(root)
+    start = time.monotonic()
+    state = _state(root)
+    todo, log = [], GradeLog()
+    for job in submissions(root, lessons):
+        if not force and (state.get(job.key) or {}).get("digest") == job.digest:
+            log.unchanged.append((job.student, job.lesson))
+        else:
+            todo.append(job)
+    if todo:
+        _require_assignments(root, sorted({job.lesson for job in todo}))
+        for lesson in {job.lesson for job in todo}:
+            lesson_gradebook(lesson, root)  # built once here, not in every worker
+        calls = [(job.lesson, str(job.notebook), job.timestamp, timeout, str(root)) for job in todo]
+        for index, future in in_workers(grade, calls, jobs, progress):
+            job, digest = todo[index], todo[index].digest
+            try:
+                outcome = future.result()
+            except GradingFailed as error:  # the machine's failure: listed, graded by the next run
+                log.failed.append((job.student, job.lesson, str(error)))
+                state.pop(job.key, None)
+                _save_state(root, state)
+                continue
+            except WorkerDied as error:  # scored 0 and flagged, and graded again by the next run
+                outcome, digest = Outcome(None, status_.GRADER_DIED, f"{error}; the next `grade` tries again"), None
+            except Exception as error:  # what a worker sent back could not be read
+                outcome = Outcome(None, status_.INVALID, f"grading stopped ({named_error(error)})")
+            if job.problem:
+                outcome = outcome.also(status_.BAD_TIMESTAMP, job.problem)
+            result = outcome.result or _not_run(root, job, outcome)
+            record(root, job, result, outcome.status, outcome.detail)
+            state[job.key] = {"digest": digest, "status": outcome.status, "detail": outcome.detail}
+            score = sum(points or 0 for points, _ in result.grades.values())
+            log.graded.append((job.student, job.lesson, score, outcome.status, outcome.detail))
+            _save_state(root, state)  # a stopped run keeps what it finished
+    log.seconds = time.monotonic() - start
+    return log

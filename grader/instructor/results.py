@@ -1,0 +1,105 @@
+"""Every graded submission of the class, read once for the feedback pages, the grade exports and the report."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+from nbgrader.api import Gradebook
+
+from grader import course
+from grader.engine.scores import MISSING_TEST, NAME_LIMIT, Report, TestResult, cell_message, cell_mistakes, clipped
+from grader.engine.submission import grade_ids_in_order
+from grader.engine.testrunner import is_test_cell
+from grader.instructor.grading import statuses
+
+
+@dataclass(frozen=True)
+class Student:
+    """A student as the gradebook knows them; names may be unknown (None)."""
+
+    id: str
+    first_name: str | None = None
+    last_name: str | None = None
+    lms_user_id: str | None = None
+
+    @property
+    def name(self) -> str:
+        """'Last, First' as gradebooks sort names, or the id when no name is known (clipped to NAME_LIMIT)."""
+        return clipped(", ".join(part for part in (self.last_name, self.first_name) if part) or self.id, NAME_LIMIT)
+
+
+@dataclass
+class ClassResults:
+    """A report for every (student id, lesson); None where nothing was graded (a missing submission)."""
+
+    students: list[Student]
+    lessons: list[str]
+    max_scores: dict[str, float]
+    reports: dict[tuple[str, str], Report | None] = field(default_factory=dict)
+    statuses: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # problems only: status, detail
+
+    def problem(self, student: str, lesson: str) -> tuple[str, str] | None:
+        """(status, detail) when the grading of this submission met a problem (see grader.status)."""
+        return self.statuses.get((student, lesson))
+
+    def report(self, student: str, lesson: str) -> Report | None:
+        return self.reports.get((student, lesson))
+
+    def score(self, student: str, lesson: str) -> float:
+        """The lesson's score; a missing submission counts 0."""
+        report = self.report(student, lesson)
+        return report.score if report else 0.0
+
+    def total(self, student: str) -> float:
+        return sum(self.score(student, lesson) for lesson in self.lessons)
+
+    def submitted(self, lesson: str) -> list[Report]:
+        """The lesson's graded reports, in student order."""
+        return [r for r in (self.report(s.id, lesson) for s in self.students) if r is not None]
+
+
+def points(value: float) -> str:
+    """A score as people write it: 12.0 -> '12', 6.5 -> '6.5'."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def class_results(root: Path = course.REPO) -> ClassResults:
+    """Read the gradebook of the course directory `root`: students by id, lessons by name (course order)."""
+    config = course.nbgrader_config(root)
+    with Gradebook(config.CourseDirectory.db_url) as gradebook:
+        students = sorted((Student(s.id, s.first_name, s.last_name, s.lms_user_id) for s in gradebook.students),
+                          key=lambda s: s.id)
+        assignments = sorted(gradebook.assignments, key=lambda a: a.name)
+        lessons = [a.name for a in assignments]
+        max_scores = {a.name: float(a.max_score) for a in assignments}
+        graded = {(s.student.id, s.assignment.name) for a in assignments for s in a.submissions}
+    reports = {(student.id, lesson): read_report(root, lesson, student.id) if (student.id, lesson) in graded else None
+               for student in students for lesson in lessons}
+    problems = {key: value for key, value in statuses(root).items() if value[0] != "graded"}
+    return ClassResults(students, lessons, max_scores, reports, problems)
+
+
+def read_report(root: Path, lesson: str, student: str) -> Report:
+    """One graded submission of the course in `root` as a Report: scores from its gradebook,
+    messages from its autograded notebook, in the order of its source notebook."""
+    config = course.nbgrader_config(root)
+    autograded = Path(config.CourseDirectory.root) / ".grading" / "autograded" / student / lesson / f"{lesson}.ipynb"
+    graded = nbformat.read(autograded, as_version=4) if autograded.is_file() else nbformat.v4.new_notebook()
+    messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in graded.cells
+                if c.metadata.get("nbgrader", {}).get("grade")}
+    mistakes = {c.metadata["nbgrader"]["grade_id"]: cell_mistakes(c) for c in graded.cells
+                if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]}
+    with Gradebook(config.CourseDirectory.db_url) as gradebook:
+        cells = gradebook.find_notebook(lesson, lesson).grade_cells
+        lesson_tests = {cell.name: float(cell.max_score) for cell in cells}
+        submission = gradebook.find_submission_notebook(lesson, lesson, student)
+        scores = {g.name: float(g.score) for g in submission.grades if g.score is not None}
+    source = course.source_notebook(lesson, root)
+    order = [grade_id for grade_id in grade_ids_in_order(course.read_cached(source))
+             if grade_id in lesson_tests]
+    tests = [TestResult(grade_id, scores.get(grade_id, 0.0), lesson_tests[grade_id],
+                        scores.get(grade_id, 0.0) >= lesson_tests[grade_id],
+                        messages.get(grade_id, MISSING_TEST), mistakes.get(grade_id, []))
+             for grade_id in order]
+    return Report(lesson, sum(t.points for t in tests), sum(t.max_points for t in tests), tests)

@@ -1,0 +1,667 @@
+"""Checks used by the lessons' test cells.
+
+Each check calls the learner's function itself, so that a failure can say exactly
+what was called, what was expected, what came back, how far off it was and where,
+and which known mistake the answer looks like. A failure raises `CheckFailed`
+(an AssertionError, so nbgrader scores the cell 0); a pass prints one line to
+stdout. Nothing here ever writes to stderr: nbgrader zeroes a test cell that does.
+"""
+from __future__ import annotations
+
+import contextlib
+import copy
+import numbers
+import sys
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from grader.learner.streams import OnePass
+from grader.learner.streams import random_states as _random_states
+
+# What a test cell gets by name: the checks it calls. Everything else here (Mistake, tolerance,
+# the modules imported above) a cell imports itself, and a learner may use those names freely.
+__all__ = ["CheckFailed", "OnePass", "check_answer", "check_call", "check_frequencies", "check_generated",
+           "check_own_generator", "check_quiet", "check_raises", "compare", "describe_call", "failure", "passed"]
+
+# How many units in the last place a correct float answer may be off by.
+ULPS = 64
+# How many more ulps it may be off by per unit of the inputs' magnitude (see input_scale).
+SCALE_ULPS = 16
+# Magnitudes past this widen the tolerance no further. Log-sum-exp forms lose about an ulp of
+# the row's max; past about 1e6 that would make the tolerance meaningless (at 1e300 it would
+# accept any finite answer), so tests at such magnitudes use rows whose answer every correct
+# algorithm computes almost exactly (one score far above the rest, say).
+SCALE_CAP = 2.0 ** 20
+
+
+class CheckFailed(AssertionError):
+    """A visible or hidden check found a wrong answer.
+
+    `mistakes` holds the descriptions of the catalogued mistakes the message names, as data:
+    the class report counts these, never lines read back out of the message, which quotes
+    what the learner's code returned and raised.
+    """
+
+    def __init__(self, message: str = "", mistakes=()):
+        super().__init__(message)
+        self.mistakes = tuple(mistakes)
+
+
+def failure(lines, named=(), otherwise=()) -> CheckFailed:
+    """A CheckFailed of `lines`, then a 'likely mistake' and a 'hint' line per (description, hint) in `named`
+    (`otherwise` where none is named); its `mistakes` are the descriptions."""
+    named = list(dict.fromkeys(named))
+    text = list(lines)
+    for description, hint in named:
+        text += [f"  likely mistake: {description}", f"  hint: {hint}"]
+    return CheckFailed("\n".join(text + ([] if named else list(otherwise))), [d for d, _ in named])
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A known wrong answer: what the learner probably did, and how to fix it."""
+
+    description: str
+    hint: str
+    output: object
+
+
+def tolerance(dtype, scale=1.0) -> float:
+    """Relative and absolute tolerance for answers of this dtype (floats only).
+
+    `scale` is the largest input magnitude: each unit of it adds a few ulps, because a
+    correct answer computed from inputs of that size carries that much rounding.
+    """
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        dtype = np.dtype(np.float64)
+    scale = min(scale, SCALE_CAP)
+    return float((ULPS + SCALE_ULPS * max(scale - 1.0, 0.0)) * np.finfo(dtype).eps)
+
+
+def describe_call(fn, args, kwargs) -> str:
+    """`name(arg, ..., key=value)` as the learner would have typed it."""
+    shown = [_short_repr(a) for a in args] + [f"{k}={_short_repr(v)}" for k, v in kwargs.items()]
+    return f"{getattr(fn, '__name__', 'function')}({', '.join(shown)})"
+
+
+def _short_repr(value) -> str:
+    if isinstance(value, np.random.Generator):
+        return "rng"  # its repr holds a memory address, which means nothing to a learner
+    if isinstance(value, OnePass):
+        chunks = ", ".join(_short_repr(c) for c in value.chunks[:4]) + (", ..." if len(value.chunks) > 4 else "")
+        reused = ", reuse_buffer=True" if value.reuse_buffer else ""
+        return f"OnePass([{chunks}]{reused}) ({len(value.chunks)} chunks)"
+    if isinstance(value, np.ndarray):
+        text = " ".join(np.array2string(value, separator=", ", threshold=12, precision=6).split())
+        return f"np.array({text}, dtype={value.dtype})" if value.dtype != np.float64 else f"np.array({text})"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _show(value) -> str:
+    if isinstance(value, np.ndarray):
+        return np.array2string(value, separator=", ", threshold=24, precision=6).replace("\n", "\n            ")
+    return repr(value)
+
+
+def compare(got, expected, dtype=None, scale=1.0) -> str | None:
+    """Why `got` is not `expected` (None when it is), judged with a dtype-aware tolerance.
+
+    `expected` is array-like; `got` must be a NumPy array of the same shape, with the
+    same dtype when `dtype` is given (else any float dtype for float answers).
+    """
+    expected = np.asarray(expected)
+    if type(got) is not np.ndarray:  # not isinstance: a subclass may redefine ==, - and astype
+        if isinstance(got, np.ndarray):
+            return f"expected a plain NumPy array, got a {type(got).__name__} (a subclass of it)"
+        kind = "a Python list" if isinstance(got, list) else f"a {type(got).__name__}"
+        return f"expected a NumPy array, got {kind}: {_show(got)}"
+    if got.shape != expected.shape:
+        return f"expected shape {expected.shape}, got shape {got.shape}"
+    if dtype is not None and got.dtype != np.dtype(dtype):
+        return f"expected dtype {np.dtype(dtype)}, got dtype {got.dtype}"
+    if expected.dtype.kind == "b":
+        if got.dtype.kind != "b":
+            return f"expected a boolean array, got dtype {got.dtype}"
+        wrong = got != expected
+        if wrong.any():
+            where = tuple(int(i) for i in np.argwhere(wrong)[0])
+            return f"{int(wrong.sum())} of {wrong.size} entries differ, first at index {where}"
+        return None
+    if expected.dtype.kind == "f" and got.dtype.kind != "f":
+        return f"expected a float array, got dtype {got.dtype}"
+    tol = max(tolerance(got.dtype, scale), tolerance(expected.dtype, scale) if expected.dtype.kind == "f" else 0.0)
+    return _value_difference(got.astype(np.float64), expected.astype(np.float64), tol)
+
+
+def _value_difference(got, expected, tol) -> str | None:
+    same_special = (got == expected) | (np.isnan(got) & np.isnan(expected))
+    finite = np.isfinite(got) & np.isfinite(expected)
+    with np.errstate(invalid="ignore", over="ignore"):
+        error = np.where(finite, np.abs(got - expected), np.inf)
+    error = np.where(same_special, 0.0, error)
+    bad = error > tol * (1 + np.where(finite, np.abs(expected), 0.0))
+    if not bad.any():
+        return None
+    flat = int(np.argmax(np.where(bad, error, -1.0)))
+    where = tuple(int(i) for i in np.unravel_index(flat, got.shape)) if got.ndim else ()
+    at = f" at index {where}" if got.ndim else ""
+    if not np.isfinite(error.flat[flat]):
+        return f"got {got.flat[flat]}{at} where {expected.flat[flat]} was expected"
+    return (f"largest error {error.flat[flat]:.3g}{at} (tolerance {tol:.1g}); "
+            f"{int(bad.sum())} of {bad.size} entries differ")
+
+
+def changed_in_place(old, new) -> bool:
+    """Whether a data argument (array, nested list, number) differs from its copy taken before the call."""
+    if isinstance(old, np.ndarray):
+        return (not isinstance(new, np.ndarray) or old.shape != new.shape
+                or not np.array_equal(old, new, equal_nan=old.dtype.kind in "fc"))
+    if isinstance(old, (list, tuple)):
+        return len(old) != len(new) or any(changed_in_place(a, b) for a, b in zip(old, new, strict=False))
+    if isinstance(old, (numbers.Number, str, bytes)):
+        return old != new and not (old != old and new != new)  # nan stays nan
+    return False  # other objects (a random Generator, say) are the function's to use
+
+
+@contextlib.contextmanager
+def _silenced():
+    """No floating-point warnings and no Python warnings: nbgrader zeroes a cell that writes to stderr."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+@dataclass
+class _Outcome:
+    """What one call did: returned a value, raised, changed its inputs or warned."""
+
+    value: object = None
+    raised: BaseException | None = None
+    changed_input: bool = False
+    warning: object = None
+
+
+def _run(fn, args, kwargs, record_warnings=False) -> _Outcome:
+    """Call `fn` and record what it did. Warnings are caught (and kept when asked), never printed."""
+    inputs = [*args, *kwargs.values()]
+    before = copy.deepcopy(inputs)
+    outcome = _Outcome()
+    # Underflow is no fault: exp(-1000) is 0 in any correct softmax.
+    with warnings.catch_warnings(record=True) as caught, \
+            np.errstate(all="warn" if record_warnings else "ignore", under="ignore"):
+        warnings.simplefilter("always" if record_warnings else "ignore")
+        try:
+            outcome.value = fn(*args, **kwargs)
+        except Exception as error:  # the learner's bug, reported by the check
+            outcome.raised = error
+    outcome.warning = caught[0] if caught else None
+    outcome.changed_input = outcome.raised is None and changed_in_place(before, inputs)
+    return outcome
+
+
+def _same_value(a, b, scale=1.0) -> bool:
+    """Whether two answers are the same kind of thing with the same values (used to match mistakes)."""
+    if (type(a) is np.ndarray) != (type(b) is np.ndarray):
+        return False
+    if isinstance(a, (bool, np.bool_)) or isinstance(b, (bool, np.bool_)):
+        return isinstance(a, (bool, np.bool_)) and isinstance(b, (bool, np.bool_)) and bool(a) == bool(b)
+    if type(a) is np.ndarray:
+        return a.shape == b.shape and a.dtype == b.dtype and compare(a, b, scale=scale) is None
+    if _as_number(a) is not None and _as_number(b) is not None:
+        return compare(np.asarray(_as_number(a)), _as_number(b), scale=scale) is None
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)) and any(isinstance(x, (list, tuple, np.ndarray)) for x in [*a, *b]):
+        # ragged pieces too
+        return len(a) == len(b) and all(_same_value(x, y, scale) for x, y in zip(a, b, strict=False))
+    try:
+        return compare(np.asarray(a, dtype=float), np.asarray(b, dtype=float), scale=scale) is None
+    except (TypeError, ValueError):
+        return a == b
+
+
+def _behaves_alike(learner: _Outcome, other: _Outcome, same_value) -> bool:
+    """Whether a known mistake did what the learner's function did on the same input."""
+    if learner.raised is not None:
+        return other.raised is not None and _kind(type(other.raised)) == _kind(type(learner.raised))
+    if learner.changed_input:
+        return other.changed_input
+    if learner.warning is not None:
+        return (other.warning is not None and _kind(other.warning.category) == _kind(learner.warning.category)
+                and str(other.warning.message) == str(learner.warning.message))
+    if other.raised is not None or other.changed_input:
+        return False
+    try:
+        return bool(same_value(learner.value, other.value))
+    except Exception:  # an answer of an unexpected kind matches no known mistake
+        return False
+
+
+def _kind(cls: type) -> tuple[str, str]:
+    """A class by its module and name: the learner's exceptions are rebuilt in the grader (grader.engine.bridge)."""
+    return cls.__module__, cls.__qualname__
+
+
+def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches=None, run=None,
+               rank=True) -> list[tuple[str, str]]:
+    """(description, hint) of each known mistake that behaves like the learner's code (see `failure`).
+
+    The catalogue's misconceptions of `fn` are run on a fresh copy of the same input
+    (`pristine`: args and kwargs as they were before the learner's call), by `run` when
+    the check calls functions its own way, and compared with `same_value`. When several
+    behave alike here, only the most specific are named (see `_most_specific`; `rank`
+    False skips that). `mistakes` are wrong answers the check itself knows, compared with
+    `matches` (default `same_value`).
+    """
+    from grader.learner import hints  # the catalogue's sources are compiled only when a check fails
+
+    run = run or (lambda impl, args, kwargs: _run(impl, args, kwargs, learner.warning is not None))
+    matches = matches or same_value
+    named = []
+    if learner.raised is None and not learner.changed_input and learner.warning is None:
+        for mistake in mistakes:
+            try:
+                if matches(learner.value, mistake.output):
+                    named.append((mistake.description, mistake.hint))
+            except Exception:  # an answer of an unexpected kind matches no known mistake
+                continue
+    name = getattr(fn, "__name__", None)
+    alike = []
+    for entry in hints.misconceptions(name):
+        args, kwargs = copy.deepcopy(pristine)
+        if _behaves_alike(learner, run(hints.implementation(entry), args, kwargs), same_value):
+            alike.append(entry)
+    if rank and alike:
+        alike = _most_specific(fn, alike, hints.probes(name), hints.implementation,
+                               learner.warning is not None)
+    named += [(entry.description, entry.hint) for entry in alike]
+    return list(dict.fromkeys(named))
+
+
+def _most_specific(fn, candidates, probes, implementation, record_warnings=False) -> list:
+    """The candidates that behave like the learner's function on the most probes (and on half of them at least).
+
+    Several misconceptions can give the same wrong answer on the input that failed; the
+    catalogue's probes of a function are inputs on which its misconceptions differ, so the
+    one the learner made agrees with them on more of the probes than the others do. One
+    that agrees on fewer than half is not what the learner wrote, and is not named.
+    """
+    if not probes:
+        return candidates
+    agree = [0] * len(candidates)
+    for args, kwargs in probes:
+        scale = input_scale(args, kwargs)
+        same = lambda a, b, scale=scale: _same_value(a, b, scale)  # noqa: E731
+        learner = _run(fn, *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
+        for index, entry in enumerate(candidates):
+            other = _run(implementation(entry), *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
+            agree[index] += _behaves_alike(learner, other, same)
+    best = max(agree)
+    if 2 * best < len(probes):
+        return []
+    return [entry for entry, count in zip(candidates, agree, strict=False) if count == best]
+
+
+def _not_written(call) -> CheckFailed:
+    """The failure for a stub: marked, so that a check made of other checks passes it on as it is."""
+    stub = CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).")
+    stub.not_written = True
+    return stub
+
+
+_IN_PLACE = ("changed its input in place.\n"
+             "  hint: put results in a new array (`y = x - m`, `np.exp(x)`), not into the caller's "
+             "(`x -= m`, `x /= total`, `out=x`), so the caller's input stays as it was.")
+
+
+def _call(fn, args, kwargs, call, same_value, record_warnings=False) -> _Outcome:
+    """Call the learner's function; an exception or a change to its inputs becomes a CheckFailed."""
+    __tracebackhide__ = True
+    pristine = copy.deepcopy((args, kwargs))
+    outcome = _run(fn, args, kwargs, record_warnings)
+    if isinstance(outcome.raised, NotImplementedError):
+        raise _not_written(call)
+    if outcome.raised is not None:
+        error = outcome.raised
+        lines = [f"{call} raised {type(error).__name__}: {error}"]
+    elif outcome.changed_input:
+        lines = [f"{call} {_IN_PLACE}"]
+    else:
+        return outcome
+    raise failure(lines, _diagnosis(fn, pristine, outcome, same_value))
+
+
+def input_scale(args, kwargs) -> float:
+    """The largest finite magnitude among the numeric inputs (at least 1).
+
+    A correct softmax computed in floating point is accurate to about this many units
+    in the last place (log-sum-exp forms lose that much when they subtract), so the
+    tolerance grows with it. Lists of chunks and streams are looked into.
+    """
+    scale = 1.0
+    for value in [*args, *kwargs.values()]:
+        if isinstance(value, OnePass):
+            value = value.chunks
+        if isinstance(value, (list, tuple)) and any(isinstance(v, (list, tuple, np.ndarray)) for v in value):
+            scale = max(scale, input_scale(list(value), {}))
+            continue
+        try:
+            array = np.asarray(value)
+        except Exception:
+            continue
+        if array.dtype.kind in "iuf" and array.size:
+            finite = np.abs(array[np.isfinite(array)].astype(np.float64))
+            if finite.size:
+                scale = max(scale, float(finite.max()))
+    return scale
+
+
+def _fail(call, reason, got, expected, diagnosis):
+    __tracebackhide__ = True
+    lines = [f"{call} is not right: {reason}.",
+             f"  expected: {_show(np.asarray(expected))}",
+             f"  got:      {_show(got)}"]
+    raise failure(lines, diagnosis)
+
+
+def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
+    """Call `fn(*args, **kwargs)` and require a NumPy array close to `expect`.
+
+    When the answer is wrong, the failure names every known mistake that gives the same
+    answer on this input: the catalogued misconceptions of `fn`, and `mistakes` (answers
+    given here). The input must come back unchanged.
+    """
+    __tracebackhide__ = True
+    call = describe_call(fn, args, kwargs)
+    pristine = copy.deepcopy((args, kwargs))
+    scale = input_scale(args, kwargs)
+    same = lambda a, b: _same_value(a, b, scale)  # noqa: E731
+    outcome = _call(fn, args, kwargs, call, same)
+    reason = compare(outcome.value, expect, dtype, scale=scale)
+    if reason is not None:
+        given = lambda got, out: compare(got, out, dtype, scale=scale) is None  # noqa: E731
+        _fail(call, reason, outcome.value, expect, _diagnosis(fn, pristine, outcome, same, mistakes, given))
+
+
+def _as_number(value):
+    """A real number (Python or NumPy, 0-d arrays included) as a float, else None."""
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        return None
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        return float(value)
+    return float(value) if isinstance(value, numbers.Real) else None
+
+
+def _answer_problem(got, expect, scale=1.0) -> str | None:
+    """Why `got` is not the plain answer `expect` (a bool or a number), or None.
+
+    A number is judged as `compare` judges arrays: in its own float dtype (a float32
+    answer to float32 accuracy), with the tolerance widened by the inputs' magnitude `scale`.
+    """
+    if isinstance(expect, bool):
+        if not isinstance(got, (bool, np.bool_)):
+            return f"should return True or False, got {type(got).__name__}"
+        return None if bool(got) == expect else "wrong answer"
+    number = _as_number(got)
+    if number is None:
+        return f"should return a number, got {type(got).__name__}"
+    kept = np.asarray(got) if isinstance(got, (np.floating, np.ndarray)) else np.asarray(number)
+    return compare(kept if kept.dtype.kind == "f" else np.asarray(number), float(expect), scale=scale)
+
+
+def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
+    """Call `fn` and require a plain answer (a bool or a number) equal to `expect`."""
+    __tracebackhide__ = True
+    call = describe_call(fn, args, kwargs)
+    pristine = copy.deepcopy((args, kwargs))
+    outcome = _call(fn, args, kwargs, call, _same_value)
+    scale = input_scale(args, kwargs)
+    problem = _answer_problem(outcome.value, expect, scale)
+    if problem is not None:
+        lines = [f"{call} is not right: {problem}.", f"  expected: {expect!r}", f"  got:      {_show(outcome.value)}"]
+        given = lambda got, out: _answer_problem(got, out, scale) is None  # noqa: E731
+        raise failure(lines, _diagnosis(fn, pristine, outcome, _same_value, mistakes, given))
+
+
+def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> None:
+    """Require `fn(*args, **kwargs)` to raise `error` (any subclass counts).
+
+    When it returns or raises something else instead, the failure names the known
+    mistakes that do the same (a nan row, a uniform row, an AssertionError).
+    """
+    __tracebackhide__ = True
+    call = describe_call(fn, args, kwargs)
+    pristine = copy.deepcopy((args, kwargs))
+    same = lambda a, b: _same_value(np.asarray(a), np.asarray(b))  # noqa: E731
+    outcome = _run(fn, args, kwargs)
+    if isinstance(outcome.raised, NotImplementedError):
+        raise _not_written(call)
+    if isinstance(outcome.raised, error):
+        return
+    if outcome.raised is not None:
+        other = outcome.raised
+        first = f"{call} raised {type(other).__name__}, expected {error.__name__} (its message: {other}). {why}"
+    else:
+        first = f"{call} returned {_show(outcome.value)}, expected it to raise {error.__name__}. {why}"
+    given = lambda got, out: compare(np.asarray(got), out) is None  # noqa: E731
+    raise failure([first.rstrip()], _diagnosis(fn, pristine, outcome, same, mistakes, given))
+
+
+def check_quiet(fn, *args, **kwargs) -> None:
+    """Require `fn(*args, **kwargs)` to run without any warning (overflow, divide by zero, ...).
+
+    The warning is caught and reported here, never printed: nbgrader zeroes a cell that writes to stderr.
+    """
+    __tracebackhide__ = True
+    call = describe_call(fn, args, kwargs)
+    pristine = copy.deepcopy((args, kwargs))
+    outcome = _call(fn, args, kwargs, call, _same_value, record_warnings=True)
+    if outcome.warning is not None:
+        first = outcome.warning
+        lines = [f"{call} warned: {first.category.__name__}: {first.message}"]
+        raise failure(lines, _diagnosis(fn, pristine, outcome, _same_value), otherwise=[
+            "  hint: a correct answer never overflows or divides by zero; "
+            "shift the scores before exp so the largest becomes 0."])
+
+
+class _NotAnIndex(Exception):
+    """A draw returned something that is not an index of the choices."""
+
+
+def _frequencies(fn, args, kwargs, choices, draws) -> _Outcome:
+    """Call `fn` `draws` times on the same arguments; the value is how often each index came back.
+
+    Inputs are compared with their copies once, after the last draw (thousands of draws
+    would otherwise cost thousands of copies).
+    """
+    inputs = [*args, *kwargs.values()]
+    before = copy.deepcopy(inputs)
+    counts = np.zeros(choices)
+    with _silenced():
+        values, raised = _draws(fn, args, kwargs, draws)
+        for value in values:
+            number = _as_number(value)
+            if number is None or number != int(number) or not 0 <= number < choices:
+                expected = f"expected an index from 0 to {choices - 1}"
+                return _Outcome(raised=_NotAnIndex(f"returned {_show(value)}; {expected}"))
+            counts[int(number)] += 1
+    if raised is not None:
+        return _Outcome(raised=raised)
+    return _Outcome(value=counts / draws, changed_input=changed_in_place(before, inputs))
+
+
+def _draws(fn, args, kwargs, draws) -> tuple[list, Exception | None]:
+    """The values of `draws` calls, up to the first exception (and that exception, or None).
+
+    A learner's function seen from the grading process makes all its calls in one trip
+    to the kernel (`repeat`, see grader.engine.bridge)."""
+    if _bridged(fn):
+        return fn.repeat(args, kwargs, draws)
+    values = []
+    for _ in range(draws):
+        try:
+            values.append(fn(*args, **kwargs))
+        except Exception as error:  # the learner's bug, reported by the check
+            return values, error
+    return values, None
+
+
+def _bridged(fn) -> bool:
+    """Whether `fn` is a learner's function called in its kernel from the grading process."""
+    bridge = sys.modules.get("grader.engine.bridge")  # loaded only where test cells run outside the kernel
+    return bridge is not None and isinstance(fn, bridge.KernelFunction)
+
+
+def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwargs) -> None:
+    """Call `fn(*args, **kwargs)` `draws` times and require each index's frequency to match `expect`.
+
+    Each frequency may differ from its expected probability by five standard errors
+    (and one draw), so a correct sampler fails about once in a few million runs. A
+    catalogued mistake is run the same number of times from the same random state.
+    """
+    __tracebackhide__ = True
+    expect = np.asarray(expect, dtype=float)
+    call = describe_call(fn, args, kwargs) + (f" ({why})" if why else "")
+    pristine = copy.deepcopy((args, kwargs))
+
+    def close(freqs, probs):
+        freqs, probs = np.asarray(freqs, dtype=float), np.asarray(probs, dtype=float)
+        spread = np.sqrt(np.clip(probs * (1 - probs), 0, None) / draws)
+        return freqs.shape == probs.shape and bool(np.all(np.abs(freqs - probs) <= 5 * spread + 1 / draws))
+
+    def run(impl, args, kwargs):
+        return _frequencies(impl, args, kwargs, len(expect), draws)
+
+    outcome = run(fn, args, kwargs)
+    if isinstance(outcome.raised, NotImplementedError):
+        raise _not_written(call)
+    if outcome.raised is not None or outcome.changed_input:
+        what = (str(outcome.raised) if isinstance(outcome.raised, _NotAnIndex)
+                else f"raised {type(outcome.raised).__name__}: {outcome.raised}" if outcome.raised is not None
+                else _IN_PLACE)
+        raise failure([f"{call} {what}"], _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False))
+    if not close(outcome.value, expect):
+        lines = [f"{call}, drawn {draws} times, gives the wrong frequencies.",
+                 f"  expected: {_show(expect)}", f"  got:      {_show(outcome.value)}"]
+        raise failure(lines, _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False))
+
+
+def _generator_problem(fn, args, kwargs, slot, draws, varies=True) -> tuple[str, str] | None:
+    """(kind, what went wrong) when `fn` does not draw from the generator at `slot` alone, else None.
+
+    `slot` is the index of the generator among the positional arguments, or its keyword.
+    The function is called `draws` times with a generator in one state, again with a new
+    generator in the same state, and with one in another state; NumPy's global random state
+    and Python's `random` module are watched throughout.
+    """
+    given = args[slot] if isinstance(slot, int) else kwargs[slot]
+    state = copy.deepcopy(given.bit_generator.state)
+
+    def with_generator(bit_state):
+        generator = np.random.Generator(type(given.bit_generator)())
+        generator.bit_generator.state = bit_state
+        new_args, new_kwargs = copy.deepcopy((list(args), dict(kwargs)))
+        if isinstance(slot, int):
+            new_args[slot] = generator
+        else:
+            new_kwargs[slot] = generator
+        with _silenced():
+            before = None if _bridged(fn) else _random_states()
+            values, raised = _draws(fn, new_args, new_kwargs, draws)
+            used_global = fn.used_global_random if _bridged(fn) else _random_states() != before
+        return [_as_number(v) if _as_number(v) is not None else repr(v) for v in values], raised, used_global
+
+    first, raised, used_global = with_generator(state)
+    if raised is not None:
+        return "raised", f"raised {type(raised).__name__}: {raised}"
+    if used_global:
+        return "global", ("drew from NumPy's global random state (np.random.*) or Python's random module: "
+                          "draw only from the generator you are given")
+    again, _, _ = with_generator(copy.deepcopy(state))
+    if again != first:
+        return "unseeded", (f"gave other draws from a new generator in the same state ({again[:8]} ... instead of "
+                            f"{first[:8]} ...): it draws from a random source other than the given generator")
+    copied = np.random.Generator(type(given.bit_generator)())
+    copied.bit_generator.state = copy.deepcopy(state)
+    other = np.random.Generator(type(given.bit_generator)(int(copied.integers(2**62)))).bit_generator.state
+    other_draws, _, _ = with_generator(other)
+    if varies and other_draws == first:
+        return "ignored", (f"gave the same {draws} draws from generators in different states: "
+                           "it does not draw from the generator it is given")
+    return None
+
+
+def check_own_generator(fn, *args, draws=200, varies=True, why="", **kwargs) -> None:
+    """Require `fn` to draw only from the `numpy.random.Generator` among its arguments.
+
+    Two generators in the same state must give the same draws, and (with `varies`, for an
+    input whose draws are random) one in another state other draws; NumPy's global random
+    state and Python's `random` module must stay untouched. A catalogued mistake that fails
+    the same way is named.
+    """
+    __tracebackhide__ = True
+    call = describe_call(fn, args, kwargs) + (f" ({why})" if why else "")
+    slots = [i for i, a in enumerate(args) if isinstance(a, np.random.Generator)]
+    slots += [k for k, v in kwargs.items() if isinstance(v, np.random.Generator)]
+    if not slots:
+        raise TypeError("check_own_generator needs a numpy.random.Generator among the arguments")
+    problem = _generator_problem(fn, args, kwargs, slots[0], draws, varies)
+    if problem is None:
+        return
+    if problem[0] == "raised" and "NotImplementedError" in problem[1]:
+        raise _not_written(call)
+    from grader.learner import hints
+    named = []
+    for entry in hints.misconceptions(getattr(fn, "__name__", None)):
+        other = _generator_problem(hints.implementation(entry), args, kwargs, slots[0], draws, varies)
+        if other is not None and other[0] == problem[0]:
+            named.append((entry.description, entry.hint))
+    raise failure([f"{call} {problem[1]}."], named)
+
+
+def _reference_answer(reference, args, kwargs):
+    """What the test's own reference returns on these arguments, or the exception it raises."""
+    with _silenced():
+        try:
+            return reference(*args, **kwargs), None
+        except Exception as error:  # the reference refuses this input: so must the learner's function
+            return None, error
+
+
+def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False, **kwargs) -> None:
+    """Call `fn` on inputs drawn at random, smallest first, and compare each answer with `reference`'s.
+
+    `draw(rng, size)` returns the positional arguments of one call (a tuple, or one value);
+    `size` runs from 1 to `examples`, so the first input that fails is the smallest failing
+    input found. The generator is seeded here with `seed`, so every run draws the same
+    inputs. Where `reference` raises, `fn` must raise the same kind of error; `same_dtype`
+    requires the reference's dtype. Answers are judged as `check_call` (arrays) or
+    `check_answer` (a bool or a number) judges them.
+    """
+    __tracebackhide__ = True
+    rng = np.random.default_rng(seed)
+    for size in range(1, examples + 1):
+        args = draw(rng, size)
+        args = args if isinstance(args, tuple) else (args,)
+        expected, refused = _reference_answer(reference, copy.deepcopy(args), copy.deepcopy(kwargs))
+        try:
+            if refused is not None:
+                check_raises(fn, *args, error=type(refused), **kwargs)
+            elif type(expected) is np.ndarray:
+                check_call(fn, *args, expect=expected, dtype=expected.dtype if same_dtype else None, **kwargs)
+            else:
+                check_answer(fn, *args, expect=expected, **kwargs)
+        except CheckFailed as failed:
+            if getattr(failed, "not_written", False):
+                raise
+            raise CheckFailed(f"Input {size} of {examples} drawn at random (seed {seed}) is the smallest that "
+                              f"fails (the inputs grow with their number):\n{failed}", failed.mistakes) from None
+
+
+def passed(name: str) -> None:
+    """Say that the public checks of `name` passed, and that more run at grading."""
+    print(f"✓ {name}: the public checks passed. Hidden tests run when your work is graded.")

@@ -1,0 +1,1063 @@
+"""Lesson 07_attention: its misconceptions (what learners write, a description, a hint) and the probes."""
+import numpy as np
+
+from grader.learner.hints import Misconception
+
+LESSON = "07_attention"
+
+MISCONCEPTIONS = [
+    # attention_weights
+    Misconception(
+        "aw_no_scaling", "attention_weights",
+        "never divided the scores by sqrt(d_k), so scale=True gives the unscaled (too sharp) weights",
+        "when scale is True, divide queries @ keys.T by np.sqrt(d_k), where d_k = keys.shape[-1]", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("scaling",)),
+    Misconception(
+        "aw_scales_by_d_k", "attention_weights",
+        "divided the scores by d_k instead of by its square root",
+        "the spread of dot products grows like sqrt(d_k): divide by np.sqrt(d_k)", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / k.shape[-1]
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("scaling",)),
+    Misconception(
+        "aw_scales_by_num_keys", "attention_weights",
+        "divided by the square root of the number of keys instead of sqrt(d_k), the width of each key",
+        "d_k is the length of one key vector: keys.shape[-1], not len(keys)", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(len(k))
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("scaling",)),
+    Misconception(
+        "aw_always_scales", "attention_weights",
+        "divided by sqrt(d_k) even when scale=False",
+        "scale only when the scale argument is True", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("scaling",)),
+    Misconception(
+        "aw_scales_weights_after_softmax", "attention_weights",
+        "divided the weights by sqrt(d_k) after the softmax instead of the scores before it, so the rows "
+        "no longer sum to 1",
+        "scale the scores first, then take the softmax of the scaled scores", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights / np.sqrt(k.shape[-1]) if scale else weights
+''', breaks=("scaling", "value")),
+    Misconception(
+        "aw_softmax_over_queries", "attention_weights",
+        "took the softmax down each column (over the queries, axis 0) instead of along each row (over the keys)",
+        "normalise over the last axis (axis=-1): each query's weights over the keys sum to 1", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=0))
+    return e / e.sum(axis=0)
+''', breaks=("value",)),
+    Misconception(
+        "aw_keys_not_transposed", "attention_weights",
+        "multiplied queries @ keys without transposing the keys, so the scores are not query-key dot products",
+        "each score is a query row times a key row: queries @ keys.T", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("value",)),
+    Misconception(
+        "aw_mask_with_zero", "attention_weights",
+        "gave forbidden keys a score of 0 (or multiplied the scores by the mask): exp(0) = 1, so they still "
+        "take weight",
+        "put -np.inf where the mask is False (masked_softmax does that for you)", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is not None:
+        scores = scores * mask
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("forbidden",)),
+    Misconception(
+        "aw_inverted_mask", "attention_weights",
+        "inverted the mask (treated True as a forbidden key); here True means the query may attend to that key",
+        "keep the scores where the mask is True and put -np.inf where it is False", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is not None:
+        forbidden = np.broadcast_to(mask, scores.shape)
+        if forbidden.all(axis=-1).any():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(forbidden, -np.inf, scores)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("forbidden",)),
+    Misconception(
+        "aw_ignores_mask", "attention_weights",
+        "never used the mask, so forbidden keys still take weight",
+        "put -np.inf in the scores where the mask is False before the softmax", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("forbidden",)),
+    Misconception(
+        "aw_zeroes_after_softmax", "attention_weights",
+        "zeroed the forbidden weights after the softmax without renormalising, so the rows no longer sum to 1",
+        "remove forbidden keys before exp (score -inf), so the allowed keys share all of the weight", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) * allowed
+''', breaks=("forbidden", "value")),
+    Misconception(
+        "aw_large_negative_fill", "attention_weights",
+        "filled forbidden scores with a large finite negative number (like -1e9), so a query with no allowed "
+        "key silently gets uniform weights instead of an error",
+        "fill with -np.inf and raise ValueError for a row with no allowed key (masked_softmax does both)", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is not None:
+        scores = np.where(mask, scores, -1e9)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("forbidden", "all_forbidden")),
+    Misconception(
+        "aw_nan_for_empty_row", "attention_weights",
+        "did not check for a query with no allowed key: its row of -inf scores comes back as nan instead of "
+        "raising ValueError",
+        "check every row with np.broadcast_to(mask, scores.shape).any(axis=-1) and raise ValueError", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("all_forbidden",)),
+    Misconception(
+        "aw_no_max_shift", "attention_weights",
+        "took exp of the scores without subtracting each row's max: large scores overflow to inf and the "
+        "weights become nan",
+        "shift each row by its max before exp (lesson 05), or use masked_softmax", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    e = np.exp(scores) * allowed
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("extremes", "quiet")),
+    Misconception(
+        "aw_scales_queries_in_place", "attention_weights",
+        "divided the caller's queries by sqrt(d_k) in place (queries /= ...), which changed the caller's array",
+        "make a new array instead: scores = queries @ keys.T / np.sqrt(d_k)", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    import math
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    if scale:
+        q /= math.sqrt(k.shape[-1])
+    scores = q @ k.T
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("unchanged",)),
+    Misconception(
+        "aw_fails_on_lists", "attention_weights",
+        "used keys.T and keys.shape without making the inputs arrays first, which fails for Python lists",
+        "start with q = np.asarray(queries, dtype=float), and the same for the keys", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    scores = queries @ keys.T
+    if scale:
+        scores = scores / np.sqrt(keys.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("dtype",)),
+    Misconception(
+        "aw_global_max", "attention_weights",
+        "shifted by the largest score of the whole array instead of each query's own max, so a query whose "
+        "scores lie far below another query's comes out as 0/0 = nan",
+        "subtract each row's max: scores.max(axis=-1, keepdims=True)", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max())
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("extremes",)),
+    Misconception(
+        "aw_clips_scores", "attention_weights",
+        "clipped the scores to [-500, 500] to keep exp from overflowing: scores beyond the clip all look alike, "
+        "so a row of huge (or hugely negative) scores comes out uniform",
+        "do not clip; subtract each row's max before exp, which can never overflow and keeps every difference", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    e = np.where(allowed, np.exp(np.clip(scores, -500, 500)), 0.0)
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("extremes",)),
+    Misconception(
+        "aw_mask_after_exp", "attention_weights",
+        "shifted by the row's max over every key, forbidden ones included, then zeroed the forbidden evidence: "
+        "a forbidden key with a huge score makes every allowed evidence 0, so the row is 0/0 = nan",
+        "apply the mask first (-np.inf where it is False), then shift by the max of the allowed scores", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * allowed
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("forbidden", "quiet")),
+    Misconception(
+        "aw_additive_mask", "attention_weights",
+        "added -1e9 to the forbidden scores instead of replacing them: a forbidden score of 1e300 stays huge and "
+        "takes all the weight, and a query with no allowed key gets weights instead of an error",
+        "replace forbidden scores with -np.inf (np.where(mask, scores, -np.inf)) and raise ValueError for an "
+        "empty row", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is not None:
+        scores = scores + np.where(mask, 0.0, -1e9)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("forbidden", "all_forbidden")),
+    Misconception(
+        "aw_exp_before_where", "attention_weights",
+        "took exp of every score, forbidden ones included, and dropped the forbidden ones afterwards: exp of a "
+        "huge forbidden score overflows and warns, even though the weights come out right",
+        "put -np.inf in the forbidden scores before exp, so exp never sees them", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    top = np.where(allowed, scores, -np.inf).max(axis=-1, keepdims=True)
+    e = np.where(allowed, np.exp(scores - top), 0.0)
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("quiet",)),
+    Misconception(
+        "aw_log_mask", "attention_weights",
+        "added np.log(mask) to the scores: log(0) = -inf does mask the key, but it warns 'divide by zero' on "
+        "every call with a forbidden key",
+        "choose the forbidden entries with np.where(mask, scores, -np.inf) instead of computing log(0)", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = scores + np.log(allowed)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("quiet",)),
+    Misconception(
+        "aw_checks_whole_mask", "attention_weights",
+        "checked only that the mask allows some key somewhere (mask.any()), not that every query has one: a "
+        "query whose row is all False comes back as nan",
+        "check each row: np.broadcast_to(mask, scores.shape).any(axis=-1).all()", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is not None:
+        if not np.any(mask):
+            raise ValueError("the mask allows no key")
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("all_forbidden",)),
+    Misconception(
+        "aw_squeezes_result", "attention_weights",
+        "squeezed the result (np.squeeze), so one query gives a 1-D row instead of shape (1, n_keys)",
+        "keep both axes: the weights have shape (n_queries, n_keys) even when there is one query or one key", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return np.squeeze(e / e.sum(axis=-1, keepdims=True))
+''', breaks=("shapes",)),
+    Misconception(
+        "aw_mask_by_boolean_index", "attention_weights",
+        "set the forbidden scores with scores[~mask] = -np.inf, which needs a mask of exactly the scores' shape: "
+        "a mask row shared by every query picks whole queries instead of keys, or fails",
+        "broadcast the mask first (np.broadcast_to(mask, scores.shape)), or use np.where(mask, scores, -np.inf)", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is not None:
+        mask = np.asarray(mask, dtype=bool)
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores[~mask] = -np.inf
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("shapes",)),
+    Misconception(
+        "aw_mask_row_per_query", "attention_weights",
+        "took row i of the mask for query i without broadcasting it: a 1-D mask (one row shared by every query) "
+        "is read as one flag per query",
+        "broadcast the mask to the scores' shape first: np.broadcast_to(mask, scores.shape)[i] is query i's row", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    rows = []
+    for i in range(len(scores)):
+        row = np.where(allowed[i], scores[i], -np.inf)
+        if np.all(row == -np.inf):
+            raise ValueError(f"query {i} has no allowed key")
+        e = np.exp(row - row.max())
+        rows.append(e / e.sum())
+    return np.array(rows)
+''', breaks=("shapes",)),
+    Misconception(
+        "aw_default_mask_square", "attention_weights",
+        "built the default mask as (n_queries, n_queries), as if there were as many keys as queries: it does not "
+        "fit when the numbers differ",
+        "the scores have shape (n_queries, n_keys): with no mask, allow every entry of that shape", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is None:
+        mask = np.ones((len(q), len(q)), dtype=bool)
+    allowed = np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("shapes",)),
+    Misconception(
+        "aw_float32_everywhere", "attention_weights",
+        "turned every input into float32 (as GPUs do), so float64 queries and keys come back as float32, with "
+        "half their digits lost",
+        "convert with np.asarray(x, dtype=float), which is float64: float64 in, float64 out", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=np.float32)
+    k = np.asarray(keys, dtype=np.float32)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.float32(np.sqrt(k.shape[-1]))
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, np.float32(-np.inf))
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("dtype",)),
+    Misconception(
+        "aw_returns_list", "attention_weights",
+        "built the rows of weights in a Python list and returned the list, not a NumPy array",
+        "finish with np.array(rows), so the caller gets an array of shape (n_queries, n_keys)", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    import math
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), (len(q), len(k)))
+    rows = []
+    for i in range(len(q)):
+        scores = [float(q[i] @ k[j]) / (math.sqrt(k.shape[-1]) if scale else 1.0) for j in range(len(k))]
+        kept = [s for s, ok in zip(scores, allowed[i]) if ok]
+        if not kept:
+            raise ValueError(f"query {i} may attend to no key")
+        top = max(kept)
+        evidence = [math.exp(s - top) if ok else 0.0 for s, ok in zip(scores, allowed[i])]
+        rows.append([e / sum(evidence) for e in evidence])
+    return rows
+''', breaks=("returns_array",)),
+    Misconception(
+        "aw_power_of_weights", "attention_weights",
+        "took the softmax of the unscaled scores and then raised the weights to the power 1/sqrt(d_k), "
+        "renormalised: equal on paper, but with wide keys the unscaled weights underflow to 0 and stay 0",
+        "divide the scores by sqrt(d_k) before the softmax; the weights of unscaled wide-key scores have already "
+        "lost what the scaling should keep", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    if scale:
+        weights = weights ** (1 / np.sqrt(k.shape[-1]))
+        weights = weights / weights.sum(axis=-1, keepdims=True)
+    return weights
+''', breaks=("wide_keys",)),
+    Misconception(
+        "aw_passes_none_mask", "attention_weights",
+        "passed mask=None straight on to masked_softmax, which reads None as False: nothing is allowed, so every "
+        "call without a mask raises ValueError",
+        "when mask is None, pass a mask of all True (np.ones(scores.shape, dtype=bool))", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    def masked_softmax(scores, mask, temperature=1.0):
+        x = np.asarray(scores, dtype=float) / temperature
+        allowed = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
+        if not allowed.any(axis=-1).all():
+            raise ValueError("a row has no allowed choice: its mask is all False")
+        x = np.where(allowed, x, -np.inf)
+        evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+        return evidence / evidence.sum(axis=-1, keepdims=True)
+
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    return masked_softmax(scores, mask)
+''', breaks=("value",)),
+    Misconception(
+        "aw_max_with_zero_fill", "attention_weights",
+        "took each row's max over np.where(mask, scores, 0): when every allowed score is far below zero the "
+        "shift is 0 instead of their max, so their evidence underflows to 0 and the row is 0/0 = nan",
+        "fill the forbidden scores with -np.inf before taking the max, so the max is that of the allowed scores", '''
+def attention_weights(queries, keys, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    top = np.where(allowed, scores, 0.0).max(axis=-1, keepdims=True)
+    e = np.exp(np.where(allowed, scores - top, -np.inf))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("forbidden",)),
+    # attend
+    Misconception(
+        "attend_weights_times_keys", "attend",
+        "multiplied the weights by the keys instead of the values",
+        "the keys only decide the weights; the output mixes the values: weights @ values", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    if mask is not None:
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ k
+''', breaks=("value",)),
+    Misconception(
+        "attend_returns_weights", "attend",
+        "returned the attention weights without multiplying them by the values",
+        "finish with weights @ values: one context vector (a row of width d_v) per query", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    if mask is not None:
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+''', breaks=("value",)),
+    Misconception(
+        "attend_transposed_weights", "attend",
+        "multiplied weights.T @ values, which mixes the values with a key's weights across queries instead "
+        "of each query's own row of weights",
+        "each output row uses its query's row of weights: weights @ values", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    if mask is not None:
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights.T @ np.asarray(values, dtype=float)
+''', breaks=("value",)),
+    Misconception(
+        "attend_scores_against_values", "attend",
+        "compared the queries with the values instead of the keys: the keys decide the weights, the values are "
+        "what gets mixed",
+        "weights come from queries @ keys.T; only then multiply by the values", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    v = np.asarray(values, dtype=float)
+    scores = q @ v.T / (np.sqrt(v.shape[-1]) if scale else 1.0)
+    if mask is not None:
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ v
+''', breaks=("value",)),
+    Misconception(
+        "attend_ignores_mask", "attend",
+        "did not pass the mask on, so the output mixes in values of forbidden keys",
+        "call attention_weights(queries, keys, mask=mask, scale=scale)", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("forbidden",)),
+    Misconception(
+        "attend_ignores_scale", "attend",
+        "did not pass scale on, so scale=False still divides the scores by sqrt(d_k)",
+        "call attention_weights(queries, keys, mask=mask, scale=scale)", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("scaling",)),
+    Misconception(
+        "attend_never_scales", "attend",
+        "never divided the scores by sqrt(d_k), so the default scale=True gives unscaled context vectors",
+        "when scale is True, divide queries @ keys.T by np.sqrt(keys.shape[-1]) before the softmax", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if mask is not None:
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("scaling",)),
+    Misconception(
+        "attend_global_max", "attend",
+        "shifted by the largest score of the whole array instead of each query's own max, so a query whose "
+        "scores lie far below another query's gets nan",
+        "subtract each row's max: scores.max(axis=-1, keepdims=True)", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    if mask is not None:
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max())
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("extremes",)),
+    Misconception(
+        "attend_no_max_shift", "attend",
+        "took exp of the scores without subtracting each row's max: large scores overflow to inf and the "
+        "context vectors become nan",
+        "shift each row of scores by its max before exp (lesson 05)", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    e = np.exp(scores) * allowed
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("extremes", "quiet")),
+    Misconception(
+        "attend_mask_after_exp", "attend",
+        "shifted by the row's max over every key, forbidden ones included, then zeroed the forbidden evidence: "
+        "a forbidden key with a huge score makes the query's context vector 0/0 = nan",
+        "apply the mask first (-np.inf where it is False), then shift by the max of the allowed scores", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * allowed
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("forbidden", "quiet")),
+    Misconception(
+        "attend_large_negative_fill", "attend",
+        "filled forbidden scores with -1e9: allowed scores below -1e9 then lose to the forbidden keys, and a "
+        "query with no allowed key gets an average instead of an error",
+        "fill with -np.inf and raise ValueError for a query with no allowed key", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    if mask is not None:
+        scores = np.where(mask, scores, -1e9)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("forbidden", "all_forbidden")),
+    Misconception(
+        "attend_nan_for_empty_row", "attend",
+        "did not check for a query with no allowed key: its context vector comes back as nan instead of raising "
+        "ValueError",
+        "check every row with np.broadcast_to(mask, scores.shape).any(axis=-1) and raise ValueError", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("all_forbidden",)),
+    Misconception(
+        "attend_exp_before_where", "attend",
+        "took exp of every score, forbidden ones included, and dropped the forbidden ones afterwards: exp of a "
+        "huge forbidden score overflows and warns, even though the context vectors come out right",
+        "put -np.inf in the forbidden scores before exp, so exp never sees them", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    top = np.where(allowed, scores, -np.inf).max(axis=-1, keepdims=True)
+    e = np.where(allowed, np.exp(scores - top), 0.0)
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("quiet",)),
+    Misconception(
+        "attend_squeezes_result", "attend",
+        "squeezed the result (np.squeeze), so one query gives a 1-D vector instead of shape (1, d_v)",
+        "keep both axes: the output has shape (n_queries, d_v) even when there is one query or d_v is 1", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    if mask is not None:
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return np.squeeze(e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float))
+''', breaks=("shapes",)),
+    Misconception(
+        "attend_mask_by_boolean_index", "attend",
+        "set the forbidden scores with scores[~mask] = -np.inf (in attend or in the attention_weights it calls), "
+        "which needs a mask of exactly the scores' shape: a shared mask row picks whole queries, or fails",
+        "broadcast the mask first (np.broadcast_to(mask, scores.shape)), or use np.where(mask, scores, -np.inf)", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
+    if mask is not None:
+        mask = np.asarray(mask, dtype=bool)
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores[~mask] = -np.inf
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("shapes",)),
+    Misconception(
+        "attend_float32_everywhere", "attend",
+        "turned every input into float32 (as GPUs do), so float64 inputs come back as float32, with half their "
+        "digits lost",
+        "convert with np.asarray(x, dtype=float), which is float64: float64 in, float64 out", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=np.float32)
+    k = np.asarray(keys, dtype=np.float32)
+    v = np.asarray(values, dtype=np.float32)
+    scores = q @ k.T / np.float32(np.sqrt(k.shape[-1]) if scale else 1.0)
+    if mask is not None:
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(mask, scores, np.float32(-np.inf))
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ v
+''', breaks=("dtype",)),
+    Misconception(
+        "attend_scales_queries_in_place", "attend",
+        "divided the caller's queries by sqrt(d_k) in place (queries /= ..., in attend or in the attention_weights "
+        "it calls), which changed the caller's array",
+        "make a new array instead: scores = queries @ keys.T / np.sqrt(d_k)", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    import math
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    if scale:
+        q /= math.sqrt(k.shape[-1])
+    scores = q @ k.T
+    if mask is not None:
+        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("unchanged",)),
+    Misconception(
+        "attend_returns_list", "attend",
+        "built the context vectors in a Python list and returned the list, not a NumPy array",
+        "finish with np.array(rows), so the caller gets an array of shape (n_queries, d_v)", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    import math
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    v = np.asarray(values, dtype=float)
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), (len(q), len(k)))
+    rows = []
+    for i in range(len(q)):
+        if not allowed[i].any():
+            raise ValueError(f"query {i} has no allowed key")
+        scores = k[allowed[i]] @ q[i] / (math.sqrt(k.shape[-1]) if scale else 1.0)
+        e = np.exp(scores - scores.max())
+        rows.append(list(e / e.sum() @ v[allowed[i]]))
+    return rows
+''', breaks=("returns_array",)),
+    Misconception(
+        "attend_keys_not_transposed", "attend",
+        "took the scores as queries @ keys without transposing the keys (in attend or in the "
+        "attention_weights it calls), so they are not query-key dot products",
+        "each score is a query row times a key row: queries @ keys.T", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("value",)),
+    Misconception(
+        "attend_mask_with_zero", "attend",
+        "gave forbidden keys a score of 0 (in attend or in the attention_weights it calls): exp(0) = 1, so "
+        "their values still get mixed in",
+        "put -np.inf where the mask is False before the softmax (masked_softmax does that for you)", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is not None:
+        scores = scores * mask
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("forbidden",)),
+    Misconception(
+        "attend_additive_mask", "attend",
+        "added -1e9 to the forbidden scores instead of replacing them (in attend or in the "
+        "attention_weights it calls): a forbidden score of 1e300 stays huge, and a query with no allowed "
+        "key gets an output instead of an error",
+        "replace forbidden scores with -np.inf (np.where(mask, scores, -np.inf)) and raise ValueError for "
+        "an empty row", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is not None:
+        scores = scores + np.where(mask, 0.0, -1e9)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("forbidden", "all_forbidden")),
+    Misconception(
+        "attend_mask_row_per_query", "attend",
+        "took row i of the mask for query i without broadcasting it (in attend or in the attention_weights "
+        "it calls): a 1-D mask shared by every query is read as one flag per query",
+        "broadcast the mask to the scores' shape first: np.broadcast_to(mask, scores.shape)[i] is query "
+        "i's row", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    rows = []
+    for i in range(len(scores)):
+        row = np.where(allowed[i], scores[i], -np.inf)
+        if np.all(row == -np.inf):
+            raise ValueError(f"query {i} has no allowed key")
+        e = np.exp(row - row.max())
+        rows.append(e / e.sum())
+    return np.array(rows) @ np.asarray(values, dtype=float)
+''', breaks=("shapes",)),
+    Misconception(
+        "attend_default_mask_square", "attend",
+        "built the default mask as (n_queries, n_queries) (in attend or in the attention_weights it "
+        "calls), as if there were as many keys as queries: it does not fit when the numbers differ",
+        "the scores have shape (n_queries, n_keys): with no mask, allow every entry of that shape", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is None:
+        mask = np.ones((len(q), len(q)), dtype=bool)
+    allowed = np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    scores = np.where(allowed, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("shapes",)),
+    Misconception(
+        "attend_passes_none_mask", "attend",
+        "passed mask=None straight on to masked_softmax (in attend or in the attention_weights it calls), "
+        "which reads None as False: every call without a mask raises ValueError",
+        "when mask is None, pass a mask of all True (np.ones(scores.shape, dtype=bool))", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    def masked_softmax(scores, mask, temperature=1.0):
+        x = np.asarray(scores, dtype=float) / temperature
+        allowed = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
+        if not allowed.any(axis=-1).all():
+            raise ValueError("a row has no allowed choice: its mask is all False")
+        x = np.where(allowed, x, -np.inf)
+        evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+        return evidence / evidence.sum(axis=-1, keepdims=True)
+
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    return masked_softmax(scores, mask) @ np.asarray(values, dtype=float)
+''', breaks=("value",)),
+    Misconception(
+        "attend_max_with_zero_fill", "attend",
+        "took each row's max over np.where(mask, scores, 0) (in attend or in the attention_weights it "
+        "calls): when every allowed score is far below zero the row comes out 0/0 = nan",
+        "fill the forbidden scores with -np.inf before taking the max, so the max is that of the allowed "
+        "scores", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query has no allowed key")
+    top = np.where(allowed, scores, 0.0).max(axis=-1, keepdims=True)
+    e = np.exp(np.where(allowed, scores - top, -np.inf))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("forbidden",)),
+    Misconception(
+        "attend_inverted_mask", "attend",
+        "inverted the mask (in attend or in the attention_weights it calls), treating True as a forbidden "
+        "key; here True means the query may attend to that key",
+        "keep the scores where the mask is True and put -np.inf where it is False", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is not None:
+        forbidden = np.broadcast_to(mask, scores.shape)
+        if forbidden.all(axis=-1).any():
+            raise ValueError("a query has no allowed key")
+        scores = np.where(forbidden, -np.inf, scores)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("forbidden",)),
+    Misconception(
+        "attend_checks_whole_mask", "attend",
+        "checked only that the mask allows some key somewhere (in attend or in the attention_weights it "
+        "calls), not that every query has one: a query whose row is all False gets a nan context vector",
+        "check each row: np.broadcast_to(mask, scores.shape).any(axis=-1).all()", '''
+def attend(queries, keys, values, mask=None, scale=True):
+    q = np.asarray(queries, dtype=float)
+    k = np.asarray(keys, dtype=float)
+    scores = q @ k.T
+    if scale:
+        scores = scores / np.sqrt(k.shape[-1])
+    if mask is not None:
+        if not np.any(mask):
+            raise ValueError("the mask allows no key")
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
+''', breaks=("all_forbidden",)),
+]
+
+# Small inputs on which the misconceptions above behave differently from each other (see
+# grader.learner.hints): when several give the learner's wrong answer, the checks name those that
+# agree with the learner on the most of these.
+_EYE2, _EYE3 = np.eye(2), np.eye(3)
+_Q = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]])
+_K = np.array([[1.0, 0.0, -1.0], [0.5, 2.0, 0.0], [-1.0, 1.0, 1.5]])
+_SQUARE = np.array([[1.0, -0.5], [0.25, 2.0], [-1.5, 0.5]])
+_V = np.array([[1.0, -2.0, 0.5], [3.0, 0.0, -1.0], [-0.5, 4.0, 2.0]])
+_K2 = np.array([[0.5, 1.0, -0.5], [-1.0, 0.5, 1.0], [2.0, -0.5, 0.0]])
+_FULL_MASK = np.array([[True, False, True], [False, True, True]])
+
+PROBES = {
+    "attention_weights": [
+        ((_Q, _K), {}),                                                        # scaled, no mask, 2 queries, 3 keys
+        ((_Q, _K), {"mask": _FULL_MASK, "scale": False}),                    # a full mask, unscaled
+        ((_EYE2 * 3.0, _EYE2), {"mask": np.array([[True, False], [False, False]])}),   # one query allows nothing
+        ((_EYE2, _EYE2), {"mask": np.zeros((2, 2), dtype=bool)}),           # nothing allowed at all
+        ((np.array([[1000.0, 0.0], [-1000.0, -1001.0]]), _EYE2), {"scale": False}),    # rows far apart
+        ((np.array([[1e300, 1.0, 2.0], [-1e12, 0.0, -1e12 - 1.0]]), _EYE3),
+         # huge forbidden, allowed < -1e9
+         {"mask": np.array([[False, True, True], [True, False, True]]), "scale": False}),
+        ((np.array([[-1e12, -2e12, -1e12 - 1.0]]), _EYE3),
+         {"mask": np.array([[True, False, True]]), "scale": False}),        # every allowed score far below zero
+        ((_SQUARE, _SQUARE), {"mask": np.array([True, False, True])}),     # a 1-D mask, as many queries as keys
+    ],
+    "attend": [
+        ((_K, _V, _K2), {}),                                                  # 3 queries, 3 keys, d_v = d_k = 3
+        ((_K, _V, _K.T), {"mask": np.array([[True, False, True], [False, True, True], [True, True, False]]),
+                          "scale": False}),
+        ((_EYE2 * 3.0, _EYE2, _SQUARE[:2]), {"mask": np.zeros((2, 2), dtype=bool)}),   # nothing allowed at all
+        ((np.array([[1000.0, 0.0], [-1000.0, -1001.0]]), _EYE2, _SQUARE[:2]), {"scale": False}),
+        ((np.array([[1e300, 1.0, 2.0], [-1e12, 0.0, -1e12 - 1.0]]), _EYE3, _V),
+         {"mask": np.array([[False, True, True], [True, False, True]]), "scale": False}),
+        ((np.array([[-1e12, -2e12, -1e12 - 1.0]]), _EYE3, _V),
+         {"mask": np.array([[True, False, True]]), "scale": False}),
+        ((_SQUARE, _SQUARE, _V[:, :2]), {"mask": np.array([True, False, True])}),
+        ((_SQUARE[:1], _SQUARE, _V), {"mask": np.array([True, True, False]), "scale": False}),
+    ],
+}

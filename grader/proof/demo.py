@@ -1,0 +1,357 @@
+"""A made-up class taken through the whole instructor pipeline: `python -m grader.proof.demo`.
+
+A fresh course directory gets the lessons' text sources. A seeded, simulated class then
+hands work in the ways real classes do: through nbgrader's exchange, or as an LMS zip
+with Canvas-style names, with broken files, a notebook for another course, a stray text
+file and second tries among them. Every instructor step runs through the real command
+line (`python -m grader --course DIR ...`), so the demo shows what an instructor sees.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import nbformat
+
+from grader import course
+from grader.learner import hints
+from grader.proof import alternatives
+
+DEFAULT_LESSONS = ["01_naive_division", "03_shared_denominator", "06_masking"]
+DEFAULT_COURSE = course.REPO / ".grading" / "demo"
+MARKER = ".softmax-demo"        # a new run wipes only a folder that holds this (or an empty one)
+PLAN = "simulated-class.json"   # what each simulated student handed in, and how each step went
+DOWNLOADS = "lms-submissions.zip"
+BROKEN = ("not-json", "empty", "other-course", "stray-text")
+FIRST_NAMES = ["Amara", "Bo", "Carmen", "Dev", "Elif", "Farah", "Goran", "Hana", "Ines", "Jonas", "Kwame", "Lena",
+               "Mateo", "Nadia", "Omar", "Priya", "Quinn", "Rosa", "Sven", "Tariq", "Uma", "Viktor", "Wen", "Yusuf"]
+LAST_NAMES = ["Achebe", "Berg", "Chen", "Diaz", "Eriksen", "Fofana", "Garcia", "Haddad", "Ito", "Jensen", "Kowalski",
+              "Lopez", "Mensah", "Novak", "Okafor", "Patel", "Rossi", "Schmidt", "Tanaka", "Volkov", "Wong", "Yilmaz"]
+
+
+@dataclass
+class Upload:
+    """One thing a simulated student hands in."""
+
+    student: str
+    lesson: str                       # the lesson it is meant for
+    channel: str                      # "exchange" or "lms"
+    kind: str                         # correct, partial, misconceived, or one of BROKEN
+    entries: list[str] = field(default_factory=list)  # catalogue ids used, or the functions left as stubs
+    answers: dict[str, str] | None = None              # the solution cells filled in; None for a broken upload
+    minutes_early: int = 60           # how long before the deadline it arrived; orders a student's versions
+    name: str = ""                    # its file name in the LMS zip
+
+
+@dataclass
+class Step:
+    name: str
+    command: str
+    returncode: int
+    seconds: float
+    output: str = ""
+
+
+class StepFailed(RuntimeError):
+    """A pipeline step exited with an error; later steps would only repeat it."""
+
+
+# --- the simulated class -------------------------------------------------------------------------
+
+def common_mistake(function: str, rng: random.Random):
+    """A catalogued misconception of `function`, the first few listed (the classic ones) far more often."""
+    entries = hints.misconceptions(function=function)
+    return rng.choices(entries, weights=[1 / (rank + 1) ** 2 for rank in range(len(entries))])[0]
+
+
+def work(lesson: str, rng: random.Random, root: Path) -> tuple[str, list[str], dict[str, str]]:
+    """What one student writes for one lesson: (kind, catalogue ids or stubbed functions, answers)."""
+    reference = course.reference_answers(lesson, root)
+    functions = list(reference)
+    roll = rng.random()
+    if roll < 0.4:  # correct: the reference, or another right way for some functions
+        answers, used = dict(reference), []
+        for function in functions:
+            others = alternatives.alternatives(function=function)
+            if others and rng.random() < 0.4:
+                other = rng.choice(others)
+                answers[function] = other.source.strip() + "\n"
+                used.append(other.id)
+        return "correct", used, answers
+    if roll < 0.6:  # partial: some functions still stubs (all of them when there is only one)
+        stubbed = rng.sample(functions, rng.randint(1, max(1, len(functions) - 1)))
+        return "partial", stubbed, {f: code for f, code in reference.items() if f not in stubbed}
+    chosen = rng.sample(functions, 2 if len(functions) > 1 and rng.random() < 0.3 else 1)
+    answers, used = dict(reference), []
+    for function in chosen:
+        mistake = common_mistake(function, rng)
+        answers[function] = mistake.source.strip() + "\n"
+        used.append(mistake.id)
+    return "misconceived", used, answers
+
+
+def simulate_class(students: int, lessons: list[str], rng: random.Random, root: Path) -> list[Upload]:
+    """Every upload of the class, each student's versions of a lesson oldest first.
+
+    About half use the exchange, the rest the LMS. On the first lesson, LMS students send
+    a file that is not JSON, an empty file and another course's notebook, and one tries
+    twice; another adds a stray text file; one exchange student also submits twice.
+    """
+    ids = [f"s{n:0{max(2, len(str(students)))}d}" for n in range(1, students + 1)]
+    by_exchange = set(rng.sample(ids, students // 2))
+    uploads = []
+    for student in ids:
+        for lesson in lessons:
+            kind, entries, answers = work(lesson, rng, root)
+            uploads.append(Upload(student, lesson, "exchange" if student in by_exchange else "lms",
+                                  kind, entries, answers, rng.randint(5, 4 * 24 * 60)))
+    first = lessons[0]
+
+    def upload_of(student: str) -> Upload:
+        return next(u for u in uploads if u.student == student and u.lesson == first)
+
+    lms = [s for s in ids if s not in by_exchange]
+    rng.shuffle(lms)
+    for student, kind in zip(lms, BROKEN[:3], strict=False):
+        broken = upload_of(student)
+        broken.kind, broken.entries, broken.answers = kind, [], None
+    twice = lms[3:4] + sorted(by_exchange)[:1]
+    for student in twice:
+        later = upload_of(student)
+        later.kind, later.entries, later.answers = "correct", [], course.reference_answers(first, root)
+        later.minutes_early = 30
+        stubbed = list(later.answers)[:1]
+        earlier = Upload(student, first, later.channel, "partial", stubbed,
+                         {f: code for f, code in later.answers.items() if f not in stubbed}, 2 * 24 * 60)
+        uploads.insert(uploads.index(later), earlier)
+    if lms:
+        uploads.append(Upload(lms[-1], first, "lms", "stray-text", minutes_early=rng.randint(5, 600)))
+    return uploads
+
+
+def name_lms_files(uploads: list[Upload], rng: random.Random) -> dict[str, str]:
+    """Canvas-style names, `<student>_<user id>_<submission id>_<file>`; returns each student's user id."""
+    user_ids: dict[str, str] = {}
+    for upload in uploads:
+        user_ids.setdefault(upload.student, str(rng.randint(10000, 99999)))
+        if upload.channel == "lms":
+            original = "notes.txt" if upload.kind == "stray-text" else f"{upload.lesson}.ipynb"
+            upload.name = f"{upload.student}_{user_ids[upload.student]}_{rng.randint(1000000, 9999999)}_{original}"
+    return user_ids
+
+
+def another_course_notebook() -> nbformat.NotebookNode:
+    """A real notebook, but homework for another course: it carries none of our lessons' cells."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# Statistics 101, week 3: linear regression"),
+                nbformat.v4.new_code_cell("import numpy as np\nslope, intercept = np.polyfit([1, 2, 3], [2, 4, 7], 1)")]
+    return nb
+
+
+def content(upload: Upload, root: Path) -> bytes:
+    """The bytes of an upload as the student's file holds them."""
+    if upload.kind == "not-json":  # "Download as HTML", saved under the notebook's name
+        return f"<!DOCTYPE html>\n<html><head><title>{upload.lesson}</title></head><body>...</body></html>\n".encode()
+    if upload.kind == "empty":
+        return b""
+    if upload.kind == "stray-text":
+        return b"Hi! My notebook is attached. The last check still fails, sorry.\n"
+    if upload.kind == "other-course":
+        return nbformat.writes(another_course_notebook()).encode()
+    return nbformat.writes(course.learner_notebook(upload.lesson, upload.answers, root)).encode()
+
+
+# --- what students and the instructor do -----------------------------------------------------------
+
+def submit_to_exchange(uploads: list[Upload], root: Path) -> None:
+    """Each exchange upload handed in with nbgrader's own submit, in-process (the CLI costs ~3 s a call).
+
+    A student's folder holds `softmax/<lesson>/<lesson>.ipynb`, since the exchange's paths
+    include the course id.
+    """
+    from nbgrader.auth import Authenticator
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.exchange.default.submit import ExchangeSubmit
+
+    config = course.nbgrader_config(root)
+    config.Exchange.cache = str(root / "students" / ".nbgrader-cache")
+    for upload in sorted((u for u in uploads if u.channel == "exchange"), key=lambda u: -u.minutes_early):
+        home = root / "students" / upload.student
+        notebook = home / config.CourseDirectory.course_id / upload.lesson / f"{upload.lesson}.ipynb"
+        notebook.parent.mkdir(parents=True, exist_ok=True)
+        notebook.write_bytes(content(upload, root))
+        coursedir = CourseDirectory(config=config, assignment_id=upload.lesson, student_id=upload.student)
+        submit = ExchangeSubmit(coursedir=coursedir, authenticator=Authenticator(config=config), config=config,
+                                assignment_dir=str(home))
+        submit.start()
+        print(f"  {upload.student} submitted {upload.lesson} ({upload.kind})", flush=True)
+
+
+def write_downloads(uploads: list[Upload], root: Path) -> Path:
+    """The LMS's "download submissions" zip; each entry's time is when it arrived, later tries listed first.
+
+    The deadline is the last full hour (UTC, as collect reads zip times), so these times sit
+    just before the exchange's, which nbgrader stamps with the real clock.
+    """
+    deadline = datetime.now(timezone.utc).replace(tzinfo=None, minute=0, second=0, microsecond=0)
+    path = root / DOWNLOADS
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for upload in sorted((u for u in uploads if u.channel == "lms"), key=lambda u: u.minutes_early):
+            arrived = deadline - timedelta(minutes=upload.minutes_early)
+            archive.writestr(zipfile.ZipInfo(upload.name, arrived.timetuple()[:6]), content(upload, root))
+    return path
+
+
+def enrol(uploads: list[Upload], user_ids: dict[str, str], root: Path, rng: random.Random) -> None:
+    """Import the class roster into the gradebook, so a student whose every file was unusable still gets a row."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gradebook:
+        for student in sorted(user_ids):
+            gradebook.update_or_create_student(student, first_name=rng.choice(FIRST_NAMES),
+                                               last_name=rng.choice(LAST_NAMES), lms_user_id=user_ids[student])
+
+
+def run_grader(root: Path, name: str, *args: str) -> Step:
+    """One step through the real command line, its output shown as it comes."""
+    shown = f"python -m grader --course {root} {' '.join(args)}"
+    print(f"\n== {name}: {shown}", flush=True)
+    start = time.monotonic()
+    process = subprocess.Popen([sys.executable, "-m", "grader", "--course", str(root), *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    for line in process.stdout:
+        print("   " + line, end="", flush=True)
+        lines.append(line)
+    step = Step(name, shown, process.wait(), time.monotonic() - start, "".join(lines))
+    if step.returncode:
+        raise StepFailed(f"{name} exited with {step.returncode}")
+    return step
+
+
+def in_process(name: str, action) -> Step:
+    print(f"\n== {name}", flush=True)
+    start = time.monotonic()
+    action()
+    return Step(name, "(in-process)", 0, time.monotonic() - start)
+
+
+def fresh_course(root: Path, lessons: list[str]) -> None:
+    """An empty course directory holding only the lessons' text sources."""
+    if root.exists() and any(root.iterdir()) and not (root / MARKER).exists():
+        raise SystemExit(f"error: {root} is not empty and not a demo course directory ({MARKER} missing); "
+                         "not wiping it")
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    (root / MARKER).write_text("made by python -m grader.proof.demo; wiped by the next run\n")
+    for lesson in lessons:
+        target = course.text_source(lesson, root)
+        target.parent.mkdir(parents=True)
+        shutil.copy(course.text_source(lesson), target)
+
+
+def run(students: int = 30, lessons: list[str] | None = None, jobs: int | None = None,
+        root: Path = DEFAULT_COURSE, seed: int = 2025) -> tuple[list[Upload], list[Step]]:
+    """Build the course, simulate the class and run every step; stops at the first failing step."""
+    lessons = lessons or DEFAULT_LESSONS
+    root = Path(root).resolve()
+    rng = random.Random(seed)
+    fresh_course(root, lessons)
+    steps = [run_grader(root, "release", "release", *lessons)]
+    uploads = simulate_class(students, lessons, rng, root)
+    user_ids = name_lms_files(uploads, rng)
+    steps.append(in_process("roster: the instructor enrols the class",
+                            lambda: enrol(uploads, user_ids, root, rng)))
+    steps.append(in_process("students submit to the exchange", lambda: submit_to_exchange(uploads, root)))
+    downloads = write_downloads(uploads, root)
+    steps.append(run_grader(root, "collect (exchange)", "collect", *lessons))
+    steps.append(run_grader(root, "collect (LMS zip)", "collect", "--from", str(downloads)))
+    steps.append(run_grader(root, "grade", "grade", *lessons, *(["--jobs", str(jobs)] if jobs else [])))
+    for output in ("feedback", "export", "report"):
+        steps.append(run_grader(root, output, output))
+    plan = {"seed": seed, "lessons": lessons, "steps": [asdict(s) for s in steps],
+            "uploads": [{k: v for k, v in asdict(u).items() if k != "answers"} for u in uploads]}
+    (root / PLAN).write_text(json.dumps(plan, indent=1))
+    return uploads, steps
+
+
+# --- the summary -----------------------------------------------------------------------------------
+
+def named_mistakes(results) -> Counter:
+    """(lesson, description) -> how many students' failing tests named it (once per student, whatever the tests)."""
+    counts: Counter = Counter()
+    for lesson in results.lessons:
+        for report in results.submitted(lesson):
+            counts.update({(lesson, mistake) for test in report.tests if not test.passed for mistake in test.mistakes})
+    return counts
+
+
+def summary(root: Path, uploads: list[Upload], steps: list[Step]) -> str:
+    from grader.instructor.results import class_results
+
+    results = class_results(root)
+    graded = sum(len(results.submitted(lesson)) for lesson in results.lessons)
+    unplaced = root / ".grading" / "unplaced"
+    planted = Counter(m.description for m in hints.misconceptions()
+                      for u in uploads if u.kind == "misconceived" and m.id in u.entries)
+    lines = ["", "== Summary",
+             f"Students: {len({u.student for u in uploads})} "
+             f"({len({u.student for u in uploads if u.channel == 'exchange'})} used the exchange)",
+             f"Submissions: {len(uploads)} handed in, {graded} graded, "
+             f"{len(list(unplaced.iterdir())) if unplaced.is_dir() else 0} file(s) unplaced",
+             "Mean score per lesson (graded submissions):"]
+    for lesson in results.lessons:
+        scores = [r.score for r in results.submitted(lesson)]
+        mean = sum(scores) / len(scores) if scores else 0.0
+        lines.append(f"  {lesson}: {mean:.1f} / {results.max_scores[lesson]:g} over {len(scores)}")
+    lines.append("Top misconceptions (students whose feedback names it; how many were given it):")
+    for (lesson, description), count in named_mistakes(results).most_common(3):
+        lines.append(f"  {count:>3}  {lesson}: {description} (given to {planted[description]})")
+    lines.append("Time per step:")
+    lines += [f"  {s.seconds:6.1f} s  {s.name}" for s in steps]
+    lines.append(f"  {sum(s.seconds for s in steps):6.1f} s  in all")
+    grading = root / ".grading"
+    lines += ["Outputs:",
+              f"  report      {grading / 'report.html'}",
+              f"  exports     {grading / 'exports' / 'grades.csv'}, {grading / 'exports' / 'canvas.csv'}",
+              f"  feedback    {grading / 'feedback-html'}/",
+              f"  gradebook   {grading / 'gradebook.db'}",
+              f"  unplaced    {unplaced}/",
+              f"  the class   {root / PLAN} (what each simulated student handed in)"]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m grader.proof.demo", description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=30, metavar="N", help="class size (default: %(default)s)")
+    parser.add_argument("--lessons", nargs="+", default=DEFAULT_LESSONS, metavar="ID",
+                        help="lessons to run (default: %(default)s)")
+    parser.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: grade's own)")
+    parser.add_argument("--course", type=Path, default=DEFAULT_COURSE, metavar="DIR",
+                        help="course directory, wiped and rebuilt (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=2025, help="seed of the simulated class (default: %(default)s)")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.lessons) - set(course.lesson_ids()))
+    if unknown or args.students < 1:
+        parser.error(f"unknown lesson(s): {', '.join(unknown)}" if unknown else "--students must be at least 1")
+    try:
+        uploads, steps = run(args.students, args.lessons, args.jobs, args.course, args.seed)
+    except StepFailed as error:
+        print(f"\ndemo stopped: {error}", file=sys.stderr)
+        return 1
+    print(summary(Path(args.course).resolve(), uploads, steps))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
