@@ -29,8 +29,40 @@ def attempt(action):
     try:
         action()
         return "done"
-    except OSError as error:
+    except (OSError, ImportError) as error:
         return type(error).__name__
+
+def read_first_module(folder):
+    """Read some module of `folder` (which may not be there)."""
+    with open(os.path.join(folder, sorted(n for n in os.listdir(folder) if n.endswith(".py"))[0])) as module:
+        module.read()
+
+def learner_checks_work():
+    from grader.learner import checks
+    checks.check_call(numpy.exp, numpy.zeros(2), expect=numpy.ones(2))
+    try:
+        checks.check_call(numpy.exp, numpy.zeros(2), expect=numpy.zeros(2))
+    except checks.CheckFailed:
+        return
+    raise AssertionError("a wrong answer passed")
+
+def copies():
+    """Where each finder and sys.path entry would find the package, and what is there (or what listing it raised)."""
+    import importlib.util
+    folders = {os.path.join(entry, "grader") for entry in sys.path if os.path.isdir(os.path.join(entry, "grader"))}
+    for finder in sys.meta_path:
+        try:
+            spec = finder.find_spec("grader", None)
+        except Exception:
+            spec = None
+        folders.update((spec and spec.submodule_search_locations) or [])
+    listing = {}
+    for folder in folders:
+        try:
+            listing[folder] = sorted(os.listdir(folder))
+        except OSError as error:
+            listing[folder] = type(error).__name__
+    return listing
 
 package = os.path.dirname(grader.__file__)
 plt.plot([1, 2], [3, 4])
@@ -38,7 +70,16 @@ print(json.dumps({
     "uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups(), "cwd": os.getcwd(),
     "here": sorted(os.listdir(".")), "tmp": sorted(os.listdir("/tmp")),
     "repo": sorted(os.listdir(os.path.dirname(package))),
-    "catalogue": sorted(os.listdir(os.path.join(package, "proof"))),
+    "package": sorted(name for name in os.listdir(package) if name != "__pycache__"),
+    "rooms": {room: {"list": attempt(lambda: os.listdir(os.path.join(package, room))),
+                     "read": attempt(lambda: read_first_module(os.path.join(package, room)))}
+              for room in ROOMS},
+    "imports": {name: attempt(lambda: __import__(name)) for name in ("grader.proof.alternatives",
+                                                                     "grader.engine.sandbox",
+                                                                     "grader.course.release",
+                                                                     "grader.instructor.collect")},
+    "checks": attempt(learner_checks_work),
+    "copies": copies(),
     "sees": {path: os.path.exists(path) for path in PATHS},
     "signal_test_process": attempt(lambda: os.kill(TEST_PID, 0)),
     "write_package": attempt(lambda: tempfile.NamedTemporaryFile(dir=package).close()),  # leaves nothing behind
@@ -49,13 +90,16 @@ print(json.dumps({
 '''
 
 
+OTHER_ROOMS = ("engine", "course", "instructor", "proof")  # of the package, what a kernel must not read
+
+
 def probe(tmp_path, isolate: bool) -> dict:
     """What a kernel started in `tmp_path` (as grading starts them) can see and do."""
     secret = tmp_path / "hidden_tests.ipynb"
     secret.write_text("{}")
     paths = [str(secret), str(course.REPO / "solutions"), str(course.REPO / ".grading"), str(course.REPO / ".git"),
              str(course.REPO / "tests"), os.path.expanduser("~/.local/share/jupyter/runtime")]
-    code = f"PATHS = {paths!r}\nTEST_PID = {os.getpid()}\n" + PROBE
+    code = f"PATHS = {paths!r}\nTEST_PID = {os.getpid()}\nROOMS = {OTHER_ROOMS!r}\n" + PROBE
 
     async def main():
         out, km = await run_in_kernel(code, tmp_path, isolate=isolate)
@@ -76,8 +120,18 @@ def test_an_isolated_kernel_sees_only_what_it_needs_and_runs_as_its_own_user(tmp
     assert set(seen["tmp"]) == {"kernel"} | kept_in_tmp  # a clone under /tmp keeps its venv and grader/
     assert not any(seen["sees"].values()), seen["sees"]
     assert set(seen["repo"]) <= {"grader", os.path.basename(sys.prefix)}, seen["repo"]
-    assert seen["catalogue"] == []  # the correct alternatives are solutions too
     assert seen["numpy"] == 1.0
+
+
+def test_an_isolated_kernel_has_of_the_package_only_its_learner_part(tmp_path):
+    seen = probe(tmp_path, isolate=True)
+    assert seen["package"] == ["__init__.py", "learner"]
+    assert seen["checks"] == "done"  # grader.learner.checks imports, passes a right answer and fails a wrong one
+    for room, tried in seen["rooms"].items():  # the engine, the course, the instructor's tools, the proof's solutions
+        assert tried == {"list": "FileNotFoundError", "read": "FileNotFoundError"}, room
+    assert set(seen["imports"].values()) == {"ModuleNotFoundError"}, seen["imports"]
+    for folder, listing in seen["copies"].items():  # no other copy (an editable install's finder's, say) shows more
+        assert listing in (["__init__.py", "learner"], "FileNotFoundError"), (folder, listing)
 
 
 def test_an_isolated_kernel_cannot_undo_it_or_reach_other_processes(tmp_path):
@@ -94,4 +148,7 @@ def test_two_isolated_kernels_have_different_users(tmp_path):
 def test_the_probe_does_see_everything_without_isolation(tmp_path):
     seen = probe(tmp_path, isolate=False)  # the control: the same probe notices what isolation hides
     assert seen["sees"][str(tmp_path / "hidden_tests.ipynb")] and seen["sees"][str(course.REPO / "solutions")]
-    assert seen["catalogue"] and seen["uid"] == os.getuid()
+    assert seen["uid"] == os.getuid() and seen["checks"] == "done"
+    assert set(seen["package"]) >= {"__init__.py", "learner", *OTHER_ROOMS}
+    assert all(tried == {"list": "done", "read": "done"} for tried in seen["rooms"].values()), seen["rooms"]
+    assert set(seen["imports"].values()) == {"done"}, seen["imports"]

@@ -4,9 +4,14 @@ When grading runs as root, each kernel is pid 1 of a PID namespace of its own an
 mount, network, IPC and host-name namespaces:
 
 - Its file tree is a fresh, empty tmpfs holding, read-only, only what a kernel needs: the
-  system's programs and libraries, Python, the virtual environment, and this package without
-  its catalogue of correct alternatives. The course (gradebook, solutions, submissions), the
-  sandbox with the notebook and its hidden tests, home folders and other kernels are not there.
+  system's programs and libraries, Python, the virtual environment, and of this package only
+  the part that runs in the learner's kernel (`grader/__init__.py` and `grader/learner/`). The
+  grading engine, the course tools, the instructor's tools and the proof (whose correct
+  alternatives are solutions) are not readable, wherever a copy of the package lies (a checkout,
+  or the virtual environment's site-packages); nor are the course (gradebook, solutions,
+  submissions), the sandbox with the notebook and its hidden tests, home folders and other
+  kernels. What the kernel's process had imported before it was forked (the warm kernel's
+  start-up: grader.engine.warmkernel, isolation, status) stays in its memory, nothing more.
   `/proc` is mounted for its own PID namespace, so it lists only the kernel's processes.
 - Its network is its own loopback and nothing else: no service of the machine and no other
   kernel can be reached, and it sees no one's sockets. Its channels to the grader are Unix
@@ -47,6 +52,7 @@ USERS = os.path.join(tempfile.gettempdir(), "softmax-kernel-users")  # a lock fi
 UID_BASE, UID_COUNT = 100000, 65536
 PROCESSES = 64 + (os.cpu_count() or 1)  # the learner's 64, and room for the kernel's threads (OpenBLAS: one per core)
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # grader/
+LEARNER_PART = ("__init__.py", "learner")  # of the package, all that a learner's kernel imports
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -72,14 +78,43 @@ def _mount(source, target: str, fstype, flags: int, data=None) -> None:
 
 
 def kept_paths() -> list[str]:
-    """What the kernel may read: the system, Python, the virtual environment and this package."""
-    paths = [p for p in SYSTEM if os.path.lexists(p)] + [sys.base_prefix, sys.prefix, PACKAGE]
+    """What the kernel may read: the system, Python, the virtual environment and the package's learner part."""
+    paths = [p for p in SYSTEM if os.path.lexists(p)] + [sys.base_prefix, sys.prefix] + learner_part()
     return list(dict.fromkeys(os.path.abspath(p) for p in paths))
 
 
+def learner_part() -> list[str]:
+    """The files and folders of this package that a learner's kernel imports (the kernel side of the bridge
+    is sent as source text and needs grader.learner.streams alone)."""
+    return [os.path.join(PACKAGE, name) for name in LEARNER_PART]
+
+
+def package_copies() -> list[str]:
+    """Every folder this package could be imported from here: this one, and any other that an entry of
+    sys.path or an import finder (an editable install's, say) would find."""
+    name = os.path.basename(PACKAGE)
+    found = [PACKAGE]
+    for entry in sys.path:
+        folder = os.path.join(entry or os.getcwd(), name)
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            found.append(folder)
+    for finder in sys.meta_path:
+        try:
+            spec = finder.find_spec(name, None)
+        except Exception:  # noqa: BLE001 - a finder that cannot answer this question finds nothing
+            spec = None
+        found.extend((spec and spec.submodule_search_locations) or [])
+    return list(dict.fromkeys(os.path.abspath(folder) for folder in found))
+
+
 def hidden_inside() -> list[str]:
-    """Folders inside kept ones that stay empty: the catalogue's correct alternatives are solutions."""
-    return [os.path.join(PACKAGE, "proof")]
+    """Folders that are covered by an empty one: every copy of this package inside a kept folder (a
+    non-editable install in the virtual environment, say) and this one, which then gets its learner part
+    back (a copy outside the kept folders is not there at all)."""
+    outer = [os.path.realpath(path) for path in kept_paths() if path not in learner_part()]
+    inside = [copy for copy in package_copies()
+              if any(os.path.commonpath([os.path.realpath(copy), folder]) == folder for folder in outer)]
+    return list(dict.fromkeys([PACKAGE, *inside]))
 
 
 # ----------------------------------------------------------------- in the kernel, before its code
@@ -92,7 +127,7 @@ def own_pid_namespace() -> None:
 def enter_own_tree(uid: int, channels: str) -> None:
     """Move this forked, still root process (pid 1 of its own PID namespace) into its own
     namespaces, file tree and user. `channels`, its channel folder, stays at the same path."""
-    kept = kept_paths()
+    kept, learner, covered = kept_paths(), learner_part(), hidden_inside()
     _call(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
     _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing done here reaches the rest of the machine
     _loopback_up()
@@ -106,17 +141,20 @@ def enter_own_tree(uid: int, channels: str) -> None:
     for path, target in links.items():
         os.makedirs(os.path.dirname(NEW_ROOT + path), exist_ok=True)
         os.symlink(target, NEW_ROOT + path)
-    for path in sorted(handles):  # parents before children
-        inside = NEW_ROOT + path
+    for path in sorted(set(handles) - set(learner)):  # the system, Python, the venv: parents before children
+        _bind_read_only(handles.pop(path), path)
+    for folder in covered:  # empty, read-only: the package's other rooms are not there to read
+        os.makedirs(NEW_ROOT + folder, exist_ok=True)
+        _mount("tmpfs", NEW_ROOT + folder, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4k")
+    for path in handles:  # the learner part's mount points, in its package's folder (a file is mounted on a file)
         if os.path.isdir(f"/proc/self/fd/{handles[path]}"):
-            os.makedirs(inside, exist_ok=True)
-        _mount(f"/proc/self/fd/{handles[path]}", inside, None, MS_BIND | MS_REC)
-        flags = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | (0 if path == "/dev" else MS_NODEV)
-        _mount(None, inside, None, flags)
-        os.close(handles[path])
-    for path in hidden_inside():
-        if os.path.isdir(NEW_ROOT + path):
-            _mount("tmpfs", NEW_ROOT + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "mode=0555,size=4k")
+            os.makedirs(NEW_ROOT + path, exist_ok=True)
+        else:
+            os.close(os.open(NEW_ROOT + path, os.O_CREAT | os.O_WRONLY, 0o444))
+    for folder in covered:
+        _mount(None, NEW_ROOT + folder, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    for path in sorted(handles):  # the learner part, back in place
+        _bind_read_only(handles[path], path)
     if os.path.isdir(NEW_ROOT + "/dev/shm"):
         _mount("tmpfs", NEW_ROOT + "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m")
     os.makedirs(NEW_ROOT + "/proc", exist_ok=True)
@@ -138,6 +176,16 @@ def enter_own_tree(uid: int, channels: str) -> None:
     _call(_libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0), "prctl")  # after setuid, which clears it: dies with its keeper
     os.environ.update(HOME=HOME, TMPDIR=HOME, IPYTHONDIR=os.path.join(HOME, ".ipython"),
                       MPLCONFIGDIR=os.path.join(HOME, ".matplotlib"))
+
+
+def _bind_read_only(handle: int, path: str) -> None:
+    """Mount what `handle` (an O_PATH descriptor, closed here) points to at `path` of the new root, read-only."""
+    inside = NEW_ROOT + path
+    if os.path.isdir(f"/proc/self/fd/{handle}"):
+        os.makedirs(inside, exist_ok=True)
+    _mount(f"/proc/self/fd/{handle}", inside, None, MS_BIND | MS_REC)
+    _mount(None, inside, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | (0 if path == "/dev" else MS_NODEV))
+    os.close(handle)
 
 
 def _loopback_up() -> None:
