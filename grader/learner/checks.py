@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import numbers
-import sys
 import warnings
 from dataclasses import dataclass
 
@@ -499,7 +498,7 @@ def _draws(fn, args, kwargs, draws) -> tuple[list, Exception | None]:
 
     A learner's function seen from the grading process makes all its calls in one trip
     to the kernel (`repeat`, see grader.engine.bridge)."""
-    if _bridged(fn):
+    if called_elsewhere(fn):
         return fn.repeat(args, kwargs, draws)
     values = []
     for _ in range(draws):
@@ -510,10 +509,17 @@ def _draws(fn, args, kwargs, draws) -> tuple[list, Exception | None]:
     return values, None
 
 
-def _bridged(fn) -> bool:
-    """Whether `fn` is a learner's function called in its kernel from the grading process."""
-    bridge = sys.modules.get("grader.engine.bridge")  # loaded only where test cells run outside the kernel
-    return bridge is not None and isinstance(fn, bridge.KernelFunction)
+# What a learner's function called in its kernel from the grading process offers the checks (the grading
+# bridge's KernelFunction does): `repeat(args, kwargs, times)`, the results of `times` calls made in one trip
+# and the error that ended them early; `used_global_random`, whether the last call drew from NumPy's global
+# random state or Python's `random` where it ran. The checks name what they need; they know nothing of the bridge.
+CALLED_ELSEWHERE = ("repeat", "used_global_random")
+
+
+def called_elsewhere(fn) -> bool:
+    """Whether `fn` is a learner's function called in its kernel from the grading process (see CALLED_ELSEWHERE:
+    its class has both, as no function does)."""
+    return all(hasattr(type(fn), name) for name in CALLED_ELSEWHERE)
 
 
 def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwargs) -> None:
@@ -570,9 +576,9 @@ def _generator_problem(fn, args, kwargs, slot, draws, varies=True) -> tuple[str,
         else:
             new_kwargs[slot] = generator
         with _silenced():
-            before = None if _bridged(fn) else _random_states()
+            before = None if called_elsewhere(fn) else _random_states()
             values, raised = _draws(fn, new_args, new_kwargs, draws)
-            used_global = fn.used_global_random if _bridged(fn) else _random_states() != before
+            used_global = fn.used_global_random if called_elsewhere(fn) else _random_states() != before
         return [_as_number(v) if _as_number(v) is not None else repr(v) for v in values], raised, used_global
 
     first, raised, used_global = with_generator(state)
