@@ -217,7 +217,7 @@ def _with_kernel(use):
 
 
 def test_streams_cross_to_the_kernel_as_one_pass_streams_with_their_reused_buffer():
-    from tests.conftest import run_apart
+    from tests.support import run_apart
 
     def use(fns):
         reused = checks.OnePass([[1.0, 2.0], [3.0, 4.0]], reuse_buffer=True)
@@ -233,7 +233,7 @@ def test_streams_cross_to_the_kernel_as_one_pass_streams_with_their_reused_buffe
 
 
 def test_a_function_drawing_from_the_kernels_global_random_state_is_seen():
-    from tests.conftest import run_apart
+    from tests.support import run_apart
 
     def use(fns):
         verdicts = {}
