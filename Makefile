@@ -13,7 +13,7 @@ TOKEN ?=
 JOBS ?= auto
 FIRST_LESSON := notebooks/01_naive_division/01_naive_division.ipynb
 
-.PHONY: lab test lint check release prove demo benchmark benchmark-hostile venv clean
+.PHONY: lab test test-fast lint check release prove demo benchmark benchmark-hostile venv clean
 
 venv: $(STAMP)
 
@@ -36,8 +36,15 @@ lab: $(STAMP)
 		$(if $(HEADLESS),--no-browser) $(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) \
 		$(if $(filter 0,$(shell id -u)),--allow-root) $(FIRST_LESSON)
 
+# The whole suite; the tests that read the one `grader prove` run share an xdist worker (--dist loadgroup).
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
+
+# The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
+FAST_TESTS := tests/test_checks.py tests/test_catalogue.py tests/test_metadata_restore.py tests/test_mutate.py \
+	tests/test_authoring.py
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n $(JOBS) $(FAST_TESTS)
 
 # The linter (ruff, configured in pyproject.toml) over the package, the tests and the benchmarks: no findings.
 lint: $(STAMP)

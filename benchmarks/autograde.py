@@ -17,51 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import nbformat
-from nbgrader.api import Gradebook
-
-from grader import course
-from grader.course.release import release
-from grader.learner import hints
-
-
-def simulated_class(students: int, lessons: list[str]) -> dict[tuple[str, str], nbformat.NotebookNode]:
-    """Every student's notebook per lesson: a third correct, a third stubs, a third with one misconception."""
-    class_ = {}
-    for number in range(students):
-        student = f"s{number + 1:02d}"
-        for lesson in lessons:
-            answers = course.reference_answers(lesson)
-            if number % 3 == 1:
-                answers = {}
-            elif number % 3 == 2:
-                wrong = hints.misconceptions(lesson=lesson)
-                entry = wrong[number % len(wrong)]
-                answers[entry.function] = entry.source
-            class_[student, lesson] = course.learner_notebook(lesson, answers)
-    return class_
-
-
-def make_course(root: Path, lessons: list[str], class_) -> None:
-    """A course directory with the lessons released into its gradebook and the class's submissions in place."""
-    root.mkdir(parents=True)
-    shutil.copy(course.REPO / "nbgrader_config.py", root)  # roots itself where it lies
-    for lesson in lessons:
-        course.text_source(lesson, root).parent.mkdir(parents=True)
-        shutil.copy(course.text_source(lesson), course.text_source(lesson, root))
-    release(lessons, root, progress=lambda _: None)
-    for (student, lesson), nb in class_.items():
-        path = root / ".grading" / "submitted" / student / lesson / f"{lesson}.ipynb"
-        path.parent.mkdir(parents=True)
-        nbformat.write(nb, path)
-
-
-def scores(root: Path, lessons: list[str]) -> dict[tuple[str, str, str], float]:
-    """(student, lesson, cell) -> score, from the course's gradebook."""
-    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gb:
-        return {(sub.student.id, lesson, grade.name): float(grade.score)
-                for lesson in lessons for sub in gb.find_assignment(lesson).submissions
-                for nb in sub.notebooks for grade in nb.grades}
+from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class
 
 
 def timed(command: list[str], cwd: Path) -> float:
@@ -77,10 +33,10 @@ def main(argv=None) -> int:
     parser.add_argument("--lessons", nargs="+", default=["01_naive_division", "06_masking"])
     parser.add_argument("--jobs", type=int, help="grader grade --jobs (default: its own)")
     args = parser.parse_args(argv)
-    class_ = simulated_class(args.students, args.lessons)
+    class_ = class_in_thirds(args.students, args.lessons)
     with tempfile.TemporaryDirectory(prefix="softmax-bench-") as tmp:
         plain, ours = Path(tmp) / "plain", Path(tmp) / "ours"
-        make_course(plain, args.lessons, class_)
+        course_with_class(plain, args.lessons, class_)
         shutil.copytree(plain, ours)
         print(f"{len(class_)} submissions ({args.students} students x {len(args.lessons)} lessons) on "
               f"{os.cpu_count()} cores", flush=True)
@@ -90,7 +46,7 @@ def main(argv=None) -> int:
         jobs = ["--jobs", str(args.jobs)] if args.jobs else []
         ours_time = timed([sys.executable, "-m", "grader", "--course", str(ours), "grade", *jobs], ours)
         print(f"python -m grader grade:                            {ours_time:6.1f} s", flush=True)
-        expected, got = scores(plain, args.lessons), scores(ours, args.lessons)
+        expected, got = cell_scores(plain, args.lessons), cell_scores(ours, args.lessons)
         if expected != got or not expected:
             differ = sorted(k for k in expected.keys() | got.keys() if expected.get(k) != got.get(k))
             print(f"SCORES DIFFER on {len(differ)} cells, e.g. {differ[:5]}")

@@ -25,8 +25,8 @@ from nbgrader.api import Gradebook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the corpus lives in the repository's tests/
 from grader import course  # noqa: E402
-from tests.hostile import COURSE, ENV, FULL, KINDS, LESSON, TIMEOUT, notebook, released_course, submit  # noqa: E402
-from tests.test_hostile import grade_corpus, outcomes  # noqa: E402
+from tests.hostile import ENV, FULL, KINDS, LESSON, TIMEOUT, notebook, released_course, submit  # noqa: E402
+from tests.hostile.grading import grade_corpus, outcomes  # noqa: E402
 
 CLASSMATE = "0classmate"  # sorts first: graded before the submission next to it
 
@@ -34,9 +34,8 @@ CLASSMATE = "0classmate"  # sorts first: graded before the submission next to it
 def plain_class(kind, template: Path, root: Path) -> Path:
     """The kind's own class: a copy of the released template with the classmate and the submission in it."""
     shutil.copytree(template, root)
-    COURSE["root"] = str(root)
     submit(root, CLASSMATE, notebook())
-    submit(root, kind.id, kind.make(), kind.beside)
+    submit(root, kind.id, kind.made(root), kind.beside)  # no answer service runs: its port is 0
     return root
 
 

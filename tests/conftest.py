@@ -1,63 +1,36 @@
-"""Shared helpers: learner notebooks built from the release, graded by real nbgrader."""
+"""Fixtures and hypothesis profiles, registered for every test; the helpers tests share are in tests/support.py."""
 from __future__ import annotations
 
-import concurrent.futures
-import fcntl
 import os
-from pathlib import Path
 
-import nbformat
 import pytest
 from hypothesis import settings
 
-from grader import course
-from grader.engine.sandbox import grade_notebook
-from grader.engine.scores import Report
-
-# Kernels run beside the property tests, so time per example means nothing; in CI, the same
-# examples every run.
-settings.register_profile("course", deadline=None)
-settings.register_profile("ci", deadline=None, derandomize=True)
-settings.load_profile("ci" if os.environ.get("CI") else "course")
+from tests.support import (
+    grade_every_lesson,
+    once_per_run,
+    read_lesson_reports,
+    run_apart,  # noqa: F401 - tests/test_isolation.py still imports it from here
+)
 
 
-solution_sources = course.reference_answers
-learner_notebook = course.learner_notebook
+def pytest_configure(config):
+    """Kernels run beside the property tests, so time per example means nothing; in CI, the same examples every run."""
+    settings.register_profile("course", deadline=None)
+    settings.register_profile("ci", deadline=None, derandomize=True)
+    settings.load_profile("ci" if os.environ.get("CI") else "course")
 
 
-@pytest.fixture
-def grade(tmp_path):
-    """Grade a notebook object with the lesson's full tests; return the Report."""
-    def _grade(nb: nbformat.NotebookNode, name: str = "submission.ipynb") -> Report:
-        path = tmp_path / name
-        nbformat.write(nb, path)
-        return grade_notebook(path)
-    return _grade
+@pytest.fixture(scope="session")
+def lesson_reports(tmp_path_factory):
+    """lesson -> reference / stub / deleted -> Report: every lesson's notebooks graded once per run, in one batch."""
+    return read_lesson_reports(once_per_run(tmp_path_factory, "lesson-reports", grade_every_lesson))
 
 
-def once_per_run(tmp_path_factory, name: str, build) -> Path:
-    """A folder that `build(folder)` fills once per test run, shared by every xdist worker.
-
-    The first worker to ask builds it while holding a lock; the others wait for it and
-    reuse the result, so expensive grading is not repeated on each worker.
-    """
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the run's folder, above each worker's own
-    folder = base / name
-    with open(base / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (folder / ".built").exists():
-            folder.mkdir(exist_ok=True)
-            build(folder)
-            (folder / ".built").touch()
-    return folder
-
-
-def run_apart(function, *args):
-    """Call `function(*args)` in a thread of its own and return its result.
-
-    A worker that has run the browser tests keeps Playwright's event loop running in its
-    main thread; asyncio.run and nbclient need a thread without one."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(function, *args).result()
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items):
+    """The tests that read the one `grader prove` run go to one xdist worker (with --dist loadgroup), so no
+    other worker waits for that run."""
+    for item in items:
+        if "proofs" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("prove"))

@@ -24,9 +24,8 @@ from grader.engine import status
 from grader.engine.grade import grade_submission
 from grader.instructor.grading import grade_class, statuses
 from grader.instructor.results import class_results
-from tests import test_metadata_restore as edits
-from tests.conftest import once_per_run, run_apart
-from tests.hostile import ENV, FULL, LESSON, notebook, released_course, submit
+from tests.hostile import ENV, FULL, LESSON, edits, notebook, released_course, submit
+from tests.support import once_per_run, run_apart
 
 
 def long_expression(nb):

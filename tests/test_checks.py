@@ -768,25 +768,25 @@ def test_of_several_mistakes_with_the_same_answer_only_the_one_agreeing_on_the_p
 
 
 def test_ranking_names_no_candidate_that_agrees_with_the_learner_on_fewer_than_half_the_probes():
-    from grader.learner.checks import _most_specific
+    from grader.learner.checks import most_specific
     from grader.learner.hints import implementation
 
     def learner(scores):
         return np.zeros(2)
 
-    assert _most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation) == []
-    both = _most_specific(implementation(ZERO_FILL), [ZERO_FILL, ONE_FILL], [(([-np.inf, -np.inf],), {})],
+    assert most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation) == []
+    both = most_specific(implementation(ZERO_FILL), [ZERO_FILL, ONE_FILL], [(([-np.inf, -np.inf],), {})],
                           implementation)
     assert both == [ZERO_FILL, ONE_FILL]  # a tie on every probe keeps both
-    assert _most_specific(learner, [ZERO_FILL, ONE_FILL], [], implementation) == [ZERO_FILL, ONE_FILL]
+    assert most_specific(learner, [ZERO_FILL, ONE_FILL], [], implementation) == [ZERO_FILL, ONE_FILL]
 
 
 def test_the_probes_decide_between_mistakes_that_agree_on_the_failing_input():
-    from grader.learner.checks import _most_specific
+    from grader.learner.checks import most_specific
     from grader.learner.hints import implementation
 
     learner = implementation(ONE_FILL)
-    assert _most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation) == [ONE_FILL]
+    assert most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation) == [ONE_FILL]
 
 
 # --------------------------------------------------------------------------- generated inputs, generators, streams
@@ -909,8 +909,8 @@ def test_a_number_answer_is_judged_in_its_own_dtype_and_with_the_inputs_magnitud
 
 
 def test_lists_of_arrays_of_different_lengths_are_compared_piece_by_piece():
-    from grader.learner.checks import _same_value
+    from grader.learner.checks import same_answer
     pieces = [np.array([0.5, 0.5]), np.array([1.0])]
-    assert _same_value(pieces, [np.array([0.5, 0.5]), np.array([1.0])])
-    assert not _same_value(pieces, [np.array([0.5, 0.5]), np.array([0.9])])
-    assert not _same_value(pieces, pieces[:1])
+    assert same_answer(pieces, [np.array([0.5, 0.5]), np.array([1.0])])
+    assert not same_answer(pieces, [np.array([0.5, 0.5]), np.array([0.9])])
+    assert not same_answer(pieces, pieces[:1])

@@ -1,28 +1,65 @@
-"""`python -m grader` as a learner runs it: grading results, and one clear line for bad input."""
+"""`python -m grader` as a learner runs it: grading results, and one clear line for bad input.
+
+Most run the command line in this process (`grader.cli.main`); a few run it as the README
+shows it, in a process of its own.
+"""
 import json
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 
 import nbformat
 import pytest
 
-from grader import course
+from grader import cli, course
+from tests.support import run_apart
 
 LESSON = course.lesson_ids()[0]
 
 
-def grader(*args, cwd=course.REPO):
+@dataclass
+class Ran:
+    """What a run of the command line gave: its exit status and what it printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def grader(*args, cwd=course.REPO) -> Ran:
     """Run the CLI as the README shows it: the venv's python, with no venv on PATH."""
     env = {**os.environ, "PATH": "/usr/bin:/bin"}
     env.pop("VIRTUAL_ENV", None)
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)],
+    done = subprocess.run([sys.executable, "-m", "grader", *map(str, args)],
                           capture_output=True, text=True, cwd=cwd, timeout=300, env=env)
+    return Ran(done.returncode, done.stdout, done.stderr)
+
+
+@pytest.fixture
+def grader_here(capsys):
+    """Run the CLI in this process (a thread of its own, for the kernels), as `grader` runs it."""
+    capsys.readouterr()
+
+    def run(*args) -> Ran:
+        returncode = run_apart(cli.main, [str(a) for a in args])
+        out, err = capsys.readouterr()
+        return Ran(returncode, out, err)
+    return run
+
+
+def test_check_runs_as_the_readme_shows_it():
+    """The venv's python with no venv on PATH finds everything (the other tests run the command line in process)."""
+    run = grader("check", course.source_notebook(LESSON), "--json")
+    assert run.returncode == 0 and run.stderr == ""
+    report = json.loads(run.stdout)
+    assert report["lesson"] == LESSON and report["score"] == report["max_score"] > 0
+    assert grader("release", "99_nothing").returncode == 2
 
 
 @pytest.mark.parametrize("lesson", course.lesson_ids())
-def test_check_gives_full_marks_to_the_solution_notebook(lesson):
-    run = grader("check", course.source_notebook(lesson), "--json")
+def test_check_gives_full_marks_to_the_solution_notebook(lesson, grader_here):
+    run = grader_here("check", course.source_notebook(lesson), "--json")
     assert run.returncode == 0 and run.stderr == ""
     report = json.loads(run.stdout)
     assert set(report) == {"lesson", "score", "max_score", "tests"}
@@ -32,8 +69,8 @@ def test_check_gives_full_marks_to_the_solution_notebook(lesson):
 
 
 @pytest.mark.parametrize("lesson", course.lesson_ids())
-def test_check_gives_zero_to_the_release_and_prints_a_table(lesson):
-    run = grader("check", course.release_notebook(lesson))
+def test_check_gives_zero_to_the_release_and_prints_a_table(lesson, grader_here):
+    run = grader_here("check", course.release_notebook(lesson))
     assert run.returncode == 0 and run.stderr == ""
     lines = run.stdout.splitlines()
     assert lines[1].split() == ["test", "points", "result", "message"]
@@ -65,17 +102,17 @@ BAD_INPUTS = {
 
 
 @pytest.mark.parametrize("kind", BAD_INPUTS)
-def test_bad_input_is_one_line_on_stderr_and_exit_2(kind, tmp_path):
+def test_bad_input_is_one_line_on_stderr_and_exit_2(kind, tmp_path, grader_here):
     make, message = BAD_INPUTS[kind]
     path = tmp_path / "submission.ipynb"
     if make:
         make(path)
-    run = grader("check", path, "--json")
+    run = grader_here("check", path, "--json")
     assert run.returncode == 2
     assert run.stdout == ""
     assert len(run.stderr.strip().splitlines()) == 1 and message in run.stderr
 
 
-def test_release_refuses_an_unknown_lesson():
-    run = grader("release", "99_nothing")
+def test_release_refuses_an_unknown_lesson(grader_here):
+    run = grader_here("release", "99_nothing")
     assert run.returncode == 2 and "unknown lesson" in run.stderr

@@ -24,7 +24,7 @@ from jupyter_core.paths import jupyter_runtime_dir
 from grader import course
 from grader.engine import isolation, status
 from grader.engine.warmkernel import ADDRESS, MEMORY, ForkedKernelManager
-from tests.conftest import run_apart
+from tests.support import run_apart
 
 pytestmark = pytest.mark.skipif(not isolation.available() and not os.environ.get("CI"),
                                 reason="kernel isolation needs root on Linux (CI runs these as root)")

@@ -14,8 +14,9 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader import course
-from grader.proof.demo import BROKEN, PLAN
-from tests.conftest import once_per_run
+from grader.proof.demo import PLAN
+from grader.proof.simulate import BROKEN
+from tests.support import once_per_run
 
 LESSON = "01_naive_division"
 STUDENTS = 8

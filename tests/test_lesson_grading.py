@@ -1,37 +1,36 @@
 """Every lesson through real nbgrader autograde: the reference gets full marks, the
 untouched release (stubs) gets zero, and a deleted test cell keeps its points in the total.
 
-The third way, known-wrong and correct alternative implementations, is proven for every
-catalogue entry in test_prove.py.
+The three notebooks of every lesson are graded once per run, in one batch (the
+`lesson_reports` fixture). The third way, known-wrong and correct alternative
+implementations, is proven for every catalogue entry in test_prove.py.
 """
 import pytest
 
 from grader import course
-from tests.conftest import learner_notebook, solution_sources
+from tests.support import graded_cells_of, learner_notebook, solution_sources
 
 LESSONS = course.lesson_ids()
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_reference_gets_full_marks(lesson, grade):
-    report = grade(learner_notebook(lesson, solution_sources(lesson)))
+def test_reference_gets_full_marks(lesson, lesson_reports):
+    report = lesson_reports[lesson]["reference"]
     assert report.max_score > 0
     assert report.score == report.max_score, [t for t in report.tests if not t.passed]
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_release_stub_gets_zero(lesson, grade):
-    report = grade(learner_notebook(lesson, {}))
+def test_release_stub_gets_zero(lesson, lesson_reports):
+    report = lesson_reports[lesson]["stub"]
     assert report.max_score > 0 and report.score == 0
     assert all("not written yet" in t.message for t in report.tests)
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_a_deleted_test_cell_scores_zero_and_keeps_its_points_in_the_total(lesson, grade):
-    nb = learner_notebook(lesson, solution_sources(lesson))
-    tests = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
-    nb.cells.remove(tests[-1])
-    report = grade(nb)
+def test_a_deleted_test_cell_scores_zero_and_keeps_its_points_in_the_total(lesson, lesson_reports):
+    tests = graded_cells_of(learner_notebook(lesson, solution_sources(lesson)))
+    report = lesson_reports[lesson]["deleted"]
     missing = report.tests[-1]
     assert missing.grade_id == tests[-1].metadata.nbgrader.grade_id
     assert missing.points == 0 and not missing.passed and "missing" in missing.message

@@ -9,7 +9,7 @@ from nbclient.exceptions import CellExecutionError
 from grader import course
 from grader.engine.sandbox import IOPUB_SECONDS
 from tests import lessons
-from tests.conftest import run_apart
+from tests.support import run_apart
 
 LESSONS = course.lesson_ids()
 

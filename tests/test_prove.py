@@ -18,7 +18,7 @@ from grader.engine import scores
 from grader.engine.scores import Report
 from grader.learner import hints
 from grader.proof import alternatives, mutate, prove
-from tests.conftest import once_per_run
+from tests.support import once_per_run
 
 MISCONCEPTIONS = hints.misconceptions()
 ALTERNATIVES = alternatives.alternatives()

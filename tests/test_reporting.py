@@ -26,7 +26,7 @@ from grader.instructor.report import MisconceptionCount, misconception_counts, w
 from grader.instructor.results import ClassResults, Student, class_results
 from grader.learner import checks, hints
 from grader.learner.hints import misconceptions
-from tests.conftest import once_per_run, run_apart
+from tests.support import marked_lines, once_per_run, run_apart
 
 NAIVE, MASKING = "01_naive_division", "06_masking"
 LESSONS = [NAIVE, MASKING]
@@ -103,22 +103,6 @@ def gradebook_scores(root) -> dict[tuple[str, str], float]:
 def read_csv(path) -> list[list[str]]:
     with open(path, newline="", encoding="utf-8") as file:
         return list(csv.reader(file))
-
-
-def marked_lines(begin: str, end: str, lessons=LESSONS) -> list[str]:
-    """The lines between `begin` and `end` markers in the lessons' source notebooks, long enough to tell."""
-    lines = []
-    for lesson in lessons:
-        for cell in nbformat.read(course.source_notebook(lesson), as_version=4).cells:
-            inside = False
-            for line in cell.source.splitlines():
-                if line.strip() == begin:
-                    inside = True
-                elif line.strip() == end:
-                    inside = False
-                elif inside and len(line.strip()) > 15:
-                    lines.append(line.strip())
-    return lines
 
 
 class Tables(HTMLParser):
@@ -214,7 +198,7 @@ def test_feedback_page_per_student_with_messages_and_missing_lessons(graded_clas
                                        ("### BEGIN SOLUTION", "### END SOLUTION")])
 def test_feedback_shows_no_hidden_test_or_solution_code(graded_class, begin, end):
     _, _, _, paths = graded_class
-    secret = marked_lines(begin, end)
+    secret = marked_lines(begin, end, LESSONS)
     assert len(secret) > 10
     for path in paths:
         raw = path.read_text(encoding="utf-8")

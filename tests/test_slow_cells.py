@@ -21,7 +21,7 @@ import pytest
 from grader import course
 from grader.engine import sandbox, scores, status, warmkernel
 from grader.engine.bridge import INTERRUPT_GRACE
-from tests.conftest import run_apart
+from tests.support import run_apart
 
 LESSON = "01_naive_division"
 TIMEOUT = 4  # seconds per cell

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from grader.engine.warmkernel import ForkedKernelManager, ForkedProcess
-from tests.conftest import run_apart
+from tests.support import run_apart
 
 
 async def run_in_kernel(code: str, cwd, env=None, isolate=False) -> tuple[str, ForkedKernelManager]:

@@ -15,7 +15,7 @@ from nbclient import NotebookClient
 
 from grader.engine.sandbox import IOPUB_SECONDS
 from grader.learner.widgets import WIDGET_VIEW, TemperatureExplorer, temperature_explorer, weights_at
-from tests.conftest import run_apart
+from tests.support import run_apart
 
 TOKENS = ["I", "am", "learning", "to", "Delhi"]
 PERCENT_AT_1 = [3.7, 29.8, 13.9, 16.6, 35.9]

@@ -163,7 +163,7 @@ def _stand_in_for(item) -> Opaque:
     return _stand_in(kind)(f"<a {kind}: {kernelside.clip(item[1].get('repr', ''), 400)}>")
 
 
-def _write_back(original, after) -> None:
+def write_back(original, after) -> None:
     """Make the grading side's argument look as the learner's function left its copy."""
     if type(original) is np.ndarray and type(after) is np.ndarray:
         if original.shape != after.shape and original.size == after.size and original.flags.writeable:
@@ -222,7 +222,7 @@ class KernelSession:
         try:
             returned = [*answer["args"], *answer["kwargs"].values()]
             for original, after in zip([*args, *kwargs.values()], returned, strict=False):
-                _write_back(original, self.codec.read(after))
+                write_back(original, self.codec.read(after))
             for warned in answer["warnings"]:
                 category = rebuilt_class(tuple(map(tuple, warned["classes"])), Warning)
                 warnings.warn_explicit(kernelside.clip(warned["message"]), category, "<learner's code>", 0)

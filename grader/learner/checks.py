@@ -202,7 +202,7 @@ def _run(fn, args, kwargs, record_warnings=False) -> _Outcome:
     return outcome
 
 
-def _same_value(a, b, scale=1.0) -> bool:
+def same_answer(a, b, scale=1.0) -> bool:
     """Whether two answers are the same kind of thing with the same values (used to match mistakes)."""
     if (type(a) is np.ndarray) != (type(b) is np.ndarray):
         return False
@@ -216,7 +216,7 @@ def _same_value(a, b, scale=1.0) -> bool:
         return False
     if isinstance(a, (list, tuple)) and any(isinstance(x, (list, tuple, np.ndarray)) for x in [*a, *b]):
         # ragged pieces too
-        return len(a) == len(b) and all(_same_value(x, y, scale) for x, y in zip(a, b, strict=False))
+        return len(a) == len(b) and all(same_answer(x, y, scale) for x, y in zip(a, b, strict=False))
     try:
         return compare(np.asarray(a, dtype=float), np.asarray(b, dtype=float), scale=scale) is None
     except (TypeError, ValueError):
@@ -252,7 +252,7 @@ def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches
     The catalogue's misconceptions of `fn` are run on a fresh copy of the same input
     (`pristine`: args and kwargs as they were before the learner's call), by `run` when
     the check calls functions its own way, and compared with `same_value`. When several
-    behave alike here, only the most specific are named (see `_most_specific`; `rank`
+    behave alike here, only the most specific are named (see `most_specific`; `rank`
     False skips that). `mistakes` are wrong answers the check itself knows, compared with
     `matches` (default `same_value`).
     """
@@ -275,13 +275,13 @@ def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches
         if _behaves_alike(learner, run(hints.implementation(entry), args, kwargs), same_value):
             alike.append(entry)
     if rank and alike:
-        alike = _most_specific(fn, alike, hints.probes(name), hints.implementation,
+        alike = most_specific(fn, alike, hints.probes(name), hints.implementation,
                                learner.warning is not None)
     named += [(entry.description, entry.hint) for entry in alike]
     return list(dict.fromkeys(named))
 
 
-def _most_specific(fn, candidates, probes, implementation, record_warnings=False) -> list:
+def most_specific(fn, candidates, probes, implementation, record_warnings=False) -> list:
     """The candidates that behave like the learner's function on the most probes (and on half of them at least).
 
     Several misconceptions can give the same wrong answer on the input that failed; the
@@ -294,7 +294,7 @@ def _most_specific(fn, candidates, probes, implementation, record_warnings=False
     agree = [0] * len(candidates)
     for args, kwargs in probes:
         scale = input_scale(args, kwargs)
-        same = lambda a, b, scale=scale: _same_value(a, b, scale)  # noqa: E731
+        same = lambda a, b, scale=scale: same_answer(a, b, scale)  # noqa: E731
         learner = _run(fn, *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
         for index, entry in enumerate(candidates):
             other = _run(implementation(entry), *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
@@ -378,7 +378,7 @@ def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
     call = describe_call(fn, args, kwargs)
     pristine = copy.deepcopy((args, kwargs))
     scale = input_scale(args, kwargs)
-    same = lambda a, b: _same_value(a, b, scale)  # noqa: E731
+    same = lambda a, b: same_answer(a, b, scale)  # noqa: E731
     outcome = _call(fn, args, kwargs, call, same)
     reason = compare(outcome.value, expect, dtype, scale=scale)
     if reason is not None:
@@ -417,13 +417,13 @@ def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
     pristine = copy.deepcopy((args, kwargs))
-    outcome = _call(fn, args, kwargs, call, _same_value)
+    outcome = _call(fn, args, kwargs, call, same_answer)
     scale = input_scale(args, kwargs)
     problem = _answer_problem(outcome.value, expect, scale)
     if problem is not None:
         lines = [f"{call} is not right: {problem}.", f"  expected: {expect!r}", f"  got:      {_show(outcome.value)}"]
         given = lambda got, out: _answer_problem(got, out, scale) is None  # noqa: E731
-        raise failure(lines, _diagnosis(fn, pristine, outcome, _same_value, mistakes, given))
+        raise failure(lines, _diagnosis(fn, pristine, outcome, same_answer, mistakes, given))
 
 
 def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> None:
@@ -435,7 +435,7 @@ def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> 
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
     pristine = copy.deepcopy((args, kwargs))
-    same = lambda a, b: _same_value(np.asarray(a), np.asarray(b))  # noqa: E731
+    same = lambda a, b: same_answer(np.asarray(a), np.asarray(b))  # noqa: E731
     outcome = _run(fn, args, kwargs)
     if isinstance(outcome.raised, NotImplementedError):
         raise _not_written(call)
@@ -458,11 +458,11 @@ def check_quiet(fn, *args, **kwargs) -> None:
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
     pristine = copy.deepcopy((args, kwargs))
-    outcome = _call(fn, args, kwargs, call, _same_value, record_warnings=True)
+    outcome = _call(fn, args, kwargs, call, same_answer, record_warnings=True)
     if outcome.warning is not None:
         first = outcome.warning
         lines = [f"{call} warned: {first.category.__name__}: {first.message}"]
-        raise failure(lines, _diagnosis(fn, pristine, outcome, _same_value), otherwise=[
+        raise failure(lines, _diagnosis(fn, pristine, outcome, same_answer), otherwise=[
             "  hint: a correct answer never overflows or divides by zero; "
             "shift the scores before exp so the largest becomes 0."])
 

@@ -17,40 +17,23 @@ import sys
 import time
 import zipfile
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-import nbformat
-
 from grader import course
 from grader.learner import hints
-from grader.proof import alternatives
+from grader.proof.simulate import Upload, content, name_lms_files, simulate_class
 
 DEFAULT_LESSONS = ["01_naive_division", "03_shared_denominator", "06_masking"]
 DEFAULT_COURSE = course.REPO / ".grading" / "demo"
 MARKER = ".softmax-demo"        # a new run wipes only a folder that holds this (or an empty one)
 PLAN = "simulated-class.json"   # what each simulated student handed in, and how each step went
 DOWNLOADS = "lms-submissions.zip"
-BROKEN = ("not-json", "empty", "other-course", "stray-text")
 FIRST_NAMES = ["Amara", "Bo", "Carmen", "Dev", "Elif", "Farah", "Goran", "Hana", "Ines", "Jonas", "Kwame", "Lena",
                "Mateo", "Nadia", "Omar", "Priya", "Quinn", "Rosa", "Sven", "Tariq", "Uma", "Viktor", "Wen", "Yusuf"]
 LAST_NAMES = ["Achebe", "Berg", "Chen", "Diaz", "Eriksen", "Fofana", "Garcia", "Haddad", "Ito", "Jensen", "Kowalski",
               "Lopez", "Mensah", "Novak", "Okafor", "Patel", "Rossi", "Schmidt", "Tanaka", "Volkov", "Wong", "Yilmaz"]
-
-
-@dataclass
-class Upload:
-    """One thing a simulated student hands in."""
-
-    student: str
-    lesson: str                       # the lesson it is meant for
-    channel: str                      # "exchange" or "lms"
-    kind: str                         # correct, partial, misconceived, or one of BROKEN
-    entries: list[str] = field(default_factory=list)  # catalogue ids used, or the functions left as stubs
-    answers: dict[str, str] | None = None              # the solution cells filled in; None for a broken upload
-    minutes_early: int = 60           # how long before the deadline it arrived; orders a student's versions
-    name: str = ""                    # its file name in the LMS zip
 
 
 @dataclass
@@ -64,111 +47,6 @@ class Step:
 
 class StepFailed(RuntimeError):
     """A pipeline step exited with an error; later steps would only repeat it."""
-
-
-# --- the simulated class -------------------------------------------------------------------------
-
-def common_mistake(function: str, rng: random.Random):
-    """A catalogued misconception of `function`, the first few listed (the classic ones) far more often."""
-    entries = hints.misconceptions(function=function)
-    return rng.choices(entries, weights=[1 / (rank + 1) ** 2 for rank in range(len(entries))])[0]
-
-
-def work(lesson: str, rng: random.Random, root: Path) -> tuple[str, list[str], dict[str, str]]:
-    """What one student writes for one lesson: (kind, catalogue ids or stubbed functions, answers)."""
-    reference = course.reference_answers(lesson, root)
-    functions = list(reference)
-    roll = rng.random()
-    if roll < 0.4:  # correct: the reference, or another right way for some functions
-        answers, used = dict(reference), []
-        for function in functions:
-            others = alternatives.alternatives(function=function)
-            if others and rng.random() < 0.4:
-                other = rng.choice(others)
-                answers[function] = other.source.strip() + "\n"
-                used.append(other.id)
-        return "correct", used, answers
-    if roll < 0.6:  # partial: some functions still stubs (all of them when there is only one)
-        stubbed = rng.sample(functions, rng.randint(1, max(1, len(functions) - 1)))
-        return "partial", stubbed, {f: code for f, code in reference.items() if f not in stubbed}
-    chosen = rng.sample(functions, 2 if len(functions) > 1 and rng.random() < 0.3 else 1)
-    answers, used = dict(reference), []
-    for function in chosen:
-        mistake = common_mistake(function, rng)
-        answers[function] = mistake.source.strip() + "\n"
-        used.append(mistake.id)
-    return "misconceived", used, answers
-
-
-def simulate_class(students: int, lessons: list[str], rng: random.Random, root: Path) -> list[Upload]:
-    """Every upload of the class, each student's versions of a lesson oldest first.
-
-    About half use the exchange, the rest the LMS. On the first lesson, LMS students send
-    a file that is not JSON, an empty file and another course's notebook, and one tries
-    twice; another adds a stray text file; one exchange student also submits twice.
-    """
-    ids = [f"s{n:0{max(2, len(str(students)))}d}" for n in range(1, students + 1)]
-    by_exchange = set(rng.sample(ids, students // 2))
-    uploads = []
-    for student in ids:
-        for lesson in lessons:
-            kind, entries, answers = work(lesson, rng, root)
-            uploads.append(Upload(student, lesson, "exchange" if student in by_exchange else "lms",
-                                  kind, entries, answers, rng.randint(5, 4 * 24 * 60)))
-    first = lessons[0]
-
-    def upload_of(student: str) -> Upload:
-        return next(u for u in uploads if u.student == student and u.lesson == first)
-
-    lms = [s for s in ids if s not in by_exchange]
-    rng.shuffle(lms)
-    for student, kind in zip(lms, BROKEN[:3], strict=False):
-        broken = upload_of(student)
-        broken.kind, broken.entries, broken.answers = kind, [], None
-    twice = lms[3:4] + sorted(by_exchange)[:1]
-    for student in twice:
-        later = upload_of(student)
-        later.kind, later.entries, later.answers = "correct", [], course.reference_answers(first, root)
-        later.minutes_early = 30
-        stubbed = list(later.answers)[:1]
-        earlier = Upload(student, first, later.channel, "partial", stubbed,
-                         {f: code for f, code in later.answers.items() if f not in stubbed}, 2 * 24 * 60)
-        uploads.insert(uploads.index(later), earlier)
-    if lms:
-        uploads.append(Upload(lms[-1], first, "lms", "stray-text", minutes_early=rng.randint(5, 600)))
-    return uploads
-
-
-def name_lms_files(uploads: list[Upload], rng: random.Random) -> dict[str, str]:
-    """Canvas-style names, `<student>_<user id>_<submission id>_<file>`; returns each student's user id."""
-    user_ids: dict[str, str] = {}
-    for upload in uploads:
-        user_ids.setdefault(upload.student, str(rng.randint(10000, 99999)))
-        if upload.channel == "lms":
-            original = "notes.txt" if upload.kind == "stray-text" else f"{upload.lesson}.ipynb"
-            upload.name = f"{upload.student}_{user_ids[upload.student]}_{rng.randint(1000000, 9999999)}_{original}"
-    return user_ids
-
-
-def another_course_notebook() -> nbformat.NotebookNode:
-    """A real notebook, but homework for another course: it carries none of our lessons' cells."""
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# Statistics 101, week 3: linear regression"),
-                nbformat.v4.new_code_cell("import numpy as np\nslope, intercept = np.polyfit([1, 2, 3], [2, 4, 7], 1)")]
-    return nb
-
-
-def content(upload: Upload, root: Path) -> bytes:
-    """The bytes of an upload as the student's file holds them."""
-    if upload.kind == "not-json":  # "Download as HTML", saved under the notebook's name
-        return f"<!DOCTYPE html>\n<html><head><title>{upload.lesson}</title></head><body>...</body></html>\n".encode()
-    if upload.kind == "empty":
-        return b""
-    if upload.kind == "stray-text":
-        return b"Hi! My notebook is attached. The last check still fails, sorry.\n"
-    if upload.kind == "other-course":
-        return nbformat.writes(another_course_notebook()).encode()
-    return nbformat.writes(course.learner_notebook(upload.lesson, upload.answers, root)).encode()
 
 
 # --- what students and the instructor do -----------------------------------------------------------

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from copy import deepcopy
@@ -26,6 +24,7 @@ import nbformat
 
 from grader import course
 from grader.engine import status
+from grader.proof import simulate
 
 LESSON = "01_naive_division"
 FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # all tests; the is_distribution tests alone
@@ -37,22 +36,12 @@ ENV = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.
 
 def released_course(root: Path) -> Path:
     """A course directory with lesson 01 released into its gradebook and no submissions yet."""
-    course.text_source(LESSON, root).parent.mkdir(parents=True)
-    shutil.copy(course.text_source(LESSON), course.text_source(LESSON, root))
-    shutil.copy(course.REPO / "nbgrader_config.py", root)
-    subprocess.run([sys.executable, "-m", "grader", "--course", str(root), "release", "--no-exchange"],
-                   env=ENV, check=True, capture_output=True)
-    return root
+    return simulate.released_course(root, [LESSON])
 
 
 def submit(root: Path, student: str, data: bytes, beside=()) -> None:
-    """Put a student's file (and what they handed in beside it) where nbgrader's autograde looks."""
-    folder = root / ".grading" / "submitted" / student / LESSON
-    folder.mkdir(parents=True)
-    (folder / f"{LESSON}.ipynb").write_bytes(data)
-    for name, content in beside:
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_bytes(content)
+    """Put a student's file of lesson 01 (and what they handed in beside it) where nbgrader's autograde looks."""
+    simulate.hand_in(root, student, LESSON, data, beside)
 
 
 NOT_COLLECTED = "not collected (listed, kept in .grading/unplaced/)"
@@ -83,6 +72,11 @@ class Kind:
     @property
     def student_id(self) -> str:
         return self.student or self.id
+
+    def made(self, root: Path, service_port: int = 0) -> bytes:
+        """The file it hands in to the course at `root`, with COURSE_ROOT and SERVICE_PORT filled in."""
+        data = self.make().replace(b"COURSE_ROOT", str(root).encode())
+        return data.replace(b"SERVICE_PORT", str(service_port).encode())
 
 
 def reference() -> dict[str, str]:
@@ -192,8 +186,7 @@ builtins.sum = lambda *args, **kwargs: 1.0
 FAKE_CHECKS = b"def check_call(*args, **kwargs):\n    pass\n\n\ndef passed(name):\n    print('ok')\n"
 FAKE_NUMPY = b"def allclose(*args, **kwargs):\n    return True\n"
 # Code that reaches for files by absolute path aims only at the corpus's own course (COURSE_ROOT,
-# filled in when the corpus is built) and the repository, never at the rest of the machine.
-COURSE = {"root": "COURSE_ROOT"}
+# filled in by Kind.made when the corpus is built) and the repository, never at the rest of the machine.
 READS_SOLUTIONS = '''
 import glob, json, os
 import grader
@@ -307,7 +300,6 @@ LONG_EXPRESSION = "x = " + "+".join(["1"] * 200_000)
 SHM_KEY = 0x50F7A801  # the System V key of the corpus's segment, found after the batch by it
 SURVIVOR = "softmax-hostile-survivor"  # the command line of the process that must not outlive its grading
 MUTE_SHELL = "trap '' INT TERM; sleep 1000"
-SERVICE = {"port": "SERVICE_PORT"}  # the port of the answer service the test runs, filled in when it starts
 
 SNOOPS_IOPUB = '''
 import json
@@ -541,10 +533,10 @@ KINDS = [
          lambda: notebook({NAIVE: WRONG}), status.SUSPICIOUS, DISTRIBUTION_ONLY,
          beside=(("numpy.py", FAKE_NUMPY), ("grader/__init__.py", b""), ("grader/learner/checks.py", FAKE_CHECKS))),
     Kind("reads_solutions", "code that looks for the solutions and hidden tests by relative and absolute paths",
-         lambda: notebook({NAIVE: READS_SOLUTIONS.replace("COURSE_ROOT", COURSE["root"])}), status.SUSPICIOUS,
+         lambda: notebook({NAIVE: READS_SOLUTIONS}), status.SUSPICIOUS,
          DISTRIBUTION_ONLY, needs_isolation=True),
     Kind("writes_course_gradebook", "a wrong answer that writes to the class's gradebook by its absolute path",
-         lambda: notebook({NAIVE: WRITES_COURSE_GRADEBOOK.replace("COURSE_ROOT", COURSE["root"])}),
+         lambda: notebook({NAIVE: WRITES_COURSE_GRADEBOOK}),
          status.SUSPICIOUS, DISTRIBUTION_ONLY, needs_isolation=True),
     Kind("nbgrader_env", "code that is right only when NBGRADER_EXECUTION is set",
          lambda: notebook({NAIVE: GRADED_ONLY}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
@@ -579,7 +571,7 @@ KINDS = [
          lambda: notebook({NAIVE: SNOOPS_IOPUB}), status.SUSPICIOUS, DISTRIBUTION_ONLY,
          unsafe_for_plain="it connects to every port of the machine"),
     Kind("asks_service", "a graded function that asks a service on 127.0.0.1 for the reference code",
-         lambda: notebook({NAIVE: ASKS_SERVICE.replace("SERVICE_PORT", str(SERVICE["port"]))}), status.SUSPICIOUS,
+         lambda: notebook({NAIVE: ASKS_SERVICE}), status.SUSPICIOUS,
          DISTRIBUTION_ONLY, unsafe_for_plain="it reaches a service of the machine"),
     # limits that a process tree walks around
     Kind("shared_mapping", "a 2.5 GB shared anonymous mapping, touched page by page",

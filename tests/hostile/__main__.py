@@ -3,7 +3,7 @@ import tempfile
 from pathlib import Path
 
 from tests.hostile import render
-from tests.test_hostile import grade_corpus, outcomes
+from tests.hostile.grading import grade_corpus, outcomes
 
 with tempfile.TemporaryDirectory() as tmp:
     grade_corpus(Path(tmp))

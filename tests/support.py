@@ -1,0 +1,107 @@
+"""What tests share: notebooks to grade, work done once per run, kernels in a thread of their own.
+
+Fixtures are registered in tests/conftest.py; everything a test module imports from another lives here.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import copy
+import fcntl
+import json
+import os
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import nbformat
+
+from grader import course
+from grader.engine.scores import Report, TestResult
+
+solution_sources = course.reference_answers
+learner_notebook = course.learner_notebook
+
+
+def tools_env(**changes: str) -> dict[str, str]:
+    """The environment for a child process: this one's, with the venv's tools (nbgrader's alembic) first on PATH."""
+    return {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}", **changes}
+
+
+def once_per_run(tmp_path_factory, name: str, build) -> Path:
+    """A folder that `build(folder)` fills once per test run, shared by every xdist worker.
+
+    The first worker to ask builds it while holding a lock; the others wait for it and
+    reuse the result, so expensive grading is not repeated on each worker.
+    """
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's own
+    folder = base / name
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / ".built").exists():
+            folder.mkdir(exist_ok=True)
+            build(folder)
+            (folder / ".built").touch()
+    return folder
+
+
+def run_apart(function, *args):
+    """Call `function(*args)` in a thread of its own and return its result.
+
+    A worker that has run the browser tests keeps Playwright's event loop running in its
+    main thread; asyncio.run and nbclient need a thread without one."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(function, *args).result()
+
+
+def marked_lines(begin: str, end: str, lessons) -> list[str]:
+    """The lines between `begin` and `end` markers in the lessons' source notebooks, long enough to tell."""
+    lines = []
+    for lesson in lessons:
+        for cell in nbformat.read(course.source_notebook(lesson), as_version=4).cells:
+            inside = False
+            for line in cell.source.splitlines():
+                if line.strip() == begin:
+                    inside = True
+                elif line.strip() == end:
+                    inside = False
+                elif inside and len(line.strip()) > 15:
+                    lines.append(line.strip())
+    return lines
+
+
+def graded_cells_of(nb: nbformat.NotebookNode) -> list:
+    """The notebook's graded test cells, in order."""
+    return [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+
+
+def lesson_notebooks(lesson: str) -> dict[str, nbformat.NotebookNode]:
+    """The notebooks of a lesson that every run grades: the reference answers, the release's stubs,
+    and the reference with its last test cell deleted."""
+    reference = learner_notebook(lesson, solution_sources(lesson))
+    deleted = copy.deepcopy(reference)
+    deleted.cells.remove(graded_cells_of(deleted)[-1])
+    return {"reference": reference, "stub": learner_notebook(lesson, {}), "deleted": deleted}
+
+
+def grade_every_lesson(folder: Path) -> None:
+    """Grade every lesson's `lesson_notebooks` in one warm batch (grade_many); the reports go to reports.json."""
+    from grader.engine.pool import grade_many
+
+    items = [(lesson, kind, nb) for lesson in course.lesson_ids() for kind, nb in lesson_notebooks(lesson).items()]
+    reports = run_apart(grade_many, [(lesson, nb) for lesson, _, nb in items])
+    failed = [(lesson, kind, report) for (lesson, kind, _), report in zip(items, reports, strict=True)
+              if isinstance(report, Exception)]
+    assert not failed, failed
+    graded: dict[str, dict] = {}
+    for (lesson, kind, _), report in zip(items, reports, strict=True):
+        graded.setdefault(lesson, {})[kind] = asdict(report)
+    (folder / "reports.json").write_text(json.dumps(graded))
+
+
+def read_lesson_reports(folder: Path) -> dict[str, dict[str, Report]]:
+    """lesson -> notebook kind (reference, stub, deleted) -> its Report, as grade_every_lesson wrote them."""
+    graded = json.loads((folder / "reports.json").read_text())
+    return {lesson: {kind: Report(**{**report, "tests": [TestResult(**t) for t in report["tests"]]})
+                     for kind, report in kinds.items()} for lesson, kinds in graded.items()}
