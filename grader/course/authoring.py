@@ -47,14 +47,12 @@ class AuthoringError(ValueError):
     """A lesson's text source has a malformed nbgrader marker."""
 
 
-def reference_code(lesson: str, function: str, root: Path) -> str:
-    """The reference code of `function`'s solution cell in `lesson`, as a learner would type it."""
+def reference_code(lesson: str, root: Path) -> dict[str, str]:
+    """{function: its reference code} for each solution cell of `lesson`'s text source, as a learner would type it."""
     nb = jupytext.read(course.text_source(lesson, root))
-    solutions = {c.metadata.get("grade_id"): c.source for c in nb.cells if c.metadata.get("nbgrader") == "solution"}
-    if function not in solutions:
-        raise AuthoringError(f"{lesson} has no solution cell {function!r} to take a reference from "
-                             f"(its solution cells: {', '.join(sorted(map(str, solutions)))})")
-    return "\n".join(line for line in solutions[function].splitlines() if line.strip() not in SOLUTION_LINES)
+    return {c.metadata.get("grade_id"): "\n".join(line for line in c.source.splitlines()
+                                                  if line.strip() not in SOLUTION_LINES)
+            for c in nb.cells if c.metadata.get("nbgrader") == "solution"}
 
 
 def with_references(source: str, lesson: str, root: Path | None, where: str) -> str:
@@ -75,8 +73,11 @@ def with_references(source: str, lesson: str, root: Path | None, where: str) -> 
                                  f"(lessons: {', '.join(known) or 'none, no course directory given'})")
         if not earlier < lesson:
             raise AuthoringError(f"{where}: a reference comes from an earlier lesson; {earlier} is not before {lesson}")
-        code = reference_code(earlier, function, root)
-        lines += [match["indent"] + text if text.strip() else "" for text in code.splitlines()]
+        references = reference_code(earlier, root)
+        if function not in references:
+            raise AuthoringError(f"{where}: {earlier} has no solution cell {function!r} to take a reference from "
+                                 f"(its solution cells: {', '.join(sorted(map(str, references)))})")
+        lines += [match["indent"] + text if text.strip() else "" for text in references[function].splitlines()]
     return "\n".join(lines)
 
 
@@ -108,6 +109,7 @@ def build_notebook(text_path: Path, root: Path | None = None) -> nbformat.Notebo
                                  "(write key=value pairs with JSON values)")
         for key in JUPYTEXT_ONLY:
             meta.pop(key, None)
+        has_points = "points" in meta
         kind, grade_id, points = meta.pop("nbgrader", None), meta.pop("grade_id", None), meta.pop("points", None)
         function = meta.get("function")
         cell.id = f"cell-{index:02d}"
@@ -116,7 +118,7 @@ def build_notebook(text_path: Path, root: Path | None = None) -> nbformat.Notebo
                 raise AuthoringError(f"{where}: a reference marker goes in given code, not in a solution cell")
             cell.source = with_references(cell.source, lesson, root, where)
         if kind is None:
-            if grade_id is not None or points is not None or function is not None:
+            if grade_id is not None or has_points or function is not None:
                 raise AuthoringError(f"{where} has grade_id/points/function but no nbgrader kind")
             continue
         if kind not in CELL_KINDS:
@@ -124,16 +126,16 @@ def build_notebook(text_path: Path, root: Path | None = None) -> nbformat.Notebo
         if not isinstance(grade_id, str) or not grade_id or grade_id in seen:
             raise AuthoringError(f"{where}: grade_id missing or repeated: {grade_id!r}")
         where = f"{lesson}, cell {index} ({grade_id})"
-        if (kind == "tests") != (points is not None):
+        if (kind == "tests") != has_points:
             raise AuthoringError(f"{where}: points go on tests cells, and only there")
         if (kind == "tests") != (function is not None):
             raise AuthoringError(f"{where}: every tests cell names the function it tests (function=\"...\"), "
                                  "and only a tests cell does")
-        if points is not None and (problem := points_problem(points)):
+        if has_points and (problem := points_problem(points)):
             raise AuthoringError(f"{where}: {problem}")
         seen.add(grade_id)
         meta["nbgrader"] = {**CELL_KINDS[kind], "grade_id": grade_id, "schema_version": 3, "task": False}
-        if points is not None:
+        if has_points:
             meta["nbgrader"]["points"] = points
             tests.append((where, function))
         cell.id = grade_id
