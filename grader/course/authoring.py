@@ -44,10 +44,10 @@ LOOKS_LIKE_REFERENCE = re.compile(r"^\s*#\s*<<")
 
 
 class AuthoringError(ValueError):
-    """A lesson's text source has a malformed nbgrader marker."""
+    """A lesson's text source has a malformed cell marker, reference marker or points value."""
 
 
-def reference_code(lesson: str, root: Path) -> dict[str, str]:
+def references_of(lesson: str, root: Path) -> dict[str, str]:
     """{function: its reference code} for each solution cell of `lesson`'s text source, as a learner would type it."""
     nb = jupytext.read(course.text_source(lesson, root))
     return {c.metadata.get("grade_id"): "\n".join(line for line in c.source.splitlines()
@@ -57,6 +57,8 @@ def reference_code(lesson: str, root: Path) -> dict[str, str]:
 
 def with_references(source: str, lesson: str, root: Path | None, where: str) -> str:
     """`source` with every reference marker replaced by the earlier lesson's reference code."""
+    if not any(LOOKS_LIKE_REFERENCE.match(line) for line in source.splitlines()):
+        return source
     lines = []
     for line in source.splitlines():
         match = REFERENCE.match(line)
@@ -73,7 +75,7 @@ def with_references(source: str, lesson: str, root: Path | None, where: str) -> 
                                  f"(lessons: {', '.join(known) or 'none, no course directory given'})")
         if not earlier < lesson:
             raise AuthoringError(f"{where}: a reference comes from an earlier lesson; {earlier} is not before {lesson}")
-        references = reference_code(earlier, root)
+        references = references_of(earlier, root)
         if function not in references:
             raise AuthoringError(f"{where}: {earlier} has no solution cell {function!r} to take a reference from "
                                  f"(its solution cells: {', '.join(sorted(map(str, references)))})")
