@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grader import course
-from grader.course import contract
+from grader.course import authoring, contract
 from grader.learner import hints
 from tests.test_prove import by_id, proofs  # noqa: F401 - the shared prove run
 
@@ -73,3 +73,29 @@ def test_property_lines_are_parsed_from_hidden_tests_only(tmp_path, monkeypatch)
                         contract.BEGIN, "# property value: the answer", "check_call(f, 2, expect=2)", contract.END])
     assert [contract.PROPERTY.match(line).group(1) for line in contract.hidden_lines(source)
             if contract.PROPERTY.match(line)] == ["value"]
+
+
+def test_a_test_cell_belongs_to_the_function_its_marker_names(tmp_path):
+    """The grade_id suggests f_twice; the marker says f, and the marker wins."""
+    lesson = "01_named"
+    text = course.text_source(lesson, tmp_path)
+    text.parent.mkdir(parents=True)
+    text.write_text("\n".join([
+        '# %% nbgrader="solution" grade_id="f"', "def f():", "    return 1", "",
+        '# %% nbgrader="solution" grade_id="f_twice"', "def f_twice():", "    return 2", "",
+        '# %% nbgrader="tests" grade_id="test_f_twice_public" points=1 function="f"', contract.BEGIN,
+        "# property value: the answer is 1", "assert f() == 1", contract.END, ""]))
+    authoring.build(lesson, tmp_path)
+    assert contract.function_of_test("test_f_twice_public", lesson, tmp_path) == "f"
+    assert contract.function_of_test("test_nothing", lesson, tmp_path) is None
+    found = contract.properties(lesson, tmp_path)
+    assert found["f"]["value"].tests == ["test_f_twice_public"] and found["f_twice"] == {}
+
+
+@pytest.mark.parametrize("lesson", course.lesson_ids())
+def test_every_test_cell_names_one_of_its_lessons_functions(lesson):
+    """Each test cell names a graded function, the one its grade_id is named after (so proofs read as before)."""
+    functions = set(course.reference_answers(lesson))
+    tested = contract.tested_functions(lesson)
+    assert tested and set(tested.values()) <= functions
+    assert all(grade_id.startswith(f"test_{function}_") for grade_id, function in tested.items())

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from grader import course
+from grader.course import authoring
 from grader.course.release import release
 
 
@@ -41,3 +42,34 @@ def test_an_edited_source_is_noticed(course_copy):
     source.write_text(source.read_text().replace("By the end of this lesson", "After this lesson"))
     expected = {course.source_notebook(lesson, course_copy), course.release_notebook(lesson, course_copy)}
     assert set(differences(course_copy)) == {str(p.relative_to(course_copy)) for p in expected}
+
+
+def test_an_edited_reference_reaches_every_lesson_given_it(course_copy):
+    """05's stable_softmax is written once; 06, 08 and 09 are given it in full (05's release holds only a stub)."""
+    source = course.text_source("05_stable_softmax", course_copy)
+    source.write_text(source.read_text().replace("evidence = np.exp(z)\n", "evidence = np.exp(z)  # no overflow\n"))
+    reusers = ("06_masking", "08_log_softmax", "09_gradient_and_online")
+    changed = [course.source_notebook("05_stable_softmax", course_copy)]
+    changed += [path(lesson, course_copy) for lesson in reusers
+                for path in (course.source_notebook, course.release_notebook)]
+    expected = {str(path.relative_to(course_copy)) for path in changed}
+    assert set(differences(course_copy)) == expected
+    given = course.read_cached(course.release_notebook("08_log_softmax", course_copy))
+    assert sum("evidence = np.exp(z)  # no overflow" in c.source for c in given.cells) == 1
+
+
+def test_the_release_holds_the_given_code_not_a_stub():
+    """A reference marker's code is given to the learner in full, in the committed student notebook."""
+    given = 0
+    for lesson in course.lesson_ids():
+        release = [c.source for c in course.read_cached(course.release_notebook(lesson)).cells]
+        for line in course.text_source(lesson).read_text().splitlines():
+            if match := authoring.REFERENCE.match(line):
+                code = course.reference_answers(match["lesson"])[match["function"]]
+                assert any(code in cell for cell in release), f"{lesson}: {match['function']} is not given in full"
+                given += 1
+    assert given == 6
+    attention = course.read_cached(course.release_notebook("07_attention"))
+    cell = next(c for c in attention.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "given_from_lesson_06")
+    assert cell.source.startswith("def masked_softmax(") and "raise ValueError" in cell.source
+    assert "YOUR CODE HERE" not in cell.source and cell.metadata.nbgrader.locked

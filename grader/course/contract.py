@@ -7,9 +7,10 @@ source,
 
 defines it (once per function), and `# property forbidden` in another hidden test cell of
 the same function says that cell checks it too. The test cell belongs to the function its
-grade_id names (`test_<function>_...`). The catalogue's misconceptions say which properties
-they break (`Misconception.breaks`), which is how the tests show that every property has a
-hidden test that an implementation breaking it fails.
+marker names (`function="..."`, kept by authoring as the cell's "function" metadata). The
+catalogue's misconceptions say which properties they break (`Misconception.breaks`), which
+is how the tests show that every property has a hidden test that an implementation
+breaking it fails.
 """
 from __future__ import annotations
 
@@ -37,10 +38,16 @@ class Property:
     tests: list[str] = field(default_factory=list)
 
 
-def function_of_test(grade_id: str, functions) -> str | None:
-    """The graded function a test cell belongs to: the longest name in `test_<function>_...`."""
-    owners = [f for f in functions if grade_id.startswith(f"test_{f}_")]
-    return max(owners, key=len, default=None)
+def tested_functions(lesson: str, root: Path = course.REPO) -> dict[str, str]:
+    """{test cell grade_id: the function it tests} for one lesson, as each test cell's marker names it."""
+    nb = course.read_cached(course.source_notebook(lesson, root))
+    return {c.metadata.nbgrader.grade_id: c.metadata.get("function") for c in nb.cells
+            if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")}
+
+
+def function_of_test(grade_id: str, lesson: str, root: Path = course.REPO) -> str | None:
+    """The graded function the test cell `grade_id` of `lesson` tests, or None for no such test cell."""
+    return tested_functions(lesson, root).get(grade_id)
 
 
 def hidden_lines(source: str) -> list[str]:
@@ -61,17 +68,18 @@ def properties(lesson: str, root: Path = course.REPO) -> dict[str, dict[str, Pro
     nb = course.read_cached(course.source_notebook(lesson, root))
     functions = [c.metadata.nbgrader.grade_id for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
     found: dict[str, dict[str, Property]] = {f: {} for f in functions}
+    tested = tested_functions(lesson, root)
     for cell in nb.cells:
         meta = cell.metadata.get("nbgrader", {})
         if not meta.get("grade") or meta.get("solution"):
             continue
-        function = function_of_test(meta["grade_id"], functions)
+        function = tested[meta["grade_id"]]
         for line in hidden_lines(cell.source):
             match = PROPERTY.match(line)
             if not match:
                 continue
-            if function is None:
-                raise ContractError(f"{lesson}: {meta['grade_id']} declares a property but belongs to no function")
+            if function not in found:
+                raise ContractError(f"{lesson}: {meta['grade_id']} declares a property but tests no graded function")
             pid, text = match.groups()
             prop = found[function].setdefault(pid, Property(function, pid))
             if text:

@@ -87,8 +87,7 @@ def entries(lesson: str | None = None):
 
 def _lost(report: Report, lesson: str, function: str) -> float:
     """Points the report lost on the tests of `function`."""
-    functions = list(course.reference_answers(lesson))
-    return sum(t.max_points - t.points for t in report.tests if function_of_test(t.grade_id, functions) == function)
+    return sum(t.max_points - t.points for t in report.tests if function_of_test(t.grade_id, lesson) == function)
 
 
 def _failed(report: Report | Exception) -> list[str]:
@@ -109,8 +108,7 @@ def judge(kind: str, entry, lesson: str, report: Report | Exception, catalogued:
     if isinstance(report, Exception):
         return Proof(lesson, entry.function, entry.id, kind, entry.description, 0.0, 0.0, 0.0, False,
                      _failed(report), catalogued=catalogued)
-    functions = list(course.reference_answers(lesson))
-    failing = [t for t in report.tests if not t.passed and function_of_test(t.grade_id, functions) == entry.function]
+    failing = [t for t in report.tests if not t.passed and function_of_test(t.grade_id, lesson) == entry.function]
     wrong = kind == "misconception"
     named = catalogued and wrong and any(entry.description in t.message for t in failing)
     others = named_misconceptions(report, lesson, besides=entry.id if catalogued else None) if wrong else []

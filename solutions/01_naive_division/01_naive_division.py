@@ -85,13 +85,13 @@ def naive_normalize(scores):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_naive_normalize_public" points=2
+# %% nbgrader="tests" grade_id="test_naive_normalize_public" points=2 function="naive_normalize"
 check_call(naive_normalize, [1, 2, 1], expect=[0.25, 0.5, 0.25])
 check_call(naive_normalize, np.array([3.0, 1.0]), expect=[0.75, 0.25])
 check_call(naive_normalize, [[1, 3], [2, 2]], expect=[[0.25, 0.75], [0.5, 0.5]])
 passed("naive_normalize")
 
-# %% nbgrader="tests" grade_id="test_naive_normalize_rows" points=1
+# %% nbgrader="tests" grade_id="test_naive_normalize_rows" points=1 function="naive_normalize"
 ### BEGIN HIDDEN TESTS
 from grader.learner.checks import check_generated
 
@@ -118,7 +118,7 @@ def _positive_rows(rng, size):
 check_generated(naive_normalize, _positive_rows, reference=_naive_reference, seed=101, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_naive_normalize_shapes" points=1
+# %% nbgrader="tests" grade_id="test_naive_normalize_shapes" points=1 function="naive_normalize"
 ### BEGIN HIDDEN TESTS
 # property shapes: any number of leading dimensions, one score per row, a batch of one row (1, n) and (k, 1, n), a column (n, 1)
 for _scores in (np.array([[2.0, 6.0]]), np.array([[[1.0, 3.0]], [[2.0, 2.0]]]), np.array([[4.0], [2.0], [5.0]]),
@@ -126,7 +126,7 @@ for _scores in (np.array([[2.0, 6.0]]), np.array([[[1.0, 3.0]], [[2.0, 2.0]]]), 
     check_call(naive_normalize, _scores, expect=_scores / _scores.sum(axis=-1, keepdims=True))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_naive_normalize_inputs" points=1
+# %% nbgrader="tests" grade_id="test_naive_normalize_inputs" points=1 function="naive_normalize"
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, tuples, integer arrays of any width and float64 give float64 (integers are summed as floats, so huge ones do not wrap around); float32 gives a float array
 check_call(naive_normalize, [2, 6], expect=[0.25, 0.75], dtype=np.float64)
@@ -141,7 +141,7 @@ _single = np.array([[0.1, 0.3], [2.0, 6.0]], dtype=np.float32)
 check_call(naive_normalize, _single, expect=_single.astype(float) / _single.astype(float).sum(axis=-1, keepdims=True))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_naive_normalize_unchanged" points=1
+# %% nbgrader="tests" grade_id="test_naive_normalize_unchanged" points=1 function="naive_normalize"
 ### BEGIN HIDDEN TESTS
 # property unchanged: the caller's array (float64, float32, any shape) is never changed
 for _scores in (np.array([1.0, 3.0]), np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]]),
@@ -149,7 +149,7 @@ for _scores in (np.array([1.0, 3.0]), np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]
     check_call(naive_normalize, _scores, expect=_scores.astype(float) / _scores.astype(float).sum(axis=-1, keepdims=True))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_naive_normalize_breaks" points=1
+# %% nbgrader="tests" grade_id="test_naive_normalize_breaks" points=1 function="naive_normalize"
 ### BEGIN HIDDEN TESTS
 # property meant_to_break: no guard, row by row: negative scores pass straight through and a zero-sum row gives inf and nan
 check_call(naive_normalize, [-2, 0, 3], expect=[-2.0, 0.0, 3.0])
@@ -187,14 +187,14 @@ def is_distribution(weights, atol=1e-8):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_is_distribution_public" points=2
+# %% nbgrader="tests" grade_id="test_is_distribution_public" points=2 function="is_distribution"
 check_answer(is_distribution, [0.25, 0.5, 0.25], expect=True)
 check_answer(is_distribution, [0.7, 0.2, 0.1], expect=True)
 check_answer(is_distribution, [0.5, 0.6], expect=False)
 check_answer(is_distribution, [-2, 0, 3], expect=False)
 passed("is_distribution")
 
-# %% nbgrader="tests" grade_id="test_is_distribution_rejects" points=1
+# %% nbgrader="tests" grade_id="test_is_distribution_rejects" points=1 function="is_distribution"
 ### BEGIN HIDDEN TESTS
 # property negatives: a negative entry anywhere gives False, even when its row sums to 1
 check_answer(is_distribution, [1.5, -0.5], expect=False)
@@ -209,7 +209,7 @@ check_answer(is_distribution, [np.inf, 0.0], atol=np.inf, expect=False)
 check_answer(is_distribution, [0.5, -np.inf, np.inf], atol=np.inf, expect=False)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_is_distribution_rows_and_atol" points=1
+# %% nbgrader="tests" grade_id="test_is_distribution_rows_and_atol" points=1 function="is_distribution"
 ### BEGIN HIDDEN TESTS
 from grader.learner.checks import check_generated
 
@@ -270,7 +270,7 @@ check_generated(is_distribution, _weights_or_not, reference=_dist_reference, ato
                 seed=103, examples=6)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_is_distribution_inputs" points=1
+# %% nbgrader="tests" grade_id="test_is_distribution_inputs" points=1 function="is_distribution"
 ### BEGIN HIDDEN TESTS
 from grader.learner.checks import Mistake
 

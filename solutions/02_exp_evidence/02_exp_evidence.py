@@ -122,13 +122,13 @@ def evidence(scores):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_evidence_public" points=2
+# %% nbgrader="tests" grade_id="test_evidence_public" points=2 function="evidence"
 check_call(evidence, [0, 1], expect=[1.0, 2.718281828459045])
 check_call(evidence, np.array([-2.0, 0.0, 3.0]), expect=[0.1353352832366127, 1.0, 20.085536923187668])
 check_call(evidence, [[0, -1], [2, 0]], expect=[[1.0, 0.36787944117144233], [7.38905609893065, 1.0]])
 passed("evidence")
 
-# %% nbgrader="tests" grade_id="test_evidence_inputs" points=1
+# %% nbgrader="tests" grade_id="test_evidence_inputs" points=1 function="evidence"
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, tuples, integer arrays of any width and float64 give float64 evidence; float32 gives a float array
 check_call(evidence, np.array([[1, 0, -1], [0, 3, 0]]),
@@ -147,7 +147,7 @@ for _scores in (np.array([0.5, -0.5]), _floats, np.linspace(-2.0, 2.0, 12).resha
     check_call(evidence, _scores, expect=np.exp(_scores.astype(float)))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_evidence_extremes" points=1
+# %% nbgrader="tests" grade_id="test_evidence_extremes" points=1 function="evidence"
 ### BEGIN HIDDEN TESTS
 from grader.learner.checks import Mistake
 
@@ -174,7 +174,7 @@ _flushed = Mistake("set the evidence of very low scores (below -700) to 0 to avo
 check_call(_is_positive, np.array([-740.0, -720.0, -705.0]), expect=np.array([True, True, True]), mistakes=[_flushed])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_evidence_shapes" points=1
+# %% nbgrader="tests" grade_id="test_evidence_shapes" points=1 function="evidence"
 ### BEGIN HIDDEN TESTS
 from grader.learner.checks import check_generated
 
@@ -253,14 +253,14 @@ def evidence_ratio(a, b):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_evidence_ratio_public" points=2
+# %% nbgrader="tests" grade_id="test_evidence_ratio_public" points=2 function="evidence_ratio"
 check_answer(evidence_ratio, 3, 1, expect=7.38905609893065)
 check_answer(evidence_ratio, np.log(6), np.log(2), expect=3.0)
 check_answer(evidence_ratio, -1, -1, expect=1.0)
 check_call(evidence_ratio, [2, 0], [0, 2], expect=[7.38905609893065, 0.1353352832366127])
 passed("evidence_ratio")
 
-# %% nbgrader="tests" grade_id="test_evidence_ratio_arrays" points=1
+# %% nbgrader="tests" grade_id="test_evidence_ratio_arrays" points=1 function="evidence_ratio"
 ### BEGIN HIDDEN TESTS
 from grader.learner.checks import check_generated
 
@@ -289,7 +289,7 @@ check_generated(evidence_ratio, _score_pairs,
                 seed=202, examples=10)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_evidence_ratio_large" points=1
+# %% nbgrader="tests" grade_id="test_evidence_ratio_large" points=1 function="evidence_ratio"
 ### BEGIN HIDDEN TESTS
 # property shift: only a - b matters: scores of any size with a moderate difference give the right ratio (no inf / inf, no 0 / 0)
 check_answer(evidence_ratio, 1000, 999, expect=2.718281828459045)
@@ -312,7 +312,7 @@ check_call(evidence_ratio, np.array([[700.0, 750.0], [-800.0, -745.0]]), np.arra
            expect=[[2.718281828459045, 0.1353352832366127], [2.718281828459045, 0.36787944117144233]])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_evidence_ratio_inputs" points=1
+# %% nbgrader="tests" grade_id="test_evidence_ratio_inputs" points=1 function="evidence_ratio"
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, tuples, integer arrays of any width (differences taken as floats, so none wraps around) and float64 give float64; float32 gives a float array
 check_call(evidence_ratio, [2, 0], [0, 2], expect=[7.38905609893065, 0.1353352832366127], dtype=np.float64)
@@ -351,13 +351,13 @@ def normalize_evidence(ev):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_normalize_evidence_public" points=2
+# %% nbgrader="tests" grade_id="test_normalize_evidence_public" points=2 function="normalize_evidence"
 check_call(normalize_evidence, [1, 2, 3], expect=[1 / 6, 2 / 6, 3 / 6])
 check_call(normalize_evidence, np.array([2.0, 6.0]), expect=[0.25, 0.75])
 check_call(normalize_evidence, [[1, 3], [1, 1]], expect=[[0.25, 0.75], [0.5, 0.5]])
 passed("normalize_evidence")
 
-# %% nbgrader="tests" grade_id="test_normalize_evidence_rows" points=1
+# %% nbgrader="tests" grade_id="test_normalize_evidence_rows" points=1 function="normalize_evidence"
 ### BEGIN HIDDEN TESTS
 from grader.learner.checks import check_generated
 
@@ -385,7 +385,7 @@ check_call(normalize_evidence, [[1e-300, 3e-300], [1e300, 3e300]], expect=[[0.25
 check_call(normalize_evidence, [3.720075976020836e-44, 1.0], expect=[3.720075976020836e-44, 1.0])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_normalize_evidence_inputs" points=1
+# %% nbgrader="tests" grade_id="test_normalize_evidence_inputs" points=1 function="normalize_evidence"
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, tuples, integer arrays of any width (summed as floats, so huge ones do not wrap around) and float64 give float64; float32 gives a float array
 check_call(normalize_evidence, np.array([[1, 2], [5, 5]]), expect=[[1 / 3, 2 / 3], [0.5, 0.5]], dtype=np.float64)
@@ -404,7 +404,7 @@ for _ev in (np.array([1.0, 3.0]), np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]]), 
     check_call(normalize_evidence, _ev, expect=_ev.astype(float) / _ev.astype(float).sum(axis=-1, keepdims=True))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_normalize_evidence_shapes" points=1
+# %% nbgrader="tests" grade_id="test_normalize_evidence_shapes" points=1 function="normalize_evidence"
 ### BEGIN HIDDEN TESTS
 # property shapes: any number of leading dimensions, one value per row, a batch of one row (1, n) and (k, 1, n), a column (n, 1)
 for _ev in (np.array([[2.0, 6.0]]), np.array([[[1.0, 3.0]], [[2.0, 2.0]]]), np.array([[4.0], [2.0], [5.0]]),

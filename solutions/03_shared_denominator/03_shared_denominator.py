@@ -110,13 +110,13 @@ def softmax(scores):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_softmax_public" points=2
+# %% nbgrader="tests" grade_id="test_softmax_public" points=2 function="softmax"
 check_call(softmax, [0, 0, 0, 0], expect=[0.25, 0.25, 0.25, 0.25])
 check_call(softmax, [0.0, np.log(2), np.log(3)], expect=[1 / 6, 2 / 6, 3 / 6])
 check_call(softmax, np.log(np.array([[1.0, 3.0], [2.0, 6.0]])), expect=[[0.25, 0.75], [0.25, 0.75]])
 passed("softmax")
 
-# %% nbgrader="tests" grade_id="test_softmax_journey" points=2
+# %% nbgrader="tests" grade_id="test_softmax_journey" points=2 function="softmax"
 ### BEGIN HIDDEN TESTS
 from grader.learner.checks import check_generated
 
@@ -149,7 +149,7 @@ check_call(_log_of_softmax, np.array([[0.0, -40.0, -80.0], [60.0, 0.0, -40.0]]),
            expect=[[0.0, -40.0, -80.0], [0.0, -60.0, -100.0]])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_rows" points=2
+# %% nbgrader="tests" grade_id="test_softmax_rows" points=2 function="softmax"
 ### BEGIN HIDDEN TESTS
 # property shapes: every row over the last axis on its own, any number of leading dimensions, a batch of one row (1, n) and (k, 1, n), rows of one score (n, 1)
 def _softmax_reference(x):
@@ -165,7 +165,7 @@ for _scores in (_rows, _levels, _batch, _batch[:, :1, :], np.array([[0.5, -1.0, 
     check_call(softmax, _scores, expect=_softmax_reference(_scores))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_inputs" points=2
+# %% nbgrader="tests" grade_id="test_softmax_inputs" points=2 function="softmax"
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, tuples, integer arrays of any width and float64 give float64 weights; float32 gives a float array
 def _softmax_reference(x):
@@ -182,7 +182,7 @@ _single = np.array([[0.5, -1.25, 3.0], [2.0, 2.0, 0.0]], dtype=np.float32)
 check_call(softmax, _single, expect=_softmax_reference(_single))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_uniform" points=2
+# %% nbgrader="tests" grade_id="test_softmax_uniform" points=2 function="softmax"
 ### BEGIN HIDDEN TESTS
 # property shift: adding the same number to every score of a row changes none of its weights, at any level from -100 to 100: equal scores give uniform weights, and rows far apart are each right
 def _softmax_reference(x):
@@ -202,7 +202,7 @@ check_call(softmax, _three + np.array([[-95.0], [0.0], [95.0]]), expect=_softmax
 check_call(softmax, [[60.0, 61.0], [-61.0, -60.0]], expect=_softmax_reference([[0.0, 1.0], [-1.0, 0.0]]))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_properties" points=1
+# %% nbgrader="tests" grade_id="test_softmax_properties" points=1 function="softmax"
 ### BEGIN HIDDEN TESTS
 def _softmax_reference(x):
     _ev = np.exp(np.asarray(x, dtype=float))
@@ -237,7 +237,7 @@ check_call(softmax, _many, expect=_softmax_reference(_many))
 check_call(_row_sums_of_softmax, _many, expect=np.ones(5))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_unchanged" points=1
+# %% nbgrader="tests" grade_id="test_softmax_unchanged" points=1 function="softmax"
 ### BEGIN HIDDEN TESTS
 # property unchanged: the caller's array (float64 or float32, any shape) is never changed
 def _softmax_reference(x):

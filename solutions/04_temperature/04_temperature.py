@@ -39,10 +39,7 @@ np.set_printoptions(precision=4, suppress=True)
 # you write your own version.
 
 # %%
-def softmax(scores):
-    """Lesson 03's softmax: exp of each score over the total evidence of its row."""
-    evidence = np.exp(np.asarray(scores, dtype=float))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
+# << reference softmax from 03_shared_denominator >>
 
 
 # %% [markdown]
@@ -248,7 +245,7 @@ def softmax_with_temperature(scores, temperature=1.0):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_softmax_with_temperature_public" points=2
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_public" points=2 function="softmax_with_temperature"
 check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), expect=[1 / 6, 2 / 6, 3 / 6])
 check_call(softmax_with_temperature, [2, 0, -1], expect=[0.8437947344813395, 0.11419519938459446, 0.04201006613406605])
 check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), 0.5, expect=[1 / 14, 4 / 14, 9 / 14])
@@ -257,7 +254,7 @@ check_call(softmax_with_temperature, np.array([[0.0, np.log(4), np.log(9)], [np.
 check_raises(softmax_with_temperature, [2, 0, -1], 0, why="T = 0 divides by zero: it is not a temperature.")
 passed("softmax_with_temperature")
 
-# %% nbgrader="tests" grade_id="test_softmax_with_temperature_divides" points=1
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_divides" points=1 function="softmax_with_temperature"
 ### BEGIN HIDDEN TESTS
 # property value: the weights are softmax(scores / T) over the last axis, for every T > 0
 # property scale: multiplying the scores and T by the same factor changes no weight
@@ -320,7 +317,7 @@ def _draw_scores(rng, size):
 check_generated(softmax_with_temperature, _draw_scores, reference=_reference, seed=404, examples=24)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_with_temperature_shapes" points=1
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_shapes" points=1 function="softmax_with_temperature"
 ### BEGIN HIDDEN TESTS
 # property shapes: a row or a batch with any number of leading dimensions and axes of length 1: (1, n), (k, 1, n), (n, 1)
 # property rows: each row is normalised on its own, whatever the other rows hold (rows far apart too)
@@ -358,7 +355,7 @@ def _draw_far_rows(rng, size):
 check_generated(softmax_with_temperature, _draw_far_rows, reference=_reference, seed=4040, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_with_temperature_types" points=1
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_types" points=1 function="softmax_with_temperature"
 ### BEGIN HIDDEN TESTS
 # property unchanged: the caller's scores are never changed: float and int arrays, lists, read-only arrays, views
 # property dtype: int arrays, lists and float64 scores give float64 weights; float32 and float16 scores give the right float weights
@@ -392,7 +389,7 @@ check_call(softmax_with_temperature, _grid[1:], 0.7, expect=_reference(_grid[1:]
 check_call(softmax_with_temperature, _grid[:, ::2], 0.7, expect=_reference(_grid[:, ::2], 0.7), dtype=np.float64)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonpositive" points=1
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonpositive" points=1 function="softmax_with_temperature"
 ### BEGIN HIDDEN TESTS
 # property rejects_nonpositive: T = 0 (of any type, -0.0 too) and every negative T raise ValueError
 _abc = np.array([2.0, 0.0, -1.0])
@@ -403,7 +400,7 @@ for _t in (-1.0, -0.5, -3, -1e-300, np.float32(-2.0), np.int64(-1)):
     check_raises(softmax_with_temperature, _abc, _t, why="A negative T reverses the ranking: it is not a temperature.")
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonfinite" points=1
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonfinite" points=1 function="softmax_with_temperature"
 ### BEGIN HIDDEN TESTS
 # property rejects_nonfinite: T = inf, -inf and nan (of any float type) raise ValueError
 check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], np.inf,
@@ -496,7 +493,7 @@ def sample_next_token(logits, temperature, rng):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_sample_next_token_public" points=2
+# %% nbgrader="tests" grade_id="test_sample_next_token_public" points=2 function="sample_next_token"
 check_frequencies(sample_next_token, [0.5, 2.0, -1.0], 0, np.random.default_rng(2024), expect=[0, 1, 0], draws=200,
                   why="T = 0: greedy decoding, no dice")
 check_frequencies(sample_next_token, np.array([0.0, np.log(2), np.log(3)]), 0.5, np.random.default_rng(2025),
@@ -505,7 +502,7 @@ check_raises(sample_next_token, [0.5, 2.0, -1.0], -1.0, np.random.default_rng(0)
              why="T < 0 is not a temperature: dividing by it would reverse the ranking.")
 passed("sample_next_token")
 
-# %% nbgrader="tests" grade_id="test_sample_next_token_greedy" points=1
+# %% nbgrader="tests" grade_id="test_sample_next_token_greedy" points=1 function="sample_next_token"
 ### BEGIN HIDDEN TESTS
 # property greedy: at T == 0 (0, 0.0, -0.0, a NumPy zero) it returns the index of the largest logit, every time
 # property returns_int: at T == 0 the index comes back as a Python int, as the exercise asks
@@ -588,7 +585,7 @@ for _logits in ([0.1, 0.3, 0.2], np.array([1, 4, 2]), np.array([0.5, 2.5, -1.0],
                      lambda impl: _draws_at_zero(impl, _logits))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_sample_next_token_temperature" points=1
+# %% nbgrader="tests" grade_id="test_sample_next_token_temperature" points=1 function="sample_next_token"
 ### BEGIN HIDDEN TESTS
 # property value: for T > 0 each index is drawn as often as softmax(logits / T) weighs it
 # property shapes: one row of any length (one logit, two, a long vocabulary), as a list, tuple or array; one index back
@@ -612,7 +609,7 @@ for _seed, (_logits, _t) in enumerate([((0.5, -0.5), 1.0), (np.array([1.0, 0.2, 
                       expect=_weights(_logits, _t), draws=2000 if len(_logits) > 10 else 1000)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_sample_next_token_own_generator" points=1
+# %% nbgrader="tests" grade_id="test_sample_next_token_own_generator" points=1 function="sample_next_token"
 ### BEGIN HIDDEN TESTS
 # property own_generator: it draws only from the generator it is given: the same state gives the same draws, another state other draws, and NumPy's global random state and Python's random are left alone
 from grader.learner.checks import check_own_generator
@@ -623,7 +620,7 @@ check_own_generator(sample_next_token, np.array([0.5, 2.0, -1.0]), 0, np.random.
                     why="T = 0: greedy decoding needs no random numbers")
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_sample_next_token_rejects" points=1
+# %% nbgrader="tests" grade_id="test_sample_next_token_rejects" points=1 function="sample_next_token"
 ### BEGIN HIDDEN TESTS
 # property rejects_negative: every negative T (tiny ones, -inf, NumPy numbers) raises ValueError
 for _t in (-1.0, -0.5, -0.01, -2, -1e-300, -np.inf, np.float32(-1.0), np.int64(-3)):

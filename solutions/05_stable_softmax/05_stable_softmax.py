@@ -222,7 +222,7 @@ def stable_softmax(scores, temperature=1.0):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_public" points=2
+# %% nbgrader="tests" grade_id="test_stable_softmax_public" points=2 function="stable_softmax"
 _low, _high = 0.2689414213699951, 0.7310585786300049
 check_call(stable_softmax, [1.0, 2.0], expect=[_low, _high])
 check_call(stable_softmax, np.array([1000.0, 1001.0]), expect=[_low, _high])
@@ -230,7 +230,7 @@ check_call(stable_softmax, [-1000, -1001], expect=[_high, _low])
 check_call(stable_softmax, [[1001, 1002], [3, 4]], expect=[[_low, _high], [_low, _high]])
 passed("stable_softmax")
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_extremes" points=2
+# %% nbgrader="tests" grade_id="test_stable_softmax_extremes" points=2 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property extremes: finite scores of any magnitude up to about 1e300 (rows far apart in one batch, float32 near its limit) and -inf entries beside finite ones give the right weights, never nan
 def _expected(scores, temperature=1.0):
@@ -263,7 +263,7 @@ check_call(stable_softmax, np.array([[80.0, 81.0], [-1e4, -1e4 - 1]], dtype=np.f
            expect=_expected(np.array([[0.0, 1.0], [1.0, 0.0]], dtype=np.float32)), dtype=np.float32)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_quiet" points=1
+# %% nbgrader="tests" grade_id="test_stable_softmax_quiet" points=1 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property quiet: never warns (no overflow, no 0 / 0, no invalid value), whatever the scores' magnitude or the temperature
 check_quiet(stable_softmax, [1000.0, 1001.0])
@@ -277,7 +277,7 @@ check_quiet(stable_softmax, np.array([1e38, 0.0, -1e38], dtype=np.float32))
 check_quiet(stable_softmax, np.array([[-1e300, 1e300]]), temperature=0.25)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_rows" points=1
+# %% nbgrader="tests" grade_id="test_stable_softmax_rows" points=1 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property rows: every row is shifted by its own max and divided by its own total: rows of a batch never compete
 # property unchanged: never changes the caller's array (float64 or float32, with or without a temperature)
@@ -296,7 +296,7 @@ check_call(stable_softmax, _batch, expect=np.broadcast_to(_rowwise(_base), _batc
 check_call(stable_softmax, _mixed.astype(np.float32), temperature=0.5, expect=_rowwise(_mixed / 0.5))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_shapes" points=1
+# %% nbgrader="tests" grade_id="test_stable_softmax_shapes" points=1 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property shapes: the answer has the scores' shape, whatever the leading axes: (n,), (1, n), (k, 1, n), (n, 1), (1, 1, n), four axes
 _q = np.exp(np.array([-2.0, 0.0, -1.0]))
@@ -313,7 +313,7 @@ check_call(stable_softmax, np.array([[[2.0, 4.0, 3.0]], [[0.0, 2.0, 1.0]]], dtyp
            expect=[[_q], [_q]], dtype=np.float32)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_float32" points=1
+# %% nbgrader="tests" grade_id="test_stable_softmax_float32" points=1 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property dtype: lists and integer arrays give float64, float32 stays float32 (with any temperature), float64 stays float64, and the answer is always a NumPy array
 # property unchanged
@@ -332,7 +332,7 @@ for _t in (0.5, 2, 3.0):
     check_call(stable_softmax, _t32, temperature=_t, expect=_expected(_t32, _t), dtype=np.float32)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_inputs" points=1
+# %% nbgrader="tests" grade_id="test_stable_softmax_inputs" points=1 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property dtype
 _q = np.exp(np.array([-2.0, 0.0, -1.0]))
@@ -349,7 +349,7 @@ check_call(stable_softmax, np.array([[7.0, 9.0, 8.0], [1.0, 3.0, 2.0]]), tempera
            dtype=np.float64)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_temperature" points=1
+# %% nbgrader="tests" grade_id="test_stable_softmax_temperature" points=1 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property temperature: the scores are divided by the temperature before the softmax (T < 1 sharpens, T > 1 flattens)
 # property unchanged
@@ -369,7 +369,7 @@ for _t in (0.25, 4.0):
 check_call(stable_softmax, np.array([1.0, 2.0, 4.0]), 0.5, expect=_softmax_of([2.0, 4.0, 8.0]))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_shift" points=1
+# %% nbgrader="tests" grade_id="test_stable_softmax_shift" points=1 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property shift: adding one constant to every score of a row (a different one for each row, up to about 5e5 either way) leaves the row's weights as they were
 _base = np.array([[0.5, -1.25, 2.0, 0.0], [3.0, 3.0, -2.5, 1.0], [-0.125, 0.25, 0.0, -4.0]])
@@ -382,7 +382,7 @@ check_call(stable_softmax, (_base + _c32).astype(np.float32), expect=_expected(_
            dtype=np.float32)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_permutation" points=1
+# %% nbgrader="tests" grade_id="test_stable_softmax_permutation" points=1 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property permutation: reordering the choices of a row reorders its weights the same way
 _row = np.array([0.0, 800.0, -5.0, 2.0])
@@ -393,7 +393,7 @@ check_call(stable_softmax, _mid[[4, 2, 0, 3, 1]], expect=_expected(_mid)[[4, 2, 
 check_call(stable_softmax, [[3, 1, 2], [1, 2, 3], [2, 3, 1]], expect=_expected([[3, 1, 2], [1, 2, 3], [2, 3, 1]]))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_generated" points=1
+# %% nbgrader="tests" grade_id="test_stable_softmax_generated" points=1 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property value: equals softmax(scores / temperature) computed in float64, on inputs drawn at random: any leading axes, size-1 axes, magnitudes up to about 1e5, rows far apart, -inf entries, float64, float32, int and list input, several temperatures
 # property dtype

@@ -51,11 +51,7 @@ np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
 # allowed ones. Here is the stable softmax of lesson 05 to experiment with.
 
 # %%
-def stable_softmax(scores):
-    """Lesson 05 in brief: shift each row by its own max, then exp and normalise over the last axis."""
-    x = np.asarray(scores, dtype=float)
-    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
+# << reference stable_softmax from 05_stable_softmax >>
 
 
 # %% [markdown]
@@ -184,14 +180,14 @@ def masked_softmax(scores, mask, temperature=1.0):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_masked_softmax_public" points=2
+# %% nbgrader="tests" grade_id="test_masked_softmax_public" points=2 function="masked_softmax"
 check_call(masked_softmax, [0.5, 1, 2], [True, True, False], expect=[0.37754066879814546, 0.6224593312018546, 0.0])
 check_call(masked_softmax, np.array([2.0, 2.0, 2.0, 2.0]), np.array([True, False, True, False]),
            expect=[0.5, 0.0, 0.5, 0.0])
 check_call(masked_softmax, [[1, 1], [0, 3]], [[True, True], [True, False]], expect=[[0.5, 0.5], [1.0, 0.0]])
 passed("masked_softmax")
 
-# %% nbgrader="tests" grade_id="test_masked_softmax_rows" points=1
+# %% nbgrader="tests" grade_id="test_masked_softmax_rows" points=1 function="masked_softmax"
 ### BEGIN HIDDEN TESTS
 # property unchanged: never changes the caller's scores or mask (arrays of any dtype, with or without a temperature)
 # property shapes: the answer has the scores' shape for any leading axes, (n,), (1, n), (k, 1, n) and (k, m, n), and for any mask that broadcasts to them: the same shape, one shared row (n,) or (1, n), one entry per row (m, 1), one row per batch (k, 1, n)
@@ -234,7 +230,7 @@ check_call(masked_softmax, np.array([[5.0], [-3.0], [1e300]]), np.array([[True],
            expect=[[1.0], [1.0], [1.0]])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_masked_softmax_no_allowed_choice" points=1
+# %% nbgrader="tests" grade_id="test_masked_softmax_no_allowed_choice" points=1 function="masked_softmax"
 ### BEGIN HIDDEN TESTS
 # property all_forbidden: a row with no allowed choice raises ValueError (a subclass counts), wherever the row is in a batch and however the mask broadcasts
 _why = "A row with no allowed choice has no distribution."
@@ -250,7 +246,7 @@ check_raises(masked_softmax, np.ones((2, 1, 3)), np.array([[False, False, False]
 check_raises(masked_softmax, np.array([[1e300, -1e300], [0.0, 1.0]]), [[False, False], [True, True]], why=_why)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_masked_softmax_forbidden" points=1
+# %% nbgrader="tests" grade_id="test_masked_softmax_forbidden" points=1 function="masked_softmax"
 ### BEGIN HIDDEN TESTS
 # property forbidden: the weights do not depend on the forbidden scores at all: forbidden scores of 1e300, -1e300, -inf or any other value, beside allowed scores far below zero (-1e12, -1e300), give the weights of the allowed scores alone and exactly 0 for every forbidden choice
 check_call(masked_softmax, [-1e12, -3e12, 7.0], [True, True, False], expect=[1.0, 0.0, 0.0])
@@ -277,7 +273,7 @@ def _draw_forbidden(rng, size):
 check_generated(masked_softmax, _draw_forbidden, reference=_masked, seed=61, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_masked_softmax_stable" points=1
+# %% nbgrader="tests" grade_id="test_masked_softmax_stable" points=1 function="masked_softmax"
 ### BEGIN HIDDEN TESTS
 # property extremes: allowed scores of any magnitude up to about 1e300, rows far apart in one batch and -inf among the allowed scores give the right weights, never nan
 # property quiet: never warns, whatever the magnitude of the allowed and the forbidden scores, and whatever the temperature
@@ -308,7 +304,7 @@ check_quiet(masked_softmax, np.array([[1e300, -1e300, 4.0]]), np.array([True, Tr
 check_quiet(masked_softmax, np.array([[1000.0, 1001.0, 1e300]], dtype=np.float64), [True, True, False])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_masked_softmax_temperature_and_inputs" points=1
+# %% nbgrader="tests" grade_id="test_masked_softmax_temperature_and_inputs" points=1 function="masked_softmax"
 ### BEGIN HIDDEN TESTS
 # property temperature: the scores are divided by the temperature before the softmax (T < 1 sharpens, T > 1 flattens), forbidden choices staying at 0
 # property dtype: lists, tuples and integer arrays of scores give float64, float64 stays float64, float32 gives a float array; the mask may be a list, a tuple or a boolean array; the answer is always a NumPy array
@@ -330,7 +326,7 @@ check_call(masked_softmax, np.array([[0.5, 1.0, 2.0], [4.0, 1.0, 2.0]], dtype=np
 check_call(masked_softmax, np.array([[1.0, 3.0, 2.0]]), [[True, True, True]], 3.0, expect=_masked([[1.0, 3.0, 2.0]], True, 3.0))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_masked_softmax_generated" points=1
+# %% nbgrader="tests" grade_id="test_masked_softmax_generated" points=1 function="masked_softmax"
 ### BEGIN HIDDEN TESTS
 # property value: equals the softmax of the allowed scores / temperature computed in float64, on inputs drawn at random: any leading axes, masks of the scores' shape or broadcasting to it, magnitudes up to about 1e5, rows far apart, -inf among the allowed scores, float64, float32, int and list input, several temperatures
 # property permutation: reordering the choices of a row, its scores and its mask together, reorders its weights the same way
@@ -409,7 +405,7 @@ def causal_mask(n):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_causal_mask_public" points=1
+# %% nbgrader="tests" grade_id="test_causal_mask_public" points=1 function="causal_mask"
 _expected4 = [[True, False, False, False],
               [True, True, False, False],
               [True, True, True, False],
@@ -417,7 +413,7 @@ _expected4 = [[True, False, False, False],
 check_call(causal_mask, 4, expect=np.array(_expected4))
 passed("causal_mask")
 
-# %% nbgrader="tests" grade_id="test_causal_mask_sizes" points=1
+# %% nbgrader="tests" grade_id="test_causal_mask_sizes" points=1 function="causal_mask"
 ### BEGIN HIDDEN TESTS
 # property value: True exactly where column <= row: each token sees itself and the tokens before it
 # property shapes: shape (n, n) for every n from 1 up, a sequence longer than 512 tokens included
@@ -429,7 +425,7 @@ for _n in (1, 2, 6, 17, 600):
     check_call(causal_mask, _n, expect=_lower(_n))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_causal_mask_inputs" points=1
+# %% nbgrader="tests" grade_id="test_causal_mask_inputs" points=1 function="causal_mask"
 ### BEGIN HIDDEN TESTS
 # property dtype: a boolean NumPy array, for n given as a Python int, a NumPy int64 or int32, or a 0-d integer array
 # property unchanged: never changes its input: an n given as a 0-d array stays as it was
@@ -468,12 +464,12 @@ def padding_mask(lengths, n):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_padding_mask_public" points=1
+# %% nbgrader="tests" grade_id="test_padding_mask_public" points=1 function="padding_mask"
 _pad_expected = np.array([[True, True, True, False], [True, False, False, False]])
 check_call(padding_mask, [3, 1], 4, expect=_pad_expected)
 passed("padding_mask")
 
-# %% nbgrader="tests" grade_id="test_padding_mask_batches" points=1
+# %% nbgrader="tests" grade_id="test_padding_mask_batches" points=1 function="padding_mask"
 ### BEGIN HIDDEN TESTS
 # property value: True exactly where the position is less than that sequence's length
 # property shapes: shape (len(lengths), n): one sequence gives (1, n), n = 1 works, and lengths 0 and n give all-False and all-True rows
@@ -486,7 +482,7 @@ for _lengths, _n in [(np.array([6, 2, 3]), 6), ((1,), 3), ([0, 4], 4), ([5, 5], 
     check_call(padding_mask, _lengths, _n, expect=_positions_below(_lengths, _n))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_padding_mask_inputs" points=1
+# %% nbgrader="tests" grade_id="test_padding_mask_inputs" points=1 function="padding_mask"
 ### BEGIN HIDDEN TESTS
 # property dtype: a boolean NumPy array, for lengths given as a list, a tuple, or an int64, int32 or uint8 array, and n as a Python or a NumPy integer
 # property unchanged: never changes the caller's lengths

@@ -38,22 +38,10 @@ np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
 # depends only on what you write here: if your lesson 06 passed, yours behave the same.
 
 # %% nbgrader="readonly" grade_id="given_from_lesson_06"
-def masked_softmax(scores, mask, temperature=1.0):
-    """Lesson 06: softmax over the last axis; choices where mask is False get weight exactly 0."""
-    x = np.asarray(scores, dtype=float) / temperature
-    allowed = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
-    empty_rows = np.argwhere(np.atleast_1d(~allowed.any(axis=-1)))
-    if len(empty_rows):
-        row = ", ".join(str(i) for i in empty_rows[0])
-        raise ValueError(f"row {row} has no allowed choice: its mask is all False")
-    x = np.where(allowed, x, -np.inf)
-    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
+# << reference masked_softmax from 06_masking >>
 
 
-def causal_mask(n):
-    """Lesson 06: (n, n) boolean mask, True where column <= row."""
-    return np.tril(np.ones((n, n), dtype=bool))
+# << reference causal_mask from 06_masking >>
 
 
 # %% [markdown]
@@ -281,7 +269,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_attention_weights_public" points=2
+# %% nbgrader="tests" grade_id="test_attention_weights_public" points=2 function="attention_weights"
 check_call(attention_weights, np.array([[1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]), scale=False,
            expect=[[1 / (1 + np.exp(-1)), 1 / (1 + np.exp(1))]])
 check_call(attention_weights, np.array([[2.0, 0.0]]), np.array([[2.0, 0.0], [0.0, 2.0]]),
@@ -291,7 +279,7 @@ check_call(attention_weights, np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([[0.0
            expect=[[1.0, 0.0], [1 / (1 + np.e), np.e / (1 + np.e)]])
 passed("attention_weights")
 
-# %% nbgrader="tests" grade_id="test_attention_weights_scaling" points=1
+# %% nbgrader="tests" grade_id="test_attention_weights_scaling" points=1 function="attention_weights"
 ### BEGIN HIDDEN TESTS
 # property value: the weights are the softmax over the keys of queries @ keys.T (divided by sqrt(d_k) when scale), as the reference computes them
 # property scaling: scale=True divides the scores by sqrt(d_k), the width of the keys (not their number); scale=False leaves them as they are
@@ -322,7 +310,7 @@ _q, _k = _rng.integers(-4, 5, size=(3, 4096)).astype(float), _rng.integers(-4, 5
 check_call(attention_weights, _q, _k, expect=_weights(_q, _k))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attention_weights_over_keys" points=1
+# %% nbgrader="tests" grade_id="test_attention_weights_over_keys" points=1 function="attention_weights"
 ### BEGIN HIDDEN TESTS
 # property value
 def _weights(q, k, mask=None, scale=True):
@@ -345,7 +333,7 @@ check_call(attention_weights, _sq, _sk, expect=_weights(_sq, _sk))
 check_call(attention_weights, _sq, _sk, scale=False, expect=_weights(_sq, _sk, scale=False))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attention_weights_mask" points=1
+# %% nbgrader="tests" grade_id="test_attention_weights_mask" points=1 function="attention_weights"
 ### BEGIN HIDDEN TESTS
 # property value
 # property forbidden: a forbidden key gets weight exactly 0 and changes nothing else, whatever its score: forbidden scores of 1e300 and allowed scores far below zero (-1e12) give no nan and the same weights as any other forbidden scores
@@ -384,7 +372,7 @@ _other = np.where(_allowed, _q, -5.0)   # the same allowed scores, other forbidd
 check_call(attention_weights, _other, _eye, mask=_allowed, expect=_weights(_q, _eye, _allowed))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attention_weights_no_allowed_key" points=1
+# %% nbgrader="tests" grade_id="test_attention_weights_no_allowed_key" points=1 function="attention_weights"
 ### BEGIN HIDDEN TESTS
 # property all_forbidden: a query with no allowed key raises ValueError, whatever the other queries and the forbidden scores are, and whatever the mask's shape
 _why = "A query with no allowed key has no distribution over the keys."
@@ -398,7 +386,7 @@ check_raises(attention_weights, np.array([[2.0, 1e300], [1e300, 3.0]]), np.eye(2
 check_raises(attention_weights, _q, _q, mask=np.zeros((2, 2), dtype=bool), why=_why)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attention_weights_inputs" points=1
+# %% nbgrader="tests" grade_id="test_attention_weights_inputs" points=1 function="attention_weights"
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, integer arrays and float64 arrays give float64 weights; float32 gives float weights as accurate as float32 allows
 # property returns_array: the weights come back as a NumPy array
@@ -434,7 +422,7 @@ check_call(attention_weights, _q32, _k32, mask=_mask, scale=False,
            expect=_weights(_q32, _k32, _mask, scale=False).astype(np.float32))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attention_weights_extremes" points=1
+# %% nbgrader="tests" grade_id="test_attention_weights_extremes" points=1 function="attention_weights"
 ### BEGIN HIDDEN TESTS
 # property extremes: scores as large as 1e300 in size, queries whose scores lie far apart and scores far below zero all give the exact weights (each row shifted by its own max)
 # property quiet: no warning (overflow, invalid value, divide by zero) on such scores, with or without forbidden keys
@@ -471,7 +459,7 @@ check_quiet(attention_weights, _q, _eye, mask=np.array([[False, True, True, True
                                                         [True, False, False, True], [False, True, True, False]]))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attention_weights_shapes" points=1
+# %% nbgrader="tests" grade_id="test_attention_weights_shapes" points=1 function="attention_weights"
 ### BEGIN HIDDEN TESTS
 # property shapes: the weights have shape (n_queries, n_keys) for one query, one key, d_k = 1 and any numbers of queries and keys; a mask may be any shape that broadcasts to the scores: (n_keys,), (1, n_keys), (n_queries, 1), a list
 def _weights(q, k, mask=None, scale=True):
@@ -503,7 +491,7 @@ check_call(attention_weights, _one[:, :2], _k, mask=[[False, True, True, False, 
            expect=_weights(_one[:, :2], _k, [[False, True, True, False, True]]))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attention_weights_generated" points=1
+# %% nbgrader="tests" grade_id="test_attention_weights_generated" points=1 function="attention_weights"
 ### BEGIN HIDDEN TESTS
 # property value
 # property shapes
@@ -560,7 +548,7 @@ def attend(queries, keys, values, mask=None, scale=True):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_attend_public" points=2
+# %% nbgrader="tests" grade_id="test_attend_public" points=2 function="attend"
 check_call(attend, np.array([[0.0, 0.0]]), np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
            np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]]), expect=[[3.0, 6.0]])
 check_call(attend, np.array([[1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[10.0, 0.0], [0.0, 10.0]]),
@@ -569,7 +557,7 @@ check_call(attend, np.array([[0.0, 0.0]]), np.array([[1.0, 2.0], [3.0, 4.0], [5.
            np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]]), mask=np.array([[True, False, False]]), expect=[[1.0, 2.0]])
 passed("attend")
 
-# %% nbgrader="tests" grade_id="test_attend_values" points=1
+# %% nbgrader="tests" grade_id="test_attend_values" points=1 function="attend"
 ### BEGIN HIDDEN TESTS
 # property value: each context vector is its query's attention weights times the values, as the reference computes it
 # property scaling: scale=True divides the scores by sqrt(d_k), the width of the keys, also for wide keys (d_k = 4096); scale=False leaves them as they are
@@ -622,7 +610,7 @@ def _draw(rng, size):
 check_generated(attend, _draw, reference=_attend, seed=737, examples=16)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attend_mask" points=1
+# %% nbgrader="tests" grade_id="test_attend_mask" points=1 function="attend"
 ### BEGIN HIDDEN TESTS
 # property value
 # property forbidden: a forbidden key adds nothing to the context vector, whatever its score or value: forbidden scores of 1e300, allowed scores far below zero (-1e12) and forbidden values of 1e300 give no nan and the same output as any other forbidden keys
@@ -662,7 +650,7 @@ check_raises(attend, np.array([[2.0, 1e300], [1e300, 3.0]]), np.eye(2), _v[:2],
              mask=np.array([[True, False], [False, False]]), why=_why)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attend_inputs" points=1
+# %% nbgrader="tests" grade_id="test_attend_inputs" points=1 function="attend"
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, integer arrays and float64 arrays give a float64 output; float32 gives a float output as accurate as float32 allows
 # property returns_array: the context vectors come back as a NumPy array
@@ -701,7 +689,7 @@ check_call(attend, _q[:1], _k, _v, mask=[[False, True, True, False, True]],
            expect=_attend(_q[:1], _k, _v, [[False, True, True, False, True]]))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attend_extremes" points=1
+# %% nbgrader="tests" grade_id="test_attend_extremes" points=1 function="attend"
 ### BEGIN HIDDEN TESTS
 # property extremes: scores as large as 1e300 in size, queries whose scores lie far apart, scores far below zero and values as large as 1e300 all give the exact context vectors
 # property quiet: no warning (overflow, invalid value, divide by zero) on such inputs, with or without forbidden keys

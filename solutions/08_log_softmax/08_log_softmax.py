@@ -40,11 +40,7 @@ np.set_printoptions(precision=4, suppress=True)
 # takes their log. Here it is, built on lesson 05's stable softmax:
 
 # %%
-def stable_softmax(scores):
-    """Lesson 05 in brief: shift each row by its own max, then exp and normalise over the last axis."""
-    x = np.asarray(scores)
-    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
+# << reference stable_softmax from 05_stable_softmax >>
 
 
 def log_of_softmax(scores):
@@ -194,14 +190,14 @@ def logsumexp(scores):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_logsumexp_public" points=2
+# %% nbgrader="tests" grade_id="test_logsumexp_public" points=2 function="logsumexp"
 check_answer(logsumexp, [1.0, 2.0], expect=2.3132616875182228)
 check_answer(logsumexp, [1000.0, 1001.0], expect=1001.3132616875182)
 check_answer(logsumexp, [-1000, -1001], expect=-999.6867383124818)
 check_call(logsumexp, [[1001, 1002], [3, 4]], expect=[1002.3132616875182, 4.313261687518223])
 passed("logsumexp")
 
-# %% nbgrader="tests" grade_id="test_logsumexp_rows" points=1
+# %% nbgrader="tests" grade_id="test_logsumexp_rows" points=1 function="logsumexp"
 ### BEGIN HIDDEN TESTS
 # property value: log(sum(exp(row))) of every row, as a float64 reference computes it
 # property unchanged: the caller's scores (an array or a list) are never modified
@@ -247,7 +243,7 @@ check_call(logsumexp, _orders, expect=np.full(5, _lse_rows(_spread)))
 check_generated(logsumexp, _draw_rows, reference=_lse_rows, seed=801, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_logsumexp_shapes" points=1
+# %% nbgrader="tests" grade_id="test_logsumexp_shapes" points=1 function="logsumexp"
 ### BEGIN HIDDEN TESTS
 # property shapes: one LSE per row, of shape scores.shape[:-1], for any leading axes, axes of length 1 and batches of one row
 # property returns_array: a batch of rows gives a NumPy array (a single row may give a plain number)
@@ -277,7 +273,7 @@ check_answer(logsumexp, [7.5], expect=7.5)
 check_generated(logsumexp, _draw_shapes, reference=_lse_rows, seed=802, examples=10)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_logsumexp_all_inf_rows" points=1
+# %% nbgrader="tests" grade_id="test_logsumexp_all_inf_rows" points=1 function="logsumexp"
 ### BEGIN HIDDEN TESTS
 # property neg_inf: a score of -inf adds nothing to its row; a row of -inf scores gives -inf, not nan
 from grader.learner.checks import check_generated
@@ -310,7 +306,7 @@ check_call(logsumexp, np.array([[-np.inf, 5.0, -np.inf], [-np.inf, -np.inf, -np.
 check_generated(logsumexp, _draw_masked, reference=_lse_rows, seed=803, examples=10)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_logsumexp_float32" points=1
+# %% nbgrader="tests" grade_id="test_logsumexp_float32" points=1 function="logsumexp"
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 scores give float32 LSEs, float64 give float64; lists and integer arrays of any width give float64
 from grader.learner.checks import check_generated
@@ -347,7 +343,7 @@ check_generated(logsumexp, _draw_float32, reference=lambda x: _lse_rows(x).astyp
                 examples=8, same_dtype=True)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_logsumexp_extremes" points=1
+# %% nbgrader="tests" grade_id="test_logsumexp_extremes" points=1 function="logsumexp"
 ### BEGIN HIDDEN TESTS
 # property extremes: finite scores up to about ±1e300, -inf entries and rows far apart give the right LSE, never inf or nan
 from grader.learner.checks import check_generated
@@ -384,7 +380,7 @@ check_call(logsumexp, _far, expect=_lse_rows(_far))
 check_generated(logsumexp, _draw_extreme, reference=_lse_rows, seed=805, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_logsumexp_quiet" points=1
+# %% nbgrader="tests" grade_id="test_logsumexp_quiet" points=1 function="logsumexp"
 ### BEGIN HIDDEN TESTS
 # property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
 check_quiet(logsumexp, [1000.0, 1001.0])
@@ -438,7 +434,7 @@ def log_softmax(scores):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_log_softmax_public" points=2
+# %% nbgrader="tests" grade_id="test_log_softmax_public" points=2 function="log_softmax"
 _gap1 = float(np.log1p(np.exp(-1.0)))  # log(1 + e^-1): what the lower of two scores 1 apart loses
 check_call(log_softmax, [1.0, 2.0], expect=[-1.0 - _gap1, -_gap1])
 check_call(log_softmax, np.array([1000.0, 1001.0]), expect=[-1.0 - _gap1, -_gap1])
@@ -446,7 +442,7 @@ check_call(log_softmax, [800, 0], expect=[0.0, -800.0])
 check_call(log_softmax, [[1001, 1002], [4, 3]], expect=[[-1.0 - _gap1, -_gap1], [-_gap1, -1.0 - _gap1]])
 passed("log_softmax")
 
-# %% nbgrader="tests" grade_id="test_log_softmax_rows" points=1
+# %% nbgrader="tests" grade_id="test_log_softmax_rows" points=1 function="log_softmax"
 ### BEGIN HIDDEN TESTS
 # property value: x - LSE(row) for every entry, as a float64 reference computes it
 # property unchanged: the caller's scores (an array or a list) are never modified
@@ -495,7 +491,7 @@ check_call(log_softmax, np.array([_spread[o] for o in _orders]),
 check_generated(log_softmax, _draw_rows, reference=_log_softmax_rows, seed=811, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_log_softmax_shapes" points=1
+# %% nbgrader="tests" grade_id="test_log_softmax_shapes" points=1 function="log_softmax"
 ### BEGIN HIDDEN TESTS
 # property shapes: the scores' own shape, normalised over the last axis, for any leading axes, axes of length 1 and batches of one row
 # property returns_array: the log-weights come back as a NumPy array
@@ -527,7 +523,7 @@ check_call(log_softmax, [7.5], expect=[0.0])
 check_generated(log_softmax, _draw_shapes, reference=_log_softmax_rows, seed=812, examples=10)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_log_softmax_far_apart" points=1
+# %% nbgrader="tests" grade_id="test_log_softmax_far_apart" points=1 function="log_softmax"
 ### BEGIN HIDDEN TESTS
 # property far_apart: a score far below the others gets its large negative log-weight, never -inf (no log of a weight)
 # property extremes: finite scores up to about ±1e300, -inf entries and rows far apart give the right log-weights, never nan
@@ -564,7 +560,7 @@ check_call(log_softmax, _huge32, expect=_log_softmax_rows(_huge32), dtype=np.flo
 check_generated(log_softmax, _draw_extreme, reference=_log_softmax_rows, seed=813, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_log_softmax_float32" points=1
+# %% nbgrader="tests" grade_id="test_log_softmax_float32" points=1 function="log_softmax"
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 scores give float32 log-weights, float64 give float64; lists and integer arrays of any width give float64
 from grader.learner.checks import check_generated
@@ -602,7 +598,7 @@ check_generated(log_softmax, _draw_float32, reference=lambda x: _log_softmax_row
                 examples=8, same_dtype=True)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_log_softmax_quiet" points=1
+# %% nbgrader="tests" grade_id="test_log_softmax_quiet" points=1 function="log_softmax"
 ### BEGIN HIDDEN TESTS
 # property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
 check_quiet(log_softmax, [[800.0, 0.0], [1000.0, 1001.0]])
@@ -697,13 +693,13 @@ def cross_entropy(logits, target):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_cross_entropy_public" points=2
+# %% nbgrader="tests" grade_id="test_cross_entropy_public" points=2 function="cross_entropy"
 check_answer(cross_entropy, [2.0, 0.0, -1.0], 0, expect=0.16984601955628564)
 check_answer(cross_entropy, [2, 0, -1], 2, expect=3.1698460195562856)
 check_call(cross_entropy, [[2.0, 0.0, -1.0], [2.0, 0.0, -1.0]], [0, 1], expect=[0.16984601955628564, 2.1698460195562856])
 passed("cross_entropy")
 
-# %% nbgrader="tests" grade_id="test_cross_entropy_far_apart" points=1
+# %% nbgrader="tests" grade_id="test_cross_entropy_far_apart" points=1 function="cross_entropy"
 ### BEGIN HIDDEN TESTS
 # property from_logits: a confident mistake costs its large finite loss, never inf (no log of a weight)
 # property extremes: logits up to about ±1e300, -inf logits of other classes and rows far apart give the right loss, never inf or nan
@@ -745,7 +741,7 @@ check_answer(cross_entropy, [1e300, -np.inf, -1e300], 2, expect=2e300)
 check_generated(cross_entropy, _draw_extreme, reference=_ce_rows, seed=821, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_cross_entropy_batches" points=1
+# %% nbgrader="tests" grade_id="test_cross_entropy_batches" points=1 function="cross_entropy"
 ### BEGIN HIDDEN TESTS
 # property value: LSE(row) - row[target] for every row, as a float64 reference computes it
 # property per_row: one loss per row, each from its own row and its own target, never averaged over the batch
@@ -792,7 +788,7 @@ check_call(cross_entropy, _base + _shifts[:, None], np.array([0, 1, 2, 3, 1]),
 check_generated(cross_entropy, _draw_batch, reference=_ce_rows, seed=822, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_cross_entropy_shapes" points=1
+# %% nbgrader="tests" grade_id="test_cross_entropy_shapes" points=1 function="cross_entropy"
 ### BEGIN HIDDEN TESTS
 # property shapes: one loss per row, of shape logits.shape[:-1], for any leading axes, axes of length 1 and batches of one row
 # property returns_array: a batch of rows gives a NumPy array of losses (a single row may give a plain number)
@@ -824,7 +820,7 @@ check_answer(cross_entropy, [2.0, 0.0, -1.0], np.int64(1), expect=2.169846019556
 check_generated(cross_entropy, _draw_shapes, reference=_ce_rows, seed=823, examples=10)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_cross_entropy_float32" points=1
+# %% nbgrader="tests" grade_id="test_cross_entropy_float32" points=1 function="cross_entropy"
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 logits give float32 losses, float64 give float64; lists and integer logits of any width give float64
 # property targets: targets of any integer dtype, given as a Python int, a list or an array
@@ -858,7 +854,7 @@ check_answer(cross_entropy, np.array([2.0, 0.0, -1.0]), np.uint8(1), expect=2.16
 check_answer(cross_entropy, np.array([2.0, 0.0, -1.0]), np.array(0, dtype=np.int16), expect=0.16984601955628564)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_cross_entropy_quiet" points=1
+# %% nbgrader="tests" grade_id="test_cross_entropy_quiet" points=1 function="cross_entropy"
 ### BEGIN HIDDEN TESTS
 # property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
 check_quiet(cross_entropy, [[1000.0, 0.0], [-1000.0, -1001.0]], [1, 0])

@@ -30,14 +30,10 @@ from grader.learner.figures import PALETTE, show
 np.set_printoptions(precision=4, suppress=True)
 
 # %% [markdown]
-# Lesson 05's `stable_softmax`, given in brief; we compare everything in this lesson with it.
+# Lesson 05's `stable_softmax`, given; we compare everything in this lesson with it.
 
 # %%
-def stable_softmax(scores):
-    """Shift each row by its own max, then exp and normalise over the last axis (lesson 05)."""
-    x = np.asarray(scores, dtype=float)
-    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
+# << reference stable_softmax from 05_stable_softmax >>
 
 
 # %% [markdown]
@@ -84,13 +80,13 @@ def softmax_jacobian(p):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_public" points=1
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_public" points=1 function="softmax_jacobian"
 check_call(softmax_jacobian, np.array([0.5, 0.5]), expect=[[0.25, -0.25], [-0.25, 0.25]])
 check_call(softmax_jacobian, np.array([0.2, 0.3, 0.5]),
            expect=[[0.16, -0.06, -0.10], [-0.06, 0.21, -0.15], [-0.10, -0.15, 0.25]])
 passed("softmax_jacobian")
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_values" points=2
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_values" points=2 function="softmax_jacobian"
 ### BEGIN HIDDEN TESTS
 # property value: J[i, j] = p_i (delta_ij - p_j), the matrix diag(p) - p p^T, for any probability vector p
 # property unchanged: never changes p, given as an array or a list
@@ -132,7 +128,7 @@ def _probabilities(rng, size):
 check_generated(softmax_jacobian, _probabilities, reference=_jacobian_by_entries, seed=909, examples=16)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_saturated" points=1
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_saturated" points=1 function="softmax_jacobian"
 ### BEGIN HIDDEN TESTS
 # property saturated: a one-hot p (a saturated softmax) gives the zero matrix, a weight of 0 gives a zero row and column, and tiny weights give tiny entries
 check_call(softmax_jacobian, np.array([0.0, 1.0, 0.0]), expect=np.zeros((3, 3)))
@@ -146,7 +142,7 @@ check_call(softmax_jacobian, np.array([1e-6, _top, 1e-6]),
                    [-1e-12, -1e-6 * _top, 1e-6 - 1e-12]])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_dtype" points=1
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_dtype" points=1 function="softmax_jacobian"
 ### BEGIN HIDDEN TESTS
 # property dtype: a float array for every input: float64 for integer arrays, lists (of ints or floats) and float64 arrays; a float32 p may stay float32 or become float64 (judged to float32's accuracy)
 check_call(softmax_jacobian, np.array([0, 1]), expect=np.zeros((2, 2)), dtype=np.float64)
@@ -159,7 +155,7 @@ _q = _p32.astype(np.float64)
 check_call(softmax_jacobian, _p32, expect=(np.diag(_q) - np.outer(_q, _q)).astype(np.float32))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_shapes" points=1
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_shapes" points=1 function="softmax_jacobian"
 ### BEGIN HIDDEN TESTS
 # property shapes: a 1-D p of n weights gives an (n, n) array, n = 1 included (one weight of 1 gives [[0.0]]), from an array or a list
 # property returns_array: returns a NumPy array, not a nested list
@@ -459,7 +455,7 @@ def online_softmax(chunks):
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_online_softmax_public" points=1
+# %% nbgrader="tests" grade_id="test_online_softmax_public" points=1 function="online_softmax"
 class _Stream:
     """One pass over the chunks, like a generator: a second loop sees nothing."""
 
@@ -485,7 +481,7 @@ check_call(online_softmax, [np.array([1.0, 2.0, 3.0, 0.0])], expect=_w)
 check_call(online_softmax, _Stream([1.0, 2.0], [3.0, 0.0]), expect=_w)
 passed("online_softmax")
 
-# %% nbgrader="tests" grade_id="test_online_softmax_growing_max" points=1
+# %% nbgrader="tests" grade_id="test_online_softmax_growing_max" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property value: the weights are the softmax of the whole row, the numbers stable_softmax(np.concatenate(chunks)) gives
 # property unchanged: never changes the chunks it is given, arrays or lists
@@ -507,7 +503,7 @@ _as_lists = [[0.5, 2.0], [-1.0], [3.0, 1.0, 2.5]]
 check_call(online_softmax, _as_lists, expect=_softmax_of_row(_as_lists))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_generated" points=1
+# %% nbgrader="tests" grade_id="test_online_softmax_generated" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property value
 # property chunking: the weights do not depend on how the row is cut into chunks (one chunk, a chunk per score, chunks of any sizes)
@@ -544,7 +540,7 @@ def _row_in_chunks(rng, size):
 check_generated(online_softmax, _row_in_chunks, reference=_softmax_of_row, seed=2018, examples=24)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_large_scores" points=1
+# %% nbgrader="tests" grade_id="test_online_softmax_large_scores" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property extremes: right for scores of any finite size up to about 1e300, for rows whose every score is far below zero (below -745, where exp underflows unless shifted, down to -1e300), and for chunks far apart
 def _softmax_of_row(chunks):
@@ -572,7 +568,7 @@ check_call(online_softmax, [np.array([-1e12]), np.array([-1e12 - 1e4, -1e13])], 
 check_call(online_softmax, [np.array([-2e300]), np.array([-1e300, -3e300])], expect=[0.0, 1.0, 0.0])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_shift" points=1
+# %% nbgrader="tests" grade_id="test_online_softmax_shift" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property shift: adding one constant to every score leaves the weights as they were, also for constants far beyond exp's range (800, 1e5)
 from grader.learner.checks import OnePass
@@ -591,7 +587,7 @@ for _c in (-2.5, 800.0, -800.0, 1e5, -1e5):
 check_call(online_softmax, OnePass([_x - 20.0 for _x in _base]), expect=_expected)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_quiet" points=1
+# %% nbgrader="tests" grade_id="test_online_softmax_quiet" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property quiet: never warns (no overflow, invalid value or division by zero), on huge scores, scores far below zero and chunks of nothing but -inf
 from grader.learner.checks import OnePass, check_quiet
@@ -605,7 +601,7 @@ check_quiet(online_softmax, [np.array([-1e12]), np.array([-1e12 - 1e4, -_inf])])
 check_quiet(online_softmax, [np.array([0.0, 5.0]), np.array([1000.0])])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_one_pass" points=1
+# %% nbgrader="tests" grade_id="test_online_softmax_one_pass" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property one_pass: reads a one-pass stream of chunks (a second loop over it finds nothing) once, and gives the weights a list of the same chunks gives
 from grader.learner.checks import OnePass
@@ -625,7 +621,7 @@ check_call(online_softmax, OnePass(_small), expect=_softmax_of_row(_small))
 check_call(online_softmax, OnePass([[4.0, -2.0, 1.0]]), expect=_softmax_of_row([[4.0, -2.0, 1.0]]))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_reused_buffer" points=1
+# %% nbgrader="tests" grade_id="test_online_softmax_reused_buffer" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property reused_buffer: right weights when every chunk arrives in one buffer that the next chunk overwrites (what is kept must be computed from a chunk, or a copy of it, never the chunk itself)
 from grader.learner.checks import OnePass
@@ -646,7 +642,7 @@ _masked = [[-np.inf, -np.inf, -np.inf], [2.0], [-np.inf, 1.0]]
 check_call(online_softmax, OnePass(_masked, reuse_buffer=True), expect=_softmax_of_row(_masked))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_masked" points=1
+# %% nbgrader="tests" grade_id="test_online_softmax_masked" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property masked: a score of -inf gets weight 0 and a chunk of nothing but -inf adds nothing, wherever it comes (first, in the middle, last, several in a row); the other weights are the softmax of the finite scores, also when those are far below zero
 from grader.learner.checks import OnePass
@@ -672,7 +668,7 @@ check_call(online_softmax, [np.array([-_inf]), np.array([-_inf, 3.0]), np.array(
 check_call(online_softmax, [np.array([-_inf, -1e12]), np.array([-1e12 - 2e4])], expect=[0.0, 1.0, 0.0])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_inputs" points=1
+# %% nbgrader="tests" grade_id="test_online_softmax_inputs" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property dtype: one float64 array for chunks of float64, float32 (judged to float32's accuracy), integers or Python lists, and for a tuple of chunks
 from grader.learner.checks import OnePass
@@ -697,7 +693,7 @@ _mixed = [np.array([1, 2]), [0.5, -1.0], np.array([3.0], dtype=np.float32)]
 check_call(online_softmax, _mixed, expect=_softmax_of_row(_mixed).astype(np.float32), dtype=np.float64)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_shapes" points=1
+# %% nbgrader="tests" grade_id="test_online_softmax_shapes" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property shapes: one 1-D array with a weight per score, in the row's order, for a single chunk, a single score, chunks of one score, chunks all of one size and uneven chunks
 # property returns_array: returns one NumPy array for the whole row, not a list of pieces
