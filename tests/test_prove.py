@@ -123,13 +123,6 @@ def test_named_misconceptions_are_read_from_failing_tests_only():
     assert proof.named and proof.named_others == ["masked_global_max"] and proof.specific
 
 
-def test_function_of_test_takes_the_longest_matching_name():
-    functions = ["evidence", "evidence_ratio", "normalize_evidence"]
-    assert prove.function_of_test("test_evidence_ratio_public", functions) == "evidence_ratio"
-    assert prove.function_of_test("test_evidence_inputs", functions) == "evidence"
-    assert prove.function_of_test("test_something_else", functions) is None
-
-
 ENTRIES_FILE = '''
 from grader.proof.alternatives import Alternative
 from grader.learner.hints import Misconception
