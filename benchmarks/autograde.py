@@ -20,9 +20,11 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import Gradebook
 
-from grader import course
+from grader.course import Course, text_source_in
 from grader.course.release import release
 from grader.learner import hints
+
+COURSE = Course(Path(__file__).resolve().parent.parent)  # this repository's course
 
 
 def simulated_class(students: int, lessons: list[str]) -> dict[tuple[str, str], nbformat.NotebookNode]:
@@ -31,25 +33,25 @@ def simulated_class(students: int, lessons: list[str]) -> dict[tuple[str, str], 
     for number in range(students):
         student = f"s{number + 1:02d}"
         for lesson in lessons:
-            answers = course.reference_answers(lesson)
+            answers = COURSE.reference_answers(lesson)
             if number % 3 == 1:
                 answers = {}
             elif number % 3 == 2:
                 wrong = hints.misconceptions(lesson=lesson)
                 entry = wrong[number % len(wrong)]
                 answers[entry.function] = entry.source
-            class_[student, lesson] = course.learner_notebook(lesson, answers)
+            class_[student, lesson] = COURSE.learner_notebook(lesson, answers)
     return class_
 
 
 def make_course(root: Path, lessons: list[str], class_) -> None:
     """A course directory with the lessons released into its gradebook and the class's submissions in place."""
     root.mkdir(parents=True)
-    shutil.copy(course.REPO / "nbgrader_config.py", root)  # roots itself where it lies
+    shutil.copy(COURSE.root / "nbgrader_config.py", root)  # roots itself where it lies
     for lesson in lessons:
-        course.text_source(lesson, root).parent.mkdir(parents=True)
-        shutil.copy(course.text_source(lesson), course.text_source(lesson, root))
-    release(lessons, root, progress=lambda _: None)
+        text_source_in(root, lesson).parent.mkdir(parents=True)
+        shutil.copy(COURSE.text_source(lesson), text_source_in(root, lesson))
+    release(Course(root), lessons, progress=lambda _: None)
     for (student, lesson), nb in class_.items():
         path = root / ".grading" / "submitted" / student / lesson / f"{lesson}.ipynb"
         path.parent.mkdir(parents=True)
@@ -58,7 +60,7 @@ def make_course(root: Path, lessons: list[str], class_) -> None:
 
 def scores(root: Path, lessons: list[str]) -> dict[tuple[str, str, str], float]:
     """(student, lesson, cell) -> score, from the course's gradebook."""
-    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gb:
+    with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gb:
         return {(sub.student.id, lesson, grade.name): float(grade.score)
                 for lesson in lessons for sub in gb.find_assignment(lesson).submissions
                 for nb in sub.notebooks for grade in nb.grades}

@@ -11,11 +11,13 @@ and this module expands each marker into the metadata nbgrader expects.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jupytext
 import nbformat
 
-from grader import course
+if TYPE_CHECKING:
+    from grader.course.directory import Course
 
 CELL_KINDS = {
     "solution": {"solution": True, "grade": False, "locked": False},
@@ -60,8 +62,8 @@ def build_notebook(text_path: Path) -> nbformat.NotebookNode:
     return nb
 
 
-def build(lesson: str, root: Path = course.REPO) -> Path:
+def build(course: Course, lesson: str) -> Path:
     """Write solutions/<lesson>/<lesson>.ipynb from its text source; return its path."""
-    target = course.source_notebook(lesson, root)
-    nbformat.write(build_notebook(course.text_source(lesson, root)), target)
+    target = course.source_notebook(lesson)
+    nbformat.write(build_notebook(course.text_source(lesson)), target)
     return target

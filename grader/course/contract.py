@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from grader import course
+from grader.course.directory import Course, read_cached
 
 PROPERTY = re.compile(r"^\s*#\s*property\s+([a-z][a-z0-9_]*)\s*(?::\s*(\S.*))?$")
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
@@ -56,9 +55,9 @@ def hidden_lines(source: str) -> list[str]:
     return lines
 
 
-def properties(lesson: str, root: Path = course.REPO) -> dict[str, dict[str, Property]]:
+def properties(course: Course, lesson: str) -> dict[str, dict[str, Property]]:
     """{function: {property id: Property}} for one lesson, read from its source notebook."""
-    nb = course.read_cached(course.source_notebook(lesson, root))
+    nb = read_cached(course.source_notebook(lesson))
     functions = [c.metadata.nbgrader.grade_id for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
     found: dict[str, dict[str, Property]] = {f: {} for f in functions}
     for cell in nb.cells:
@@ -87,9 +86,9 @@ def properties(lesson: str, root: Path = course.REPO) -> dict[str, dict[str, Pro
     return found
 
 
-def course_properties(root: Path = course.REPO) -> dict[str, dict[str, Property]]:
+def course_properties(course: Course) -> dict[str, dict[str, Property]]:
     """Every lesson's contracts: {function: {property id: Property}}."""
     merged = {}
-    for lesson in course.lesson_ids(root):
-        merged.update(properties(lesson, root))
+    for lesson in course.lesson_ids():
+        merged.update(properties(course, lesson))
     return merged

@@ -23,12 +23,12 @@ from pathlib import Path
 
 import nbformat
 
-from grader import course
+from grader.course import Course, NotACourse, text_source_in
 from grader.learner import hints
 from grader.proof import alternatives
 
 DEFAULT_LESSONS = ["01_naive_division", "03_shared_denominator", "06_masking"]
-DEFAULT_COURSE = course.REPO / ".grading" / "demo"
+DEMO = "demo"  # the default course directory, under the sources course's .grading/
 MARKER = ".softmax-demo"        # a new run wipes only a folder that holds this (or an empty one)
 PLAN = "simulated-class.json"   # what each simulated student handed in, and how each step went
 DOWNLOADS = "lms-submissions.zip"
@@ -76,7 +76,7 @@ def common_mistake(function: str, rng: random.Random):
 
 def work(lesson: str, rng: random.Random, root: Path) -> tuple[str, list[str], dict[str, str]]:
     """What one student writes for one lesson: (kind, catalogue ids or stubbed functions, answers)."""
-    reference = course.reference_answers(lesson, root)
+    reference = Course(root).reference_answers(lesson)
     functions = list(reference)
     roll = rng.random()
     if roll < 0.4:  # correct: the reference, or another right way for some functions
@@ -128,7 +128,7 @@ def simulate_class(students: int, lessons: list[str], rng: random.Random, root: 
     twice = lms[3:4] + sorted(by_exchange)[:1]
     for student in twice:
         later = upload_of(student)
-        later.kind, later.entries, later.answers = "correct", [], course.reference_answers(first, root)
+        later.kind, later.entries, later.answers = "correct", [], Course(root).reference_answers(first)
         later.minutes_early = 30
         stubbed = list(later.answers)[:1]
         earlier = Upload(student, first, later.channel, "partial", stubbed,
@@ -168,7 +168,7 @@ def content(upload: Upload, root: Path) -> bytes:
         return b"Hi! My notebook is attached. The last check still fails, sorry.\n"
     if upload.kind == "other-course":
         return nbformat.writes(another_course_notebook()).encode()
-    return nbformat.writes(course.learner_notebook(upload.lesson, upload.answers, root)).encode()
+    return nbformat.writes(Course(root).learner_notebook(upload.lesson, upload.answers)).encode()
 
 
 # --- what students and the instructor do -----------------------------------------------------------
@@ -183,7 +183,7 @@ def submit_to_exchange(uploads: list[Upload], root: Path) -> None:
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.exchange.default.submit import ExchangeSubmit
 
-    config = course.nbgrader_config(root)
+    config = Course(root).nbgrader_config()
     config.Exchange.cache = str(root / "students" / ".nbgrader-cache")
     for upload in sorted((u for u in uploads if u.channel == "exchange"), key=lambda u: -u.minutes_early):
         home = root / "students" / upload.student
@@ -216,7 +216,7 @@ def enrol(uploads: list[Upload], user_ids: dict[str, str], root: Path, rng: rand
     """Import the class roster into the gradebook, so a student whose every file was unusable still gets a row."""
     from nbgrader.api import Gradebook
 
-    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gradebook:
+    with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gradebook:
         for student in sorted(user_ids):
             gradebook.update_or_create_student(student, first_name=rng.choice(FIRST_NAMES),
                                                last_name=rng.choice(LAST_NAMES), lms_user_id=user_ids[student])
@@ -246,27 +246,29 @@ def in_process(name: str, action) -> Step:
     return Step(name, "(in-process)", 0, time.monotonic() - start)
 
 
-def fresh_course(root: Path, lessons: list[str]) -> None:
-    """An empty course directory holding only the lessons' text sources."""
+def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
+    """An empty course directory holding only the nbgrader settings and the lessons' text sources of `sources`."""
     if root.exists() and any(root.iterdir()) and not (root / MARKER).exists():
         raise SystemExit(f"error: {root} is not empty and not a demo course directory ({MARKER} missing); "
                          "not wiping it")
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     (root / MARKER).write_text("made by python -m grader.proof.demo; wiped by the next run\n")
+    shutil.copy(sources.root / "nbgrader_config.py", root)  # it roots itself where it lies
     for lesson in lessons:
-        target = course.text_source(lesson, root)
+        target = text_source_in(root, lesson)
         target.parent.mkdir(parents=True)
-        shutil.copy(course.text_source(lesson), target)
+        shutil.copy(sources.text_source(lesson), target)
 
 
-def run(students: int = 30, lessons: list[str] | None = None, jobs: int | None = None,
-        root: Path = DEFAULT_COURSE, seed: int = 2025) -> tuple[list[Upload], list[Step]]:
-    """Build the course, simulate the class and run every step; stops at the first failing step."""
+def run(sources: Course, students: int = 30, lessons: list[str] | None = None, jobs: int | None = None,
+        root: Path | None = None, seed: int = 2025) -> tuple[list[Upload], list[Step]]:
+    """Build the course from the lessons of `sources` in `root` (default: the sources' .grading/demo),
+    simulate the class and run every step; stops at the first failing step."""
     lessons = lessons or DEFAULT_LESSONS
-    root = Path(root).resolve()
+    root = Path(root).resolve() if root is not None else sources.grading / DEMO
     rng = random.Random(seed)
-    fresh_course(root, lessons)
+    fresh_course(sources, root, lessons)
     steps = [run_grader(root, "release", "release", *lessons)]
     uploads = simulate_class(students, lessons, rng, root)
     user_ids = name_lms_files(uploads, rng)
@@ -299,7 +301,7 @@ def named_mistakes(results) -> Counter:
 def summary(root: Path, uploads: list[Upload], steps: list[Step]) -> str:
     from grader.instructor.results import class_results
 
-    results = class_results(root)
+    results = class_results(Course(root))
     graded = sum(len(results.submitted(lesson)) for lesson in results.lessons)
     unplaced = root / ".grading" / "unplaced"
     planted = Counter(m.description for m in hints.misconceptions()
@@ -337,19 +339,26 @@ def main(argv=None) -> int:
     parser.add_argument("--lessons", nargs="+", default=DEFAULT_LESSONS, metavar="ID",
                         help="lessons to run (default: %(default)s)")
     parser.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: grade's own)")
-    parser.add_argument("--course", type=Path, default=DEFAULT_COURSE, metavar="DIR",
-                        help="course directory, wiped and rebuilt (default: %(default)s)")
+    parser.add_argument("--course", type=Path, metavar="DIR",
+                        help="course directory, wiped and rebuilt (default: .grading/demo of the sources course)")
+    parser.add_argument("--sources", type=Path, metavar="DIR",
+                        help="the course whose lessons the demo copies (default: as python -m grader picks one)")
     parser.add_argument("--seed", type=int, default=2025, help="seed of the simulated class (default: %(default)s)")
     args = parser.parse_args(argv)
-    unknown = sorted(set(args.lessons) - set(course.lesson_ids()))
+    from grader.cli import pick_course
+    try:
+        sources = pick_course(args.sources)
+    except NotACourse as error:
+        parser.error(str(error))
+    unknown = sorted(set(args.lessons) - set(sources.lesson_ids()))
     if unknown or args.students < 1:
         parser.error(f"unknown lesson(s): {', '.join(unknown)}" if unknown else "--students must be at least 1")
     try:
-        uploads, steps = run(args.students, args.lessons, args.jobs, args.course, args.seed)
+        uploads, steps = run(sources, args.students, args.lessons, args.jobs, args.course, args.seed)
     except StepFailed as error:
         print(f"\ndemo stopped: {error}", file=sys.stderr)
         return 1
-    print(summary(Path(args.course).resolve(), uploads, steps))
+    print(summary(Path(args.course).resolve() if args.course else sources.grading / DEMO, uploads, steps))
     return 0
 
 
