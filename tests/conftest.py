@@ -10,7 +10,7 @@ import nbformat
 import pytest
 from hypothesis import settings
 
-from grader import course
+from grader.course import Course
 from grader.engine.sandbox import grade_notebook
 from grader.engine.scores import Report
 
@@ -21,8 +21,9 @@ settings.register_profile("ci", deadline=None, derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "course")
 
 
-solution_sources = course.reference_answers
-learner_notebook = course.learner_notebook
+COURSE = Course(Path(__file__).resolve().parent.parent)  # this repository's course
+solution_sources = COURSE.reference_answers
+learner_notebook = COURSE.learner_notebook
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ def grade(tmp_path):
     def _grade(nb: nbformat.NotebookNode, name: str = "submission.ipynb") -> Report:
         path = tmp_path / name
         nbformat.write(nb, path)
-        return grade_notebook(path)
+        return grade_notebook(COURSE, path)
     return _grade
 
 

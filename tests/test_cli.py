@@ -7,12 +7,12 @@ import sys
 import nbformat
 import pytest
 
-from grader import course
+from tests.conftest import COURSE
 
-LESSON = course.lesson_ids()[0]
+LESSON = COURSE.lesson_ids()[0]
 
 
-def grader(*args, cwd=course.REPO):
+def grader(*args, cwd=COURSE.root):
     """Run the CLI as the README shows it: the venv's python, with no venv on PATH."""
     env = {**os.environ, "PATH": "/usr/bin:/bin"}
     env.pop("VIRTUAL_ENV", None)
@@ -20,9 +20,9 @@ def grader(*args, cwd=course.REPO):
                           capture_output=True, text=True, cwd=cwd, timeout=300, env=env)
 
 
-@pytest.mark.parametrize("lesson", course.lesson_ids())
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
 def test_check_gives_full_marks_to_the_solution_notebook(lesson):
-    run = grader("check", course.source_notebook(lesson), "--json")
+    run = grader("check", COURSE.source_notebook(lesson), "--json")
     assert run.returncode == 0 and run.stderr == ""
     report = json.loads(run.stdout)
     assert set(report) == {"lesson", "score", "max_score", "tests"}
@@ -31,9 +31,9 @@ def test_check_gives_full_marks_to_the_solution_notebook(lesson):
     assert sum(t["max_points"] for t in report["tests"]) == report["max_score"]
 
 
-@pytest.mark.parametrize("lesson", course.lesson_ids())
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
 def test_check_gives_zero_to_the_release_and_prints_a_table(lesson):
-    run = grader("check", course.release_notebook(lesson))
+    run = grader("check", COURSE.release_notebook(lesson))
     assert run.returncode == 0 and run.stderr == ""
     lines = run.stdout.splitlines()
     assert lines[1].split() == ["test", "points", "result", "message"]
@@ -42,8 +42,8 @@ def test_check_gives_zero_to_the_release_and_prints_a_table(lesson):
 
 
 def test_make_check_grades_a_notebook():
-    run = subprocess.run(["make", "--no-print-directory", "check", f"NB={course.release_notebook(LESSON)}"],
-                         capture_output=True, text=True, cwd=course.REPO, timeout=300)
+    run = subprocess.run(["make", "--no-print-directory", "check", f"NB={COURSE.release_notebook(LESSON)}"],
+                         capture_output=True, text=True, cwd=COURSE.root, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "Total: 0 / " in run.stdout
 

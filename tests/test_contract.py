@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from grader import course
 from grader.course import contract
 from grader.learner import hints
+from tests.conftest import COURSE
 from tests.test_prove import by_id, proofs  # noqa: F401 - the shared prove run
 
-CONTRACTS = contract.course_properties()
+CONTRACTS = contract.course_properties(COURSE)
 FUNCTIONS = sorted(CONTRACTS)
 
 # What every function promises, and what some promise besides (where the property holds).
@@ -42,7 +42,7 @@ PROPERTIES = [(f, p) for f in FUNCTIONS for p in CONTRACTS[f].values()]
 
 
 def test_every_graded_function_has_a_contract():
-    graded = {f for lesson in course.lesson_ids() for f in course.reference_answers(lesson)}
+    graded = {f for lesson in COURSE.lesson_ids() for f in COURSE.reference_answers(lesson)}
     assert set(CONTRACTS) == graded
 
 

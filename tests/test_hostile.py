@@ -24,11 +24,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader import course
+from grader.course import Course
 from grader.engine import isolation
 from grader.instructor.grading import statuses
 from grader.instructor.report import misconception_counts
 from grader.instructor.results import class_results
+from tests.conftest import COURSE as THIS_COURSE
 from tests.conftest import once_per_run
 from tests.hostile import (
     COURSE,
@@ -228,7 +229,7 @@ def collect_logs(folder: Path) -> dict[str, tuple[str, str]]:
 def outcomes(root) -> dict[str, tuple[str, float | None]]:
     """student -> (status, score) as the gradebook and the grading state record them; an upload
     that no one was graded for and that a collect listed as unplaced, and kept, is NOT_COLLECTED."""
-    results, found = class_results(root), statuses(root)
+    results, found = class_results(Course(root)), statuses(Course(root))
     got = {s.id: (found.get((s.id, LESSON), ("no status",))[0], results.score(s.id, LESSON)) for s in results.students}
     listed = "\n".join(output for _, output in collect_logs(root.parent).values())
     kept = len(list((root / ".grading" / "unplaced").glob("*")))
@@ -272,11 +273,11 @@ def test_each_kind_gets_its_status_and_the_points_it_deserves(kind, corpus):
 def test_problems_are_flagged_in_the_gradebook_and_explained_in_feedback(corpus):
     folder, got = corpus
     from nbgrader.api import Gradebook
-    with Gradebook(course.nbgrader_config(folder / "course").CourseDirectory.db_url) as gb:
+    with Gradebook(Course(folder / "course").nbgrader_config().CourseDirectory.db_url) as gb:
         flagged = {sub.student.id for sub in gb.find_assignment(LESSON).submissions
                    for nb in sub.notebooks if nb.flagged}
     assert flagged == {student for student, (status, _) in got.items() if status not in ("graded", NOT_COLLECTED)}
-    report = class_results(folder / "course").report("os_exit", LESSON)
+    report = class_results(Course(folder / "course")).report("os_exit", LESSON)
     assert all("kernel" in t.message and ("stopped" in t.message or "died" in t.message) for t in report.tests), \
         [t.message for t in report.tests]
 
@@ -285,7 +286,7 @@ def test_readme_shows_the_outcome_of_every_kind(corpus):
     if not isolation.available():
         pytest.skip("the README's table is of a grading as root, with every kind")
     _, got = corpus
-    text = (course.REPO / "README.md").read_text()
+    text = (THIS_COURSE.root / "README.md").read_text()
     block = text[text.index(README_BEGIN) + len(README_BEGIN):text.index(README_END)].strip()
     assert block == render(got), "README.md's table of hostile submissions is out of date: python -m tests.hostile"
 
@@ -358,7 +359,7 @@ def test_the_collect_log_escapes_names(corpus):
 
 def test_an_absolute_path_names_no_student(corpus):
     folder, _ = corpus
-    students = {student.id for student in class_results(folder / "course").students}
+    students = {student.id for student in class_results(Course(folder / "course")).students}
     assert "tmp" not in students and not (folder / "course" / ".grading" / "submitted" / "tmp").exists()
 
 
@@ -406,6 +407,6 @@ def test_whatever_a_submission_returns_or_raises_its_page_and_notebook_stay_smal
 
 def test_a_message_cannot_forge_a_misconception_in_the_report(corpus):
     folder, _ = corpus
-    counted = [m.description for m in misconception_counts(class_results(folder / "course"))]
+    counted = [m.description for m in misconception_counts(class_results(Course(folder / "course")))]
     assert not [d for d in counted if FORGED_MISCONCEPTION in d], counted
     assert FORGED_MISCONCEPTION not in (folder / "report.html").read_text(encoding="utf-8")

@@ -6,10 +6,9 @@ catalogue entry in test_prove.py.
 """
 import pytest
 
-from grader import course
-from tests.conftest import learner_notebook, solution_sources
+from tests.conftest import COURSE, learner_notebook, solution_sources
 
-LESSONS = course.lesson_ids()
+LESSONS = COURSE.lesson_ids()
 
 
 @pytest.mark.parametrize("lesson", LESSONS)

@@ -12,11 +12,12 @@ import nbformat
 import pytest
 from nbgrader.nbgraderformat import MetadataValidator
 
-from grader import course
+from grader.course import read_cached
 from grader.engine import metadata, sandbox, status, suspicious
+from tests.conftest import COURSE
 from tests.hostile import LESSON, notebook
 
-RELEASE = course.read_cached(course.release_notebook(LESSON))
+RELEASE = read_cached(COURSE.release_notebook(LESSON))
 HIDDEN, PUBLIC, SOLUTION = "test_naive_normalize_rows", "test_naive_normalize_public", "naive_normalize"
 LONG = "x = " + "+".join(["1"] * 200_000)
 
@@ -135,7 +136,7 @@ def test_a_notebook_stripped_of_metadata_gets_none_back():
 
 
 def test_another_lessons_notebook_is_one_finding():
-    other = course.learner_notebook("06_masking", {})
+    other = COURSE.learner_notebook("06_masking", {})
     restored, findings = metadata.restore(other, RELEASE)
     assert findings == ["16 cells with grade metadata the release does not have, and none of its tests"]
     assert [grade_id for grade_id, _, _ in graded_cells(restored)] == ["setup"]  # both lessons have one

@@ -14,8 +14,7 @@ import nbformat
 import pytest
 
 from benchmarks.autograde import make_course, scores, simulated_class
-from grader import course
-from tests.conftest import once_per_run
+from tests.conftest import COURSE, once_per_run
 
 LESSONS = ["01_naive_division"]
 STUDENTS = 6
@@ -67,7 +66,7 @@ def test_a_rerun_grades_only_what_changed_and_force_grades_all(graded, tmp_path)
     stub_student = "s02"  # the simulated class gives every third student (s02, s05, ...) the stubs
     assert sum(v for (s, _, _), v in before.items() if s == stub_student) == 0
     resubmitted = root / ".grading" / "submitted" / stub_student / lesson / f"{lesson}.ipynb"
-    nbformat.write(course.learner_notebook(lesson, course.reference_answers(lesson)), resubmitted)
+    nbformat.write(COURSE.learner_notebook(lesson, COURSE.reference_answers(lesson)), resubmitted)
     output = grade(root)
     assert "Graded 1 submission(s)" in output and f"{STUDENTS - 1} unchanged" in output
     after = scores(root, LESSONS)

@@ -24,8 +24,9 @@ from pathlib import Path
 
 import nbformat
 
-from grader import course
+from grader.course import text_source_in
 from grader.engine import status
+from tests.conftest import COURSE as THIS_COURSE
 
 LESSON = "01_naive_division"
 FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # all tests; the is_distribution tests alone
@@ -37,9 +38,9 @@ ENV = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.
 
 def released_course(root: Path) -> Path:
     """A course directory with lesson 01 released into its gradebook and no submissions yet."""
-    course.text_source(LESSON, root).parent.mkdir(parents=True)
-    shutil.copy(course.text_source(LESSON), course.text_source(LESSON, root))
-    shutil.copy(course.REPO / "nbgrader_config.py", root)
+    text_source_in(root, LESSON).parent.mkdir(parents=True)
+    shutil.copy(THIS_COURSE.text_source(LESSON), text_source_in(root, LESSON))
+    shutil.copy(THIS_COURSE.root / "nbgrader_config.py", root)
     subprocess.run([sys.executable, "-m", "grader", "--course", str(root), "release", "--no-exchange"],
                    env=ENV, check=True, capture_output=True)
     return root
@@ -86,12 +87,12 @@ class Kind:
 
 
 def reference() -> dict[str, str]:
-    return course.reference_answers(LESSON)
+    return THIS_COURSE.reference_answers(LESSON)
 
 
 def notebook(replace: dict[str, str] | None = None, edit=None) -> bytes:
     """The release with reference answers, some solution cells replaced, then edited by `edit(nb)`."""
-    nb = course.learner_notebook(LESSON, {**reference(), **(replace or {})})
+    nb = THIS_COURSE.learner_notebook(LESSON, {**reference(), **(replace or {})})
     if edit:
         edit(nb)
     return nbformat.writes(nb).encode()
@@ -244,7 +245,7 @@ def _uploads(*entries):
 
 
 def _stub() -> bytes:
-    return nbformat.writes(course.learner_notebook(LESSON, {})).encode()
+    return nbformat.writes(THIS_COURSE.learner_notebook(LESSON, {})).encode()
 
 
 # ----------------------------------------------------------------- kinds of the whole-kernel limits, the network,
@@ -513,7 +514,7 @@ KINDS = [
     Kind("not_utf8", "bytes that are not UTF-8", lambda: b"\xff\xfe{\x00\x00", status.INVALID, 0.0),
     Kind("other_lesson", "a notebook of another lesson (06)",
          lambda: nbformat.writes(
-             course.learner_notebook("06_masking", course.reference_answers("06_masking"))).encode(),
+             THIS_COURSE.learner_notebook("06_masking", THIS_COURSE.reference_answers("06_masking"))).encode(),
          status.TAMPERED, 0.0),
     Kind("deleted_test", "a deleted test cell (1 point)",
          lambda: notebook(edit=_delete("test_is_distribution_rows_and_atol")), status.TAMPERED, FULL - 1),
