@@ -17,7 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from grader.course import Course
 from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class
+
+COURSE = Course(Path(__file__).resolve().parent.parent)  # this repository's course
 
 
 def timed(command: list[str], cwd: Path) -> float:
@@ -33,10 +36,10 @@ def main(argv=None) -> int:
     parser.add_argument("--lessons", nargs="+", default=["01_naive_division", "06_masking"])
     parser.add_argument("--jobs", type=int, help="grader grade --jobs (default: its own)")
     args = parser.parse_args(argv)
-    class_ = class_in_thirds(args.students, args.lessons)
+    class_ = class_in_thirds(COURSE, args.students, args.lessons)
     with tempfile.TemporaryDirectory(prefix="softmax-bench-") as tmp:
         plain, ours = Path(tmp) / "plain", Path(tmp) / "ours"
-        course_with_class(plain, args.lessons, class_)
+        course_with_class(COURSE, plain, args.lessons, class_)
         shutil.copytree(plain, ours)
         print(f"{len(class_)} submissions ({args.students} students x {len(args.lessons)} lessons) on "
               f"{os.cpu_count()} cores", flush=True)
@@ -46,7 +49,7 @@ def main(argv=None) -> int:
         jobs = ["--jobs", str(args.jobs)] if args.jobs else []
         ours_time = timed([sys.executable, "-m", "grader", "--course", str(ours), "grade", *jobs], ours)
         print(f"python -m grader grade:                            {ours_time:6.1f} s", flush=True)
-        expected, got = cell_scores(plain, args.lessons), cell_scores(ours, args.lessons)
+        expected, got = cell_scores(Course(plain), args.lessons), cell_scores(Course(ours), args.lessons)
         if expected != got or not expected:
             differ = sorted(k for k in expected.keys() | got.keys() if expected.get(k) != got.get(k))
             print(f"SCORES DIFFER on {len(differ)} cells, e.g. {differ[:5]}")

@@ -24,7 +24,7 @@ from pathlib import Path
 from nbgrader.api import Gradebook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the corpus lives in the repository's tests/
-from grader import course  # noqa: E402
+from grader.course import Course  # noqa: E402
 from tests.hostile import ENV, FULL, KINDS, LESSON, TIMEOUT, notebook, released_course, submit  # noqa: E402
 from tests.hostile.grading import grade_corpus, outcomes  # noqa: E402
 
@@ -46,7 +46,7 @@ def plain(kind, root: Path) -> tuple[float | None, float | None]:
                        cwd=root, env=ENV, capture_output=True, timeout=900)
     except subprocess.TimeoutExpired:
         pass  # what it graded before it was stopped still counts
-    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gb:
+    with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gb:
         found = {sub.student.id: float(sub.score) for sub in gb.find_assignment(LESSON).submissions
                  if all(g.score is not None for nb in sub.notebooks for g in nb.grades)}
     return found.get(kind.id), found.get(CLASSMATE)

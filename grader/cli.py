@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
-from grader import course
+from grader.course import Course, NotACourse
 from grader.instructor.collect import DEFAULT_PATTERN, MB, Limits
+
+REPO = Path(__file__).resolve().parent.parent  # this checkout, when the package runs from one
+CONFIG = "nbgrader_config.py"
 
 # The outputs written from the gradebook: what each is, and where it goes in the course directory.
 OUTPUTS = {"feedback": ("an HTML feedback page per student", ".grading/feedback-html"),
@@ -15,11 +17,23 @@ OUTPUTS = {"feedback": ("an HTML feedback page per student", ".grading/feedback-
            "report": ("the class report: scores, pass rates, misconceptions", ".grading/report.html")}
 
 
-def _unknown_lessons(lessons, root=course.REPO) -> bool:
-    unknown = set(lessons) - set(course.lesson_ids(root))
+def pick_course(given: Path | None = None, here: Path | None = None) -> Course:
+    """The course every command works on: `given` (--course); else the current directory (`here`) if it
+    holds nbgrader_config.py; else this repository, if the package runs from one. NotACourse if none."""
+    if given is not None:
+        return Course(given)
+    here = Path.cwd() if here is None else Path(here)
+    for candidate in (here, REPO):
+        if (candidate / CONFIG).is_file():
+            return Course(candidate)
+    raise NotACourse(f"{here} holds no {CONFIG}: name the course directory with --course DIR")
+
+
+def _unknown_lessons(lessons, course: Course) -> bool:
+    unknown = set(lessons) - set(course.lesson_ids())
     if unknown:
         print(f"error: unknown lesson(s): {', '.join(sorted(unknown))}; "
-              f"known: {', '.join(course.lesson_ids(root))}", file=sys.stderr)
+              f"known: {', '.join(course.lesson_ids())}", file=sys.stderr)
     return bool(unknown)
 
 
@@ -27,9 +41,9 @@ def _release(args) -> int:
     from grader.course.release import publish, release
     if _unknown_lessons(args.lessons, args.course):
         return 2
-    release(args.lessons or None, args.course)
+    release(args.course, args.lessons or None)
     if not args.no_exchange:
-        publish(args.lessons or None, args.course, exchange=args.exchange)
+        publish(args.course, args.lessons or None, exchange=args.exchange)
     return 0
 
 
@@ -46,7 +60,7 @@ def _collect(args) -> int:
             re.compile(args.pattern)
             log = collect_downloads(args.downloads, args.course, pattern=args.pattern, limits=limits)
         else:
-            log = collect_exchange(args.lessons or course.lesson_ids(args.course), args.course, exchange=args.exchange,
+            log = collect_exchange(args.course, args.lessons or args.course.lesson_ids(), exchange=args.exchange,
                                    limits=limits)
     except (BadInput, re.error) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -59,17 +73,15 @@ def _grade(args) -> int:
     from grader.engine import isolation
     from grader.engine.pool import print_progress
     from grader.engine.submission import BadInput
-    from grader.engine.warmkernel import MEMORY
     from grader.instructor.grading import grade_class
     if _unknown_lessons(args.lessons, args.course):
         return 2
-    os.environ[MEMORY] = str(args.memory)  # read by every kernel the grading forks
     if not isolation.available():
         print("note: not running as root, so kernels are not isolated: the learner's code can read what "
               "this user can read (test cells still run outside the kernel)", file=sys.stderr)
     try:
         log = grade_class(args.course, lessons=args.lessons or None, jobs=args.jobs, force=args.force,
-                          timeout=args.timeout,
+                          timeout=args.timeout, memory=args.memory,
                           progress=print_progress if sys.stderr.isatty() else None)
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
@@ -85,7 +97,7 @@ def _outputs(args) -> int:
     if not results.students:
         print("error: the gradebook has no students yet (run `python -m grader collect` and `grade`)", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out else args.course / OUTPUTS[args.command][1]
+    out = Path(args.out) if args.out else args.course.root / OUTPUTS[args.command][1]
     if args.command == "feedback":
         from grader.instructor.feedback import write_feedback
         pages = write_feedback(results, out)
@@ -111,7 +123,7 @@ def _check(args) -> int:
     if sys.stderr.isatty() and not args.json:
         print(f"Grading {args.notebook} with every test, hidden ones included (a few seconds)...", file=sys.stderr)
     try:
-        report = grade_notebook(args.notebook)
+        report = grade_notebook(args.course, args.notebook)
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -125,7 +137,7 @@ def _check(args) -> int:
 def _prove(args) -> int:
     from grader.engine.pool import print_progress
     from grader.proof import prove
-    if args.lesson and _unknown_lessons([args.lesson]):
+    if args.lesson and _unknown_lessons([args.lesson], args.course):
         return 2
     if args.readme and args.lesson:
         print("error: --readme writes the whole course's table; leave out --lesson", file=sys.stderr)
@@ -135,7 +147,7 @@ def _prove(args) -> int:
               file=sys.stderr)
         return 2
     try:
-        todo = prove.plan([args.lesson] if args.lesson else None, mutants=args.mutate or args.survivors,
+        todo = prove.plan(args.course, [args.lesson] if args.lesson else None, mutants=args.mutate or args.survivors,
                           entries_file=args.entries)
     except prove.EntriesError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -148,9 +160,9 @@ def _prove(args) -> int:
     if todo.mutants is not None:
         what += f" and {len(todo.mutants)} mechanical mutants"
     print(f"Grading {what} with nbgrader, {args.jobs or 'all'} at a time...", file=sys.stderr)
-    proven = prove.prove(todo, jobs=args.jobs, progress=print_progress if sys.stderr.isatty() else None)
+    proven = prove.prove(args.course, todo, jobs=args.jobs, progress=print_progress if sys.stderr.isatty() else None)
     if args.readme:
-        prove.write_readme(course.REPO / "README.md", proven)
+        prove.write_readme(args.course.root / "README.md", proven)
     if args.json:
         print(prove.to_json(proven))
     elif args.survivors:
@@ -164,8 +176,9 @@ def _prove(args) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader", description="Softmax course tools.")
-    parser.add_argument("--course", type=Path, default=course.REPO, metavar="DIR",
-                        help="the nbgrader course directory (default: this repository)")
+    parser.add_argument("--course", type=Path, metavar="DIR",
+                        help="the nbgrader course directory (default: the current directory if it holds "
+                             "nbgrader_config.py, else this repository)")
     commands = parser.add_subparsers(dest="command", required=True)
 
     release = commands.add_parser("release", help="regenerate notebooks/ from solutions/ and release to the exchange")
@@ -222,4 +235,9 @@ def main(argv=None) -> int:
     proof.set_defaults(run=_prove)
 
     args = parser.parse_args(argv)
+    try:
+        args.course = pick_course(args.course)
+    except NotACourse as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     return args.run(args)

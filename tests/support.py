@@ -15,11 +15,12 @@ from pathlib import Path
 
 import nbformat
 
-from grader import course
+from grader.course import Course
 from grader.engine.scores import Report, TestResult
 
-solution_sources = course.reference_answers
-learner_notebook = course.learner_notebook
+COURSE = Course(Path(__file__).resolve().parent.parent)  # this repository's course
+solution_sources = COURSE.reference_answers
+learner_notebook = COURSE.learner_notebook
 
 
 def tools_env(**changes: str) -> dict[str, str]:
@@ -59,7 +60,7 @@ def marked_lines(begin: str, end: str, lessons) -> list[str]:
     """The lines between `begin` and `end` markers in the lessons' source notebooks, long enough to tell."""
     lines = []
     for lesson in lessons:
-        for cell in nbformat.read(course.source_notebook(lesson), as_version=4).cells:
+        for cell in nbformat.read(COURSE.source_notebook(lesson), as_version=4).cells:
             inside = False
             for line in cell.source.splitlines():
                 if line.strip() == begin:
@@ -89,8 +90,8 @@ def grade_every_lesson(folder: Path) -> None:
     """Grade every lesson's `lesson_notebooks` in one warm batch (grade_many); the reports go to reports.json."""
     from grader.engine.pool import grade_many
 
-    items = [(lesson, kind, nb) for lesson in course.lesson_ids() for kind, nb in lesson_notebooks(lesson).items()]
-    reports = run_apart(grade_many, [(lesson, nb) for lesson, _, nb in items])
+    items = [(lesson, kind, nb) for lesson in COURSE.lesson_ids() for kind, nb in lesson_notebooks(lesson).items()]
+    reports = run_apart(grade_many, COURSE, [(lesson, nb) for lesson, _, nb in items])
     failed = [(lesson, kind, report) for (lesson, kind, _), report in zip(items, reports, strict=True)
               if isinstance(report, Exception)]
     assert not failed, failed

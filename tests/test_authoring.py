@@ -3,9 +3,9 @@ import shutil
 
 import pytest
 
-from grader import course
-from grader.course import authoring
+from grader.course import Course, authoring, read_cached, source_notebook_in, text_source_in
 from grader.course.authoring import AuthoringError, build_notebook
+from tests.support import COURSE
 
 HEADER = "# %% [markdown]\n# Title\n\n"
 SOLUTION_F = ('# %% nbgrader="solution" grade_id="f"\n'
@@ -85,7 +85,9 @@ def test_the_tested_function_is_named_not_inferred(tmp_path):
 
 
 def write_lesson(root, lesson, text):
-    path = course.text_source(lesson, root)
+    """A lesson's text source in the course directory `root` (made one, with this course's settings)."""
+    shutil.copy(COURSE.root / "nbgrader_config.py", root)
+    path = text_source_in(root, lesson)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(HEADER + text)
     return path
@@ -102,17 +104,17 @@ def two_lessons(tmp_path):
 
 
 def test_a_reference_marker_becomes_the_earlier_reference(two_lessons):
-    given = build_notebook(course.text_source("02_second", two_lessons), two_lessons).cells[1]
+    given = build_notebook(text_source_in(two_lessons, "02_second"), two_lessons).cells[1]
     assert given.source == ("import math\n\n\ndef f():\n    return 1\n\n\nclass C:\n"
                             "    def f():\n        return 1")
     assert given.metadata.nbgrader["locked"]
 
 
 def test_editing_the_earlier_reference_changes_the_later_notebook(two_lessons):
-    first = course.text_source("01_first", two_lessons)
+    first = text_source_in(two_lessons, "01_first")
     first.write_text(first.read_text().replace("return 1", "return 1 + 0"))
-    authoring.build("02_second", two_lessons)
-    later = course.read_cached(course.source_notebook("02_second", two_lessons))
+    authoring.build(Course(two_lessons), "02_second")
+    later = read_cached(source_notebook_in(two_lessons, "02_second"))
     assert "return 1 + 0" in later.cells[1].source and "BEGIN SOLUTION" not in later.cells[1].source
 
 
@@ -129,15 +131,15 @@ def test_a_reference_to_nothing_is_a_build_error(tmp_path, marker, problem):
     write_lesson(tmp_path, "01_first", SOLUTION_F)
     write_lesson(tmp_path, "02_second", f"# %%\n{marker}\n")
     with pytest.raises(AuthoringError, match=problem):
-        authoring.build("02_second", tmp_path)
-    assert not course.source_notebook("02_second", tmp_path).exists()
+        authoring.build(Course(tmp_path), "02_second")
+    assert not source_notebook_in(tmp_path, "02_second").exists()
 
 
 def test_a_reference_marker_has_no_place_in_a_solution_cell(tmp_path):
     write_lesson(tmp_path, "01_first", SOLUTION_F)
     write_lesson(tmp_path, "02_second", '# %% nbgrader="solution" grade_id="g"\n# << reference f from 01_first >>\n')
     with pytest.raises(AuthoringError, match="not in a solution cell"):
-        authoring.build("02_second", tmp_path)
+        authoring.build(Course(tmp_path), "02_second")
 
 
 def test_a_reference_marker_needs_the_course_directory(tmp_path):
@@ -148,8 +150,8 @@ def test_a_reference_marker_needs_the_course_directory(tmp_path):
 def course_markers():
     """(lesson, earlier lesson, function) for every reference marker in the course's text sources."""
     found = []
-    for lesson in course.lesson_ids():
-        for line in course.text_source(lesson).read_text().splitlines():
+    for lesson in COURSE.lesson_ids():
+        for line in COURSE.text_source(lesson).read_text().splitlines():
             if match := authoring.REFERENCE.match(line):
                 found.append((lesson, match["lesson"], match["function"]))
     return found
@@ -169,22 +171,22 @@ def test_the_course_takes_its_given_code_from_earlier_references():
 
 @pytest.mark.parametrize("lesson, earlier, function", course_markers())
 def test_generated_given_code_equals_the_earlier_reference(lesson, earlier, function):
-    reference = build_notebook(course.text_source(earlier), course.REPO)
+    reference = build_notebook(COURSE.text_source(earlier), COURSE.root)
     expected = next(c for c in reference.cells if c.id == function).source
     expected = "\n".join(line for line in expected.splitlines() if "### BEGIN SOLUTION" not in line
                          and "### END SOLUTION" not in line)
-    later = build_notebook(course.text_source(lesson), course.REPO)
+    later = build_notebook(COURSE.text_source(lesson), COURSE.root)
     assert sum(expected in c.source for c in later.cells if c.cell_type == "code") == 1
-    assert expected == course.reference_answers(earlier)[function]
+    assert expected == COURSE.reference_answers(earlier)[function]
 
 
 def test_editing_a_real_reference_reaches_the_lesson_that_reuses_it(tmp_path):
     for lesson in ("06_masking", "07_attention"):
-        target = course.text_source(lesson, tmp_path)
+        target = text_source_in(tmp_path, lesson)
         target.parent.mkdir(parents=True)
-        shutil.copy(course.text_source(lesson), target)
-    masking = course.text_source("06_masking", tmp_path)
+        shutil.copy(COURSE.text_source(lesson), target)
+    masking = text_source_in(tmp_path, "06_masking")
     masking.write_text(masking.read_text().replace("its mask is all False", "nothing in its mask is allowed"))
-    given = next(c for c in build_notebook(course.text_source("07_attention", tmp_path), tmp_path).cells
+    given = next(c for c in build_notebook(text_source_in(tmp_path, "07_attention"), tmp_path).cells
                  if c.id == "given_from_lesson_06")
     assert "nothing in its mask is allowed" in given.source and "its mask is all False" not in given.source

@@ -8,6 +8,7 @@ graded, and the submission that kills its worker every time gets a status of its
 """
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -19,7 +20,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader import course
+from grader.course import Course
 from grader.engine import status
 from grader.engine.grade import grade_submission
 from grader.instructor.grading import grade_class, statuses
@@ -69,8 +70,8 @@ def test_the_batch_finishes_with_exit_0(graded):
 def test_each_gets_its_status_and_the_points_it_earned(graded, student):
     _, _, expected_status, score, detail = CLASS[student]
     root = graded / "course"
-    got_status, got_detail = statuses(root)[student, LESSON]
-    assert (got_status, class_results(root).score(student, LESSON)) == (expected_status, score), got_detail
+    got_status, got_detail = statuses(Course(root))[student, LESSON]
+    assert (got_status, class_results(Course(root)).score(student, LESSON)) == (expected_status, score), got_detail
     assert detail in got_detail
 
 
@@ -84,36 +85,36 @@ def test_the_cell_python_cannot_compile_costs_no_time_limit(graded):
 KILLER, KILLED_ONCE = "kills_its_worker", "worker_killed_once"
 
 
-def grade(lesson, notebook_path, *rest):
+def grade(course_root, lesson, data, *rest):
     """grade_submission, but the worker grading KILLER dies at once (every time), and the one grading
     KILLED_ONCE dies two seconds into its first grading (its kernel running)."""
-    student = Path(notebook_path).parent.parent.name
+    student = json.loads(data)["metadata"]["student"]  # each notebook names its student (see the test)
     if student == KILLER:
         os.kill(os.getpid(), signal.SIGKILL)
-    marker = Path(notebook_path).parents[3] / f"killed-{student}"
+    marker = Path(course_root) / ".grading" / f"killed-{student}"
     if student == KILLED_ONCE and not marker.exists():
         marker.touch()
         threading.Timer(2, os.kill, (os.getpid(), signal.SIGKILL)).start()
-    return grade_submission(lesson, notebook_path, *rest)
+    return grade_submission(course_root, lesson, data, *rest)
 
 
 def test_a_worker_that_dies_is_replaced_and_the_batch_finishes(tmp_path):
     root = released_course(tmp_path / "course")
     students = ["ordinary_a", KILLER, KILLED_ONCE, "ordinary_b", "ordinary_c"]
     for student in students:
-        submit(root, student, notebook())
-    log = run_apart(lambda: grade_class(root, jobs=2, timeout=10, grade=grade))
+        submit(root, student, notebook(edit=lambda nb, student=student: nb.metadata.update(student=student)))
+    log = run_apart(lambda: grade_class(Course(root), jobs=2, timeout=10, grade=grade))
     assert log.failed == []
     assert (tmp_path / "course" / ".grading" / f"killed-{KILLED_ONCE}").is_file()  # it did die once
-    found, results = statuses(root), class_results(root)
+    found, results = statuses(Course(root)), class_results(Course(root))
     for student in students:
         expected = (status.GRADER_DIED, 0.0) if student == KILLER else (status.GRADED, FULL)
         assert (found[student, LESSON][0], results.score(student, LESSON)) == expected, found[student, LESSON]
     assert f"{KILLER} / {LESSON}: {status.GRADER_DIED} (the grading process died twice" in log.render()
-    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gb:
+    with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gb:
         flagged = {sub.student.id for sub in gb.find_assignment(LESSON).submissions for nb in sub.notebooks
                    if nb.flagged}
     assert flagged == {KILLER}
     # a worker's death may be the machine's
-    again = run_apart(lambda: grade_class(root, jobs=2, timeout=10, grade=grade))
+    again = run_apart(lambda: grade_class(Course(root), jobs=2, timeout=10, grade=grade))
     assert [student for student, *_ in again.graded] == [KILLER] and len(again.unchanged) == len(students) - 1

@@ -11,11 +11,11 @@ import inspect
 
 import pytest
 
-from grader import course
 from grader.learner import hints
 from grader.proof import alternatives
+from tests.support import COURSE
 
-FUNCTIONS = [(lesson, function) for lesson in course.lesson_ids() for function in course.reference_answers(lesson)]
+FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.reference_answers(lesson)]
 ENTRIES = [(kind, entry) for kind, entries in (("misconception", hints.misconceptions()),
                                                ("alternative", alternatives.alternatives())) for entry in entries]
 
@@ -71,7 +71,7 @@ def test_entry_ids_are_unique_and_every_entry_targets_a_graded_function_of_its_l
     ids = [entry.id for _, entry in ENTRIES]
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
     for _, entry in ENTRIES:
-        assert entry.function in course.reference_answers(alternatives.lesson_of(entry)), entry.id
+        assert entry.function in COURSE.reference_answers(alternatives.lesson_of(entry)), entry.id
 
 
 @pytest.mark.parametrize("kind, entry", ENTRIES, ids=[e.id for _, e in ENTRIES])
@@ -85,7 +85,7 @@ def test_entry_is_well_formed(kind, entry):
     defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
     assert entry.function in defined
     reference_ns = {}
-    exec(course.reference_answers(alternatives.lesson_of(entry))[entry.function],
+    exec(COURSE.reference_answers(alternatives.lesson_of(entry))[entry.function],
          {"np": __import__("numpy"), "math": __import__("math")}, reference_ns)
     assert (list(inspect.signature(hints.implementation(entry)).parameters)
             == list(inspect.signature(reference_ns[entry.function]).parameters))

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import nbformat
 import pytest
 
-from grader import cli, course
-from tests.support import run_apart
+from grader import cli
+from tests.support import COURSE, run_apart
 
-LESSON = course.lesson_ids()[0]
+LESSON = COURSE.lesson_ids()[0]
 
 
 @dataclass
@@ -27,7 +27,7 @@ class Ran:
     stderr: str
 
 
-def grader(*args, cwd=course.REPO) -> Ran:
+def grader(*args, cwd=COURSE.root) -> Ran:
     """Run the CLI as the README shows it: the venv's python, with no venv on PATH."""
     env = {**os.environ, "PATH": "/usr/bin:/bin"}
     env.pop("VIRTUAL_ENV", None)
@@ -50,16 +50,16 @@ def grader_here(capsys):
 
 def test_check_runs_as_the_readme_shows_it():
     """The venv's python with no venv on PATH finds everything (the other tests run the command line in process)."""
-    run = grader("check", course.source_notebook(LESSON), "--json")
+    run = grader("check", COURSE.source_notebook(LESSON), "--json")
     assert run.returncode == 0 and run.stderr == ""
     report = json.loads(run.stdout)
     assert report["lesson"] == LESSON and report["score"] == report["max_score"] > 0
     assert grader("release", "99_nothing").returncode == 2
 
 
-@pytest.mark.parametrize("lesson", course.lesson_ids())
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
 def test_check_gives_full_marks_to_the_solution_notebook(lesson, grader_here):
-    run = grader_here("check", course.source_notebook(lesson), "--json")
+    run = grader_here("check", COURSE.source_notebook(lesson), "--json")
     assert run.returncode == 0 and run.stderr == ""
     report = json.loads(run.stdout)
     assert set(report) == {"lesson", "score", "max_score", "tests"}
@@ -68,9 +68,9 @@ def test_check_gives_full_marks_to_the_solution_notebook(lesson, grader_here):
     assert sum(t["max_points"] for t in report["tests"]) == report["max_score"]
 
 
-@pytest.mark.parametrize("lesson", course.lesson_ids())
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
 def test_check_gives_zero_to_the_release_and_prints_a_table(lesson, grader_here):
-    run = grader_here("check", course.release_notebook(lesson))
+    run = grader_here("check", COURSE.release_notebook(lesson))
     assert run.returncode == 0 and run.stderr == ""
     lines = run.stdout.splitlines()
     assert lines[1].split() == ["test", "points", "result", "message"]
@@ -79,8 +79,8 @@ def test_check_gives_zero_to_the_release_and_prints_a_table(lesson, grader_here)
 
 
 def test_make_check_grades_a_notebook():
-    run = subprocess.run(["make", "--no-print-directory", "check", f"NB={course.release_notebook(LESSON)}"],
-                         capture_output=True, text=True, cwd=course.REPO, timeout=300)
+    run = subprocess.run(["make", "--no-print-directory", "check", f"NB={COURSE.release_notebook(LESSON)}"],
+                         capture_output=True, text=True, cwd=COURSE.root, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "Total: 0 / " in run.stdout
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -13,23 +14,25 @@ import zipfile
 import nbformat
 import pytest
 
-from grader import course
+from grader.course import Course, source_notebook_in, text_source_in
 from grader.instructor.collect import collect_downloads
+from tests.support import COURSE
 
 LESSON = "01_naive_division"
 
 
 def notebook(answers=None) -> str:
-    return nbformat.writes(course.learner_notebook(LESSON, answers or {}))
+    return nbformat.writes(COURSE.learner_notebook(LESSON, answers or {}))
 
 
 @pytest.fixture
 def course_dir(tmp_path):
     root = tmp_path / "course"
-    source = course.source_notebook(LESSON, root)
+    source = source_notebook_in(root, LESSON)
     source.parent.mkdir(parents=True)
-    source.write_bytes(course.source_notebook(LESSON).read_bytes())
-    course.text_source(LESSON, root).write_text("# the text source marks the lesson\n")
+    source.write_bytes(COURSE.source_notebook(LESSON).read_bytes())
+    text_source_in(root, LESSON).write_text("# the text source marks the lesson\n")
+    shutil.copy(COURSE.root / "nbgrader_config.py", root)
     return root
 
 
@@ -38,7 +41,7 @@ def test_a_folder_per_student_is_placed_by_folder_name(course_dir, tmp_path):
     for student in ("ana", "ben"):
         (downloads / student).mkdir(parents=True)
         (downloads / student / "my work.ipynb").write_text(notebook())
-    log = collect_downloads(downloads, course_dir)
+    log = collect_downloads(downloads, Course(course_dir))
     assert sorted((s, lesson) for s, lesson, _ in log.placed) == [("ana", LESSON), ("ben", LESSON)]
     for student in ("ana", "ben"):
         folder = course_dir / ".grading" / "submitted" / student / LESSON
@@ -49,11 +52,11 @@ def test_the_latest_of_two_versions_wins_and_the_choice_is_logged(course_dir, tm
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     old, new = downloads / "cat_1_1_first.ipynb", downloads / "cat_1_2_second.ipynb"
-    new.write_text(notebook(course.reference_answers(LESSON)))
+    new.write_text(notebook(COURSE.reference_answers(LESSON)))
     old.write_text(notebook())
     now = time.time()
     os.utime(old, (now - 3600, now - 3600))
-    log = collect_downloads(downloads, course_dir)
+    log = collect_downloads(downloads, Course(course_dir))
     assert log.placed == [("cat", LESSON, "cat_1_2_second.ipynb")]
     assert log.superseded == [("cat", LESSON, "cat_1_1_first.ipynb", "cat_1_2_second.ipynb")]
     placed = nbformat.read(course_dir / ".grading" / "submitted" / "cat" / LESSON / f"{LESSON}.ipynb", as_version=4)
@@ -73,7 +76,7 @@ def test_files_that_cannot_be_placed_are_listed_with_reasons_and_kept(course_dir
     with zipfile.ZipFile(archive, "w") as zf:
         for name, text in odd.items():
             zf.writestr(name, text)
-    log = collect_downloads(archive, course_dir)
+    log = collect_downloads(archive, Course(course_dir))
     reasons = dict(log.unplaced)
     assert log.placed == []
     assert "climbs out with '..'" in reasons["../../evil_1_1.ipynb"]
@@ -93,7 +96,7 @@ def test_an_unplaced_file_never_overwrites_another(course_dir, tmp_path):
         downloads = tmp_path / text
         downloads.mkdir()
         (downloads / "notes.txt").write_text(text)
-        collect_downloads(downloads, course_dir)
+        collect_downloads(downloads, Course(course_dir))
     kept = sorted(p.read_text() for p in (course_dir / ".grading" / "unplaced").iterdir())
     assert kept == ["first", "second"]
 
@@ -111,7 +114,7 @@ def collect_cli(root, source, *options, measure=False):
     command = [sys.executable, "-m", "grader", "--course", str(root), "collect", "--from", str(source),
                *map(str, options)]
     return subprocess.run([sys.executable, "-c", PEAK_RSS, *command] if measure else command,
-                          capture_output=True, text=True, timeout=300, cwd=course.REPO)
+                          capture_output=True, text=True, timeout=300, cwd=COURSE.root)
 
 
 def zip_of(path, entries):
@@ -272,7 +275,7 @@ def test_links_and_pipes_in_a_download_folder_are_listed_not_followed(course_dir
     elsewhere.mkdir()
     (downloads / ORDINARY).write_text(notebook())
     (downloads / "eve" / "work.ipynb").write_text(notebook())
-    source = course.source_notebook(LESSON, course_dir)  # solutions and hidden tests
+    source = source_notebook_in(course_dir, LESSON)  # solutions and hidden tests
     (downloads / "bob_1_link.ipynb").symlink_to(source)
     (elsewhere / "work.ipynb").write_text(notebook())
     (downloads / "cy").symlink_to(elsewhere, target_is_directory=True)
@@ -293,7 +296,7 @@ def test_links_and_pipes_in_a_download_folder_are_listed_not_followed(course_dir
 def test_a_link_entry_in_a_zip_is_listed_not_followed(course_dir, tmp_path):
     link = zipfile.ZipInfo("bob_1_link.ipynb")
     link.create_system, link.external_attr = 3, (stat.S_IFLNK | 0o777) << 16
-    archive = zip_of(tmp_path / "lms.zip", [(link, str(course.source_notebook(LESSON, course_dir)))])
+    archive = zip_of(tmp_path / "lms.zip", [(link, str(source_notebook_in(course_dir, LESSON)))])
     run = collect_cli(course_dir, archive)
     assert_ordinary_collected(run, course_dir)
     assert listed(run) == {"bob_1_link.ipynb": "a symbolic link (not followed)"}
@@ -342,7 +345,7 @@ def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path):
     nbgrader cannot read its time, one names itself '..'; the ordinary student is collected."""
     (course_dir / ".grading").mkdir()
     exchange = tmp_path / "exchange"
-    inbound = exchange / course.nbgrader_config(course_dir, exchange).CourseDirectory.course_id / "inbound"
+    inbound = exchange / Course(course_dir).nbgrader_config(exchange).CourseDirectory.course_id / "inbound"
     when = "2026-11-30 12:00:00.000000 UTC"
 
     def submission(student, time=when):
@@ -351,7 +354,7 @@ def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path):
         (folder / "timestamp.txt").write_text(time)
         return folder
     (submission("ana") / f"{LESSON}.ipynb").write_text(notebook())
-    source = course.source_notebook(LESSON, course_dir)
+    source = source_notebook_in(course_dir, LESSON)
     (submission("bob") / f"{LESSON}.ipynb").symlink_to(source)
     os.mkfifo(submission("cy") / f"{LESSON}.ipynb")
     (submission("dan", "not a time") / f"{LESSON}.ipynb").write_text(notebook())
@@ -361,7 +364,7 @@ def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path):
     (elsewhere / f"{LESSON}.ipynb").write_text(notebook())
     (inbound / f"eve+{LESSON}+{when}+a1b2").symlink_to(elsewhere, target_is_directory=True)
     run = subprocess.run([sys.executable, "-m", "grader", "--course", str(course_dir), "collect", "--exchange",
-                          str(exchange)], capture_output=True, text=True, timeout=300, cwd=course.REPO,
+                          str(exchange)], capture_output=True, text=True, timeout=300, cwd=COURSE.root,
                          env={**os.environ,
                               "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"})
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr

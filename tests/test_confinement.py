@@ -21,10 +21,9 @@ import time
 import pytest
 from jupyter_core.paths import jupyter_runtime_dir
 
-from grader import course
 from grader.engine import isolation, status
-from grader.engine.warmkernel import ADDRESS, MEMORY, ForkedKernelManager
-from tests.support import run_apart
+from grader.engine.warmkernel import ADDRESS, ForkedKernelManager
+from tests.support import COURSE, run_apart
 
 pytestmark = pytest.mark.skipif(not isolation.available() and not os.environ.get("CI"),
                                 reason="kernel isolation needs root on Linux (CI runs these as root)")
@@ -50,8 +49,8 @@ print(segment >= 0, semaphore >= 0, str({SYSV_KEY}) in open("/proc/sysvipc/shm")
 
 async def start(cwd, memory: int | None = None) -> tuple[ForkedKernelManager, object]:
     """An isolated kernel started as grading starts one, and a client whose channels are open."""
-    km = ForkedKernelManager(kernel_name="python3", isolate=True)
-    await km.start_kernel(cwd=str(cwd), env={**os.environ, **({MEMORY: str(memory)} if memory else {})})
+    km = ForkedKernelManager(kernel_name="python3", isolate=True, **({"memory": memory} if memory else {}))
+    await km.start_kernel(cwd=str(cwd), env=dict(os.environ))
     client = km.client()
     client.start_channels()
     await client.wait_for_ready(timeout=60)
@@ -331,8 +330,8 @@ asyncio.run(main())
 
 
 def test_nothing_of_a_kernel_survives_when_its_grading_process_is_killed(tmp_path):
-    grading = subprocess.Popen([sys.executable, "-c", HOLD, str(tmp_path)], cwd=course.REPO, stdout=subprocess.PIPE,
-                               text=True, env={**os.environ, "PYTHONPATH": str(course.REPO)})
+    grading = subprocess.Popen([sys.executable, "-c", HOLD, str(tmp_path)], cwd=COURSE.root, stdout=subprocess.PIPE,
+                               text=True, env={**os.environ, "PYTHONPATH": str(COURSE.root)})
     try:
         seen = json.loads(grading.stdout.readline())
         assert seen["out"].split() == ["True", "True", "True"] and alive(seen["pid"]) and alive(seen["zygote"])
@@ -451,7 +450,7 @@ except isolation.IsolationError:
 def test_the_uid_pool_never_hands_out_a_uid_another_process_holds():
     uid = isolation.UID_BASE + isolation.UID_COUNT - 5
     def other() -> str:
-        return subprocess.run([sys.executable, "-c", TAKE, str(uid)], cwd=course.REPO, capture_output=True,
+        return subprocess.run([sys.executable, "-c", TAKE, str(uid)], cwd=COURSE.root, capture_output=True,
                               text=True, check=True).stdout.strip()
 
     held = isolation.take_uid([uid])

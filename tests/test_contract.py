@@ -2,14 +2,16 @@
 an implementation breaking it fails (shown by the catalogue, graded by `grader prove`)."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
-from grader import course
-from grader.course import authoring, contract
+from grader.course import Course, authoring, contract, text_source_in
 from grader.learner import hints
+from tests.support import COURSE
 from tests.test_prove import by_id, proofs  # noqa: F401 - the shared prove run
 
-CONTRACTS = contract.course_properties()
+CONTRACTS = contract.course_properties(COURSE)
 FUNCTIONS = sorted(CONTRACTS)
 
 # What every function promises, and what some promise besides (where the property holds).
@@ -42,7 +44,7 @@ PROPERTIES = [(f, p) for f in FUNCTIONS for p in CONTRACTS[f].values()]
 
 
 def test_every_graded_function_has_a_contract():
-    graded = {f for lesson in course.lesson_ids() for f in course.reference_answers(lesson)}
+    graded = {f for lesson in COURSE.lesson_ids() for f in COURSE.reference_answers(lesson)}
     assert set(CONTRACTS) == graded
 
 
@@ -78,24 +80,26 @@ def test_property_lines_are_parsed_from_hidden_tests_only(tmp_path, monkeypatch)
 def test_a_test_cell_belongs_to_the_function_its_marker_names(tmp_path):
     """The grade_id suggests f_twice; the marker says f, and the marker wins."""
     lesson = "01_named"
-    text = course.text_source(lesson, tmp_path)
+    text = text_source_in(tmp_path, lesson)
     text.parent.mkdir(parents=True)
     text.write_text("\n".join([
         '# %% nbgrader="solution" grade_id="f"', "def f():", "    return 1", "",
         '# %% nbgrader="solution" grade_id="f_twice"', "def f_twice():", "    return 2", "",
         '# %% nbgrader="tests" grade_id="test_f_twice_public" points=1 function="f"', contract.BEGIN,
         "# property value: the answer is 1", "assert f() == 1", contract.END, ""]))
-    authoring.build(lesson, tmp_path)
-    assert contract.function_of_test("test_f_twice_public", lesson, tmp_path) == "f"
-    assert contract.function_of_test("test_nothing", lesson, tmp_path) is None
-    found = contract.properties(lesson, tmp_path)
+    shutil.copy(COURSE.root / "nbgrader_config.py", tmp_path)
+    course = Course(tmp_path)
+    authoring.build(course, lesson)
+    assert contract.function_of_test(course, "test_f_twice_public", lesson) == "f"
+    assert contract.function_of_test(course, "test_nothing", lesson) is None
+    found = contract.properties(course, lesson)
     assert found["f"]["value"].tests == ["test_f_twice_public"] and found["f_twice"] == {}
 
 
-@pytest.mark.parametrize("lesson", course.lesson_ids())
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
 def test_every_test_cell_names_one_of_its_lessons_functions(lesson):
     """Each test cell names a graded function, the one its grade_id is named after (so proofs read as before)."""
-    functions = set(course.reference_answers(lesson))
-    tested = contract.tested_functions(lesson)
+    functions = set(COURSE.reference_answers(lesson))
+    tested = contract.tested_functions(COURSE, lesson)
     assert tested and set(tested.values()) <= functions
     assert all(grade_id.startswith(f"test_{function}_") for grade_id, function in tested.items())

@@ -13,7 +13,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader import course
+from grader.course import Course
 from grader.proof.demo import PLAN
 from grader.proof.simulate import BROKEN
 from tests.support import once_per_run
@@ -83,7 +83,7 @@ def test_gradebook_holds_every_placed_submission_graded(demo):
     expected = {key for key, upload in final_uploads(plan).items() if upload["kind"] not in BROKEN}
     placed = {(p.parent.parent.name, p.parent.name) for p in (root / ".grading" / "submitted").glob("*/*/*.ipynb")}
     assert placed == expected
-    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gradebook:
+    with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gradebook:
         submissions = gradebook.find_assignment(LESSON).submissions
         assert {(s.student.id, LESSON) for s in submissions} == expected
         for submission in submissions:
@@ -117,7 +117,7 @@ def test_the_later_of_two_submissions_is_kept(demo):
             versions.setdefault((upload["student"], upload["lesson"]), []).append(upload)
     twice = {key: ups for key, ups in versions.items() if len(ups) > 1}
     assert {ups[0]["channel"] for ups in twice.values()} == {"exchange", "lms"}
-    reference = course.reference_answers(LESSON, root)
+    reference = Course(root).reference_answers(LESSON)
     for (student, lesson), ups in twice.items():
         later = min(ups, key=lambda u: u["minutes_early"])
         assert later["kind"] == "correct" and not later["entries"]  # the earlier try left stubs

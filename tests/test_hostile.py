@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader import course
+from grader.course import Course
 from grader.engine import isolation
 from grader.instructor.report import misconception_counts
 from grader.instructor.results import class_results
@@ -33,6 +33,7 @@ from tests.hostile import (
     submit,
 )
 from tests.hostile.grading import collect_logs, grade, grade_corpus, outcomes, write_outputs
+from tests.support import COURSE as THIS_COURSE
 from tests.support import marked_lines, once_per_run
 
 ORDINARY = {"ordinary_full": (notebook, FULL), "ordinary_stub": (None, 0.0)}
@@ -80,11 +81,11 @@ def test_each_kind_gets_its_status_and_the_points_it_deserves(kind, corpus):
 def test_problems_are_flagged_in_the_gradebook_and_explained_in_feedback(corpus):
     folder, got = corpus
     from nbgrader.api import Gradebook
-    with Gradebook(course.nbgrader_config(folder / "course").CourseDirectory.db_url) as gb:
+    with Gradebook(Course(folder / "course").nbgrader_config().CourseDirectory.db_url) as gb:
         flagged = {sub.student.id for sub in gb.find_assignment(LESSON).submissions
                    for nb in sub.notebooks if nb.flagged}
     assert flagged == {student for student, (status, _) in got.items() if status not in ("graded", NOT_COLLECTED)}
-    report = class_results(folder / "course").report("os_exit", LESSON)
+    report = class_results(Course(folder / "course")).report("os_exit", LESSON)
     assert all("kernel" in t.message and ("stopped" in t.message or "died" in t.message) for t in report.tests), \
         [t.message for t in report.tests]
 
@@ -93,7 +94,7 @@ def test_readme_shows_the_outcome_of_every_kind(corpus):
     if not isolation.available():
         pytest.skip("the README's table is of a grading as root, with every kind")
     _, got = corpus
-    text = (course.REPO / "README.md").read_text()
+    text = (THIS_COURSE.root / "README.md").read_text()
     block = text[text.index(README_BEGIN) + len(README_BEGIN):text.index(README_END)].strip()
     assert block == render(got), "README.md's table of hostile submissions is out of date: python -m tests.hostile"
 
@@ -166,7 +167,7 @@ def test_the_collect_log_escapes_names(corpus):
 
 def test_an_absolute_path_names_no_student(corpus):
     folder, _ = corpus
-    students = {student.id for student in class_results(folder / "course").students}
+    students = {student.id for student in class_results(Course(folder / "course")).students}
     assert "tmp" not in students and not (folder / "course" / ".grading" / "submitted" / "tmp").exists()
 
 
@@ -214,6 +215,6 @@ def test_whatever_a_submission_returns_or_raises_its_page_and_notebook_stay_smal
 
 def test_a_message_cannot_forge_a_misconception_in_the_report(corpus):
     folder, _ = corpus
-    counted = [m.description for m in misconception_counts(class_results(folder / "course"))]
+    counted = [m.description for m in misconception_counts(class_results(Course(folder / "course")))]
     assert not [d for d in counted if FORGED_MISCONCEPTION in d], counted
     assert FORGED_MISCONCEPTION not in (folder / "report.html").read_text(encoding="utf-8")

@@ -27,8 +27,8 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader import course
-from tests.conftest import once_per_run
+from grader.course import Course, source_notebook_in
+from tests.support import COURSE, once_per_run
 
 SHARED = Path(sysconfig.get_paths()["purelib"])  # the running environment's site-packages
 LESSON = "01_naive_division"
@@ -132,7 +132,7 @@ print(json.dumps({"grader": grader.__file__, "checks": checks.__file__, "wrong":
 def build_learner_venv(folder: Path) -> None:
     site = new_venv(folder / "venv")
     (site / "shared-packages.pth").write_text(f"{SHARED}\n")
-    learner = course.REPO / "packaging" / "learner"
+    learner = COURSE.root / "packaging" / "learner"
     source = source_copy({"src/grader/learner": learner / "src" / "grader" / "learner"},
                          {"pyproject.toml": learner / "pyproject.toml",
                           "src/grader/__init__.py": learner / "src" / "grader" / "__init__.py"}, folder / "source")
@@ -148,9 +148,9 @@ def learner_venv(tmp_path_factory) -> tuple[Path, Path]:
 
 
 def test_the_learner_distribution_is_built_from_the_repositorys_own_files():
-    learner = course.REPO / "packaging" / "learner" / "src" / "grader"
-    assert (learner / "__init__.py").resolve() == course.REPO / "grader" / "__init__.py"
-    assert (learner / "learner").resolve() == course.REPO / "grader" / "learner"
+    learner = COURSE.root / "packaging" / "learner" / "src" / "grader"
+    assert (learner / "__init__.py").resolve() == COURSE.root / "grader" / "__init__.py"
+    assert (learner / "learner").resolve() == COURSE.root / "grader" / "learner"
     assert sorted(p.name for p in learner.iterdir()) == ["__init__.py", "learner"]
 
 
@@ -164,7 +164,7 @@ def test_a_learner_install_runs_the_checks_and_has_no_other_room(learner_venv, t
 
 def test_a_learner_install_holds_only_the_learner_part(learner_venv):
     venv, site = learner_venv
-    expected = {"grader/__init__.py"} | files_of(course.REPO / "grader" / "learner", "grader/learner")
+    expected = {"grader/__init__.py"} | files_of(COURSE.root / "grader" / "learner", "grader/learner")
     assert installed_files(site) == expected
     assert {name for name in record_of(site, "softmax_learner") if "__pycache__" not in name} == expected
 
@@ -176,7 +176,7 @@ def test_the_shared_packages_editable_install_stays_inactive_in_the_learner_venv
     assert the_full_package_editable_here(), "the project's venv installs the package editable"
     seen = json.loads(python_of(venv, f"ROOMS = {OTHER_ROOMS!r}\n" + LEARNER_PROBE, cwd=tmp_path))
     assert str(SHARED) in seen["path"] and seen["editable"] == []
-    assert str(course.REPO) not in seen["path"]
+    assert str(COURSE.root) not in seen["path"]
 
 
 # ----------------------------------------------------------------- softmax-grader
@@ -206,7 +206,7 @@ def build_grader_venv(folder: Path) -> None:
     site = new_venv(venv)
     hard_linked_copy(SHARED, site)
     scripts_of(Path(sys.executable).parent, venv)
-    source = source_copy({"grader": course.REPO / "grader"}, {"pyproject.toml": course.REPO / "pyproject.toml"},
+    source = source_copy({"grader": COURSE.root / "grader"}, {"pyproject.toml": COURSE.root / "pyproject.toml"},
                          folder / "source")
     pip_install(venv, source, folder)
     (folder / "site").write_text(str(site))
@@ -222,10 +222,10 @@ def grader_venv(tmp_path_factory) -> tuple[Path, Path]:
 def course_copy(into: Path, lessons=(LESSON,)) -> Path:
     """A course directory of its own: the nbgrader settings and the lessons' sources and releases."""
     into.mkdir(parents=True)
-    shutil.copy(course.REPO / "nbgrader_config.py", into)
+    shutil.copy(COURSE.root / "nbgrader_config.py", into)
     for lesson in lessons:
-        for folder in (course.source_notebook(lesson).parent, course.release_notebook(lesson).parent):
-            shutil.copytree(folder, into / folder.relative_to(course.REPO))
+        for folder in (COURSE.source_notebook(lesson).parent, COURSE.release_notebook(lesson).parent):
+            shutil.copytree(folder, into / folder.relative_to(COURSE.root))
     return into
 
 
@@ -234,8 +234,8 @@ def test_the_installed_package_is_imported_and_holds_every_room(grader_venv, tmp
     imported = python_of(venv, "import grader, grader.engine.sandbox, grader.proof.alternatives, grader.cli\n"
                                "print(grader.__file__)", cwd=tmp_path).strip()
     assert Path(imported) == site / "grader" / "__init__.py"
-    assert installed_files(site) == files_of(course.REPO / "grader", "grader")
-    assert record_of(site, "softmax_grader") >= files_of(course.REPO / "grader", "grader")
+    assert installed_files(site) == files_of(COURSE.root / "grader", "grader")
+    assert record_of(site, "softmax_grader") >= files_of(COURSE.root / "grader", "grader")
     assert not list(site.glob("__editable__*softmax_grader*"))
     help_text = run(venv, ["softmax-grader", "--help"], tmp_path)
     assert help_text.returncode == 0 and "check" in help_text.stdout, help_text.stderr
@@ -244,7 +244,7 @@ def test_the_installed_package_is_imported_and_holds_every_room(grader_venv, tmp
 def test_the_installed_command_checks_a_notebook_of_the_course_given(grader_venv, tmp_path):
     venv, _ = grader_venv
     root = course_copy(tmp_path / "course")
-    done = run(venv, ["softmax-grader", "--course", root, "check", course.source_notebook(LESSON, root), "--json"],
+    done = run(venv, ["softmax-grader", "--course", root, "check", source_notebook_in(root, LESSON), "--json"],
                tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
@@ -256,12 +256,12 @@ def test_the_installed_command_grades_a_collected_class(grader_venv, tmp_path):
     root = course_copy(tmp_path / "course")
     downloads = tmp_path / "downloads" / "ana"
     downloads.mkdir(parents=True)
-    nbformat.write(course.learner_notebook(LESSON, course.reference_answers(LESSON)), downloads / "work.ipynb")
+    nbformat.write(COURSE.learner_notebook(LESSON, COURSE.reference_answers(LESSON)), downloads / "work.ipynb")
     for step in (["release", LESSON, "--no-exchange"], ["collect", "--from", downloads.parent], ["grade"]):
         done = run(venv, ["softmax-grader", "--course", root, *step], tmp_path)
         assert done.returncode == 0, (step, done.stdout + done.stderr)
     assert "Graded 1 submission(s)" in done.stdout
-    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gradebook:
+    with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gradebook:
         grades = [grade for nb in gradebook.find_submission(LESSON, "ana").notebooks for grade in nb.grades]
         assert grades and all(grade.score == grade.max_score for grade in grades)
 

@@ -13,9 +13,8 @@ import sys
 
 import pytest
 
-from grader import course
 from grader.engine import isolation
-from tests.conftest import run_apart
+from tests.support import COURSE, run_apart
 from tests.test_warmkernel import run_in_kernel
 
 pytestmark = pytest.mark.skipif(not isolation.available() and not os.environ.get("CI"),
@@ -97,8 +96,8 @@ def probe(tmp_path, isolate: bool) -> dict:
     """What a kernel started in `tmp_path` (as grading starts them) can see and do."""
     secret = tmp_path / "hidden_tests.ipynb"
     secret.write_text("{}")
-    paths = [str(secret), str(course.REPO / "solutions"), str(course.REPO / ".grading"), str(course.REPO / ".git"),
-             str(course.REPO / "tests"), os.path.expanduser("~/.local/share/jupyter/runtime")]
+    paths = [str(secret), str(COURSE.root / "solutions"), str(COURSE.root / ".grading"), str(COURSE.root / ".git"),
+             str(COURSE.root / "tests"), os.path.expanduser("~/.local/share/jupyter/runtime")]
     code = f"PATHS = {paths!r}\nTEST_PID = {os.getpid()}\nROOMS = {OTHER_ROOMS!r}\n" + PROBE
 
     async def main():
@@ -147,7 +146,7 @@ def test_two_isolated_kernels_have_different_users(tmp_path):
 
 def test_the_probe_does_see_everything_without_isolation(tmp_path):
     seen = probe(tmp_path, isolate=False)  # the control: the same probe notices what isolation hides
-    assert seen["sees"][str(tmp_path / "hidden_tests.ipynb")] and seen["sees"][str(course.REPO / "solutions")]
+    assert seen["sees"][str(tmp_path / "hidden_tests.ipynb")] and seen["sees"][str(COURSE.root / "solutions")]
     assert seen["uid"] == os.getuid() and seen["checks"] == "done"
     assert set(seen["package"]) >= {"__init__.py", "learner", *OTHER_ROOMS}
     assert all(tried == {"list": "done", "read": "done"} for tried in seen["rooms"].values()), seen["rooms"]

@@ -7,10 +7,9 @@ implementations, is proven for every catalogue entry in test_prove.py.
 """
 import pytest
 
-from grader import course
-from tests.support import graded_cells_of, learner_notebook, solution_sources
+from tests.support import COURSE, graded_cells_of, learner_notebook, solution_sources
 
-LESSONS = course.lesson_ids()
+LESSONS = COURSE.lesson_ids()
 
 
 @pytest.mark.parametrize("lesson", LESSONS)

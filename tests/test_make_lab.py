@@ -8,7 +8,7 @@ import time
 import urllib.request
 from urllib.error import URLError
 
-from grader import course
+from tests.support import COURSE
 
 
 def free_port() -> int:
@@ -25,7 +25,7 @@ def get(url):
 def test_make_lab_serves_lesson_01():
     port, token = free_port(), "softmax-test"
     server = subprocess.Popen(["make", "--no-print-directory", "lab", "HEADLESS=1", f"PORT={port}", f"TOKEN={token}"],
-                              cwd=course.REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              cwd=COURSE.root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -40,12 +40,12 @@ def test_make_lab_serves_lesson_01():
                 time.sleep(0.5)
         assert status == 200
         _, listing = get(f"{base}/api/contents?token={token}")
-        assert course.lesson_ids()[0] in {item["name"] for item in json.loads(listing)["content"]}
-        status, _ = get(f"{base}/lab/tree/{course.lesson_ids()[0]}/{course.lesson_ids()[0]}.ipynb?token={token}")
+        assert COURSE.lesson_ids()[0] in {item["name"] for item in json.loads(listing)["content"]}
+        status, _ = get(f"{base}/lab/tree/{COURSE.lesson_ids()[0]}/{COURSE.lesson_ids()[0]}.ipynb?token={token}")
         assert status == 200
         # nbgrader's server extensions are on: formgrader sees every lesson as an assignment.
         _, assignments = get(f"{base}/formgrader/api/assignments?token={token}")
-        assert {a["name"] for a in json.loads(assignments)} >= set(course.lesson_ids())
+        assert {a["name"] for a in json.loads(assignments)} >= set(COURSE.lesson_ids())
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -54,7 +54,7 @@ def test_make_lab_serves_lesson_01():
 def make_plan(*args):
     """The commands `make` would run (dry run), as one string."""
     run = subprocess.run(["make", "--no-print-directory", "-n", *args], capture_output=True, text=True,
-                         cwd=course.REPO, timeout=60)
+                         cwd=COURSE.root, timeout=60)
     assert run.returncode == 0, run.stderr
     return run.stdout
 

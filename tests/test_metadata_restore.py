@@ -12,12 +12,14 @@ import nbformat
 import pytest
 from nbgrader.nbgraderformat import MetadataValidator
 
-from grader import course
+from grader.course import read_cached
 from grader.engine import metadata, sandbox, status, suspicious
 from tests.hostile import LESSON, notebook
 from tests.hostile.edits import EDITS, HIDDEN, LONG, PUBLIC, cell, list_metadata
+from tests.support import COURSE
 
-RELEASE = course.read_cached(course.release_notebook(LESSON))
+RELEASE = read_cached(COURSE.release_notebook(LESSON))
+SOLUTION = "naive_normalize"
 
 
 def submitted(edit=None) -> nbformat.NotebookNode:
@@ -74,7 +76,7 @@ def test_a_notebook_stripped_of_metadata_gets_none_back():
 
 
 def test_another_lessons_notebook_is_one_finding():
-    other = course.learner_notebook("06_masking", {})
+    other = COURSE.learner_notebook("06_masking", {})
     restored, findings = metadata.restore(other, RELEASE)
     assert findings == ["16 cells with grade metadata the release does not have, and none of its tests"]
     assert [grade_id for grade_id, _, _ in graded_cells(restored)] == ["setup"]  # both lessons have one

@@ -8,10 +8,10 @@ import types
 
 import pytest
 
-from grader import course
 from grader.proof import mutate, prove
+from tests.support import COURSE
 
-LESSONS = course.lesson_ids()
+LESSONS = COURSE.lesson_ids()
 
 
 def changed(expression: str, slug: str) -> list[str]:
@@ -139,7 +139,7 @@ def test_ids_name_function_rule_and_ordinal_in_source_order():
 
 def test_ids_are_stable_across_runs():
     for lesson in LESSONS:
-        assert mutate.lesson_mutants(lesson) == mutate.lesson_mutants(lesson)
+        assert mutate.lesson_mutants(COURSE, lesson) == mutate.lesson_mutants(COURSE, lesson)
 
 
 def test_duplicates_and_copies_of_the_reference_are_dropped():
@@ -151,8 +151,8 @@ def test_duplicates_and_copies_of_the_reference_are_dropped():
 
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_every_mutant_compiles_and_differs_from_the_reference(lesson):
-    references = course.reference_answers(lesson)
-    mutants = mutate.lesson_mutants(lesson)
+    references = COURSE.reference_answers(lesson)
+    mutants = mutate.lesson_mutants(COURSE, lesson)
     assert mutants, lesson
     assert len({m.id for m in mutants}) == len({m.source for m in mutants}) == len(mutants)
     for m in mutants:
@@ -165,7 +165,7 @@ def test_every_mutant_compiles_and_differs_from_the_reference(lesson):
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_recorded_equivalents_name_existing_mutants(lesson):
     """A record is written by hand; one whose mutant no longer exists is stale (prove --mutate reports it too)."""
-    assert mutate.stale_equivalents(lesson, mutate.lesson_mutants(lesson)) == []
+    assert mutate.stale_equivalents(lesson, mutate.lesson_mutants(COURSE, lesson)) == []
     assert all(isinstance(why, str) and why.strip() for why in mutate.equivalents(lesson).values())
 
 
@@ -180,7 +180,7 @@ def fake_records(monkeypatch):
 
 
 def test_a_stale_record_is_found(fake_records):
-    mutants = mutate.lesson_mutants("06_masking")
+    mutants = mutate.lesson_mutants(COURSE, "06_masking")
     assert mutate.equivalents("06_masking") == fake_records
     assert mutate.stale_equivalents("06_masking", mutants) == ["masked_softmax:no-such-rule:1"]
 

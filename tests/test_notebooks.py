@@ -6,12 +6,11 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from grader import course
 from grader.engine.sandbox import IOPUB_SECONDS
 from tests import lessons
-from tests.support import run_apart
+from tests.support import COURSE, run_apart
 
-LESSONS = course.lesson_ids()
+LESSONS = COURSE.lesson_ids()
 
 
 def execute(path, tmp_path):
@@ -29,7 +28,7 @@ def printed(nb):
 @pytest.fixture(scope="module", params=LESSONS)
 def executed_solution(request, tmp_path_factory):
     lesson = request.param
-    return lesson, execute(course.source_notebook(lesson), tmp_path_factory.mktemp(lesson))
+    return lesson, execute(COURSE.source_notebook(lesson), tmp_path_factory.mktemp(lesson))
 
 
 def test_solution_runs_without_error_or_stderr(executed_solution):
@@ -62,7 +61,7 @@ def test_figures_render_with_alt_text(executed_solution):
 def test_release_runs_until_the_first_stub(lesson, tmp_path):
     """Everything before the learner's first exercise works; its check then says it is not written."""
     with pytest.raises(CellExecutionError) as stopped:
-        execute(course.release_notebook(lesson), tmp_path)
+        execute(COURSE.release_notebook(lesson), tmp_path)
     assert stopped.value.ename == "CheckFailed" and "not written yet" in stopped.value.evalue
 
 
@@ -72,8 +71,8 @@ def _regions(text, begin, end):
 
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_release_contains_no_solutions_or_hidden_tests(lesson):
-    source = "\n".join(c.source for c in nbformat.read(course.source_notebook(lesson), as_version=4).cells)
-    released = "\n".join(c.source for c in nbformat.read(course.release_notebook(lesson), as_version=4).cells)
+    source = "\n".join(c.source for c in nbformat.read(COURSE.source_notebook(lesson), as_version=4).cells)
+    released = "\n".join(c.source for c in nbformat.read(COURSE.release_notebook(lesson), as_version=4).cells)
     solutions = _regions(source, "### BEGIN SOLUTION", "### END SOLUTION")
     hidden = _regions(source, "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
     assert solutions and hidden

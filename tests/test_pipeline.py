@@ -13,9 +13,9 @@ import sys
 import nbformat
 import pytest
 
-from grader import course
+from grader.course import Course
 from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class
-from tests.support import once_per_run
+from tests.support import COURSE, once_per_run
 
 LESSONS = ["01_naive_division"]
 STUDENTS = 6
@@ -30,8 +30,8 @@ def run(args: list[str], cwd) -> str:
 
 def build(folder):
     """The same class graded twice: by plain nbgrader and by `grader grade`."""
-    class_ = class_in_thirds(STUDENTS, LESSONS)
-    course_with_class(folder / "plain", LESSONS, class_)
+    class_ = class_in_thirds(COURSE, STUDENTS, LESSONS)
+    course_with_class(COURSE, folder / "plain", LESSONS, class_)
     shutil.copytree(folder / "plain", folder / "ours")
     for lesson in LESSONS:
         run(["-m", "nbgrader", "autograde", lesson], folder / "plain")
@@ -48,7 +48,7 @@ def grade(root, *args) -> str:
 
 
 def test_every_submission_gets_the_same_score_as_plain_nbgrader(graded):
-    expected, got = cell_scores(graded / "plain", LESSONS), cell_scores(graded / "ours", LESSONS)
+    expected, got = cell_scores(Course(graded / "plain"), LESSONS), cell_scores(Course(graded / "ours"), LESSONS)
     assert len({(student, lesson) for student, lesson, _ in got}) == STUDENTS * len(LESSONS)
     assert got == expected
     assert f"Graded {STUDENTS} submission(s)" in (graded / "first-run.txt").read_text()
@@ -59,24 +59,24 @@ def test_every_submission_gets_the_same_score_as_plain_nbgrader(graded):
 def test_a_rerun_grades_only_what_changed_and_force_grades_all(graded, tmp_path):
     root = tmp_path / "course"
     shutil.copytree(graded / "ours", root)
-    before = cell_scores(root, LESSONS)
+    before = cell_scores(Course(root), LESSONS)
     assert "Graded 0 submission(s)" in grade(root) and f"{STUDENTS} unchanged" in grade(root)
-    assert cell_scores(root, LESSONS) == before
+    assert cell_scores(Course(root), LESSONS) == before
 
     lesson = LESSONS[0]
     stub_student = "s02"  # the simulated class gives every third student (s02, s05, ...) the stubs
     assert sum(v for (s, _, _), v in before.items() if s == stub_student) == 0
     resubmitted = root / ".grading" / "submitted" / stub_student / lesson / f"{lesson}.ipynb"
-    nbformat.write(course.learner_notebook(lesson, course.reference_answers(lesson)), resubmitted)
+    nbformat.write(COURSE.learner_notebook(lesson, COURSE.reference_answers(lesson)), resubmitted)
     output = grade(root)
     assert "Graded 1 submission(s)" in output and f"{STUDENTS - 1} unchanged" in output
-    after = cell_scores(root, LESSONS)
+    after = cell_scores(Course(root), LESSONS)
     assert sum(v for (s, _, _), v in after.items() if s == stub_student) == 12
     assert {k: v for k, v in after.items() if k[0] != stub_student} == \
            {k: v for k, v in before.items() if k[0] != stub_student}
 
     assert f"Graded {STUDENTS} submission(s)" in grade(root, "--force")
-    assert cell_scores(root, LESSONS) == after
+    assert cell_scores(Course(root), LESSONS) == after
 
 
 def test_grade_refuses_a_lesson_the_course_does_not_have(graded):

@@ -13,22 +13,22 @@ import sys
 
 import pytest
 
-from grader import cli, course
+from grader import cli
 from grader.engine import scores
 from grader.engine.scores import Report
 from grader.learner import hints
 from grader.proof import alternatives, mutate, prove
-from tests.support import once_per_run
+from tests.support import COURSE, once_per_run
 
 MISCONCEPTIONS = hints.misconceptions()
 ALTERNATIVES = alternatives.alternatives()
-FUNCTIONS = [(lesson, function) for lesson in course.lesson_ids() for function in course.reference_answers(lesson)]
+FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.reference_answers(lesson)]
 
 
 def _prove(folder):
     """Run the CLI with a minimal PATH; keep its JSON and exit status."""
     env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp")}
-    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--mutate", "--json"], cwd=course.REPO, env=env,
+    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--mutate", "--json"], cwd=COURSE.root, env=env,
                          capture_output=True, text=True, timeout=3600)
     assert run.returncode in (0, 1) and run.stdout.startswith("{"), run.stderr[-3000:]
     result = json.loads(run.stdout)
@@ -86,7 +86,7 @@ def test_misconception_is_named_with_at_most_one_other(entry, proofs):
 
 def test_every_mutant_was_graded_once(proofs):
     ids = [m["mutant"] for m in proofs["mutants"]]
-    assert ids == [m.id for lesson in course.lesson_ids() for m in mutate.lesson_mutants(lesson)]
+    assert ids == [m.id for lesson in COURSE.lesson_ids() for m in mutate.lesson_mutants(COURSE, lesson)]
     assert all(m["max_score"] > 0 for m in proofs["mutants"]), [m["mutant"] for m in proofs["mutants"]
                                                                  if m["max_score"] == 0]
 
@@ -106,7 +106,7 @@ def test_no_stale_or_killed_equivalent_records(proofs):
 
 def test_readme_shows_the_current_table(proofs):
     """The README's table is generated: `make prove` rewrites it, and it must match this run."""
-    assert prove.readme_block(course.REPO / "README.md") == prove.render_markdown(prove.Proven.from_json(proofs)), \
+    assert prove.readme_block(COURSE.root / "README.md") == prove.render_markdown(prove.Proven.from_json(proofs)), \
         "README.md's catalogue table is out of date: run `make prove`"
 
 
@@ -119,7 +119,7 @@ def test_named_misconceptions_are_read_from_failing_tests_only():
                                                                  f"or: {global_max.description}"),
         scores.TestResult("test_masked_softmax_stable", 1.0, 1.0, True, shift.description)])
     assert prove.named_misconceptions(report, lesson) == ["masked_with_zero", "masked_global_max"]
-    proof = prove.judge("misconception", zero, lesson, report)
+    proof = prove.judge(COURSE, "misconception", zero, lesson, report)
     assert proof.named and proof.named_others == ["masked_global_max"] and proof.specific
 
 
@@ -143,7 +143,7 @@ def test_prove_grades_a_file_of_entries(tmp_path):
     """Entries from outside the catalogue: caught and accepted, and which catalogued misconceptions were named."""
     entries = tmp_path / "mine.py"
     entries.write_text(ENTRIES_FILE)
-    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--entries", entries, "--json"], cwd=course.REPO,
+    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--entries", entries, "--json"], cwd=COURSE.root,
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     result = json.loads(run.stdout)
@@ -177,12 +177,12 @@ def test_load_entries_reads_several_lessons(tmp_path):
     entries = tmp_path / "several.py"
     entries.write_text(ENTRIES_FILE + "\nENTRIES = {'06_masking': (MISCONCEPTIONS, []), "
                                       "'05_stable_softmax': ([], [])}\n")
-    assert [(lesson, kind, e.id) for lesson, kind, e in prove.load_entries(entries)] == [
+    assert [(lesson, kind, e.id) for lesson, kind, e in prove.load_entries(COURSE, entries)] == [
         ("06_masking", "misconception", "upper_triangle")]
 
 
 def test_prove_refuses_an_unknown_lesson():
-    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--lesson", "99_nothing"], cwd=course.REPO,
+    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--lesson", "99_nothing"], cwd=COURSE.root,
                          capture_output=True, text=True)
     assert run.returncode == 2 and "unknown lesson(s): 99_nothing" in run.stderr
 

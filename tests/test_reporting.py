@@ -16,7 +16,7 @@ import pytest
 from nbgrader.api import Gradebook
 from nbgrader.apps import NbGraderAPI
 
-from grader import course
+from grader.course import Course, read_cached, source_notebook_in
 from grader.engine.sandbox import AUTOGRADE_STEPS, autograde_sandboxed, quiet_stderr, require_success
 from grader.engine.scores import MESSAGE_LIMIT, MISTAKE_LIMIT, MISTAKES_LIMIT, report_of
 from grader.engine.testrunner import is_test_cell
@@ -26,7 +26,7 @@ from grader.instructor.report import MisconceptionCount, misconception_counts, w
 from grader.instructor.results import ClassResults, Student, class_results
 from grader.learner import checks, hints
 from grader.learner.hints import misconceptions
-from tests.support import marked_lines, once_per_run, run_apart
+from tests.support import COURSE, marked_lines, once_per_run, run_apart
 
 NAIVE, MASKING = "01_naive_division", "06_masking"
 LESSONS = [NAIVE, MASKING]
@@ -43,12 +43,12 @@ CAUSAL_TRIU = misconception("causal_triu")                # di
 
 def with_mistake(lesson: str, entry) -> dict[str, str]:
     """The reference answers with one function replaced by a catalogued misconception."""
-    return {**course.reference_answers(lesson), entry.function: entry.source}
+    return {**COURSE.reference_answers(lesson), entry.function: entry.source}
 
 
 # student -> lesson -> answers (a lesson left out = no submission)
 CLASS = {
-    "ada": {NAIVE: course.reference_answers(NAIVE), MASKING: course.reference_answers(MASKING)},
+    "ada": {NAIVE: COURSE.reference_answers(NAIVE), MASKING: COURSE.reference_answers(MASKING)},
     "bo": {NAIVE: {}},
     "cy": {NAIVE: with_mistake(NAIVE, WHOLE_ARRAY), MASKING: with_mistake(MASKING, MASK_WITH_ZERO)},
     "di": {NAIVE: with_mistake(NAIVE, WHOLE_ARRAY), MASKING: with_mistake(MASKING, CAUSAL_TRIU)},
@@ -59,26 +59,27 @@ NAMES = {"ada": dict(first_name="Ada", last_name="Lovelace", lms_user_id="1001")
 
 def build_class(root):
     """Autograde the class in the course directory `root` with real nbgrader, then write every output."""
-    config = course.nbgrader_config(root)
+    shutil.copy(COURSE.root / "nbgrader_config.py", root)  # a course of its own, with this course's settings
+    config = COURSE.nbgrader_config(at=root)
     config.Autograde.autograde_preprocessors = AUTOGRADE_STEPS  # test cells run as `grade` runs them
     api = NbGraderAPI(config=config)
     with Gradebook(config.CourseDirectory.db_url) as gradebook:
         for student, names in NAMES.items():
             gradebook.update_or_create_student(student, **names)
     for lesson in LESSONS:
-        source = course.source_notebook(lesson, root)
+        source = source_notebook_in(root, lesson)
         source.parent.mkdir(parents=True)
-        shutil.copy(course.source_notebook(lesson), source)
+        shutil.copy(COURSE.source_notebook(lesson), source)
         with quiet_stderr():
             require_success(api.generate_assignment(lesson), "generate_assignment")
     for student, lessons in CLASS.items():
         for lesson, answers in lessons.items():
             submitted = root / ".grading" / "submitted" / student / lesson / f"{lesson}.ipynb"
             submitted.parent.mkdir(parents=True)
-            nbformat.write(course.learner_notebook(lesson, answers), submitted)
+            nbformat.write(COURSE.learner_notebook(lesson, answers), submitted)
             with quiet_stderr():
                 require_success(api.autograde(lesson, student), "autograde")
-    results = class_results(root)
+    results = class_results(Course(root))
     out = root / "out"
     write_feedback(results, out / "feedback")
     write_grades_csv(results, out / "grades.csv")
@@ -91,11 +92,11 @@ def graded_class(tmp_path_factory):
     """The class's course directory (built once per test run), its results and outputs."""
     root = once_per_run(tmp_path_factory, "reporting-class", build_class)
     out = root / "out"
-    return root, class_results(root), out, sorted((out / "feedback").glob("*.html"))
+    return root, class_results(Course(root)), out, sorted((out / "feedback").glob("*.html"))
 
 
 def gradebook_scores(root) -> dict[tuple[str, str], float]:
-    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gradebook:
+    with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gradebook:
         return {(s.student.id, lesson): float(s.score)
                 for lesson in LESSONS for s in gradebook.find_assignment(lesson).submissions}
 
@@ -287,7 +288,7 @@ def test_a_check_records_the_mistakes_it_names_as_data():
 def executed(lesson: str, outcomes: dict[str, tuple[list, object]], answers_metadata=None):
     """The lesson's source notebook as if executed: each test cell in `outcomes` gets (outputs, the "grader"
     metadata a run records); the others pass silently. `answers_metadata` goes on every solution cell."""
-    nb = copy.deepcopy(course.read_cached(course.source_notebook(lesson)))
+    nb = copy.deepcopy(read_cached(COURSE.source_notebook(lesson)))
     for cell in nb.cells:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if is_test_cell(cell):
@@ -311,21 +312,22 @@ def one_lesson_class(reports: dict[str, object], names: dict[str, dict] | None =
 
 
 def test_the_report_counts_recorded_mistakes_never_lines_of_a_message(tmp_path):
-    tests = [t for t in course.read_cached(course.source_notebook(NAIVE)).cells if is_test_cell(t)]
+    tests = [t for t in read_cached(COURSE.source_notebook(NAIVE)).cells if is_test_cell(t)]
     first, second, third = (t.metadata.nbgrader.grade_id for t in tests[:3])
     forged = f"wrong\n  likely mistake: {FORGED}\n  hint: trust me"
     reports = {
         # a message that forges a mistake line, beside metadata that is not a list of strings
-        "fo": report_of(executed(NAIVE, {first: ([error(forged)], {"mistakes": []}),
+        "fo": report_of(COURSE, executed(NAIVE, {first: ([error(forged)], {"mistakes": []}),
                                          second: ([error(forged, "ValueError")], {"mistakes": FORGED}),
                                          third: ([error("x")], {"mistakes": [FORGED, 3]})},
                                  answers_metadata={"mistakes": [FORGED]}), NAIVE),
         # one student naming the same mistake in two failing tests (twice in one) counts once
-        "st": report_of(executed(NAIVE, {first: ([error("a")], {"mistakes": [WHOLE_ARRAY.description]}),
+        "st": report_of(COURSE, executed(NAIVE, {first: ([error("a")], {"mistakes": [WHOLE_ARRAY.description]}),
                                          second: ([error("b")], {"mistakes": [WHOLE_ARRAY.description] * 2})}), NAIVE),
-        "nd": report_of(executed(NAIVE, {third: ([error("c")], {"mistakes": [WHOLE_ARRAY.description]})}), NAIVE),
+        "nd": report_of(COURSE, executed(NAIVE, {third: ([error("c")], {"mistakes": [WHOLE_ARRAY.description]})}),
+                        NAIVE),
         # a passing test's record is not a failing check's diagnosis
-        "ok": report_of(executed(NAIVE, {first: ([], {"mistakes": [CAUSAL_TRIU.description]})}), NAIVE),
+        "ok": report_of(COURSE, executed(NAIVE, {first: ([], {"mistakes": [CAUSAL_TRIU.description]})}), NAIVE),
     }
     assert [t.mistakes for t in reports["fo"].tests if not t.passed] == [[], [], []]
     assert reports["st"].tests[1].mistakes == [WHOLE_ARRAY.description]
@@ -348,7 +350,7 @@ def test_recorded_mistakes_are_read_back_capped_from_the_autograded_notebooks(gr
     failing.outputs[0].evalue += f"\n  likely mistake: {FORGED}"
     failing.metadata["grader"] = {"mistakes": ["m" * (10 * MISTAKE_LIMIT)] + [f"mistake {i}" for i in range(10_000)]}
     nbformat.write(nb, path)
-    results = class_results(copied)
+    results = class_results(Course(copied))
     test = next(t for t in results.report("cy", NAIVE).tests if t.grade_id == failing.metadata.nbgrader.grade_id)
     assert FORGED in test.message and FORGED not in test.mistakes
     assert len(test.mistakes) == MISTAKES_LIMIT and test.mistakes[1:3] == ["mistake 0", "mistake 1"]
@@ -361,8 +363,8 @@ def test_huge_names_messages_and_details_give_small_pages(tmp_path):
     the student's name and the grading's detail are 4 MB too."""
     name, message = "<E" * (HUGE // 2), '"&' * (HUGE // 2)
     outcomes = {t.metadata.nbgrader.grade_id: ([error(message, name)], {"mistakes": []})
-                for t in course.read_cached(course.source_notebook(NAIVE)).cells if is_test_cell(t)}
-    report = report_of(executed(NAIVE, outcomes), NAIVE)
+                for t in read_cached(COURSE.source_notebook(NAIVE)).cells if is_test_cell(t)}
+    report = report_of(COURSE, executed(NAIVE, outcomes), NAIVE)
     assert report.score == 0 and all(len(t.message) <= MESSAGE_LIMIT and ends_clipped(t.message) for t in report.tests)
     results = one_lesson_class({"sam": report}, names={"sam": dict(first_name="S" * HUGE, last_name="<" * HUGE)},
                                statuses={("sam", NAIVE): ("suspicious code", "&" * HUGE)})
@@ -381,7 +383,7 @@ def test_huge_names_messages_and_details_give_small_pages(tmp_path):
 
 
 def test_names_that_would_start_a_spreadsheet_formula_are_exported_as_text(tmp_path):
-    empty = report_of(executed(NAIVE, {}), NAIVE)
+    empty = report_of(COURSE, executed(NAIVE, {}), NAIVE)
     results = one_lesson_class({"=HYPERLINK(1)": empty, "ann": empty},
                                names={"=HYPERLINK(1)": dict(first_name="x", last_name="@SUM(A1)")})
     write_grades_csv(results, tmp_path / "grades.csv")
@@ -405,11 +407,11 @@ def test_a_submission_that_raises_huge_names_gets_a_small_page(tmp_path):
             '    raise type("Huge" + "E" * 4_000_000, (ValueError,), {{}})("m" * 4_000_000)\n')
     forging = ('def is_distribution(*args, **kwargs):\n'
                f'    raise ValueError("nope\\n  likely mistake: {FORGED}\\n  hint: none")\n')
-    nb = course.learner_notebook(NAIVE, {"naive_normalize": huge.format(name="naive_normalize"),
+    nb = COURSE.learner_notebook(NAIVE, {"naive_normalize": huge.format(name="naive_normalize"),
                                          "is_distribution": forging})
     for cell in nb.cells:
         cell.metadata["grader"] = {"mistakes": [FORGED]}
-    report = run_apart(lambda: autograde_sandboxed(NAIVE, nb).report)
+    report = run_apart(lambda: autograde_sandboxed(COURSE, NAIVE, nb).report)
     assert report.score == 0
     raised = [t for t in report.tests if "naive_normalize" in t.grade_id]
     assert raised and all(len(t.message) <= MESSAGE_LIMIT and "clipped" in t.message for t in raised)

@@ -18,25 +18,25 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from grader import course
-from grader.engine import sandbox, scores, status, warmkernel
+from grader.engine import sandbox, scores, status
 from grader.engine.bridge import INTERRUPT_GRACE
-from tests.support import run_apart
+from tests.support import COURSE, run_apart
 
 LESSON = "01_naive_division"
 TIMEOUT = 4  # seconds per cell
 SIGNATURE = "def is_distribution(weights, atol=1e-8):\n"
-REFERENCE = course.reference_answers(LESSON)
+REFERENCE = COURSE.reference_answers(LESSON)
 
 
-def graded(answers: dict, extra_cells=(), warm: bool = True, metadata=None):
+def graded(answers: dict, extra_cells=(), warm: bool = True, metadata=None, memory: int | None = None):
     """Autograde lesson 01 with these answers (and extra learner cells at the end): (result, seconds, executed)."""
-    nb = course.learner_notebook(LESSON, {**REFERENCE, **answers})
+    nb = COURSE.learner_notebook(LESSON, {**REFERENCE, **answers})
     nb.cells += [nbformat.v4.new_code_cell(source) for source in extra_cells]
     for cell in nb.cells:
         cell.metadata.update(metadata or {})
     start = monotonic()
-    result = run_apart(lambda: sandbox.autograde_sandboxed(LESSON, nb, timeout=TIMEOUT, warm=warm))
+    result = run_apart(lambda: sandbox.autograde_sandboxed(COURSE, LESSON, nb, timeout=TIMEOUT, warm=warm,
+                                                           memory=memory))
     return result, monotonic() - start, nbformat.reads(result.autograded, as_version=4)
 
 
@@ -111,10 +111,9 @@ DEATHS = {
 
 
 @pytest.mark.parametrize("kind", DEATHS)
-def test_a_kernel_that_dies_keeps_the_points_of_the_tests_before(kind, monkeypatch):
+def test_a_kernel_that_dies_keeps_the_points_of_the_tests_before(kind):
     answers, stopping, ename, why = DEATHS[kind]
-    monkeypatch.setenv(warmkernel.MEMORY, "256")  # megabytes for the whole kernel
-    result, seconds, executed = graded(answers)
+    result, seconds, executed = graded(answers, memory=256)  # megabytes for the whole kernel
     assert_stopped_at(result, executed, stopping, ename, why)
     assert seconds < TIMEOUT + 15, seconds  # a death is seen at once, no time limit is waited for
 
@@ -175,14 +174,14 @@ def test_a_checks_named_mistakes_are_recorded_as_data_and_a_students_own_are_rem
 
 FLOOD = f'''
 import json
-from grader import course
+from grader.course import Course
 from grader.engine import sandbox
-from grader.engine import scores
+COURSE = Course(".")  # run from the repository
 sandbox.IOPUB_SECONDS = 5  # how long a cell's outputs may trail its reply (30 s when grading)
-answers = course.reference_answers("{LESSON}")
+answers = COURSE.reference_answers("{LESSON}")
 answers["is_distribution"] += "\\nprint('x' * 150_000_000)\\n"  # one message of 150 MB
-result = sandbox.autograde_sandboxed("{LESSON}", course.learner_notebook("{LESSON}", answers), timeout={TIMEOUT},
-                                       warm=True)
+result = sandbox.autograde_sandboxed(COURSE, "{LESSON}", COURSE.learner_notebook("{LESSON}", answers),
+                                     timeout={TIMEOUT}, warm=True)
 with open("/proc/self/status") as status:  # VmHWM: the most memory it held (ru_maxrss may count its parent's)
     peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
 print(json.dumps({{"peak": peak, "notebook": result.autograded}}))
@@ -193,10 +192,10 @@ def test_a_message_larger_than_the_grading_reads_never_reaches_its_memory():
     """ZMQ drops the message unread; the outputs never end, so the kernel is stopped after the output wait."""
     env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
     done = subprocess.run([sys.executable, "-c", FLOOD], capture_output=True, text=True, env=env, timeout=300,
-                          cwd=course.REPO)
+                          cwd=COURSE.root)
     answer = json.loads(done.stdout.strip().splitlines()[-1])
     assert answer["peak"] < 300 * MB  # reading it would take three times its 150 MB (567 MB measured)
     executed = nbformat.reads(answer["notebook"], as_version=4)
-    report = SimpleNamespace(report=scores.report_of(executed, LESSON))
+    report = SimpleNamespace(report=scores.report_of(COURSE, executed, LESSON))
     assert_stopped_at(report, executed, "is_distribution", "CellTimeoutError", "timeout")
     assert len(answer["notebook"].encode()) < 2 * MB

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nbgrader.converters import Autograde
 
-from grader import course
 from grader.engine import bridge, kernelside, sandbox, testrunner
 from grader.learner import checks
+from tests.support import COURSE
 
 LESSON = "01_naive_division"
 CODEC = bridge.Codec()
@@ -96,7 +96,7 @@ def test_a_test_cell_takes_checks_from_the_grader_and_only_other_names_from_the_
 
 
 def _test_cell_names(lesson):
-    source = nbformat.read(course.source_notebook(lesson), as_version=4)
+    source = nbformat.read(COURSE.source_notebook(lesson), as_version=4)
     names = set()
     for cell in source.cells:
         if testrunner.is_test_cell(cell):
@@ -106,9 +106,9 @@ def _test_cell_names(lesson):
     return names
 
 
-@pytest.mark.parametrize("lesson", course.lesson_ids())
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
 def test_test_cells_need_nothing_from_the_notebook_but_its_graded_functions(lesson):
-    source = nbformat.read(course.source_notebook(lesson), as_version=4)
+    source = nbformat.read(COURSE.source_notebook(lesson), as_version=4)
     graded = set()
     for cell in source.cells:
         if cell.metadata.get("nbgrader", {}).get("solution"):
@@ -138,19 +138,19 @@ def naive_normalize(scores):
 
 
 def test_the_kernel_never_sees_a_test_cell(monkeypatch):
-    nb = course.learner_notebook(LESSON, {**course.reference_answers(LESSON), "naive_normalize": _spy(LESSON)})
-    report = sandbox.autograde_sandboxed(LESSON, nb, warm=True).report
+    nb = COURSE.learner_notebook(LESSON, {**COURSE.reference_answers(LESSON), "naive_normalize": _spy(LESSON)})
+    report = sandbox.autograde_sandboxed(COURSE, LESSON, nb, warm=True).report
     assert report.score == report.max_score, [t.message for t in report.tests if not t.passed]
     # the control: with nbgrader's own Execute the tests run in the kernel, and the spy sees them
     monkeypatch.setattr(sandbox, "AUTOGRADE_STEPS", Autograde.class_traits()["autograde_preprocessors"].default())
-    plain = sandbox.autograde_sandboxed(LESSON, nb, warm=True).report
+    plain = sandbox.autograde_sandboxed(COURSE, LESSON, nb, warm=True).report
     assert plain.score < plain.max_score
 
 
 def test_a_call_that_runs_past_the_time_limit_is_stopped_and_reported_as_a_timeout():
     slow = "import time\n\ndef naive_normalize(scores):\n    time.sleep(60)\n"
-    nb = course.learner_notebook(LESSON, {**course.reference_answers(LESSON), "naive_normalize": slow})
-    result = sandbox.autograde_sandboxed(LESSON, nb, timeout=3, warm=True)
+    nb = COURSE.learner_notebook(LESSON, {**COURSE.reference_answers(LESSON), "naive_normalize": slow})
+    result = sandbox.autograde_sandboxed(COURSE, LESSON, nb, timeout=3, warm=True)
     naive = [t for t in result.report.tests if "naive_normalize" in t.grade_id]
     assert naive and all(t.points == 0 and "CellTimeoutError" in t.message for t in naive)
     assert all(t.passed for t in result.report.tests if "is_distribution" in t.grade_id)

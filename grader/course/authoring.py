@@ -24,11 +24,15 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jupytext
 import nbformat
 
-from grader import course
+from grader.course.directory import lesson_ids_in, text_source_in
+
+if TYPE_CHECKING:
+    from grader.course.directory import Course
 
 CELL_KINDS = {
     "solution": {"solution": True, "grade": False, "locked": False},
@@ -49,7 +53,7 @@ class AuthoringError(ValueError):
 
 def references_of(lesson: str, root: Path) -> dict[str, str]:
     """{function: its reference code} for each solution cell of `lesson`'s text source, as a learner would type it."""
-    nb = jupytext.read(course.text_source(lesson, root))
+    nb = jupytext.read(text_source_in(root, lesson))
     return {c.metadata.get("grade_id"): "\n".join(line for line in c.source.splitlines()
                                                   if line.strip() not in SOLUTION_LINES)
             for c in nb.cells if c.metadata.get("nbgrader") == "solution"}
@@ -69,7 +73,7 @@ def with_references(source: str, lesson: str, root: Path | None, where: str) -> 
             lines.append(line)
             continue
         earlier, function = match["lesson"], match["function"]
-        known = course.lesson_ids(root) if root is not None else []
+        known = lesson_ids_in(root) if root is not None else []
         if earlier not in known:
             raise AuthoringError(f"{where}: reference to unknown lesson {earlier!r} "
                                  f"(lessons: {', '.join(known) or 'none, no course directory given'})")
@@ -150,8 +154,8 @@ def build_notebook(text_path: Path, root: Path | None = None) -> nbformat.Notebo
     return nb
 
 
-def build(lesson: str, root: Path = course.REPO) -> Path:
+def build(course: Course, lesson: str) -> Path:
     """Write solutions/<lesson>/<lesson>.ipynb from its text source; return its path."""
-    target = course.source_notebook(lesson, root)
-    nbformat.write(build_notebook(course.text_source(lesson, root), root), target)
+    target = course.source_notebook(lesson)
+    nbformat.write(build_notebook(course.text_source(lesson), course.root), target)
     return target

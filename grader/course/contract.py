@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from grader import course
+from grader.course.directory import Course, read_cached
 
 PROPERTY = re.compile(r"^\s*#\s*property\s+([a-z][a-z0-9_]*)\s*(?::\s*(\S.*))?$")
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
@@ -38,16 +37,16 @@ class Property:
     tests: list[str] = field(default_factory=list)
 
 
-def tested_functions(lesson: str, root: Path = course.REPO) -> dict[str, str]:
+def tested_functions(course: Course, lesson: str) -> dict[str, str]:
     """{test cell grade_id: the function it tests} for one lesson, as each test cell's marker names it."""
-    nb = course.read_cached(course.source_notebook(lesson, root))
+    nb = read_cached(course.source_notebook(lesson))
     return {c.metadata.nbgrader.grade_id: c.metadata.get("function") for c in nb.cells
             if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")}
 
 
-def function_of_test(grade_id: str, lesson: str, root: Path = course.REPO) -> str | None:
+def function_of_test(course: Course, grade_id: str, lesson: str) -> str | None:
     """The graded function the test cell `grade_id` of `lesson` tests, or None for no such test cell."""
-    return tested_functions(lesson, root).get(grade_id)
+    return tested_functions(course, lesson).get(grade_id)
 
 
 def hidden_lines(source: str) -> list[str]:
@@ -63,12 +62,12 @@ def hidden_lines(source: str) -> list[str]:
     return lines
 
 
-def properties(lesson: str, root: Path = course.REPO) -> dict[str, dict[str, Property]]:
+def properties(course: Course, lesson: str) -> dict[str, dict[str, Property]]:
     """{function: {property id: Property}} for one lesson, read from its source notebook."""
-    nb = course.read_cached(course.source_notebook(lesson, root))
+    nb = read_cached(course.source_notebook(lesson))
     functions = [c.metadata.nbgrader.grade_id for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
     found: dict[str, dict[str, Property]] = {f: {} for f in functions}
-    tested = tested_functions(lesson, root)
+    tested = tested_functions(course, lesson)
     for cell in nb.cells:
         meta = cell.metadata.get("nbgrader", {})
         if not meta.get("grade") or meta.get("solution"):
@@ -95,9 +94,9 @@ def properties(lesson: str, root: Path = course.REPO) -> dict[str, dict[str, Pro
     return found
 
 
-def course_properties(root: Path = course.REPO) -> dict[str, dict[str, Property]]:
+def course_properties(course: Course) -> dict[str, dict[str, Property]]:
     """Every lesson's contracts: {function: {property id: Property}}."""
     merged = {}
-    for lesson in course.lesson_ids(root):
-        merged.update(properties(lesson, root))
+    for lesson in course.lesson_ids():
+        merged.update(properties(course, lesson))
     return merged

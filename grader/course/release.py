@@ -5,39 +5,39 @@ from pathlib import Path
 
 from nbgrader.apps import NbGraderAPI
 
-from grader import course
 from grader.course import authoring
+from grader.course.directory import Course
 
 
 class ReleaseFailed(RuntimeError):
     """nbgrader generate_assignment refused a lesson."""
 
 
-def release(lessons: list[str] | None = None, root: Path = course.REPO, progress=print) -> list[Path]:
+def release(course: Course, lessons: list[str] | None = None, progress=print) -> list[Path]:
     """Build each lesson's source notebook, then generate its student version.
 
-    `root` is the course directory; tests pass a copy to compare with the committed release.
+    Tests pass a copy of the course to compare with the committed release.
     """
-    lessons = lessons or course.lesson_ids(root)
-    api = NbGraderAPI(config=course.nbgrader_config(root))
+    lessons = lessons or course.lesson_ids()
+    api = NbGraderAPI(config=course.nbgrader_config())
     written = []
     for lesson in lessons:
-        authoring.build(lesson, root)
+        authoring.build(course, lesson)
         result = api.generate_assignment(lesson, force=True)
         if not result["success"]:
             raise ReleaseFailed(f"{lesson}: {(result.get('error') or result.get('log') or '').strip()}")
-        written.append(course.release_notebook(lesson, root))
-        progress(f"released {lesson} -> {written[-1].relative_to(root)}")
+        written.append(course.release_notebook(lesson))
+        progress(f"released {lesson} -> {written[-1].relative_to(course.root)}")
     return written
 
 
-def publish(lessons: list[str] | None = None, root: Path = course.REPO, exchange: Path | None = None,
+def publish(course: Course, lessons: list[str] | None = None, exchange: Path | None = None,
             progress=print) -> None:
     """Release lessons to the nbgrader exchange, where students fetch them (`nbgrader fetch_assignment`)."""
-    config = course.nbgrader_config(root, exchange)
+    config = course.nbgrader_config(exchange)
     config.ExchangeReleaseAssignment.force = True  # releasing again replaces the old release
     api = NbGraderAPI(config=config)
-    for lesson in lessons or course.lesson_ids(root):
+    for lesson in lessons or course.lesson_ids():
         result = api.release_assignment(lesson)
         if not result["success"]:
             raise ReleaseFailed(f"{lesson}: {(result.get('error') or result.get('log') or '').strip()}")

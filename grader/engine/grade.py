@@ -2,20 +2,21 @@
 
 Its grading metadata is rebuilt from the release, its code inspected, and nbgrader's autograde run in a
 sandbox (sandbox.autograde_sandboxed); every way this can go wrong ends as the submission's status.
+What goes in and what comes out is plain data (the notebook's bytes, names, numbers; a JSON-able dict),
+so the grading may run in another process or on another machine.
 """
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from pathlib import Path
 
 import nbformat
 
-from grader import course
+from grader.course import Course, read_cached
 from grader.engine import metadata, suspicious
 from grader.engine import status as status_
 from grader.engine.sandbox import GradingFailed, Sandboxed, autograde_sandboxed
-from grader.engine.submission import BadInput, read_notebook
+from grader.engine.submission import BadInput, read_notebook_bytes
 
 # How jupyter_client says a kernel never became ready, before any of the learner's code ran.
 KERNEL_NEVER_STARTED = ("before replying to kernel_info", "didn't respond in")
@@ -37,23 +38,44 @@ class Outcome:
             return Outcome(self.result, status, detail)
         return Outcome(self.result, f"{self.status}, {status}", f"{self.detail}; {detail}")
 
+    def as_data(self) -> dict:
+        """JSON-able data: what crosses the process boundary."""
+        return {"status": self.status, "detail": self.detail,
+                "result": None if self.result is None else self.result.as_data()}
 
-def grade_submission(lesson: str, notebook: str, timestamp: str | None, timeout: int | None,
-                     course_dir: str) -> Outcome:
-    """Grade one submission (in a worker process): whatever its file holds ends as its Outcome.
+    @classmethod
+    def from_data(cls, data: dict) -> Outcome:
+        """The outcome back from as_data's output."""
+        return cls(None if data["result"] is None else Sandboxed.from_data(data["result"]), data["status"],
+                   data["detail"])
 
-    Its grading metadata is rebuilt from the release first, so nbgrader sees the
-    instructor's test cells whatever the submission says. It raises GradingFailed only
-    for the machine's failure (a kernel that never started, twice).
+
+def grade_submission(course_root: str, lesson: str, notebook: bytes | str, timestamp: str | None,
+                     beside: list[str], timeout: int | None = None, memory: int | None = None) -> dict:
+    """Grade one submission of `lesson` (in a worker process); whatever `notebook` holds ends as an Outcome,
+    returned as its JSON-able data (Outcome.as_data).
+
+    `course_root` is the course directory, `notebook` the file's bytes (or text), `timestamp` its
+    timestamp.txt, `beside` the paths (relative to its folder) of the files handed in beside it,
+    `timeout` the seconds each cell may run and `memory` the megabytes its kernel may use.
+    Its grading metadata is rebuilt from the release first, so nbgrader sees the instructor's
+    test cells whatever the submission says. It raises GradingFailed only for the machine's
+    failure (a kernel that never started, twice).
     """
-    course_dir = Path(course_dir)
+    return grade_outcome(Course(course_root), lesson, notebook, timestamp, beside, timeout, memory).as_data()
+
+
+def grade_outcome(course: Course, lesson: str, notebook: bytes | str, timestamp: str | None, beside: list[str],
+                  timeout: int | None = None, memory: int | None = None) -> Outcome:
+    """grade_submission's work, with its Outcome as an object."""
+    name = f"{lesson}.ipynb"
     try:
-        nb = read_notebook(Path(notebook))
+        nb = read_notebook_bytes(notebook, name)
     except BadInput as error:
-        return Outcome(None, status_.INVALID, str(error).replace(f"{notebook}: ", ""))
+        return Outcome(None, status_.INVALID, str(error).replace(f"{name}: ", ""))
     except Exception as error:  # a file that overwhelms the reader (JSON nested too deep, too large)
         return Outcome(None, status_.INVALID, f"not readable as a notebook ({named_error(error)})")
-    release = course.read_cached(course.release_notebook(lesson, course_dir))
+    release = read_cached(course.release_notebook(lesson))
     try:
         nb, edits = metadata.restore(nb, release)
     except Exception as error:
@@ -67,9 +89,9 @@ def grade_submission(lesson: str, notebook: str, timestamp: str | None, timeout:
     problems += _found(status_.TAMPERED, "its test cells could not be compared with the release",
                        lambda: status_.tampering(nb, release))
     problems += _found(status_.SUSPICIOUS, "the files beside it could not be listed",
-                       lambda: status_.modules_beside(Path(notebook).parent))
+                       lambda: status_.modules_beside(beside))
     try:
-        result = _autograde(lesson, nb, timestamp, timeout, course_dir)
+        result = _autograde(course, lesson, nb, timestamp, timeout, memory)
     except GradingFailed as error:  # nbgrader gave up on this notebook: it scores 0, with the reason
         if _never_started(error):
             raise
@@ -118,15 +140,15 @@ def _never_started(error: GradingFailed) -> bool:
     return any(sign in str(error) for sign in KERNEL_NEVER_STARTED)
 
 
-def _autograde(lesson, nb, timestamp, timeout, course_dir) -> Sandboxed:
+def _autograde(course, lesson, nb, timestamp, timeout, memory) -> Sandboxed:
     """nbgrader's autograde, tried once more when the kernel never started.
 
     That failure is the machine's (a loaded machine, before any of the learner's code ran);
     if it happens twice, the submission is listed as not graded rather than scored.
     """
     try:
-        return autograde_sandboxed(lesson, nb, timestamp, timeout, warm=True, course_dir=course_dir)
+        return autograde_sandboxed(course, lesson, nb, timestamp, timeout, warm=True, memory=memory)
     except GradingFailed as error:
         if not _never_started(error):
             raise
-    return autograde_sandboxed(lesson, nb, timestamp, timeout, warm=True, course_dir=course_dir)
+    return autograde_sandboxed(course, lesson, nb, timestamp, timeout, warm=True, memory=memory)

@@ -1,7 +1,7 @@
 """Grade many lesson notebooks at once: nbgrader's autograde in parallel worker processes.
 
 nbgrader grades one notebook after another; here each worker process grades whole
-notebooks in its own throw-away course directory (see selfgrade), so the work spreads
+notebooks in its own throw-away course directory (see sandbox), so the work spreads
 over every core, each worker pays Python's and nbgrader's start-up only once, and its
 kernels are forked from a process that has done their imports (see warmkernel).
 """
@@ -17,6 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import nbformat
 
+from grader.course import Course
 from grader.engine import warmkernel
 from grader.engine.sandbox import autograde_sandboxed, lesson_gradebook
 from grader.engine.scores import Report
@@ -109,20 +110,21 @@ def _alone(fn, args: tuple, context) -> Future:
     return died
 
 
-def _grade(lesson: str, notebook_json: str) -> Report:
-    return autograde_sandboxed(lesson, nbformat.reads(notebook_json, as_version=4), warm=True).report
+def _grade(course_root: str, lesson: str, notebook_json: str) -> Report:
+    return autograde_sandboxed(Course(course_root), lesson, nbformat.reads(notebook_json, as_version=4),
+                               warm=True).report
 
 
-def grade_many(items: list[tuple[str, nbformat.NotebookNode]], jobs: int | None = None,
+def grade_many(course: Course, items: list[tuple[str, nbformat.NotebookNode]], jobs: int | None = None,
                progress=None) -> list[Report | Exception]:
-    """Grade (lesson, notebook) pairs in parallel; the reports come back in the same order.
+    """Grade (lesson, notebook) pairs of `course` in parallel; the reports come back in the same order.
 
     A notebook nbgrader could not grade gives its exception in place of a report.
     """
     for lesson in {lesson for lesson, _ in items}:
-        lesson_gradebook(lesson)
+        lesson_gradebook(course, lesson)
     reports: list[Report | Exception | None] = [None] * len(items)
-    calls = [(lesson, nbformat.writes(nb)) for lesson, nb in items]
+    calls = [(str(course.root), lesson, nbformat.writes(nb)) for lesson, nb in items]
     for index, future in in_workers(_grade, calls, jobs, progress):
         reports[index] = future.exception() or future.result()
     again = [index for index, report in enumerate(reports) if isinstance(report, Exception)]

@@ -23,7 +23,7 @@ from nbgrader.apps import NbGraderAPI
 from nbgrader.converters import Autograde
 from nbgrader.preprocessors import Execute
 
-from grader import course
+from grader.course import SOLUTIONS, Course, source_notebook_in
 from grader.engine.scores import Report, report_of, scores_of
 from grader.engine.submission import identify_lesson, read_notebook
 from grader.engine.testrunner import TestsOutsideKernel
@@ -39,21 +39,24 @@ class GradingFailed(RuntimeError):
     """nbgrader could not grade a notebook that looked gradable."""
 
 
-def lesson_gradebook(lesson: str, course_dir: Path = course.REPO) -> Path:
+def lesson_gradebook(course: Course, lesson: str) -> Path:
     """A gradebook that already holds the lesson, as nbgrader's generate_assignment records it.
 
-    Built once per version of the source notebook (of the course in `course_dir`) and
-    cached under the repository's .grading/cache/, so each grading skips
-    generate_assignment and the creation of a new database (~2 s).
+    Built once per version of the course's source notebook and cached in the course's
+    .grading/cache/, so each grading skips generate_assignment and the creation of a new
+    database (~2 s).
     """
-    source = course.source_notebook(lesson, course_dir)
+    source = course.source_notebook(lesson)
     digest = hashlib.sha256(source.read_bytes() + nbgrader.__version__.encode()).hexdigest()[:16]
-    cached = course.REPO / ".grading" / "cache" / f"{lesson}-{digest}.db"
+    cached = course.cache / f"{lesson}-{digest}.db"
     if cached.is_file():
         return cached
     with tempfile.TemporaryDirectory(prefix="softmax-gradebook-") as tmp:
-        root = _course_with_source(Path(tmp), lesson, course_dir)
-        config = course.nbgrader_config(root)
+        root = Path(tmp)
+        copied = source_notebook_in(root, lesson)
+        copied.parent.mkdir(parents=True)
+        shutil.copy(source, copied)
+        config = course.nbgrader_config(at=root)
         with quiet_stderr():
             require_success(NbGraderAPI(config=config).generate_assignment(lesson), "generate_assignment")
         cached.parent.mkdir(parents=True, exist_ok=True)
@@ -63,46 +66,48 @@ def lesson_gradebook(lesson: str, course_dir: Path = course.REPO) -> Path:
     return cached
 
 
-def _course_with_source(root: Path, lesson: str, course_dir: Path = course.REPO) -> Path:
-    """Make `root` a course directory holding the lesson's source notebook from `course_dir`."""
-    source = course.source_notebook(lesson, root)
-    source.parent.mkdir(parents=True)
-    shutil.copy(course.source_notebook(lesson, course_dir), source)
-    return root
-
-
-def grade_notebook(path: Path) -> Report:
-    """Grade the notebook at `path` with its lesson's full tests; return the report."""
+def grade_notebook(course: Course, path: Path) -> Report:
+    """Grade the notebook at `path` with its lesson's full tests (the lesson of `course` it belongs to)."""
     nb = read_notebook(path)
-    return autograde_sandboxed(identify_lesson(nb, Path(path)), nb).report
+    return autograde_sandboxed(course, identify_lesson(course, nb, Path(path)), nb).report
 
 
 @dataclass
 class Sandboxed:
     """What nbgrader's autograde produced for one submission in its own course directory."""
 
-    report: Report
+    report: Report | None
     autograded: str                          # the autograded notebook, as JSON text
     grades: dict[str, tuple[float | None, bool]] = field(default_factory=dict)  # cell -> auto_score, needs_manual
 
+    def as_data(self) -> dict:
+        """JSON-able data, to cross a process boundary."""
+        return {"report": None if self.report is None else self.report.as_data(), "autograded": self.autograded,
+                "grades": {cell: [score, manual] for cell, (score, manual) in self.grades.items()}}
 
-def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str | None = None,
-                        timeout: int | None = None, warm: bool = False,
-                        course_dir: Path = course.REPO) -> Sandboxed:
-    """Run nbgrader's autograde on one submission in a throw-away course directory.
+    @classmethod
+    def from_data(cls, data: dict) -> Sandboxed:
+        """The result back from as_data's output."""
+        return cls(None if data["report"] is None else Report.from_data(data["report"]), data["autograded"],
+                   {cell: (score, manual) for cell, (score, manual) in data["grades"].items()})
+
+
+def autograde_sandboxed(course: Course, lesson: str, nb: nbformat.NotebookNode, timestamp: str | None = None,
+                        timeout: int | None = None, warm: bool = False, memory: int | None = None) -> Sandboxed:
+    """Run nbgrader's autograde on one submission of a lesson of `course` in a throw-away course directory.
 
     The directory holds only a copy of the lesson's gradebook and the submission, so the
     learner's code runs away from the real gradebook, the solutions and other students.
     `timestamp` is the submission's timestamp.txt; `timeout` the seconds allowed per cell;
-    `warm` forks the kernel from a process with its imports done (see warmkernel);
-    `course_dir` is the course whose source notebook holds the tests.
+    `warm` forks the kernel from a process with its imports done (see warmkernel), and
+    `memory` is the megabytes such a kernel may use (default: ForkedKernelManager's).
     """
-    gradebook = lesson_gradebook(lesson, course_dir)
+    gradebook = lesson_gradebook(course, lesson)
     with tempfile.TemporaryDirectory(prefix="softmax-grade-") as tmp:
         root = Path(tmp)
         # nbgrader restores the tests from the gradebook: the source notebook (solutions and
         # hidden tests) stays out of the directory the learner's code runs in.
-        (root / course.SOLUTIONS / lesson).mkdir(parents=True)
+        (root / SOLUTIONS / lesson).mkdir(parents=True)
         (root / ".grading").mkdir()
         shutil.copy(gradebook, root / ".grading" / "gradebook.db")
         submitted = root / ".grading" / "submitted" / LEARNER / lesson / f"{lesson}.ipynb"
@@ -110,11 +115,13 @@ def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str |
         nbformat.write(without_duplicate_ids(nb), submitted)
         if timestamp:
             (submitted.parent / "timestamp.txt").write_text(timestamp)
-        config = course.nbgrader_config(root)
+        config = course.nbgrader_config(at=root)
         if timeout:
             config.Execute.timeout = timeout
         if warm:
             config.Execute.kernel_manager_class = "grader.engine.warmkernel.ForkedKernelManager"
+            if memory is not None:
+                config.ForkedKernelManager.memory = memory
         config.Autograde.autograde_preprocessors = AUTOGRADE_STEPS
         # a cell's printed output may trail its reply on a loaded machine; nbgrader's 4 s would fail the cell
         config.Execute.iopub_timeout = IOPUB_SECONDS
@@ -123,7 +130,7 @@ def autograde_sandboxed(lesson: str, nb: nbformat.NotebookNode, timestamp: str |
         autograded = root / ".grading" / "autograded" / LEARNER / lesson / f"{lesson}.ipynb"
         text = autograded.read_text()
         executed = nbformat.reads(text, as_version=4)
-        return Sandboxed(report_of(executed, lesson, course_dir), text, scores_of(executed, lesson, course_dir))
+        return Sandboxed(report_of(course, executed, lesson), text, scores_of(course, executed, lesson))
 
 
 def without_duplicate_ids(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 import nbformat
 from nbgrader.utils import determine_grade
 
-from grader import course
+from grader.course import Course, read_cached
 from grader.engine.testrunner import is_test_cell
 
 MISSING_TEST = "this test cell is missing from the notebook, so it scores 0: restore it from the release"
@@ -45,6 +44,15 @@ class Report:
         for test in report["tests"]:
             del test["mistakes"]
         return json.dumps(report)
+
+    def as_data(self) -> dict:
+        """The whole report (named mistakes included) as JSON-able data, to cross a process boundary."""
+        return asdict(self)
+
+    @classmethod
+    def from_data(cls, data: dict) -> Report:
+        """The report back from as_data's output."""
+        return cls(data["lesson"], data["score"], data["max_score"], [TestResult(**test) for test in data["tests"]])
 
 
 def clipped(text, limit: int) -> str:
@@ -84,9 +92,9 @@ def cell_mistakes(cell) -> list[str]:
     return list(dict.fromkeys(clipped(m, MISTAKE_LIMIT) for m in mistakes[:MISTAKES_LIMIT]))
 
 
-def report_of(executed: nbformat.NotebookNode, lesson: str, course_dir: Path = course.REPO) -> Report:
+def report_of(course: Course, executed: nbformat.NotebookNode, lesson: str) -> Report:
     """The Report of an executed notebook: its scores (scores_of) and each test cell's message."""
-    source = course.read_cached(course.source_notebook(lesson, course_dir))
+    source = read_cached(course.source_notebook(lesson))
     max_points = {c.metadata.nbgrader.grade_id: float(c.metadata.nbgrader.points) for c in source.cells
                   if c.metadata.get("nbgrader", {}).get("grade")}
     messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in executed.cells
@@ -95,17 +103,17 @@ def report_of(executed: nbformat.NotebookNode, lesson: str, course_dir: Path = c
                 if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]}
     tests = [TestResult(name, score, max_points[name], score >= max_points[name], messages.get(name, MISSING_TEST),
                         mistakes.get(name, []))
-             for name, (score, _) in scores_of(executed, lesson, course_dir).items()]
+             for name, (score, _) in scores_of(course, executed, lesson).items()]
     return Report(lesson, sum(t.points for t in tests), sum(t.max_points for t in tests), tests)
 
 
-def scores_of(executed: nbformat.NotebookNode, lesson: str, course_dir: Path = course.REPO) -> dict:
+def scores_of(course: Course, executed: nbformat.NotebookNode, lesson: str) -> dict:
     """Each test's (score, needs manual grading), read from the executed notebook with nbgrader's own rule.
 
     Read here, outside the learner's kernel, rather than from the sandbox's gradebook, which
     the learner's code could have written to. A test cell missing from the notebook scores 0.
     """
-    scores = {name: (0.0, False) for name in test_ids(lesson, course_dir)}
+    scores = {name: (0.0, False) for name in test_ids(course, lesson)}
     for cell in executed.cells:
         name = cell.metadata.get("nbgrader", {}).get("grade_id")
         if name in scores and cell.cell_type == "code":
@@ -113,9 +121,9 @@ def scores_of(executed: nbformat.NotebookNode, lesson: str, course_dir: Path = c
     return scores
 
 
-def test_ids(lesson: str, course_dir: Path = course.REPO) -> list[str]:
+def test_ids(course: Course, lesson: str) -> list[str]:
     """The grade ids of the lesson's test cells, in order."""
-    source = course.read_cached(course.source_notebook(lesson, course_dir))
+    source = read_cached(course.source_notebook(lesson))
     return [c.metadata.nbgrader.grade_id for c in source.cells
             if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")]
 

@@ -76,9 +76,10 @@ def tampering(submitted: nbformat.NotebookNode, release: nbformat.NotebookNode) 
     return found
 
 
-def modules_beside(folder) -> list[str]:
-    """Python modules handed in beside the notebook (a numpy.py or grader/ meant to shadow the real ones)."""
-    found = sorted(str(p.relative_to(folder)) for p in folder.rglob("*.py"))
+def modules_beside(names: list[str]) -> list[str]:
+    """Python modules among the files handed in beside the notebook (paths relative to its folder): a numpy.py
+    or grader/ meant to shadow the real ones."""
+    found = sorted(name for name in names if name.endswith(".py"))
     return [f"hands in Python modules beside the notebook: {', '.join(found)}"] if found else []
 
 

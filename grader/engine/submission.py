@@ -7,7 +7,7 @@ from pathlib import Path
 
 import nbformat
 
-from grader import course
+from grader.course import Course, read_cached
 from grader.engine.untrusted import MAX_NOTEBOOK_BYTES, grade_id_of, shape_problem
 
 
@@ -17,20 +17,26 @@ class BadInput(ValueError):
 
 def read_notebook(path: Path) -> nbformat.NotebookNode:
     """Read a learner's file, turning every way it can be unreadable into BadInput."""
+    return read_notebook_bytes(read_limited(path), path)
+
+
+def read_limited(path: Path) -> bytes:
+    """A learner's file, at most one byte past what a notebook may be; BadInput if it cannot be read."""
     path = Path(path)
     if not path.is_file():
         raise BadInput(f"{path}: no such file")
     try:
         with open(path, "rb") as stream:
-            data = stream.read(MAX_NOTEBOOK_BYTES + 1)
+            return stream.read(MAX_NOTEBOOK_BYTES + 1)
     except OSError as error:
         raise BadInput(f"{path}: cannot be read ({error.strerror})") from None
-    return read_notebook_bytes(data, path)
 
 
-def read_notebook_bytes(data: bytes, path) -> nbformat.NotebookNode:
+def read_notebook_bytes(data: bytes | str, path) -> nbformat.NotebookNode:
     """Parse a learner's file; `path` only names it in messages. Whatever the bytes, the only
     exception is BadInput."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
     if len(data) > MAX_NOTEBOOK_BYTES:
         raise BadInput(f"{path}: larger than the {MAX_NOTEBOOK_BYTES // 2**20} MB a notebook may be")
     if not data.strip():
@@ -61,11 +67,11 @@ def grade_ids(nb: nbformat.NotebookNode) -> set[str]:
     return set(grade_ids_in_order(nb))
 
 
-def identify_lesson(nb: nbformat.NotebookNode, path: Path, course_dir: Path = course.REPO) -> str:
-    """The lesson of the course in `course_dir` whose graded cells this notebook carries."""
+def identify_lesson(course: Course, nb: nbformat.NotebookNode, path: Path) -> str:
+    """The lesson of `course` whose graded cells this notebook carries."""
     ids = grade_ids(nb)
-    lessons = course.lesson_ids(course_dir)
-    overlap = {lesson: len(ids & grade_ids(course.read_cached(course.source_notebook(lesson, course_dir))))
+    lessons = course.lesson_ids()
+    overlap = {lesson: len(ids & grade_ids(read_cached(course.source_notebook(lesson))))
                for lesson in lessons}
     best = max(overlap, key=overlap.get, default=None)
     if best is None or overlap[best] == 0:

@@ -36,13 +36,13 @@ import uuid
 
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import LocalProvisioner
-from traitlets import Bool
+from traitlets import Bool, Int
 
 from grader.engine import isolation, status
 
 PRELOAD = ("numpy", "matplotlib", "matplotlib.pyplot", "ipykernel.kernelapp")
 LAUNCHER = ["-m", "ipykernel_launcher"]
-MEMORY = "SOFTMAX_KERNEL_MEMORY_MB"  # environment variable: the kernel's memory limit (default 2048)
+DEFAULT_MEMORY_MB = 2048  # what a kernel may use unless its manager is told otherwise (ForkedKernelManager.memory)
 
 
 # ----------------------------------------------------------------- the zygote process
@@ -141,13 +141,8 @@ def _become_kernel(request: dict, uid: int | None = None, channels: str | None =
 def _limit_memory(request: dict) -> None:
     """Cap each of the kernel's processes, so a runaway allocation is a MemoryError in the learner's cell
     (the control group of an isolated kernel caps them all together)."""
-    limit = megabytes(request["env"]) * 2**20
+    limit = int(request["memory"]) * 2**20
     resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
-
-
-def megabytes(env) -> int:
-    """The memory a kernel started with this environment may use, in MB."""
-    return int(env.get(MEMORY, "2048"))
 
 
 # ----------------------------------------------------------------- an isolated kernel's keeper
@@ -168,7 +163,7 @@ def _keep(connection: socket.socket, stream, memory: int) -> None:
             _send(stream, {"folder": folder})  # the rest is done while the grading side writes there
             user = isolation.take_uid()
             group = isolation.Group(f"softmax-kernel-{user.uid}", memory * 2**20)
-            request = json.loads(stream.readline())
+            request = {**json.loads(stream.readline()), "memory": memory}
             isolation.hand_over(folder, user.uid)
             isolation.own_pid_namespace()
             pid = os.fork()
@@ -273,10 +268,10 @@ def _zygote() -> socket.socket:
     return client
 
 
-def fork_kernel(argv: list[str], env: dict, cwd: str) -> int:
-    """Ask the zygote for a kernel (not isolated) started in `cwd`; return its pid."""
+def fork_kernel(argv: list[str], env: dict, cwd: str, memory: int = DEFAULT_MEMORY_MB) -> int:
+    """Ask the zygote for a kernel (not isolated) started in `cwd` that may use `memory` MB; return its pid."""
     with _zygote() as client, client.makefile("rw") as stream:
-        _send(stream, {"argv": argv, "env": env, "cwd": cwd})
+        _send(stream, {"argv": argv, "env": env, "cwd": cwd, "memory": memory})
         return json.loads(stream.readline())["pid"]
 
 
@@ -404,7 +399,7 @@ class ForkedProvisioner(LocalProvisioner):
         km = self.parent
         if (bool(getattr(km, "isolate", False)) and isolation.available() and self.kernel_spec is not None
                 and self.kernel_spec.argv[1:3] == LAUNCHER):
-            self.keeper = Keeper(megabytes(kwargs.get("env") or os.environ))
+            self.keeper = Keeper(km.memory)
             km.transport, km.cache_ports = "ipc", False
             km.ip = os.path.join(self.keeper.folder, "kernel")
             km.connection_file = os.path.join(self.keeper.folder, "kernel.json")
@@ -419,7 +414,7 @@ class ForkedProvisioner(LocalProvisioner):
             self.process = ForkedProcess(self.keeper.launch(cmd[3:], env, cwd), self.keeper)
             self.keeper = None
         else:
-            self.process = ForkedProcess(fork_kernel(cmd[3:], env, cwd))
+            self.process = ForkedProcess(fork_kernel(cmd[3:], env, cwd, self.parent.memory))
         self.parent.kernel_process = self.process
         self.pid = self.pgid = self.process.pid  # the kernel leads its own session
         self.cwd = kwargs.get("cwd", os.getcwd())
@@ -438,6 +433,8 @@ class ForkedKernelManager(AsyncKernelManager):
 
     isolate = Bool(True, help="Give each kernel its own namespaces, file tree, user and control group when "
                               "running as root (see grader.engine.isolation).").tag(config=True)
+    memory = Int(DEFAULT_MEMORY_MB, help="Megabytes each kernel may use: its control group's limit when isolated, "
+                                         "else each of its processes' data limit.").tag(config=True)
     kernel_process: ForkedProcess | None = None  # the last kernel started, kept after it ended
 
     @property

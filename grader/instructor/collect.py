@@ -30,7 +30,7 @@ import nbformat
 from nbgrader.apps import NbGraderAPI
 from nbgrader.utils import parse_utc
 
-from grader import course
+from grader.course import Course
 from grader.engine.sandbox import quiet_stderr, require_success
 from grader.engine.submission import BadInput, identify_lesson, read_notebook_bytes
 from grader.engine.untrusted import shown
@@ -211,7 +211,7 @@ def student_of(name: str, pattern: re.Pattern) -> str:
     return candidate
 
 
-def examine(upload: Upload, pattern: re.Pattern, root: Path) -> tuple[str, str, nbformat.NotebookNode]:
+def examine(upload: Upload, pattern: re.Pattern, course: Course) -> tuple[str, str, nbformat.NotebookNode]:
     """The student, lesson and notebook of one upload; BadInput says why it has none."""
     if upload.refused:
         raise BadInput(upload.refused)
@@ -219,10 +219,10 @@ def examine(upload: Upload, pattern: re.Pattern, root: Path) -> tuple[str, str, 
         raise BadInput(f"not a notebook ({PurePosixPath(upload.name).suffix or 'no extension'})")
     student = student_of(upload.name, pattern)
     nb = read_notebook_bytes(upload.data, upload.name)
-    return student, identify_lesson(nb, Path(upload.name), root), nb
+    return student, identify_lesson(course, nb, Path(upload.name)), nb
 
 
-def collect_downloads(source: Path, root: Path = course.REPO, pattern: str = DEFAULT_PATTERN,
+def collect_downloads(source: Path, course: Course, pattern: str = DEFAULT_PATTERN,
                       limits: Limits = Limits()) -> CollectLog:
     """Place every notebook of an LMS download into submitted/; the latest per student and lesson wins.
 
@@ -234,15 +234,15 @@ def collect_downloads(source: Path, root: Path = course.REPO, pattern: str = DEF
     if "student" not in regex.groupindex:
         raise BadInput(f"the pattern {pattern!r} has no group named 'student'")
     chosen: dict[tuple[str, str], tuple[datetime, str]] = {}  # student, lesson -> time and name of the one placed
-    unplaced = Unplaced(root, limits.kept_bytes)
+    unplaced = Unplaced(course, limits.kept_bytes)
     for upload in read_uploads(source, limits):
         try:
-            student, lesson, nb = examine(upload, regex, root)
+            student, lesson, nb = examine(upload, regex, course)
             key, this = (student, lesson), (upload.timestamp, upload.name)
             if key in chosen and max(chosen[key], this) != this:
                 log.superseded.append((student, lesson, upload.name, chosen[key][1]))
                 continue
-            place(nb, student, lesson, upload.timestamp, root)
+            place(course, nb, student, lesson, upload.timestamp)
             if key in chosen:
                 log.superseded.append((student, lesson, chosen[key][1], upload.name))
             chosen[key] = this
@@ -255,10 +255,10 @@ def collect_downloads(source: Path, root: Path = course.REPO, pattern: str = DEF
     return log
 
 
-def place(nb, student: str, lesson: str, timestamp: datetime, root: Path = course.REPO) -> Path:
+def place(course: Course, nb, student: str, lesson: str, timestamp: datetime) -> Path:
     """Write one submission where nbgrader's autograde looks for it, with its timestamp."""
     text = nbformat.writes(nb)  # before touching the folder, which may hold an older version
-    folder = root / ".grading" / "submitted" / student / lesson
+    folder = course.grading / "submitted" / student / lesson
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{lesson}.ipynb").write_text(text, encoding="utf-8")
     (folder / "timestamp.txt").write_text(timestamp.strftime("%Y-%m-%d %H:%M:%S.%f UTC"))
@@ -270,8 +270,8 @@ class Unplaced:
     file while the copies of one collect stay within `limit`; for a file not read, or past the
     limit, a short note that names it and says why."""
 
-    def __init__(self, root: Path, limit: int):
-        self.folder, self.left, self.limit = root / ".grading" / "unplaced", limit, limit
+    def __init__(self, course: Course, limit: int):
+        self.folder, self.left, self.limit = course.grading / "unplaced", limit, limit
 
     def keep(self, upload: Upload, reason: str) -> Path:
         if upload.refused or len(upload.data) > self.left:
@@ -292,7 +292,7 @@ class Unplaced:
         return target
 
 
-def collect_exchange(lessons: list[str], root: Path = course.REPO, exchange: Path | None = None,
+def collect_exchange(course: Course, lessons: list[str], exchange: Path | None = None,
                      limits: Limits = Limits()) -> CollectLog:
     """nbgrader's own collect from the exchange, run on a copy of each lesson's inbound folder made
     as a download is read; logs students who submitted more than once.
@@ -302,10 +302,10 @@ def collect_exchange(lessons: list[str], root: Path = course.REPO, exchange: Pat
     file only the instructor may read (its copy follows links). Such a submission, or file, is
     listed and left out of the copy; the rest are collected as nbgrader would.
     """
-    config = course.nbgrader_config(root, exchange)
+    config = course.nbgrader_config(exchange)
     inbound = Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"
     config.ExchangeCollect.check_owner = False  # the copies are the instructor's; nbgrader would only warn
-    log, budget, unplaced = CollectLog(), Budget(limits), Unplaced(root, limits.kept_bytes)
+    log, budget, unplaced = CollectLog(), Budget(limits), Unplaced(course, limits.kept_bytes)
     for lesson in lessons:
         versions: dict[str, list[tuple[datetime, str]]] = {}
         with tempfile.TemporaryDirectory(prefix="softmax-inbound-") as staging:

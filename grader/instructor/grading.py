@@ -1,7 +1,7 @@
 """Grade every collected submission in parallel, into the course's own nbgrader gradebook.
 
 Each submission is autograded by nbgrader in its own throw-away course directory (see
-selfgrade.autograde_sandboxed), several at once; the parent process then writes each
+sandbox.autograde_sandboxed), several at once; the parent process then writes each
 result into the real gradebook and `autograded/` folder, where `nbgrader export`,
 formgrader and the feedback, export and report commands find it. A re-run grades only
 submissions (or lessons) that changed since they were last graded.
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,13 +22,13 @@ import nbformat
 from nbgrader.api import Gradebook
 from nbgrader.utils import parse_utc
 
-from grader import course
+from grader.course import Course
 from grader.engine import status as status_
 from grader.engine.grade import Outcome, grade_submission, named_error
 from grader.engine.pool import WorkerDied, in_workers
 from grader.engine.sandbox import GradingFailed, Sandboxed, lesson_gradebook
 from grader.engine.scores import test_ids
-from grader.engine.submission import BadInput
+from grader.engine.submission import BadInput, read_limited
 
 STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
 TIMESTAMP_LIMIT = 100  # characters a timestamp.txt may hold
@@ -72,11 +73,11 @@ def _digest(*parts: bytes) -> str:
     return hashlib.sha256(b"\0".join(parts)).hexdigest()
 
 
-def submissions(root: Path, lessons: list[str]) -> list[Job]:
+def submissions(course: Course, lessons: list[str]) -> list[Job]:
     """Every collected submission of the given lessons, in student order."""
-    submitted = root / ".grading" / "submitted"
+    submitted = course.grading / "submitted"
     # a job's digest changes when the submission, its timestamp, or the lesson's tests change
-    tests = {lesson: _digest(course.source_notebook(lesson, root).read_bytes()) for lesson in lessons}
+    tests = {lesson: _digest(course.source_notebook(lesson).read_bytes()) for lesson in lessons}
     jobs = []
     for notebook in sorted(submitted.glob("*/*/*.ipynb")) if submitted.is_dir() else []:
         student, lesson = notebook.parent.parent.name, notebook.parent.name
@@ -110,30 +111,30 @@ def _timestamp(path: Path) -> tuple[str | None, str]:
     return text or None, ""
 
 
-def _state(root: Path) -> dict[str, dict]:
+def _state(course: Course) -> dict[str, dict]:
     """(student/lesson) -> {"digest", "status", "detail"} of its last grading."""
-    path = root / ".grading" / STATE
+    path = course.grading / STATE
     state = json.loads(path.read_text()) if path.is_file() else {}
     return {key: entry if isinstance(entry, dict) else {"digest": entry, "status": status_.GRADED, "detail": ""}
             for key, entry in state.items()}  # older files held the digest alone
 
 
-def statuses(root: Path) -> dict[tuple[str, str], tuple[str, str]]:
+def statuses(course: Course) -> dict[tuple[str, str], tuple[str, str]]:
     """(student, lesson) -> (status, detail) of every graded submission."""
-    return {tuple(key.split("/", 1)): (entry["status"], entry["detail"]) for key, entry in _state(root).items()}
+    return {tuple(key.split("/", 1)): (entry["status"], entry["detail"]) for key, entry in _state(course).items()}
 
 
-def _save_state(root: Path, state: dict[str, dict]) -> None:
-    path = root / ".grading" / STATE
+def _save_state(course: Course, state: dict[str, dict]) -> None:
+    path = course.grading / STATE
     staged = path.with_suffix(".tmp")
     staged.write_text(json.dumps(state, indent=1, sort_keys=True))
     staged.replace(path)
 
 
-def _not_run(root: Path, job: Job, outcome: Outcome) -> Sandboxed:
+def _not_run(course: Course, job: Job, outcome: Outcome) -> Sandboxed:
     """A result for a notebook nbgrader could not finish: every test 0, with the reason as its message."""
-    cells = test_ids(job.lesson, root)
-    shown = nbformat.read(course.release_notebook(job.lesson, root), as_version=4)
+    cells = test_ids(course, job.lesson)
+    shown = nbformat.read(course.release_notebook(job.lesson), as_version=4)
     for cell in shown.cells:
         if cell.metadata.get("nbgrader", {}).get("grade_id") in cells:
             cell.outputs = [nbformat.v4.new_output("error", ename="NotGraded", traceback=[],
@@ -141,12 +142,12 @@ def _not_run(root: Path, job: Job, outcome: Outcome) -> Sandboxed:
     return Sandboxed(None, nbformat.writes(shown), {name: (0.0, False) for name in cells})
 
 
-def record(root: Path, job: Job, result: Sandboxed, status: str = status_.GRADED, detail: str = "") -> None:
+def record(course: Course, job: Job, result: Sandboxed, status: str = status_.GRADED, detail: str = "") -> None:
     """Write one sandboxed result into the course's gradebook and autograded/ folder, as nbgrader would.
 
     A submission with a problem is flagged, and its status is the auto comment of its first cell.
     """
-    config = course.nbgrader_config(root)
+    config = course.nbgrader_config()
     with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb, \
             warnings.catch_warnings():
         warnings.simplefilter("ignore")  # nbgrader's own SQLAlchemy warnings when it creates a submission
@@ -165,7 +166,7 @@ def record(root: Path, job: Job, result: Sandboxed, status: str = status_.GRADED
         if graded.flagged and comments:
             comments[0].auto_comment = f"{status}: {detail}"
         gb.db.commit()
-    folder = root / ".grading" / "autograded" / job.student / job.lesson
+    folder = course.grading / "autograded" / job.student / job.lesson
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -174,8 +175,8 @@ def record(root: Path, job: Job, result: Sandboxed, status: str = status_.GRADED
         (folder / "timestamp.txt").write_text(job.timestamp)
 
 
-def _require_assignments(root: Path, lessons: list[str]) -> None:
-    config = course.nbgrader_config(root)
+def _require_assignments(course: Course, lessons: list[str]) -> None:
+    config = course.nbgrader_config()
     with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
         known = {a.name for a in gb.assignments}
     missing = [lesson for lesson in lessons if lesson not in known]
@@ -183,48 +184,99 @@ def _require_assignments(root: Path, lessons: list[str]) -> None:
         raise BadInput(f"not in the gradebook yet: {', '.join(missing)} (run `python -m grader release` first)")
 
 
-def grade_class(root: Path = course.REPO, lessons: list[str] | None = None, jobs: int | None = None,
-                force: bool = False, timeout: int | None = None, progress=None,
-                grade: Callable[..., Outcome] = grade_submission) -> GradeLog:
+def files_beside(notebook: Path) -> list[str]:
+    """The paths (relative to its folder) of everything handed in beside a submitted notebook."""
+    folder = notebook.parent
+    found = []
+    for top, folders, files in os.walk(folder):  # an entry that cannot be listed is left out
+        found += [str((Path(top) / name).relative_to(folder)) for name in folders + files]
+    return sorted(name for name in found if name != notebook.name)
+
+
+class Calls(Sequence):
+    """grade_submission's arguments for each job; a notebook is read only when its call goes to a worker,
+    so a class's files are never all held at once."""
+
+    def __init__(self, course: Course, jobs: list[Job], timeout: int | None, memory: int | None):
+        self.course, self.jobs, self.timeout, self.memory = course, jobs, timeout, memory
+
+    def __len__(self) -> int:
+        return len(self.jobs)
+
+    def __getitem__(self, index):
+        job = self.jobs[index]
+        try:
+            data = read_limited(job.notebook)
+        except BadInput:  # it was readable a moment ago (see unreadable): graded as what it now is
+            data = b""
+        return (str(self.course.root), job.lesson, data, job.timestamp, files_beside(job.notebook), self.timeout,
+                self.memory)
+
+
+def unreadable(job: Job) -> Outcome | None:
+    """The outcome of a submission whose file cannot be read at all (a folder named like the notebook), as
+    read_limited words it; None for a file that opens."""
+    if not job.notebook.is_file():
+        return Outcome(None, status_.INVALID, "no such file")
+    try:
+        with open(job.notebook, "rb"):
+            return None
+    except OSError as error:
+        return Outcome(None, status_.INVALID, f"cannot be read ({error.strerror})")
+
+
+def grade_class(course: Course, lessons: list[str] | None = None, jobs: int | None = None, force: bool = False,
+                timeout: int | None = None, memory: int | None = None, progress=None,
+                grade: Callable[..., dict] = grade_submission) -> GradeLog:
     """Autograde every new or changed submission (all of them with `force`), `jobs` at a time.
 
-    Each is graded by `grade` (grade_submission; a test may wrap it) in a worker process;
-    nothing a submission holds stops the batch: a worker that dies is replaced (batch.in_workers).
+    Each is graded by `grade` (grade_submission; a test may wrap it) in a worker process, its
+    cells given `timeout` seconds and its kernel `memory` megabytes; nothing a submission holds
+    stops the batch: a worker that dies is replaced (pool.in_workers).
     """
-    lessons = lessons or course.lesson_ids(root)
+    lessons = lessons or course.lesson_ids()
     start = time.monotonic()
-    state = _state(root)
+    state = _state(course)
     todo, log = [], GradeLog()
-    for job in submissions(root, lessons):
+    for job in submissions(course, lessons):
         if not force and (state.get(job.key) or {}).get("digest") == job.digest:
             log.unchanged.append((job.student, job.lesson))
         else:
             todo.append(job)
     if todo:
-        _require_assignments(root, sorted({job.lesson for job in todo}))
+        _require_assignments(course, sorted({job.lesson for job in todo}))
         for lesson in {job.lesson for job in todo}:
-            lesson_gradebook(lesson, root)  # built once here, not in every worker
-        calls = [(job.lesson, str(job.notebook), job.timestamp, timeout, str(root)) for job in todo]
-        for index, future in in_workers(grade, calls, jobs, progress):
+            lesson_gradebook(course, lesson)  # built once here, not in every worker
+        finished = [(job, unreadable(job)) for job in todo]
+        for job, outcome in finished:
+            if outcome is not None:
+                _finish(course, job, outcome, job.digest, state, log)
+        todo = [job for job, outcome in finished if outcome is None]
+        for index, future in in_workers(grade, Calls(course, todo, timeout, memory), jobs, progress):
             job, digest = todo[index], todo[index].digest
             try:
-                outcome = future.result()
+                outcome = Outcome.from_data(future.result())
             except GradingFailed as error:  # the machine's failure: listed, graded by the next run
                 log.failed.append((job.student, job.lesson, str(error)))
                 state.pop(job.key, None)
-                _save_state(root, state)
+                _save_state(course, state)
                 continue
             except WorkerDied as error:  # scored 0 and flagged, and graded again by the next run
                 outcome, digest = Outcome(None, status_.GRADER_DIED, f"{error}; the next `grade` tries again"), None
             except Exception as error:  # what a worker sent back could not be read
                 outcome = Outcome(None, status_.INVALID, f"grading stopped ({named_error(error)})")
-            if job.problem:
-                outcome = outcome.also(status_.BAD_TIMESTAMP, job.problem)
-            result = outcome.result or _not_run(root, job, outcome)
-            record(root, job, result, outcome.status, outcome.detail)
-            state[job.key] = {"digest": digest, "status": outcome.status, "detail": outcome.detail}
-            score = sum(points or 0 for points, _ in result.grades.values())
-            log.graded.append((job.student, job.lesson, score, outcome.status, outcome.detail))
-            _save_state(root, state)  # a stopped run keeps what it finished
+            _finish(course, job, outcome, digest, state, log)
     log.seconds = time.monotonic() - start
     return log
+
+
+def _finish(course: Course, job: Job, outcome: Outcome, digest: str | None, state: dict, log: GradeLog) -> None:
+    """Record one job's outcome in the gradebook, the state file and the log."""
+    if job.problem:
+        outcome = outcome.also(status_.BAD_TIMESTAMP, job.problem)
+    result = outcome.result or _not_run(course, job, outcome)
+    record(course, job, result, outcome.status, outcome.detail)
+    state[job.key] = {"digest": digest, "status": outcome.status, "detail": outcome.detail}
+    score = sum(points or 0 for points, _ in result.grades.values())
+    log.graded.append((job.student, job.lesson, score, outcome.status, outcome.detail))
+    _save_state(course, state)  # a stopped run keeps what it finished

@@ -7,7 +7,7 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import Gradebook
 
-from grader import course
+from grader.course import Course, read_cached
 from grader.engine.scores import MISSING_TEST, NAME_LIMIT, Report, TestResult, cell_message, cell_mistakes, clipped
 from grader.engine.submission import grade_ids_in_order
 from grader.engine.testrunner import is_test_cell
@@ -64,9 +64,9 @@ def points(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def class_results(root: Path = course.REPO) -> ClassResults:
-    """Read the gradebook of the course directory `root`: students by id, lessons by name (course order)."""
-    config = course.nbgrader_config(root)
+def class_results(course: Course) -> ClassResults:
+    """Read the gradebook of `course`: students by id, lessons by name (course order)."""
+    config = course.nbgrader_config()
     with Gradebook(config.CourseDirectory.db_url) as gradebook:
         students = sorted((Student(s.id, s.first_name, s.last_name, s.lms_user_id) for s in gradebook.students),
                           key=lambda s: s.id)
@@ -74,16 +74,16 @@ def class_results(root: Path = course.REPO) -> ClassResults:
         lessons = [a.name for a in assignments]
         max_scores = {a.name: float(a.max_score) for a in assignments}
         graded = {(s.student.id, s.assignment.name) for a in assignments for s in a.submissions}
-    reports = {(student.id, lesson): read_report(root, lesson, student.id) if (student.id, lesson) in graded else None
+    reports = {(student.id, lesson): read_report(course, lesson, student.id) if (student.id, lesson) in graded else None
                for student in students for lesson in lessons}
-    problems = {key: value for key, value in statuses(root).items() if value[0] != "graded"}
+    problems = {key: value for key, value in statuses(course).items() if value[0] != "graded"}
     return ClassResults(students, lessons, max_scores, reports, problems)
 
 
-def read_report(root: Path, lesson: str, student: str) -> Report:
-    """One graded submission of the course in `root` as a Report: scores from its gradebook,
+def read_report(course: Course, lesson: str, student: str) -> Report:
+    """One graded submission of `course` as a Report: scores from its gradebook,
     messages from its autograded notebook, in the order of its source notebook."""
-    config = course.nbgrader_config(root)
+    config = course.nbgrader_config()
     autograded = Path(config.CourseDirectory.root) / ".grading" / "autograded" / student / lesson / f"{lesson}.ipynb"
     graded = nbformat.read(autograded, as_version=4) if autograded.is_file() else nbformat.v4.new_notebook()
     messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in graded.cells
@@ -95,8 +95,7 @@ def read_report(root: Path, lesson: str, student: str) -> Report:
         lesson_tests = {cell.name: float(cell.max_score) for cell in cells}
         submission = gradebook.find_submission_notebook(lesson, lesson, student)
         scores = {g.name: float(g.score) for g in submission.grades if g.score is not None}
-    source = course.source_notebook(lesson, root)
-    order = [grade_id for grade_id in grade_ids_in_order(course.read_cached(source))
+    order = [grade_id for grade_id in grade_ids_in_order(read_cached(course.source_notebook(lesson)))
              if grade_id in lesson_tests]
     tests = [TestResult(grade_id, scores.get(grade_id, 0.0), lesson_tests[grade_id],
                         scores.get(grade_id, 0.0) >= lesson_tests[grade_id],

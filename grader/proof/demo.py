@@ -21,12 +21,12 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from grader import course
+from grader.course import Course, NotACourse, text_source_in
 from grader.learner import hints
 from grader.proof.simulate import Upload, content, name_lms_files, simulate_class
 
 DEFAULT_LESSONS = ["01_naive_division", "03_shared_denominator", "06_masking"]
-DEFAULT_COURSE = course.REPO / ".grading" / "demo"
+DEMO = "demo"  # the default course directory, under the sources course's .grading/
 MARKER = ".softmax-demo"        # a new run wipes only a folder that holds this (or an empty one)
 PLAN = "simulated-class.json"   # what each simulated student handed in, and how each step went
 DOWNLOADS = "lms-submissions.zip"
@@ -61,13 +61,13 @@ def submit_to_exchange(uploads: list[Upload], root: Path) -> None:
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.exchange.default.submit import ExchangeSubmit
 
-    config = course.nbgrader_config(root)
+    config = Course(root).nbgrader_config()
     config.Exchange.cache = str(root / "students" / ".nbgrader-cache")
     for upload in sorted((u for u in uploads if u.channel == "exchange"), key=lambda u: -u.minutes_early):
         home = root / "students" / upload.student
         notebook = home / config.CourseDirectory.course_id / upload.lesson / f"{upload.lesson}.ipynb"
         notebook.parent.mkdir(parents=True, exist_ok=True)
-        notebook.write_bytes(content(upload, root))
+        notebook.write_bytes(content(Course(root), upload))
         coursedir = CourseDirectory(config=config, assignment_id=upload.lesson, student_id=upload.student)
         submit = ExchangeSubmit(coursedir=coursedir, authenticator=Authenticator(config=config), config=config,
                                 assignment_dir=str(home))
@@ -86,7 +86,7 @@ def write_downloads(uploads: list[Upload], root: Path) -> Path:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for upload in sorted((u for u in uploads if u.channel == "lms"), key=lambda u: u.minutes_early):
             arrived = deadline - timedelta(minutes=upload.minutes_early)
-            archive.writestr(zipfile.ZipInfo(upload.name, arrived.timetuple()[:6]), content(upload, root))
+            archive.writestr(zipfile.ZipInfo(upload.name, arrived.timetuple()[:6]), content(Course(root), upload))
     return path
 
 
@@ -94,7 +94,7 @@ def enrol(uploads: list[Upload], user_ids: dict[str, str], root: Path, rng: rand
     """Import the class roster into the gradebook, so a student whose every file was unusable still gets a row."""
     from nbgrader.api import Gradebook
 
-    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gradebook:
+    with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gradebook:
         for student in sorted(user_ids):
             gradebook.update_or_create_student(student, first_name=rng.choice(FIRST_NAMES),
                                                last_name=rng.choice(LAST_NAMES), lms_user_id=user_ids[student])
@@ -124,29 +124,31 @@ def in_process(name: str, action) -> Step:
     return Step(name, "(in-process)", 0, time.monotonic() - start)
 
 
-def fresh_course(root: Path, lessons: list[str]) -> None:
-    """An empty course directory holding only the lessons' text sources."""
+def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
+    """An empty course directory holding only the nbgrader settings and the lessons' text sources of `sources`."""
     if root.exists() and any(root.iterdir()) and not (root / MARKER).exists():
         raise SystemExit(f"error: {root} is not empty and not a demo course directory ({MARKER} missing); "
                          "not wiping it")
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     (root / MARKER).write_text("made by python -m grader.proof.demo; wiped by the next run\n")
+    shutil.copy(sources.root / "nbgrader_config.py", root)  # it roots itself where it lies
     for lesson in lessons:
-        target = course.text_source(lesson, root)
+        target = text_source_in(root, lesson)
         target.parent.mkdir(parents=True)
-        shutil.copy(course.text_source(lesson), target)
+        shutil.copy(sources.text_source(lesson), target)
 
 
-def run(students: int = 30, lessons: list[str] | None = None, jobs: int | None = None,
-        root: Path = DEFAULT_COURSE, seed: int = 2025) -> tuple[list[Upload], list[Step]]:
-    """Build the course, simulate the class and run every step; stops at the first failing step."""
+def run(sources: Course, students: int = 30, lessons: list[str] | None = None, jobs: int | None = None,
+        root: Path | None = None, seed: int = 2025) -> tuple[list[Upload], list[Step]]:
+    """Build the course from the lessons of `sources` in `root` (default: the sources' .grading/demo),
+    simulate the class and run every step; stops at the first failing step."""
     lessons = lessons or DEFAULT_LESSONS
-    root = Path(root).resolve()
+    root = Path(root).resolve() if root is not None else sources.grading / DEMO
     rng = random.Random(seed)
-    fresh_course(root, lessons)
+    fresh_course(sources, root, lessons)
     steps = [run_grader(root, "release", "release", *lessons)]
-    uploads = simulate_class(students, lessons, rng, root)
+    uploads = simulate_class(Course(root), students, lessons, rng)
     user_ids = name_lms_files(uploads, rng)
     steps.append(in_process("roster: the instructor enrols the class",
                             lambda: enrol(uploads, user_ids, root, rng)))
@@ -177,7 +179,7 @@ def named_mistakes(results) -> Counter:
 def summary(root: Path, uploads: list[Upload], steps: list[Step]) -> str:
     from grader.instructor.results import class_results
 
-    results = class_results(root)
+    results = class_results(Course(root))
     graded = sum(len(results.submitted(lesson)) for lesson in results.lessons)
     unplaced = root / ".grading" / "unplaced"
     planted = Counter(m.description for m in hints.misconceptions()
@@ -215,19 +217,26 @@ def main(argv=None) -> int:
     parser.add_argument("--lessons", nargs="+", default=DEFAULT_LESSONS, metavar="ID",
                         help="lessons to run (default: %(default)s)")
     parser.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: grade's own)")
-    parser.add_argument("--course", type=Path, default=DEFAULT_COURSE, metavar="DIR",
-                        help="course directory, wiped and rebuilt (default: %(default)s)")
+    parser.add_argument("--course", type=Path, metavar="DIR",
+                        help="course directory, wiped and rebuilt (default: .grading/demo of the sources course)")
+    parser.add_argument("--sources", type=Path, metavar="DIR",
+                        help="the course whose lessons the demo copies (default: as python -m grader picks one)")
     parser.add_argument("--seed", type=int, default=2025, help="seed of the simulated class (default: %(default)s)")
     args = parser.parse_args(argv)
-    unknown = sorted(set(args.lessons) - set(course.lesson_ids()))
+    from grader.cli import pick_course
+    try:
+        sources = pick_course(args.sources)
+    except NotACourse as error:
+        parser.error(str(error))
+    unknown = sorted(set(args.lessons) - set(sources.lesson_ids()))
     if unknown or args.students < 1:
         parser.error(f"unknown lesson(s): {', '.join(unknown)}" if unknown else "--students must be at least 1")
     try:
-        uploads, steps = run(args.students, args.lessons, args.jobs, args.course, args.seed)
+        uploads, steps = run(sources, args.students, args.lessons, args.jobs, args.course, args.seed)
     except StepFailed as error:
         print(f"\ndemo stopped: {error}", file=sys.stderr)
         return 1
-    print(summary(Path(args.course).resolve(), uploads, steps))
+    print(summary(Path(args.course).resolve() if args.course else sources.grading / DEMO, uploads, steps))
     return 0
 
 

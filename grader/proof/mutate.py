@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grader import course
+from grader.course import Course
 from grader.proof import alternatives
 
 REMOVE = object()  # a rule's replacement that deletes a statement
@@ -449,8 +449,8 @@ def mutants_of(source: str, function: str, lesson: str = "") -> list[Mutant]:
     return out
 
 
-def lesson_mutants(lesson: str) -> list[Mutant]:
-    """The mutants of every graded function's reference in a lesson, function by function."""
+def lesson_mutants(course: Course, lesson: str) -> list[Mutant]:
+    """The mutants of every graded function's reference in a lesson of `course`, function by function."""
     return [m for function, source in course.reference_answers(lesson).items()
             for m in mutants_of(source, function, lesson)]
 

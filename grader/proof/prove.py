@@ -13,7 +13,7 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from grader import course
+from grader.course import Course
 from grader.course.contract import function_of_test
 from grader.engine.pool import grade_many
 from grader.engine.scores import Report
@@ -85,9 +85,10 @@ def entries(lesson: str | None = None):
             + [("alternative", a) for a in alternatives.alternatives(lesson=lesson)])
 
 
-def _lost(report: Report, lesson: str, function: str) -> float:
+def _lost(course: Course, report: Report, lesson: str, function: str) -> float:
     """Points the report lost on the tests of `function`."""
-    return sum(t.max_points - t.points for t in report.tests if function_of_test(t.grade_id, lesson) == function)
+    return sum(t.max_points - t.points for t in report.tests
+               if function_of_test(course, t.grade_id, lesson) == function)
 
 
 def _failed(report: Report | Exception) -> list[str]:
@@ -103,33 +104,37 @@ def named_misconceptions(report: Report, lesson: str, besides: str | None = None
             if m.id != besides and any(m.description in text for text in messages)]
 
 
-def judge(kind: str, entry, lesson: str, report: Report | Exception, catalogued: bool = True) -> Proof:
+def judge(course: Course, kind: str, entry, lesson: str, report: Report | Exception,
+          catalogued: bool = True) -> Proof:
     """Read one graded report as the proof for `entry`; a grading that failed proves nothing."""
     if isinstance(report, Exception):
         return Proof(lesson, entry.function, entry.id, kind, entry.description, 0.0, 0.0, 0.0, False,
                      _failed(report), catalogued=catalogued)
-    failing = [t for t in report.tests if not t.passed and function_of_test(t.grade_id, lesson) == entry.function]
+    failing = [t for t in report.tests
+               if not t.passed and function_of_test(course, t.grade_id, lesson) == entry.function]
     wrong = kind == "misconception"
     named = catalogued and wrong and any(entry.description in t.message for t in failing)
     others = named_misconceptions(report, lesson, besides=entry.id if catalogued else None) if wrong else []
     return Proof(lesson, entry.function, entry.id, kind, entry.description, report.score, report.max_score,
-                 _lost(report, lesson, entry.function), named, _failed(report), others, catalogued)
+                 _lost(course, report, lesson, entry.function), named, _failed(report), others, catalogued)
 
 
-def judge_mutant(mutant: mutate.Mutant, report: Report | Exception, equivalent: str | None) -> MutantProof:
+def judge_mutant(course: Course, mutant: mutate.Mutant, report: Report | Exception,
+                 equivalent: str | None) -> MutantProof:
     """Read one graded report as the proof for a mutant; a grading that failed kills nothing."""
     graded = not isinstance(report, Exception)
     return MutantProof(mutant.lesson, mutant.function, mutant.id, mutant.rule, mutant.description, mutant.source,
                        report.score if graded else 0.0, report.max_score if graded else 0.0,
-                       _lost(report, mutant.lesson, mutant.function) if graded else 0.0, _failed(report), equivalent)
+                       _lost(course, report, mutant.lesson, mutant.function) if graded else 0.0, _failed(report),
+                       equivalent)
 
 
 class EntriesError(ValueError):
     """A file of entries that cannot be proven: missing, not importable, or naming an unknown lesson or function."""
 
 
-def load_entries(path) -> list[tuple[str, str, Misconception | Alternative]]:
-    """(lesson, kind, entry) for every entry of a file written like a catalogue module.
+def load_entries(course: Course, path) -> list[tuple[str, str, Misconception | Alternative]]:
+    """(lesson, kind, entry) for every entry of a file written like a catalogue module, for a lesson of `course`.
 
     The file holds LESSON, MISCONCEPTIONS and ALTERNATIVES, or, for several lessons,
     ENTRIES = {lesson: (MISCONCEPTIONS, ALTERNATIVES)}.
@@ -179,13 +184,14 @@ class Plan:
     catalogued: bool = True                     # False: the entries come from a file
 
 
-def plan(lessons: list[str] | None = None, mutants: bool = False, entries_file=None) -> Plan:
-    """The catalogue's entries (or a file's) of the given lessons (default: all), and their mutants if asked."""
+def plan(course: Course, lessons: list[str] | None = None, mutants: bool = False, entries_file=None) -> Plan:
+    """The catalogue's entries (or a file's) of the given lessons of `course` (default: all), and their mutants
+    if asked."""
     lessons = lessons or course.lesson_ids()
     if entries_file is not None:
-        return Plan(lessons, [e for e in load_entries(entries_file) if e[0] in lessons], catalogued=False)
+        return Plan(lessons, [e for e in load_entries(course, entries_file) if e[0] in lessons], catalogued=False)
     return Plan(lessons, [(lid, kind, entry) for lid in lessons for kind, entry in entries(lid)],
-                [m for lid in lessons for m in mutate.lesson_mutants(lid)] if mutants else None)
+                [m for lid in lessons for m in mutate.lesson_mutants(course, lid)] if mutants else None)
 
 
 @dataclass
@@ -195,6 +201,8 @@ class Proven:
     proofs: list[Proof]
     mutants: list[MutantProof] | None = None
     stale: list[str] = field(default_factory=list)  # recorded equivalent ids that no mutant has
+    # each lesson's graded functions in course order, for the tables (else in the order the run met them)
+    graded: dict[str, list[str]] = field(default_factory=dict)
 
     def problems(self) -> list[str]:
         """Wrong records of equivalent mutants: ids that no longer exist, and "equivalents" that the tests kill."""
@@ -217,7 +225,7 @@ class Proven:
         mutants = data.get("mutants")
         return cls([build(Proof, p) for p in data["entries"]],
                    None if mutants is None else [build(MutantProof, m) for m in mutants],
-                   data.get("stale_equivalents", []))
+                   data.get("stale_equivalents", []), data.get("graded_functions", {}))
 
 
 def as_notebook_code(source: str) -> str:
@@ -227,8 +235,8 @@ def as_notebook_code(source: str) -> str:
     return ("import math\n\n" + source) if uses_math else source
 
 
-def prove(todo: Plan, jobs: int | None = None, progress=None) -> Proven:
-    """Grade every entry and mutant of the plan in one batch and judge each."""
+def prove(course: Course, todo: Plan, jobs: int | None = None, progress=None) -> Proven:
+    """Grade every entry and mutant of the plan in one batch, with the tests of `course`, and judge each."""
     items = [(lid, entry.function, entry.source) for lid, _, entry in todo.entries]
     items += [(m.lesson, m.function, m.source) for m in todo.mutants or []]
     notebooks = []
@@ -238,18 +246,19 @@ def prove(todo: Plan, jobs: int | None = None, progress=None) -> Proven:
             raise KeyError(f"{lid} has no graded function {function}")
         answers[function] = as_notebook_code(source)
         notebooks.append((lid, course.learner_notebook(lid, answers)))
-    reports = grade_many(notebooks, jobs=jobs, progress=progress)
+    reports = grade_many(course, notebooks, jobs=jobs, progress=progress)
     count = len(todo.entries)
-    proofs = [judge(kind, entry, lid, report, todo.catalogued)
+    graded = {lid: list(course.reference_answers(lid)) for lid in todo.lessons}
+    proofs = [judge(course, kind, entry, lid, report, todo.catalogued)
               for (lid, kind, entry), report in zip(todo.entries, reports[:count], strict=False)]
     if todo.mutants is None:
-        return Proven(proofs)
+        return Proven(proofs, graded=graded)
     recorded = {lid: mutate.equivalents(lid) for lid in todo.lessons}
-    mutants = [judge_mutant(m, report, recorded[m.lesson].get(m.id))
+    mutants = [judge_mutant(course, m, report, recorded[m.lesson].get(m.id))
                for m, report in zip(todo.mutants, reports[count:], strict=False)]
     stale = [i for lid in todo.lessons
              for i in mutate.stale_equivalents(lid, [m for m in todo.mutants if m.lesson == lid])]
-    return Proven(proofs, mutants, stale)
+    return Proven(proofs, mutants, stale, graded)
 
 
 @dataclass
@@ -316,7 +325,8 @@ def function_scores(proven: Proven) -> list[FunctionScore]:
     touched = {(p.lesson, p.function) for p in proven.proofs} | {(m.lesson, m.function) for m in proven.mutants or []}
     out = []
     for lesson in dict.fromkeys(lesson for lesson, _ in sorted(touched)):
-        for function in course.reference_answers(lesson):
+        met = dict.fromkeys(p.function for p in [*proven.proofs, *(proven.mutants or [])] if p.lesson == lesson)
+        for function in proven.graded.get(lesson) or met:
             if (lesson, function) not in touched:
                 continue
             s = summarise([p for p in proven.proofs if p.lesson == lesson and p.function == function])
@@ -466,4 +476,5 @@ def to_json(proven: Proven) -> str:
                        "mutation_score": s.mutation_score, "named_rate": s.named_rate,
                        "specific": s.specific, "specific_rate": s.specific_rate,
                        "alternatives_pass_rate": s.pass_rate, "functions": scores, "mutants": mutants,
-                       "stale_equivalents": proven.stale, "problems": proven.problems(), "ok": proven.ok}, indent=1)
+                       "stale_equivalents": proven.stale, "graded_functions": proven.graded,
+                       "problems": proven.problems(), "ok": proven.ok}, indent=1)

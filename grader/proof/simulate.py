@@ -16,7 +16,7 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import Gradebook
 
-from grader import course
+from grader.course import Course, text_source_in
 from grader.learner import hints
 from grader.proof import alternatives
 
@@ -45,9 +45,9 @@ def common_mistake(function: str, rng: random.Random):
     return rng.choices(entries, weights=[1 / (rank + 1) ** 2 for rank in range(len(entries))])[0]
 
 
-def work(lesson: str, rng: random.Random, root: Path) -> tuple[str, list[str], dict[str, str]]:
+def work(course: Course, lesson: str, rng: random.Random) -> tuple[str, list[str], dict[str, str]]:
     """What one student writes for one lesson: (kind, catalogue ids or stubbed functions, answers)."""
-    reference = course.reference_answers(lesson, root)
+    reference = course.reference_answers(lesson)
     functions = list(reference)
     roll = rng.random()
     if roll < 0.4:  # correct: the reference, or another right way for some functions
@@ -71,7 +71,7 @@ def work(lesson: str, rng: random.Random, root: Path) -> tuple[str, list[str], d
     return "misconceived", used, answers
 
 
-def simulate_class(students: int, lessons: list[str], rng: random.Random, root: Path) -> list[Upload]:
+def simulate_class(course: Course, students: int, lessons: list[str], rng: random.Random) -> list[Upload]:
     """Every upload of the class, each student's versions of a lesson oldest first.
 
     About half use the exchange, the rest the LMS. On the first lesson, LMS students send
@@ -83,7 +83,7 @@ def simulate_class(students: int, lessons: list[str], rng: random.Random, root: 
     uploads = []
     for student in ids:
         for lesson in lessons:
-            kind, entries, answers = work(lesson, rng, root)
+            kind, entries, answers = work(course, lesson, rng)
             uploads.append(Upload(student, lesson, "exchange" if student in by_exchange else "lms",
                                   kind, entries, answers, rng.randint(5, 4 * 24 * 60)))
     first = lessons[0]
@@ -99,7 +99,7 @@ def simulate_class(students: int, lessons: list[str], rng: random.Random, root: 
     twice = lms[3:4] + sorted(by_exchange)[:1]
     for student in twice:
         later = upload_of(student)
-        later.kind, later.entries, later.answers = "correct", [], course.reference_answers(first, root)
+        later.kind, later.entries, later.answers = "correct", [], course.reference_answers(first)
         later.minutes_early = 30
         stubbed = list(later.answers)[:1]
         earlier = Upload(student, first, later.channel, "partial", stubbed,
@@ -129,7 +129,7 @@ def another_course_notebook() -> nbformat.NotebookNode:
     return nb
 
 
-def content(upload: Upload, root: Path) -> bytes:
+def content(course: Course, upload: Upload) -> bytes:
     """The bytes of an upload as the student's file holds them."""
     if upload.kind == "not-json":  # "Download as HTML", saved under the notebook's name
         return f"<!DOCTYPE html>\n<html><head><title>{upload.lesson}</title></head><body>...</body></html>\n".encode()
@@ -139,12 +139,12 @@ def content(upload: Upload, root: Path) -> bytes:
         return b"Hi! My notebook is attached. The last check still fails, sorry.\n"
     if upload.kind == "other-course":
         return nbformat.writes(another_course_notebook()).encode()
-    return nbformat.writes(course.learner_notebook(upload.lesson, upload.answers, root)).encode()
+    return nbformat.writes(course.learner_notebook(upload.lesson, upload.answers)).encode()
 
 
 # --- a plain class, and a course directory holding it ---------------------------------------------
 
-def class_in_thirds(students: int, lessons: list[str]) -> dict[tuple[str, str], nbformat.NotebookNode]:
+def class_in_thirds(course: Course, students: int, lessons: list[str]) -> dict[tuple[str, str], nbformat.NotebookNode]:
     """Every student's notebook per lesson: a third correct, a third stubs, a third with one misconception."""
     class_ = {}
     for number in range(students):
@@ -161,16 +161,17 @@ def class_in_thirds(students: int, lessons: list[str]) -> dict[tuple[str, str], 
     return class_
 
 
-def released_course(root: Path, lessons: list[str]) -> Path:
-    """A course directory with the lessons' text sources, released into its gradebook (no exchange, no submissions)."""
+def released_course(sources: Course, root: Path, lessons: list[str]) -> Path:
+    """A course directory with the lessons' text sources (from `sources`), released into its gradebook
+    (no exchange, no submissions)."""
     from grader.course.release import release
 
     root.mkdir(parents=True, exist_ok=True)
-    shutil.copy(course.REPO / "nbgrader_config.py", root)  # roots itself where it lies
+    shutil.copy(sources.root / "nbgrader_config.py", root)  # roots itself where it lies
     for lesson in lessons:
-        course.text_source(lesson, root).parent.mkdir(parents=True)
-        shutil.copy(course.text_source(lesson), course.text_source(lesson, root))
-    release(lessons, root, progress=lambda _: None)
+        text_source_in(root, lesson).parent.mkdir(parents=True)
+        shutil.copy(sources.text_source(lesson), text_source_in(root, lesson))
+    release(Course(root), lessons, progress=lambda _: None)
     return root
 
 
@@ -184,17 +185,17 @@ def hand_in(root: Path, student: str, lesson: str, data: bytes, beside=()) -> No
         (folder / name).write_bytes(data_beside)
 
 
-def course_with_class(root: Path, lessons: list[str], class_) -> Path:
+def course_with_class(sources: Course, root: Path, lessons: list[str], class_) -> Path:
     """A course directory with the lessons released and the class's submissions ((student, lesson) -> notebook)."""
-    released_course(root, lessons)
+    released_course(sources, root, lessons)
     for (student, lesson), nb in class_.items():
         hand_in(root, student, lesson, nbformat.writes(nb).encode())
     return root
 
 
-def cell_scores(root: Path, lessons: list[str]) -> dict[tuple[str, str, str], float]:
+def cell_scores(course: Course, lessons: list[str]) -> dict[tuple[str, str, str], float]:
     """(student, lesson, cell) -> score, from the course's gradebook."""
-    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gb:
+    with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gb:
         return {(sub.student.id, lesson, grade.name): float(grade.score)
                 for lesson in lessons for sub in gb.find_assignment(lesson).submissions
                 for nb in sub.notebooks for grade in nb.grades}

@@ -21,10 +21,11 @@ from urllib.error import URLError
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from grader import course
+from grader.course import RELEASE
+from tests.support import COURSE
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = course.REPO / "artifacts" / "browser"
+ARTIFACTS = COURSE.root / "artifacts" / "browser"
 # What `make lab` needs to run outside the repository.
 LAB_FILES = ("Makefile", "requirements.txt", "pyproject.toml", "nbgrader_config.py")
 # Kernels answer slowly when other test workers share the cores.
@@ -88,8 +89,8 @@ def lab_tree(folder: Path) -> Path:
     """Give `folder` what `make lab` needs; `.venv` is a link to the repository's."""
     folder.mkdir(parents=True, exist_ok=True)
     for name in LAB_FILES:
-        shutil.copy2(course.REPO / name, folder / name)
-    (folder / ".venv").symlink_to(course.REPO / ".venv")
+        shutil.copy2(COURSE.root / name, folder / name)
+    (folder / ".venv").symlink_to(COURSE.root / ".venv")
     return folder
 
 
@@ -104,7 +105,7 @@ def make_lab(folder: Path) -> Server:
         process = subprocess.Popen(["make", "--no-print-directory", "-o", ".venv/.installed", "lab", "HEADLESS=1",
                                     f"PORT={port}", f"TOKEN={token}"], cwd=folder, env=lab_environment(folder),
                                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    server = Server(process, f"http://127.0.0.1:{port}", token, folder / course.RELEASE)
+    server = Server(process, f"http://127.0.0.1:{port}", token, folder / RELEASE)
     deadline = time.monotonic() + 120
     while True:
         try:
@@ -137,7 +138,7 @@ def chromium() -> Path:
 def lab(tmp_path_factory, chromium) -> Server:
     """JupyterLab as `make lab` starts it, on a throw-away copy of the repository's notebooks/."""
     folder = lab_tree(tmp_path_factory.mktemp("lab"))
-    shutil.copytree(course.REPO / course.RELEASE, folder / course.RELEASE)
+    shutil.copytree(COURSE.root / RELEASE, folder / RELEASE)
     server = make_lab(folder)
     yield server
     server.stop()

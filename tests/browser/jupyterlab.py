@@ -7,7 +7,7 @@ from pathlib import Path
 import nbformat
 from playwright.sync_api import expect
 
-from grader import course
+from tests.support import COURSE
 
 RUN_ALL_SECONDS = 180  # a lesson's kernel work, on two cores shared with other test workers
 KERNEL_IDLE = re.compile(r"Python 3 \(ipykernel\) \| Idle")
@@ -17,7 +17,7 @@ def solved_lesson(lab, lesson: str) -> str:
     """Write the release with every exercise filled in with the reference code, as `<lesson>/solved.ipynb`
     in the server's copy of notebooks/; return that path."""
     path = f"{lesson}/solved.ipynb"
-    nbformat.write(course.learner_notebook(lesson, course.reference_answers(lesson)), lab.root / path)
+    nbformat.write(COURSE.learner_notebook(lesson, COURSE.reference_answers(lesson)), lab.root / path)
     return path
 
 

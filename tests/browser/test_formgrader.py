@@ -9,8 +9,9 @@ import pytest
 from nbgrader.api import Gradebook
 from playwright.sync_api import expect
 
-from grader import course
+from grader.course import Course, text_source_in
 from tests.browser.conftest import lab_tree, make_lab, screenshot
+from tests.support import COURSE
 
 LESSON = "01_naive_division"
 # Three students: everything right, nothing done, and the first function only.
@@ -18,7 +19,7 @@ STUDENTS = {"ada": ("Ada", "Okafor"), "bo": ("Bo", "Lindqvist"), "cy": ("Cy", "M
 
 
 def answers(student: str) -> dict[str, str]:
-    reference = course.reference_answers(LESSON)
+    reference = COURSE.reference_answers(LESSON)
     return {"ada": reference, "bo": {}, "cy": dict(list(reference.items())[:1])}[student]
 
 
@@ -34,17 +35,17 @@ def grader_cli(root, *args) -> None:
 def graded_class(tmp_path_factory, chromium):
     """A course directory with the lesson released and three students' work collected and graded."""
     root = lab_tree(tmp_path_factory.mktemp("class") / "course")
-    source = course.text_source(LESSON, root)
+    source = text_source_in(root, LESSON)
     source.parent.mkdir(parents=True)
-    source.write_text(course.text_source(LESSON).read_text())
+    source.write_text(COURSE.text_source(LESSON).read_text())
     grader_cli(root, "release", LESSON, "--no-exchange")
     downloads = root.parent / "downloads"
     for student in STUDENTS:
         (downloads / student).mkdir(parents=True)
-        nbformat.write(course.learner_notebook(LESSON, answers(student)), downloads / student / f"{LESSON}.ipynb")
+        nbformat.write(COURSE.learner_notebook(LESSON, answers(student)), downloads / student / f"{LESSON}.ipynb")
     grader_cli(root, "collect", "--from", str(downloads))
     grader_cli(root, "grade", "--jobs", "2")
-    with Gradebook(course.nbgrader_config(root).CourseDirectory.db_url) as gradebook:
+    with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gradebook:
         for student, (first, last) in STUDENTS.items():
             gradebook.update_or_create_student(student, first_name=first, last_name=last)
         scores = {s: gradebook.find_submission(LESSON, s).score for s in STUDENTS}

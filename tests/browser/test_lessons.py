@@ -3,14 +3,14 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from grader import course
 from tests.browser.conftest import screenshot
 from tests.browser.jupyterlab import code_cell_count, open_notebook, run_all, save, solved_lesson
+from tests.support import COURSE
 
 EXPECT_WARNING = "expect-warning"
 
 
-@pytest.mark.parametrize("lesson", course.lesson_ids())
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
 def test_solved_lesson_runs_clean_and_draws_its_figures(page, lab, lesson):
     path = solved_lesson(lab, lesson)
     panel = open_notebook(page, lab, path)

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import nbformat
 
-from grader import course
 from grader.engine import status
 from grader.proof import simulate
+from tests.support import COURSE as THIS_COURSE
 
 LESSON = "01_naive_division"
 FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # all tests; the is_distribution tests alone
@@ -36,7 +36,7 @@ ENV = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.
 
 def released_course(root: Path) -> Path:
     """A course directory with lesson 01 released into its gradebook and no submissions yet."""
-    return simulate.released_course(root, [LESSON])
+    return simulate.released_course(THIS_COURSE, root, [LESSON])
 
 
 def submit(root: Path, student: str, data: bytes, beside=()) -> None:
@@ -80,12 +80,12 @@ class Kind:
 
 
 def reference() -> dict[str, str]:
-    return course.reference_answers(LESSON)
+    return THIS_COURSE.reference_answers(LESSON)
 
 
 def notebook(replace: dict[str, str] | None = None, edit=None) -> bytes:
     """The release with reference answers, some solution cells replaced, then edited by `edit(nb)`."""
-    nb = course.learner_notebook(LESSON, {**reference(), **(replace or {})})
+    nb = THIS_COURSE.learner_notebook(LESSON, {**reference(), **(replace or {})})
     if edit:
         edit(nb)
     return nbformat.writes(nb).encode()
@@ -237,7 +237,7 @@ def _uploads(*entries):
 
 
 def _stub() -> bytes:
-    return nbformat.writes(course.learner_notebook(LESSON, {})).encode()
+    return nbformat.writes(THIS_COURSE.learner_notebook(LESSON, {})).encode()
 
 
 # ----------------------------------------------------------------- kinds of the whole-kernel limits, the network,
@@ -505,7 +505,7 @@ KINDS = [
     Kind("not_utf8", "bytes that are not UTF-8", lambda: b"\xff\xfe{\x00\x00", status.INVALID, 0.0),
     Kind("other_lesson", "a notebook of another lesson (06)",
          lambda: nbformat.writes(
-             course.learner_notebook("06_masking", course.reference_answers("06_masking"))).encode(),
+             THIS_COURSE.learner_notebook("06_masking", THIS_COURSE.reference_answers("06_masking"))).encode(),
          status.TAMPERED, 0.0),
     Kind("deleted_test", "a deleted test cell (1 point)",
          lambda: notebook(edit=_delete("test_is_distribution_rows_and_atol")), status.TAMPERED, FULL - 1),

@@ -16,6 +16,7 @@ import threading
 import zipfile
 from pathlib import Path
 
+from grader.course import Course
 from grader.engine import isolation
 from grader.instructor.grading import statuses
 from grader.instructor.results import class_results
@@ -195,7 +196,7 @@ def collect_logs(folder: Path) -> dict[str, tuple[str, str]]:
 def outcomes(root) -> dict[str, tuple[str, float | None]]:
     """student -> (status, score) as the gradebook and the grading state record them; an upload
     that no one was graded for and that a collect listed as unplaced, and kept, is NOT_COLLECTED."""
-    results, found = class_results(root), statuses(root)
+    results, found = class_results(Course(root)), statuses(Course(root))
     got = {s.id: (found.get((s.id, LESSON), ("no status",))[0], results.score(s.id, LESSON)) for s in results.students}
     listed = "\n".join(output for _, output in collect_logs(root.parent).values())
     kept = len(list((root / ".grading" / "unplaced").glob("*")))

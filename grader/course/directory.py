@@ -1,0 +1,141 @@
+"""A course directory: its lessons (sources and release), its nbgrader settings and its .grading folder.
+
+Every part of the grader is handed the Course it works on; only the command line picks one.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from traitlets.config import Config, PyFileConfigLoader
+
+SOLUTIONS = "solutions"
+RELEASE = "notebooks"
+CONFIG = "nbgrader_config.py"
+GRADING = ".grading"
+
+
+class NotACourse(ValueError):
+    """The directory is not a course directory: it lacks nbgrader_config.py or solutions/."""
+
+
+@dataclass(frozen=True)
+class Course:
+    """The course directory at `root` (resolved); its nbgrader_config.py holds the nbgrader settings."""
+
+    root: Path
+
+    def __post_init__(self):
+        root = Path(self.root).expanduser().resolve()
+        missing = [name for name, there in ((CONFIG, (root / CONFIG).is_file()),
+                                            (f"{SOLUTIONS}/", (root / SOLUTIONS).is_dir())) if not there]
+        if missing:
+            raise NotACourse(f"{root} is not a course directory (it has no {' and no '.join(missing)})")
+        object.__setattr__(self, "root", root)
+
+    def lesson_ids(self) -> list[str]:
+        """Lesson ids, in course order: every solutions/<id>/ that holds <id>.py."""
+        return lesson_ids_in(self.root)
+
+    def text_source(self, lesson: str) -> Path:
+        """The jupytext file a lesson is written in (its one source of truth)."""
+        return text_source_in(self.root, lesson)
+
+    def source_notebook(self, lesson: str) -> Path:
+        """The nbgrader source notebook built from the text source."""
+        return source_notebook_in(self.root, lesson)
+
+    def release_notebook(self, lesson: str) -> Path:
+        """The student notebook nbgrader generates from the source notebook."""
+        return self.root / RELEASE / lesson / f"{lesson}.ipynb"
+
+    @property
+    def grading(self) -> Path:
+        """Where everything grading produces lives (gradebook, submissions, exchange): git-ignored."""
+        return self.root / GRADING
+
+    @property
+    def cache(self) -> Path:
+        """Gradebooks built once per version of a lesson's source notebook (sandbox.lesson_gradebook)."""
+        return self.grading / "cache"
+
+    def nbgrader_config(self, exchange: Path | None = None, at: Path | None = None) -> Config:
+        """The course's own nbgrader_config.py; with `at`, the same settings moved to the directory `at`.
+
+        `at` serves the throw-away course directories that a grading or a test builds. The
+        exchange is `exchange` when given; else the configured one, moved along with the
+        course when it is the default under .grading/. It is created if missing.
+        """
+        put_venv_tools_on_path()
+        config = PyFileConfigLoader(CONFIG, path=str(self.root)).load_config()
+        target = Path(at).resolve() if at is not None else self.root
+        config.CourseDirectory.root = str(target)
+        config.CourseDirectory.db_url = f"sqlite:///{target / GRADING / 'gradebook.db'}"
+        configured = Path(config.Exchange.get("root") or self.grading / "exchange")
+        if exchange is None:
+            exchange = target / GRADING / "exchange" if configured == self.grading / "exchange" else configured
+        config.Exchange.root = str(Path(exchange).resolve())
+        Path(config.Exchange.root).mkdir(parents=True, exist_ok=True)
+        return config
+
+    def reference_answers(self, lesson: str) -> dict[str, str]:
+        """The reference code of every solution cell of a lesson, by grade_id, as a learner would type it."""
+        nb = read_cached(self.source_notebook(lesson))
+        markers = ("### BEGIN SOLUTION", "### END SOLUTION")
+        return {c.metadata.nbgrader.grade_id: "\n".join(line for line in c.source.splitlines()
+                                                       if line.strip() not in markers)
+                for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")}
+
+    def learner_notebook(self, lesson: str, answers: dict[str, str]):
+        """The student release with the given solution cells filled in, as a learner would."""
+        import nbformat
+
+        nb = nbformat.read(self.release_notebook(lesson), as_version=4)
+        for cell in nb.cells:
+            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+            if grade_id in answers:
+                cell.source = answers[grade_id]
+        return nb
+
+
+def lesson_ids_in(folder: Path) -> list[str]:
+    """The lessons whose text sources `folder` (a course directory or one being built) holds, in course order."""
+    solutions = Path(folder) / SOLUTIONS
+    return sorted(d.name for d in solutions.iterdir() if (d / f"{d.name}.py").is_file()) if solutions.is_dir() else []
+
+
+def text_source_in(folder: Path, lesson: str) -> Path:
+    """Where a lesson's text source goes in `folder`, a course directory or one being built."""
+    return Path(folder) / SOLUTIONS / lesson / f"{lesson}.py"
+
+
+def source_notebook_in(folder: Path, lesson: str) -> Path:
+    """Where a lesson's source notebook goes in `folder`, a course directory or one being built."""
+    return Path(folder) / SOLUTIONS / lesson / f"{lesson}.ipynb"
+
+
+def put_venv_tools_on_path() -> None:
+    """nbgrader shells out to `alembic`; make the one beside this interpreter findable by it."""
+    tools = os.path.dirname(os.path.abspath(sys.executable))  # absolute: nbgrader changes directory
+    if tools not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = tools + os.pathsep + os.environ.get("PATH", "")
+
+
+def read_cached(path: Path):
+    """A lesson notebook (source or release) parsed once per version of the file; do not modify it.
+
+    Grading reads the same few notebooks for every submission, and nbformat's validation
+    is the slow part of reading.
+    """
+    path = Path(path)
+    return _read(str(path), path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _read(path: str, _version: int):
+    import nbformat
+
+    return nbformat.read(path, as_version=4)
