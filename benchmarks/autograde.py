@@ -6,6 +6,7 @@ score in both gradebooks, then prints both times and the ratio.
 
     .venv/bin/python benchmarks/autograde.py [--students 24] [--lessons 01_naive_division 06_masking] [--jobs N]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,10 +42,12 @@ def main(argv=None) -> int:
         plain, ours = Path(tmp) / "plain", Path(tmp) / "ours"
         course_with_class(COURSE, plain, args.lessons, class_)
         shutil.copytree(plain, ours)
-        print(f"{len(class_)} submissions ({args.students} students x {len(args.lessons)} lessons) on "
-              f"{os.cpu_count()} cores", flush=True)
-        baseline = sum(timed([sys.executable, "-m", "nbgrader", "autograde", lesson], plain)
-                       for lesson in args.lessons)
+        print(
+            f"{len(class_)} submissions ({args.students} students x {len(args.lessons)} lessons) on "
+            f"{os.cpu_count()} cores",
+            flush=True,
+        )
+        baseline = sum(timed([sys.executable, "-m", "nbgrader", "autograde", lesson], plain) for lesson in args.lessons)
         print(f"plain nbgrader autograde (one command per lesson): {baseline:6.1f} s", flush=True)
         jobs = ["--jobs", str(args.jobs)] if args.jobs else []
         ours_time = timed([sys.executable, "-m", "grader", "--course", str(ours), "grade", *jobs], ours)

@@ -11,6 +11,7 @@ network) are left out of the plain run, with the reason. Both allow 8 s per cell
 
     .venv/bin/python benchmarks/hostile.py
 """
+
 from __future__ import annotations
 
 import os
@@ -42,19 +43,29 @@ def plain_class(kind, template: Path, root: Path) -> Path:
 def plain(kind, root: Path) -> tuple[float | None, float | None]:
     """(the submission's score, the classmate's score) after one plain `nbgrader autograde` of their class."""
     try:
-        subprocess.run([sys.executable, "-m", "nbgrader", "autograde", LESSON, f"--Execute.timeout={TIMEOUT}"],
-                       cwd=root, env=ENV, capture_output=True, timeout=900)
+        subprocess.run(
+            [sys.executable, "-m", "nbgrader", "autograde", LESSON, f"--Execute.timeout={TIMEOUT}"],
+            cwd=root,
+            env=ENV,
+            capture_output=True,
+            timeout=900,
+        )
     except subprocess.TimeoutExpired:
         pass  # what it graded before it was stopped still counts
     with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gb:
-        found = {sub.student.id: float(sub.score) for sub in gb.find_assignment(LESSON).submissions
-                 if all(g.score is not None for nb in sub.notebooks for g in nb.grades)}
+        found = {
+            sub.student.id: float(sub.score)
+            for sub in gb.find_assignment(LESSON).submissions
+            if all(g.score is not None for nb in sub.notebooks for g in nb.grades)
+        }
     return found.get(kind.id), found.get(CLASSMATE)
 
 
 def main() -> int:
-    rows = ["| submission | plain nbgrader: its score | plain nbgrader: a classmate's | `grader grade` |",
-            "|---|---|---|---|"]
+    rows = [
+        "| submission | plain nbgrader: its score | plain nbgrader: a classmate's | `grader grade` |",
+        "|---|---|---|---|",
+    ]
     with tempfile.TemporaryDirectory(prefix="softmax-hostile-") as tmp:
         (Path(tmp) / "ours").mkdir()
         print("grading the corpus with `grader grade`", file=sys.stderr, flush=True)

@@ -1,4 +1,5 @@
 """Command line: `python -m grader {release,collect,grade,feedback,export,report,check,prove} ...`."""
+
 from __future__ import annotations
 
 import argparse
@@ -12,9 +13,11 @@ REPO = Path(__file__).resolve().parent.parent  # this checkout, when the package
 CONFIG = "nbgrader_config.py"
 
 # The outputs written from the gradebook: what each is, and where it goes in the course directory.
-OUTPUTS = {"feedback": ("an HTML feedback page per student", ".grading/feedback-html"),
-           "export": ("grades.csv and a Canvas-ready canvas.csv", ".grading/exports"),
-           "report": ("the class report: scores, pass rates, misconceptions", ".grading/report.html")}
+OUTPUTS = {
+    "feedback": ("an HTML feedback page per student", ".grading/feedback-html"),
+    "export": ("grades.csv and a Canvas-ready canvas.csv", ".grading/exports"),
+    "report": ("the class report: scores, pass rates, misconceptions", ".grading/report.html"),
+}
 
 
 def pick_course(given: Path | None = None, here: Path | None = None) -> Course:
@@ -32,13 +35,16 @@ def pick_course(given: Path | None = None, here: Path | None = None) -> Course:
 def _unknown_lessons(lessons, course: Course) -> bool:
     unknown = set(lessons) - set(course.lesson_ids())
     if unknown:
-        print(f"error: unknown lesson(s): {', '.join(sorted(unknown))}; "
-              f"known: {', '.join(course.lesson_ids())}", file=sys.stderr)
+        print(
+            f"error: unknown lesson(s): {', '.join(sorted(unknown))}; known: {', '.join(course.lesson_ids())}",
+            file=sys.stderr,
+        )
     return bool(unknown)
 
 
 def _release(args) -> int:
     from grader.course.release import publish, release
+
     if _unknown_lessons(args.lessons, args.course):
         return 2
     release(args.course, args.lessons or None)
@@ -52,6 +58,7 @@ def _collect(args) -> int:
 
     from grader.engine.submission import BadInput
     from grader.instructor.collect import collect_downloads, collect_exchange
+
     if _unknown_lessons(args.lessons, args.course):
         return 2
     try:
@@ -60,8 +67,9 @@ def _collect(args) -> int:
             re.compile(args.pattern)
             log = collect_downloads(args.downloads, args.course, pattern=args.pattern, limits=limits)
         else:
-            log = collect_exchange(args.course, args.lessons or args.course.lesson_ids(), exchange=args.exchange,
-                                   limits=limits)
+            log = collect_exchange(
+                args.course, args.lessons or args.course.lesson_ids(), exchange=args.exchange, limits=limits
+            )
     except (BadInput, re.error) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -74,15 +82,25 @@ def _grade(args) -> int:
     from grader.engine.pool import print_progress
     from grader.engine.submission import BadInput
     from grader.instructor.grading import grade_class
+
     if _unknown_lessons(args.lessons, args.course):
         return 2
     if not isolation.available():
-        print("note: not running as root, so kernels are not isolated: the learner's code can read what "
-              "this user can read (test cells still run outside the kernel)", file=sys.stderr)
+        print(
+            "note: not running as root, so kernels are not isolated: the learner's code can read what "
+            "this user can read (test cells still run outside the kernel)",
+            file=sys.stderr,
+        )
     try:
-        log = grade_class(args.course, lessons=args.lessons or None, jobs=args.jobs, force=args.force,
-                          timeout=args.timeout, memory=args.memory,
-                          progress=print_progress if sys.stderr.isatty() else None)
+        log = grade_class(
+            args.course,
+            lessons=args.lessons or None,
+            jobs=args.jobs,
+            force=args.force,
+            timeout=args.timeout,
+            memory=args.memory,
+            progress=print_progress if sys.stderr.isatty() else None,
+        )
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -93,6 +111,7 @@ def _grade(args) -> int:
 def _outputs(args) -> int:
     """feedback, export and report: read the gradebook once, write what was asked for."""
     from grader.instructor.results import class_results
+
     results = class_results(args.course)
     if not results.students:
         print("error: the gradebook has no students yet (run `python -m grader collect` and `grade`)", file=sys.stderr)
@@ -100,16 +119,19 @@ def _outputs(args) -> int:
     out = Path(args.out) if args.out else args.course.root / OUTPUTS[args.command][1]
     if args.command == "feedback":
         from grader.instructor.feedback import write_feedback
+
         pages = write_feedback(results, out)
         print(f"Wrote {len(pages)} feedback page(s) to {out}")
     elif args.command == "export":
         from grader.instructor.export import write_canvas_csv, write_grades_csv
+
         out.mkdir(parents=True, exist_ok=True)
         write_grades_csv(results, out / "grades.csv")
         write_canvas_csv(results, out / "canvas.csv")
         print(f"Wrote {out / 'grades.csv'} and {out / 'canvas.csv'}")
     else:
         from grader.instructor.report import write_report
+
         out.parent.mkdir(parents=True, exist_ok=True)
         write_report(results, out)
         print(f"Wrote the class report to {out}")
@@ -120,6 +142,7 @@ def _check(args) -> int:
     from grader.engine.sandbox import GradingFailed, grade_notebook
     from grader.engine.scores import render_table
     from grader.engine.submission import BadInput
+
     if sys.stderr.isatty() and not args.json:
         print(f"Grading {args.notebook} with every test, hidden ones included (a few seconds)...", file=sys.stderr)
     try:
@@ -137,18 +160,25 @@ def _check(args) -> int:
 def _prove(args) -> int:
     from grader.engine.pool import print_progress
     from grader.proof import prove
+
     if args.lesson and _unknown_lessons([args.lesson], args.course):
         return 2
     if args.readme and args.lesson:
         print("error: --readme writes the whole course's table; leave out --lesson", file=sys.stderr)
         return 2
     if args.entries and (args.readme or args.mutate or args.survivors):
-        print("error: --entries grades the file's entries only; leave out --mutate, --survivors and --readme",
-              file=sys.stderr)
+        print(
+            "error: --entries grades the file's entries only; leave out --mutate, --survivors and --readme",
+            file=sys.stderr,
+        )
         return 2
     try:
-        todo = prove.plan(args.course, [args.lesson] if args.lesson else None, mutants=args.mutate or args.survivors,
-                          entries_file=args.entries)
+        todo = prove.plan(
+            args.course,
+            [args.lesson] if args.lesson else None,
+            mutants=args.mutate or args.survivors,
+            entries_file=args.entries,
+        )
     except prove.EntriesError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -176,9 +206,13 @@ def _prove(args) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader", description="Softmax course tools.")
-    parser.add_argument("--course", type=Path, metavar="DIR",
-                        help="the nbgrader course directory (default: the current directory if it holds "
-                             "nbgrader_config.py, else this repository)")
+    parser.add_argument(
+        "--course",
+        type=Path,
+        metavar="DIR",
+        help="the nbgrader course directory (default: the current directory if it holds "
+        "nbgrader_config.py, else this repository)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     release = commands.add_parser("release", help="regenerate notebooks/ from solutions/ and release to the exchange")
@@ -189,14 +223,29 @@ def main(argv=None) -> int:
 
     collect = commands.add_parser("collect", help="collect submissions from the exchange or from LMS downloads")
     collect.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all)")
-    collect.add_argument("--from", dest="downloads", metavar="PATH",
-                         help="a folder or zip of LMS downloads instead of the exchange")
-    collect.add_argument("--pattern", default=DEFAULT_PATTERN, metavar="REGEX",
-                         help="finds the student id (group 'student') in a file name (default: %(default)r)")
-    collect.add_argument("--max-file", type=int, default=Limits.file_bytes // MB, metavar="MB",
-                         help="a larger file handed in is listed, not read (default: %(default)s)")
-    collect.add_argument("--max-download", type=int, default=Limits.download_bytes // MB, metavar="MB",
-                         help="files past this much of what is collected are listed, not read (default: %(default)s)")
+    collect.add_argument(
+        "--from", dest="downloads", metavar="PATH", help="a folder or zip of LMS downloads instead of the exchange"
+    )
+    collect.add_argument(
+        "--pattern",
+        default=DEFAULT_PATTERN,
+        metavar="REGEX",
+        help="finds the student id (group 'student') in a file name (default: %(default)r)",
+    )
+    collect.add_argument(
+        "--max-file",
+        type=int,
+        default=Limits.file_bytes // MB,
+        metavar="MB",
+        help="a larger file handed in is listed, not read (default: %(default)s)",
+    )
+    collect.add_argument(
+        "--max-download",
+        type=int,
+        default=Limits.download_bytes // MB,
+        metavar="MB",
+        help="files past this much of what is collected are listed, not read (default: %(default)s)",
+    )
     collect.add_argument("--exchange", metavar="PATH", help="nbgrader exchange root (default: as configured)")
     collect.set_defaults(run=_collect)
 
@@ -204,10 +253,16 @@ def main(argv=None) -> int:
     grade.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all)")
     grade.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: two per core)")
     grade.add_argument("--force", action="store_true", help="grade again even what has not changed")
-    grade.add_argument("--timeout", type=int, default=30, metavar="S",
-                       help="seconds each cell may run (default: %(default)s)")
-    grade.add_argument("--memory", type=int, default=2048, metavar="MB",
-                       help="memory each grading kernel may use (default: %(default)s)")
+    grade.add_argument(
+        "--timeout", type=int, default=30, metavar="S", help="seconds each cell may run (default: %(default)s)"
+    )
+    grade.add_argument(
+        "--memory",
+        type=int,
+        default=2048,
+        metavar="MB",
+        help="memory each grading kernel may use (default: %(default)s)",
+    )
     grade.set_defaults(run=_grade)
 
     for name, (what, default) in OUTPUTS.items():
@@ -220,18 +275,29 @@ def main(argv=None) -> int:
     check.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     check.set_defaults(run=_check)
 
-    proof = commands.add_parser("prove", help="grade every catalogued misconception and correct alternative "
-                                              "(and with --mutate, mechanical mutants)")
+    proof = commands.add_parser(
+        "prove",
+        help="grade every catalogued misconception and correct alternative (and with --mutate, mechanical mutants)",
+    )
     proof.add_argument("--lesson", metavar="ID", help="one lesson only (default: all)")
     proof.add_argument("--jobs", type=int, metavar="N", help="notebooks graded at once (default: two per core)")
     proof.add_argument("--json", action="store_true", help="print JSON instead of a table")
     proof.add_argument("--readme", action="store_true", help="also write the table into README.md")
-    proof.add_argument("--mutate", action="store_true",
-                       help="also grade the mechanical mutants of every reference (grader/proof/mutate.py)")
-    proof.add_argument("--survivors", action="store_true",
-                       help="print only the mutants that survive and are not recorded as equivalent (implies --mutate)")
-    proof.add_argument("--entries", metavar="FILE",
-                       help="grade the entries of FILE (written like a catalogue module) instead of the catalogue")
+    proof.add_argument(
+        "--mutate",
+        action="store_true",
+        help="also grade the mechanical mutants of every reference (grader/proof/mutate.py)",
+    )
+    proof.add_argument(
+        "--survivors",
+        action="store_true",
+        help="print only the mutants that survive and are not recorded as equivalent (implies --mutate)",
+    )
+    proof.add_argument(
+        "--entries",
+        metavar="FILE",
+        help="grade the entries of FILE (written like a catalogue module) instead of the catalogue",
+    )
     proof.set_defaults(run=_prove)
 
     args = parser.parse_args(argv)

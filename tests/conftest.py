@@ -1,4 +1,5 @@
 """Fixtures and hypothesis profiles, registered for every test; the helpers tests share are in tests/support.py."""
+
 from __future__ import annotations
 
 import os

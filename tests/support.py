@@ -2,6 +2,7 @@
 
 Fixtures are registered in tests/conftest.py; everything a test module imports from another lives here.
 """
+
 from __future__ import annotations
 
 import concurrent.futures
@@ -92,8 +93,11 @@ def grade_every_lesson(folder: Path) -> None:
 
     items = [(lesson, kind, nb) for lesson in COURSE.lesson_ids() for kind, nb in lesson_notebooks(lesson).items()]
     reports = run_apart(grade_many, COURSE, [(lesson, nb) for lesson, _, nb in items])
-    failed = [(lesson, kind, report) for (lesson, kind, _), report in zip(items, reports, strict=True)
-              if isinstance(report, Exception)]
+    failed = [
+        (lesson, kind, report)
+        for (lesson, kind, _), report in zip(items, reports, strict=True)
+        if isinstance(report, Exception)
+    ]
     assert not failed, failed
     graded: dict[str, dict] = {}
     for (lesson, kind, _), report in zip(items, reports, strict=True):
@@ -104,5 +108,10 @@ def grade_every_lesson(folder: Path) -> None:
 def read_lesson_reports(folder: Path) -> dict[str, dict[str, Report]]:
     """lesson -> notebook kind (reference, stub, deleted) -> its Report, as grade_every_lesson wrote them."""
     graded = json.loads((folder / "reports.json").read_text())
-    return {lesson: {kind: Report(**{**report, "tests": [TestResult(**t) for t in report["tests"]]})
-                     for kind, report in kinds.items()} for lesson, kinds in graded.items()}
+    return {
+        lesson: {
+            kind: Report(**{**report, "tests": [TestResult(**t) for t in report["tests"]]})
+            for kind, report in kinds.items()
+        }
+        for lesson, kinds in graded.items()
+    }

@@ -1,4 +1,5 @@
 """The text-source markers become nbgrader metadata, and malformed markers are refused."""
+
 import shutil
 
 import pytest
@@ -8,8 +9,9 @@ from grader.course.authoring import AuthoringError, build_notebook
 from tests.support import COURSE
 
 HEADER = "# %% [markdown]\n# Title\n\n"
-SOLUTION_F = ('# %% nbgrader="solution" grade_id="f"\n'
-              "def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n\n")
+SOLUTION_F = (
+    '# %% nbgrader="solution" grade_id="f"\ndef f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n\n'
+)
 
 
 def build(tmp_path, body):
@@ -19,11 +21,20 @@ def build(tmp_path, body):
 
 
 def test_markers_expand_to_nbgrader_metadata(tmp_path):
-    nb = build(tmp_path, '# %% nbgrader="solution" grade_id="f"\ndef f():\n    return 1\n\n'
-                         '# %% nbgrader="tests" grade_id="test_f" points=3 function="f"\nassert f() == 1\n')
+    nb = build(
+        tmp_path,
+        '# %% nbgrader="solution" grade_id="f"\ndef f():\n    return 1\n\n'
+        '# %% nbgrader="tests" grade_id="test_f" points=3 function="f"\nassert f() == 1\n',
+    )
     solution, tests = nb.cells[1], nb.cells[2]
-    assert solution.metadata.nbgrader == {"solution": True, "grade": False, "locked": False,
-                                          "grade_id": "f", "schema_version": 3, "task": False}
+    assert solution.metadata.nbgrader == {
+        "solution": True,
+        "grade": False,
+        "locked": False,
+        "grade_id": "f",
+        "schema_version": 3,
+        "task": False,
+    }
     assert tests.metadata.nbgrader["points"] == 3 and tests.metadata.nbgrader["locked"]
     assert tests.metadata["function"] == "f" and "function" not in solution.metadata
     assert [c.id for c in nb.cells] == ["cell-00", "f", "test_f"]
@@ -32,24 +43,41 @@ def test_markers_expand_to_nbgrader_metadata(tmp_path):
 
 def test_a_fractional_points_value_up_to_the_maximum_is_accepted(tmp_path):
     most = authoring.MOST_POINTS
-    nb = build(tmp_path, SOLUTION_F + '# %% nbgrader="tests" grade_id="t1" points=0.5 function="f"\nassert True\n\n'
-                                      f'# %% nbgrader="tests" grade_id="t2" points={most} function="f"\nassert True\n')
+    nb = build(
+        tmp_path,
+        SOLUTION_F + '# %% nbgrader="tests" grade_id="t1" points=0.5 function="f"\nassert True\n\n'
+        f'# %% nbgrader="tests" grade_id="t2" points={most} function="f"\nassert True\n',
+    )
     assert [c.metadata.nbgrader.get("points") for c in nb.cells[2:]] == [0.5, most]
 
 
-@pytest.mark.parametrize("body, problem", [
-    ('# %% nbgrader="answer" grade_id="a"\nx = 1\n', "unknown nbgrader kind"),
-    ('# %% nbgrader="solution"\nx = 1\n', "grade_id missing"),
-    ('# %% nbgrader="solution" grade_id=3\nx = 1\n', "grade_id missing"),
-    ('# %% nbgrader="readonly" grade_id="a"\nx = 1\n\n# %% nbgrader="readonly" grade_id="a"\ny = 1\n', "repeated"),
-    (SOLUTION_F + '# %% nbgrader="tests" grade_id="f" points=1 function="f"\nassert True\n', "repeated"),
-    ('# %% nbgrader="tests" grade_id="t" function="f"\nassert True\n', "points go on tests cells"),
-    ('# %% nbgrader="solution" grade_id="s" points=1\nx = 1\n', "points go on tests cells"),
-    ('# %% grade_id="s"\nx = 1\n', "no nbgrader kind"),
-    ('# %% function="f"\nx = 1\n', "no nbgrader kind"),
-    ('# %% nbgrader="tests" grade_id="t" points=abc\nassert True\n', "cannot read the cell marker"),
-], ids=["kind", "no-grade-id", "grade-id-not-text", "repeated", "repeated-across-kinds", "points-missing",
-        "points-on-solution", "grade-id-alone", "function-alone", "unreadable"])
+@pytest.mark.parametrize(
+    "body, problem",
+    [
+        ('# %% nbgrader="answer" grade_id="a"\nx = 1\n', "unknown nbgrader kind"),
+        ('# %% nbgrader="solution"\nx = 1\n', "grade_id missing"),
+        ('# %% nbgrader="solution" grade_id=3\nx = 1\n', "grade_id missing"),
+        ('# %% nbgrader="readonly" grade_id="a"\nx = 1\n\n# %% nbgrader="readonly" grade_id="a"\ny = 1\n', "repeated"),
+        (SOLUTION_F + '# %% nbgrader="tests" grade_id="f" points=1 function="f"\nassert True\n', "repeated"),
+        ('# %% nbgrader="tests" grade_id="t" function="f"\nassert True\n', "points go on tests cells"),
+        ('# %% nbgrader="solution" grade_id="s" points=1\nx = 1\n', "points go on tests cells"),
+        ('# %% grade_id="s"\nx = 1\n', "no nbgrader kind"),
+        ('# %% function="f"\nx = 1\n', "no nbgrader kind"),
+        ('# %% nbgrader="tests" grade_id="t" points=abc\nassert True\n', "cannot read the cell marker"),
+    ],
+    ids=[
+        "kind",
+        "no-grade-id",
+        "grade-id-not-text",
+        "repeated",
+        "repeated-across-kinds",
+        "points-missing",
+        "points-on-solution",
+        "grade-id-alone",
+        "function-alone",
+        "unreadable",
+    ],
+)
 def test_malformed_markers_are_refused(tmp_path, body, problem):
     with pytest.raises(AuthoringError, match=problem):
         build(tmp_path, body)
@@ -62,16 +90,26 @@ def test_points_are_a_positive_finite_number_at_most_the_maximum(tmp_path, point
         build(tmp_path, body)
 
 
-@pytest.mark.parametrize("body, problem", [
-    (SOLUTION_F + '# %% nbgrader="tests" grade_id="test_f" points=1\nassert True\n',
-     r"lesson, cell 2 \(test_f\): every tests cell names the function it tests"),
-    (SOLUTION_F + '# %% nbgrader="tests" grade_id="test_f" points=1 function="g"\nassert True\n',
-     r"lesson, cell 2 \(test_f\) names function 'g', which no solution cell of the lesson defines"),
-    (SOLUTION_F + '# %% nbgrader="tests" grade_id="test_f" points=1 function=["f"]\nassert True\n',
-     "no solution cell of the lesson defines"),
-    ('# %% nbgrader="solution" grade_id="f" function="f"\nx = 1\n', "only a tests cell does"),
-    ('# %% nbgrader="readonly" grade_id="given" function="f"\nx = 1\n', "only a tests cell does"),
-], ids=["unnamed", "undefined", "not-a-name", "on-solution", "on-readonly"])
+@pytest.mark.parametrize(
+    "body, problem",
+    [
+        (
+            SOLUTION_F + '# %% nbgrader="tests" grade_id="test_f" points=1\nassert True\n',
+            r"lesson, cell 2 \(test_f\): every tests cell names the function it tests",
+        ),
+        (
+            SOLUTION_F + '# %% nbgrader="tests" grade_id="test_f" points=1 function="g"\nassert True\n',
+            r"lesson, cell 2 \(test_f\) names function 'g', which no solution cell of the lesson defines",
+        ),
+        (
+            SOLUTION_F + '# %% nbgrader="tests" grade_id="test_f" points=1 function=["f"]\nassert True\n',
+            "no solution cell of the lesson defines",
+        ),
+        ('# %% nbgrader="solution" grade_id="f" function="f"\nx = 1\n', "only a tests cell does"),
+        ('# %% nbgrader="readonly" grade_id="given" function="f"\nx = 1\n', "only a tests cell does"),
+    ],
+    ids=["unnamed", "undefined", "not-a-name", "on-solution", "on-readonly"],
+)
 def test_a_tests_cell_names_a_function_the_lesson_defines(tmp_path, body, problem):
     with pytest.raises(AuthoringError, match=problem):
         build(tmp_path, body)
@@ -79,8 +117,10 @@ def test_a_tests_cell_names_a_function_the_lesson_defines(tmp_path, body, proble
 
 def test_the_tested_function_is_named_not_inferred(tmp_path):
     """A test cell's grade_id says nothing: the marker decides, even against a name that suggests another."""
-    body = (SOLUTION_F + '# %% nbgrader="solution" grade_id="f_twice"\ndef f_twice():\n    return 2\n\n'
-            '# %% nbgrader="tests" grade_id="test_f_twice_public" points=1 function="f"\nassert f() == 1\n')
+    body = (
+        SOLUTION_F + '# %% nbgrader="solution" grade_id="f_twice"\ndef f_twice():\n    return 2\n\n'
+        '# %% nbgrader="tests" grade_id="test_f_twice_public" points=1 function="f"\nassert f() == 1\n'
+    )
     assert build(tmp_path, body).cells[-1].metadata["function"] == "f"
 
 
@@ -97,16 +137,19 @@ def write_lesson(root, lesson, text):
 def two_lessons(tmp_path):
     """A course of two lessons: 01_first defines f, and 02_second is given it by a reference marker."""
     write_lesson(tmp_path, "01_first", SOLUTION_F)
-    write_lesson(tmp_path, "02_second", '# %% nbgrader="readonly" grade_id="given"\nimport math\n\n\n'
-                                        '# << reference f from 01_first >>\n\n\nclass C:\n'
-                                        '    # << reference f from 01_first >>\n')
+    write_lesson(
+        tmp_path,
+        "02_second",
+        '# %% nbgrader="readonly" grade_id="given"\nimport math\n\n\n'
+        "# << reference f from 01_first >>\n\n\nclass C:\n"
+        "    # << reference f from 01_first >>\n",
+    )
     return tmp_path
 
 
 def test_a_reference_marker_becomes_the_earlier_reference(two_lessons):
     given = build_notebook(text_source_in(two_lessons, "02_second"), two_lessons).cells[1]
-    assert given.source == ("import math\n\n\ndef f():\n    return 1\n\n\nclass C:\n"
-                            "    def f():\n        return 1")
+    assert given.source == ("import math\n\n\ndef f():\n    return 1\n\n\nclass C:\n    def f():\n        return 1")
     assert given.metadata.nbgrader["locked"]
 
 
@@ -118,15 +161,24 @@ def test_editing_the_earlier_reference_changes_the_later_notebook(two_lessons):
     assert "return 1 + 0" in later.cells[1].source and "BEGIN SOLUTION" not in later.cells[1].source
 
 
-@pytest.mark.parametrize("marker, problem", [
-    ("# << reference f from 03_missing >>", r"02_second, cell 1: reference to unknown lesson '03_missing' "
-                                            r"\(lessons: 01_first, 02_second\)"),
-    ("# << reference g from 01_first >>", r"02_second, cell 1: 01_first has no solution cell 'g' .*"
-                                          r"\(its solution cells: f\)"),
-    ("# << reference f from 02_second >>", "a reference comes from an earlier lesson"),
-    ("# << reference f 01_first >>", "malformed reference marker"),
-    ("#<<reference f from 01_first", "malformed reference marker"),
-])
+@pytest.mark.parametrize(
+    "marker, problem",
+    [
+        (
+            "# << reference f from 03_missing >>",
+            r"02_second, cell 1: reference to unknown lesson '03_missing' "
+            r"\(lessons: 01_first, 02_second\)",
+        ),
+        (
+            "# << reference g from 01_first >>",
+            r"02_second, cell 1: 01_first has no solution cell 'g' .*"
+            r"\(its solution cells: f\)",
+        ),
+        ("# << reference f from 02_second >>", "a reference comes from an earlier lesson"),
+        ("# << reference f 01_first >>", "malformed reference marker"),
+        ("#<<reference f from 01_first", "malformed reference marker"),
+    ],
+)
 def test_a_reference_to_nothing_is_a_build_error(tmp_path, marker, problem):
     write_lesson(tmp_path, "01_first", SOLUTION_F)
     write_lesson(tmp_path, "02_second", f"# %%\n{marker}\n")
@@ -173,8 +225,9 @@ def test_the_course_takes_its_given_code_from_earlier_references():
 def test_generated_given_code_equals_the_earlier_reference(lesson, earlier, function):
     reference = build_notebook(COURSE.text_source(earlier), COURSE.root)
     expected = next(c for c in reference.cells if c.id == function).source
-    expected = "\n".join(line for line in expected.splitlines() if "### BEGIN SOLUTION" not in line
-                         and "### END SOLUTION" not in line)
+    expected = "\n".join(
+        line for line in expected.splitlines() if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line
+    )
     later = build_notebook(COURSE.text_source(lesson), COURSE.root)
     assert sum(expected in c.source for c in later.cells if c.cell_type == "code") == 1
     assert expected == COURSE.reference_answers(earlier)[function]
@@ -187,6 +240,9 @@ def test_editing_a_real_reference_reaches_the_lesson_that_reuses_it(tmp_path):
         shutil.copy(COURSE.text_source(lesson), target)
     masking = text_source_in(tmp_path, "06_masking")
     masking.write_text(masking.read_text().replace("its mask is all False", "nothing in its mask is allowed"))
-    given = next(c for c in build_notebook(text_source_in(tmp_path, "07_attention"), tmp_path).cells
-                 if c.id == "given_from_lesson_06")
+    given = next(
+        c
+        for c in build_notebook(text_source_in(tmp_path, "07_attention"), tmp_path).cells
+        if c.id == "given_from_lesson_06"
+    )
     assert "nothing in its mask is allowed" in given.source and "its mask is all False" not in given.source

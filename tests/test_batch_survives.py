@@ -6,6 +6,7 @@ whose answers are all right, JSON nested too deep to read, and a timestamp that 
 Another is graded by grade_class with workers that die: the batch finishes, the others are
 graded, and the submission that kills its worker every time gets a status of its own.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,13 @@ CLASS = {
     "long_expression": (notebook(edit=long_expression), (), status.SUSPICIOUS, FULL, "cell 5 could not be read"),
     **{edit.__name__: (notebook(edit=edit), (), status.TAMPERED, FULL, detail) for edit, detail in edits.EDITS.items()},
     "deep_json": (DEEP, (), status.INVALID, 0.0, "not"),  # "not a notebook" or "not readable as a notebook"
-    "bad_timestamp": (notebook(), (("timestamp.txt", b"9" * 60),), status.BAD_TIMESTAMP, FULL,
-                      "timestamp.txt is not a time nbgrader can read (OverflowError"),
+    "bad_timestamp": (
+        notebook(),
+        (("timestamp.txt", b"9" * 60),),
+        status.BAD_TIMESTAMP,
+        FULL,
+        "timestamp.txt is not a time nbgrader can read (OverflowError",
+    ),
 }
 
 
@@ -50,8 +56,13 @@ def grade_the_class(folder):
     root = released_course(folder / "course")
     for student, (data, beside, _, _, _) in CLASS.items():
         submit(root, student, data, beside)
-    done = subprocess.run([sys.executable, "-m", "grader", "--course", str(root), "grade", "--timeout", "10"],
-                          env=ENV, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "--course", str(root), "grade", "--timeout", "10"],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     (folder / "grade.txt").write_text(f"{done.returncode}\n{done.stdout}\n{done.stderr}")
 
 
@@ -112,8 +123,9 @@ def test_a_worker_that_dies_is_replaced_and_the_batch_finishes(tmp_path):
         assert (found[student, LESSON][0], results.score(student, LESSON)) == expected, found[student, LESSON]
     assert f"{KILLER} / {LESSON}: {status.GRADER_DIED} (the grading process died twice" in log.render()
     with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gb:
-        flagged = {sub.student.id for sub in gb.find_assignment(LESSON).submissions for nb in sub.notebooks
-                   if nb.flagged}
+        flagged = {
+            sub.student.id for sub in gb.find_assignment(LESSON).submissions for nb in sub.notebooks if nb.flagged
+        }
     assert flagged == {KILLER}
     # a worker's death may be the machine's
     again = run_apart(lambda: grade_class(Course(root), jobs=2, timeout=10, grade=grade))

@@ -5,6 +5,7 @@ engine, the course tools, the instructor's tools, the proof or the command line,
 them up by name; what the checks need from the grading bridge they name as attributes
 (checks.CALLED_ELSEWHERE), which the bridge's KernelFunction has.
 """
+
 from __future__ import annotations
 
 import ast
@@ -42,20 +43,29 @@ def reaches_into_other_rooms(source: str, module: str, is_package: bool = False)
     theirs in a string that is not a docstring (sys.modules.get(...), importlib.import_module(...))."""
     tree = ast.parse(source)
     package = module.split(".") if is_package else module.split(".")[:-1]
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names if in_other_room(alias.name)]
         elif isinstance(node, ast.ImportFrom):
-            base = ".".join(package[:len(package) - node.level + 1]) if node.level else ""
+            base = ".".join(package[: len(package) - node.level + 1]) if node.level else ""
             target = ".".join(part for part in (base, node.module or "") if part)
             names = [target, *(f"{target}.{alias.name}" for alias in node.names)]  # a name may be a module
             found += [name for name in names if in_other_room(name)]
-        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
-              and in_other_room(node.value.strip())):
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and in_other_room(node.value.strip())
+        ):
             found.append(node.value)
     return found
 
@@ -68,30 +78,44 @@ def test_no_learner_module_reaches_into_another_room(module):
 
 def test_the_scan_sees_every_learner_module():
     names = set(learner_modules())
-    assert {"grader", "grader.learner", "grader.learner.checks", "grader.learner.streams", "grader.learner.hints",
-            "grader.learner.hints.lesson_01", "grader.learner.widgets", "grader.learner.figures"} <= names
+    assert {
+        "grader",
+        "grader.learner",
+        "grader.learner.checks",
+        "grader.learner.streams",
+        "grader.learner.hints",
+        "grader.learner.hints.lesson_01",
+        "grader.learner.widgets",
+        "grader.learner.figures",
+    } <= names
 
 
-@pytest.mark.parametrize("source, module, is_package", [
-    ("import grader.engine.sandbox", "grader.learner.checks", False),
-    ("from grader.proof.alternatives import lesson_01", "grader.learner.checks", False),
-    ("from grader import cli", "grader.learner.checks", False),
-    ("from .. import course", "grader.learner.checks", False),
-    ("from ...instructor import collect", "grader.learner.hints.lesson_01", False),
-    ("from ...engine import bridge", "grader.learner.hints", True),
-    ("import sys\nbridge = sys.modules.get('grader.engine.bridge')", "grader.learner.checks", False),
-    ("import importlib\nimportlib.import_module('grader.proof')", "grader.learner.checks", False),
-])
+@pytest.mark.parametrize(
+    "source, module, is_package",
+    [
+        ("import grader.engine.sandbox", "grader.learner.checks", False),
+        ("from grader.proof.alternatives import lesson_01", "grader.learner.checks", False),
+        ("from grader import cli", "grader.learner.checks", False),
+        ("from .. import course", "grader.learner.checks", False),
+        ("from ...instructor import collect", "grader.learner.hints.lesson_01", False),
+        ("from ...engine import bridge", "grader.learner.hints", True),
+        ("import sys\nbridge = sys.modules.get('grader.engine.bridge')", "grader.learner.checks", False),
+        ("import importlib\nimportlib.import_module('grader.proof')", "grader.learner.checks", False),
+    ],
+)
 def test_the_scan_catches_each_way_of_reaching_another_room(source, module, is_package):
     assert reaches_into_other_rooms(source, module, is_package)
 
 
-@pytest.mark.parametrize("source, module, is_package", [
-    ("from grader.learner.streams import OnePass", "grader.learner.checks", False),
-    ("from . import streams\nfrom .hints import Misconception", "grader.learner.checks", False),
-    ("from .. import streams", "grader.learner.hints.lesson_01", False),
-    ('"""Called from grader.engine.bridge."""\nimport numpy', "grader.learner.checks", False),
-])
+@pytest.mark.parametrize(
+    "source, module, is_package",
+    [
+        ("from grader.learner.streams import OnePass", "grader.learner.checks", False),
+        ("from . import streams\nfrom .hints import Misconception", "grader.learner.checks", False),
+        ("from .. import streams", "grader.learner.hints.lesson_01", False),
+        ('"""Called from grader.engine.bridge."""\nimport numpy', "grader.learner.checks", False),
+    ],
+)
 def test_the_scan_lets_the_learner_part_use_itself(source, module, is_package):
     assert reaches_into_other_rooms(source, module, is_package) == []
 

@@ -4,6 +4,7 @@ How each entry fares under the real tests is proven in test_prove.py; here: the
 catalogue is complete (COURSE.md's misconception list, enough entries per function),
 every entry is well formed, and every source defines its function as the contract says.
 """
+
 from __future__ import annotations
 
 import ast
@@ -16,8 +17,11 @@ from grader.proof import alternatives
 from tests.support import COURSE
 
 FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.reference_answers(lesson)]
-ENTRIES = [(kind, entry) for kind, entries in (("misconception", hints.misconceptions()),
-                                               ("alternative", alternatives.alternatives())) for entry in entries]
+ENTRIES = [
+    (kind, entry)
+    for kind, entries in (("misconception", hints.misconceptions()), ("alternative", alternatives.alternatives()))
+    for entry in entries
+]
 
 # Every bullet of COURSE.md's "Misconceptions the hidden tests must catch", and the
 # catalogue entries that embody it.
@@ -32,11 +36,16 @@ COURSE_MISCONCEPTIONS = {
     "returns nan for T = 0": ["swt_nan_for_zero"],
     "masks with 0": ["masked_with_zero"],
     "multiplies scores by the mask": ["masked_multiplies_scores_by_mask"],
-    "fills with a large finite negative number, so an all-forbidden row comes back "
-    "uniform": ["masked_large_negative_fill"],
+    "fills with a large finite negative number, so an all-forbidden row comes back uniform": [
+        "masked_large_negative_fill"
+    ],
     "inverted mask polarity (True = forbidden)": ["masked_inverted_polarity", "causal_inverted", "padding_inverted"],
-    "modifies the caller's array in place": ["naive_in_place", "softmax_in_place", "stable_shift_in_place",
-                                             "masked_in_place"],
+    "modifies the caller's array in place": [
+        "naive_in_place",
+        "softmax_in_place",
+        "stable_shift_in_place",
+        "masked_in_place",
+    ],
     "fails on int input": ["naive_fails_on_ints", "softmax_fails_on_ints"],
     "fails on list input": ["naive_fails_on_lists", "softmax_fails_on_lists", "evidence_fails_on_lists"],
     "float32 silently becomes something else": ["stable_float32_becomes_float64"],
@@ -85,10 +94,15 @@ def test_entry_is_well_formed(kind, entry):
     defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
     assert entry.function in defined
     reference_ns = {}
-    exec(COURSE.reference_answers(alternatives.lesson_of(entry))[entry.function],
-         {"np": __import__("numpy"), "math": __import__("math")}, reference_ns)
-    assert (list(inspect.signature(hints.implementation(entry)).parameters)
-            == list(inspect.signature(reference_ns[entry.function]).parameters))
+    exec(
+        COURSE.reference_answers(alternatives.lesson_of(entry))[entry.function],
+        {"np": __import__("numpy"), "math": __import__("math")},
+        reference_ns,
+    )
+    assert list(inspect.signature(hints.implementation(entry)).parameters) == list(
+        inspect.signature(reference_ns[entry.function]).parameters
+    )
     imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
-    assert all(isinstance(node, ast.Import) and [a.name for a in node.names] == ["math"] for node in imports), \
+    assert all(isinstance(node, ast.Import) and [a.name for a in node.names] == ["math"] for node in imports), (
         "catalogue sources use only np (imported by every lesson) and math (which they import themselves)"
+    )

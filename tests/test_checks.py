@@ -5,6 +5,7 @@ the failure messages a learner sees, and the promise that nothing is written to 
 because nbgrader gives a test cell 0 points if it writes to stderr. The last section
 holds edge cases that once broke the helpers (warnings, keyword inputs, odd answers).
 """
+
 from __future__ import annotations
 
 import sys
@@ -33,6 +34,7 @@ from grader.learner.checks import (
 from grader.learner.hints import Misconception
 
 # --------------------------------------------------------------------------- helpers
+
 
 def f(x):
     """A correct 'learner' function: doubles its input into a new float array."""
@@ -67,6 +69,7 @@ def warnings_to_stderr():
 
 # --------------------------------------------------------------------------- tolerance
 
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_tolerance_is_64_ulps_of_the_float_dtype(dtype):
     assert ULPS == 64
@@ -83,6 +86,7 @@ def test_tolerance_of_non_float_dtype_falls_back_to_float64(dtype):
 
 
 # --------------------------------------------------------------------------- compare: values
+
 
 def test_compare_returns_none_for_equal_arrays():
     a = np.array([[0.25, 0.75], [0.5, 0.5]])
@@ -149,14 +153,17 @@ def test_compare_matches_nan_and_infinities_with_themselves(value):
     assert compare(np.array([1.0, value]), [1.0, value]) is None
 
 
-@pytest.mark.parametrize("got, expected", [
-    (np.inf, -np.inf),
-    (-np.inf, np.inf),
-    (np.nan, 1.0),
-    (1.0, np.nan),
-    (np.inf, 1e300),
-    (np.nan, np.inf),
-])
+@pytest.mark.parametrize(
+    "got, expected",
+    [
+        (np.inf, -np.inf),
+        (-np.inf, np.inf),
+        (np.nan, 1.0),
+        (1.0, np.nan),
+        (np.inf, 1e300),
+        (np.nan, np.inf),
+    ],
+)
 def test_compare_rejects_mismatched_special_values(got, expected):
     message = compare(np.array([0.5, got]), [0.5, expected])
     assert message is not None
@@ -165,6 +172,7 @@ def test_compare_rejects_mismatched_special_values(got, expected):
 
 
 # --------------------------------------------------------------------------- compare: types and shapes
+
 
 def test_compare_shape_mismatch_mentions_both_shapes():
     message = compare(np.zeros(3), np.zeros((3, 1)))
@@ -208,6 +216,7 @@ def test_compare_rejects_numbers_where_booleans_are_expected():
 
 # --------------------------------------------------------------------------- check_call
 
+
 def test_check_call_passes_silently_for_a_correct_function(capfd):
     assert check_call(f, [1, 2], expect=[2.0, 4.0]) is None
     assert check_call(normalize, [[1, 3], [2, 2]], expect=[[0.25, 0.75], [0.5, 0.5]]) is None
@@ -230,22 +239,29 @@ def test_check_call_failure_shows_the_call_the_expected_and_the_answer():
 def test_check_call_shows_keyword_arguments_and_array_dtypes():
     def scale(x, factor=1.0):
         return np.asarray(x, dtype=float) * factor
+
     scores = np.array([1, 2], dtype=np.int32)
     message = failure_message(check_call, scale, scores, factor=3, expect=[1.0, 2.0])
     assert "scale(np.array([1, 2], dtype=int32), factor=3)" in message
 
 
 def test_check_call_names_the_matching_mistake_and_its_hint():
-    whole_array = Mistake("divided by the total of the whole array",
-                          "sum over the last axis only", [[0.125, 0.375], [0.25, 0.25]])
+    whole_array = Mistake(
+        "divided by the total of the whole array", "sum over the last axis only", [[0.125, 0.375], [0.25, 0.25]]
+    )
     columns = Mistake("summed down the columns", "use axis=-1", [[1 / 3, 0.6], [2 / 3, 0.4]])
 
     def divide_by_grand_total(scores):
         x = np.asarray(scores, dtype=float)
         return x / x.sum()
 
-    message = failure_message(check_call, divide_by_grand_total, [[1, 3], [2, 2]],
-                              expect=[[0.25, 0.75], [0.5, 0.5]], mistakes=[columns, whole_array])
+    message = failure_message(
+        check_call,
+        divide_by_grand_total,
+        [[1, 3], [2, 2]],
+        expect=[[0.25, 0.75], [0.5, 0.5]],
+        mistakes=[columns, whole_array],
+    )
     assert "likely mistake: divided by the total of the whole array" in message
     assert "hint: sum over the last axis only" in message
     assert "summed down the columns" not in message
@@ -324,6 +340,7 @@ def test_check_raises_keeps_numpy_floating_point_warnings_off_stderr(warnings_to
 
 # --------------------------------------------------------------------------- check_answer
 
+
 def is_distribution(weights, atol=1e-8):
     w = np.asarray(weights, dtype=float)
     if not np.all(np.isfinite(w)) or np.any(w < 0):
@@ -354,8 +371,7 @@ def test_check_answer_rejects_the_wrong_bool():
 def test_check_answer_names_the_mistake_for_a_wrong_bool(answer):
     exact_sum = Mistake("compared the sum with 1 exactly", "allow |sum - 1| <= atol", True)
     unrelated = Mistake("something else", "not this one", False)
-    message = failure_message(check_answer, lambda w: answer, [0.5, 0.6], expect=False,
-                              mistakes=[unrelated, exact_sum])
+    message = failure_message(check_answer, lambda w: answer, [0.5, 0.6], expect=False, mistakes=[unrelated, exact_sum])
     assert "likely mistake: compared the sum with 1 exactly" in message
     assert "hint: allow |sum - 1| <= atol" in message
     assert "not this one" not in message
@@ -375,6 +391,7 @@ def test_check_answer_rejects_a_list_for_a_number():
 
 # --------------------------------------------------------------------------- check_raises
 
+
 class ScoresError(ValueError):
     """A subclass of the expected exception."""
 
@@ -382,6 +399,7 @@ class ScoresError(ValueError):
 def _raiser(exception):
     def validate(scores):
         raise exception("bad scores")
+
     return validate
 
 
@@ -396,8 +414,7 @@ def test_check_raises_passes_for_a_subclass_of_the_expected_exception():
 
 
 def test_check_raises_fails_when_nothing_is_raised_and_says_what_came_back():
-    message = failure_message(check_raises, normalize, [1, 3], error=ValueError,
-                              why="negative scores must be rejected")
+    message = failure_message(check_raises, normalize, [1, 3], error=ValueError, why="negative scores must be rejected")
     assert "normalize([1, 3]) returned [0.25, 0.75]" in message
     assert "expected it to raise ValueError" in message
     assert message.endswith("negative scores must be rejected")
@@ -414,12 +431,14 @@ def test_check_raises_does_not_accept_a_parent_of_the_expected_exception():
 
 
 def test_check_raises_says_an_unwritten_function_is_not_written_yet():
-    message = failure_message(check_raises, _raiser(NotImplementedError), [1, 2],
-                              error=RuntimeError)  # NotImplementedError is a RuntimeError
+    message = failure_message(
+        check_raises, _raiser(NotImplementedError), [1, 2], error=RuntimeError
+    )  # NotImplementedError is a RuntimeError
     assert "not written yet" in message
 
 
 # --------------------------------------------------------------------------- passed and stderr
+
 
 def test_passed_prints_one_line_naming_the_function(capfd):
     passed("naive_normalize")
@@ -432,8 +451,7 @@ def test_passed_prints_one_line_naming_the_function(capfd):
 def test_passing_checks_write_nothing_to_stderr(warnings_to_stderr, capfd):
     check_call(normalize, [1, 2, 1], expect=[0.25, 0.5, 0.25])
     check_call(normalize, [1, -1, 0], expect=[np.inf, -np.inf, np.nan])
-    check_call(lambda x: x * 2, np.array([1.0, 2.0], dtype=np.float32), expect=[2.0, 4.0],
-               dtype=np.float32)
+    check_call(lambda x: x * 2, np.array([1.0, 2.0], dtype=np.float32), expect=[2.0, 4.0], dtype=np.float32)
     check_answer(is_distribution, [0.7, 0.2, 0.1], expect=True)
     check_answer(is_distribution, [np.nan, 1.0], expect=False)
     check_raises(_raiser(ValueError), [1, 2])
@@ -444,6 +462,7 @@ def test_passing_checks_write_nothing_to_stderr(warnings_to_stderr, capfd):
 
 
 # ----------------------------------------------------- edge cases found while writing these tests
+
 
 def test_warnings_from_numpy_functions_stay_off_stderr(warnings_to_stderr, capfd):
     def softmax_with_nanmax(scores):
@@ -460,8 +479,7 @@ def test_in_place_change_of_a_keyword_argument_is_detected():
         scores /= scores.sum()
         return scores
 
-    message = failure_message(check_call, normalize_in_place, scores=np.array([1.0, 3.0]),
-                              expect=[0.25, 0.75])
+    message = failure_message(check_call, normalize_in_place, scores=np.array([1.0, 3.0]), expect=[0.25, 0.75])
     assert "changed its input in place" in message
 
 
@@ -474,8 +492,13 @@ def test_an_array_answer_to_a_number_question_fails_cleanly():
     def mean_loss(probs):
         return -np.log(np.asarray(probs))  # forgot the mean: one loss per row
 
-    message = failure_message(check_answer, mean_loss, [0.5, 0.25], expect=1.0397,
-                              mistakes=[Mistake("summed instead of averaging", "use mean", 2.0794)])
+    message = failure_message(
+        check_answer,
+        mean_loss,
+        [0.5, 0.25],
+        expect=1.0397,
+        mistakes=[Mistake("summed instead of averaging", "use mean", 2.0794)],
+    )
     assert "got:" in message
 
 
@@ -492,8 +515,9 @@ def test_a_correct_number_as_a_0d_array_is_accepted():
 
 
 def test_numeric_mistakes_match_within_tolerance():
-    message = failure_message(check_answer, lambda: 0.1 + 0.2, expect=1.0,
-                              mistakes=[Mistake("added the wrong terms", "check the sum", 0.3)])
+    message = failure_message(
+        check_answer, lambda: 0.1 + 0.2, expect=1.0, mistakes=[Mistake("added the wrong terms", "check the sum", 0.3)]
+    )
     assert "likely mistake: added the wrong terms" in message
 
 
@@ -506,12 +530,18 @@ def test_float64_answer_passes_against_a_float32_expectation():
 
 # ----------------------------------------------------- warnings, errors with a named mistake, sampling
 
+
 def test_check_raises_names_what_a_wrong_function_returned_instead():
     def uniform_instead_of_error(scores):
         return np.full(len(scores), 1 / len(scores))
 
-    message = failure_message(check_raises, uniform_instead_of_error, [1, 2], error=ValueError,
-                              mistakes=[Mistake("filled with a large negative number", "raise instead", [0.5, 0.5])])
+    message = failure_message(
+        check_raises,
+        uniform_instead_of_error,
+        [1, 2],
+        error=ValueError,
+        mistakes=[Mistake("filled with a large negative number", "raise instead", [0.5, 0.5])],
+    )
     assert "returned [0.5, 0.5], expected it to raise ValueError" in message
     assert "likely mistake: filled with a large negative number" in message
 
@@ -545,8 +575,15 @@ def test_check_frequencies_names_a_sampler_that_always_takes_the_argmax():
         return 1
 
     probs = [0.2, 0.5, 0.3]
-    message = failure_message(check_frequencies, draw, probs, np.random.default_rng(0), expect=probs,
-                              why="T = 1", mistakes=[Mistake("always took the largest", "draw with rng", [0, 1, 0])])
+    message = failure_message(
+        check_frequencies,
+        draw,
+        probs,
+        np.random.default_rng(0),
+        expect=probs,
+        why="T = 1",
+        mistakes=[Mistake("always took the largest", "draw with rng", [0, 1, 0])],
+    )
     assert "draw([0.2, 0.5, 0.3], rng) (T = 1)" in message
     assert "wrong frequencies" in message and "likely mistake: always took the largest" in message
 
@@ -566,38 +603,73 @@ def test_a_random_generator_argument_is_not_taken_for_a_changed_input():
 
 # ----------------------------------------------------- diagnosis from the misconception catalogue
 
-GLOBAL_MAX = Misconception("global_max", "rowwise", "took the max over the whole array, not each row",
-                           "use x.max(axis=-1, keepdims=True)", '''
+GLOBAL_MAX = Misconception(
+    "global_max",
+    "rowwise",
+    "took the max over the whole array, not each row",
+    "use x.max(axis=-1, keepdims=True)",
+    """
 def rowwise(scores):
     x = np.asarray(scores, dtype=float)
     e = np.exp(x - x.max())
     return e / e.sum(axis=-1, keepdims=True)
-''')
-NO_EXP = Misconception("no_exp", "rowwise", "divided the raw scores by their sum", "take exp first", '''
+""",
+)
+NO_EXP = Misconception(
+    "no_exp",
+    "rowwise",
+    "divided the raw scores by their sum",
+    "take exp first",
+    """
 def rowwise(scores):
     x = np.asarray(scores, dtype=float)
     return x / x.sum(axis=-1, keepdims=True)
-''')
-ASSERTS = Misconception("asserts", "rowwise", "used assert instead of raising ValueError", "raise ValueError", '''
+""",
+)
+ASSERTS = Misconception(
+    "asserts",
+    "rowwise",
+    "used assert instead of raising ValueError",
+    "raise ValueError",
+    """
 def rowwise(scores):
     assert len(scores) > 0, "no scores"
     return np.asarray(scores, dtype=float)
-''')
-IN_PLACE = Misconception("in_place", "rowwise", "subtracted the max from the caller's array", "copy first", '''
+""",
+)
+IN_PLACE = Misconception(
+    "in_place",
+    "rowwise",
+    "subtracted the max from the caller's array",
+    "copy first",
+    """
 def rowwise(scores):
     scores -= np.max(scores, axis=-1, keepdims=True)
     e = np.exp(scores)
     return e / e.sum(axis=-1, keepdims=True)
-''')
-WARNS = Misconception("no_shift", "rowwise", "did not shift before exp", "subtract the row max", '''
+""",
+)
+WARNS = Misconception(
+    "no_shift",
+    "rowwise",
+    "did not shift before exp",
+    "subtract the row max",
+    """
 def rowwise(scores):
     e = np.exp(np.asarray(scores, dtype=float))
     return e / e.sum(axis=-1, keepdims=True)
-''')
-ARGMAX = Misconception("argmax", "pick", "always took the largest weight", "draw with rng.choice", '''
+""",
+)
+ARGMAX = Misconception(
+    "argmax",
+    "pick",
+    "always took the largest weight",
+    "draw with rng.choice",
+    """
 def pick(weights, rng):
     return int(np.argmax(weights))
-''')
+""",
+)
 
 
 def rowwise(scores):
@@ -612,8 +684,11 @@ def catalogued(monkeypatch):
     """Replace the catalogue with the entries above."""
 
     entries = [GLOBAL_MAX, NO_EXP, ASSERTS, IN_PLACE, WARNS, ARGMAX]
-    monkeypatch.setattr(hints, "misconceptions", lambda function=None, lesson=None:
-                        [e for e in entries if function in (None, e.function)])
+    monkeypatch.setattr(
+        hints,
+        "misconceptions",
+        lambda function=None, lesson=None: [e for e in entries if function in (None, e.function)],
+    )
 
 
 def test_a_learner_mistake_written_differently_is_named_from_the_catalogue(catalogued):
@@ -696,8 +771,9 @@ def test_check_frequencies_names_a_catalogued_sampler(catalogued):
     def pick(weights, rng):
         return max(range(len(weights)), key=lambda i: weights[i])
 
-    message = failure_message(check_frequencies, pick, [0.2, 0.5, 0.3], np.random.default_rng(1),
-                              expect=[0.2, 0.5, 0.3])
+    message = failure_message(
+        check_frequencies, pick, [0.2, 0.5, 0.3], np.random.default_rng(1), expect=[0.2, 0.5, 0.3]
+    )
     assert "likely mistake: always took the largest weight" in message
 
 
@@ -730,19 +806,31 @@ def test_an_array_subclass_that_claims_equality_is_not_trusted():
 
 # --------------------------------------------------------------------------- the most specific mistake
 
-ZERO_FILL = Misconception("zero_fill", "rowwise", "gave forbidden scores 0", "use -inf", '''
+ZERO_FILL = Misconception(
+    "zero_fill",
+    "rowwise",
+    "gave forbidden scores 0",
+    "use -inf",
+    """
 def rowwise(scores):
     x = np.nan_to_num(np.asarray(scores, dtype=float), neginf=0.0)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''')
-ONE_FILL = Misconception("one_fill", "rowwise", "gave forbidden scores 1", "use -inf", '''
+""",
+)
+ONE_FILL = Misconception(
+    "one_fill",
+    "rowwise",
+    "gave forbidden scores 1",
+    "use -inf",
+    """
 def rowwise(scores):
     x = np.asarray(scores, dtype=float)
     x = np.where(np.isneginf(x), 1.0, x)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''')
+""",
+)
 
 
 @pytest.fixture
@@ -750,8 +838,11 @@ def probed(monkeypatch):
     """Two misconceptions that agree wherever a -inf meets a row of ones, told apart by one probe."""
 
     entries = [ZERO_FILL, ONE_FILL]
-    monkeypatch.setattr(hints, "misconceptions", lambda function=None, lesson=None:
-                        [e for e in entries if function in (None, e.function)])
+    monkeypatch.setattr(
+        hints,
+        "misconceptions",
+        lambda function=None, lesson=None: [e for e in entries if function in (None, e.function)],
+    )
     monkeypatch.setattr(hints, "probes", lambda function: [(([2.0, -np.inf],), {})])
 
 
@@ -775,8 +866,9 @@ def test_ranking_names_no_candidate_that_agrees_with_the_learner_on_fewer_than_h
         return np.zeros(2)
 
     assert most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation) == []
-    both = most_specific(implementation(ZERO_FILL), [ZERO_FILL, ONE_FILL], [(([-np.inf, -np.inf],), {})],
-                          implementation)
+    both = most_specific(
+        implementation(ZERO_FILL), [ZERO_FILL, ONE_FILL], [(([-np.inf, -np.inf],), {})], implementation
+    )
     assert both == [ZERO_FILL, ONE_FILL]  # a tie on every probe keeps both
     assert most_specific(learner, [ZERO_FILL, ONE_FILL], [], implementation) == [ZERO_FILL, ONE_FILL]
 
@@ -791,6 +883,7 @@ def test_the_probes_decide_between_mistakes_that_agree_on_the_failing_input():
 
 # --------------------------------------------------------------------------- generated inputs, generators, streams
 
+
 def _draw_rows(rng, size):
     rows = 1 + size // 4
     return (rng.normal(size=(rows, 1 + size % 4)) * 10.0 ** rng.integers(0, 4, size=(rows, 1)),)
@@ -798,6 +891,7 @@ def _draw_rows(rng, size):
 
 def test_check_generated_passes_a_correct_function_on_every_drawn_input():
     from grader.learner.checks import check_generated
+
     check_generated(rowwise, _draw_rows, reference=rowwise, seed=3, examples=30)
 
 
@@ -843,8 +937,15 @@ def test_check_generated_with_same_dtype_requires_the_reference_s_dtype():
     def draw(rng, size):
         return (rng.normal(size=size).astype(np.float32),)
 
-    message = failure_message(check_generated, rowwise, draw, reference=lambda x: rowwise(x).astype(np.float32),
-                              seed=0, examples=3, same_dtype=True)
+    message = failure_message(
+        check_generated,
+        rowwise,
+        draw,
+        reference=lambda x: rowwise(x).astype(np.float32),
+        seed=0,
+        examples=3,
+        same_dtype=True,
+    )
     assert "Input 1 of 3" in message and "expected dtype float32, got dtype float64" in message
 
 
@@ -853,18 +954,25 @@ def test_check_own_generator_accepts_a_function_that_draws_from_its_generator_on
 
     def pick(weights, rng):
         return int(rng.choice(len(weights), p=weights))
+
     check_own_generator(pick, [0.2, 0.3, 0.5], np.random.default_rng(1))
 
 
-@pytest.mark.parametrize("body,what", [
-    ("return int(np.random.choice(len(weights), p=weights))", "global random state"),
-    ("import random\n    return random.choices(range(len(weights)), weights)[0]", "global random state"),
-    ("return int(np.random.default_rng().choice(len(weights), p=weights))", "other than the given generator"),
-    ("return int(np.random.default_rng(0).integers(len(weights)) + 0 * len(weights))",
-     "does not draw from the generator"),
-])
+@pytest.mark.parametrize(
+    "body,what",
+    [
+        ("return int(np.random.choice(len(weights), p=weights))", "global random state"),
+        ("import random\n    return random.choices(range(len(weights)), weights)[0]", "global random state"),
+        ("return int(np.random.default_rng().choice(len(weights), p=weights))", "other than the given generator"),
+        (
+            "return int(np.random.default_rng(0).integers(len(weights)) + 0 * len(weights))",
+            "does not draw from the generator",
+        ),
+    ],
+)
 def test_check_own_generator_rejects_other_random_sources(body, what):
     from grader.learner.checks import check_own_generator
+
     namespace = {"np": np}
     exec(f"def pick(weights, rng):\n    {body}\n", namespace)
     message = failure_message(check_own_generator, namespace["pick"], [0.2, 0.3, 0.5], np.random.default_rng(1))
@@ -876,24 +984,28 @@ def test_check_own_generator_without_varies_accepts_a_function_that_ignores_its_
 
     def greedy(weights, rng):
         return int(np.argmax(weights))
+
     check_own_generator(greedy, [0.2, 0.3, 0.5], np.random.default_rng(1), varies=False)
     assert "does not draw" in failure_message(check_own_generator, greedy, [0.2, 0.3, 0.5], np.random.default_rng(1))
 
 
 def test_one_pass_streams_hand_out_each_chunk_once_and_can_reuse_one_buffer():
     from grader.learner.checks import OnePass
+
     fresh = OnePass([[1.0, 2.0], [3.0]])
     assert [c.tolist() for c in fresh] == [[1.0, 2.0], [3.0]] and list(fresh) == []
     reused = OnePass([[1.0, 2.0], [3.0, 4.0]], reuse_buffer=True)
     first, second = next(reused), next(reused)
     assert np.shares_memory(first, second) and first.tolist() == [3.0, 4.0]
     import copy
+
     copied = copy.deepcopy(OnePass([[1.0], [2.0]], reuse_buffer=True))
     assert [float(c[0]) for c in copied] == [1.0, 2.0]
 
 
 def test_magnitude_widens_the_tolerance_only_up_to_a_cap():
     from grader.learner.checks import SCALE_CAP
+
     assert tolerance(np.float64, 1e300) == tolerance(np.float64, SCALE_CAP) < 1e-8
     message = failure_message(check_call, lambda x: np.array([0.5, 0.5]), [1e300, 0.0], expect=[1.0, 0.0])
     assert "largest error 0.5" in message
@@ -910,6 +1022,7 @@ def test_a_number_answer_is_judged_in_its_own_dtype_and_with_the_inputs_magnitud
 
 def test_lists_of_arrays_of_different_lengths_are_compared_piece_by_piece():
     from grader.learner.checks import same_answer
+
     pieces = [np.array([0.5, 0.5]), np.array([1.0])]
     assert same_answer(pieces, [np.array([0.5, 0.5]), np.array([1.0])])
     assert not same_answer(pieces, [np.array([0.5, 0.5]), np.array([0.9])])

@@ -3,6 +3,7 @@
 Most run the command line in this process (`grader.cli.main`); a few run it as the README
 shows it, in a process of its own.
 """
+
 import json
 import os
 import subprocess
@@ -31,8 +32,9 @@ def grader(*args, cwd=COURSE.root) -> Ran:
     """Run the CLI as the README shows it: the venv's python, with no venv on PATH."""
     env = {**os.environ, "PATH": "/usr/bin:/bin"}
     env.pop("VIRTUAL_ENV", None)
-    done = subprocess.run([sys.executable, "-m", "grader", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd, timeout=300, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300, env=env
+    )
     return Ran(done.returncode, done.stdout, done.stderr)
 
 
@@ -45,6 +47,7 @@ def grader_here(capsys):
         returncode = run_apart(cli.main, [str(a) for a in args])
         out, err = capsys.readouterr()
         return Ran(returncode, out, err)
+
     return run
 
 
@@ -79,8 +82,13 @@ def test_check_gives_zero_to_the_release_and_prints_a_table(lesson, grader_here)
 
 
 def test_make_check_grades_a_notebook():
-    run = subprocess.run(["make", "--no-print-directory", "check", f"NB={COURSE.release_notebook(LESSON)}"],
-                         capture_output=True, text=True, cwd=COURSE.root, timeout=300)
+    run = subprocess.run(
+        ["make", "--no-print-directory", "check", f"NB={COURSE.release_notebook(LESSON)}"],
+        capture_output=True,
+        text=True,
+        cwd=COURSE.root,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     assert "Total: 0 / " in run.stdout
 

@@ -1,5 +1,6 @@
 """Collecting LMS downloads into nbgrader's submitted/ layout: folders and zips, odd names, duplicates,
 and downloads made to break collect (each next to an ordinary student who must still be collected)."""
+
 from __future__ import annotations
 
 import json
@@ -66,13 +67,15 @@ def test_the_latest_of_two_versions_wins_and_the_choice_is_logged(course_dir, tm
 
 def test_files_that_cannot_be_placed_are_listed_with_reasons_and_kept(course_dir, tmp_path):
     archive = tmp_path / "downloads.zip"
-    odd = {"../../evil_1_1.ipynb": notebook(),            # a path that climbs out: only its name counts
-           "x" * 200 + "_1.ipynb": notebook(),            # an absurdly long student id
-           "dan_1_1_empty.ipynb": "",
-           "eli_1_1_broken.ipynb": "{not json",
-           "fay_1_1_notes.txt": "hello",
-           "nounderscore.ipynb": notebook(),
-           "gus_1_1_other.ipynb": nbformat.writes(nbformat.v4.new_notebook())}
+    odd = {
+        "../../evil_1_1.ipynb": notebook(),  # a path that climbs out: only its name counts
+        "x" * 200 + "_1.ipynb": notebook(),  # an absurdly long student id
+        "dan_1_1_empty.ipynb": "",
+        "eli_1_1_broken.ipynb": "{not json",
+        "fay_1_1_notes.txt": "hello",
+        "nounderscore.ipynb": notebook(),
+        "gus_1_1_other.ipynb": nbformat.writes(nbformat.v4.new_notebook()),
+    }
     with zipfile.ZipFile(archive, "w") as zf:
         for name, text in odd.items():
             zf.writestr(name, text)
@@ -105,16 +108,32 @@ def test_an_unplaced_file_never_overwrites_another(course_dir, tmp_path):
 
 ORDINARY = "ana_1_ordinary.ipynb"
 # Runs the command after it and writes the peak resident memory of its process (KB) as the last line of stderr.
-PEAK_RSS = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:]); "
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); sys.exit(done.returncode)")
+PEAK_RSS = (
+    "import resource, subprocess, sys; done = subprocess.run(sys.argv[1:]); "
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); sys.exit(done.returncode)"
+)
 
 
 def collect_cli(root, source, *options, measure=False):
     """`python -m grader --course ROOT collect --from SOURCE [options]`."""
-    command = [sys.executable, "-m", "grader", "--course", str(root), "collect", "--from", str(source),
-               *map(str, options)]
-    return subprocess.run([sys.executable, "-c", PEAK_RSS, *command] if measure else command,
-                          capture_output=True, text=True, timeout=300, cwd=COURSE.root)
+    command = [
+        sys.executable,
+        "-m",
+        "grader",
+        "--course",
+        str(root),
+        "collect",
+        "--from",
+        str(source),
+        *map(str, options),
+    ]
+    return subprocess.run(
+        [sys.executable, "-c", PEAK_RSS, *command] if measure else command,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=COURSE.root,
+    )
 
 
 def zip_of(path, entries):
@@ -130,7 +149,7 @@ def listed(run) -> dict[str, str]:
     """The unplaced files of a collect log: name -> reason."""
     lines = run.stdout.splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith("Could not place")), len(lines))
-    return dict(line[2:].split(": ", 1) for line in lines[start + 1:])
+    return dict(line[2:].split(": ", 1) for line in lines[start + 1 :])
 
 
 def submitted(root) -> set[str]:
@@ -155,17 +174,29 @@ def edited(change) -> str:
 def test_json_nested_deeper_than_python_recurses_costs_only_its_file(course_dir, tmp_path):
     def deep_metadata(nb):
         nb["metadata"]["deep"] = json.loads('{"a": ' * 500 + "1" + "}" * 500)
-    archive = zip_of(tmp_path / "lms.zip", [("bob_1_deep.ipynb", "[" * 100_000 + "]" * 100_000),
-                                            ("cy_1_deep.ipynb", edited(deep_metadata))])
+
+    archive = zip_of(
+        tmp_path / "lms.zip",
+        [("bob_1_deep.ipynb", "[" * 100_000 + "]" * 100_000), ("cy_1_deep.ipynb", edited(deep_metadata))],
+    )
     run = collect_cli(course_dir, archive)
     assert_ordinary_collected(run, course_dir)
-    assert listed(run) == {"bob_1_deep.ipynb": "not a notebook (not valid JSON: nested too deep)",
-                           "cy_1_deep.ipynb": "not a notebook (nested more than 100 levels deep)"}
+    assert listed(run) == {
+        "bob_1_deep.ipynb": "not a notebook (not valid JSON: nested too deep)",
+        "cy_1_deep.ipynb": "not a notebook (nested more than 100 levels deep)",
+    }
     assert submitted(course_dir) == {"ana"}
 
 
-SHAPES = {"bob": ["grade_id"], "cy": 5, "dan": "grade_id", "eve": None, "fay": {"grade_id": ["setup"]},
-          "gus": {"grade_id": {"a": 1}}, "hal": [{"grade_id": "setup"}]}
+SHAPES = {
+    "bob": ["grade_id"],
+    "cy": 5,
+    "dan": "grade_id",
+    "eve": None,
+    "fay": {"grade_id": ["setup"]},
+    "gus": {"grade_id": {"a": 1}},
+    "hal": [{"grade_id": "setup"}],
+}
 
 
 def test_nbgrader_metadata_of_another_shape_carries_no_grade_id(course_dir, tmp_path):
@@ -175,6 +206,7 @@ def test_nbgrader_metadata_of_another_shape_carries_no_grade_id(course_dir, tmp_
     def every_cell_as_a_list(nb):
         for cell in nb["cells"]:
             cell["metadata"]["nbgrader"] = [cell["metadata"].get("nbgrader")]
+
     entries = [(f"{student}_1.ipynb", edited(setup_cell_as(shape))) for student, shape in SHAPES.items()]
     archive = zip_of(tmp_path / "lms.zip", entries + [("ivy_1_lists.ipynb", edited(every_cell_as_a_list))])
     run = collect_cli(course_dir, archive)
@@ -183,20 +215,23 @@ def test_nbgrader_metadata_of_another_shape_carries_no_grade_id(course_dir, tmp_
     assert list(listed(run)) == ["ivy_1_lists.ipynb"]
     assert listed(run)["ivy_1_lists.ipynb"].startswith("not a notebook of a known lesson")
     from grader.engine.submission import grade_ids_in_order, read_notebook
+
     for student in SHAPES:
         placed = read_notebook(course_dir / ".grading" / "submitted" / student / LESSON / f"{LESSON}.ipynb")
         assert "setup" not in grade_ids_in_order(placed) and "naive_normalize" in grade_ids_in_order(placed)
 
 
 def test_odd_json_and_huge_values_get_a_short_reason(course_dir, tmp_path):
-    odd = {"bob_1_digits.ipynb": (edited(lambda nb: None)[:-1] + ', "n": ' + "9" * 5000 + "}", "not valid JSON"),
-           "cy_1_surrogate.ipynb": (edited(lambda nb: nb["cells"][4].update(source="\ud800")), "not valid Unicode"),
-           "dan_1_cells.ipynb": (edited(lambda nb: nb.update(cells=[1, "two", None])), "not a valid Jupyter notebook"),
-           "eve_1_cells.ipynb": (edited(lambda nb: nb.update(cells={"a": 1})), "not a valid Jupyter notebook"),
-           "fay_1_version.ipynb": (edited(lambda nb: nb.update(nbformat="4")), "not a valid Jupyter notebook"),
-           "gus_1_version.ipynb": (edited(lambda nb: nb.update(nbformat=99)), "not a valid Jupyter notebook"),
-           "hal_1_list.ipynb": ("[]", "not a valid Jupyter notebook"),
-           "ivy_1_bytes.ipynb": (b"\xff\xfe\x00\xd8garbage", "not valid JSON")}
+    odd = {
+        "bob_1_digits.ipynb": (edited(lambda nb: None)[:-1] + ', "n": ' + "9" * 5000 + "}", "not valid JSON"),
+        "cy_1_surrogate.ipynb": (edited(lambda nb: nb["cells"][4].update(source="\ud800")), "not valid Unicode"),
+        "dan_1_cells.ipynb": (edited(lambda nb: nb.update(cells=[1, "two", None])), "not a valid Jupyter notebook"),
+        "eve_1_cells.ipynb": (edited(lambda nb: nb.update(cells={"a": 1})), "not a valid Jupyter notebook"),
+        "fay_1_version.ipynb": (edited(lambda nb: nb.update(nbformat="4")), "not a valid Jupyter notebook"),
+        "gus_1_version.ipynb": (edited(lambda nb: nb.update(nbformat=99)), "not a valid Jupyter notebook"),
+        "hal_1_list.ipynb": ("[]", "not a valid Jupyter notebook"),
+        "ivy_1_bytes.ipynb": (b"\xff\xfe\x00\xd8garbage", "not valid JSON"),
+    }
     huge = edited(lambda nb: nb["cells"][4].update(source="x = 1\n" * 1_000_000))  # 6 MB of code is a notebook
     archive = zip_of(tmp_path / "lms.zip", [(name, data) for name, (data, _) in odd.items()] + [("kim_1.ipynb", huge)])
     run = collect_cli(course_dir, archive)
@@ -211,17 +246,22 @@ def test_odd_json_and_huge_values_get_a_short_reason(course_dir, tmp_path):
 def flag_entry(data: bytes, name: str, flag: int) -> bytes:
     """The zip `data` with `flag` set in the general-purpose bits of the entry `name` (its central header)."""
     at = data.index(b"PK\x01\x02")
-    while data[at + 46:at + 46 + len(name)] != name.encode():
+    while data[at + 46 : at + 46 + len(name)] != name.encode():
         at = data.index(b"PK\x01\x02", at + 4)
-    bits = int.from_bytes(data[at + 8:at + 10], "little") | flag
-    return data[:at + 8] + bits.to_bytes(2, "little") + data[at + 10:]
+    bits = int.from_bytes(data[at + 8 : at + 10], "little") | flag
+    return data[: at + 8] + bits.to_bytes(2, "little") + data[at + 10 :]
 
 
 def test_a_damaged_or_encrypted_zip_entry_costs_only_itself(course_dir, tmp_path):
     damaged = edited(lambda nb: nb["metadata"].update(marker="bob-intact"))
-    archive = zip_of(tmp_path / "lms.zip", [("bob_1_damaged.ipynb", damaged), ("cy_1_locked.ipynb", notebook()),
-                                            (zipfile.ZipInfo("dan_1_undated.ipynb", (1980, 0, 0, 0, 0, 0)),
-                                             notebook())])
+    archive = zip_of(
+        tmp_path / "lms.zip",
+        [
+            ("bob_1_damaged.ipynb", damaged),
+            ("cy_1_locked.ipynb", notebook()),
+            (zipfile.ZipInfo("dan_1_undated.ipynb", (1980, 0, 0, 0, 0, 0)), notebook()),
+        ],
+    )
     data = archive.read_bytes().replace(b"bob-intact", b"bob-broken")  # stored, so only the CRC-32 tells
     archive.write_bytes(flag_entry(data, "cy_1_locked.ipynb", 0x1))
     run = collect_cli(course_dir, archive)
@@ -264,8 +304,14 @@ def test_past_the_download_limit_files_are_listed_not_read(course_dir, tmp_path)
     assert [reasons[name] for name in ("c4_1.ipynb", "c5_1.ipynb")] == [past] * 2
     assert submitted(course_dir) == {"ana", "zed"}  # what is left of the limit still holds a notebook
     kept = {p.name: p.stat().st_size for p in (course_dir / ".grading" / "unplaced").iterdir()}
-    assert sorted(kept) == ["big_1.ipynb.note.txt", "c1_1.ipynb", "c2_1.ipynb", "c3_1.ipynb", "c4_1.ipynb.note.txt",
-                            "c5_1.ipynb.note.txt"]
+    assert sorted(kept) == [
+        "big_1.ipynb.note.txt",
+        "c1_1.ipynb",
+        "c2_1.ipynb",
+        "c3_1.ipynb",
+        "c4_1.ipynb.note.txt",
+        "c5_1.ipynb.note.txt",
+    ]
     assert sum(kept.values()) < 3 * 2**20
 
 
@@ -284,13 +330,18 @@ def test_links_and_pipes_in_a_download_folder_are_listed_not_followed(course_dir
     run = collect_cli(course_dir, downloads)
     assert_ordinary_collected(run, course_dir)
     reasons = listed(run)
-    assert reasons == {"bob_1_link.ipynb": "a symbolic link (not followed)", "cy": "a symbolic link (not followed)",
-                       "dan_1_pipe.ipynb": "not a regular file"}
+    assert reasons == {
+        "bob_1_link.ipynb": "a symbolic link (not followed)",
+        "cy": "a symbolic link (not followed)",
+        "dan_1_pipe.ipynb": "not a regular file",
+    }
     assert "fay / 01_naive_division <- fay_1_\\udcff.ipynb" in run.stdout
     assert submitted(course_dir) == {"ana", "eve", "fay"}
     solutions = source.read_bytes()
-    assert all(p.read_bytes() != solutions and b"BEGIN SOLUTION" not in p.read_bytes()
-               for p in (course_dir / ".grading" / "unplaced").iterdir())
+    assert all(
+        p.read_bytes() != solutions and b"BEGIN SOLUTION" not in p.read_bytes()
+        for p in (course_dir / ".grading" / "unplaced").iterdir()
+    )
 
 
 def test_a_link_entry_in_a_zip_is_listed_not_followed(course_dir, tmp_path):
@@ -304,9 +355,13 @@ def test_a_link_entry_in_a_zip_is_listed_not_followed(course_dir, tmp_path):
 
 
 def test_absolute_and_climbing_paths_name_no_student(course_dir, tmp_path):
-    names = {"/tmp/x_01.ipynb": "an absolute path", "/home/bob/bob_1.ipynb": "an absolute path",
-             "C:\\Users\\cy\\cy_1.ipynb": "an absolute path", "dan/../../dan_1.ipynb": "climbs out with '..'",
-             "..\\eve_1.ipynb": "climbs out with '..'"}
+    names = {
+        "/tmp/x_01.ipynb": "an absolute path",
+        "/home/bob/bob_1.ipynb": "an absolute path",
+        "C:\\Users\\cy\\cy_1.ipynb": "an absolute path",
+        "dan/../../dan_1.ipynb": "climbs out with '..'",
+        "..\\eve_1.ipynb": "climbs out with '..'",
+    }
     archive = zip_of(tmp_path / "lms.zip", [(name, notebook()) for name in names])
     run = collect_cli(course_dir, archive)
     assert_ordinary_collected(run, course_dir)
@@ -321,8 +376,9 @@ def test_names_are_escaped_in_every_line_collect_writes(course_dir, tmp_path):
     forged = f"cy\x1b[31m_1\r\n  mallory / {LESSON} <- forged.txt"
     link = zipfile.ZipInfo("dan_1\n\x1b[1mlink.ipynb")
     link.create_system, link.external_attr = 3, (stat.S_IFLNK | 0o777) << 16
-    run = collect_cli(course_dir, zip_of(tmp_path / "lms.zip", [(placed, notebook()), (forged, "hello"),
-                                                                (link, "/etc/passwd")]))
+    run = collect_cli(
+        course_dir, zip_of(tmp_path / "lms.zip", [(placed, notebook()), (forged, "hello"), (link, "/etc/passwd")])
+    )
     assert_ordinary_collected(run, course_dir)
     assert not any(c in run.stdout for c in "\x1b\r\u202e")
     assert run.stdout.splitlines() == [
@@ -331,7 +387,8 @@ def test_names_are_escaped_in_every_line_collect_writes(course_dir, tmp_path):
         "  bob / 01_naive_division <- bob_1\\nCollected 99 submission(s).\\x1b[2J\\u202e.ipynb",
         "Could not place 2 file(s); they are kept in .grading/unplaced/:",
         f"  cy\\x1b[31m_1\\r\\n  mallory / {LESSON} <- forged.txt: not a notebook (.txt)",
-        "  dan_1\\n\\x1b[1mlink.ipynb: a symbolic link (not followed)"]
+        "  dan_1\\n\\x1b[1mlink.ipynb: a symbolic link (not followed)",
+    ]
     kept = {p.name: p.read_text() for p in (course_dir / ".grading" / "unplaced").iterdir()}
     assert sorted(kept) == [f"cy_31m_1_mallory_{LESSON}_-_forged.txt", "dan_1_1mlink.ipynb.note.txt"]
     assert kept[f"cy_31m_1_mallory_{LESSON}_-_forged.txt"] == "hello"
@@ -353,6 +410,7 @@ def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path):
         folder.mkdir(parents=True)
         (folder / "timestamp.txt").write_text(time)
         return folder
+
     (submission("ana") / f"{LESSON}.ipynb").write_text(notebook())
     source = source_notebook_in(course_dir, LESSON)
     (submission("bob") / f"{LESSON}.ipynb").symlink_to(source)
@@ -363,21 +421,26 @@ def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path):
     elsewhere.mkdir()
     (elsewhere / f"{LESSON}.ipynb").write_text(notebook())
     (inbound / f"eve+{LESSON}+{when}+a1b2").symlink_to(elsewhere, target_is_directory=True)
-    run = subprocess.run([sys.executable, "-m", "grader", "--course", str(course_dir), "collect", "--exchange",
-                          str(exchange)], capture_output=True, text=True, timeout=300, cwd=COURSE.root,
-                         env={**os.environ,
-                              "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"})
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", "--course", str(course_dir), "collect", "--exchange", str(exchange)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=COURSE.root,
+        env={**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"},
+    )
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
     ana = course_dir / ".grading" / "submitted" / "ana" / LESSON / f"{LESSON}.ipynb"
     assert ana.read_text() == notebook()
     assert f"  ana / {LESSON} <- exchange:ana+{LESSON}+{when}+a1b2" in run.stdout.splitlines()
     reasons = listed(run)
-    assert reasons == {f"exchange:bob+{LESSON}+{when}+a1b2/{LESSON}.ipynb": "a symbolic link (not followed)",
-                       f"exchange:cy+{LESSON}+{when}+a1b2/{LESSON}.ipynb": "not a regular file",
-                       f"exchange:dan+{LESSON}+not a time+a1b2": "its name holds no time nbgrader can read",
-                       f"exchange:..+{LESSON}+{when}+a1b2": "'..' is not a usable student id (letters, digits, . _ @ "
-                                                            "-)",
-                       f"exchange:eve+{LESSON}+{when}+a1b2": "not a folder (a link or another kind of file)"}
+    assert reasons == {
+        f"exchange:bob+{LESSON}+{when}+a1b2/{LESSON}.ipynb": "a symbolic link (not followed)",
+        f"exchange:cy+{LESSON}+{when}+a1b2/{LESSON}.ipynb": "not a regular file",
+        f"exchange:dan+{LESSON}+not a time+a1b2": "its name holds no time nbgrader can read",
+        f"exchange:..+{LESSON}+{when}+a1b2": "'..' is not a usable student id (letters, digits, . _ @ -)",
+        f"exchange:eve+{LESSON}+{when}+a1b2": "not a folder (a link or another kind of file)",
+    }
     assert submitted(course_dir) <= {"ana", "bob", "cy"}
     collected = [p for p in (course_dir / ".grading").rglob("*.ipynb") if p.is_file()]
     assert collected == [ana], collected  # nothing of the source notebook, nor anything outside the exchange

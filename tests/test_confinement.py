@@ -5,6 +5,7 @@ nothing of it left when its grading ends, even when the grading process is kille
 
 These start real kernels as root, as grading does; CI runs them as root.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -25,12 +26,14 @@ from grader.engine import isolation, status
 from grader.engine.warmkernel import ADDRESS, ForkedKernelManager
 from tests.support import COURSE, run_apart
 
-pytestmark = pytest.mark.skipif(not isolation.available() and not os.environ.get("CI"),
-                                reason="kernel isolation needs root on Linux (CI runs these as root)")
+pytestmark = pytest.mark.skipif(
+    not isolation.available() and not os.environ.get("CI"),
+    reason="kernel isolation needs root on Linux (CI runs these as root)",
+)
 
 SYSV_KEY = 0x50F7AB1E
 NAMESPACES = ("ipc", "net", "pid", "mnt", "uts")
-LEAVE_THINGS = f'''
+LEAVE_THINGS = f"""
 import ctypes, os, time
 libc = ctypes.CDLL(None, use_errno=True)
 segment = libc.shmget({SYSV_KEY}, 1 << 20, 0o1000 | 0o600)   # IPC_CREAT: a System V segment...
@@ -44,7 +47,7 @@ with open(os.path.join(os.path.dirname(CONNECTION), "left.txt"), "w") as file:
     file.write("x" * 1000)
 open("/tmp/kernel/left.txt", "w").write("x")
 print(segment >= 0, semaphore >= 0, str({SYSV_KEY}) in open("/proc/sysvipc/shm").read())
-'''
+"""
 
 
 async def start(cwd, memory: int | None = None) -> tuple[ForkedKernelManager, object]:
@@ -60,8 +63,11 @@ async def start(cwd, memory: int | None = None) -> tuple[ForkedKernelManager, ob
 async def run(client, code: str, timeout: float = 60) -> tuple[dict, str]:
     """The reply's content and what the code printed."""
     printed = []
-    reply = await client.execute_interactive(code, timeout=timeout, output_hook=lambda msg: printed.append(
-        msg["content"].get("text", "")) if msg["msg_type"] == "stream" else None)
+    reply = await client.execute_interactive(
+        code,
+        timeout=timeout,
+        output_hook=lambda msg: printed.append(msg["content"].get("text", "")) if msg["msg_type"] == "stream" else None,
+    )
     return reply["content"], "".join(printed)
 
 
@@ -76,6 +82,7 @@ def in_kernel(tmp_path, main):
 
 
 # ----------------------------------------------------------------- what a kernel leaves, seen from the machine
+
 
 def _status(pid: int) -> dict[str, str]:
     with open(f"/proc/{pid}/status") as file:
@@ -99,13 +106,23 @@ def footprint(km) -> dict:
     pid = km.provisioner.pid
     keeper = int(_status(pid)["PPid"])
     groups = [line.rstrip("\n").split(":", 2)[2] for line in open(f"/proc/{pid}/cgroup")]
-    folders = [folder for path in groups if "softmax-kernel-" in path
-               for folder in glob.glob(f"/sys/fs/cgroup/*{path}") + glob.glob(f"/sys/fs/cgroup{path}")]
-    return {"pid": pid, "keeper": keeper, "zygote": int(_status(keeper)["PPid"]),
-            "uid": int(_status(pid)["Uid"].split()[0]),
-            "namespaces": sorted({os.readlink(f"/proc/{pid}/ns/{kind}") for kind in NAMESPACES}),
-            "groups": sorted(set(folders)), "folder": os.path.dirname(km.connection_file),
-            "connection_file": km.connection_file, "key": km.session.key.decode()}
+    folders = [
+        folder
+        for path in groups
+        if "softmax-kernel-" in path
+        for folder in glob.glob(f"/sys/fs/cgroup/*{path}") + glob.glob(f"/sys/fs/cgroup{path}")
+    ]
+    return {
+        "pid": pid,
+        "keeper": keeper,
+        "zygote": int(_status(keeper)["PPid"]),
+        "uid": int(_status(pid)["Uid"].split()[0]),
+        "namespaces": sorted({os.readlink(f"/proc/{pid}/ns/{kind}") for kind in NAMESPACES}),
+        "groups": sorted(set(folders)),
+        "folder": os.path.dirname(km.connection_file),
+        "connection_file": km.connection_file,
+        "key": km.session.key.decode(),
+    }
 
 
 def leftovers(seen: dict) -> list[str]:
@@ -159,6 +176,7 @@ def settled(seen: dict, seconds: float = 15) -> list[str]:
 
 # ----------------------------------------------------------------- network
 
+
 def sockets(table: str) -> dict[int, tuple[int, int]]:
     """{inode: (local port, uid)} of the sockets in a /proc/net/tcp-like table."""
     rows = [line.split() for line in table.splitlines()[1:]]
@@ -168,7 +186,7 @@ def sockets(table: str) -> dict[int, tuple[int, int]]:
 def test_a_kernel_has_its_own_loopback_and_reaches_no_service_of_the_machine(tmp_path):
     with socket.create_server(("127.0.0.1", 0)) as service:  # a service that would hand out answers
         port = service.getsockname()[1]
-        code = f'''
+        code = f"""
 import json, os, socket
 tables = {{name: open("/proc/net/" + name).read() for name in ("tcp", "tcp6", "udp", "udp6")}}
 try:
@@ -180,7 +198,7 @@ with socket.create_server(("127.0.0.1", 0)) as own:  # its loopback is up: it ca
     socket.create_connection(own.getsockname(), timeout=5).close()
 print(json.dumps({{"tables": tables, "reached": reached, "interfaces": socket.if_nameindex(),
                   "host": socket.gethostname(), "uid": os.getuid()}}))
-'''
+"""
 
         async def main(cwd):
             other, other_client = await start(cwd)  # another kernel at the same time, whose sockets must not show
@@ -191,6 +209,7 @@ print(json.dumps({{"tables": tables, "reached": reached, "interfaces": socket.if
             await stop(km, client)
             await stop(other, other_client)
             return reply, json.loads(out), others, transport, km.connection_file
+
         reply, seen, others, transport, connection_file = in_kernel(tmp_path, main)
         machine = {name: open(f"/proc/self/net/{name}").read() for name in ("tcp", "tcp6")}
     assert reply["status"] == "ok", reply
@@ -206,7 +225,7 @@ print(json.dumps({{"tables": tables, "reached": reached, "interfaces": socket.if
 
 
 def test_two_kernels_cannot_see_or_reach_each_others_channels(tmp_path):
-    probe = '''
+    probe = """
 import json, os, socket
 def connect(path):
     try:
@@ -223,12 +242,13 @@ def listing(path):
 print(json.dumps({"channels": listing(CHANNELS), "own": listing(OWN), "others": os.path.exists(OTHER),
                   "other_shell": connect(OTHER + "/kernel-1"), "abstract": connect("\\0softmax-probe"),
                   "zygote": connect(ZYGOTE), "unix": open("/proc/net/unix").read()}))
-'''
+"""
 
     async def main(cwd):
         (km1, client1), (km2, client2) = await start(cwd), await start(cwd)
-        await run(client2, "import socket\nheld = socket.socket(socket.AF_UNIX)\nheld.bind('\\0softmax-probe')\n"
-                           "held.listen()")
+        await run(
+            client2, "import socket\nheld = socket.socket(socket.AF_UNIX)\nheld.bind('\\0softmax-probe')\nheld.listen()"
+        )
         folders = [os.path.dirname(km.connection_file) for km in (km1, km2)]
         names = f"CHANNELS, OWN, OTHER, ZYGOTE = {(isolation.CHANNELS, *folders, os.environ[ADDRESS])!r}\n"
         reply, out = await run(client1, names + probe)
@@ -237,6 +257,7 @@ print(json.dumps({"channels": listing(CHANNELS), "own": listing(OWN), "others": 
         await stop(km2, client2)
         assert reply["status"] == "ok", reply
         return reply, json.loads(out), folders, owners
+
     reply, seen, folders, owners = in_kernel(tmp_path, main)
     assert reply["status"] == "ok", reply
     assert seen["channels"] == "PermissionError" and not seen["others"]  # other kernels' folders are not there
@@ -250,14 +271,20 @@ print(json.dumps({"channels": listing(CHANNELS), "own": listing(OWN), "others": 
 
 # ----------------------------------------------------------------- processes
 
+
 def test_a_kernel_is_pid_1_of_its_own_namespace_and_still_interrupts(tmp_path):
     async def main(cwd):
         km, client = await start(cwd)
-        reply, out = await run(client, "import os, json\nprint(json.dumps([os.getpid(), "
-                                       "sorted(int(p) for p in os.listdir('/proc') if p.isdigit())]))")
+        reply, out = await run(
+            client,
+            "import os, json\nprint(json.dumps([os.getpid(), "
+            "sorted(int(p) for p in os.listdir('/proc') if p.isdigit())]))",
+        )
         sleeping = client.execute("import time\nprint('asleep', flush=True)\ntime.sleep(60)", stop_on_error=False)
-        while not ((msg := await client.get_iopub_msg(timeout=20))["parent_header"].get("msg_id") == sleeping
-                   and "asleep" in msg["content"].get("text", "")):
+        while not (
+            (msg := await client.get_iopub_msg(timeout=20))["parent_header"].get("msg_id") == sleeping
+            and "asleep" in msg["content"].get("text", "")
+        ):
             pass  # interrupting before the cell runs would only hit the idle kernel, which ignores it
         started = time.monotonic()
         await km.interrupt_kernel()
@@ -267,6 +294,7 @@ def test_a_kernel_is_pid_1_of_its_own_namespace_and_still_interrupts(tmp_path):
         after, _ = await run(client, "1 + 1")
         await stop(km, client)
         return json.loads(out), interrupted["content"], waited, after
+
     (pid, processes), interrupted, waited, after = in_kernel(tmp_path, main)
     assert pid == 1 and processes == [1]  # /proc is its own PID namespace's
     assert interrupted["status"] == "error" and interrupted["ename"] == "KeyboardInterrupt" and waited < 10
@@ -274,7 +302,7 @@ def test_a_kernel_is_pid_1_of_its_own_namespace_and_still_interrupts(tmp_path):
 
 
 def test_a_fork_bomb_stops_at_the_process_limit_and_nothing_of_it_survives(tmp_path):
-    code = '''
+    code = """
 import os, time
 count = 0
 try:
@@ -285,7 +313,7 @@ try:
         count += 1
 except OSError as error:
     print(count, type(error).__name__)
-'''
+"""
 
     async def main(cwd):
         km, client = await start(cwd)
@@ -293,6 +321,7 @@ except OSError as error:
         seen = footprint(km)
         await stop(km, client)
         return reply, out, seen
+
     reply, out, seen = in_kernel(tmp_path, main)
     assert reply["status"] == "ok", reply
     count, error = out.split()
@@ -308,6 +337,7 @@ def test_nothing_of_a_kernel_survives_its_grading(tmp_path):
         on_machine = str(SYSV_KEY) in open("/proc/sysvipc/shm").read()
         await stop(km, client)
         return reply, out, seen, on_machine, km.stop_reason
+
     reply, out, seen, on_machine, reason = in_kernel(tmp_path, main)
     assert reply["status"] == "ok" and out.split() == ["True", "True", "True"], (reply, out)
     assert not on_machine  # the segment is in the kernel's own IPC namespace
@@ -315,7 +345,7 @@ def test_nothing_of_a_kernel_survives_its_grading(tmp_path):
     assert settled(seen) == []
 
 
-HOLD = '''
+HOLD = """
 import asyncio, json, os, sys, time
 os.environ.pop("SOFTMAX_KERNEL_ZYGOTE", None)  # a zygote of its own, which must end with this process
 from tests.test_confinement import LEAVE_THINGS, footprint, run, start
@@ -326,12 +356,17 @@ async def main():
     print(json.dumps({**footprint(km), "zygote_socket": os.environ["SOFTMAX_KERNEL_ZYGOTE"], "out": out}), flush=True)
     time.sleep(600)
 asyncio.run(main())
-'''
+"""
 
 
 def test_nothing_of_a_kernel_survives_when_its_grading_process_is_killed(tmp_path):
-    grading = subprocess.Popen([sys.executable, "-c", HOLD, str(tmp_path)], cwd=COURSE.root, stdout=subprocess.PIPE,
-                               text=True, env={**os.environ, "PYTHONPATH": str(COURSE.root)})
+    grading = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(tmp_path)],
+        cwd=COURSE.root,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(COURSE.root)},
+    )
     try:
         seen = json.loads(grading.stdout.readline())
         assert seen["out"].split() == ["True", "True", "True"] and alive(seen["pid"]) and alive(seen["zygote"])
@@ -348,14 +383,14 @@ def test_nothing_of_a_kernel_survives_when_its_grading_process_is_killed(tmp_pat
 
 # ----------------------------------------------------------------- memory
 
-SHARED_MAPPING = '''
+SHARED_MAPPING = """
 import mmap
 block = mmap.mmap(-1, 800 * 2**20, flags=mmap.MAP_SHARED)  # not data: RLIMIT_DATA does not count it
 chunk = b"\\1" * 2**20
 for i in range(800):
     block[i * 2**20:(i + 1) * 2**20] = chunk
-'''
-CHILDREN = '''
+"""
+CHILDREN = """
 import os, time
 for _ in range(4):
     if os.fork() == 0:
@@ -365,25 +400,28 @@ for _ in range(4):
         finally:
             os._exit(0)
 time.sleep(600)
-'''
-SYSV_SEGMENT = '''
+"""
+SYSV_SEGMENT = """
 import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmat.restype = ctypes.c_void_p
 segment = libc.shmget(0, 800 * 2**20, 0o1000 | 0o600)
 address = libc.shmat(segment, None, 0)
 ctypes.memset(address, 1, 800 * 2**20)
-'''
-TMPFS_FILE = '''
+"""
+TMPFS_FILE = """
 import os
 with open(os.path.join(os.path.dirname(CONNECTION), "big"), "wb") as file:  # its channel folder, on a tmpfs
     for _ in range(800):
         file.write(b"\\1" * 2**20)
-'''
+"""
 
 
-@pytest.mark.parametrize("code", [SHARED_MAPPING, CHILDREN, SYSV_SEGMENT, TMPFS_FILE],
-                         ids=["shared_mapping", "forked_children", "sysv_segment", "tmpfs_file"])
+@pytest.mark.parametrize(
+    "code",
+    [SHARED_MAPPING, CHILDREN, SYSV_SEGMENT, TMPFS_FILE],
+    ids=["shared_mapping", "forked_children", "sysv_segment", "tmpfs_file"],
+)
 def test_memory_over_the_limit_anywhere_in_the_kernel_kills_it_as_memory_limit(tmp_path, code):
     async def main(cwd):
         km, client = await start(cwd, memory=512)
@@ -397,6 +435,7 @@ def test_memory_over_the_limit_anywhere_in_the_kernel_kills_it_as_memory_limit(t
         reason = km.stop_reason
         await stop(km, client)
         return dead, reason, seen
+
     dead, reason, seen = in_kernel(tmp_path, main)
     assert dead and reason == status.MEMORY == "memory limit"
     assert settled(seen) == []
@@ -410,12 +449,14 @@ def test_an_ordinary_big_allocation_is_a_memory_error_and_the_kernel_lives_on(tm
         reason = km.stop_reason
         await stop(km, client)
         return reply, after, out, reason
+
     reply, after, out, reason = in_kernel(tmp_path, main)
     assert reply["status"] == "error" and reply["ename"] == "MemoryError"
     assert after["status"] == "ok" and out.strip() == "2" and reason is None
 
 
 # ----------------------------------------------------------------- user ids
+
 
 def test_the_uid_pool_never_hands_out_a_uid_a_process_runs_as():
     uid = isolation.UID_BASE + isolation.UID_COUNT - 7
@@ -435,7 +476,7 @@ def test_the_uid_pool_never_hands_out_a_uid_a_process_runs_as():
     isolation.take_uid([uid]).release()  # free again once its process is gone
 
 
-TAKE = '''
+TAKE = """
 import sys
 from grader.engine import isolation
 try:
@@ -444,14 +485,16 @@ try:
     held.release()
 except isolation.IsolationError:
     print("none")
-'''
+"""
 
 
 def test_the_uid_pool_never_hands_out_a_uid_another_process_holds():
     uid = isolation.UID_BASE + isolation.UID_COUNT - 5
+
     def other() -> str:
-        return subprocess.run([sys.executable, "-c", TAKE, str(uid)], cwd=COURSE.root, capture_output=True,
-                              text=True, check=True).stdout.strip()
+        return subprocess.run(
+            [sys.executable, "-c", TAKE, str(uid)], cwd=COURSE.root, capture_output=True, text=True, check=True
+        ).stdout.strip()
 
     held = isolation.take_uid([uid])
     try:
@@ -468,6 +511,7 @@ def test_kernels_started_at_once_have_different_users_and_groups(tmp_path):
         for km, client in kernels:
             await stop(km, client)
         return seen
+
     seen = in_kernel(tmp_path, main)
     assert len({s["uid"] for s in seen}) == 3 and len({s["folder"] for s in seen}) == 3
     assert len({folder for s in seen for folder in s["groups"]}) == sum(len(s["groups"]) for s in seen)
@@ -488,6 +532,7 @@ def test_a_restarted_kernel_is_a_fresh_isolated_one_and_the_first_leaves_nothing
         second = footprint(km)
         await stop(km, client)
         return first, second, reply, out
+
     first, second, reply, out = in_kernel(tmp_path, main)
     assert reply["status"] == "ok" and out.strip() == "False"
     assert second["folder"] != first["folder"] and second["pid"] != first["pid"]
@@ -495,16 +540,17 @@ def test_a_restarted_kernel_is_a_fresh_isolated_one_and_the_first_leaves_nothing
 
 
 def test_a_kernel_cannot_make_a_user_namespace_where_it_would_have_capabilities(tmp_path):
-    code = '''
+    code = """
 import subprocess, sys
 try_it = "import ctypes; libc = ctypes.CDLL(None, use_errno=True); print(libc.unshare(0x10000000), ctypes.get_errno())"
 print(subprocess.run([sys.executable, "-c", try_it], capture_output=True, text=True).stdout)
-'''
+"""
 
     async def main(cwd):
         km, client = await start(cwd)
         reply, out = await run(client, code)
         await stop(km, client)
         return reply, out
+
     reply, out = in_kernel(tmp_path, main)
     assert reply["status"] == "ok" and out.split() == ["-1", "1"]  # EPERM: a chrooted process may not

@@ -1,5 +1,6 @@
 """Every graded function's contract is a list of properties, each checked by a hidden test that
 an implementation breaking it fails (shown by the catalogue, graded by `grader prove`)."""
+
 from __future__ import annotations
 
 import shutil
@@ -16,11 +17,26 @@ FUNCTIONS = sorted(CONTRACTS)
 
 # What every function promises, and what some promise besides (where the property holds).
 EVERY_FUNCTION = {"value", "unchanged", "dtype", "shapes"}
-STABLE = {"stable_softmax", "masked_softmax", "attention_weights", "attend", "logsumexp", "log_softmax",
-          "cross_entropy", "online_softmax"}
+STABLE = {
+    "stable_softmax",
+    "masked_softmax",
+    "attention_weights",
+    "attend",
+    "logsumexp",
+    "log_softmax",
+    "cross_entropy",
+    "online_softmax",
+}
 MASKED = {"masked_softmax", "attention_weights", "attend"}
-SHIFT = {"softmax", "softmax_with_temperature", "stable_softmax", "masked_softmax", "logsumexp", "log_softmax",
-         "online_softmax"}
+SHIFT = {
+    "softmax",
+    "softmax_with_temperature",
+    "stable_softmax",
+    "masked_softmax",
+    "logsumexp",
+    "log_softmax",
+    "online_softmax",
+}
 PERMUTATION = {"softmax", "stable_softmax", "masked_softmax", "log_softmax"}
 
 
@@ -60,21 +76,32 @@ def test_a_misconception_breaking_the_property_fails_its_test(function, prop, pr
     assert breakers, f"no catalogued misconception of {function} says it breaks {prop.id!r}"
     graded = by_id(proofs)
     caught = [m.id for m in breakers if set(graded[m.id]["failed_tests"]) & set(prop.tests)]
-    assert caught, (f"{function}.{prop.id}: none of {[m.id for m in breakers]} fails a test cell declaring it "
-                    f"({prop.tests})")
+    assert caught, (
+        f"{function}.{prop.id}: none of {[m.id for m in breakers]} fails a test cell declaring it ({prop.tests})"
+    )
 
 
 def test_breaks_names_only_declared_properties():
-    unknown = [(m.id, p) for m in hints.misconceptions() for p in m.breaks
-               if p not in CONTRACTS.get(m.function, {})]
+    unknown = [(m.id, p) for m in hints.misconceptions() for p in m.breaks if p not in CONTRACTS.get(m.function, {})]
     assert not unknown
 
 
 def test_property_lines_are_parsed_from_hidden_tests_only(tmp_path, monkeypatch):
-    source = "\n".join(["check_call(f, 1, expect=1)", "# property visible: not hidden, not counted",
-                        contract.BEGIN, "# property value: the answer", "check_call(f, 2, expect=2)", contract.END])
-    assert [contract.PROPERTY.match(line).group(1) for line in contract.hidden_lines(source)
-            if contract.PROPERTY.match(line)] == ["value"]
+    source = "\n".join(
+        [
+            "check_call(f, 1, expect=1)",
+            "# property visible: not hidden, not counted",
+            contract.BEGIN,
+            "# property value: the answer",
+            "check_call(f, 2, expect=2)",
+            contract.END,
+        ]
+    )
+    assert [
+        contract.PROPERTY.match(line).group(1)
+        for line in contract.hidden_lines(source)
+        if contract.PROPERTY.match(line)
+    ] == ["value"]
 
 
 def test_a_test_cell_belongs_to_the_function_its_marker_names(tmp_path):
@@ -82,11 +109,26 @@ def test_a_test_cell_belongs_to_the_function_its_marker_names(tmp_path):
     lesson = "01_named"
     text = text_source_in(tmp_path, lesson)
     text.parent.mkdir(parents=True)
-    text.write_text("\n".join([
-        '# %% nbgrader="solution" grade_id="f"', "def f():", "    return 1", "",
-        '# %% nbgrader="solution" grade_id="f_twice"', "def f_twice():", "    return 2", "",
-        '# %% nbgrader="tests" grade_id="test_f_twice_public" points=1 function="f"', contract.BEGIN,
-        "# property value: the answer is 1", "assert f() == 1", contract.END, ""]))
+    text.write_text(
+        "\n".join(
+            [
+                '# %% nbgrader="solution" grade_id="f"',
+                "def f():",
+                "    return 1",
+                "",
+                '# %% nbgrader="solution" grade_id="f_twice"',
+                "def f_twice():",
+                "    return 2",
+                "",
+                '# %% nbgrader="tests" grade_id="test_f_twice_public" points=1 function="f"',
+                contract.BEGIN,
+                "# property value: the answer is 1",
+                "assert f() == 1",
+                contract.END,
+                "",
+            ]
+        )
+    )
     shutil.copy(COURSE.root / "nbgrader_config.py", tmp_path)
     course = Course(tmp_path)
     authoring.build(course, lesson)

@@ -1,5 +1,6 @@
 """Course(root) and --course: every command works on the course it is given, with that course's own tests and
 settings, and writes its gradebook cache there; the engine's entry point takes and returns plain data."""
+
 from __future__ import annotations
 
 import json
@@ -26,13 +27,16 @@ from tests.support import COURSE, run_apart
 LESSON = "01_naive_division"
 OTHER = "06_masking"  # a lesson the copy does not have
 TEST = "test_naive_normalize_rows"  # a test cell of LESSON
-MORE = 5                            # points the copy adds to it
+MORE = 5  # points the copy adds to it
 ENV = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
 
 
 def points_of(source: Path, grade_id: str) -> float:
-    cell = next(c for c in nbformat.read(source, as_version=4).cells
-                if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    cell = next(
+        c
+        for c in nbformat.read(source, as_version=4).cells
+        if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id
+    )
     return float(cell.metadata.nbgrader.points)
 
 
@@ -65,8 +69,11 @@ def reference_notebook(folder: Path) -> Path:
 
 def repository_full_marks() -> float:
     source = nbformat.read(COURSE.source_notebook(LESSON), as_version=4)
-    return sum(float(c.metadata.nbgrader.points) for c in source.cells
-               if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution"))
+    return sum(
+        float(c.metadata.nbgrader.points)
+        for c in source.cells
+        if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")
+    )
 
 
 def cached_gradebooks(course: Course) -> set[str]:
@@ -74,6 +81,7 @@ def cached_gradebooks(course: Course) -> set[str]:
 
 
 # ----------------------------------------------------------------- the Course object
+
 
 def test_a_folder_without_settings_or_solutions_is_not_a_course(tmp_path):
     with pytest.raises(NotACourse, match="no nbgrader_config.py and no solutions/"):
@@ -112,6 +120,7 @@ def test_the_settings_are_the_courses_own_and_move_with_at(tmp_path):
 
 # ----------------------------------------------------------------- the command line's course
 
+
 def test_the_default_course_is_the_current_directory_when_it_holds_settings(tmp_path):
     root = course_copy(tmp_path / "course")
     assert cli.pick_course(here=root) == Course(root)
@@ -122,8 +131,14 @@ def test_the_default_course_is_the_current_directory_when_it_holds_settings(tmp_
 def test_check_run_in_a_course_directory_grades_with_its_tests(tmp_path):
     """The real command line, run from the copy with no --course: the copy's points."""
     root = course_copy(tmp_path / "course")
-    run = subprocess.run([sys.executable, "-m", "grader", "check", str(reference_notebook(tmp_path)), "--json"],
-                         cwd=root, env=ENV, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", "check", str(reference_notebook(tmp_path)), "--json"],
+        cwd=root,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     assert report["score"] == report["max_score"] == repository_full_marks() + MORE
@@ -156,8 +171,9 @@ def test_grade_honours_course_and_passes_the_memory_limit_without_the_environmen
     submitted.mkdir(parents=True)
     shutil.copy(reference_notebook(tmp_path), submitted / f"{LESSON}.ipynb")
     environment = dict(os.environ)
-    assert run_apart(cli.main, ["--course", str(root), "grade", "--memory", "700", "--jobs", "1"]) == 0, \
+    assert run_apart(cli.main, ["--course", str(root), "grade", "--memory", "700", "--jobs", "1"]) == 0, (
         capsys.readouterr()
+    )
     # only the zygote's address is published, for the worker processes that fork kernels from it
     environment.pop(ADDRESS, None)
     assert {k: v for k, v in os.environ.items() if k != ADDRESS} == environment
@@ -181,14 +197,20 @@ def test_prove_honours_course_its_lessons_tests_and_cache(tmp_path, capsys):
     assert f"known: {LESSON}" in capsys.readouterr().err
     entries = tmp_path / "entries.py"
     entries.write_text(ENTRIES)
-    assert run_apart(cli.main, ["--course", str(root), "prove", "--lesson", LESSON, "--entries", str(entries),
-                                "--json", "--jobs", "1"]) == 0, capsys.readouterr()
+    assert (
+        run_apart(
+            cli.main,
+            ["--course", str(root), "prove", "--lesson", LESSON, "--entries", str(entries), "--json", "--jobs", "1"],
+        )
+        == 0
+    ), capsys.readouterr()
     [proof] = json.loads(capsys.readouterr().out)["entries"]
     assert proof["score"] == proof["max_score"] == repository_full_marks() + MORE
     assert cached_gradebooks(Course(root)) and cached_gradebooks(COURSE) == before
 
 
 # ----------------------------------------------------------------- the engine's plain data
+
 
 def test_grade_submission_takes_and_returns_plain_data_that_records_as_before(tmp_path):
     root = course_copy(tmp_path / "course", more_points=0)
@@ -201,17 +223,27 @@ def test_grade_submission_takes_and_returns_plain_data_that_records_as_before(tm
     assert crossed == direct.as_data() and Outcome.from_data(crossed) == direct
     # an unreadable file never reaches a kernel: the entry point itself, as a worker runs it
     empty = grade_submission(str(root), LESSON, b"", None, [], 10, None)
-    assert json.loads(json.dumps(empty)) == empty == {"status": status.INVALID, "result": None,
-                                                      "detail": "an empty file, not a notebook"}
+    assert (
+        json.loads(json.dumps(empty))
+        == empty
+        == {"status": status.INVALID, "result": None, "detail": "an empty file, not a notebook"}
+    )
     for student, outcome in (("direct", direct), ("crossed", Outcome.from_data(crossed))):
         job = Job(student, LESSON, tmp_path / "unused.ipynb", None, "digest")
         record(copy, job, outcome.result, outcome.status, outcome.detail)
     with Gradebook(copy.nbgrader_config().CourseDirectory.db_url) as gb:
-        recorded = {student: ([(g.name, g.auto_score, g.needs_manual_grade) for g in nb.grades],
-                              [c.auto_comment for c in nb.comments], nb.flagged)
-                    for student in ("direct", "crossed")
-                    for nb in [gb.find_submission_notebook(LESSON, LESSON, student)]}
+        recorded = {
+            student: (
+                [(g.name, g.auto_score, g.needs_manual_grade) for g in nb.grades],
+                [c.auto_comment for c in nb.comments],
+                nb.flagged,
+            )
+            for student in ("direct", "crossed")
+            for nb in [gb.find_submission_notebook(LESSON, LESSON, student)]
+        }
     assert recorded["direct"] == recorded["crossed"] and recorded["direct"][2]
-    autograded = {student: (copy.grading / "autograded" / student / LESSON / f"{LESSON}.ipynb").read_text()
-                  for student in ("direct", "crossed")}
+    autograded = {
+        student: (copy.grading / "autograded" / student / LESSON / f"{LESSON}.ipynb").read_text()
+        for student in ("direct", "crossed")
+    }
     assert autograded["direct"] == autograded["crossed"] == direct.result.autograded

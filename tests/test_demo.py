@@ -4,6 +4,7 @@ Eight students, one lesson: half submit through the exchange, half in an LMS zip
 holds a file that is not JSON, an empty one, another course's notebook, a stray text file
 and a second try; one exchange student also submits twice.
 """
+
 import csv
 import json
 import subprocess
@@ -20,15 +21,38 @@ from tests.support import once_per_run
 
 LESSON = "01_naive_division"
 STUDENTS = 8
-STEPS = ["release", "roster: the instructor enrols the class", "students submit to the exchange",
-         "collect (exchange)", "collect (LMS zip)", "grade", "feedback", "export", "report"]
+STEPS = [
+    "release",
+    "roster: the instructor enrols the class",
+    "students submit to the exchange",
+    "collect (exchange)",
+    "collect (LMS zip)",
+    "grade",
+    "feedback",
+    "export",
+    "report",
+]
 
 
 def run_demo(folder):
-    result = subprocess.run([sys.executable, "-m", "grader.proof.demo", "--students", str(STUDENTS),
-                             "--lessons", LESSON,
-                             "--jobs", "2", "--course", str(folder / "course")],
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader.proof.demo",
+            "--students",
+            str(STUDENTS),
+            "--lessons",
+            LESSON,
+            "--jobs",
+            "2",
+            "--course",
+            str(folder / "course"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     (folder / "stdout.txt").write_text(result.stdout)
     (folder / "stderr.txt").write_text(result.stderr)
     (folder / "returncode.txt").write_text(str(result.returncode))
@@ -93,8 +117,12 @@ def test_gradebook_holds_every_placed_submission_graded(demo):
         assert {s.id for s in gradebook.students} == {u["student"] for u in plan["uploads"]}
 
 
-REASONS = {"not-json": "not valid JSON", "empty": "an empty file", "other-course": "not a notebook of a known lesson",
-           "stray-text": "not a notebook (.txt)"}
+REASONS = {
+    "not-json": "not valid JSON",
+    "empty": "an empty file",
+    "other-course": "not a notebook of a known lesson",
+    "stray-text": "not a notebook (.txt)",
+}
 
 
 def test_broken_files_are_unplaced_with_reasons_and_kept(demo):
@@ -122,8 +150,9 @@ def test_the_later_of_two_submissions_is_kept(demo):
         later = min(ups, key=lambda u: u["minutes_early"])
         assert later["kind"] == "correct" and not later["entries"]  # the earlier try left stubs
         kept = nbformat.read(root / ".grading" / "submitted" / student / lesson / f"{lesson}.ipynb", as_version=4)
-        answers = {c.metadata.nbgrader.grade_id: c.source for c in kept.cells
-                   if c.metadata.get("nbgrader", {}).get("solution")}
+        answers = {
+            c.metadata.nbgrader.grade_id: c.source for c in kept.cells if c.metadata.get("nbgrader", {}).get("solution")
+        }
         assert answers == reference
     lms = next(ups for ups in twice.values() if ups[0]["channel"] == "lms")
     earlier, later = sorted(lms, key=lambda u: -u["minutes_early"])

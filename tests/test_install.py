@@ -13,6 +13,7 @@ but does not run the .pth files in it, so the editable install of the whole pack
 inactive); the grader's as a hard-linked copy of it without that editable install, because its
 isolated kernels keep only their own environment's folder (grader.engine.isolation).
 """
+
 from __future__ import annotations
 
 import json
@@ -52,14 +53,18 @@ def new_venv(folder: Path) -> Path:
 
 def environment(venv: Path) -> dict:
     """The environment a command of `venv` runs with: its bin/ first, nothing of this test run's Python set-up."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME") and not k.startswith("SOFTMAX_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME") and not k.startswith("SOFTMAX_")
+    }
     return {**env, "PATH": f"{venv / 'bin'}{os.pathsep}/usr/bin{os.pathsep}/bin"}
 
 
 def run(venv: Path, args: list, cwd: Path, timeout: int = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([str(a) for a in args], cwd=cwd, env=environment(venv), capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        [str(a) for a in args], cwd=cwd, env=environment(venv), capture_output=True, text=True, timeout=timeout
+    )
 
 
 def python_of(venv: Path, code: str, cwd: Path) -> str:
@@ -71,8 +76,23 @@ def python_of(venv: Path, code: str, cwd: Path) -> str:
 
 def pip_install(venv: Path, source: Path, cwd: Path) -> None:
     """Build `source` and install it, not editable, without its dependencies or the network."""
-    done = run(venv, [venv / "bin" / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                      "--no-deps", "--no-build-isolation", "--no-index", "--ignore-installed", source], cwd)
+    done = run(
+        venv,
+        [
+            venv / "bin" / "python",
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--ignore-installed",
+            source,
+        ],
+        cwd,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -89,8 +109,9 @@ def source_copy(folders: dict[str, Path], files: dict[str, Path], into: Path) ->
 
 def installed_files(site: Path) -> set[str]:
     """The package's files installed in `site`, relative to it (no caches)."""
-    return {str(p.relative_to(site)) for p in (site / "grader").rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        str(p.relative_to(site)) for p in (site / "grader").rglob("*") if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def files_of(folder: Path, prefix: str) -> set[str]:
@@ -106,7 +127,7 @@ def record_of(site: Path, distribution: str) -> set[str]:
 
 # ----------------------------------------------------------------- softmax-learner
 
-LEARNER_PROBE = '''
+LEARNER_PROBE = """
 import json, sys
 import numpy as np
 from grader.learner import checks
@@ -126,16 +147,21 @@ for name in ROOMS:
 import grader
 print(json.dumps({"grader": grader.__file__, "checks": checks.__file__, "wrong": wrong, "imports": imports,
                   "path": sys.path, "editable": sorted(m for m in sys.modules if "__editable__" in m)}))
-'''
+"""
 
 
 def build_learner_venv(folder: Path) -> None:
     site = new_venv(folder / "venv")
     (site / "shared-packages.pth").write_text(f"{SHARED}\n")
     learner = COURSE.root / "packaging" / "learner"
-    source = source_copy({"src/grader/learner": learner / "src" / "grader" / "learner"},
-                         {"pyproject.toml": learner / "pyproject.toml",
-                          "src/grader/__init__.py": learner / "src" / "grader" / "__init__.py"}, folder / "source")
+    source = source_copy(
+        {"src/grader/learner": learner / "src" / "grader" / "learner"},
+        {
+            "pyproject.toml": learner / "pyproject.toml",
+            "src/grader/__init__.py": learner / "src" / "grader" / "__init__.py",
+        },
+        folder / "source",
+    )
     pip_install(folder / "venv", source, folder)
     (folder / "site").write_text(str(site))
 
@@ -181,12 +207,19 @@ def test_the_shared_packages_editable_install_stays_inactive_in_the_learner_venv
 
 # ----------------------------------------------------------------- softmax-grader
 
+
 def hard_linked_copy(shared: Path, site: Path) -> None:
     """The running environment's packages in `site`, as hard links (no disk, no network), without its
     editable install of this package."""
     site.rmdir()
-    shutil.copytree(shared, site, copy_function=os.link, ignore=lambda _, names: [
-        name for name in names if is_editable_install_of_this_package(name) or name == "__pycache__"])
+    shutil.copytree(
+        shared,
+        site,
+        copy_function=os.link,
+        ignore=lambda _, names: [
+            name for name in names if is_editable_install_of_this_package(name) or name == "__pycache__"
+        ],
+    )
 
 
 def scripts_of(shared_bin: Path, venv: Path) -> None:
@@ -197,7 +230,7 @@ def scripts_of(shared_bin: Path, venv: Path) -> None:
         if script.is_file() and not script.is_symlink() and not target.exists():
             text = script.read_bytes()
             if text.startswith(shebang):
-                target.write_bytes(f"#!{venv / 'bin' / 'python'}\n".encode() + text[len(shebang):])
+                target.write_bytes(f"#!{venv / 'bin' / 'python'}\n".encode() + text[len(shebang) :])
                 target.chmod(0o755)
 
 
@@ -206,8 +239,9 @@ def build_grader_venv(folder: Path) -> None:
     site = new_venv(venv)
     hard_linked_copy(SHARED, site)
     scripts_of(Path(sys.executable).parent, venv)
-    source = source_copy({"grader": COURSE.root / "grader"}, {"pyproject.toml": COURSE.root / "pyproject.toml"},
-                         folder / "source")
+    source = source_copy(
+        {"grader": COURSE.root / "grader"}, {"pyproject.toml": COURSE.root / "pyproject.toml"}, folder / "source"
+    )
     pip_install(venv, source, folder)
     (folder / "site").write_text(str(site))
 
@@ -231,8 +265,11 @@ def course_copy(into: Path, lessons=(LESSON,)) -> Path:
 
 def test_the_installed_package_is_imported_and_holds_every_room(grader_venv, tmp_path):
     venv, site = grader_venv
-    imported = python_of(venv, "import grader, grader.engine.sandbox, grader.proof.alternatives, grader.cli\n"
-                               "print(grader.__file__)", cwd=tmp_path).strip()
+    imported = python_of(
+        venv,
+        "import grader, grader.engine.sandbox, grader.proof.alternatives, grader.cli\nprint(grader.__file__)",
+        cwd=tmp_path,
+    ).strip()
     assert Path(imported) == site / "grader" / "__init__.py"
     assert installed_files(site) == files_of(COURSE.root / "grader", "grader")
     assert record_of(site, "softmax_grader") >= files_of(COURSE.root / "grader", "grader")
@@ -244,8 +281,9 @@ def test_the_installed_package_is_imported_and_holds_every_room(grader_venv, tmp
 def test_the_installed_command_checks_a_notebook_of_the_course_given(grader_venv, tmp_path):
     venv, _ = grader_venv
     root = course_copy(tmp_path / "course")
-    done = run(venv, ["softmax-grader", "--course", root, "check", source_notebook_in(root, LESSON), "--json"],
-               tmp_path)
+    done = run(
+        venv, ["softmax-grader", "--course", root, "check", source_notebook_in(root, LESSON), "--json"], tmp_path
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     assert report["lesson"] == LESSON and report["score"] == report["max_score"] > 0
@@ -269,8 +307,7 @@ def test_the_installed_command_grades_a_collected_class(grader_venv, tmp_path):
 def test_the_installed_command_proves_a_lesson(grader_venv, tmp_path):
     venv, _ = grader_venv
     root = course_copy(tmp_path / "course")
-    done = run(venv, ["softmax-grader", "--course", root, "prove", "--lesson", LESSON, "--json"], tmp_path,
-               timeout=900)
+    done = run(venv, ["softmax-grader", "--course", root, "prove", "--lesson", LESSON, "--json"], tmp_path, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
     assert LESSON in done.stdout
 

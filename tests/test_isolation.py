@@ -4,6 +4,7 @@ other kernels are out of its reach, and it cannot undo that (grader/engine/isola
 Isolation needs root; in CI these tests run as root and must pass. Elsewhere, without root,
 they skip and say why.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -17,8 +18,10 @@ from grader.engine import isolation
 from tests.support import COURSE, run_apart
 from tests.test_warmkernel import run_in_kernel
 
-pytestmark = pytest.mark.skipif(not isolation.available() and not os.environ.get("CI"),
-                                reason="kernel isolation needs root on Linux (CI runs these as root)")
+pytestmark = pytest.mark.skipif(
+    not isolation.available() and not os.environ.get("CI"),
+    reason="kernel isolation needs root on Linux (CI runs these as root)",
+)
 
 PROBE = '''
 import json, os, sys, tempfile
@@ -96,14 +99,21 @@ def probe(tmp_path, isolate: bool) -> dict:
     """What a kernel started in `tmp_path` (as grading starts them) can see and do."""
     secret = tmp_path / "hidden_tests.ipynb"
     secret.write_text("{}")
-    paths = [str(secret), str(COURSE.root / "solutions"), str(COURSE.root / ".grading"), str(COURSE.root / ".git"),
-             str(COURSE.root / "tests"), os.path.expanduser("~/.local/share/jupyter/runtime")]
+    paths = [
+        str(secret),
+        str(COURSE.root / "solutions"),
+        str(COURSE.root / ".grading"),
+        str(COURSE.root / ".git"),
+        str(COURSE.root / "tests"),
+        os.path.expanduser("~/.local/share/jupyter/runtime"),
+    ]
     code = f"PATHS = {paths!r}\nTEST_PID = {os.getpid()}\nROOMS = {OTHER_ROOMS!r}\n" + PROBE
 
     async def main():
         out, km = await run_in_kernel(code, tmp_path, isolate=isolate)
         await km.shutdown_kernel(now=True)
         return json.loads(out)
+
     return run_apart(asyncio.run, main())
 
 

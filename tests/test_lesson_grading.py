@@ -5,6 +5,7 @@ The three notebooks of every lesson are graded once per run, in one batch (the
 `lesson_reports` fixture). The third way, known-wrong and correct alternative
 implementations, is proven for every catalogue entry in test_prove.py.
 """
+
 import pytest
 
 from tests.support import COURSE, graded_cells_of, learner_notebook, solution_sources

@@ -1,4 +1,5 @@
 """`make lab` serves JupyterLab on the student release, headless, on the port asked for."""
+
 import json
 import os
 import signal
@@ -24,9 +25,13 @@ def get(url):
 
 def test_make_lab_serves_lesson_01():
     port, token = free_port(), "softmax-test"
-    server = subprocess.Popen(["make", "--no-print-directory", "lab", "HEADLESS=1", f"PORT={port}", f"TOKEN={token}"],
-                              cwd=COURSE.root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              start_new_session=True)
+    server = subprocess.Popen(
+        ["make", "--no-print-directory", "lab", "HEADLESS=1", f"PORT={port}", f"TOKEN={token}"],
+        cwd=COURSE.root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
@@ -53,8 +58,9 @@ def test_make_lab_serves_lesson_01():
 
 def make_plan(*args):
     """The commands `make` would run (dry run), as one string."""
-    run = subprocess.run(["make", "--no-print-directory", "-n", *args], capture_output=True, text=True,
-                         cwd=COURSE.root, timeout=60)
+    run = subprocess.run(
+        ["make", "--no-print-directory", "-n", *args], capture_output=True, text=True, cwd=COURSE.root, timeout=60
+    )
     assert run.returncode == 0, run.stderr
     return run.stdout
 

@@ -3,6 +3,7 @@ edit is named; the reading of learner code survives cells Python cannot parse (g
 
 These read notebooks only; test_batch_survives.py grades such submissions end to end.
 """
+
 from __future__ import annotations
 
 import copy
@@ -28,8 +29,11 @@ def submitted(edit=None) -> nbformat.NotebookNode:
 
 def graded_cells(nb) -> list[tuple[str, str, dict]]:
     """(grade_id, cell type, nbgrader metadata) of every cell whose nbgrader metadata is a mapping, in order."""
-    return [(c.metadata.nbgrader["grade_id"], c.cell_type, dict(c.metadata.nbgrader)) for c in nb.cells
-            if isinstance(c.metadata.get("nbgrader"), dict)]
+    return [
+        (c.metadata.nbgrader["grade_id"], c.cell_type, dict(c.metadata.nbgrader))
+        for c in nb.cells
+        if isinstance(c.metadata.get("nbgrader"), dict)
+    ]
 
 
 def test_an_untouched_notebook_keeps_its_metadata_and_has_no_findings():
@@ -59,6 +63,7 @@ def test_a_duplicated_test_keeps_its_last_copy_and_a_deleted_one_stays_deleted()
         duplicate["id"] = "copied-cell"  # as copy and paste in JupyterLab makes it
         nb.cells.insert(nb.cells.index(test), duplicate)
         nb.cells.remove(cell(nb, "test_is_distribution_inputs"))
+
     restored, findings = metadata.restore(submitted(edit), RELEASE)
     assert findings == [f"{HIDDEN} duplicated"]
     ids = [grade_id for grade_id, _, _ in graded_cells(restored)]
@@ -70,6 +75,7 @@ def test_a_notebook_stripped_of_metadata_gets_none_back():
     def strip(nb):
         for c in nb.cells:
             c.metadata.pop("nbgrader", None)
+
     restored, findings = metadata.restore(submitted(strip), RELEASE)
     assert findings == [] and graded_cells(restored) == []
     assert status.tampering(restored, RELEASE)[0].startswith("none of the lesson's test cells is there")
@@ -86,17 +92,24 @@ def test_two_unreadable_cells_in_one_gap_are_not_guessed():
     def edit(nb):
         for grade_id in (PUBLIC, HIDDEN):  # neighbours: neither place is certain
             cell(nb, grade_id).metadata["nbgrader"] = 7
+
     restored, findings = metadata.restore(submitted(edit), RELEASE)
-    assert findings == ["cell 10: its nbgrader metadata is a number, not a mapping",
-                        "cell 11: its nbgrader metadata is a number, not a mapping"]
-    assert status.tampering(restored, RELEASE) == [f"{PUBLIC} deleted", f"{HIDDEN} deleted",
-                                                   f"{PUBLIC} lost its nbgrader metadata"]
+    assert findings == [
+        "cell 10: its nbgrader metadata is a number, not a mapping",
+        "cell 11: its nbgrader metadata is a number, not a mapping",
+    ]
+    assert status.tampering(restored, RELEASE) == [
+        f"{PUBLIC} deleted",
+        f"{HIDDEN} deleted",
+        f"{PUBLIC} lost its nbgrader metadata",
+    ]
 
 
 def test_points_written_as_a_float_and_a_checksum_are_no_edit():
     def edit(nb):
         cell(nb, PUBLIC).metadata.nbgrader["points"] = 2.0
         cell(nb, PUBLIC).metadata.nbgrader["checksum"] = "0" * 32  # a cell released before a change of its source
+
     assert metadata.restore(submitted(edit), RELEASE)[1] == []
 
 
@@ -105,6 +118,7 @@ def test_findings_are_bounded_and_quote_little():
         for _ in range(50):
             fake = {"nbgrader": {"grade": True, "grade_id": "x" * 10_000}}
             nb.cells.append(nbformat.v4.new_code_cell("", metadata=fake))
+
     _, findings = metadata.restore(submitted(edit), RELEASE)
     assert len(findings) == metadata.MOST_FINDINGS + 1 and findings[-1].startswith("and 38 more")
     assert max(len(finding) for finding in findings) < 200
@@ -112,16 +126,20 @@ def test_findings_are_bounded_and_quote_little():
     def large_and_deep(nb):
         cell(nb, PUBLIC).metadata.nbgrader["points"] = list(range(100_000))
         cell(nb, HIDDEN).metadata.nbgrader["points"] = json.loads("[" * 400 + "]" * 400)
+
     restored, findings = metadata.restore(submitted(large_and_deep), RELEASE)
     assert graded_cells(restored) == graded_cells(RELEASE)
-    assert [finding.split(" (")[0] for finding in findings] == [f"{PUBLIC}: points [0, 1, 2, 3, 4, 5, ...]",
-                                                                f"{HIDDEN}: points [[[[[[[...]]]]]]]"]
+    assert [finding.split(" (")[0] for finding in findings] == [
+        f"{PUBLIC}: points [0, 1, 2, 3, 4, 5, ...]",
+        f"{HIDDEN}: points [[[[[[[...]]]]]]]",
+    ]
 
 
 def test_a_cell_python_cannot_parse_is_a_reason_and_is_found_uncompilable():
     def edit(nb):
         nb.cells.insert(5, nbformat.v4.new_code_cell(LONG))
         nb.cells.insert(6, nbformat.v4.new_code_cell("def broken(:\n    pass"))  # a typo is no reason
+
     nb = submitted(edit)
     assert suspicious.reasons(nb) == ["cell 5 could not be read"]
     assert suspicious.uncompilable(nb) == [5]

@@ -1,4 +1,5 @@
 """Every lesson notebook runs top to bottom, shows its COURSE.md numbers, and hides its answers."""
+
 import re
 
 import nbformat
@@ -15,8 +16,9 @@ LESSONS = COURSE.lesson_ids()
 
 def execute(path, tmp_path):
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=120, iopub_timeout=IOPUB_SECONDS,
-                            resources={"metadata": {"path": str(tmp_path)}})
+    client = NotebookClient(
+        nb, timeout=120, iopub_timeout=IOPUB_SECONDS, resources={"metadata": {"path": str(tmp_path)}}
+    )
     run_apart(client.execute)
     return nb
 

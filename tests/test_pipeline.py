@@ -3,6 +3,7 @@ the gradebook stays right after a re-run, a changed submission and `--force`.
 
 The end-to-end path through the exchange and an LMS zip, and the outputs, are in test_demo.py.
 """
+
 from __future__ import annotations
 
 import os
@@ -72,8 +73,9 @@ def test_a_rerun_grades_only_what_changed_and_force_grades_all(graded, tmp_path)
     assert "Graded 1 submission(s)" in output and f"{STUDENTS - 1} unchanged" in output
     after = cell_scores(Course(root), LESSONS)
     assert sum(v for (s, _, _), v in after.items() if s == stub_student) == 12
-    assert {k: v for k, v in after.items() if k[0] != stub_student} == \
-           {k: v for k, v in before.items() if k[0] != stub_student}
+    assert {k: v for k, v in after.items() if k[0] != stub_student} == {
+        k: v for k, v in before.items() if k[0] != stub_student
+    }
 
     assert f"Graded {STUDENTS} submission(s)" in grade(root, "--force")
     assert cell_scores(Course(root), LESSONS) == after

@@ -4,6 +4,7 @@ and real nbgrader.
 One run of `prove --mutate` grades every catalogue entry and every mutant (in parallel), once
 per test run whatever the number of xdist workers; the tests then read its JSON.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,8 +29,14 @@ FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function i
 def _prove(folder):
     """Run the CLI with a minimal PATH; keep its JSON and exit status."""
     env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp")}
-    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--mutate", "--json"], cwd=COURSE.root, env=env,
-                         capture_output=True, text=True, timeout=3600)
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", "prove", "--mutate", "--json"],
+        cwd=COURSE.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     assert run.returncode in (0, 1) and run.stdout.startswith("{"), run.stderr[-3000:]
     result = json.loads(run.stdout)
     result["returncode"] = run.returncode
@@ -68,8 +75,9 @@ def test_correct_alternative_gets_full_marks(entry, proofs):
 
 def test_rates_meet_the_bar(proofs):
     assert proofs["mutation_score"] == 1.0
-    assert proofs["named_rate"] >= 0.9, [p["entry"] for p in proofs["entries"]
-                                         if p["kind"] == "misconception" and not p["named"]]
+    assert proofs["named_rate"] >= 0.9, [
+        p["entry"] for p in proofs["entries"] if p["kind"] == "misconception" and not p["named"]
+    ]
     assert proofs["alternatives_pass_rate"] == 1.0
 
 
@@ -87,8 +95,9 @@ def test_misconception_is_named_with_at_most_one_other(entry, proofs):
 def test_every_mutant_was_graded_once(proofs):
     ids = [m["mutant"] for m in proofs["mutants"]]
     assert ids == [m.id for lesson in COURSE.lesson_ids() for m in mutate.lesson_mutants(COURSE, lesson)]
-    assert all(m["max_score"] > 0 for m in proofs["mutants"]), [m["mutant"] for m in proofs["mutants"]
-                                                                 if m["max_score"] == 0]
+    assert all(m["max_score"] > 0 for m in proofs["mutants"]), [
+        m["mutant"] for m in proofs["mutants"] if m["max_score"] == 0
+    ]
 
 
 @pytest.mark.parametrize("lesson, function", FUNCTIONS, ids=[f for _, f in FUNCTIONS])
@@ -96,8 +105,9 @@ def test_tests_kill_the_mechanical_mutants(lesson, function, proofs):
     """At least 95% of each function's non-equivalent mutants lose points; the survivors are listed."""
     [score] = [f for f in proofs["functions"] if (f["lesson"], f["function"]) == (lesson, function)]
     described = {m["mutant"]: m["description"] for m in proofs["mutants"]}
-    assert score["mutation_score"] >= prove.TARGET, "survivors:\n" + "\n".join(f"{i}  {described[i]}"
-                                                                             for i in score["survivors"])
+    assert score["mutation_score"] >= prove.TARGET, "survivors:\n" + "\n".join(
+        f"{i}  {described[i]}" for i in score["survivors"]
+    )
 
 
 def test_no_stale_or_killed_equivalent_records(proofs):
@@ -106,18 +116,33 @@ def test_no_stale_or_killed_equivalent_records(proofs):
 
 def test_readme_shows_the_current_table(proofs):
     """The README's table is generated: `make prove` rewrites it, and it must match this run."""
-    assert prove.readme_block(COURSE.root / "README.md") == prove.render_markdown(prove.Proven.from_json(proofs)), \
+    assert prove.readme_block(COURSE.root / "README.md") == prove.render_markdown(prove.Proven.from_json(proofs)), (
         "README.md's catalogue table is out of date: run `make prove`"
+    )
 
 
 def test_named_misconceptions_are_read_from_failing_tests_only():
     lesson = "06_masking"
-    zero, global_max, shift = (m for m in hints.misconceptions(lesson=lesson)
-                               if m.id in ("masked_with_zero", "masked_global_max", "masked_no_shift"))
-    report = Report(lesson, 3.0, 5.0, [
-        scores.TestResult("test_masked_softmax_rows", 0.0, 2.0, False, f"likely mistake: {zero.description}\n"
-                                                                 f"or: {global_max.description}"),
-        scores.TestResult("test_masked_softmax_stable", 1.0, 1.0, True, shift.description)])
+    zero, global_max, shift = (
+        m
+        for m in hints.misconceptions(lesson=lesson)
+        if m.id in ("masked_with_zero", "masked_global_max", "masked_no_shift")
+    )
+    report = Report(
+        lesson,
+        3.0,
+        5.0,
+        [
+            scores.TestResult(
+                "test_masked_softmax_rows",
+                0.0,
+                2.0,
+                False,
+                f"likely mistake: {zero.description}\nor: {global_max.description}",
+            ),
+            scores.TestResult("test_masked_softmax_stable", 1.0, 1.0, True, shift.description),
+        ],
+    )
     assert prove.named_misconceptions(report, lesson) == ["masked_with_zero", "masked_global_max"]
     proof = prove.judge(COURSE, "misconception", zero, lesson, report)
     assert proof.named and proof.named_others == ["masked_global_max"] and proof.specific
@@ -143,8 +168,13 @@ def test_prove_grades_a_file_of_entries(tmp_path):
     """Entries from outside the catalogue: caught and accepted, and which catalogued misconceptions were named."""
     entries = tmp_path / "mine.py"
     entries.write_text(ENTRIES_FILE)
-    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--entries", entries, "--json"], cwd=COURSE.root,
-                         capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", "prove", "--entries", entries, "--json"],
+        cwd=COURSE.root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     result = json.loads(run.stdout)
     wrong, right = result["entries"]
@@ -154,16 +184,24 @@ def test_prove_grades_a_file_of_entries(tmp_path):
     assert (right["entry"], right["proven"]) == ("compare_indices", True) and result["mutants"] is None
 
 
-@pytest.mark.parametrize("text, error", [
-    (None, "no such file"),
-    ("import nothing_of_that_name", "does not import: ModuleNotFoundError: No module named 'nothing_of_that_name'"),
-    ("def broken(:\n", "does not import: SyntaxError"),
-    ("X = 1", "defines neither LESSON, MISCONCEPTIONS and ALTERNATIVES nor ENTRIES"),
-    ("ENTRIES = {'99_nothing': ([], [])}", "unknown lesson '99_nothing'"),
-    (ENTRIES_FILE.replace('"upper_triangle", "causal_mask"', '"upper_triangle", "no_such_function"'),
-     "upper_triangle is for 'no_such_function', which 06_masking does not grade"),
-    (ENTRIES_FILE.replace("MISCONCEPTIONS = [", "MISCONCEPTIONS = [1, "), "misconceptions hold 1, not a Misconception"),
-])
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        (None, "no such file"),
+        ("import nothing_of_that_name", "does not import: ModuleNotFoundError: No module named 'nothing_of_that_name'"),
+        ("def broken(:\n", "does not import: SyntaxError"),
+        ("X = 1", "defines neither LESSON, MISCONCEPTIONS and ALTERNATIVES nor ENTRIES"),
+        ("ENTRIES = {'99_nothing': ([], [])}", "unknown lesson '99_nothing'"),
+        (
+            ENTRIES_FILE.replace('"upper_triangle", "causal_mask"', '"upper_triangle", "no_such_function"'),
+            "upper_triangle is for 'no_such_function', which 06_masking does not grade",
+        ),
+        (
+            ENTRIES_FILE.replace("MISCONCEPTIONS = [", "MISCONCEPTIONS = [1, "),
+            "misconceptions hold 1, not a Misconception",
+        ),
+    ],
+)
 def test_prove_refuses_a_bad_file_of_entries_in_one_line(tmp_path, capsys, text, error):
     entries = tmp_path / "entries.py"
     if text is not None:
@@ -175,15 +213,21 @@ def test_prove_refuses_a_bad_file_of_entries_in_one_line(tmp_path, capsys, text,
 
 def test_load_entries_reads_several_lessons(tmp_path):
     entries = tmp_path / "several.py"
-    entries.write_text(ENTRIES_FILE + "\nENTRIES = {'06_masking': (MISCONCEPTIONS, []), "
-                                      "'05_stable_softmax': ([], [])}\n")
+    entries.write_text(
+        ENTRIES_FILE + "\nENTRIES = {'06_masking': (MISCONCEPTIONS, []), '05_stable_softmax': ([], [])}\n"
+    )
     assert [(lesson, kind, e.id) for lesson, kind, e in prove.load_entries(COURSE, entries)] == [
-        ("06_masking", "misconception", "upper_triangle")]
+        ("06_masking", "misconception", "upper_triangle")
+    ]
 
 
 def test_prove_refuses_an_unknown_lesson():
-    run = subprocess.run([sys.executable, "-m", "grader", "prove", "--lesson", "99_nothing"], cwd=COURSE.root,
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", "prove", "--lesson", "99_nothing"],
+        cwd=COURSE.root,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 2 and "unknown lesson(s): 99_nothing" in run.stderr
 
 

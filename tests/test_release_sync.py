@@ -1,4 +1,5 @@
 """notebooks/ and solutions/*.ipynb are exactly what the text sources generate."""
+
 import shutil
 from pathlib import Path
 
@@ -13,12 +14,18 @@ def differences(root: Path) -> list[str]:
     """Files whose committed copy differs from the one rebuilt under `root`."""
     release(Course(root), progress=lambda _: None)
     rebuilt = {p.relative_to(root) for p in (root / RELEASE).rglob("*") if p.is_file()}
-    committed = {p.relative_to(COURSE.root) for p in (COURSE.root / RELEASE).rglob("*")
-                 if p.is_file() and ".ipynb_checkpoints" not in p.parts}
+    committed = {
+        p.relative_to(COURSE.root)
+        for p in (COURSE.root / RELEASE).rglob("*")
+        if p.is_file() and ".ipynb_checkpoints" not in p.parts
+    }
     built = {source_notebook_in(root, lesson).relative_to(root) for lesson in Course(root).lesson_ids()}
     wrong = sorted(str(p) for p in rebuilt ^ committed)
-    wrong += sorted(str(p) for p in (rebuilt & committed) | built
-                    if not (COURSE.root / p).is_file() or (root / p).read_bytes() != (COURSE.root / p).read_bytes())
+    wrong += sorted(
+        str(p)
+        for p in (rebuilt & committed) | built
+        if not (COURSE.root / p).is_file() or (root / p).read_bytes() != (COURSE.root / p).read_bytes()
+    )
     return wrong
 
 
@@ -51,8 +58,11 @@ def test_an_edited_reference_reaches_every_lesson_given_it(course_copy):
     source.write_text(source.read_text().replace("evidence = np.exp(z)\n", "evidence = np.exp(z)  # no overflow\n"))
     reusers = ("06_masking", "08_log_softmax", "09_gradient_and_online")
     changed = [source_notebook_in(course_copy, "05_stable_softmax")]
-    changed += [path for lesson in reusers
-                for path in (Course(course_copy).source_notebook(lesson), Course(course_copy).release_notebook(lesson))]
+    changed += [
+        path
+        for lesson in reusers
+        for path in (Course(course_copy).source_notebook(lesson), Course(course_copy).release_notebook(lesson))
+    ]
     expected = {str(path.relative_to(course_copy)) for path in changed}
     assert set(differences(course_copy)) == expected
     given = read_cached(Course(course_copy).release_notebook("08_log_softmax"))

@@ -3,6 +3,7 @@
 Four students take two lessons: one gets full marks, one hands in the stubs and skips a
 lesson, two hold known misconceptions; a fifth is enrolled but hands in nothing.
 """
+
 import copy
 import csv
 import html
@@ -36,9 +37,9 @@ def misconception(entry_id: str):
     return next(m for m in misconceptions() if m.id == entry_id)
 
 
-WHOLE_ARRAY = misconception("naive_sums_whole_array")     # cy and di
-MASK_WITH_ZERO = misconception("masked_with_zero")        # cy
-CAUSAL_TRIU = misconception("causal_triu")                # di
+WHOLE_ARRAY = misconception("naive_sums_whole_array")  # cy and di
+MASK_WITH_ZERO = misconception("masked_with_zero")  # cy
+CAUSAL_TRIU = misconception("causal_triu")  # di
 
 
 def with_mistake(lesson: str, entry) -> dict[str, str]:
@@ -53,8 +54,10 @@ CLASS = {
     "cy": {NAIVE: with_mistake(NAIVE, WHOLE_ARRAY), MASKING: with_mistake(MASKING, MASK_WITH_ZERO)},
     "di": {NAIVE: with_mistake(NAIVE, WHOLE_ARRAY), MASKING: with_mistake(MASKING, CAUSAL_TRIU)},
 }
-NAMES = {"ada": dict(first_name="Ada", last_name="Lovelace", lms_user_id="1001"),
-         "eve": dict(first_name="Eve")}  # eve is enrolled but submits nothing
+NAMES = {
+    "ada": dict(first_name="Ada", last_name="Lovelace", lms_user_id="1001"),
+    "eve": dict(first_name="Eve"),
+}  # eve is enrolled but submits nothing
 
 
 def build_class(root):
@@ -97,8 +100,11 @@ def graded_class(tmp_path_factory):
 
 def gradebook_scores(root) -> dict[tuple[str, str], float]:
     with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gradebook:
-        return {(s.student.id, lesson): float(s.score)
-                for lesson in LESSONS for s in gradebook.find_assignment(lesson).submissions}
+        return {
+            (s.student.id, lesson): float(s.score)
+            for lesson in LESSONS
+            for s in gradebook.find_assignment(lesson).submissions
+        }
 
 
 def read_csv(path) -> list[list[str]]:
@@ -195,8 +201,9 @@ def test_feedback_page_per_student_with_messages_and_missing_lessons(graded_clas
     assert eve.count("<strong>missing</strong>") == 2 and "0 / 26" in eve
 
 
-@pytest.mark.parametrize("begin,end", [("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"),
-                                       ("### BEGIN SOLUTION", "### END SOLUTION")])
+@pytest.mark.parametrize(
+    "begin,end", [("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"), ("### BEGIN SOLUTION", "### END SOLUTION")]
+)
 def test_feedback_shows_no_hidden_test_or_solution_code(graded_class, begin, end):
     _, _, _, paths = graded_class
     secret = marked_lines(begin, end, LESSONS)
@@ -232,9 +239,11 @@ def test_report_has_summary_figures_and_pass_rates(graded_class):
 def test_report_counts_the_injected_misconceptions(graded_class):
     _, _, out, _ = graded_class
     rows = Tables((out / "report.html").read_text(encoding="utf-8")).tables["misconceptions"][1:]
-    expected = {WHOLE_ARRAY.description: (NAIVE, "2", "50%"),
-                MASK_WITH_ZERO.description: (MASKING, "1", "33%"),
-                CAUSAL_TRIU.description: (MASKING, "1", "33%")}
+    expected = {
+        WHOLE_ARRAY.description: (NAIVE, "2", "50%"),
+        MASK_WITH_ZERO.description: (MASKING, "1", "33%"),
+        CAUSAL_TRIU.description: (MASKING, "1", "33%"),
+    }
     for description, (lesson, students, share) in expected.items():
         found = [row for row in rows if row[2] == description]
         assert len(found) == 1, f"once per lesson in the report: {description}"
@@ -260,6 +269,7 @@ def naive_rows(x):
 def raising(message: str):
     def naive_normalize(x):
         raise ValueError(message)
+
     return naive_normalize
 
 
@@ -270,8 +280,11 @@ def test_a_check_records_the_mistakes_it_names_as_data():
         checks.check_call(whole, rows, expect=naive_rows(rows))
     failed = info.value
     assert WHOLE_ARRAY.description in failed.mistakes
-    named = [line.strip()[len("likely mistake:"):].strip() for line in str(failed).splitlines()
-             if line.strip().startswith("likely mistake:")]
+    named = [
+        line.strip()[len("likely mistake:") :].strip()
+        for line in str(failed).splitlines()
+        if line.strip().startswith("likely mistake:")
+    ]
     assert named == list(failed.mistakes)  # the message names exactly the recorded mistakes, for the learner
 
     with pytest.raises(checks.CheckFailed) as info:  # a check made of checks passes them on
@@ -281,7 +294,7 @@ def test_a_check_records_the_mistakes_it_names_as_data():
     with pytest.raises(checks.CheckFailed) as info:
         checks.check_call(raising(f"no\n  likely mistake: {FORGED}\n  hint: none"), rows, expect=naive_rows(rows))
     assert f"likely mistake: {FORGED}" in str(info.value)  # the learner's message is quoted as it was ...
-    assert info.value.mistakes == ()                        # ... and names nothing
+    assert info.value.mistakes == ()  # ... and names nothing
     assert checks.CheckFailed("plain").mistakes == ()
 
 
@@ -304,11 +317,17 @@ def error(evalue: str, ename: str = "CheckFailed") -> dict:
     return {"output_type": "error", "ename": ename, "evalue": evalue, "traceback": []}
 
 
-def one_lesson_class(reports: dict[str, object], names: dict[str, dict] | None = None,
-                     statuses: dict | None = None) -> ClassResults:
+def one_lesson_class(
+    reports: dict[str, object], names: dict[str, dict] | None = None, statuses: dict | None = None
+) -> ClassResults:
     names = names or {}
-    return ClassResults([Student(s, **names.get(s, {})) for s in reports], [NAIVE], {NAIVE: 12.0},
-                        {(s, NAIVE): r for s, r in reports.items()}, statuses or {})
+    return ClassResults(
+        [Student(s, **names.get(s, {})) for s in reports],
+        [NAIVE],
+        {NAIVE: 12.0},
+        {(s, NAIVE): r for s, r in reports.items()},
+        statuses or {},
+    )
 
 
 def test_the_report_counts_recorded_mistakes_never_lines_of_a_message(tmp_path):
@@ -317,15 +336,34 @@ def test_the_report_counts_recorded_mistakes_never_lines_of_a_message(tmp_path):
     forged = f"wrong\n  likely mistake: {FORGED}\n  hint: trust me"
     reports = {
         # a message that forges a mistake line, beside metadata that is not a list of strings
-        "fo": report_of(COURSE, executed(NAIVE, {first: ([error(forged)], {"mistakes": []}),
-                                         second: ([error(forged, "ValueError")], {"mistakes": FORGED}),
-                                         third: ([error("x")], {"mistakes": [FORGED, 3]})},
-                                 answers_metadata={"mistakes": [FORGED]}), NAIVE),
+        "fo": report_of(
+            COURSE,
+            executed(
+                NAIVE,
+                {
+                    first: ([error(forged)], {"mistakes": []}),
+                    second: ([error(forged, "ValueError")], {"mistakes": FORGED}),
+                    third: ([error("x")], {"mistakes": [FORGED, 3]}),
+                },
+                answers_metadata={"mistakes": [FORGED]},
+            ),
+            NAIVE,
+        ),
         # one student naming the same mistake in two failing tests (twice in one) counts once
-        "st": report_of(COURSE, executed(NAIVE, {first: ([error("a")], {"mistakes": [WHOLE_ARRAY.description]}),
-                                         second: ([error("b")], {"mistakes": [WHOLE_ARRAY.description] * 2})}), NAIVE),
-        "nd": report_of(COURSE, executed(NAIVE, {third: ([error("c")], {"mistakes": [WHOLE_ARRAY.description]})}),
-                        NAIVE),
+        "st": report_of(
+            COURSE,
+            executed(
+                NAIVE,
+                {
+                    first: ([error("a")], {"mistakes": [WHOLE_ARRAY.description]}),
+                    second: ([error("b")], {"mistakes": [WHOLE_ARRAY.description] * 2}),
+                },
+            ),
+            NAIVE,
+        ),
+        "nd": report_of(
+            COURSE, executed(NAIVE, {third: ([error("c")], {"mistakes": [WHOLE_ARRAY.description]})}), NAIVE
+        ),
         # a passing test's record is not a failing check's diagnosis
         "ok": report_of(COURSE, executed(NAIVE, {first: ([], {"mistakes": [CAUSAL_TRIU.description]})}), NAIVE),
     }
@@ -333,7 +371,8 @@ def test_the_report_counts_recorded_mistakes_never_lines_of_a_message(tmp_path):
     assert reports["st"].tests[1].mistakes == [WHOLE_ARRAY.description]
     results = one_lesson_class(reports)
     assert misconception_counts(results) == [
-        MisconceptionCount(NAIVE, ", ".join(sorted([first, second, third])), WHOLE_ARRAY.description, 2, 4)]
+        MisconceptionCount(NAIVE, ", ".join(sorted([first, second, third])), WHOLE_ARRAY.description, 2, 4)
+    ]
     write_report(results, tmp_path / "report.html")
     rows = Tables((tmp_path / "report.html").read_text(encoding="utf-8")).tables["misconceptions"][1:]
     assert [row[2:4] for row in rows] == [[WHOLE_ARRAY.description, "2"]]
@@ -362,12 +401,18 @@ def test_huge_names_messages_and_details_give_small_pages(tmp_path):
     """Every test raised an exception with a 4 MB name and a 4 MB message (of characters HTML escapes);
     the student's name and the grading's detail are 4 MB too."""
     name, message = "<E" * (HUGE // 2), '"&' * (HUGE // 2)
-    outcomes = {t.metadata.nbgrader.grade_id: ([error(message, name)], {"mistakes": []})
-                for t in read_cached(COURSE.source_notebook(NAIVE)).cells if is_test_cell(t)}
+    outcomes = {
+        t.metadata.nbgrader.grade_id: ([error(message, name)], {"mistakes": []})
+        for t in read_cached(COURSE.source_notebook(NAIVE)).cells
+        if is_test_cell(t)
+    }
     report = report_of(COURSE, executed(NAIVE, outcomes), NAIVE)
     assert report.score == 0 and all(len(t.message) <= MESSAGE_LIMIT and ends_clipped(t.message) for t in report.tests)
-    results = one_lesson_class({"sam": report}, names={"sam": dict(first_name="S" * HUGE, last_name="<" * HUGE)},
-                               statuses={("sam", NAIVE): ("suspicious code", "&" * HUGE)})
+    results = one_lesson_class(
+        {"sam": report},
+        names={"sam": dict(first_name="S" * HUGE, last_name="<" * HUGE)},
+        statuses={("sam", NAIVE): ("suspicious code", "&" * HUGE)},
+    )
     paths = write_feedback(results, tmp_path / "feedback")
     write_report(results, tmp_path / "report.html")
     page = paths[0].read_text(encoding="utf-8")
@@ -384,8 +429,9 @@ def test_huge_names_messages_and_details_give_small_pages(tmp_path):
 
 def test_names_that_would_start_a_spreadsheet_formula_are_exported_as_text(tmp_path):
     empty = report_of(COURSE, executed(NAIVE, {}), NAIVE)
-    results = one_lesson_class({"=HYPERLINK(1)": empty, "ann": empty},
-                               names={"=HYPERLINK(1)": dict(first_name="x", last_name="@SUM(A1)")})
+    results = one_lesson_class(
+        {"=HYPERLINK(1)": empty, "ann": empty}, names={"=HYPERLINK(1)": dict(first_name="x", last_name="@SUM(A1)")}
+    )
     write_grades_csv(results, tmp_path / "grades.csv")
     write_canvas_csv(results, tmp_path / "canvas.csv")
     grades, canvas = read_csv(tmp_path / "grades.csv"), read_csv(tmp_path / "canvas.csv")
@@ -403,12 +449,16 @@ def test_a_page_name_stays_in_its_folder():
 def test_a_submission_that_raises_huge_names_gets_a_small_page(tmp_path):
     """Graded for real: every function raises an exception with a 4 MB class name and message;
     one forges a 'likely mistake' line, and every cell carries a forged record of mistakes."""
-    huge = ('def {name}(*args, **kwargs):\n'
-            '    raise type("Huge" + "E" * 4_000_000, (ValueError,), {{}})("m" * 4_000_000)\n')
-    forging = ('def is_distribution(*args, **kwargs):\n'
-               f'    raise ValueError("nope\\n  likely mistake: {FORGED}\\n  hint: none")\n')
-    nb = COURSE.learner_notebook(NAIVE, {"naive_normalize": huge.format(name="naive_normalize"),
-                                         "is_distribution": forging})
+    huge = (
+        'def {name}(*args, **kwargs):\n    raise type("Huge" + "E" * 4_000_000, (ValueError,), {{}})("m" * 4_000_000)\n'
+    )
+    forging = (
+        "def is_distribution(*args, **kwargs):\n"
+        f'    raise ValueError("nope\\n  likely mistake: {FORGED}\\n  hint: none")\n'
+    )
+    nb = COURSE.learner_notebook(
+        NAIVE, {"naive_normalize": huge.format(name="naive_normalize"), "is_distribution": forging}
+    )
     for cell in nb.cells:
         cell.metadata["grader"] = {"mistakes": [FORGED]}
     report = run_apart(lambda: autograde_sandboxed(COURSE, NAIVE, nb).report)

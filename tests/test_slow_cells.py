@@ -6,6 +6,7 @@ Each test grades a lesson 01 notebook with real nbgrader and real kernels. The t
 naive_normalize come first (7 points), then those of is_distribution; the trouble is put in
 is_distribution's function or cell, after a correct naive_normalize.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,9 @@ def graded(answers: dict, extra_cells=(), warm: bool = True, metadata=None, memo
     for cell in nb.cells:
         cell.metadata.update(metadata or {})
     start = monotonic()
-    result = run_apart(lambda: sandbox.autograde_sandboxed(COURSE, LESSON, nb, timeout=TIMEOUT, warm=warm,
-                                                           memory=memory))
+    result = run_apart(
+        lambda: sandbox.autograde_sandboxed(COURSE, LESSON, nb, timeout=TIMEOUT, warm=warm, memory=memory)
+    )
     return result, monotonic() - start, nbformat.reads(result.autograded, as_version=4)
 
 
@@ -54,33 +56,51 @@ def assert_stopped_at(result, executed, stopping: str, ename: str, why: str) -> 
     assert before and all(scores[name].passed for name in before), [scores[n].message for n in before]
     errors = [o for o in code_cells(executed)[at].outputs if o.output_type == "error"]
     assert [o.ename for o in errors][-1:] == [ename], errors
-    after = code_cells(executed)[at + 1:]
-    assert after and all([(o.output_type, o.get("ename"), o.get("evalue")) for o in cell.outputs]
-                         == [("error", "NotRun", f"not run: kernel stopped ({why})")] for cell in after)
+    after = code_cells(executed)[at + 1 :]
+    assert after and all(
+        [(o.output_type, o.get("ename"), o.get("evalue")) for o in cell.outputs]
+        == [("error", "NotRun", f"not run: kernel stopped ({why})")]
+        for cell in after
+    )
     assert all(scores[name].points == 0 for name in names[at:] if name in scores)
     state, detail = status.combine(status.execution_problems(executed))
-    assert {"timeout": status.TIMEOUT, "the kernel died": status.KERNEL_DIED, "memory limit": status.MEMORY}[why] \
-        in state.split(", ")
+    assert {"timeout": status.TIMEOUT, "the kernel died": status.KERNEL_DIED, "memory limit": status.MEMORY}[
+        why
+    ] in state.split(", ")
     assert status.INVALID not in state and f"{len(after)} cells after it were not run" in detail
 
 
 SLOW = {
     "a function that ignores SIGINT": (
-        {"is_distribution": f"import signal, time\n\n{SIGNATURE}"
-                            "    signal.signal(signal.SIGINT, signal.SIG_IGN)\n    time.sleep(1000)\n"},
-        "test_is_distribution_public", True),
+        {
+            "is_distribution": f"import signal, time\n\n{SIGNATURE}"
+            "    signal.signal(signal.SIGINT, signal.SIG_IGN)\n    time.sleep(1000)\n"
+        },
+        "test_is_distribution_public",
+        True,
+    ),
     "C code that never checks for signals, in a learner's cell": (  # pbkdf2 runs ~6 minutes in one C call
-        {"is_distribution": REFERENCE["is_distribution"]
-         + "\nimport hashlib\nhashlib.pbkdf2_hmac('sha256', b'x', b'salt', 2**31 - 1)\n"},
-        "is_distribution", True),
+        {
+            "is_distribution": REFERENCE["is_distribution"]
+            + "\nimport hashlib\nhashlib.pbkdf2_hmac('sha256', b'x', b'salt', 2**31 - 1)\n"
+        },
+        "is_distribution",
+        True,
+    ),
     "a kernel that becomes a shell ignoring INT and TERM": (
-        {"is_distribution": REFERENCE["is_distribution"]
-         + "\nimport os\nos.execv('/bin/sh', ['sh', '-c', \"trap '' INT TERM; sleep 1000\"])\n"},
-        "is_distribution", True),
+        {
+            "is_distribution": REFERENCE["is_distribution"]
+            + "\nimport os\nos.execv('/bin/sh', ['sh', '-c', \"trap '' INT TERM; sleep 1000\"])\n"
+        },
+        "is_distribution",
+        True,
+    ),
     # a kernel that is pid 1 of its own PID namespace (isolated) cannot stop itself: this one is not
     "a kernel that stops itself (SIGSTOP)": (
         {"is_distribution": f"import os, signal\n\n{SIGNATURE}    os.kill(os.getpid(), signal.SIGSTOP)\n"},
-        "test_is_distribution_public", False),
+        "test_is_distribution_public",
+        False,
+    ),
 }
 
 
@@ -96,17 +116,28 @@ def test_a_cell_past_its_limit_that_ignores_its_interrupt_costs_that_cell(kind):
 
 DEATHS = {
     "os._exit in a function the tests call": (
-        {"is_distribution": f"import os\n\n{SIGNATURE}    os._exit(3)\n"}, "test_is_distribution_public",
-        "KernelDied", "the kernel died"),
+        {"is_distribution": f"import os\n\n{SIGNATURE}    os._exit(3)\n"},
+        "test_is_distribution_public",
+        "KernelDied",
+        "the kernel died",
+    ),
     "a segmentation fault in a learner's cell": (
         {"is_distribution": REFERENCE["is_distribution"] + "\nimport ctypes\nctypes.string_at(0)\n"},
-        "is_distribution", "KernelDied", "the kernel died"),
+        "is_distribution",
+        "KernelDied",
+        "the kernel died",
+    ),
     # pages of a shared mapping are no process's data (RLIMIT_DATA): the kernel's control group has them
     "a shared mapping past the kernel's memory, in a function the tests call": (
-        {"is_distribution": f"import mmap\n\n{SIGNATURE}"
-                            "    shared = mmap.mmap(-1, 512 * 2**20, flags=mmap.MAP_SHARED)\n"
-                            "    for at in range(0, len(shared), 4096):\n        shared[at] = 1\n"},
-        "test_is_distribution_public", "MemoryError", "memory limit"),
+        {
+            "is_distribution": f"import mmap\n\n{SIGNATURE}"
+            "    shared = mmap.mmap(-1, 512 * 2**20, flags=mmap.MAP_SHARED)\n"
+            "    for at in range(0, len(shared), 4096):\n        shared[at] = 1\n"
+        },
+        "test_is_distribution_public",
+        "MemoryError",
+        "memory limit",
+    ),
 }
 
 
@@ -123,10 +154,13 @@ MB = 2**20
 
 def test_what_the_learner_returns_raises_or_prints_leaves_a_small_notebook():
     huge_name = "type('E' * 4_000_000, (ValueError,), {})"
-    result, _, executed = graded({
-        "naive_normalize": "def naive_normalize(scores):\n    return 'x' * 8_000_000\n",
-        "is_distribution": f"{SIGNATURE}    raise {huge_name}('no')\n\n"
-                           "for i in range(200_000):\n    print('line', i, 'of a long printout')\n"})
+    result, _, executed = graded(
+        {
+            "naive_normalize": "def naive_normalize(scores):\n    return 'x' * 8_000_000\n",
+            "is_distribution": f"{SIGNATURE}    raise {huge_name}('no')\n\n"
+            "for i in range(200_000):\n    print('line', i, 'of a long printout')\n",
+        }
+    )
     assert len(result.autograded.encode()) < 2 * MB
     messages = {t.grade_id: t.message for t in result.report.tests}
     assert all("too large to compare" in m for name, m in messages.items() if "naive_normalize" in name)
@@ -141,16 +175,21 @@ def test_what_the_learner_returns_raises_or_prints_leaves_a_small_notebook():
 def test_the_notebook_stays_small_when_every_output_is_as_large_as_the_grader_takes():
     """Values just under the bridge's limit quoted by every failing test, and many learner cells that
     print, display and raise megabytes (of control characters, which JSON writes six bytes each)."""
-    flood = ("import base64\nfrom IPython.display import display\n"
-             "print('\\x01' * 2_000_000)\n"
-             "display({'image/png': base64.b64encode(b'p' * 1_500_000).decode(), 'text/plain': 'x' * 500_000},"
-             " raw=True)\n"
-             "for _ in range(200):\n    display({'text/html': '<b>' + 'h' * 5000 + '</b>'}, raw=True)\n"
-             "raise ValueError('\\x02' * 3_000_000)\n")
-    result, _, executed = graded({
-        "naive_normalize": "def naive_normalize(scores):\n    return '\\x01' * 600_000\n",
-        "is_distribution": f"{SIGNATURE}    return [float(i) for i in range(200_000)]\n"},
-        extra_cells=[flood] * 30)
+    flood = (
+        "import base64\nfrom IPython.display import display\n"
+        "print('\\x01' * 2_000_000)\n"
+        "display({'image/png': base64.b64encode(b'p' * 1_500_000).decode(), 'text/plain': 'x' * 500_000},"
+        " raw=True)\n"
+        "for _ in range(200):\n    display({'text/html': '<b>' + 'h' * 5000 + '</b>'}, raw=True)\n"
+        "raise ValueError('\\x02' * 3_000_000)\n"
+    )
+    result, _, executed = graded(
+        {
+            "naive_normalize": "def naive_normalize(scores):\n    return '\\x01' * 600_000\n",
+            "is_distribution": f"{SIGNATURE}    return [float(i) for i in range(200_000)]\n",
+        },
+        extra_cells=[flood] * 30,
+    )
     assert result.report.score == 0
     assert len(result.autograded.encode()) < 2 * MB
     for cell in code_cells(executed)[-30:]:
@@ -159,16 +198,23 @@ def test_the_notebook_stays_small_when_every_output_is_as_large_as_the_grader_ta
 
 def test_a_checks_named_mistakes_are_recorded_as_data_and_a_students_own_are_removed():
     whole_array = "def naive_normalize(scores):\n    x = np.asarray(scores, dtype=float)\n    return x / x.sum()\n"
-    result, _, executed = graded({"naive_normalize": whole_array},
-                                 metadata={"grader": {"mistakes": ["a mistake the student wrote in"]}})
-    recorded = {c.metadata["nbgrader"]["grade_id"]: c.metadata.get("grader") for c in executed.cells
-                if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata["nbgrader"].get("solution")}
+    result, _, executed = graded(
+        {"naive_normalize": whole_array}, metadata={"grader": {"mistakes": ["a mistake the student wrote in"]}}
+    )
+    recorded = {
+        c.metadata["nbgrader"]["grade_id"]: c.metadata.get("grader")
+        for c in executed.cells
+        if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata["nbgrader"].get("solution")
+    }
     passed = {t.grade_id for t in result.report.tests if t.passed}
     assert passed and all(recorded[name] == {"mistakes": []} for name in passed)
     named = [m for name, value in recorded.items() if name not in passed for m in value["mistakes"]]
     assert "divided by the total of the whole array instead of each row's own total" in named
-    assert all("grader" not in c.metadata for c in executed.cells if c.metadata.get("nbgrader", {}).get("grade_id")
-               not in recorded)
+    assert all(
+        "grader" not in c.metadata
+        for c in executed.cells
+        if c.metadata.get("nbgrader", {}).get("grade_id") not in recorded
+    )
     assert "a mistake the student wrote in" not in result.autograded
 
 
@@ -191,8 +237,9 @@ print(json.dumps({{"peak": peak, "notebook": result.autograded}}))
 def test_a_message_larger_than_the_grading_reads_never_reaches_its_memory():
     """ZMQ drops the message unread; the outputs never end, so the kernel is stopped after the output wait."""
     env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
-    done = subprocess.run([sys.executable, "-c", FLOOD], capture_output=True, text=True, env=env, timeout=300,
-                          cwd=COURSE.root)
+    done = subprocess.run(
+        [sys.executable, "-c", FLOOD], capture_output=True, text=True, env=env, timeout=300, cwd=COURSE.root
+    )
     answer = json.loads(done.stdout.strip().splitlines()[-1])
     assert answer["peak"] < 300 * MB  # reading it would take three times its 150 MB (567 MB measured)
     executed = nbformat.reads(answer["notebook"], as_version=4)

@@ -1,5 +1,6 @@
 """Test cells run in the grading process and reach the learner's kernel only through data
 (grader/engine/testrunner.py, grader/engine/bridge.py, grader/engine/kernelside.py)."""
+
 from __future__ import annotations
 
 import ast
@@ -27,9 +28,18 @@ def across(value):
 
 
 @settings(max_examples=60, deadline=None)
-@given(hnp.arrays(dtype=st.one_of(hnp.floating_dtypes(), hnp.integer_dtypes(), hnp.unsigned_integer_dtypes(),
-                                  hnp.boolean_dtypes(), hnp.complex_number_dtypes()),
-                  shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)))
+@given(
+    hnp.arrays(
+        dtype=st.one_of(
+            hnp.floating_dtypes(),
+            hnp.integer_dtypes(),
+            hnp.unsigned_integer_dtypes(),
+            hnp.boolean_dtypes(),
+            hnp.complex_number_dtypes(),
+        ),
+        shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4),
+    )
+)
 def test_arrays_cross_with_their_dtype_shape_and_every_bit(array):
     back = across(array)
     assert type(back) is np.ndarray and back.dtype == array.dtype and back.shape == array.shape
@@ -81,6 +91,7 @@ def test_exceptions_and_warnings_are_rebuilt_as_the_same_kinds():
 
     class RowError(ValueError):
         pass
+
     mine = bridge.rebuilt_error(described(RowError("row 2 has no allowed choice")))
     assert isinstance(mine, ValueError) and type(mine).__name__ == "RowError" and str(mine).startswith("row 2")
     assert isinstance(bridge.rebuilt_error(described(SystemExit(3))), Exception)  # never stops the grader
@@ -89,8 +100,10 @@ def test_exceptions_and_warnings_are_rebuilt_as_the_same_kinds():
 
 
 def test_a_test_cell_takes_checks_from_the_grader_and_only_other_names_from_the_notebook():
-    source = ("from math import pi\n_x = np.array([1.0])\nfor _t in (1, 2):\n"
-              "    check_call(softmax, _x, expect=[1.0])\nlen(_x)")
+    source = (
+        "from math import pi\n_x = np.array([1.0])\nfor _t in (1, 2):\n"
+        "    check_call(softmax, _x, expect=[1.0])\nlen(_x)"
+    )
     wanted = testrunner.names_to_fetch(ast.parse(source), testrunner.pinned_names())
     assert wanted == {"softmax"}
 
@@ -125,7 +138,7 @@ def test_test_cells_need_nothing_from_the_notebook_but_its_graded_functions(less
 def _spy(lesson):
     """A correct naive_normalize that turns wrong as soon as it finds a trace of the tests in its kernel."""
     secrets = sorted(_test_cell_names(lesson))
-    return f'''
+    return f"""
 def naive_normalize(scores):
     shell = get_ipython()
     history = "\\n".join(shell.user_ns.get("In", []))
@@ -134,7 +147,7 @@ def naive_normalize(scores):
         return np.zeros(np.shape(scores))
     scores = np.asarray(scores, dtype=float)
     return scores / scores.sum(axis=-1, keepdims=True)
-'''
+"""
 
 
 def test_the_kernel_never_sees_a_test_cell(monkeypatch):
@@ -172,7 +185,7 @@ def test_arguments_come_back_as_the_learner_left_them():
     assert reshaped.shape == (3, 1)
 
 
-LEARNER_CODE = '''
+LEARNER_CODE = """
 import random
 import numpy as np
 
@@ -197,7 +210,7 @@ def sample_global(logits, temperature, rng):
 
 def sample_python_random(logits, temperature, rng):
     return random.randrange(len(logits))
-'''
+"""
 
 
 def _with_kernel(use):
@@ -211,8 +224,14 @@ def _with_kernel(use):
     with client.setup_kernel():
         client.execute_cell(nb.cells[0], 0)
         session = bridge.KernelSession(client, monotonic() + 120)
-        names = ["keeps_chunks", "copies_chunks", "reads_twice", "sample_next_token", "sample_global",
-                 "sample_python_random"]
+        names = [
+            "keeps_chunks",
+            "copies_chunks",
+            "reads_twice",
+            "sample_next_token",
+            "sample_global",
+            "sample_python_random",
+        ]
         return use(session.describe(names))
 
 
@@ -221,9 +240,12 @@ def test_streams_cross_to_the_kernel_as_one_pass_streams_with_their_reused_buffe
 
     def use(fns):
         reused = checks.OnePass([[1.0, 2.0], [3.0, 4.0]], reuse_buffer=True)
-        out = {"kept": fns["keeps_chunks"](reused), "read": reused.read,
-               "copied": fns["copies_chunks"](checks.OnePass([[1.0, 2.0], [3.0, 4.0]], reuse_buffer=True)),
-               "twice": fns["reads_twice"](checks.OnePass([[1.0], [2.0, 3.0]]))}
+        out = {
+            "kept": fns["keeps_chunks"](reused),
+            "read": reused.read,
+            "copied": fns["copies_chunks"](checks.OnePass([[1.0, 2.0], [3.0, 4.0]], reuse_buffer=True)),
+            "twice": fns["reads_twice"](checks.OnePass([[1.0], [2.0, 3.0]])),
+        }
         return out
 
     out = run_apart(_with_kernel, use)
@@ -253,25 +275,39 @@ def test_a_function_drawing_from_the_kernels_global_random_state_is_seen():
 
 def test_a_value_too_large_to_compare_crosses_as_a_stand_in_that_says_so():
     kernel = kernelside.Bridge({"big": lambda n: "x" * n, "many": lambda: [np.zeros(1000)] * 1000})
-    answer = json.loads(kernel.call(json.dumps({"name": "big", "args": [CODEC.encode(8_000_000)], "kwargs": {},
-                                                "errstate": np.geterr(), "times": 1})))
+    answer = json.loads(
+        kernel.call(
+            json.dumps(
+                {"name": "big", "args": [CODEC.encode(8_000_000)], "kwargs": {}, "errstate": np.geterr(), "times": 1}
+            )
+        )
+    )
     refused = CODEC.read(answer["results"][0])
     assert isinstance(refused, bridge.Opaque) and "too large to compare" in repr(refused) and len(repr(refused)) < 300
-    small = json.loads(kernel.call(json.dumps({"name": "big", "args": [CODEC.encode(1000)], "kwargs": {},
-                                              "errstate": np.geterr(), "times": 1})))
+    small = json.loads(
+        kernel.call(
+            json.dumps({"name": "big", "args": [CODEC.encode(1000)], "kwargs": {}, "errstate": np.geterr(), "times": 1})
+        )
+    )
     assert CODEC.read(small["results"][0]) == "x" * 1000
     assert isinstance(across(np.zeros(kernelside.MAX_VALUE)), bridge.Opaque)  # 32 MB of float64
     assert isinstance(across([np.zeros(1000)] * 1000), list)  # each part is small: only the kernel's answer is bounded
-    repeated = json.loads(kernel.call(json.dumps({"name": "big", "args": [CODEC.encode(3_000_000)], "kwargs": {},
-                                                  "errstate": np.geterr(), "times": 8})))
+    repeated = json.loads(
+        kernel.call(
+            json.dumps(
+                {"name": "big", "args": [CODEC.encode(3_000_000)], "kwargs": {}, "errstate": np.geterr(), "times": 8}
+            )
+        )
+    )
     assert len(json.dumps(repeated)) < kernelside.MAX_ANSWER + kernelside.MAX_VALUE  # the calls share one budget
     assert isinstance(CODEC.read(repeated["results"][-1]), bridge.Opaque)
 
 
 def test_names_and_messages_the_kernel_sends_are_clipped_and_say_so():
     huge = "E" * 4_000_000
-    error = bridge.rebuilt_error({"classes": [["learner", huge, huge], ["builtins", "ValueError", "ValueError"]],
-                                  "message": "m" * 4_000_000})
+    error = bridge.rebuilt_error(
+        {"classes": [["learner", huge, huge], ["builtins", "ValueError", "ValueError"]], "message": "m" * 4_000_000}
+    )
     assert isinstance(error, ValueError) and len(type(error).__name__) < 300 and "clipped" in type(error).__name__
     assert len(str(error)) < 3000 and str(error).endswith("more characters]")
     described = kernelside.describe_error(type(huge, (KeyError,), {})("k" * 100_000))
@@ -283,17 +319,30 @@ def _graded_cell(outputs):
     return nbformat.v4.new_code_cell("", metadata=meta, outputs=outputs)
 
 
-_texts = st.builds(lambda char, n: char * n, st.sampled_from(["a", "\x01", "é", "\n", "💥"]),
-                   st.integers(0, 200_000)) | st.sampled_from(["1.5", "0", "2", "3.0", "text"])
+_texts = st.builds(
+    lambda char, n: char * n, st.sampled_from(["a", "\x01", "é", "\n", "💥"]), st.integers(0, 200_000)
+) | st.sampled_from(["1.5", "0", "2", "3.0", "text"])
 _outputs = st.one_of(
-    st.builds(lambda name, text: nbformat.v4.new_output("stream", name=name, text=text),
-              st.sampled_from(["stdout", "stderr"]), _texts),
-    st.builds(lambda ename, evalue: nbformat.v4.new_output("error", ename=ename, evalue=evalue,
-                                                           traceback=[ename, evalue]), _texts, _texts),
-    st.builds(lambda text: nbformat.v4.new_output("execute_result", data={"text/plain": text or "x"},
-                                                  execution_count=1), _texts),
-    st.builds(lambda text, image: nbformat.v4.new_output("display_data", data={"text/html": text, "image/png": image}),
-              _texts, _texts))
+    st.builds(
+        lambda name, text: nbformat.v4.new_output("stream", name=name, text=text),
+        st.sampled_from(["stdout", "stderr"]),
+        _texts,
+    ),
+    st.builds(
+        lambda ename, evalue: nbformat.v4.new_output("error", ename=ename, evalue=evalue, traceback=[ename, evalue]),
+        _texts,
+        _texts,
+    ),
+    st.builds(
+        lambda text: nbformat.v4.new_output("execute_result", data={"text/plain": text or "x"}, execution_count=1),
+        _texts,
+    ),
+    st.builds(
+        lambda text, image: nbformat.v4.new_output("display_data", data={"text/html": text, "image/png": image}),
+        _texts,
+        _texts,
+    ),
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -327,9 +376,16 @@ def test_ordinary_names_in_a_learners_cell_are_not_suspicious_but_redefined_chec
     def notebook(*sources):
         return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
 
-    ordinary = notebook("numbers = [1, 2, 3]", "copy = list(numbers)", "tolerance = 1e-8",
-                        "Mistake = 'dividing by the max'", "import sys\nsys = None")
+    ordinary = notebook(
+        "numbers = [1, 2, 3]",
+        "copy = list(numbers)",
+        "tolerance = 1e-8",
+        "Mistake = 'dividing by the max'",
+        "import sys\nsys = None",
+    )
     assert suspicious.reasons(ordinary) == []
     redefined = notebook("def check_call(*args, **kwargs):\n    pass", "passed = print")
-    assert suspicious.reasons(redefined) == ["cell 0 redefines the check check_call",
-                                             "cell 1 redefines the check passed"]
+    assert suspicious.reasons(redefined) == [
+        "cell 0 redefines the check check_call",
+        "cell 1 redefines the check passed",
+    ]

@@ -1,4 +1,5 @@
 """Kernels forked from the warm zygote behave like kernels started from scratch."""
+
 from __future__ import annotations
 
 import asyncio
@@ -18,8 +19,11 @@ async def run_in_kernel(code: str, cwd, env=None, isolate=False) -> tuple[str, F
     client.start_channels()
     await client.wait_for_ready(timeout=30)
     printed = []
-    reply = await client.execute_interactive(code, timeout=30, output_hook=lambda msg: printed.append(
-        msg["content"].get("text", "")) if msg["msg_type"] == "stream" else None)
+    reply = await client.execute_interactive(
+        code,
+        timeout=30,
+        output_hook=lambda msg: printed.append(msg["content"].get("text", "")) if msg["msg_type"] == "stream" else None,
+    )
     client.stop_channels()
     assert reply["content"]["status"] == "ok", reply["content"]
     return "".join(printed), km
@@ -27,8 +31,10 @@ async def run_in_kernel(code: str, cwd, env=None, isolate=False) -> tuple[str, F
 
 def test_a_forked_kernel_runs_code_in_its_own_directory_environment_and_process(tmp_path):
     async def main():
-        code = ("import os, sys, numpy\nprint(os.getcwd()); print(os.environ['MARK']); print(os.getpid());"
-                "print(os.getsid(0) == os.getpid()); print('matplotlib' in sys.modules)")
+        code = (
+            "import os, sys, numpy\nprint(os.getcwd()); print(os.environ['MARK']); print(os.getpid());"
+            "print(os.getsid(0) == os.getpid()); print('matplotlib' in sys.modules)"
+        )
         out, km = await run_in_kernel(code, tmp_path, {"MARK": "graded"})
         assert isinstance(km.provisioner.process, ForkedProcess)
         cwd, mark, pid, own_session, preloaded = out.split()
@@ -38,17 +44,21 @@ def test_a_forked_kernel_runs_code_in_its_own_directory_environment_and_process(
         assert km.provisioner is None or km.provisioner.process is None or km.provisioner.process.poll() is not None
         with pytest.raises(ProcessLookupError):
             os.kill(int(pid), 0)
+
     run_apart(asyncio.run, main())
 
 
 def test_two_forked_kernels_do_not_share_state_or_random_numbers(tmp_path):
     async def main():
-        first, km1 = await run_in_kernel("import numpy, random\nx = 1\nprint(numpy.random.random(), random.random())",
-                                         tmp_path)
-        second, km2 = await run_in_kernel("print('x' in globals())\nimport numpy, random\n"
-                                          "print(numpy.random.random(), random.random())", tmp_path)
+        first, km1 = await run_in_kernel(
+            "import numpy, random\nx = 1\nprint(numpy.random.random(), random.random())", tmp_path
+        )
+        second, km2 = await run_in_kernel(
+            "print('x' in globals())\nimport numpy, random\nprint(numpy.random.random(), random.random())", tmp_path
+        )
         assert second.split()[0] == "False"
         assert first.split() != second.split()[1:]
         await km1.shutdown_kernel(now=True)
         await km2.shutdown_kernel(now=True)
+
     run_apart(asyncio.run, main())

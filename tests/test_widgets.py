@@ -4,6 +4,7 @@ Moving the slider (as Python code, or as the front end does with a state update)
 move the bars and the predicted token; the display bundle must hold both the live widget
 view and a static PNG with alt text, in a plain process and in a real headless kernel.
 """
+
 import base64
 import re
 
@@ -41,7 +42,7 @@ def test_low_temperature_puts_almost_all_the_mass_on_delhi(explorer):
     assert explorer.weights[TOKENS.index("Delhi")] > 0.97  # 0.9764: "am" keeps the other 2.4%
     assert explorer.predicted == "Delhi" and "T = 0.05" in explorer.prediction.value
     assert explorer.prediction.value != before
-    explorer.slider.value = explorer.slider.base ** explorer.slider.min  # the slider's low end, T ≈ 0.04
+    explorer.slider.value = explorer.slider.base**explorer.slider.min  # the slider's low end, T ≈ 0.04
     assert explorer.temperature < 0.05
     assert explorer.weights[TOKENS.index("Delhi")] > 0.99
     assert explorer.percents[TOKENS.index("Delhi")].value == "99.1%"
@@ -54,7 +55,7 @@ def test_high_temperature_is_near_uniform(explorer):
 
 
 def test_the_slider_spans_about_0_05_to_5_on_a_log_scale(explorer):
-    low, high = explorer.slider.base ** explorer.slider.min, explorer.slider.base ** explorer.slider.max
+    low, high = explorer.slider.base**explorer.slider.min, explorer.slider.base**explorer.slider.max
     assert 0.03 < low <= 0.05 and 5 <= high < 5.1
     explorer.slider.value = 100.0  # out of range: clamped, and the bars still follow
     assert explorer.temperature == pytest.approx(high)
@@ -106,12 +107,18 @@ def test_tokens_and_logits_must_match():
 
 
 def test_in_a_headless_kernel_the_output_has_both_views_and_nothing_on_stderr(tmp_path):
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        "import numpy as np\n"
-        "from grader.learner.widgets import temperature_explorer\n"
-        f"temperature_explorer({TOKENS!r}, np.log(np.array({PERCENT_AT_1!r}) / 100))")])
-    client = NotebookClient(nb, timeout=60, iopub_timeout=IOPUB_SECONDS,
-                            resources={"metadata": {"path": str(tmp_path)}})
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(
+                "import numpy as np\n"
+                "from grader.learner.widgets import temperature_explorer\n"
+                f"temperature_explorer({TOKENS!r}, np.log(np.array({PERCENT_AT_1!r}) / 100))"
+            )
+        ]
+    )
+    client = NotebookClient(
+        nb, timeout=60, iopub_timeout=IOPUB_SECONDS, resources={"metadata": {"path": str(tmp_path)}}
+    )
     run_apart(client.execute)
     outputs = nb.cells[0].outputs
     assert not [o for o in outputs if o.output_type == "stream" and o.name == "stderr"]

@@ -1,4 +1,5 @@
 """The course: a directory of lessons (Course), authoring (text -> notebook), release and the course contract."""
+
 from grader.course.directory import (
     RELEASE,
     SOLUTIONS,
@@ -11,6 +12,12 @@ from grader.course.directory import (
 )
 
 __all__ = [
-    "RELEASE", "SOLUTIONS", "Course", "NotACourse", "lesson_ids_in", "read_cached",
-    "source_notebook_in", "text_source_in",
+    "RELEASE",
+    "SOLUTIONS",
+    "Course",
+    "NotACourse",
+    "lesson_ids_in",
+    "read_cached",
+    "source_notebook_in",
+    "text_source_in",
 ]

@@ -19,6 +19,7 @@ solution cell. A line
 in a code cell of a later lesson is replaced, at build time, by that solution cell's
 reference code (without its BEGIN/END SOLUTION lines), indented as the line is.
 """
+
 from __future__ import annotations
 
 import math
@@ -54,9 +55,13 @@ class AuthoringError(ValueError):
 def references_of(lesson: str, root: Path) -> dict[str, str]:
     """{function: its reference code} for each solution cell of `lesson`'s text source, as a learner would type it."""
     nb = jupytext.read(text_source_in(root, lesson))
-    return {c.metadata.get("grade_id"): "\n".join(line for line in c.source.splitlines()
-                                                  if line.strip() not in SOLUTION_LINES)
-            for c in nb.cells if c.metadata.get("nbgrader") == "solution"}
+    return {
+        c.metadata.get("grade_id"): "\n".join(
+            line for line in c.source.splitlines() if line.strip() not in SOLUTION_LINES
+        )
+        for c in nb.cells
+        if c.metadata.get("nbgrader") == "solution"
+    }
 
 
 def with_references(source: str, lesson: str, root: Path | None, where: str) -> str:
@@ -68,21 +73,27 @@ def with_references(source: str, lesson: str, root: Path | None, where: str) -> 
         match = REFERENCE.match(line)
         if match is None:
             if LOOKS_LIKE_REFERENCE.match(line):
-                raise AuthoringError(f"{where}: malformed reference marker {line.strip()!r}; "
-                                     "write `# << reference <function> from <lesson> >>`")
+                raise AuthoringError(
+                    f"{where}: malformed reference marker {line.strip()!r}; "
+                    "write `# << reference <function> from <lesson> >>`"
+                )
             lines.append(line)
             continue
         earlier, function = match["lesson"], match["function"]
         known = lesson_ids_in(root) if root is not None else []
         if earlier not in known:
-            raise AuthoringError(f"{where}: reference to unknown lesson {earlier!r} "
-                                 f"(lessons: {', '.join(known) or 'none, no course directory given'})")
+            raise AuthoringError(
+                f"{where}: reference to unknown lesson {earlier!r} "
+                f"(lessons: {', '.join(known) or 'none, no course directory given'})"
+            )
         if not earlier < lesson:
             raise AuthoringError(f"{where}: a reference comes from an earlier lesson; {earlier} is not before {lesson}")
         references = references_of(earlier, root)
         if function not in references:
-            raise AuthoringError(f"{where}: {earlier} has no solution cell {function!r} to take a reference from "
-                                 f"(its solution cells: {', '.join(sorted(map(str, references)))})")
+            raise AuthoringError(
+                f"{where}: {earlier} has no solution cell {function!r} to take a reference from "
+                f"(its solution cells: {', '.join(sorted(map(str, references)))})"
+            )
         lines += [match["indent"] + text if text.strip() else "" for text in references[function].splitlines()]
     return "\n".join(lines)
 
@@ -111,8 +122,10 @@ def build_notebook(text_path: Path, root: Path | None = None) -> nbformat.Notebo
         meta = cell.metadata
         where = f"{lesson}, cell {index}"
         if "incorrectly_encoded_metadata" in meta:
-            raise AuthoringError(f"{where}: cannot read the cell marker {meta['incorrectly_encoded_metadata']!r} "
-                                 "(write key=value pairs with JSON values)")
+            raise AuthoringError(
+                f"{where}: cannot read the cell marker {meta['incorrectly_encoded_metadata']!r} "
+                "(write key=value pairs with JSON values)"
+            )
         for key in JUPYTEXT_ONLY:
             meta.pop(key, None)
         has_points = "points" in meta
@@ -135,8 +148,9 @@ def build_notebook(text_path: Path, root: Path | None = None) -> nbformat.Notebo
         if (kind == "tests") != has_points:
             raise AuthoringError(f"{where}: points go on tests cells, and only there")
         if (kind == "tests") != (function is not None):
-            raise AuthoringError(f"{where}: every tests cell names the function it tests (function=\"...\"), "
-                                 "and only a tests cell does")
+            raise AuthoringError(
+                f'{where}: every tests cell names the function it tests (function="..."), and only a tests cell does'
+            )
         if has_points and (problem := points_problem(points)):
             raise AuthoringError(f"{where}: {problem}")
         seen.add(grade_id)
@@ -148,8 +162,10 @@ def build_notebook(text_path: Path, root: Path | None = None) -> nbformat.Notebo
     defined = {c.metadata.nbgrader.grade_id for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")}
     for where, function in tests:
         if not isinstance(function, str) or function not in defined:
-            raise AuthoringError(f"{where} names function {function!r}, which no solution cell of the lesson defines "
-                                 f"(its functions: {', '.join(sorted(defined)) or 'none'})")
+            raise AuthoringError(
+                f"{where} names function {function!r}, which no solution cell of the lesson defines "
+                f"(its functions: {', '.join(sorted(defined)) or 'none'})"
+            )
     nbformat.validate(nb)
     return nb
 

@@ -12,6 +12,7 @@ catalogue's misconceptions say which properties they break (`Misconception.break
 is how the tests show that every property has a hidden test that an implementation
 breaking it fails.
 """
+
 from __future__ import annotations
 
 import re
@@ -40,8 +41,11 @@ class Property:
 def tested_functions(course: Course, lesson: str) -> dict[str, str]:
     """{test cell grade_id: the function it tests} for one lesson, as each test cell's marker names it."""
     nb = read_cached(course.source_notebook(lesson))
-    return {c.metadata.nbgrader.grade_id: c.metadata.get("function") for c in nb.cells
-            if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")}
+    return {
+        c.metadata.nbgrader.grade_id: c.metadata.get("function")
+        for c in nb.cells
+        if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")
+    }
 
 
 def function_of_test(course: Course, grade_id: str, lesson: str) -> str | None:

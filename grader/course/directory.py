@@ -2,6 +2,7 @@
 
 Every part of the grader is handed the Course it works on; only the command line picks one.
 """
+
 from __future__ import annotations
 
 import functools
@@ -30,8 +31,11 @@ class Course:
 
     def __post_init__(self):
         root = Path(self.root).expanduser().resolve()
-        missing = [name for name, there in ((CONFIG, (root / CONFIG).is_file()),
-                                            (f"{SOLUTIONS}/", (root / SOLUTIONS).is_dir())) if not there]
+        missing = [
+            name
+            for name, there in ((CONFIG, (root / CONFIG).is_file()), (f"{SOLUTIONS}/", (root / SOLUTIONS).is_dir()))
+            if not there
+        ]
         if missing:
             raise NotACourse(f"{root} is not a course directory (it has no {' and no '.join(missing)})")
         object.__setattr__(self, "root", root)
@@ -85,9 +89,13 @@ class Course:
         """The reference code of every solution cell of a lesson, by grade_id, as a learner would type it."""
         nb = read_cached(self.source_notebook(lesson))
         markers = ("### BEGIN SOLUTION", "### END SOLUTION")
-        return {c.metadata.nbgrader.grade_id: "\n".join(line for line in c.source.splitlines()
-                                                       if line.strip() not in markers)
-                for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")}
+        return {
+            c.metadata.nbgrader.grade_id: "\n".join(
+                line for line in c.source.splitlines() if line.strip() not in markers
+            )
+            for c in nb.cells
+            if c.metadata.get("nbgrader", {}).get("solution")
+        }
 
     def learner_notebook(self, lesson: str, answers: dict[str, str]):
         """The student release with the given solution cells filled in, as a learner would."""

@@ -1,4 +1,5 @@
 """Regenerate the student release (notebooks/) from the lesson sources with nbgrader."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -31,8 +32,7 @@ def release(course: Course, lessons: list[str] | None = None, progress=print) ->
     return written
 
 
-def publish(course: Course, lessons: list[str] | None = None, exchange: Path | None = None,
-            progress=print) -> None:
+def publish(course: Course, lessons: list[str] | None = None, exchange: Path | None = None, progress=print) -> None:
     """Release lessons to the nbgrader exchange, where students fetch them (`nbgrader fetch_assignment`)."""
     config = course.nbgrader_config(exchange)
     config.ExchangeReleaseAssignment.force = True  # releasing again replaces the old release

@@ -12,6 +12,7 @@ stand-in that says it was too large to compare, and names and messages are clipp
 past the time limit is interrupted; a kernel that does not answer within INTERRUPT_GRACE is
 killed (stop_kernel).
 """
+
 from __future__ import annotations
 
 import ast
@@ -33,10 +34,11 @@ from nbclient.util import ensure_async, run_sync
 from grader.engine import kernelside
 from grader.learner import checks
 
-SAFE_MODULES = {"numpy", "math", "cmath", "random", "itertools", "functools", "collections", "operator",
-                "statistics"}
-INSTALL = ("__softmax_bridge__ = (lambda ns: (exec({source!r}, ns), ns['Bridge'])[1])"
-           "({{'__name__': 'softmax_bridge'}})(globals())")
+SAFE_MODULES = {"numpy", "math", "cmath", "random", "itertools", "functools", "collections", "operator", "statistics"}
+INSTALL = (
+    "__softmax_bridge__ = (lambda ns: (exec({source!r}, ns), ns['Bridge'])[1])"
+    "({{'__name__': 'softmax_bridge'}})(globals())"
+)
 SOURCE = kernelside.__loader__.get_source(kernelside.__name__)
 INTERRUPT_GRACE = 5.0  # seconds an interrupted kernel gets to answer before it is killed
 MAX_ANSWER_TEXT = 2 * kernelside.MAX_ANSWER + 3 * kernelside.MAX_VALUE  # characters of an answer as IPython shows it
@@ -121,9 +123,16 @@ def _rebuilt_class(classes: tuple, root: type) -> type:
 @functools.lru_cache(maxsize=1024)
 def _named(module: str, qualname: str, name: str, base: type) -> type:
     """A subclass of `base` named as the learner's class was, made from a message alone."""
-    return type(name, (base,), {"__module__": module, "__qualname__": qualname,
-                                                       "__init__": BaseException.__init__,
-                                                       "__str__": BaseException.__str__})
+    return type(
+        name,
+        (base,),
+        {
+            "__module__": module,
+            "__qualname__": qualname,
+            "__init__": BaseException.__init__,
+            "__str__": BaseException.__str__,
+        },
+    )
 
 
 def rebuilt_error(raised: dict) -> BaseException:
@@ -171,8 +180,11 @@ def write_back(original, after) -> None:
                 original.shape = after.shape  # the learner's function reshaped the caller's array in place
             except (AttributeError, ValueError):
                 return
-        if original.shape == after.shape and original.flags.writeable and not np.array_equal(
-                original, after, equal_nan=original.dtype.kind in "fc"):
+        if (
+            original.shape == after.shape
+            and original.flags.writeable
+            and not np.array_equal(original, after, equal_nan=original.dtype.kind in "fc")
+        ):
             np.copyto(original, after, casting="unsafe")
     elif type(original) is list and type(after) is list and checks.changed_in_place(original, after):
         original[:] = after
@@ -195,8 +207,9 @@ class KernelSession:
 
     def describe(self, names: list[str]) -> dict:
         """The notebook's current value of each name it has: data as a copy, functions as KernelFunctions."""
-        answer = self._evaluate(f"__softmax_bridge__.describe({json.dumps(sorted(names))!r})",
-                                INSTALL.format(source=SOURCE))
+        answer = self._evaluate(
+            f"__softmax_bridge__.describe({json.dumps(sorted(names))!r})", INSTALL.format(source=SOURCE)
+        )
         found = {}
         try:
             for name, item in answer.items():
@@ -215,9 +228,13 @@ class KernelSession:
 
     def call(self, name: str, args, kwargs, times: int = 1):
         """Run name(*args, **kwargs) in the kernel `times` times: ([results], exception or None)."""
-        request = {"name": name, "args": [self.codec.encode(a) for a in args],
-                   "kwargs": {k: self.codec.encode(v) for k, v in kwargs.items()},
-                   "errstate": np.geterr(), "times": times}
+        request = {
+            "name": name,
+            "args": [self.codec.encode(a) for a in args],
+            "kwargs": {k: self.codec.encode(v) for k, v in kwargs.items()},
+            "errstate": np.geterr(),
+            "times": times,
+        }
         answer = self._evaluate(f"__softmax_bridge__.call({json.dumps(request)!r})")
         try:
             returned = [*answer["args"], *answer["kwargs"].values()]
@@ -266,8 +283,10 @@ class KernelSession:
                     raise KernelDied("the kernel stopped (it exited or crashed) during a test")
                 await stop_kernel(self.client.km)
                 self.killed = True
-                raise CellTimeoutError("the learner's code was still running at the time limit and did not stop "
-                                       f"when interrupted, so its kernel was stopped after {INTERRUPT_GRACE:g} s more")
+                raise CellTimeoutError(
+                    "the learner's code was still running at the time limit and did not stop "
+                    f"when interrupted, so its kernel was stopped after {INTERRUPT_GRACE:g} s more"
+                )
             reply = await self._matching(kc, msg_id, monotonic() + min(1.0, remaining))
             if reply is not None:
                 return reply

@@ -5,6 +5,7 @@ sandbox (sandbox.autograde_sandboxed); every way this can go wrong ends as the s
 What goes in and what comes out is plain data (the notebook's bytes, names, numbers; a JSON-able dict),
 so the grading may run in another process or on another machine.
 """
+
 from __future__ import annotations
 
 import copy
@@ -40,18 +41,29 @@ class Outcome:
 
     def as_data(self) -> dict:
         """JSON-able data: what crosses the process boundary."""
-        return {"status": self.status, "detail": self.detail,
-                "result": None if self.result is None else self.result.as_data()}
+        return {
+            "status": self.status,
+            "detail": self.detail,
+            "result": None if self.result is None else self.result.as_data(),
+        }
 
     @classmethod
     def from_data(cls, data: dict) -> Outcome:
         """The outcome back from as_data's output."""
-        return cls(None if data["result"] is None else Sandboxed.from_data(data["result"]), data["status"],
-                   data["detail"])
+        return cls(
+            None if data["result"] is None else Sandboxed.from_data(data["result"]), data["status"], data["detail"]
+        )
 
 
-def grade_submission(course_root: str, lesson: str, notebook: bytes | str, timestamp: str | None,
-                     beside: list[str], timeout: int | None = None, memory: int | None = None) -> dict:
+def grade_submission(
+    course_root: str,
+    lesson: str,
+    notebook: bytes | str,
+    timestamp: str | None,
+    beside: list[str],
+    timeout: int | None = None,
+    memory: int | None = None,
+) -> dict:
     """Grade one submission of `lesson` (in a worker process); whatever `notebook` holds ends as an Outcome,
     returned as its JSON-able data (Outcome.as_data).
 
@@ -65,8 +77,15 @@ def grade_submission(course_root: str, lesson: str, notebook: bytes | str, times
     return grade_outcome(Course(course_root), lesson, notebook, timestamp, beside, timeout, memory).as_data()
 
 
-def grade_outcome(course: Course, lesson: str, notebook: bytes | str, timestamp: str | None, beside: list[str],
-                  timeout: int | None = None, memory: int | None = None) -> Outcome:
+def grade_outcome(
+    course: Course,
+    lesson: str,
+    notebook: bytes | str,
+    timestamp: str | None,
+    beside: list[str],
+    timeout: int | None = None,
+    memory: int | None = None,
+) -> Outcome:
     """grade_submission's work, with its Outcome as an object."""
     name = f"{lesson}.ipynb"
     try:
@@ -86,18 +105,23 @@ def grade_outcome(course: Course, lesson: str, notebook: bytes | str, timestamp:
         nb = _compilable(nb)
     except Exception as error:
         problems.append((status_.SUSPICIOUS, f"its code could not be compiled ({named_error(error)})"))
-    problems += _found(status_.TAMPERED, "its test cells could not be compared with the release",
-                       lambda: status_.tampering(nb, release))
-    problems += _found(status_.SUSPICIOUS, "the files beside it could not be listed",
-                       lambda: status_.modules_beside(beside))
+    problems += _found(
+        status_.TAMPERED,
+        "its test cells could not be compared with the release",
+        lambda: status_.tampering(nb, release),
+    )
+    problems += _found(
+        status_.SUSPICIOUS, "the files beside it could not be listed", lambda: status_.modules_beside(beside)
+    )
     try:
         result = _autograde(course, lesson, nb, timestamp, timeout, memory)
     except GradingFailed as error:  # nbgrader gave up on this notebook: it scores 0, with the reason
         if _never_started(error):
             raise
         if "DeadKernelError" in str(error) or "Kernel died" in str(error):
-            problems.append((status_.KERNEL_DIED, "the kernel stopped (it exited or crashed) before the tests "
-                                                  "finished"))
+            problems.append(
+                (status_.KERNEL_DIED, "the kernel stopped (it exited or crashed) before the tests finished")
+            )
         elif not problems:
             problems.append((status_.INVALID, str(error)))
         return Outcome(None, *status_.combine(problems))
@@ -116,8 +140,9 @@ def _compilable(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     one that raises the error compiling it gives, so the kernel answers at once; it runs nothing either way."""
     cells = list(nb.cells)
     for index in suspicious.uncompilable(nb):
-        cells[index] = nbformat.v4.new_code_cell(f"raise RecursionError({NOT_COMPILED!r})",
-                                                 metadata=cells[index].metadata, id=cells[index].get("id"))
+        cells[index] = nbformat.v4.new_code_cell(
+            f"raise RecursionError({NOT_COMPILED!r})", metadata=cells[index].metadata, id=cells[index].get("id")
+        )
     changed = copy.copy(nb)
     changed["cells"] = cells
     return changed

@@ -24,6 +24,7 @@ mount, network, IPC and host-name namespaces:
 - It runs as a user of its own (take_uid: never one that a live process has), in no group, so
   it cannot undo any of this, write outside its own folders, or signal anything else.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -44,7 +45,7 @@ PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 1
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/dev")
 NEW_ROOT = "/tmp/softmax-kernel-root"  # made inside a tmpfs that covers /tmp in the kernel's namespace only
-HOME = "/tmp/kernel"                   # the kernel's directory, as seen from inside
+HOME = "/tmp/kernel"  # the kernel's directory, as seen from inside
 # The kernels' channel folders: on a tmpfs when there is one, so that what a kernel writes there is
 # memory of its control group (bounded), not disk.
 CHANNELS = os.path.join("/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir(), "softmax-kernels")
@@ -112,12 +113,16 @@ def hidden_inside() -> list[str]:
     non-editable install in the virtual environment, say) and this one, which then gets its learner part
     back (a copy outside the kept folders is not there at all)."""
     outer = [os.path.realpath(path) for path in kept_paths() if path not in learner_part()]
-    inside = [copy for copy in package_copies()
-              if any(os.path.commonpath([os.path.realpath(copy), folder]) == folder for folder in outer)]
+    inside = [
+        copy
+        for copy in package_copies()
+        if any(os.path.commonpath([os.path.realpath(copy), folder]) == folder for folder in outer)
+    ]
     return list(dict.fromkeys([PACKAGE, *inside]))
 
 
 # ----------------------------------------------------------------- in the kernel, before its code
+
 
 def own_pid_namespace() -> None:
     """Make this process's next child pid 1 of a new PID namespace (this process stays where it is)."""
@@ -174,8 +179,12 @@ def enter_own_tree(uid: int, channels: str) -> None:
     os.setuid(uid)
     _call(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
     _call(_libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0), "prctl")  # after setuid, which clears it: dies with its keeper
-    os.environ.update(HOME=HOME, TMPDIR=HOME, IPYTHONDIR=os.path.join(HOME, ".ipython"),
-                      MPLCONFIGDIR=os.path.join(HOME, ".matplotlib"))
+    os.environ.update(
+        HOME=HOME,
+        TMPDIR=HOME,
+        IPYTHONDIR=os.path.join(HOME, ".ipython"),
+        MPLCONFIGDIR=os.path.join(HOME, ".matplotlib"),
+    )
 
 
 def _bind_read_only(handle: int, path: str) -> None:
@@ -198,6 +207,7 @@ def _loopback_up() -> None:
 
 # ----------------------------------------------------------------- the kernel's channel folder
 
+
 def channel_folder() -> str:
     """A new folder for one kernel's channels and connection file, reachable only by root until hand_over."""
     os.makedirs(CHANNELS, 0o711, exist_ok=True)
@@ -212,6 +222,7 @@ def hand_over(folder: str, uid: int) -> None:
 
 
 # ----------------------------------------------------------------- user ids
+
 
 class UserId:
     """A user id for one kernel, held (a locked file) until release, across every process of the machine."""
@@ -276,6 +287,7 @@ def uids_in_use() -> set[int]:
 
 # ----------------------------------------------------------------- control groups
 
+
 def _cgroup_mounts() -> dict[str, tuple[str, str]]:
     """{"memory" / "pids" (cgroup v1) or "cgroup2": (mount point, its root inside the hierarchy)}."""
     found = {}
@@ -284,8 +296,13 @@ def _cgroup_mounts() -> dict[str, tuple[str, str]]:
             left, right = line.split(" - ", 1)
             root, mount_point = left.split()[3:5]
             fstype, _, options = right.split()[:3]
-            names = [o for o in options.split(",") if o in ("memory", "pids")] if fstype == "cgroup" else \
-                ["cgroup2"] if fstype == "cgroup2" else []
+            names = (
+                [o for o in options.split(",") if o in ("memory", "pids")]
+                if fstype == "cgroup"
+                else ["cgroup2"]
+                if fstype == "cgroup2"
+                else []
+            )
             for name in names:
                 found.setdefault(name, (mount_point, root))
     return found
@@ -339,7 +356,7 @@ class Group:
             for controller in ("memory", "pids"):
                 mount_point, root = mounts[controller]
                 inside = own.get(controller, "/")
-                inside = inside[len(root):] if root != "/" and inside.startswith(root) else inside
+                inside = inside[len(root) :] if root != "/" and inside.startswith(root) else inside
                 self.folders.append(os.path.join(mount_point + inside.rstrip("/"), name))
         for folder in self.folders:
             if os.path.isdir(folder):  # left by a keeper that was killed: only its user's processes could be there

@@ -7,6 +7,7 @@ sent to the kernel as source text and gives it two requests: "what are these nam
 The same Codec decodes on both sides; it needs only the standard library and NumPy.
 Whatever the learner's function returns, the answer stays bounded (MAX_VALUE, MAX_ANSWER).
 """
+
 import base64
 import io
 import json
@@ -34,8 +35,11 @@ class Codec:
         if value is None or type(value) in (bool, int, float, str):
             return ["py", value]
         if type(value) is OnePass:
-            return ["stream", {"reuse_buffer": value.reuse_buffer, "read": value.read},
-                    [self.encode(c, depth + 1) for c in value.chunks]]
+            return [
+                "stream",
+                {"reuse_buffer": value.reuse_buffer, "read": value.read},
+                [self.encode(c, depth + 1) for c in value.chunks],
+            ]
         if isinstance(value, (np.ndarray, np.generic)):
             return self._array(value)
         if type(value) in (list, tuple):
@@ -59,9 +63,14 @@ class Codec:
         buffer = io.BytesIO()
         np.save(buffer, np.array(array, copy=True, order="C"), allow_pickle=False)
         kind = "scalar" if isinstance(value, np.generic) else "array"
-        return [kind, base64.b64encode(buffer.getvalue()).decode("ascii"),
-                {"subclass": "" if type(value) is np.ndarray or kind == "scalar" else type(value).__name__,
-                 "readonly": kind == "array" and not value.flags.writeable}]
+        return [
+            kind,
+            base64.b64encode(buffer.getvalue()).decode("ascii"),
+            {
+                "subclass": "" if type(value) is np.ndarray or kind == "scalar" else type(value).__name__,
+                "readonly": kind == "array" and not value.flags.writeable,
+            },
+        ]
 
     def decode(self, item, opaque=None):
         """The value an encoded item stands for; `opaque` builds a stand-in for anything else."""
@@ -98,8 +107,14 @@ def bounded(encoded, value, limit=MAX_VALUE):
 
 
 def _too_large(value, size, limit=MAX_VALUE):
-    return ["opaque", {"type": clip(type(value).__name__, NAME_LIMIT), "too_large": True,
-                       "repr": f"too large to compare ({size}, more than the {limit:,} allowed)"}]
+    return [
+        "opaque",
+        {
+            "type": clip(type(value).__name__, NAME_LIMIT),
+            "too_large": True,
+            "repr": f"too large to compare ({size}, more than the {limit:,} allowed)",
+        },
+    ]
 
 
 def _short(value):
@@ -129,8 +144,10 @@ def describe_error(error):
 
 def _classes(cls):
     """(module, qualified name, name) of a class and its first bases, innermost first, names clipped."""
-    return [[clip(getattr(c, "__module__", ""), NAME_LIMIT), clip(c.__qualname__, NAME_LIMIT),
-             clip(c.__name__, NAME_LIMIT)] for c in cls.__mro__[:20]]
+    return [
+        [clip(getattr(c, "__module__", ""), NAME_LIMIT), clip(c.__qualname__, NAME_LIMIT), clip(c.__name__, NAME_LIMIT)]
+        for c in cls.__mro__[:20]
+    ]
 
 
 class Bridge(Codec):
@@ -168,7 +185,13 @@ class Bridge(Codec):
             except BaseException as error:  # the learner's error (or the grader's interrupt), as data
                 raised = describe_error(error)
         warned = [{"classes": _classes(w.category), "message": _message(w.message)} for w in caught[:20]]
-        return json.dumps({"results": results, "raised": raised, "warnings": warned,
-                           "global_random": random_states() != random_before,
-                           "args": [bounded(self.encode(a), a) for a in args],
-                           "kwargs": {k: bounded(self.encode(v), v) for k, v in kwargs.items()}})
+        return json.dumps(
+            {
+                "results": results,
+                "raised": raised,
+                "warnings": warned,
+                "global_random": random_states() != random_before,
+                "args": [bounded(self.encode(a), a) for a in args],
+                "kwargs": {k: bounded(self.encode(v), v) for k, v in kwargs.items()},
+            }
+        )

@@ -9,6 +9,7 @@ metadata, and each difference is a finding: edited metadata earns nothing and co
 nothing but the flag. A cell with no nbgrader metadata stays a plain cell (a test stripped
 of it counts as deleted, as before).
 """
+
 from __future__ import annotations
 
 import copy
@@ -17,24 +18,28 @@ from collections import Counter
 
 import nbformat
 
-SHOWN = 40        # characters of a submitted value quoted in a finding
+SHOWN = 40  # characters of a submitted value quoted in a finding
 MOST_FINDINGS = 12  # findings listed one by one; the rest are counted
 FLAGS = ("grade", "solution", "locked", "task")
 SHORT = reprlib.Repr()
 SHORT.maxstring = SHORT.maxother = SHOWN
 
 
-def restore(submitted: nbformat.NotebookNode,
-            release: nbformat.NotebookNode) -> tuple[nbformat.NotebookNode, list[str]]:
+def restore(
+    submitted: nbformat.NotebookNode, release: nbformat.NotebookNode
+) -> tuple[nbformat.NotebookNode, list[str]]:
     """The submission with the release's grading metadata, and how the submitted metadata differed."""
-    known = {meta["grade_id"]: cell for cell in release.cells
-             if isinstance(meta := cell.metadata.get("nbgrader"), dict) and "grade_id" in meta}
+    known = {
+        meta["grade_id"]: cell
+        for cell in release.cells
+        if isinstance(meta := cell.metadata.get("nbgrader"), dict) and "grade_id" in meta
+    }
     cells = [_shallow(cell) for cell in submitted.cells]
     findings: list[str] = []
-    owner: dict[str, int] = {}    # release grade id -> the submitted cell graded as it
+    owner: dict[str, int] = {}  # release grade id -> the submitted cell graded as it
     claimed: dict[int, dict] = {}  # submitted cell -> its metadata, which names a release cell
     garbled: dict[int, str] = {}  # submitted cell -> why its metadata names no cell
-    unknown: list[str] = []       # cells whose grade metadata names no cell of the release
+    unknown: list[str] = []  # cells whose grade metadata names no cell of the release
     for index, cell in enumerate(cells):
         if "nbgrader" not in cell.metadata:
             continue
@@ -50,8 +55,10 @@ def restore(submitted: nbformat.NotebookNode,
             owner[grade_id] = index  # nbgrader's rule: the last cell of a grade id is the one graded
             claimed[index] = meta
         elif grade_id is not None or any(meta.get(flag) for flag in FLAGS):
-            unknown.append(f"cell {index}: grade metadata the release does not have"
-                           + (f" (grade_id {_shown(grade_id)})" if grade_id is not None else ""))
+            unknown.append(
+                f"cell {index}: grade metadata the release does not have"
+                + (f" (grade_id {_shown(grade_id)})" if grade_id is not None else "")
+            )
     if len(unknown) > 1 and not any(known[grade_id].metadata["nbgrader"].get("grade") for grade_id in owner):
         # another lesson's notebook, most likely: one line says it
         unknown = [f"{len(unknown)} cells with grade metadata the release does not have, and none of its tests"]
@@ -113,7 +120,7 @@ def _placed(garbled: dict[int, str], owner: dict[str, int], cells, known) -> dic
     crowded = {gap for gap, count in Counter(gaps.values()).items() if count > 1}
     found = {}
     for index, (start, end) in gaps.items():
-        missing = [grade_id for grade_id in order[start + 1:end] if grade_id not in owner]
+        missing = [grade_id for grade_id in order[start + 1 : end] if grade_id not in owner]
         if (start, end) in crowded or len(missing) != 1:
             continue
         wanted = known[missing[0]]
@@ -135,8 +142,15 @@ def _set_type(cell, cell_type: str) -> None:
 
 
 def _kind(value) -> str:
-    return {list: "a list", str: "a string", type(None): "null", bool: "a boolean", int: "a number",
-            float: "a number", dict: "a mapping"}.get(type(value), type(value).__name__)
+    return {
+        list: "a list",
+        str: "a string",
+        type(None): "null",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        dict: "a mapping",
+    }.get(type(value), type(value).__name__)
 
 
 def _shown(value) -> str:

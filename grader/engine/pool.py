@@ -5,6 +5,7 @@ notebooks in its own throw-away course directory (see sandbox), so the work spre
 over every core, each worker pays Python's and nbgrader's start-up only once, and its
 kernels are forked from a process that has done their imports (see warmkernel).
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -33,8 +34,9 @@ class WorkerDied(RuntimeError):
     """The worker process grading a call died (killed, or crashed) twice, the second time grading it alone."""
 
 
-def in_workers(fn: Callable, calls: list[tuple], jobs: int | None = None,
-               progress=None) -> Iterator[tuple[int, Future]]:
+def in_workers(
+    fn: Callable, calls: list[tuple], jobs: int | None = None, progress=None
+) -> Iterator[tuple[int, Future]]:
     """Run `fn(*args)` for each args tuple in worker processes; yield (index, finished future) as each ends.
 
     `progress(done, total, elapsed_seconds)` is called after each. Every lesson's gradebook
@@ -105,18 +107,23 @@ def _alone(fn, args: tuple, context) -> Future:
     if finished:
         return finished[0][1]
     died = Future()
-    died.set_exception(WorkerDied("the grading process died twice while grading it (killed, or it crashed), "
-                                  "the second time grading it alone"))
+    died.set_exception(
+        WorkerDied(
+            "the grading process died twice while grading it (killed, or it crashed), the second time grading it alone"
+        )
+    )
     return died
 
 
 def _grade(course_root: str, lesson: str, notebook_json: str) -> Report:
-    return autograde_sandboxed(Course(course_root), lesson, nbformat.reads(notebook_json, as_version=4),
-                               warm=True).report
+    return autograde_sandboxed(
+        Course(course_root), lesson, nbformat.reads(notebook_json, as_version=4), warm=True
+    ).report
 
 
-def grade_many(course: Course, items: list[tuple[str, nbformat.NotebookNode]], jobs: int | None = None,
-               progress=None) -> list[Report | Exception]:
+def grade_many(
+    course: Course, items: list[tuple[str, nbformat.NotebookNode]], jobs: int | None = None, progress=None
+) -> list[Report | Exception]:
     """Grade (lesson, notebook) pairs of `course` in parallel; the reports come back in the same order.
 
     A notebook nbgrader could not grade gives its exception in place of a report.
@@ -140,8 +147,10 @@ def print_progress(done: int, total: int, elapsed: float, stream=sys.stderr) -> 
     width = 30
     filled = round(width * done / total)
     left = elapsed / done * (total - done)
-    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} graded, "
-                 f"{elapsed:.0f} s so far, about {left:.0f} s left ")
+    stream.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} graded, "
+        f"{elapsed:.0f} s so far, about {left:.0f} s left "
+    )
     if done == total:
         stream.write("\n")
     stream.flush()

@@ -4,6 +4,7 @@ The directory holds a copy of the lesson's gradebook (built once by nbgrader's g
 cached) and the submission; nbgrader restores every test cell (hidden tests included) from it and runs
 the notebook, with test cells run outside the learner's kernel (testrunner).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -31,8 +32,10 @@ from grader.engine.testrunner import TestsOutsideKernel
 LEARNER = "learner"
 IOPUB_SECONDS = 30
 # nbgrader's autograde steps, with its Execute replaced by one that runs test cells outside the kernel
-AUTOGRADE_STEPS = [TestsOutsideKernel if step is Execute else step
-                   for step in Autograde.class_traits()["autograde_preprocessors"].default()]
+AUTOGRADE_STEPS = [
+    TestsOutsideKernel if step is Execute else step
+    for step in Autograde.class_traits()["autograde_preprocessors"].default()
+]
 
 
 class GradingFailed(RuntimeError):
@@ -77,23 +80,36 @@ class Sandboxed:
     """What nbgrader's autograde produced for one submission in its own course directory."""
 
     report: Report | None
-    autograded: str                          # the autograded notebook, as JSON text
+    autograded: str  # the autograded notebook, as JSON text
     grades: dict[str, tuple[float | None, bool]] = field(default_factory=dict)  # cell -> auto_score, needs_manual
 
     def as_data(self) -> dict:
         """JSON-able data, to cross a process boundary."""
-        return {"report": None if self.report is None else self.report.as_data(), "autograded": self.autograded,
-                "grades": {cell: [score, manual] for cell, (score, manual) in self.grades.items()}}
+        return {
+            "report": None if self.report is None else self.report.as_data(),
+            "autograded": self.autograded,
+            "grades": {cell: [score, manual] for cell, (score, manual) in self.grades.items()},
+        }
 
     @classmethod
     def from_data(cls, data: dict) -> Sandboxed:
         """The result back from as_data's output."""
-        return cls(None if data["report"] is None else Report.from_data(data["report"]), data["autograded"],
-                   {cell: (score, manual) for cell, (score, manual) in data["grades"].items()})
+        return cls(
+            None if data["report"] is None else Report.from_data(data["report"]),
+            data["autograded"],
+            {cell: (score, manual) for cell, (score, manual) in data["grades"].items()},
+        )
 
 
-def autograde_sandboxed(course: Course, lesson: str, nb: nbformat.NotebookNode, timestamp: str | None = None,
-                        timeout: int | None = None, warm: bool = False, memory: int | None = None) -> Sandboxed:
+def autograde_sandboxed(
+    course: Course,
+    lesson: str,
+    nb: nbformat.NotebookNode,
+    timestamp: str | None = None,
+    timeout: int | None = None,
+    warm: bool = False,
+    memory: int | None = None,
+) -> Sandboxed:
     """Run nbgrader's autograde on one submission of a lesson of `course` in a throw-away course directory.
 
     The directory holds only a copy of the lesson's gradebook and the submission, so the
@@ -178,7 +194,10 @@ def require_success(result: dict, step: str) -> None:
     if result["success"]:
         return
     lines = f"{result.get('log', '')}\n{result.get('error', '')}".strip().splitlines()
-    causes = [line.strip() for line in lines
-              if re.match(r"\s*[\w.]+(Error|Exception): ", line) and "NbGraderException" not in line]
+    causes = [
+        line.strip()
+        for line in lines
+        if re.match(r"\s*[\w.]+(Error|Exception): ", line) and "NbGraderException" not in line
+    ]
     detail = causes[-1] if causes else (lines[-1].strip() if lines else "no details")
     raise GradingFailed(f"nbgrader {step} failed: {detail}")

@@ -1,5 +1,6 @@
 """What a grading found, as plain data: each test's points, message and named mistakes (Report), read from
 an executed notebook outside the learner's kernel, and bounded whatever the submission printed or raised."""
+
 from __future__ import annotations
 
 import json
@@ -75,8 +76,11 @@ def cell_message(cell) -> str:
                 return clipped(evalue, MESSAGE_LIMIT)
             return clipped(f"{ename}: {evalue}".rstrip(": "), MESSAGE_LIMIT)
         if output.get("output_type") == "stream" and output.get("name") == "stderr":
-            return clipped("wrote to stderr (nbgrader gives such a cell 0): "
-                           + str(output.get("text", ""))[:MESSAGE_LIMIT].strip(), MESSAGE_LIMIT)
+            return clipped(
+                "wrote to stderr (nbgrader gives such a cell 0): "
+                + str(output.get("text", ""))[:MESSAGE_LIMIT].strip(),
+                MESSAGE_LIMIT,
+            )
     printed = "".join(str(o.get("text", "")) for o in outputs if o.get("output_type") == "stream")
     return clipped(printed.strip(), MESSAGE_LIMIT)
 
@@ -95,15 +99,32 @@ def cell_mistakes(cell) -> list[str]:
 def report_of(course: Course, executed: nbformat.NotebookNode, lesson: str) -> Report:
     """The Report of an executed notebook: its scores (scores_of) and each test cell's message."""
     source = read_cached(course.source_notebook(lesson))
-    max_points = {c.metadata.nbgrader.grade_id: float(c.metadata.nbgrader.points) for c in source.cells
-                  if c.metadata.get("nbgrader", {}).get("grade")}
-    messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in executed.cells
-                if c.metadata.get("nbgrader", {}).get("grade")}
-    mistakes = {c.metadata["nbgrader"]["grade_id"]: cell_mistakes(c) for c in executed.cells
-                if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]}
-    tests = [TestResult(name, score, max_points[name], score >= max_points[name], messages.get(name, MISSING_TEST),
-                        mistakes.get(name, []))
-             for name, (score, _) in scores_of(course, executed, lesson).items()]
+    max_points = {
+        c.metadata.nbgrader.grade_id: float(c.metadata.nbgrader.points)
+        for c in source.cells
+        if c.metadata.get("nbgrader", {}).get("grade")
+    }
+    messages = {
+        c.metadata["nbgrader"]["grade_id"]: cell_message(c)
+        for c in executed.cells
+        if c.metadata.get("nbgrader", {}).get("grade")
+    }
+    mistakes = {
+        c.metadata["nbgrader"]["grade_id"]: cell_mistakes(c)
+        for c in executed.cells
+        if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]
+    }
+    tests = [
+        TestResult(
+            name,
+            score,
+            max_points[name],
+            score >= max_points[name],
+            messages.get(name, MISSING_TEST),
+            mistakes.get(name, []),
+        )
+        for name, (score, _) in scores_of(course, executed, lesson).items()
+    ]
     return Report(lesson, sum(t.points for t in tests), sum(t.max_points for t in tests), tests)
 
 
@@ -124,14 +145,24 @@ def scores_of(course: Course, executed: nbformat.NotebookNode, lesson: str) -> d
 def test_ids(course: Course, lesson: str) -> list[str]:
     """The grade ids of the lesson's test cells, in order."""
     source = read_cached(course.source_notebook(lesson))
-    return [c.metadata.nbgrader.grade_id for c in source.cells
-            if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")]
+    return [
+        c.metadata.nbgrader.grade_id
+        for c in source.cells
+        if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")
+    ]
 
 
 def render_table(report: Report) -> str:
     """A plain-text table of the report, then the full message of every failed test."""
-    rows = [(t.grade_id, f"{t.points:g}/{t.max_points:g}", "passed" if t.passed else "FAILED",
-             (t.message.splitlines() or [""])[0]) for t in report.tests]
+    rows = [
+        (
+            t.grade_id,
+            f"{t.points:g}/{t.max_points:g}",
+            "passed" if t.passed else "FAILED",
+            (t.message.splitlines() or [""])[0],
+        )
+        for t in report.tests
+    ]
     header = ("test", "points", "result", "message")
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(3)]
     line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r[:3], widths, strict=False)) + "  " + r[3]  # noqa: E731

@@ -6,6 +6,7 @@ grading ended (the kernel died, the file was not a notebook, the grading process
 from comparing the submission's test cells and their metadata with the release's (deleted,
 edited, duplicated, stripped; metadata edits are found by metadata.restore).
 """
+
 from __future__ import annotations
 
 import nbformat
@@ -17,8 +18,8 @@ KERNEL_DIED = "kernel died"
 INVALID = "invalid notebook"
 TAMPERED = "tests tampered"
 SUSPICIOUS = "suspicious code"
-GRADER_DIED = "grader died"        # the grading process died twice on it (see batch.in_workers)
-BAD_TIMESTAMP = "bad timestamp"    # its timestamp.txt was left out
+GRADER_DIED = "grader died"  # the grading process died twice on it (see batch.in_workers)
+BAD_TIMESTAMP = "bad timestamp"  # its timestamp.txt was left out
 
 
 def execution_problems(executed: nbformat.NotebookNode) -> list[tuple[str, str]]:
@@ -65,14 +66,22 @@ def tampering(submitted: nbformat.NotebookNode, release: nbformat.NotebookNode) 
     expected = dict(_test_cells(release))
     seen = dict(_test_cells(submitted))
     if not set(seen) & set(expected):
-        return ["none of the lesson's test cells is there (deleted, stripped of their nbgrader metadata, "
-                "or another lesson's notebook)"]
+        return [
+            "none of the lesson's test cells is there (deleted, stripped of their nbgrader metadata, "
+            "or another lesson's notebook)"
+        ]
     found = [f"{grade_id} deleted" for grade_id in expected if grade_id not in seen]
-    found += [f"{grade_id} edited" for grade_id, source in seen.items()
-              if grade_id in expected and source != expected[grade_id]]
+    found += [
+        f"{grade_id} edited"
+        for grade_id, source in seen.items()
+        if grade_id in expected and source != expected[grade_id]
+    ]
     plain = {c.source.strip() for c in submitted.cells if "nbgrader" not in c.metadata}
-    found += [f"{grade_id} lost its nbgrader metadata" for grade_id, source in expected.items()
-              if grade_id not in seen and source and source in plain]  # hidden tests are empty in the release
+    found += [
+        f"{grade_id} lost its nbgrader metadata"
+        for grade_id, source in expected.items()
+        if grade_id not in seen and source and source in plain
+    ]  # hidden tests are empty in the release
     return found
 
 

@@ -1,5 +1,6 @@
 """A learner's file read as a lesson notebook: every way it can be unreadable is BadInput, and its lesson is
 the one whose graded cells it carries."""
+
 from __future__ import annotations
 
 import json
@@ -71,10 +72,8 @@ def identify_lesson(course: Course, nb: nbformat.NotebookNode, path: Path) -> st
     """The lesson of `course` whose graded cells this notebook carries."""
     ids = grade_ids(nb)
     lessons = course.lesson_ids()
-    overlap = {lesson: len(ids & grade_ids(read_cached(course.source_notebook(lesson))))
-               for lesson in lessons}
+    overlap = {lesson: len(ids & grade_ids(read_cached(course.source_notebook(lesson)))) for lesson in lessons}
     best = max(overlap, key=overlap.get, default=None)
     if best is None or overlap[best] == 0:
-        raise BadInput(f"{path}: not a notebook of a known lesson "
-                       f"(none of its cells belong to {', '.join(lessons)})")
+        raise BadInput(f"{path}: not a notebook of a known lesson (none of its cells belong to {', '.join(lessons)})")
     return best

@@ -5,6 +5,7 @@ but an instructor wants to know who tried. Each finding is a short reason; the s
 gets the status "suspicious code" next to the score it earned. Test cells are not read: they
 are the lesson's own, restored by nbgrader.
 """
+
 from __future__ import annotations
 
 import ast
@@ -15,17 +16,31 @@ from grader.learner import checks
 
 CHECK_HELPERS = set(checks.__all__)  # the checks test cells call by name
 PATCHED_MODULES = {"np", "numpy", "builtins", "__builtins__", "checks", "grader", "math", "testing", "warnings"}
-RISKY_IMPORTS = {"sqlite3": "opens databases (sqlite3)", "ctypes": "uses ctypes", "subprocess": "runs programs",
-                 "socket": "opens network sockets", "inspect": "inspects the grader's frames",
-                 "gc": "searches the garbage collector's objects", "signal": "handles signals",
-                 "zmq": "opens ZeroMQ sockets (the kernels' channels)", "jupyter_client": "talks to kernels",
-                 "urllib": "opens network connections", "http": "opens network connections",
-                 "requests": "opens network connections"}
+RISKY_IMPORTS = {
+    "sqlite3": "opens databases (sqlite3)",
+    "ctypes": "uses ctypes",
+    "subprocess": "runs programs",
+    "socket": "opens network sockets",
+    "inspect": "inspects the grader's frames",
+    "gc": "searches the garbage collector's objects",
+    "signal": "handles signals",
+    "zmq": "opens ZeroMQ sockets (the kernels' channels)",
+    "jupyter_client": "talks to kernels",
+    "urllib": "opens network connections",
+    "http": "opens network connections",
+    "requests": "opens network connections",
+}
 TO_PYTHON = TransformerManager()  # IPython's own reading of magics and `!` shell lines as Python
-WORDS = {"gradebook": "names the gradebook", "nbgrader": "names nbgrader or its settings",
-         "solutions/": "names the solutions folder", ".grading": "names the grading folder",
-         "autograded": "names the autograded folder", "/proc/net": "reads the machine's network tables",
-         "127.0.0.1": "reaches for a service on this machine", "localhost": "reaches for a service on this machine"}
+WORDS = {
+    "gradebook": "names the gradebook",
+    "nbgrader": "names nbgrader or its settings",
+    "solutions/": "names the solutions folder",
+    ".grading": "names the grading folder",
+    "autograded": "names the autograded folder",
+    "/proc/net": "reads the machine's network tables",
+    "127.0.0.1": "reaches for a service on this machine",
+    "localhost": "reaches for a service on this machine",
+}
 
 
 def reasons(nb) -> list[str]:

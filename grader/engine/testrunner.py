@@ -14,6 +14,7 @@ while every test before keeps its points and nbgrader scores the notebook as usu
 output the executed notebook records is bounded (see bounded_outputs), whatever the
 learner's code prints, displays, raises or returns.
 """
+
 from __future__ import annotations
 
 import ast
@@ -81,8 +82,7 @@ def names_to_fetch(tree: ast.AST, known) -> set[str]:
             bound.add(node.arg)
         elif isinstance(node, ast.alias):
             bound.add((node.asname or node.name).split(".")[0])
-    return {name for name in read - bound - set(known)
-            if not hasattr(builtins, name) and not name.startswith("__")}
+    return {name for name in read - bound - set(known) if not hasattr(builtins, name) and not name.startswith("__")}
 
 
 def run_test_cell(source: str, name: str, namespace: dict, session: KernelSession):
@@ -99,8 +99,12 @@ def run_test_cell(source: str, name: str, namespace: dict, session: KernelSessio
         return [_error(error)], error
     scope = {**namespace, **fetched}
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr), \
-            warnings.catch_warnings(record=True) as caught, np.errstate(all="warn", under="ignore"):
+    with (
+        contextlib.redirect_stdout(stdout),
+        contextlib.redirect_stderr(stderr),
+        warnings.catch_warnings(record=True) as caught,
+        np.errstate(all="warn", under="ignore"),
+    ):
         warnings.simplefilter("always")
         try:
             exec(compile(ast.Module(tree.body, []), f"<{name}>", "exec"), scope)  # noqa: S102 - the lesson's own tests
@@ -112,10 +116,16 @@ def run_test_cell(source: str, name: str, namespace: dict, session: KernelSessio
     namespace.update({k: v for k, v in scope.items() if k not in fetched or v is not fetched[k]})
     for warning in caught:
         stderr.write(warnings.formatwarning(warning.message, warning.category, warning.filename, warning.lineno))
-    streams = [nbformat.v4.new_output("stream", name=stream, text=text.getvalue())
-               for stream, text in (("stdout", stdout), ("stderr", stderr)) if text.getvalue()]
-    result = [] if value is None else [nbformat.v4.new_output(
-        "execute_result", data={"text/plain": repr(value)}, execution_count=None)]
+    streams = [
+        nbformat.v4.new_output("stream", name=stream, text=text.getvalue())
+        for stream, text in (("stdout", stdout), ("stderr", stderr))
+        if text.getvalue()
+    ]
+    result = (
+        []
+        if value is None
+        else [nbformat.v4.new_output("execute_result", data={"text/plain": repr(value)}, execution_count=None)]
+    )
     return streams + result + outputs, failed
 
 
@@ -135,14 +145,18 @@ def mistakes_of(error) -> list[str]:
 def stopped_output(why: str, timeout) -> nbformat.NotebookNode:
     """The error of the cell during which the kernel stopped."""
     if why == TIMEOUT:
-        return error_output(STOPPED_ERROR[TIMEOUT], f"the cell ran past the time limit ({timeout} s) and did not stop "
-                            f"when interrupted, so its kernel was stopped after {INTERRUPT_GRACE:g} s more")
+        return error_output(
+            STOPPED_ERROR[TIMEOUT],
+            f"the cell ran past the time limit ({timeout} s) and did not stop "
+            f"when interrupted, so its kernel was stopped after {INTERRUPT_GRACE:g} s more",
+        )
     if why in STOPPED_ERROR:
         return error_output(STOPPED_ERROR[why], f"the kernel was stopped while this cell ran ({why})")
     return error_output(DIED_ERROR, f"the kernel stopped (it exited or crashed) while this cell ran ({why})")
 
 
 # ----------------------------------------------------------------- bounded outputs
+
 
 def stored_size(value) -> int:
     """Bytes `value` takes in the notebook file (JSON, UTF-8)."""
@@ -156,7 +170,7 @@ def clip_stored(text: str, limit: int) -> str:
     room = max(0, limit - 80)
     cut = text[:room]
     while cut and stored_size(cut) > room:
-        cut = cut[:min(len(cut) - 1, len(cut) * room // stored_size(cut))]
+        cut = cut[: min(len(cut) - 1, len(cut) * room // stored_size(cut))]
     return f"{cut} [... clipped: {len(text) - len(cut):,} more characters]"
 
 
@@ -222,8 +236,13 @@ def bounded_outputs(outputs: list, text_limit: int, image_limit: int) -> tuple[l
             left_out += 1
     kept = [output for output in kept if output.output_type != "display_data" or output.data]
     if left_out:
-        kept.append(nbformat.v4.new_output("stream", name="stdout", text=f"[... {left_out} more outputs left out: "
-                                           "a cell's outputs are limited in number and size]\n"))
+        kept.append(
+            nbformat.v4.new_output(
+                "stream",
+                name="stdout",
+                text=f"[... {left_out} more outputs left out: a cell's outputs are limited in number and size]\n",
+            )
+        )
     return kept, sum(map(stored_size, kept))
 
 
@@ -276,6 +295,7 @@ def bound_notebook(nb) -> None:
 
 # ----------------------------------------------------------------- the preprocessor
 
+
 class KernelKilled(Exception):
     """The kernel did not answer its interrupt at a cell's time limit and was killed."""
 
@@ -307,8 +327,7 @@ class TestsOutsideKernel(Execute):
         return nb, resources
 
     async def async_start_new_kernel(self, **kwargs):
-        kwargs["env"] = {k: v for k, v in (kwargs.get("env") or os.environ).items()
-                         if not k.startswith(HIDDEN_ENV)}
+        kwargs["env"] = {k: v for k, v in (kwargs.get("env") or os.environ).items() if not k.startswith(HIDDEN_ENV)}
         return await super().async_start_new_kernel(**kwargs)
 
     start_new_kernel = run_sync(async_start_new_kernel)  # nbclient binds its own at class level
@@ -361,9 +380,15 @@ class TestsOutsideKernel(Execute):
         except nbclient.exceptions.CellTimeoutError:  # it answered, but its outputs did not all arrive
             run_sync(stop_kernel)(self.km)  # its output channel is not to be trusted any more
             self.kernel_stopped = TIMEOUT
-            cell.outputs.append(error_output(STOPPED_ERROR[TIMEOUT], (
-                f"the cell's outputs did not all arrive within {self.iopub_timeout} s (one may have been larger "
-                f"than the {MAX_MESSAGE // 2**20} MB the grading reads), so its kernel was stopped")))
+            cell.outputs.append(
+                error_output(
+                    STOPPED_ERROR[TIMEOUT],
+                    (
+                        f"the cell's outputs did not all arrive within {self.iopub_timeout} s (one may have been "
+                        f"larger than the {MAX_MESSAGE // 2**20} MB the grading reads), so its kernel was stopped"
+                    ),
+                )
+            )
             return None
         except DeadKernelError:
             self.kernel_stopped = self._death()

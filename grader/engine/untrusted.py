@@ -5,6 +5,7 @@ that cannot be written back as UTF-8, nbgrader's metadata may be of any type, an
 may carry newlines or terminal escapes. These checks let the readers refuse it with a
 reason instead of failing in whatever reads it next.
 """
+
 from __future__ import annotations
 
 # Larger notebooks are never read; nbgrader's own submit allows files of up to 100 MB.

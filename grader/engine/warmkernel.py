@@ -17,6 +17,7 @@ memory, or the grading side goes away (even killed), the keeper kills every proc
 kernel, removes its group, folder and connection file, gives back its user id, and says why
 the kernel stopped.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -46,6 +47,7 @@ DEFAULT_MEMORY_MB = 2048  # what a kernel may use unless its manager is told oth
 
 
 # ----------------------------------------------------------------- the zygote process
+
 
 def serve(address: str) -> None:
     """Import once, then fork a kernel (or an isolated kernel's keeper) for each request on the
@@ -129,9 +131,11 @@ def _become_kernel(request: dict, uid: int | None = None, channels: str | None =
         import random
 
         import numpy
+
         random.seed()
         numpy.random.seed()
         from ipykernel import kernelapp
+
         kernelapp.launch_new_instance(argv=request["argv"])
     except BaseException:
         os._exit(1)
@@ -146,6 +150,7 @@ def _limit_memory(request: dict) -> None:
 
 
 # ----------------------------------------------------------------- an isolated kernel's keeper
+
 
 def _keep(connection: socket.socket, stream, memory: int) -> None:
     """In the process forked for one isolated kernel: start it, watch it, and clean up after it.
@@ -244,8 +249,14 @@ def start_zygote() -> subprocess.Popen:
     process ends, however it ends, the zygote sees the pipe close and stops."""
     folder = tempfile.mkdtemp(prefix="softmax-zygote-")
     address = os.path.join(folder, "socket")
-    process = subprocess.Popen([sys.executable, "-m", "grader.engine.warmkernel", address], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "grader.engine.warmkernel", address],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
     if process.stdout.readline().strip() != "ready":
         raise RuntimeError("the kernel zygote did not start")
 
@@ -397,8 +408,12 @@ class ForkedProvisioner(LocalProvisioner):
 
     async def pre_launch(self, **kwargs):
         km = self.parent
-        if (bool(getattr(km, "isolate", False)) and isolation.available() and self.kernel_spec is not None
-                and self.kernel_spec.argv[1:3] == LAUNCHER):
+        if (
+            bool(getattr(km, "isolate", False))
+            and isolation.available()
+            and self.kernel_spec is not None
+            and self.kernel_spec.argv[1:3] == LAUNCHER
+        ):
             self.keeper = Keeper(km.memory)
             km.transport, km.cache_ports = "ipc", False
             km.ip = os.path.join(self.keeper.folder, "kernel")
@@ -431,10 +446,16 @@ class ForkedProvisioner(LocalProvisioner):
 class ForkedKernelManager(AsyncKernelManager):
     """A kernel manager whose kernels come from the zygote (see ForkedProvisioner)."""
 
-    isolate = Bool(True, help="Give each kernel its own namespaces, file tree, user and control group when "
-                              "running as root (see grader.engine.isolation).").tag(config=True)
-    memory = Int(DEFAULT_MEMORY_MB, help="Megabytes each kernel may use: its control group's limit when isolated, "
-                                         "else each of its processes' data limit.").tag(config=True)
+    isolate = Bool(
+        True,
+        help="Give each kernel its own namespaces, file tree, user and control group when "
+        "running as root (see grader.engine.isolation).",
+    ).tag(config=True)
+    memory = Int(
+        DEFAULT_MEMORY_MB,
+        help="Megabytes each kernel may use: its control group's limit when isolated, "
+        "else each of its processes' data limit.",
+    ).tag(config=True)
     kernel_process: ForkedProcess | None = None  # the last kernel started, kept after it ended
 
     @property

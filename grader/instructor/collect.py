@@ -13,6 +13,7 @@ links are listed, never followed; a path that is absolute or climbs out with `..
 student; every name is escaped in the log. Whatever one file holds costs only that file:
 it is listed with the reason, and the others are collected.
 """
+
 from __future__ import annotations
 
 import os
@@ -49,26 +50,26 @@ UNKNOWN_TIME = datetime(1980, 1, 1, tzinfo=timezone.utc)
 class Limits:
     """How much of a download collect reads, and how much of what it cannot place it copies."""
 
-    file_bytes: int = 20 * MB         # one file of the download (--max-file)
-    download_bytes: int = 2048 * MB   # all files of the download together (--max-download)
-    kept_bytes: int = 256 * MB        # copies kept in .grading/unplaced/ by one collect; past it, notes
+    file_bytes: int = 20 * MB  # one file of the download (--max-file)
+    download_bytes: int = 2048 * MB  # all files of the download together (--max-download)
+    kept_bytes: int = 256 * MB  # copies kept in .grading/unplaced/ by one collect; past it, notes
 
 
 @dataclass
 class Upload:
     """One file as it came from the LMS download: its bytes, or why they were not read."""
 
-    name: str            # its path inside the download, for messages
+    name: str  # its path inside the download, for messages
     data: bytes
     timestamp: datetime
-    refused: str = ""    # why it was not read (too large, a link, damaged); its data is then empty
+    refused: str = ""  # why it was not read (too large, a link, damaged); its data is then empty
 
 
 @dataclass
 class CollectLog:
-    placed: list[tuple[str, str, str]] = field(default_factory=list)        # student, lesson, from
+    placed: list[tuple[str, str, str]] = field(default_factory=list)  # student, lesson, from
     superseded: list[tuple[str, str, str, str]] = field(default_factory=list)  # student, lesson, older, kept
-    unplaced: list[tuple[str, str]] = field(default_factory=list)           # from, reason
+    unplaced: list[tuple[str, str]] = field(default_factory=list)  # from, reason
 
     def render(self) -> str:
         """The log as text; every name and reason escaped (shown), so none can start a line or move the cursor."""
@@ -76,8 +77,10 @@ class CollectLog:
         lines += [f"  {shown(student)} / {shown(lesson)} <- {shown(source)}" for student, lesson, source in self.placed]
         if self.superseded:
             lines.append("Several versions of one lesson from one student; the latest was kept:")
-            lines += [f"  {shown(student)} / {shown(lesson)}: kept {shown(kept)}, not {shown(older)}"
-                      for student, lesson, older, kept in self.superseded]
+            lines += [
+                f"  {shown(student)} / {shown(lesson)}: kept {shown(kept)}, not {shown(older)}"
+                for student, lesson, older, kept in self.superseded
+            ]
         if self.unplaced:
             lines.append(f"Could not place {len(self.unplaced)} file(s); they are kept in .grading/unplaced/:")
             lines += [f"  {shown(source)}: {shown(reason)}" for source, reason in self.unplaced]
@@ -93,9 +96,11 @@ class Budget:
     def read(self, stream, declared: int) -> tuple[bytes, str]:
         """The file's bytes and "", or b"" and why it was not read; `declared` is its recorded size."""
         limit = min(self.limits.file_bytes, self.left)
-        why = (f"larger than the {self.limits.file_bytes / MB:g} MB one file may be (--max-file); not read"
-               if self.limits.file_bytes <= self.left else
-               f"past the {self.limits.download_bytes / MB:g} MB one download may hold (--max-download); not read")
+        why = (
+            f"larger than the {self.limits.file_bytes / MB:g} MB one file may be (--max-file); not read"
+            if self.limits.file_bytes <= self.left
+            else f"past the {self.limits.download_bytes / MB:g} MB one download may hold (--max-download); not read"
+        )
         if declared > limit:
             return b"", why
         chunks, size = [], 0
@@ -167,8 +172,9 @@ def files_under(folder: Path) -> list[tuple[Path, str]]:
                 elif entry.is_dir(follow_symlinks=False):
                     pending.append(entry.path)
                 else:
-                    found.append((Path(entry.path), "" if entry.is_file(follow_symlinks=False) else "not a regular "
-                                                                                                    "file"))
+                    found.append(
+                        (Path(entry.path), "" if entry.is_file(follow_symlinks=False) else "not a regular file")
+                    )
             except OSError as error:
                 found.append((Path(entry.path), f"cannot be read ({error.strerror})"))
     return found
@@ -222,8 +228,9 @@ def examine(upload: Upload, pattern: re.Pattern, course: Course) -> tuple[str, s
     return student, identify_lesson(course, nb, Path(upload.name)), nb
 
 
-def collect_downloads(source: Path, course: Course, pattern: str = DEFAULT_PATTERN,
-                      limits: Limits = Limits()) -> CollectLog:
+def collect_downloads(
+    source: Path, course: Course, pattern: str = DEFAULT_PATTERN, limits: Limits = Limits()
+) -> CollectLog:
     """Place every notebook of an LMS download into submitted/; the latest per student and lesson wins.
 
     Each notebook is placed as soon as it is read and is the latest so far, so only one file
@@ -247,8 +254,11 @@ def collect_downloads(source: Path, course: Course, pattern: str = DEFAULT_PATTE
                 log.superseded.append((student, lesson, chosen[key][1], upload.name))
             chosen[key] = this
         except Exception as error:  # whatever one file holds, it costs only that file
-            reason = (str(error).removeprefix(f"{upload.name}: ") if isinstance(error, BadInput)
-                      else f"could not be read ({type(error).__name__}: {str(error)[:200]})")
+            reason = (
+                str(error).removeprefix(f"{upload.name}: ")
+                if isinstance(error, BadInput)
+                else f"could not be read ({type(error).__name__}: {str(error)[:200]})"
+            )
             log.unplaced.append((upload.name, reason))
             unplaced.keep(upload, reason)
     log.placed = [(student, lesson, name) for (student, lesson), (_, name) in sorted(chosen.items())]
@@ -276,8 +286,10 @@ class Unplaced:
     def keep(self, upload: Upload, reason: str) -> Path:
         if upload.refused or len(upload.data) > self.left:
             why = "it was not read" if upload.refused else f"copies kept by one collect stop at {self.limit / MB:g} MB"
-            data = (f"{shown(upload.name)}\nnot placed: {shown(reason)}\nno copy here: {why}; "
-                    "the original is where collect found it\n").encode()
+            data = (
+                f"{shown(upload.name)}\nnot placed: {shown(reason)}\nno copy here: {why}; "
+                "the original is where collect found it\n"
+            ).encode()
             suffix = ".note.txt"
         else:
             data, suffix = upload.data, ""
@@ -292,8 +304,9 @@ class Unplaced:
         return target
 
 
-def collect_exchange(course: Course, lessons: list[str], exchange: Path | None = None,
-                     limits: Limits = Limits()) -> CollectLog:
+def collect_exchange(
+    course: Course, lessons: list[str], exchange: Path | None = None, limits: Limits = Limits()
+) -> CollectLog:
     """nbgrader's own collect from the exchange, run on a copy of each lesson's inbound folder made
     as a download is read; logs students who submitted more than once.
 

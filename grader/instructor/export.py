@@ -2,6 +2,7 @@
 
 A missing submission counts 0 in both, as the course's grading rule says.
 """
+
 from __future__ import annotations
 
 import csv
@@ -25,17 +26,25 @@ def as_text(value: str) -> str:
 def write_grades_csv(results: ClassResults, path: Path) -> None:
     """One row per student id: each lesson's score, the total, and any grading problem (timeout, ...);
     the header gives each maximum."""
-    header = (["student"] + [f"{lesson} ({points(results.max_scores[lesson])})" for lesson in results.lessons]
-              + [f"total ({points(sum(results.max_scores.values()))})", "problems"])
+    header = (
+        ["student"]
+        + [f"{lesson} ({points(results.max_scores[lesson])})" for lesson in results.lessons]
+        + [f"total ({points(sum(results.max_scores.values()))})", "problems"]
+    )
     with open(path, "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(header)
         for student in results.students:
-            problems = [f"{lesson}: {problem[0]}" for lesson in results.lessons
-                        if (problem := results.problem(student.id, lesson))]
-            writer.writerow([as_text(student.id)]
-                            + [points(results.score(student.id, lesson)) for lesson in results.lessons]
-                            + [points(results.total(student.id)), as_text("; ".join(problems))])
+            problems = [
+                f"{lesson}: {problem[0]}"
+                for lesson in results.lessons
+                if (problem := results.problem(student.id, lesson))
+            ]
+            writer.writerow(
+                [as_text(student.id)]
+                + [points(results.score(student.id, lesson)) for lesson in results.lessons]
+                + [points(results.total(student.id)), as_text("; ".join(problems))]
+            )
 
 
 def write_canvas_csv(results: ClassResults, path: Path) -> None:
@@ -46,8 +55,12 @@ def write_canvas_csv(results: ClassResults, path: Path) -> None:
     with open(path, "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(CANVAS_STUDENT_COLUMNS + results.lessons)
-        writer.writerow([CANVAS_POINTS_POSSIBLE, "", "", "", ""]
-                        + [points(results.max_scores[lesson]) for lesson in results.lessons])
+        writer.writerow(
+            [CANVAS_POINTS_POSSIBLE, "", "", "", ""]
+            + [points(results.max_scores[lesson]) for lesson in results.lessons]
+        )
         for student in results.students:
-            writer.writerow([as_text(student.name), as_text(student.lms_user_id or ""), "", as_text(student.id), ""]
-                            + [points(results.score(student.id, lesson)) for lesson in results.lessons])
+            writer.writerow(
+                [as_text(student.name), as_text(student.lms_user_id or ""), "", as_text(student.id), ""]
+                + [points(results.score(student.id, lesson)) for lesson in results.lessons]
+            )

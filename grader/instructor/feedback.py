@@ -3,6 +3,7 @@
 The pages go back to students, so they are made from scores and the messages the
 checks printed, never from cell sources: hidden tests and solutions cannot leak.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -33,48 +34,62 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; font-size: 0.9r
 
 def page(title: str, body: str, style: str = STYLE) -> str:
     """A self-contained HTML page: no scripts, no external resources."""
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{escape(title)}</title>\n<style>{style}</style>\n</head>\n"
-            f"<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{escape(title)}</title>\n<style>{style}</style>\n</head>\n"
+        f"<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
+    )
 
 
 def result_row(test: TestResult) -> str:
     result = "passed" if test.passed else "failed"
     message = f"<pre>{escape(clipped(test.message, MESSAGE_LIMIT))}</pre>" if test.message else "(no message)"
-    return (f'<tr class="{result}"><td><code>{escape(test.grade_id)}</code></td>'
-            f"<td>{points(test.points)} / {points(test.max_points)}</td><td>{result}</td><td>{message}</td></tr>")
+    return (
+        f'<tr class="{result}"><td><code>{escape(test.grade_id)}</code></td>'
+        f"<td>{points(test.points)} / {points(test.max_points)}</td><td>{result}</td><td>{message}</td></tr>"
+    )
 
 
-def lesson_section(lesson: str, max_score: float, report: Report | None,
-                   problem: tuple[str, str] | None = None) -> str:
+def lesson_section(lesson: str, max_score: float, report: Report | None, problem: tuple[str, str] | None = None) -> str:
     """One lesson: its score, any problem the grading met, then every test with its points, result and message."""
     heading = f"<h2>{escape(lesson)}</h2>"
     if problem:
-        heading += (f'\n<p class="failed">Grading met a problem: <strong>{escape(clipped(problem[0], NAME_LIMIT))}'
-                    f"</strong> ({escape(clipped(problem[1], MESSAGE_LIMIT))}).</p>")
+        heading += (
+            f'\n<p class="failed">Grading met a problem: <strong>{escape(clipped(problem[0], NAME_LIMIT))}'
+            f"</strong> ({escape(clipped(problem[1], MESSAGE_LIMIT))}).</p>"
+        )
     if report is None:
-        return (f'{heading}\n<p class="missing">No graded submission: <strong>missing</strong> '
-                f"(0 of {points(max_score)} points).</p>")
+        return (
+            f'{heading}\n<p class="missing">No graded submission: <strong>missing</strong> '
+            f"(0 of {points(max_score)} points).</p>"
+        )
     rows = "\n".join(result_row(t) for t in report.tests)
-    return (f"{heading}\n<p>Score: <strong>{points(report.score)} / {points(report.max_score)}</strong></p>\n"
-            f"<table>\n<caption>Tests of {escape(lesson)}</caption>\n<thead><tr>"
-            f'<th scope="col">Test</th><th scope="col">Points</th><th scope="col">Result</th>'
-            f'<th scope="col">Message</th></tr></thead>\n<tbody>\n{rows}\n</tbody>\n</table>')
+    return (
+        f"{heading}\n<p>Score: <strong>{points(report.score)} / {points(report.max_score)}</strong></p>\n"
+        f"<table>\n<caption>Tests of {escape(lesson)}</caption>\n<thead><tr>"
+        f'<th scope="col">Test</th><th scope="col">Points</th><th scope="col">Result</th>'
+        f'<th scope="col">Message</th></tr></thead>\n<tbody>\n{rows}\n</tbody>\n</table>'
+    )
 
 
 def student_page(results: ClassResults, student: Student) -> str:
     total = results.total(student.id)
     possible = sum(results.max_scores.values())
-    sections = "\n".join(lesson_section(lesson, results.max_scores[lesson], results.report(student.id, lesson),
-                                        results.problem(student.id, lesson))
-                         for lesson in results.lessons)
+    sections = "\n".join(
+        lesson_section(
+            lesson, results.max_scores[lesson], results.report(student.id, lesson), results.problem(student.id, lesson)
+        )
+        for lesson in results.lessons
+    )
     shown_id = clipped(student.id, NAME_LIMIT)
     who = student.name if student.name == shown_id else f"{student.name} ({shown_id})"
     title = f"Feedback for {who}: {COURSE_TITLE}"
-    body = (f"<h1>{escape(title)}</h1>\n<p>Total: <strong>{points(total)} / {points(possible)}</strong> "
-            f"over {len(results.lessons)} lesson(s). A failed test says what was expected, what came back, "
-            f"and the likely mistake with a hint.</p>\n{sections}")
+    body = (
+        f"<h1>{escape(title)}</h1>\n<p>Total: <strong>{points(total)} / {points(possible)}</strong> "
+        f"over {len(results.lessons)} lesson(s). A failed test says what was expected, what came back, "
+        f"and the likely mistake with a hint.</p>\n{sections}"
+    )
     return page(title, body)
 
 

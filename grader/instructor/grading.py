@@ -6,6 +6,7 @@ result into the real gradebook and `autograded/` folder, where `nbgrader export`
 formgrader and the feedback, export and report commands find it. A re-run grades only
 submissions (or lessons) that changed since they were last graded.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -41,7 +42,7 @@ class Job:
     notebook: Path
     timestamp: str | None  # the submission's timestamp.txt, when it has one nbgrader can read
     digest: str
-    problem: str = ""      # why its timestamp.txt was left out
+    problem: str = ""  # why its timestamp.txt was left out
 
     @property
     def key(self) -> str:
@@ -53,12 +54,14 @@ class GradeLog:
     # student, lesson, score, status, detail
     graded: list[tuple[str, str, float, str, str]] = field(default_factory=list)
     unchanged: list[tuple[str, str]] = field(default_factory=list)
-    failed: list[tuple[str, str, str]] = field(default_factory=list)             # student, lesson, reason
+    failed: list[tuple[str, str, str]] = field(default_factory=list)  # student, lesson, reason
     seconds: float = 0.0
 
     def render(self) -> str:
-        lines = [f"Graded {len(self.graded)} submission(s) in {self.seconds:.1f} s; "
-                 f"{len(self.unchanged)} unchanged since last graded (use --force to grade them again)."]
+        lines = [
+            f"Graded {len(self.graded)} submission(s) in {self.seconds:.1f} s; "
+            f"{len(self.unchanged)} unchanged since last graded (use --force to grade them again)."
+        ]
         problems = [g for g in self.graded if g[3] != status_.GRADED]
         if problems:
             lines.append(f"{len(problems)} with a problem (flagged in the gradebook):")
@@ -115,8 +118,10 @@ def _state(course: Course) -> dict[str, dict]:
     """(student/lesson) -> {"digest", "status", "detail"} of its last grading."""
     path = course.grading / STATE
     state = json.loads(path.read_text()) if path.is_file() else {}
-    return {key: entry if isinstance(entry, dict) else {"digest": entry, "status": status_.GRADED, "detail": ""}
-            for key, entry in state.items()}  # older files held the digest alone
+    return {
+        key: entry if isinstance(entry, dict) else {"digest": entry, "status": status_.GRADED, "detail": ""}
+        for key, entry in state.items()
+    }  # older files held the digest alone
 
 
 def statuses(course: Course) -> dict[tuple[str, str], tuple[str, str]]:
@@ -137,8 +142,11 @@ def _not_run(course: Course, job: Job, outcome: Outcome) -> Sandboxed:
     shown = nbformat.read(course.release_notebook(job.lesson), as_version=4)
     for cell in shown.cells:
         if cell.metadata.get("nbgrader", {}).get("grade_id") in cells:
-            cell.outputs = [nbformat.v4.new_output("error", ename="NotGraded", traceback=[],
-                                                   evalue=f"not graded: {outcome.status} ({outcome.detail})")]
+            cell.outputs = [
+                nbformat.v4.new_output(
+                    "error", ename="NotGraded", traceback=[], evalue=f"not graded: {outcome.status} ({outcome.detail})"
+                )
+            ]
     return Sandboxed(None, nbformat.writes(shown), {name: (0.0, False) for name in cells})
 
 
@@ -148,8 +156,7 @@ def record(course: Course, job: Job, result: Sandboxed, status: str = status_.GR
     A submission with a problem is flagged, and its status is the auto comment of its first cell.
     """
     config = course.nbgrader_config()
-    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb, \
-            warnings.catch_warnings():
+    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb, warnings.catch_warnings():
         warnings.simplefilter("ignore")  # nbgrader's own SQLAlchemy warnings when it creates a submission
         gb.update_or_create_student(job.student)
         if job.timestamp:
@@ -209,8 +216,15 @@ class Calls(Sequence):
             data = read_limited(job.notebook)
         except BadInput:  # it was readable a moment ago (see unreadable): graded as what it now is
             data = b""
-        return (str(self.course.root), job.lesson, data, job.timestamp, files_beside(job.notebook), self.timeout,
-                self.memory)
+        return (
+            str(self.course.root),
+            job.lesson,
+            data,
+            job.timestamp,
+            files_beside(job.notebook),
+            self.timeout,
+            self.memory,
+        )
 
 
 def unreadable(job: Job) -> Outcome | None:
@@ -225,9 +239,16 @@ def unreadable(job: Job) -> Outcome | None:
         return Outcome(None, status_.INVALID, f"cannot be read ({error.strerror})")
 
 
-def grade_class(course: Course, lessons: list[str] | None = None, jobs: int | None = None, force: bool = False,
-                timeout: int | None = None, memory: int | None = None, progress=None,
-                grade: Callable[..., dict] = grade_submission) -> GradeLog:
+def grade_class(
+    course: Course,
+    lessons: list[str] | None = None,
+    jobs: int | None = None,
+    force: bool = False,
+    timeout: int | None = None,
+    memory: int | None = None,
+    progress=None,
+    grade: Callable[..., dict] = grade_submission,
+) -> GradeLog:
     """Autograde every new or changed submission (all of them with `force`), `jobs` at a time.
 
     Each is graded by `grade` (grade_submission; a test may wrap it) in a worker process, its

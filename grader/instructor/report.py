@@ -3,6 +3,7 @@
 One self-contained HTML page; its figures are PNGs inside the page, drawn with
 matplotlib's Agg canvas (no pyplot, so no global backend is touched).
 """
+
 from __future__ import annotations
 
 import base64
@@ -58,9 +59,16 @@ def pass_rates(results: ClassResults, lesson: str) -> list[PassRate]:
     reports = results.submitted(lesson)
     if not reports:
         return []
-    return [PassRate(lesson, test.grade_id, test.max_points,
-                     sum(t.passed for r in reports for t in r.tests if t.grade_id == test.grade_id), len(reports))
-            for test in reports[0].tests]
+    return [
+        PassRate(
+            lesson,
+            test.grade_id,
+            test.max_points,
+            sum(t.passed for r in reports for t in r.tests if t.grade_id == test.grade_id),
+            len(reports),
+        )
+        for test in reports[0].tests
+    ]
 
 
 def misconception_counts(results: ClassResults) -> list[MisconceptionCount]:
@@ -78,9 +86,12 @@ def misconception_counts(results: ClassResults) -> list[MisconceptionCount]:
                 students[lesson, description] = students.get((lesson, description), 0) + 1
             for description, test in named:
                 tests.setdefault((lesson, description), set()).add(test)
-    rows = [MisconceptionCount(lesson, ", ".join(sorted(tests[lesson, description])), description, n,
-                               len(results.submitted(lesson)))
-            for (lesson, description), n in students.items()]
+    rows = [
+        MisconceptionCount(
+            lesson, ", ".join(sorted(tests[lesson, description])), description, n, len(results.submitted(lesson))
+        )
+        for (lesson, description), n in students.items()
+    ]
     return sorted(rows, key=lambda m: (-m.students, results.lessons.index(m.lesson), m.description))
 
 
@@ -103,14 +114,21 @@ def score_histogram(lesson: str, scores: list[float], max_score: float) -> str:
     fig = Figure(figsize=(6.4, 3.2), layout="constrained")
     ax = fig.add_subplot()
     ax.hist(scores, bins=[b - 0.5 for b in range(top + 2)], color=OKABE_ITO["blue"], edgecolor="white")
-    ax.set(xlim=(-0.5, top + 0.5), xlabel=f"score (points out of {points(max_score)})",
-           ylabel="students", title=f"{lesson}: scores of {len(scores)} submission(s)")
+    ax.set(
+        xlim=(-0.5, top + 0.5),
+        xlabel=f"score (points out of {points(max_score)})",
+        ylabel="students",
+        title=f"{lesson}: scores of {len(scores)} submission(s)",
+    )
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    spread = "; ".join(f"{points(score)} points: {n} student(s)"
-                       for score, n in sorted(Counter(scores).items(), reverse=True))
-    alt = (f"Histogram of the scores of the {len(scores)} graded submission(s) of {lesson}, "
-           f"out of {points(max_score)} points. {spread}.")
+    spread = "; ".join(
+        f"{points(score)} points: {n} student(s)" for score, n in sorted(Counter(scores).items(), reverse=True)
+    )
+    alt = (
+        f"Histogram of the scores of the {len(scores)} graded submission(s) of {lesson}, "
+        f"out of {points(max_score)} points. {spread}."
+    )
     return image(fig, alt)
 
 
@@ -121,23 +139,31 @@ def pass_rate_chart(lesson: str, rates: list[PassRate]) -> str:
     names = [r.test for r in rates]
     ax.barh(names, [100 * r.share for r in rates], color=OKABE_ITO["bluish green"])
     ax.invert_yaxis()  # notebook order, top to bottom
-    ax.set(xlim=(0, 100), xlabel="submissions that passed (%)", ylabel="test",
-           title=f"{lesson}: pass rate per test ({rates[0].submissions} submission(s))")
-    alt = (f"Bar chart of the pass rate of each test of {lesson} over {rates[0].submissions} graded "
-           f"submission(s): " + "; ".join(f"{r.test} {percent(r.share)}" for r in rates) + ".")
+    ax.set(
+        xlim=(0, 100),
+        xlabel="submissions that passed (%)",
+        ylabel="test",
+        title=f"{lesson}: pass rate per test ({rates[0].submissions} submission(s))",
+    )
+    alt = (
+        f"Bar chart of the pass rate of each test of {lesson} over {rates[0].submissions} graded "
+        f"submission(s): " + "; ".join(f"{r.test} {percent(r.share)}" for r in rates) + "."
+    )
     return image(fig, alt)
 
 
-def table(table_id: str, caption: str, headers: list[str], rows: list[list[str]],
-          numeric: tuple[int, ...] = ()) -> str:
+def table(table_id: str, caption: str, headers: list[str], rows: list[list[str]], numeric: tuple[int, ...] = ()) -> str:
     """An HTML table; cells are escaped here, columns in `numeric` are right-aligned."""
+
     def cell(i: int, text: str) -> str:
         return f'<td class="number">{escape(text)}</td>' if i in numeric else f"<td>{escape(text)}</td>"
 
     head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headers)
     body = "\n".join("<tr>" + "".join(cell(i, text) for i, text in enumerate(row)) + "</tr>" for row in rows)
-    return (f'<table id="{escape(table_id)}">\n<caption>{escape(caption)}</caption>\n<thead><tr>{head}</tr></thead>\n'
-            f"<tbody>\n{body}\n</tbody>\n</table>")
+    return (
+        f'<table id="{escape(table_id)}">\n<caption>{escape(caption)}</caption>\n<thead><tr>{head}</tr></thead>\n'
+        f"<tbody>\n{body}\n</tbody>\n</table>"
+    )
 
 
 def summary(results: ClassResults) -> str:
@@ -147,15 +173,27 @@ def summary(results: ClassResults) -> str:
     for lesson in results.lessons:
         scores = [r.score for r in results.submitted(lesson)]
         mean = sum(scores) / len(scores) if scores else None
-        rows.append([lesson, points(results.max_scores[lesson]), str(len(scores)),
-                     str(len(results.students) - len(scores)),
-                     points(mean) if scores else "–",
-                     percent(mean / results.max_scores[lesson]) if scores and results.max_scores[lesson] else "–"])
-    return (f"<h2>Summary</h2>\n<p>{len(results.students)} student(s), {len(results.lessons)} lesson(s), "
-            f"{graded} graded submission(s) of {expected} ({expected - graded} missing).</p>\n"
-            + table("summary", "Mean score per lesson (over graded submissions; missing ones are not counted)",
-                    ["Lesson", "Max score", "Submissions", "Missing", "Mean score", "Mean (% of max)"], rows,
-                    numeric=(1, 2, 3, 4, 5)))
+        rows.append(
+            [
+                lesson,
+                points(results.max_scores[lesson]),
+                str(len(scores)),
+                str(len(results.students) - len(scores)),
+                points(mean) if scores else "–",
+                percent(mean / results.max_scores[lesson]) if scores and results.max_scores[lesson] else "–",
+            ]
+        )
+    return (
+        f"<h2>Summary</h2>\n<p>{len(results.students)} student(s), {len(results.lessons)} lesson(s), "
+        f"{graded} graded submission(s) of {expected} ({expected - graded} missing).</p>\n"
+        + table(
+            "summary",
+            "Mean score per lesson (over graded submissions; missing ones are not counted)",
+            ["Lesson", "Max score", "Submissions", "Missing", "Mean score", "Mean (% of max)"],
+            rows,
+            numeric=(1, 2, 3, 4, 5),
+        )
+    )
 
 
 def problems_section(results: ClassResults) -> str:
@@ -163,22 +201,34 @@ def problems_section(results: ClassResults) -> str:
     heading = "<h2>Submissions with a problem</h2>\n"
     if not results.statuses:
         return heading + "<p>None: every submission ran to the end.</p>"
-    rows = [[clipped(student, NAME_LIMIT), lesson, clipped(status, NAME_LIMIT), clipped(detail, MESSAGE_LIMIT)]
-            for (student, lesson), (status, detail) in sorted(results.statuses.items())]
-    return heading + table("problems", "Submissions whose grading met a problem (flagged in the gradebook)",
-                           ["Student", "Lesson", "Status", "Detail"], rows)
+    rows = [
+        [clipped(student, NAME_LIMIT), lesson, clipped(status, NAME_LIMIT), clipped(detail, MESSAGE_LIMIT)]
+        for (student, lesson), (status, detail) in sorted(results.statuses.items())
+    ]
+    return heading + table(
+        "problems",
+        "Submissions whose grading met a problem (flagged in the gradebook)",
+        ["Student", "Lesson", "Status", "Detail"],
+        rows,
+    )
 
 
 def misconceptions_section(results: ClassResults) -> str:
     counts = misconception_counts(results)
-    heading = ("<h2>Most common misconceptions</h2>\n<p>Each failing check names the catalogued mistake(s) "
-               "the learner's code behaves like; a student counts once per lesson.</p>\n")
+    heading = (
+        "<h2>Most common misconceptions</h2>\n<p>Each failing check names the catalogued mistake(s) "
+        "the learner's code behaves like; a student counts once per lesson.</p>\n"
+    )
     if not counts:
         return heading + "<p>No failing test named a catalogued misconception.</p>"
     rows = [[m.lesson, m.test, m.description, str(m.students), percent(m.share)] for m in counts]
-    return heading + table("misconceptions", "Likely mistakes named in failing tests, most common first",
-                           ["Lesson", "Failing tests", "Likely mistake", "Students", "Share of submissions"], rows,
-                           numeric=(3, 4))
+    return heading + table(
+        "misconceptions",
+        "Likely mistakes named in failing tests, most common first",
+        ["Lesson", "Failing tests", "Likely mistake", "Students", "Share of submissions"],
+        rows,
+        numeric=(3, 4),
+    )
 
 
 def lesson_section(results: ClassResults, lesson: str) -> str:
@@ -188,17 +238,27 @@ def lesson_section(results: ClassResults, lesson: str) -> str:
         return heading + "<p>No graded submissions yet.</p>"
     rates = pass_rates(results, lesson)
     rows = [[r.test, points(r.max_points), str(r.passed), str(r.submissions), percent(r.share)] for r in rates]
-    return (heading + "<h3>Scores</h3>\n"
-            + f"<p>{score_histogram(lesson, [r.score for r in reports], results.max_scores[lesson])}</p>\n"
-            + "<h3>Pass rate per test</h3>\n" + f"<p>{pass_rate_chart(lesson, rates)}</p>\n"
-            + table(f"pass-rates-{lesson}", f"Pass rate per test of {lesson}",
-                    ["Test", "Points", "Passed", "Submissions", "Pass rate"], rows, numeric=(1, 2, 3, 4)))
+    return (
+        heading
+        + "<h3>Scores</h3>\n"
+        + f"<p>{score_histogram(lesson, [r.score for r in reports], results.max_scores[lesson])}</p>\n"
+        + "<h3>Pass rate per test</h3>\n"
+        + f"<p>{pass_rate_chart(lesson, rates)}</p>\n"
+        + table(
+            f"pass-rates-{lesson}",
+            f"Pass rate per test of {lesson}",
+            ["Test", "Points", "Passed", "Submissions", "Pass rate"],
+            rows,
+            numeric=(1, 2, 3, 4),
+        )
+    )
 
 
 def write_report(results: ClassResults, path: Path) -> None:
     """Write the class report to `path`: summary, misconceptions, then each lesson's figures and tables."""
     title = f"Class report: {COURSE_TITLE}"
-    body = "\n".join([f"<h1>{escape(title)}</h1>", summary(results), problems_section(results),
-                      misconceptions_section(results)]
-                     + [lesson_section(results, lesson) for lesson in results.lessons])
+    body = "\n".join(
+        [f"<h1>{escape(title)}</h1>", summary(results), problems_section(results), misconceptions_section(results)]
+        + [lesson_section(results, lesson) for lesson in results.lessons]
+    )
     Path(path).write_text(page(title, body, REPORT_STYLE), encoding="utf-8")

@@ -1,4 +1,5 @@
 """Every graded submission of the class, read once for the feedback pages, the grade exports and the report."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -68,14 +69,18 @@ def class_results(course: Course) -> ClassResults:
     """Read the gradebook of `course`: students by id, lessons by name (course order)."""
     config = course.nbgrader_config()
     with Gradebook(config.CourseDirectory.db_url) as gradebook:
-        students = sorted((Student(s.id, s.first_name, s.last_name, s.lms_user_id) for s in gradebook.students),
-                          key=lambda s: s.id)
+        students = sorted(
+            (Student(s.id, s.first_name, s.last_name, s.lms_user_id) for s in gradebook.students), key=lambda s: s.id
+        )
         assignments = sorted(gradebook.assignments, key=lambda a: a.name)
         lessons = [a.name for a in assignments]
         max_scores = {a.name: float(a.max_score) for a in assignments}
         graded = {(s.student.id, s.assignment.name) for a in assignments for s in a.submissions}
-    reports = {(student.id, lesson): read_report(course, lesson, student.id) if (student.id, lesson) in graded else None
-               for student in students for lesson in lessons}
+    reports = {
+        (student.id, lesson): read_report(course, lesson, student.id) if (student.id, lesson) in graded else None
+        for student in students
+        for lesson in lessons
+    }
     problems = {key: value for key, value in statuses(course).items() if value[0] != "graded"}
     return ClassResults(students, lessons, max_scores, reports, problems)
 
@@ -86,19 +91,35 @@ def read_report(course: Course, lesson: str, student: str) -> Report:
     config = course.nbgrader_config()
     autograded = Path(config.CourseDirectory.root) / ".grading" / "autograded" / student / lesson / f"{lesson}.ipynb"
     graded = nbformat.read(autograded, as_version=4) if autograded.is_file() else nbformat.v4.new_notebook()
-    messages = {c.metadata["nbgrader"]["grade_id"]: cell_message(c) for c in graded.cells
-                if c.metadata.get("nbgrader", {}).get("grade")}
-    mistakes = {c.metadata["nbgrader"]["grade_id"]: cell_mistakes(c) for c in graded.cells
-                if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]}
+    messages = {
+        c.metadata["nbgrader"]["grade_id"]: cell_message(c)
+        for c in graded.cells
+        if c.metadata.get("nbgrader", {}).get("grade")
+    }
+    mistakes = {
+        c.metadata["nbgrader"]["grade_id"]: cell_mistakes(c)
+        for c in graded.cells
+        if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]
+    }
     with Gradebook(config.CourseDirectory.db_url) as gradebook:
         cells = gradebook.find_notebook(lesson, lesson).grade_cells
         lesson_tests = {cell.name: float(cell.max_score) for cell in cells}
         submission = gradebook.find_submission_notebook(lesson, lesson, student)
         scores = {g.name: float(g.score) for g in submission.grades if g.score is not None}
-    order = [grade_id for grade_id in grade_ids_in_order(read_cached(course.source_notebook(lesson)))
-             if grade_id in lesson_tests]
-    tests = [TestResult(grade_id, scores.get(grade_id, 0.0), lesson_tests[grade_id],
-                        scores.get(grade_id, 0.0) >= lesson_tests[grade_id],
-                        messages.get(grade_id, MISSING_TEST), mistakes.get(grade_id, []))
-             for grade_id in order]
+    order = [
+        grade_id
+        for grade_id in grade_ids_in_order(read_cached(course.source_notebook(lesson)))
+        if grade_id in lesson_tests
+    ]
+    tests = [
+        TestResult(
+            grade_id,
+            scores.get(grade_id, 0.0),
+            lesson_tests[grade_id],
+            scores.get(grade_id, 0.0) >= lesson_tests[grade_id],
+            messages.get(grade_id, MISSING_TEST),
+            mistakes.get(grade_id, []),
+        )
+        for grade_id in order
+    ]
     return Report(lesson, sum(t.points for t in tests), sum(t.max_points for t in tests), tests)

@@ -6,6 +6,7 @@ and which known mistake the answer looks like. A failure raises `CheckFailed`
 (an AssertionError, so nbgrader scores the cell 0); a pass prints one line to
 stdout. Nothing here ever writes to stderr: nbgrader zeroes a test cell that does.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -21,8 +22,21 @@ from grader.learner.streams import random_states as _random_states
 
 # What a test cell gets by name: the checks it calls. Everything else here (Mistake, tolerance,
 # the modules imported above) a cell imports itself, and a learner may use those names freely.
-__all__ = ["CheckFailed", "OnePass", "check_answer", "check_call", "check_frequencies", "check_generated",
-           "check_own_generator", "check_quiet", "check_raises", "compare", "describe_call", "failure", "passed"]
+__all__ = [
+    "CheckFailed",
+    "OnePass",
+    "check_answer",
+    "check_call",
+    "check_frequencies",
+    "check_generated",
+    "check_own_generator",
+    "check_quiet",
+    "check_raises",
+    "compare",
+    "describe_call",
+    "failure",
+    "passed",
+]
 
 # How many units in the last place a correct float answer may be off by.
 ULPS = 64
@@ -32,7 +46,7 @@ SCALE_ULPS = 16
 # the row's max; past about 1e6 that would make the tolerance meaningless (at 1e300 it would
 # accept any finite answer), so tests at such magnitudes use rows whose answer every correct
 # algorithm computes almost exactly (one score far above the rest, say).
-SCALE_CAP = 2.0 ** 20
+SCALE_CAP = 2.0**20
 
 
 class CheckFailed(AssertionError):
@@ -150,15 +164,19 @@ def _value_difference(got, expected, tol) -> str | None:
     at = f" at index {where}" if got.ndim else ""
     if not np.isfinite(error.flat[flat]):
         return f"got {got.flat[flat]}{at} where {expected.flat[flat]} was expected"
-    return (f"largest error {error.flat[flat]:.3g}{at} (tolerance {tol:.1g}); "
-            f"{int(bad.sum())} of {bad.size} entries differ")
+    return (
+        f"largest error {error.flat[flat]:.3g}{at} (tolerance {tol:.1g}); {int(bad.sum())} of {bad.size} entries differ"
+    )
 
 
 def changed_in_place(old, new) -> bool:
     """Whether a data argument (array, nested list, number) differs from its copy taken before the call."""
     if isinstance(old, np.ndarray):
-        return (not isinstance(new, np.ndarray) or old.shape != new.shape
-                or not np.array_equal(old, new, equal_nan=old.dtype.kind in "fc"))
+        return (
+            not isinstance(new, np.ndarray)
+            or old.shape != new.shape
+            or not np.array_equal(old, new, equal_nan=old.dtype.kind in "fc")
+        )
     if isinstance(old, (list, tuple)):
         return len(old) != len(new) or any(changed_in_place(a, b) for a, b in zip(old, new, strict=False))
     if isinstance(old, (numbers.Number, str, bytes)):
@@ -190,8 +208,10 @@ def _run(fn, args, kwargs, record_warnings=False) -> _Outcome:
     before = copy.deepcopy(inputs)
     outcome = _Outcome()
     # Underflow is no fault: exp(-1000) is 0 in any correct softmax.
-    with warnings.catch_warnings(record=True) as caught, \
-            np.errstate(all="warn" if record_warnings else "ignore", under="ignore"):
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        np.errstate(all="warn" if record_warnings else "ignore", under="ignore"),
+    ):
         warnings.simplefilter("always" if record_warnings else "ignore")
         try:
             outcome.value = fn(*args, **kwargs)
@@ -230,8 +250,11 @@ def _behaves_alike(learner: _Outcome, other: _Outcome, same_value) -> bool:
     if learner.changed_input:
         return other.changed_input
     if learner.warning is not None:
-        return (other.warning is not None and _kind(other.warning.category) == _kind(learner.warning.category)
-                and str(other.warning.message) == str(learner.warning.message))
+        return (
+            other.warning is not None
+            and _kind(other.warning.category) == _kind(learner.warning.category)
+            and str(other.warning.message) == str(learner.warning.message)
+        )
     if other.raised is not None or other.changed_input:
         return False
     try:
@@ -245,8 +268,9 @@ def _kind(cls: type) -> tuple[str, str]:
     return cls.__module__, cls.__qualname__
 
 
-def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches=None, run=None,
-               rank=True) -> list[tuple[str, str]]:
+def _diagnosis(
+    fn, pristine, learner: _Outcome, same_value, mistakes=(), matches=None, run=None, rank=True
+) -> list[tuple[str, str]]:
     """(description, hint) of each known mistake that behaves like the learner's code (see `failure`).
 
     The catalogue's misconceptions of `fn` are run on a fresh copy of the same input
@@ -275,8 +299,7 @@ def _diagnosis(fn, pristine, learner: _Outcome, same_value, mistakes=(), matches
         if _behaves_alike(learner, run(hints.implementation(entry), args, kwargs), same_value):
             alike.append(entry)
     if rank and alike:
-        alike = most_specific(fn, alike, hints.probes(name), hints.implementation,
-                               learner.warning is not None)
+        alike = most_specific(fn, alike, hints.probes(name), hints.implementation, learner.warning is not None)
     named += [(entry.description, entry.hint) for entry in alike]
     return list(dict.fromkeys(named))
 
@@ -312,9 +335,11 @@ def _not_written(call) -> CheckFailed:
     return stub
 
 
-_IN_PLACE = ("changed its input in place.\n"
-             "  hint: put results in a new array (`y = x - m`, `np.exp(x)`), not into the caller's "
-             "(`x -= m`, `x /= total`, `out=x`), so the caller's input stays as it was.")
+_IN_PLACE = (
+    "changed its input in place.\n"
+    "  hint: put results in a new array (`y = x - m`, `np.exp(x)`), not into the caller's "
+    "(`x -= m`, `x /= total`, `out=x`), so the caller's input stays as it was."
+)
 
 
 def _call(fn, args, kwargs, call, same_value, record_warnings=False) -> _Outcome:
@@ -361,9 +386,11 @@ def input_scale(args, kwargs) -> float:
 
 def _fail(call, reason, got, expected, diagnosis):
     __tracebackhide__ = True
-    lines = [f"{call} is not right: {reason}.",
-             f"  expected: {_show(np.asarray(expected))}",
-             f"  got:      {_show(got)}"]
+    lines = [
+        f"{call} is not right: {reason}.",
+        f"  expected: {_show(np.asarray(expected))}",
+        f"  got:      {_show(got)}",
+    ]
     raise failure(lines, diagnosis)
 
 
@@ -462,9 +489,14 @@ def check_quiet(fn, *args, **kwargs) -> None:
     if outcome.warning is not None:
         first = outcome.warning
         lines = [f"{call} warned: {first.category.__name__}: {first.message}"]
-        raise failure(lines, _diagnosis(fn, pristine, outcome, same_answer), otherwise=[
-            "  hint: a correct answer never overflows or divides by zero; "
-            "shift the scores before exp so the largest becomes 0."])
+        raise failure(
+            lines,
+            _diagnosis(fn, pristine, outcome, same_answer),
+            otherwise=[
+                "  hint: a correct answer never overflows or divides by zero; "
+                "shift the scores before exp so the largest becomes 0."
+            ],
+        )
 
 
 class _NotAnIndex(Exception):
@@ -546,13 +578,20 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
     if isinstance(outcome.raised, NotImplementedError):
         raise _not_written(call)
     if outcome.raised is not None or outcome.changed_input:
-        what = (str(outcome.raised) if isinstance(outcome.raised, _NotAnIndex)
-                else f"raised {type(outcome.raised).__name__}: {outcome.raised}" if outcome.raised is not None
-                else _IN_PLACE)
+        what = (
+            str(outcome.raised)
+            if isinstance(outcome.raised, _NotAnIndex)
+            else f"raised {type(outcome.raised).__name__}: {outcome.raised}"
+            if outcome.raised is not None
+            else _IN_PLACE
+        )
         raise failure([f"{call} {what}"], _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False))
     if not close(outcome.value, expect):
-        lines = [f"{call}, drawn {draws} times, gives the wrong frequencies.",
-                 f"  expected: {_show(expect)}", f"  got:      {_show(outcome.value)}"]
+        lines = [
+            f"{call}, drawn {draws} times, gives the wrong frequencies.",
+            f"  expected: {_show(expect)}",
+            f"  got:      {_show(outcome.value)}",
+        ]
         raise failure(lines, _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False))
 
 
@@ -585,19 +624,25 @@ def _generator_problem(fn, args, kwargs, slot, draws, varies=True) -> tuple[str,
     if raised is not None:
         return "raised", f"raised {type(raised).__name__}: {raised}"
     if used_global:
-        return "global", ("drew from NumPy's global random state (np.random.*) or Python's random module: "
-                          "draw only from the generator you are given")
+        return "global", (
+            "drew from NumPy's global random state (np.random.*) or Python's random module: "
+            "draw only from the generator you are given"
+        )
     again, _, _ = with_generator(copy.deepcopy(state))
     if again != first:
-        return "unseeded", (f"gave other draws from a new generator in the same state ({again[:8]} ... instead of "
-                            f"{first[:8]} ...): it draws from a random source other than the given generator")
+        return "unseeded", (
+            f"gave other draws from a new generator in the same state ({again[:8]} ... instead of "
+            f"{first[:8]} ...): it draws from a random source other than the given generator"
+        )
     copied = np.random.Generator(type(given.bit_generator)())
     copied.bit_generator.state = copy.deepcopy(state)
     other = np.random.Generator(type(given.bit_generator)(int(copied.integers(2**62)))).bit_generator.state
     other_draws, _, _ = with_generator(other)
     if varies and other_draws == first:
-        return "ignored", (f"gave the same {draws} draws from generators in different states: "
-                           "it does not draw from the generator it is given")
+        return "ignored", (
+            f"gave the same {draws} draws from generators in different states: "
+            "it does not draw from the generator it is given"
+        )
     return None
 
 
@@ -621,6 +666,7 @@ def check_own_generator(fn, *args, draws=200, varies=True, why="", **kwargs) -> 
     if problem[0] == "raised" and "NotImplementedError" in problem[1]:
         raise _not_written(call)
     from grader.learner import hints
+
     named = []
     for entry in hints.misconceptions(getattr(fn, "__name__", None)):
         other = _generator_problem(hints.implementation(entry), args, kwargs, slots[0], draws, varies)
@@ -664,8 +710,11 @@ def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False,
         except CheckFailed as failed:
             if getattr(failed, "not_written", False):
                 raise
-            raise CheckFailed(f"Input {size} of {examples} drawn at random (seed {seed}) is the smallest that "
-                              f"fails (the inputs grow with their number):\n{failed}", failed.mistakes) from None
+            raise CheckFailed(
+                f"Input {size} of {examples} drawn at random (seed {seed}) is the smallest that "
+                f"fails (the inputs grow with their number):\n{failed}",
+                failed.mistakes,
+            ) from None
 
 
 def passed(name: str) -> None:

@@ -1,4 +1,5 @@
 """Figures for the lessons: a colour-blind-safe palette and images that carry alt text."""
+
 from __future__ import annotations
 
 import base64
@@ -7,8 +8,14 @@ import io
 
 # Okabe & Ito's palette, distinguishable with every common colour-vision deficiency.
 OKABE_ITO = {
-    "orange": "#E69F00", "sky blue": "#56B4E9", "bluish green": "#009E73", "yellow": "#F0E442",
-    "blue": "#0072B2", "vermillion": "#D55E00", "reddish purple": "#CC79A7", "black": "#000000",
+    "orange": "#E69F00",
+    "sky blue": "#56B4E9",
+    "bluish green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish purple": "#CC79A7",
+    "black": "#000000",
 }
 PALETTE = [OKABE_ITO[name] for name in ("blue", "orange", "bluish green", "vermillion", "reddish purple", "sky blue")]
 

@@ -3,6 +3,7 @@
 OnePass is a stream of chunks read once, as from a file; random_states tells whether a call drew from the
 global generators. Both are used in the learner's kernel and, across the grading bridge, by the grader.
 """
+
 import random
 
 import numpy as np
@@ -32,7 +33,7 @@ class OnePass:
             return chunk.copy()
         if self._buffer is None or self._buffer.dtype != chunk.dtype or self._buffer.size < chunk.size:
             self._buffer = np.empty(max(c.size for c in self.chunks), dtype=chunk.dtype)
-        view = self._buffer[:chunk.size].reshape(chunk.shape)
+        view = self._buffer[: chunk.size].reshape(chunk.shape)
         view[...] = chunk
         return view
 

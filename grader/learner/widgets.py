@@ -11,6 +11,7 @@ viewers fall back to the image.
 The weights are computed here, from the logits, never by a learner's function, so the
 explorer works before the lesson's exercises are solved.
 """
+
 from __future__ import annotations
 
 import html
@@ -47,13 +48,28 @@ class TemperatureExplorer:
             raise ValueError("give one finite logit per token")
         self.snapshots = tuple(float(t) for t in snapshots)
         self.slider = widgets.FloatLogSlider(
-            value=temperature, base=10, min=LOWEST_EXPONENT, max=HIGHEST_EXPONENT, step=0.01,
-            description="temperature T", readout_format=".2f", continuous_update=True,
-            style={"description_width": "8em"}, layout=widgets.Layout(width="32em"))
-        self.bars = [widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description=token,
-                                           style={"description_width": "8em"},
-                                           layout=widgets.Layout(width="28em"))
-                     for token in self.tokens]
+            value=temperature,
+            base=10,
+            min=LOWEST_EXPONENT,
+            max=HIGHEST_EXPONENT,
+            step=0.01,
+            description="temperature T",
+            readout_format=".2f",
+            continuous_update=True,
+            style={"description_width": "8em"},
+            layout=widgets.Layout(width="32em"),
+        )
+        self.bars = [
+            widgets.FloatProgress(
+                value=0.0,
+                min=0.0,
+                max=1.0,
+                description=token,
+                style={"description_width": "8em"},
+                layout=widgets.Layout(width="28em"),
+            )
+            for token in self.tokens
+        ]
         self.percents = [widgets.Label() for _ in self.tokens]
         self.prediction = widgets.HTML()
         rows = [widgets.HBox([bar, percent]) for bar, percent in zip(self.bars, self.percents, strict=False)]
@@ -82,8 +98,10 @@ class TemperatureExplorer:
             bar.value = float(weights[index])
             bar.style.bar_color = PALETTE[1] if index == top else PALETTE[0]
             percent.value = f"{weights[index]:.1%}"
-        self.prediction.value = (f"At T = {self.temperature:.2f} the predicted token is "
-                                 f"<b>{html.escape(self.tokens[top])}</b> ({weights[top]:.1%}).")
+        self.prediction.value = (
+            f"At T = {self.temperature:.2f} the predicted token is "
+            f"<b>{html.escape(self.tokens[top])}</b> ({weights[top]:.1%})."
+        )
 
     @cached_property
     def static(self) -> FigureWithAlt:
@@ -95,18 +113,20 @@ class TemperatureExplorer:
             weights = weights_at(self.logits, temperature)
             top = int(np.argmax(weights))
             colours = [PALETTE[1] if i == top else PALETTE[0] for i in range(len(weights))]
-            ax.bar_label(ax.bar(self.tokens, weights, color=colours),
-                         labels=[f"{w:.1%}" for w in weights], fontsize=7)
+            ax.bar_label(ax.bar(self.tokens, weights, color=colours), labels=[f"{w:.1%}" for w in weights], fontsize=7)
             ax.set_title(f"T = {temperature:g}: predicted token {self.tokens[top]!r}", fontsize=10)
             ax.set(xlabel="next token", ylim=(0, 1.08))
             ax.tick_params(axis="x", labelrotation=30)
-            described.append(f"at T = {temperature:g}, " + ", ".join(
-                f"{token} {w:.1%}" for token, w in zip(self.tokens, weights, strict=False)))
+            described.append(
+                f"at T = {temperature:g}, "
+                + ", ".join(f"{token} {w:.1%}" for token, w in zip(self.tokens, weights, strict=False))
+            )
         axes[0].set_ylabel("weight")
-        fig.suptitle("Next-token weights at a few temperatures (run the cell in JupyterLab for the slider)",
-                     fontsize=9)
-        alt = (f"{len(self.snapshots)} bar charts of the next-token weights of {', '.join(self.tokens)}, "
-               f"with the most likely token in orange: " + "; ".join(described) + ".")
+        fig.suptitle("Next-token weights at a few temperatures (run the cell in JupyterLab for the slider)", fontsize=9)
+        alt = (
+            f"{len(self.snapshots)} bar charts of the next-token weights of {', '.join(self.tokens)}, "
+            f"with the most likely token in orange: " + "; ".join(described) + "."
+        )
         return show(fig, alt=alt)
 
     def _repr_mimebundle_(self, include=None, exclude=None):

@@ -6,6 +6,7 @@ with Canvas-style names, with broken files, a notebook for another course, a str
 file and second tries among them. Every instructor step runs through the real command
 line (`python -m grader --course DIR ...`), so the demo shows what an instructor sees.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,13 +28,59 @@ from grader.proof.simulate import Upload, content, name_lms_files, simulate_clas
 
 DEFAULT_LESSONS = ["01_naive_division", "03_shared_denominator", "06_masking"]
 DEMO = "demo"  # the default course directory, under the sources course's .grading/
-MARKER = ".softmax-demo"        # a new run wipes only a folder that holds this (or an empty one)
-PLAN = "simulated-class.json"   # what each simulated student handed in, and how each step went
+MARKER = ".softmax-demo"  # a new run wipes only a folder that holds this (or an empty one)
+PLAN = "simulated-class.json"  # what each simulated student handed in, and how each step went
 DOWNLOADS = "lms-submissions.zip"
-FIRST_NAMES = ["Amara", "Bo", "Carmen", "Dev", "Elif", "Farah", "Goran", "Hana", "Ines", "Jonas", "Kwame", "Lena",
-               "Mateo", "Nadia", "Omar", "Priya", "Quinn", "Rosa", "Sven", "Tariq", "Uma", "Viktor", "Wen", "Yusuf"]
-LAST_NAMES = ["Achebe", "Berg", "Chen", "Diaz", "Eriksen", "Fofana", "Garcia", "Haddad", "Ito", "Jensen", "Kowalski",
-              "Lopez", "Mensah", "Novak", "Okafor", "Patel", "Rossi", "Schmidt", "Tanaka", "Volkov", "Wong", "Yilmaz"]
+FIRST_NAMES = [
+    "Amara",
+    "Bo",
+    "Carmen",
+    "Dev",
+    "Elif",
+    "Farah",
+    "Goran",
+    "Hana",
+    "Ines",
+    "Jonas",
+    "Kwame",
+    "Lena",
+    "Mateo",
+    "Nadia",
+    "Omar",
+    "Priya",
+    "Quinn",
+    "Rosa",
+    "Sven",
+    "Tariq",
+    "Uma",
+    "Viktor",
+    "Wen",
+    "Yusuf",
+]
+LAST_NAMES = [
+    "Achebe",
+    "Berg",
+    "Chen",
+    "Diaz",
+    "Eriksen",
+    "Fofana",
+    "Garcia",
+    "Haddad",
+    "Ito",
+    "Jensen",
+    "Kowalski",
+    "Lopez",
+    "Mensah",
+    "Novak",
+    "Okafor",
+    "Patel",
+    "Rossi",
+    "Schmidt",
+    "Tanaka",
+    "Volkov",
+    "Wong",
+    "Yilmaz",
+]
 
 
 @dataclass
@@ -50,6 +97,7 @@ class StepFailed(RuntimeError):
 
 
 # --- what students and the instructor do -----------------------------------------------------------
+
 
 def submit_to_exchange(uploads: list[Upload], root: Path) -> None:
     """Each exchange upload handed in with nbgrader's own submit, in-process (the CLI costs ~3 s a call).
@@ -69,8 +117,9 @@ def submit_to_exchange(uploads: list[Upload], root: Path) -> None:
         notebook.parent.mkdir(parents=True, exist_ok=True)
         notebook.write_bytes(content(Course(root), upload))
         coursedir = CourseDirectory(config=config, assignment_id=upload.lesson, student_id=upload.student)
-        submit = ExchangeSubmit(coursedir=coursedir, authenticator=Authenticator(config=config), config=config,
-                                assignment_dir=str(home))
+        submit = ExchangeSubmit(
+            coursedir=coursedir, authenticator=Authenticator(config=config), config=config, assignment_dir=str(home)
+        )
         submit.start()
         print(f"  {upload.student} submitted {upload.lesson} ({upload.kind})", flush=True)
 
@@ -96,8 +145,12 @@ def enrol(uploads: list[Upload], user_ids: dict[str, str], root: Path, rng: rand
 
     with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gradebook:
         for student in sorted(user_ids):
-            gradebook.update_or_create_student(student, first_name=rng.choice(FIRST_NAMES),
-                                               last_name=rng.choice(LAST_NAMES), lms_user_id=user_ids[student])
+            gradebook.update_or_create_student(
+                student,
+                first_name=rng.choice(FIRST_NAMES),
+                last_name=rng.choice(LAST_NAMES),
+                lms_user_id=user_ids[student],
+            )
 
 
 def run_grader(root: Path, name: str, *args: str) -> Step:
@@ -105,8 +158,12 @@ def run_grader(root: Path, name: str, *args: str) -> Step:
     shown = f"python -m grader --course {root} {' '.join(args)}"
     print(f"\n== {name}: {shown}", flush=True)
     start = time.monotonic()
-    process = subprocess.Popen([sys.executable, "-m", "grader", "--course", str(root), *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "grader", "--course", str(root), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     lines = []
     for line in process.stdout:
         print("   " + line, end="", flush=True)
@@ -127,8 +184,9 @@ def in_process(name: str, action) -> Step:
 def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
     """An empty course directory holding only the nbgrader settings and the lessons' text sources of `sources`."""
     if root.exists() and any(root.iterdir()) and not (root / MARKER).exists():
-        raise SystemExit(f"error: {root} is not empty and not a demo course directory ({MARKER} missing); "
-                         "not wiping it")
+        raise SystemExit(
+            f"error: {root} is not empty and not a demo course directory ({MARKER} missing); not wiping it"
+        )
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     (root / MARKER).write_text("made by python -m grader.proof.demo; wiped by the next run\n")
@@ -139,8 +197,14 @@ def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
         shutil.copy(sources.text_source(lesson), target)
 
 
-def run(sources: Course, students: int = 30, lessons: list[str] | None = None, jobs: int | None = None,
-        root: Path | None = None, seed: int = 2025) -> tuple[list[Upload], list[Step]]:
+def run(
+    sources: Course,
+    students: int = 30,
+    lessons: list[str] | None = None,
+    jobs: int | None = None,
+    root: Path | None = None,
+    seed: int = 2025,
+) -> tuple[list[Upload], list[Step]]:
     """Build the course from the lessons of `sources` in `root` (default: the sources' .grading/demo),
     simulate the class and run every step; stops at the first failing step."""
     lessons = lessons or DEFAULT_LESSONS
@@ -150,8 +214,7 @@ def run(sources: Course, students: int = 30, lessons: list[str] | None = None, j
     steps = [run_grader(root, "release", "release", *lessons)]
     uploads = simulate_class(Course(root), students, lessons, rng)
     user_ids = name_lms_files(uploads, rng)
-    steps.append(in_process("roster: the instructor enrols the class",
-                            lambda: enrol(uploads, user_ids, root, rng)))
+    steps.append(in_process("roster: the instructor enrols the class", lambda: enrol(uploads, user_ids, root, rng)))
     steps.append(in_process("students submit to the exchange", lambda: submit_to_exchange(uploads, root)))
     downloads = write_downloads(uploads, root)
     steps.append(run_grader(root, "collect (exchange)", "collect", *lessons))
@@ -159,13 +222,18 @@ def run(sources: Course, students: int = 30, lessons: list[str] | None = None, j
     steps.append(run_grader(root, "grade", "grade", *lessons, *(["--jobs", str(jobs)] if jobs else [])))
     for output in ("feedback", "export", "report"):
         steps.append(run_grader(root, output, output))
-    plan = {"seed": seed, "lessons": lessons, "steps": [asdict(s) for s in steps],
-            "uploads": [{k: v for k, v in asdict(u).items() if k != "answers"} for u in uploads]}
+    plan = {
+        "seed": seed,
+        "lessons": lessons,
+        "steps": [asdict(s) for s in steps],
+        "uploads": [{k: v for k, v in asdict(u).items() if k != "answers"} for u in uploads],
+    }
     (root / PLAN).write_text(json.dumps(plan, indent=1))
     return uploads, steps
 
 
 # --- the summary -----------------------------------------------------------------------------------
+
 
 def named_mistakes(results) -> Counter:
     """(lesson, description) -> how many students' failing tests named it (once per student, whatever the tests)."""
@@ -182,14 +250,18 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step]) -> str:
     results = class_results(Course(root))
     graded = sum(len(results.submitted(lesson)) for lesson in results.lessons)
     unplaced = root / ".grading" / "unplaced"
-    planted = Counter(m.description for m in hints.misconceptions()
-                      for u in uploads if u.kind == "misconceived" and m.id in u.entries)
-    lines = ["", "== Summary",
-             f"Students: {len({u.student for u in uploads})} "
-             f"({len({u.student for u in uploads if u.channel == 'exchange'})} used the exchange)",
-             f"Submissions: {len(uploads)} handed in, {graded} graded, "
-             f"{len(list(unplaced.iterdir())) if unplaced.is_dir() else 0} file(s) unplaced",
-             "Mean score per lesson (graded submissions):"]
+    planted = Counter(
+        m.description for m in hints.misconceptions() for u in uploads if u.kind == "misconceived" and m.id in u.entries
+    )
+    lines = [
+        "",
+        "== Summary",
+        f"Students: {len({u.student for u in uploads})} "
+        f"({len({u.student for u in uploads if u.channel == 'exchange'})} used the exchange)",
+        f"Submissions: {len(uploads)} handed in, {graded} graded, "
+        f"{len(list(unplaced.iterdir())) if unplaced.is_dir() else 0} file(s) unplaced",
+        "Mean score per lesson (graded submissions):",
+    ]
     for lesson in results.lessons:
         scores = [r.score for r in results.submitted(lesson)]
         mean = sum(scores) / len(scores) if scores else 0.0
@@ -201,29 +273,41 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step]) -> str:
     lines += [f"  {s.seconds:6.1f} s  {s.name}" for s in steps]
     lines.append(f"  {sum(s.seconds for s in steps):6.1f} s  in all")
     grading = root / ".grading"
-    lines += ["Outputs:",
-              f"  report      {grading / 'report.html'}",
-              f"  exports     {grading / 'exports' / 'grades.csv'}, {grading / 'exports' / 'canvas.csv'}",
-              f"  feedback    {grading / 'feedback-html'}/",
-              f"  gradebook   {grading / 'gradebook.db'}",
-              f"  unplaced    {unplaced}/",
-              f"  the class   {root / PLAN} (what each simulated student handed in)"]
+    lines += [
+        "Outputs:",
+        f"  report      {grading / 'report.html'}",
+        f"  exports     {grading / 'exports' / 'grades.csv'}, {grading / 'exports' / 'canvas.csv'}",
+        f"  feedback    {grading / 'feedback-html'}/",
+        f"  gradebook   {grading / 'gradebook.db'}",
+        f"  unplaced    {unplaced}/",
+        f"  the class   {root / PLAN} (what each simulated student handed in)",
+    ]
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader.proof.demo", description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=30, metavar="N", help="class size (default: %(default)s)")
-    parser.add_argument("--lessons", nargs="+", default=DEFAULT_LESSONS, metavar="ID",
-                        help="lessons to run (default: %(default)s)")
+    parser.add_argument(
+        "--lessons", nargs="+", default=DEFAULT_LESSONS, metavar="ID", help="lessons to run (default: %(default)s)"
+    )
     parser.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: grade's own)")
-    parser.add_argument("--course", type=Path, metavar="DIR",
-                        help="course directory, wiped and rebuilt (default: .grading/demo of the sources course)")
-    parser.add_argument("--sources", type=Path, metavar="DIR",
-                        help="the course whose lessons the demo copies (default: as python -m grader picks one)")
+    parser.add_argument(
+        "--course",
+        type=Path,
+        metavar="DIR",
+        help="course directory, wiped and rebuilt (default: .grading/demo of the sources course)",
+    )
+    parser.add_argument(
+        "--sources",
+        type=Path,
+        metavar="DIR",
+        help="the course whose lessons the demo copies (default: as python -m grader picks one)",
+    )
     parser.add_argument("--seed", type=int, default=2025, help="seed of the simulated class (default: %(default)s)")
     args = parser.parse_args(argv)
     from grader.cli import pick_course
+
     try:
         sources = pick_course(args.sources)
     except NotACourse as error:

@@ -9,6 +9,7 @@ lesson's catalogue module as EQUIVALENT_MUTANTS = {mutant id: why}.
 A mutant's id is `<function>:<rule>:<n>`, n counting that rule's applications in the
 function's cell in source order, so ids stay the same as long as the reference does.
 """
+
 from __future__ import annotations
 
 import ast
@@ -38,8 +39,8 @@ class Mutant:
 
 @dataclass(frozen=True)
 class Rule:
-    slug: str    # the rule's part of a mutant id
-    name: str    # what it does, for people
+    slug: str  # the rule's part of a mutant id
+    name: str  # what it does, for people
     replacements: Callable  # (node, context) -> list of replacement nodes (or REMOVE)
 
 
@@ -48,9 +49,11 @@ RULES: list[Rule] = []
 
 def rule(slug: str, name: str):
     """Register a rule; rules apply in the order they are registered."""
+
     def register(replacements):
         RULES.append(Rule(slug, name, replacements))
         return replacements
+
     return register
 
 
@@ -66,8 +69,27 @@ class Context:
 
 MODULES = {"np", "numpy", "math"}
 ARITHMETIC = (ast.BinOp, ast.AugAssign)  # the nodes that hold a binary operator
-REDUCTIONS = {"max", "min", "sum", "mean", "prod", "any", "all", "argmax", "argmin", "std", "var",
-              "amax", "amin", "nanmax", "nanmin", "nansum", "cumsum", "sort", "argsort"}
+REDUCTIONS = {
+    "max",
+    "min",
+    "sum",
+    "mean",
+    "prod",
+    "any",
+    "all",
+    "argmax",
+    "argmin",
+    "std",
+    "var",
+    "amax",
+    "amin",
+    "nanmax",
+    "nanmin",
+    "nansum",
+    "cumsum",
+    "sort",
+    "argsort",
+}
 
 
 def _number(node) -> int | float | None:
@@ -86,8 +108,9 @@ def _literal(value: int | float) -> ast.expr:
 
 def _on_module(call: ast.Call) -> bool:
     """`np.max(x)` rather than the method call `x.max()`."""
-    return isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
-        and call.func.value.id in MODULES
+    return (
+        isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.value.id in MODULES
+    )
 
 
 def _method(call) -> str | None:
@@ -149,21 +172,32 @@ def _is_inf(node) -> bool:
     """np.inf, math.inf or float('inf')."""
     if isinstance(node, ast.Attribute):
         return node.attr == "inf" and isinstance(node.value, ast.Name) and node.value.id in MODULES
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float"
-            and len(node.args) == 1 and isinstance(node.args[0], ast.Constant)
-            and str(node.args[0].value).strip().lower() in ("inf", "+inf"))
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "float"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and str(node.args[0].value).strip().lower() in ("inf", "+inf")
+    )
 
 
 def _is_minus_inf(node) -> bool:
     """-np.inf, -math.inf or float('-inf')."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return _is_inf(node.operand)
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float"
-            and len(node.args) == 1 and isinstance(node.args[0], ast.Constant)
-            and str(node.args[0].value).strip().lower() == "-inf")
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "float"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and str(node.args[0].value).strip().lower() == "-inf"
+    )
 
 
 # ---------------------------------------------------------------- the rules
+
 
 def _axis_set(call, value) -> list[ast.Call]:
     out = []
@@ -208,9 +242,23 @@ def max_min_swapped(node, context):
         new = copy.deepcopy(node)
         new.func.id = "min" if node.func.id == "max" else "max"
         return [new]
-    return _renamed(node, {"max": "min", "min": "max", "maximum": "minimum", "minimum": "maximum",
-                           "argmax": "argmin", "argmin": "argmax", "amax": "amin", "amin": "amax",
-                           "nanmax": "nanmin", "nanmin": "nanmax", "fmax": "fmin", "fmin": "fmax"})
+    return _renamed(
+        node,
+        {
+            "max": "min",
+            "min": "max",
+            "maximum": "minimum",
+            "minimum": "maximum",
+            "argmax": "argmin",
+            "argmin": "argmax",
+            "amax": "amin",
+            "amin": "amax",
+            "nanmax": "nanmin",
+            "nanmin": "nanmax",
+            "fmax": "fmin",
+            "fmin": "fmax",
+        },
+    )
 
 
 @rule("global-max", "row max -> global max")
@@ -237,9 +285,21 @@ def inf_made_finite(node, context):
 
 @rule("cmp-flip", "comparison flipped (< <-> >, == <-> !=)")
 def comparison_flipped(node, context):
-    return _compare_swapped(node, {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE,
-                                   ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
-                                   ast.In: ast.NotIn, ast.NotIn: ast.In})
+    return _compare_swapped(
+        node,
+        {
+            ast.Lt: ast.Gt,
+            ast.Gt: ast.Lt,
+            ast.LtE: ast.GtE,
+            ast.GtE: ast.LtE,
+            ast.Eq: ast.NotEq,
+            ast.NotEq: ast.Eq,
+            ast.Is: ast.IsNot,
+            ast.IsNot: ast.Is,
+            ast.In: ast.NotIn,
+            ast.NotIn: ast.In,
+        },
+    )
 
 
 @rule("cmp-strict", "strictness changed (< <-> <=, > <-> >=)")
@@ -280,8 +340,13 @@ def cast_removed(node, context):
         out.append(ast.Call(copy.deepcopy(node.func), [copy.deepcopy(node.args[0])], copy.deepcopy(node.keywords)))
     if _method(node) == "astype":
         out.append(copy.deepcopy(node.func.value))
-    if (isinstance(node.func, ast.Name) and node.func.id in ("float", "int", "bool") and len(node.args) == 1
-            and not node.keywords and not isinstance(node.args[0], ast.Constant)):
+    if (
+        isinstance(node.func, ast.Name)
+        and node.func.id in ("float", "int", "bool")
+        and len(node.args) == 1
+        and not node.keywords
+        and not isinstance(node.args[0], ast.Constant)
+    ):
         out.append(copy.deepcopy(node.args[0]))
     return out
 
@@ -295,9 +360,13 @@ def subtraction_dropped(node, context):
 
 @rule("global-rng", "generator -> np.random's global state")
 def generator_made_global(node, context):
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name) and node.func.value.id in context.parameters
-            and hasattr(np.random, node.func.attr)):
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in context.parameters
+        and hasattr(np.random, node.func.attr)
+    ):
         return []
     new = copy.deepcopy(node)
     np_random = ast.Attribute(ast.Name("np", ast.Load()), "random", ast.Load())
@@ -375,6 +444,7 @@ def where_branches_swapped(node, context):
 
 # ---------------------------------------------------------------- making mutants
 
+
 def _nodes(tree: ast.AST) -> list[tuple[ast.AST, ast.AST | None]]:
     """Every node with its parent, depth first in field order (which is source order)."""
     out = []
@@ -383,6 +453,7 @@ def _nodes(tree: ast.AST) -> list[tuple[ast.AST, ast.AST | None]]:
         out.append((node, parent))
         for child in ast.iter_child_nodes(node):
             visit(child, node)
+
     visit(tree, None)
     return out
 
@@ -427,8 +498,12 @@ def mutants_of(source: str, function: str, lesson: str = "") -> list[Mutant]:
     """
     tree = ast.parse(source)
     nodes = _nodes(tree)
-    parameters = frozenset(a.arg for node, _ in nodes if isinstance(node, ast.arguments)
-                           for a in node.posonlyargs + node.args + node.kwonlyargs)
+    parameters = frozenset(
+        a.arg
+        for node, _ in nodes
+        if isinstance(node, ast.arguments)
+        for a in node.posonlyargs + node.args + node.kwonlyargs
+    )
     seen = {ast.unparse(tree)}
     out = []
     for r in RULES:
@@ -444,15 +519,17 @@ def mutants_of(source: str, function: str, lesson: str = "") -> list[Mutant]:
                     compile(text, f"<mutant of {function}>", "exec")
                 except SyntaxError:
                     continue
-                out.append(Mutant(f"{function}:{r.slug}:{n}", lesson, function, r.name,
-                                  _describe(node, replacement), text))
+                out.append(
+                    Mutant(f"{function}:{r.slug}:{n}", lesson, function, r.name, _describe(node, replacement), text)
+                )
     return out
 
 
 def lesson_mutants(course: Course, lesson: str) -> list[Mutant]:
     """The mutants of every graded function's reference in a lesson of `course`, function by function."""
-    return [m for function, source in course.reference_answers(lesson).items()
-            for m in mutants_of(source, function, lesson)]
+    return [
+        m for function, source in course.reference_answers(lesson).items() for m in mutants_of(source, function, lesson)
+    ]
 
 
 def equivalents(lesson: str) -> dict[str, str]:

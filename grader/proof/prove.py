@@ -5,6 +5,7 @@ Each catalogue entry (or mutant) is put into the lesson's release notebook in pl
 function's solution (every other function filled with the reference), and the notebook is
 graded by nbgrader with the full hidden tests, all of them in parallel.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -34,12 +35,12 @@ class Proof:
     lesson: str
     function: str
     entry: str
-    kind: str            # "misconception" or "alternative"
+    kind: str  # "misconception" or "alternative"
     description: str
-    score: float         # the whole notebook's score
+    score: float  # the whole notebook's score
     max_score: float
-    lost: float          # points lost on the tests of the entry's own function
-    named: bool          # a failing test of the function named this misconception
+    lost: float  # points lost on the tests of the entry's own function
+    named: bool  # a failing test of the function named this misconception
     failed_tests: list[str]
     named_others: list[str] = field(default_factory=list)  # other catalogued misconceptions the feedback named
     catalogued: bool = True  # False for an entry from a file: "named" does not apply to it
@@ -63,13 +64,13 @@ class MutantProof:
 
     lesson: str
     function: str
-    mutant: str          # its id
+    mutant: str  # its id
     rule: str
     description: str
     source: str
     score: float
     max_score: float
-    lost: float          # points lost on the tests of the mutant's own function
+    lost: float  # points lost on the tests of the mutant's own function
     failed_tests: list[str]
     equivalent: str | None = None  # the lesson author's reason, when recorded as computing the same thing
 
@@ -81,14 +82,16 @@ class MutantProof:
 
 def entries(lesson: str | None = None):
     """Every catalogue entry to prove, misconceptions first, in catalogue order."""
-    return ([("misconception", m) for m in hints.misconceptions(lesson=lesson)]
-            + [("alternative", a) for a in alternatives.alternatives(lesson=lesson)])
+    return [("misconception", m) for m in hints.misconceptions(lesson=lesson)] + [
+        ("alternative", a) for a in alternatives.alternatives(lesson=lesson)
+    ]
 
 
 def _lost(course: Course, report: Report, lesson: str, function: str) -> float:
     """Points the report lost on the tests of `function`."""
-    return sum(t.max_points - t.points for t in report.tests
-               if function_of_test(course, t.grade_id, lesson) == function)
+    return sum(
+        t.max_points - t.points for t in report.tests if function_of_test(course, t.grade_id, lesson) == function
+    )
 
 
 def _failed(report: Report | Exception) -> list[str]:
@@ -100,33 +103,69 @@ def _failed(report: Report | Exception) -> list[str]:
 def named_misconceptions(report: Report, lesson: str, besides: str | None = None) -> list[str]:
     """Ids of the lesson's catalogued misconceptions (but `besides`) that a failing test's message names."""
     messages = [t.message for t in report.tests if not t.passed]
-    return [m.id for m in hints.misconceptions(lesson=lesson)
-            if m.id != besides and any(m.description in text for text in messages)]
+    return [
+        m.id
+        for m in hints.misconceptions(lesson=lesson)
+        if m.id != besides and any(m.description in text for text in messages)
+    ]
 
 
-def judge(course: Course, kind: str, entry, lesson: str, report: Report | Exception,
-          catalogued: bool = True) -> Proof:
+def judge(course: Course, kind: str, entry, lesson: str, report: Report | Exception, catalogued: bool = True) -> Proof:
     """Read one graded report as the proof for `entry`; a grading that failed proves nothing."""
     if isinstance(report, Exception):
-        return Proof(lesson, entry.function, entry.id, kind, entry.description, 0.0, 0.0, 0.0, False,
-                     _failed(report), catalogued=catalogued)
-    failing = [t for t in report.tests
-               if not t.passed and function_of_test(course, t.grade_id, lesson) == entry.function]
+        return Proof(
+            lesson,
+            entry.function,
+            entry.id,
+            kind,
+            entry.description,
+            0.0,
+            0.0,
+            0.0,
+            False,
+            _failed(report),
+            catalogued=catalogued,
+        )
+    failing = [
+        t for t in report.tests if not t.passed and function_of_test(course, t.grade_id, lesson) == entry.function
+    ]
     wrong = kind == "misconception"
     named = catalogued and wrong and any(entry.description in t.message for t in failing)
     others = named_misconceptions(report, lesson, besides=entry.id if catalogued else None) if wrong else []
-    return Proof(lesson, entry.function, entry.id, kind, entry.description, report.score, report.max_score,
-                 _lost(course, report, lesson, entry.function), named, _failed(report), others, catalogued)
+    return Proof(
+        lesson,
+        entry.function,
+        entry.id,
+        kind,
+        entry.description,
+        report.score,
+        report.max_score,
+        _lost(course, report, lesson, entry.function),
+        named,
+        _failed(report),
+        others,
+        catalogued,
+    )
 
 
-def judge_mutant(course: Course, mutant: mutate.Mutant, report: Report | Exception,
-                 equivalent: str | None) -> MutantProof:
+def judge_mutant(
+    course: Course, mutant: mutate.Mutant, report: Report | Exception, equivalent: str | None
+) -> MutantProof:
     """Read one graded report as the proof for a mutant; a grading that failed kills nothing."""
     graded = not isinstance(report, Exception)
-    return MutantProof(mutant.lesson, mutant.function, mutant.id, mutant.rule, mutant.description, mutant.source,
-                       report.score if graded else 0.0, report.max_score if graded else 0.0,
-                       _lost(course, report, mutant.lesson, mutant.function) if graded else 0.0, _failed(report),
-                       equivalent)
+    return MutantProof(
+        mutant.lesson,
+        mutant.function,
+        mutant.id,
+        mutant.rule,
+        mutant.description,
+        mutant.source,
+        report.score if graded else 0.0,
+        report.max_score if graded else 0.0,
+        _lost(course, report, mutant.lesson, mutant.function) if graded else 0.0,
+        _failed(report),
+        equivalent,
+    )
 
 
 class EntriesError(ValueError):
@@ -168,8 +207,10 @@ def load_entries(course: Course, path) -> list[tuple[str, str, Misconception | A
                 if not isinstance(entry, cls):
                     raise EntriesError(f"{path}: {lesson}'s {kind}s hold {entry!r:.60}, not a {cls.__name__}")
                 if entry.function not in functions:
-                    raise EntriesError(f"{path}: {entry.id} is for {entry.function!r}, which {lesson} does not grade "
-                                       f"(it grades {', '.join(functions)})")
+                    raise EntriesError(
+                        f"{path}: {entry.id} is for {entry.function!r}, which {lesson} does not grade "
+                        f"(it grades {', '.join(functions)})"
+                    )
                 out.append((lesson, kind, entry))
     return out
 
@@ -181,7 +222,7 @@ class Plan:
     lessons: list[str]
     entries: list[tuple[str, str, Misconception | Alternative]]  # (lesson, kind, entry)
     mutants: list[mutate.Mutant] | None = None  # None: no mutants this run
-    catalogued: bool = True                     # False: the entries come from a file
+    catalogued: bool = True  # False: the entries come from a file
 
 
 def plan(course: Course, lessons: list[str] | None = None, mutants: bool = False, entries_file=None) -> Plan:
@@ -190,8 +231,11 @@ def plan(course: Course, lessons: list[str] | None = None, mutants: bool = False
     lessons = lessons or course.lesson_ids()
     if entries_file is not None:
         return Plan(lessons, [e for e in load_entries(course, entries_file) if e[0] in lessons], catalogued=False)
-    return Plan(lessons, [(lid, kind, entry) for lid in lessons for kind, entry in entries(lid)],
-                [m for lid in lessons for m in mutate.lesson_mutants(course, lid)] if mutants else None)
+    return Plan(
+        lessons,
+        [(lid, kind, entry) for lid in lessons for kind, entry in entries(lid)],
+        [m for lid in lessons for m in mutate.lesson_mutants(course, lid)] if mutants else None,
+    )
 
 
 @dataclass
@@ -206,26 +250,38 @@ class Proven:
 
     def problems(self) -> list[str]:
         """Wrong records of equivalent mutants: ids that no longer exist, and "equivalents" that the tests kill."""
-        return ([f"{i}: recorded in EQUIVALENT_MUTANTS, but no mutant has this id (the reference changed)"
-                 for i in self.stale]
-                + [f"{m.mutant}: recorded in EQUIVALENT_MUTANTS, but the tests kill it"
-                   for m in self.mutants or [] if m.equivalent is not None and m.killed])
+        return [
+            f"{i}: recorded in EQUIVALENT_MUTANTS, but no mutant has this id (the reference changed)"
+            for i in self.stale
+        ] + [
+            f"{m.mutant}: recorded in EQUIVALENT_MUTANTS, but the tests kill it"
+            for m in self.mutants or []
+            if m.equivalent is not None and m.killed
+        ]
 
     @property
     def ok(self) -> bool:
         """Every entry proven, every function's mutation score at the target, every record right."""
-        return (all(p.proven for p in self.proofs) and not self.problems()
-                and all(f.mutation_score is None or f.mutation_score >= TARGET for f in function_scores(self)))
+        return (
+            all(p.proven for p in self.proofs)
+            and not self.problems()
+            and all(f.mutation_score is None or f.mutation_score >= TARGET for f in function_scores(self))
+        )
 
     @classmethod
     def from_json(cls, data: dict) -> Proven:
         """The run back from to_json's output."""
+
         def build(kind, item):
             return kind(**{f.name: item[f.name] for f in fields(kind) if f.name in item})
+
         mutants = data.get("mutants")
-        return cls([build(Proof, p) for p in data["entries"]],
-                   None if mutants is None else [build(MutantProof, m) for m in mutants],
-                   data.get("stale_equivalents", []), data.get("graded_functions", {}))
+        return cls(
+            [build(Proof, p) for p in data["entries"]],
+            None if mutants is None else [build(MutantProof, m) for m in mutants],
+            data.get("stale_equivalents", []),
+            data.get("graded_functions", {}),
+        )
 
 
 def as_notebook_code(source: str) -> str:
@@ -249,15 +305,20 @@ def prove(course: Course, todo: Plan, jobs: int | None = None, progress=None) ->
     reports = grade_many(course, notebooks, jobs=jobs, progress=progress)
     count = len(todo.entries)
     graded = {lid: list(course.reference_answers(lid)) for lid in todo.lessons}
-    proofs = [judge(course, kind, entry, lid, report, todo.catalogued)
-              for (lid, kind, entry), report in zip(todo.entries, reports[:count], strict=False)]
+    proofs = [
+        judge(course, kind, entry, lid, report, todo.catalogued)
+        for (lid, kind, entry), report in zip(todo.entries, reports[:count], strict=False)
+    ]
     if todo.mutants is None:
         return Proven(proofs, graded=graded)
     recorded = {lid: mutate.equivalents(lid) for lid in todo.lessons}
-    mutants = [judge_mutant(course, m, report, recorded[m.lesson].get(m.id))
-               for m, report in zip(todo.mutants, reports[count:], strict=False)]
-    stale = [i for lid in todo.lessons
-             for i in mutate.stale_equivalents(lid, [m for m in todo.mutants if m.lesson == lid])]
+    mutants = [
+        judge_mutant(course, m, report, recorded[m.lesson].get(m.id))
+        for m, report in zip(todo.mutants, reports[count:], strict=False)
+    ]
+    stale = [
+        i for lid in todo.lessons for i in mutate.stale_equivalents(lid, [m for m in todo.mutants if m.lesson == lid])
+    ]
     return Proven(proofs, mutants, stale, graded)
 
 
@@ -290,8 +351,14 @@ class Summary:
 def summarise(proofs: list[Proof]) -> Summary:
     wrong = [p for p in proofs if p.kind == "misconception"]
     right = [p for p in proofs if p.kind == "alternative"]
-    return Summary(len(wrong), sum(p.proven for p in wrong), sum(p.named for p in wrong),
-                   len(right), sum(p.proven for p in right), sum(p.specific for p in wrong))
+    return Summary(
+        len(wrong),
+        sum(p.proven for p in wrong),
+        sum(p.named for p in wrong),
+        len(right),
+        sum(p.proven for p in right),
+        sum(p.specific for p in wrong),
+    )
 
 
 @dataclass
@@ -307,8 +374,8 @@ class FunctionScore:
     alternatives: int
     accepted: int
     mutants: int | None  # None: not mutated this run
-    equivalents: int     # mutants recorded as equivalent
-    killed: int          # non-equivalent mutants killed
+    equivalents: int  # mutants recorded as equivalent
+    killed: int  # non-equivalent mutants killed
     survivors: list[str]
 
     @property
@@ -332,10 +399,22 @@ def function_scores(proven: Proven) -> list[FunctionScore]:
             s = summarise([p for p in proven.proofs if p.lesson == lesson and p.function == function])
             mine = [m for m in proven.mutants or [] if m.lesson == lesson and m.function == function]
             live = [m for m in mine if m.equivalent is None]
-            out.append(FunctionScore(lesson, function, s.misconceptions, s.caught, s.named, s.specific,
-                                     s.alternatives, s.accepted, None if proven.mutants is None else len(mine),
-                                     len(mine) - len(live), sum(m.killed for m in live),
-                                     [m.mutant for m in live if not m.killed]))
+            out.append(
+                FunctionScore(
+                    lesson,
+                    function,
+                    s.misconceptions,
+                    s.caught,
+                    s.named,
+                    s.specific,
+                    s.alternatives,
+                    s.accepted,
+                    None if proven.mutants is None else len(mine),
+                    len(mine) - len(live),
+                    sum(m.killed for m in live),
+                    [m.mutant for m in live if not m.killed],
+                )
+            )
     return out
 
 
@@ -360,8 +439,9 @@ def _feedback(p: Proof) -> str:
         return "names " + (", ".join(p.named_others) or "no catalogued misconception")
     if not p.named:
         return "NOT NAMED"
-    return "named" + (f", and {len(p.named_others)} other{'s' if len(p.named_others) > 1 else ''}"
-                      if p.named_others else "")
+    return "named" + (
+        f", and {len(p.named_others)} other{'s' if len(p.named_others) > 1 else ''}" if p.named_others else ""
+    )
 
 
 def _mutant_line(proven: Proven) -> str:
@@ -369,20 +449,26 @@ def _mutant_line(proven: Proven) -> str:
     live = [m for m in mutants if m.equivalent is None]
     killed = sum(m.killed for m in live)
     share = killed / len(live) if live else 1.0
-    return (f"mechanical mutants: {killed}/{len(live)} ({share:.0%}) killed, "
-            f"{len(mutants) - len(live)} recorded as equivalent.")
+    return (
+        f"mechanical mutants: {killed}/{len(live)} ({share:.0%}) killed, "
+        f"{len(mutants) - len(live)} recorded as equivalent."
+    )
 
 
 def _summary_line(proven: Proven) -> str:
     s = summarise(proven.proofs)
     if not all(p.catalogued for p in proven.proofs):
         named = sum(bool(p.named_others) for p in proven.proofs if p.kind == "misconception")
-        return (f"{s.caught}/{s.misconceptions} misconceptions lose points; the feedback named a catalogued "
-                f"misconception for {named} of them; {s.accepted}/{s.alternatives} alternatives get full marks.")
-    line = (f"{s.caught}/{s.misconceptions} ({s.mutation_score:.0%}) misconceptions lose points; "
-            f"{s.named}/{s.misconceptions} ({s.named_rate:.0%}) are named in the feedback, "
-            f"{s.specific}/{s.misconceptions} ({s.specific_rate:.0%}) named with at most one other; "
-            f"{s.accepted}/{s.alternatives} ({s.pass_rate:.0%}) alternatives get full marks")
+        return (
+            f"{s.caught}/{s.misconceptions} misconceptions lose points; the feedback named a catalogued "
+            f"misconception for {named} of them; {s.accepted}/{s.alternatives} alternatives get full marks."
+        )
+    line = (
+        f"{s.caught}/{s.misconceptions} ({s.mutation_score:.0%}) misconceptions lose points; "
+        f"{s.named}/{s.misconceptions} ({s.named_rate:.0%}) are named in the feedback, "
+        f"{s.specific}/{s.misconceptions} ({s.specific_rate:.0%}) named with at most one other; "
+        f"{s.accepted}/{s.alternatives} ({s.pass_rate:.0%}) alternatives get full marks"
+    )
     return line + ("; " + _mutant_line(proven) if proven.mutants is not None else ".")
 
 
@@ -409,11 +495,24 @@ def render_table(proven: Proven) -> str:
     rows = [(p.lesson, p.function, p.entry, p.kind, _result(p), _feedback(p)) for p in proven.proofs]
     out = _columns(("lesson", "function", "entry", "kind", "result", "feedback"), rows)
     if proven.mutants is not None:
-        rows = [(f.lesson, f.function, f"{f.caught}/{f.misconceptions}", f"{f.named}", f"{f.specific}",
-                 f"{f.accepted}/{f.alternatives}", _percent(f), f"{f.equivalents}",
-                 "" if f.mutation_score >= TARGET else f"BELOW {TARGET:.0%}") for f in function_scores(proven)]
-        out += [""] + _columns(("lesson", "function", "caught", "named", "specific", "full marks", "mutants killed",
-                                "equivalent", ""), rows)
+        rows = [
+            (
+                f.lesson,
+                f.function,
+                f"{f.caught}/{f.misconceptions}",
+                f"{f.named}",
+                f"{f.specific}",
+                f"{f.accepted}/{f.alternatives}",
+                _percent(f),
+                f"{f.equivalents}",
+                "" if f.mutation_score >= TARGET else f"BELOW {TARGET:.0%}",
+            )
+            for f in function_scores(proven)
+        ]
+        out += [""] + _columns(
+            ("lesson", "function", "caught", "named", "specific", "full marks", "mutants killed", "equivalent", ""),
+            rows,
+        )
         left = survivors(proven)
         out += ["", f"Surviving mutants ({len(left)}):" if left else "No mutant survives."]
         out += [f"  {m.mutant}  {m.description}" for m in left]
@@ -427,16 +526,26 @@ def _cell(text: str) -> str:
 
 def render_markdown(proven: Proven) -> str:
     """The README block: the summary, a row per function, and collapsed tables of every entry and mutant left."""
-    out = [f"**{_summary_line(proven)}**", "",
-           "| lesson | function | misconceptions caught | named | alternatives full marks "
-           "| mechanical mutants killed | equivalents recorded |",
-           "|---|---|---|---|---|---|---|"]
+    out = [
+        f"**{_summary_line(proven)}**",
+        "",
+        "| lesson | function | misconceptions caught | named | alternatives full marks "
+        "| mechanical mutants killed | equivalents recorded |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for f in function_scores(proven):
         equivalents = "—" if f.mutants is None else f"{f.equivalents}"
-        out.append(f"| {f.lesson} | `{f.function}` | {f.caught}/{f.misconceptions} | {f.named} "
-                   f"| {f.accepted}/{f.alternatives} | {_percent(f)} | {equivalents} |")
-    out += ["", "<details><summary>Every entry</summary>", "",
-            "| lesson | function | entry | what it does | result | named in feedback |", "|---|---|---|---|---|---|"]
+        out.append(
+            f"| {f.lesson} | `{f.function}` | {f.caught}/{f.misconceptions} | {f.named} "
+            f"| {f.accepted}/{f.alternatives} | {_percent(f)} | {equivalents} |"
+        )
+    out += [
+        "",
+        "<details><summary>Every entry</summary>",
+        "",
+        "| lesson | function | entry | what it does | result | named in feedback |",
+        "|---|---|---|---|---|---|",
+    ]
     for p in proven.proofs:
         named = "yes" if p.named else "—" if p.kind == "alternative" else "no"
         out.append(f"| {p.lesson[:2]} | `{p.function}` | {p.entry} | {_cell(p.description)} | {_result(p)} | {named} |")
@@ -444,8 +553,11 @@ def render_markdown(proven: Proven) -> str:
     if proven.mutants is not None:
         left = [m for m in proven.mutants if m.equivalent is not None or not m.killed]
         out += ["", "<details><summary>Surviving and equivalent mutants</summary>", ""]
-        out += ["| mutant | change | status | why it computes the same |", "|---|---|---|---|"] if left else \
-            ["Every mutant is killed; none is recorded as equivalent."]
+        out += (
+            ["| mutant | change | status | why it computes the same |", "|---|---|---|---|"]
+            if left
+            else ["Every mutant is killed; none is recorded as equivalent."]
+        )
         for m in left:
             status = "survives" if m.equivalent is None else "equivalent"
             out.append(f"| {m.mutant} | {_cell(m.description)} | {status} | {_cell(m.equivalent or '')} |")
@@ -472,9 +584,20 @@ def to_json(proven: Proven) -> str:
     s = summarise(proven.proofs)
     scores = [asdict(f) | {"mutation_score": f.mutation_score} for f in function_scores(proven)]
     mutants = None if proven.mutants is None else [asdict(m) | {"killed": m.killed} for m in proven.mutants]
-    return json.dumps({"entries": [asdict(p) | {"proven": p.proven, "specific": p.specific} for p in proven.proofs],
-                       "mutation_score": s.mutation_score, "named_rate": s.named_rate,
-                       "specific": s.specific, "specific_rate": s.specific_rate,
-                       "alternatives_pass_rate": s.pass_rate, "functions": scores, "mutants": mutants,
-                       "stale_equivalents": proven.stale, "graded_functions": proven.graded,
-                       "problems": proven.problems(), "ok": proven.ok}, indent=1)
+    return json.dumps(
+        {
+            "entries": [asdict(p) | {"proven": p.proven, "specific": p.specific} for p in proven.proofs],
+            "mutation_score": s.mutation_score,
+            "named_rate": s.named_rate,
+            "specific": s.specific,
+            "specific_rate": s.specific_rate,
+            "alternatives_pass_rate": s.pass_rate,
+            "functions": scores,
+            "mutants": mutants,
+            "stale_equivalents": proven.stale,
+            "graded_functions": proven.graded,
+            "problems": proven.problems(),
+            "ok": proven.ok,
+        },
+        indent=1,
+    )

@@ -6,6 +6,7 @@ is a plain one (a third correct, a third stubs, a third with one misconception) 
 plain nbgrader can grade too (the benchmark's, and test_pipeline's). `released_course`
 and `hand_in` make a course directory with lessons released and submissions in place.
 """
+
 from __future__ import annotations
 
 import random
@@ -28,16 +29,17 @@ class Upload:
     """One thing a simulated student hands in."""
 
     student: str
-    lesson: str                       # the lesson it is meant for
-    channel: str                      # "exchange" or "lms"
-    kind: str                         # correct, partial, misconceived, or one of BROKEN
+    lesson: str  # the lesson it is meant for
+    channel: str  # "exchange" or "lms"
+    kind: str  # correct, partial, misconceived, or one of BROKEN
     entries: list[str] = field(default_factory=list)  # catalogue ids used, or the functions left as stubs
-    answers: dict[str, str] | None = None              # the solution cells filled in; None for a broken upload
-    minutes_early: int = 60           # how long before the deadline it arrived; orders a student's versions
-    name: str = ""                    # its file name in the LMS zip
+    answers: dict[str, str] | None = None  # the solution cells filled in; None for a broken upload
+    minutes_early: int = 60  # how long before the deadline it arrived; orders a student's versions
+    name: str = ""  # its file name in the LMS zip
 
 
 # --- the demo's class -------------------------------------------------------------------------
+
 
 def common_mistake(function: str, rng: random.Random):
     """A catalogued misconception of `function`, the first few listed (the classic ones) far more often."""
@@ -84,8 +86,17 @@ def simulate_class(course: Course, students: int, lessons: list[str], rng: rando
     for student in ids:
         for lesson in lessons:
             kind, entries, answers = work(course, lesson, rng)
-            uploads.append(Upload(student, lesson, "exchange" if student in by_exchange else "lms",
-                                  kind, entries, answers, rng.randint(5, 4 * 24 * 60)))
+            uploads.append(
+                Upload(
+                    student,
+                    lesson,
+                    "exchange" if student in by_exchange else "lms",
+                    kind,
+                    entries,
+                    answers,
+                    rng.randint(5, 4 * 24 * 60),
+                )
+            )
     first = lessons[0]
 
     def upload_of(student: str) -> Upload:
@@ -102,8 +113,15 @@ def simulate_class(course: Course, students: int, lessons: list[str], rng: rando
         later.kind, later.entries, later.answers = "correct", [], course.reference_answers(first)
         later.minutes_early = 30
         stubbed = list(later.answers)[:1]
-        earlier = Upload(student, first, later.channel, "partial", stubbed,
-                         {f: code for f, code in later.answers.items() if f not in stubbed}, 2 * 24 * 60)
+        earlier = Upload(
+            student,
+            first,
+            later.channel,
+            "partial",
+            stubbed,
+            {f: code for f, code in later.answers.items() if f not in stubbed},
+            2 * 24 * 60,
+        )
         uploads.insert(uploads.index(later), earlier)
     if lms:
         uploads.append(Upload(lms[-1], first, "lms", "stray-text", minutes_early=rng.randint(5, 600)))
@@ -124,8 +142,10 @@ def name_lms_files(uploads: list[Upload], rng: random.Random) -> dict[str, str]:
 def another_course_notebook() -> nbformat.NotebookNode:
     """A real notebook, but homework for another course: it carries none of our lessons' cells."""
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# Statistics 101, week 3: linear regression"),
-                nbformat.v4.new_code_cell("import numpy as np\nslope, intercept = np.polyfit([1, 2, 3], [2, 4, 7], 1)")]
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# Statistics 101, week 3: linear regression"),
+        nbformat.v4.new_code_cell("import numpy as np\nslope, intercept = np.polyfit([1, 2, 3], [2, 4, 7], 1)"),
+    ]
     return nb
 
 
@@ -143,6 +163,7 @@ def content(course: Course, upload: Upload) -> bytes:
 
 
 # --- a plain class, and a course directory holding it ---------------------------------------------
+
 
 def class_in_thirds(course: Course, students: int, lessons: list[str]) -> dict[tuple[str, str], nbformat.NotebookNode]:
     """Every student's notebook per lesson: a third correct, a third stubs, a third with one misconception."""
@@ -196,6 +217,10 @@ def course_with_class(sources: Course, root: Path, lessons: list[str], class_) -
 def cell_scores(course: Course, lessons: list[str]) -> dict[tuple[str, str, str], float]:
     """(student, lesson, cell) -> score, from the course's gradebook."""
     with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gb:
-        return {(sub.student.id, lesson, grade.name): float(grade.score)
-                for lesson in lessons for sub in gb.find_assignment(lesson).submissions
-                for nb in sub.notebooks for grade in nb.grades}
+        return {
+            (sub.student.id, lesson, grade.name): float(grade.score)
+            for lesson in lessons
+            for sub in gb.find_assignment(lesson).submissions
+            for nb in sub.notebooks
+            for grade in nb.grades
+        }

@@ -3,6 +3,7 @@
 Each xdist worker starts its own server and browser once and shares them among its
 tests; every test gets a fresh browser tab and leaves no kernel running.
 """
+
 from __future__ import annotations
 
 import json
@@ -81,8 +82,11 @@ def lab_environment(home: Path) -> dict[str, str]:
     notification = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     notification.parent.mkdir(parents=True, exist_ok=True)
     notification.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-    return {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings),
-            "JUPYTERLAB_WORKSPACES_DIR": str(home / "lab-workspaces")}
+    return {
+        **os.environ,
+        "JUPYTERLAB_SETTINGS_DIR": str(settings),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "lab-workspaces"),
+    }
 
 
 def lab_tree(folder: Path) -> Path:
@@ -102,9 +106,23 @@ def make_lab(folder: Path) -> Server:
     port, token = free_port(), secrets.token_hex(16)
     log = folder / "jupyter-lab.log"
     with open(log, "wb") as out:
-        process = subprocess.Popen(["make", "--no-print-directory", "-o", ".venv/.installed", "lab", "HEADLESS=1",
-                                    f"PORT={port}", f"TOKEN={token}"], cwd=folder, env=lab_environment(folder),
-                                   stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            [
+                "make",
+                "--no-print-directory",
+                "-o",
+                ".venv/.installed",
+                "lab",
+                "HEADLESS=1",
+                f"PORT={port}",
+                f"TOKEN={token}",
+            ],
+            cwd=folder,
+            env=lab_environment(folder),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     server = Server(process, f"http://127.0.0.1:{port}", token, folder / RELEASE)
     deadline = time.monotonic() + 120
     while True:

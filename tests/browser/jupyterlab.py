@@ -1,4 +1,5 @@
 """What a learner does in JupyterLab, as browser actions: open a notebook, run it, save it."""
+
 from __future__ import annotations
 
 import re
@@ -40,13 +41,18 @@ def run_all(page, panel, code_cells: int) -> None:
     """
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    page.wait_for_function("""([panel, wanted]) => {
+    page.wait_for_function(
+        """([panel, wanted]) => {
         const counted = [...panel.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
             .filter(prompt => /^\\[\\d+\\]:$/.test(prompt.textContent.trim())).length;
         const failed = [...panel.querySelectorAll('.jp-OutputArea-output')]
             .some(output => output.textContent.includes('Traceback'));
         return counted === wanted || failed;
-    }""", arg=[panel.element_handle(), code_cells], polling=500, timeout=RUN_ALL_SECONDS * 1000)
+    }""",
+        arg=[panel.element_handle(), code_cells],
+        polling=500,
+        timeout=RUN_ALL_SECONDS * 1000,
+    )
     expect(page.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE)
 
 

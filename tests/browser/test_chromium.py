@@ -1,4 +1,5 @@
 """Without chromium the browser tests skip on a laptop but fail in CI."""
+
 import pytest
 
 from tests.browser.conftest import require_chromium

@@ -1,4 +1,5 @@
 """An instructor opens formgrader from JupyterLab's Nbgrader menu and sees the class's scores."""
+
 import os
 import re
 import subprocess
@@ -26,8 +27,13 @@ def answers(student: str) -> dict[str, str]:
 def grader_cli(root, *args) -> None:
     """One instructor step through the course's own command line."""
     env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
-    run = subprocess.run([sys.executable, "-m", "grader", "--course", str(root), *args],
-                         capture_output=True, text=True, env=env, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", "--course", str(root), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
 
 

@@ -1,4 +1,5 @@
 """Every lesson in JupyterLab under chromium: it runs clean, draws its figures, and nbgrader validates it."""
+
 import nbformat
 import pytest
 from playwright.sync_api import expect

@@ -1,4 +1,5 @@
 """Lesson 04's temperature slider, live in JupyterLab: dragging it moves the bars and the prediction."""
+
 import re
 
 import numpy as np
@@ -16,9 +17,12 @@ def read_explorer(explorer) -> dict:
     tokens = rows.locator(".widget-hprogress .widget-label").all_text_contents()
     widths = rows.locator(".progress-bar").evaluate_all("bars => bars.map(b => parseFloat(b.style.width) / 100)")
     labels = [float(text.rstrip("%")) / 100 for text in rows.locator(":scope > .widget-label").all_inner_texts()]
-    return {"T": float(explorer.locator(".widget-readout").inner_text()),
-            "bars": dict(zip(tokens, widths, strict=False)), "labels": dict(zip(tokens, labels, strict=False)),
-            "prediction": explorer.locator(".widget-html-content").inner_text()}
+    return {
+        "T": float(explorer.locator(".widget-readout").inner_text()),
+        "bars": dict(zip(tokens, widths, strict=False)),
+        "labels": dict(zip(tokens, labels, strict=False)),
+        "prediction": explorer.locator(".widget-html-content").inner_text(),
+    }
 
 
 def drag_to(page, explorer, end: str) -> None:

@@ -10,6 +10,7 @@ cell or function, after a correct naive_normalize: the tests before keep their 7
 and the ones after score 0 whether they are not run or run in a fresh kernel, so the score
 it must get does not depend on how the grader goes on after a kernel stops.
 """
+
 from __future__ import annotations
 
 import json
@@ -54,6 +55,7 @@ class Kind:
     `beside` are files handed in next to the notebook (path, bytes). A kind with `uploads`
     arrives in an LMS zip instead, as (file name, bytes, zip time) entries; `student` is
     the id its upload names."""
+
     id: str
     what: str
     make: Callable[[], bytes] | None
@@ -63,11 +65,11 @@ class Kind:
     uploads: Callable[[], list] | None = None
     student: str = ""
     needs_isolation: bool = False  # its outcome is that of an isolated kernel (as root): one that reaches the
-                                   # course by absolute path, or stops itself, only isolation stops
-    own_zip: bool = False          # its uploads go in a zip of their own, collected by themselves
-    listed_as: str = ""            # what the collect log shows of an upload it refuses (default: its name)
-    timed: bool = False            # it prints when its grading started, so the test can time it
-    unsafe_for_plain: str = ""     # why plain nbgrader, with no limits, must not grade it
+    # course by absolute path, or stops itself, only isolation stops
+    own_zip: bool = False  # its uploads go in a zip of their own, collected by themselves
+    listed_as: str = ""  # what the collect log shows of an upload it refuses (default: its name)
+    timed: bool = False  # it prints when its grading started, so the test can time it
+    unsafe_for_plain: str = ""  # why plain nbgrader, with no limits, must not grade it
 
     @property
     def student_id(self) -> str:
@@ -102,6 +104,7 @@ def _delete(grade_id):
 def _edit(grade_id, source):
     def edit(nb):
         _test_cell(nb, grade_id).source = source
+
     return edit
 
 
@@ -111,6 +114,7 @@ def _duplicate(grade_id):
         copy = nbformat.from_dict(deepcopy(cell))  # as copy and paste in JupyterLab makes it
         copy["id"] = "copied-cell"
         nb.cells.insert(nb.cells.index(cell) + 1, copy)
+
     return edit
 
 
@@ -137,7 +141,7 @@ class AlwaysEqual(np.ndarray):
 def naive_normalize(scores):
     return np.zeros(np.shape(scores)).view(AlwaysEqual)
 '''
-PATCHED_NUMPY = '''
+PATCHED_NUMPY = """
 np.allclose = lambda *args, **kwargs: True
 np.testing.assert_allclose = lambda *args, **kwargs: None
 np.array_equal = lambda *args, **kwargs: True
@@ -145,14 +149,16 @@ np.array_equal = lambda *args, **kwargs: True
 
 def naive_normalize(scores):
     return np.zeros(np.shape(scores))
-'''
+"""
 
 
 def _warning_first(source: str) -> str:
     """The function with a warning as its first statement."""
     body = source.index(":\n", source.index("def ")) + 2
     return "import warnings\n\n" + source[:body] + '    warnings.warn("slow path")\n' + source[body:]
-TRIGGER = '''
+
+
+TRIGGER = """
 import sqlite3
 # write to the gradebook beside the submission: every score it records becomes full marks
 db = sqlite3.connect("../../../gradebook.db")
@@ -162,32 +168,41 @@ db.commit()
 
 def naive_normalize(scores):
     return scores
-'''
+"""
 
 WRONG = "\n\ndef naive_normalize(scores):\n    return np.zeros(np.shape(scores))\n"
-REDEFINED_CHECKS = '''
+REDEFINED_CHECKS = (
+    """
 def check_call(*args, **kwargs):
     pass
 
 
 def passed(name):
     print("all good")
-''' + WRONG
-PATCHED_GRADER = '''
+"""
+    + WRONG
+)
+PATCHED_GRADER = (
+    """
 import grader.learner.checks
 grader.learner.checks.compare = lambda *args, **kwargs: None
 grader.learner.checks.check_call = lambda *args, **kwargs: None
-''' + WRONG
-PATCHED_BUILTINS = '''
+"""
+    + WRONG
+)
+PATCHED_BUILTINS = (
+    """
 import builtins
 builtins.abs = lambda x: 0
 builtins.sum = lambda *args, **kwargs: 1.0
-''' + WRONG
+"""
+    + WRONG
+)
 FAKE_CHECKS = b"def check_call(*args, **kwargs):\n    pass\n\n\ndef passed(name):\n    print('ok')\n"
 FAKE_NUMPY = b"def allclose(*args, **kwargs):\n    return True\n"
 # Code that reaches for files by absolute path aims only at the corpus's own course (COURSE_ROOT,
 # filled in by Kind.made when the corpus is built) and the repository, never at the rest of the machine.
-READS_SOLUTIONS = '''
+READS_SOLUTIONS = """
 import glob, json, os
 import grader
 
@@ -204,8 +219,9 @@ for path in found:
 if "naive_normalize" not in globals():
     def naive_normalize(scores):
         return np.zeros(np.shape(scores))
-'''
-WRITES_COURSE_GRADEBOOK = '''
+"""
+WRITES_COURSE_GRADEBOOK = (
+    """
 import sqlite3
 
 # the class's gradebook, by its absolute path: every score it holds becomes 1000
@@ -216,8 +232,10 @@ for path in ["COURSE_ROOT/.grading/gradebook.db"]:
         db.commit()
     except sqlite3.Error:
         pass
-''' + WRONG
-GRADED_ONLY = '''
+"""
+    + WRONG
+)
+GRADED_ONLY = """
 import os
 
 if os.environ.get("NBGRADER_EXECUTION"):  # behave only while being graded
@@ -227,7 +245,7 @@ if os.environ.get("NBGRADER_EXECUTION"):  # behave only while being graded
 else:
     def naive_normalize(scores):
         return np.zeros(np.shape(scores))
-'''
+"""
 
 
 def _uploads(*entries):
@@ -243,6 +261,7 @@ def _stub() -> bytes:
 # ----------------------------------------------------------------- kinds of the whole-kernel limits, the network,
 # slow and mute kernels, edited metadata and unbounded sizes
 
+
 def _timed(source: str) -> str:
     """The cell, first printing when it ran: the test times the grading from it to the recorded result."""
     return f"import time\nprint('grading started at', repr(time.time()))\n\n{source}"
@@ -251,24 +270,40 @@ def _timed(source: str) -> str:
 def _plain_cell(source):
     def edit(nb):
         nb.cells.insert(7, nbformat.v4.new_code_cell(source))
+
     return edit
 
 
 def _set_meta(grade_id, **changes):
     def edit(nb):
         _test_cell(nb, grade_id).metadata.nbgrader.update(changes)
+
     return edit
 
 
 def _fake_grade_cell(nb):
-    meta = {"grade": True, "solution": False, "locked": True, "grade_id": "bonus_points", "points": 100,
-            "schema_version": 3, "task": False}
+    meta = {
+        "grade": True,
+        "solution": False,
+        "locked": True,
+        "grade_id": "bonus_points",
+        "points": 100,
+        "schema_version": 3,
+        "task": False,
+    }
     nb.cells.insert(16, nbformat.v4.new_code_cell("print('all good')", metadata={"nbgrader": meta}))
 
 
 def _markdown_grade(nb):
-    nb.cells[2].metadata["nbgrader"] = {"grade": True, "solution": True, "locked": False, "grade_id": "essay",
-                                        "points": 10, "schema_version": 3, "task": False}
+    nb.cells[2].metadata["nbgrader"] = {
+        "grade": True,
+        "solution": True,
+        "locked": False,
+        "grade_id": "essay",
+        "points": 10,
+        "schema_version": 3,
+        "task": False,
+    }
 
 
 def _json_of(edit) -> bytes:
@@ -280,7 +315,8 @@ def _json_of(edit) -> bytes:
 
 def _list_metadata(nb):
     next(c for c in nb["cells"] if c["cell_type"] == "code" and "nbgrader" not in c["metadata"])["metadata"][
-        "nbgrader"] = ["grade", True]
+        "nbgrader"
+    ] = ["grade", True]
 
 
 def _deep_json() -> bytes:
@@ -293,6 +329,7 @@ def _deep_json() -> bytes:
 @dataclass(frozen=True)
 class Zeros:
     """An upload of `size` zero bytes, written into the zip in chunks (never held in memory)."""
+
     size: int
 
 
@@ -382,7 +419,7 @@ def naive_normalize(scores):
     exec(source.decode(), scope)
     return scope["naive_normalize"](scores)
 '''
-SHARED_MAPPING = '''
+SHARED_MAPPING = """
 import mmap
 
 # 2.5 GB of memory shared with no one, touched page by page: no per-process data limit counts it
@@ -390,8 +427,8 @@ size = 2560 * 2**20
 shared = mmap.mmap(-1, size, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
 for offset in range(0, size, mmap.PAGESIZE):
     shared[offset] = 1
-'''
-FORKED_CHILDREN = '''
+"""
+FORKED_CHILDREN = """
 import os
 import time
 
@@ -408,8 +445,8 @@ for _ in range(3):
     children.append(pid)
 for pid in children:
     os.waitpid(pid, 0)
-'''
-SYSV_SEGMENT = '''
+"""
+SYSV_SEGMENT = """
 
 import ctypes
 
@@ -422,8 +459,8 @@ segment = libc.shmget(SHM_KEY, 512 * 2**20, 0o1600)  # IPC_CREAT | 0600
 address = libc.shmat(segment, None, 0)
 if segment >= 0 and address not in (None, ctypes.c_void_p(-1).value):
     ctypes.memset(address, 1, 512 * 2**20)
-'''
-SETSID_SURVIVOR = '''
+"""
+SETSID_SURVIVOR = """
 
 import os
 
@@ -437,7 +474,7 @@ if child == 0:
     finally:
         os._exit(0)
 os.waitpid(child, 0)
-'''
+"""
 IGNORES_SIGINT = '''
 def is_distribution(weights, atol=1e-8):
     """Loops for ever, swallowing every interrupt."""
@@ -448,175 +485,447 @@ def is_distribution(weights, atol=1e-8):
         except KeyboardInterrupt:
             pass
 '''
-C_LOOP = '''
+C_LOOP = """
 import itertools
 
 # any() over an endless iterator runs in C, which never checks for signals: SIGINT waits for ever
 any(itertools.repeat(0))
-'''
-EXECS_SHELL = '''
+"""
+EXECS_SHELL = """
 import os
 
 os.execv("/bin/sh", ["sh", "-c", "MUTE_SHELL"])
-'''
+"""
 # A kernel that is not isolated stops, heartbeat and all, and answers nothing more (a mute kernel:
 # execs_shell is one wherever it runs). An isolated kernel is the first process of its own PID
 # namespace, which no signal sent from inside it stops: it goes on, and only its answers count.
-STOPS_ITSELF = '''
+STOPS_ITSELF = """
 import os
 
 os.kill(os.getpid(), 19)  # SIGSTOP
-'''
-RETURNS_8MB = '''
+"""
+RETURNS_8MB = """
 def naive_normalize(scores):
     return "x" * 8_000_000
-'''
-EXCEPTION_NAME_4MB = '''
+"""
+EXCEPTION_NAME_4MB = """
 def naive_normalize(scores):
     raise type("E" * 4_000_000, (Exception,), {})("an exception whose class name is 4 MB")
-'''
+"""
 FORGED_MISCONCEPTION = "dividing by the forged total"
-FORGED_MISTAKE = f'''
+FORGED_MISTAKE = f"""
 def naive_normalize(scores):
     raise ValueError("bad input\\n  likely mistake: {FORGED_MISCONCEPTION}\\n  hint: none")
-'''
+"""
 
 
 KINDS = [
-    Kind("infinite_loop", "a solution cell that never ends", lambda: notebook({NAIVE: "while True:\n    pass\n"}),
-         status.TIMEOUT, DISTRIBUTION_ONLY),
-    Kind("never_returns", "a graded function that never returns",
-         lambda: notebook({NAIVE: "def naive_normalize(scores):\n    while True:\n        pass\n"}),
-         status.TIMEOUT, DISTRIBUTION_ONLY),
-    Kind("os_exit", "os._exit() in a solution cell", lambda: notebook({NAIVE: "import os\nos._exit(3)\n"}),
-         status.KERNEL_DIED, 0.0),
-    Kind("segfault", "a segfault (ctypes reads address 0)",
-         lambda: notebook({NAIVE: "import ctypes\nctypes.string_at(0)\n"}),
-         f"{status.SUSPICIOUS}, {status.KERNEL_DIED}", 0.0),
-    Kind("memory_bomb", "a memory bomb after a correct answer",
-         lambda: notebook({NAIVE: reference()[NAIVE] + "\n\ndef _bomb():\n    blocks = []\n    while True:\n"
-                                  "        blocks.append(bytearray(10**9))\n\n\n_bomb()\n"}),
-         status.MEMORY, FULL, unsafe_for_plain="no memory limit"),
-    Kind("output_flood", "200,000 printed lines before a correct answer",
-         lambda: notebook({NAIVE: "for _ in range(200_000):\n    print('spam ' * 20)\n" + reference()[NAIVE]}),
-         status.GRADED, FULL),
+    Kind(
+        "infinite_loop",
+        "a solution cell that never ends",
+        lambda: notebook({NAIVE: "while True:\n    pass\n"}),
+        status.TIMEOUT,
+        DISTRIBUTION_ONLY,
+    ),
+    Kind(
+        "never_returns",
+        "a graded function that never returns",
+        lambda: notebook({NAIVE: "def naive_normalize(scores):\n    while True:\n        pass\n"}),
+        status.TIMEOUT,
+        DISTRIBUTION_ONLY,
+    ),
+    Kind(
+        "os_exit",
+        "os._exit() in a solution cell",
+        lambda: notebook({NAIVE: "import os\nos._exit(3)\n"}),
+        status.KERNEL_DIED,
+        0.0,
+    ),
+    Kind(
+        "segfault",
+        "a segfault (ctypes reads address 0)",
+        lambda: notebook({NAIVE: "import ctypes\nctypes.string_at(0)\n"}),
+        f"{status.SUSPICIOUS}, {status.KERNEL_DIED}",
+        0.0,
+    ),
+    Kind(
+        "memory_bomb",
+        "a memory bomb after a correct answer",
+        lambda: notebook(
+            {
+                NAIVE: reference()[NAIVE] + "\n\ndef _bomb():\n    blocks = []\n    while True:\n"
+                "        blocks.append(bytearray(10**9))\n\n\n_bomb()\n"
+            }
+        ),
+        status.MEMORY,
+        FULL,
+        unsafe_for_plain="no memory limit",
+    ),
+    Kind(
+        "output_flood",
+        "200,000 printed lines before a correct answer",
+        lambda: notebook({NAIVE: "for _ in range(200_000):\n    print('spam ' * 20)\n" + reference()[NAIVE]}),
+        status.GRADED,
+        FULL,
+    ),
     Kind("not_json", "a file that is not JSON", lambda: b"<html>exported page</html>", status.INVALID, 0.0),
     Kind("empty", "an empty file", lambda: b"", status.INVALID, 0.0),
     Kind("not_utf8", "bytes that are not UTF-8", lambda: b"\xff\xfe{\x00\x00", status.INVALID, 0.0),
-    Kind("other_lesson", "a notebook of another lesson (06)",
-         lambda: nbformat.writes(
-             THIS_COURSE.learner_notebook("06_masking", THIS_COURSE.reference_answers("06_masking"))).encode(),
-         status.TAMPERED, 0.0),
-    Kind("deleted_test", "a deleted test cell (1 point)",
-         lambda: notebook(edit=_delete("test_is_distribution_rows_and_atol")), status.TAMPERED, FULL - 1),
-    Kind("edited_test", "a test cell replaced by `pass`",
-         lambda: notebook(edit=_edit("test_naive_normalize_public", "pass")), status.TAMPERED, FULL),
-    Kind("duplicated_test", "a test cell duplicated (plain nbgrader fails on it)",
-         lambda: notebook(edit=_duplicate("test_naive_normalize_rows")), status.TAMPERED, FULL),
-    Kind("stripped_metadata", "nbgrader metadata stripped from every cell",
-         lambda: notebook(edit=_strip_metadata), status.TAMPERED, 0.0),
-    Kind("correct_but_warns", "a correct answer that warns (stderr) every call",
-         lambda: notebook({NAIVE: _warning_first(reference()[NAIVE])}), status.GRADED, FULL),
-    Kind("always_equal_array", "a wrong answer in an array subclass whose == always says True",
-         lambda: notebook({NAIVE: ALWAYS_EQUAL}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
-    Kind("patched_numpy", "a wrong answer after patching np.allclose, np.array_equal, np.testing",
-         lambda: notebook({NAIVE: PATCHED_NUMPY}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
-    Kind("writes_gradebook", "a wrong answer that adds a trigger to the gradebook beside it",
-         lambda: notebook({NAIVE: TRIGGER}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
-    Kind("redefines_checks", "a wrong answer after redefining check_call and passed",
-         lambda: notebook({NAIVE: REDEFINED_CHECKS}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
-    Kind("patches_grader", "a wrong answer after patching grader.learner.checks",
-         lambda: notebook({NAIVE: PATCHED_GRADER}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
-    Kind("patches_builtins", "a wrong answer after patching builtins (abs, sum)",
-         lambda: notebook({NAIVE: PATCHED_BUILTINS}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
-    Kind("modules_beside", "a wrong answer with numpy.py and grader/learner/checks.py handed in beside it",
-         lambda: notebook({NAIVE: WRONG}), status.SUSPICIOUS, DISTRIBUTION_ONLY,
-         beside=(("numpy.py", FAKE_NUMPY), ("grader/__init__.py", b""), ("grader/learner/checks.py", FAKE_CHECKS))),
-    Kind("reads_solutions", "code that looks for the solutions and hidden tests by relative and absolute paths",
-         lambda: notebook({NAIVE: READS_SOLUTIONS}), status.SUSPICIOUS,
-         DISTRIBUTION_ONLY, needs_isolation=True),
-    Kind("writes_course_gradebook", "a wrong answer that writes to the class's gradebook by its absolute path",
-         lambda: notebook({NAIVE: WRITES_COURSE_GRADEBOOK}),
-         status.SUSPICIOUS, DISTRIBUTION_ONLY, needs_isolation=True),
-    Kind("nbgrader_env", "code that is right only when NBGRADER_EXECUTION is set",
-         lambda: notebook({NAIVE: GRADED_ONLY}), status.SUSPICIOUS, DISTRIBUTION_ONLY),
-    Kind("lms_dotdot", "an LMS file named ../../mallory_01.ipynb", None, NOT_COLLECTED, None,
-         uploads=_uploads(("../../mallory_01.ipynb", notebook, 0))),
-    Kind("lms_long_name", "an LMS file whose student id is 300 characters long", None, NOT_COLLECTED, None,
-         uploads=_uploads(("x" * 300 + "_01.ipynb", notebook, 0))),
-    Kind("lms_two_versions", "two LMS files from one student (stubs first, full answers later)", None,
-         status.GRADED, FULL, student="twice",
-         uploads=_uploads(("twice_final.ipynb", notebook, 30), ("twice_draft.ipynb", _stub, 10))),
+    Kind(
+        "other_lesson",
+        "a notebook of another lesson (06)",
+        lambda: nbformat.writes(
+            THIS_COURSE.learner_notebook("06_masking", THIS_COURSE.reference_answers("06_masking"))
+        ).encode(),
+        status.TAMPERED,
+        0.0,
+    ),
+    Kind(
+        "deleted_test",
+        "a deleted test cell (1 point)",
+        lambda: notebook(edit=_delete("test_is_distribution_rows_and_atol")),
+        status.TAMPERED,
+        FULL - 1,
+    ),
+    Kind(
+        "edited_test",
+        "a test cell replaced by `pass`",
+        lambda: notebook(edit=_edit("test_naive_normalize_public", "pass")),
+        status.TAMPERED,
+        FULL,
+    ),
+    Kind(
+        "duplicated_test",
+        "a test cell duplicated (plain nbgrader fails on it)",
+        lambda: notebook(edit=_duplicate("test_naive_normalize_rows")),
+        status.TAMPERED,
+        FULL,
+    ),
+    Kind(
+        "stripped_metadata",
+        "nbgrader metadata stripped from every cell",
+        lambda: notebook(edit=_strip_metadata),
+        status.TAMPERED,
+        0.0,
+    ),
+    Kind(
+        "correct_but_warns",
+        "a correct answer that warns (stderr) every call",
+        lambda: notebook({NAIVE: _warning_first(reference()[NAIVE])}),
+        status.GRADED,
+        FULL,
+    ),
+    Kind(
+        "always_equal_array",
+        "a wrong answer in an array subclass whose == always says True",
+        lambda: notebook({NAIVE: ALWAYS_EQUAL}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+    ),
+    Kind(
+        "patched_numpy",
+        "a wrong answer after patching np.allclose, np.array_equal, np.testing",
+        lambda: notebook({NAIVE: PATCHED_NUMPY}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+    ),
+    Kind(
+        "writes_gradebook",
+        "a wrong answer that adds a trigger to the gradebook beside it",
+        lambda: notebook({NAIVE: TRIGGER}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+    ),
+    Kind(
+        "redefines_checks",
+        "a wrong answer after redefining check_call and passed",
+        lambda: notebook({NAIVE: REDEFINED_CHECKS}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+    ),
+    Kind(
+        "patches_grader",
+        "a wrong answer after patching grader.learner.checks",
+        lambda: notebook({NAIVE: PATCHED_GRADER}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+    ),
+    Kind(
+        "patches_builtins",
+        "a wrong answer after patching builtins (abs, sum)",
+        lambda: notebook({NAIVE: PATCHED_BUILTINS}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+    ),
+    Kind(
+        "modules_beside",
+        "a wrong answer with numpy.py and grader/learner/checks.py handed in beside it",
+        lambda: notebook({NAIVE: WRONG}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+        beside=(("numpy.py", FAKE_NUMPY), ("grader/__init__.py", b""), ("grader/learner/checks.py", FAKE_CHECKS)),
+    ),
+    Kind(
+        "reads_solutions",
+        "code that looks for the solutions and hidden tests by relative and absolute paths",
+        lambda: notebook({NAIVE: READS_SOLUTIONS}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+        needs_isolation=True,
+    ),
+    Kind(
+        "writes_course_gradebook",
+        "a wrong answer that writes to the class's gradebook by its absolute path",
+        lambda: notebook({NAIVE: WRITES_COURSE_GRADEBOOK}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+        needs_isolation=True,
+    ),
+    Kind(
+        "nbgrader_env",
+        "code that is right only when NBGRADER_EXECUTION is set",
+        lambda: notebook({NAIVE: GRADED_ONLY}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+    ),
+    Kind(
+        "lms_dotdot",
+        "an LMS file named ../../mallory_01.ipynb",
+        None,
+        NOT_COLLECTED,
+        None,
+        uploads=_uploads(("../../mallory_01.ipynb", notebook, 0)),
+    ),
+    Kind(
+        "lms_long_name",
+        "an LMS file whose student id is 300 characters long",
+        None,
+        NOT_COLLECTED,
+        None,
+        uploads=_uploads(("x" * 300 + "_01.ipynb", notebook, 0)),
+    ),
+    Kind(
+        "lms_two_versions",
+        "two LMS files from one student (stubs first, full answers later)",
+        None,
+        status.GRADED,
+        FULL,
+        student="twice",
+        uploads=_uploads(("twice_final.ipynb", notebook, 30), ("twice_draft.ipynb", _stub, 10)),
+    ),
     # one student stops the whole class
-    Kind("long_expression", "a plain cell of one expression of 200,000 terms (`x = 1+1+...`), answers right",
-         lambda: notebook(edit=_plain_cell(LONG_EXPRESSION)), status.SUSPICIOUS, FULL),
-    Kind("lms_nbgrader_list", "an LMS file whose `metadata.nbgrader` is a list on one plain cell, answers right",
-         None, status.TAMPERED, FULL, student="listy",
-         uploads=_uploads(("listy_01.ipynb", lambda: _json_of(_list_metadata), 0))),
-    Kind("lms_deep_json", "an LMS file whose JSON nests 100,000 levels deep", None, NOT_COLLECTED, None,
-         student="deep", uploads=_uploads(("deep_01.ipynb", _deep_json, 0))),
-    Kind("lms_bad_crc", "an LMS zip entry with a bad CRC", None, NOT_COLLECTED, None, student="crc",
-         uploads=_uploads(("crc_01.ipynb", notebook, 0, "bad crc"))),
+    Kind(
+        "long_expression",
+        "a plain cell of one expression of 200,000 terms (`x = 1+1+...`), answers right",
+        lambda: notebook(edit=_plain_cell(LONG_EXPRESSION)),
+        status.SUSPICIOUS,
+        FULL,
+    ),
+    Kind(
+        "lms_nbgrader_list",
+        "an LMS file whose `metadata.nbgrader` is a list on one plain cell, answers right",
+        None,
+        status.TAMPERED,
+        FULL,
+        student="listy",
+        uploads=_uploads(("listy_01.ipynb", lambda: _json_of(_list_metadata), 0)),
+    ),
+    Kind(
+        "lms_deep_json",
+        "an LMS file whose JSON nests 100,000 levels deep",
+        None,
+        NOT_COLLECTED,
+        None,
+        student="deep",
+        uploads=_uploads(("deep_01.ipynb", _deep_json, 0)),
+    ),
+    Kind(
+        "lms_bad_crc",
+        "an LMS zip entry with a bad CRC",
+        None,
+        NOT_COLLECTED,
+        None,
+        student="crc",
+        uploads=_uploads(("crc_01.ipynb", notebook, 0, "bad crc")),
+    ),
     # collect trusts what it reads
-    Kind("lms_zip_bomb", "an LMS zip entry of 2 GB of zeros (2 MB compressed)", None, NOT_COLLECTED, None,
-         student="bomb", own_zip=True, uploads=_uploads(("bomb_01.ipynb", lambda: Zeros(2 * 2**30), 0))),
-    Kind("lms_absolute", "an LMS file named /tmp/eve_01.ipynb (not a student called tmp)", None, NOT_COLLECTED,
-         None, student="tmp", listed_as="tmp/eve_01.ipynb", uploads=_uploads(("/tmp/eve_01.ipynb", notebook, 0))),
-    Kind("lms_control_chars", "an LMS file whose name holds a newline, a forged log line and an ANSI escape", None,
-         NOT_COLLECTED, None, student="forger", listed_as="forger_x",
-         uploads=_uploads(("forger_x\n  mallory / 01_naive_division <- mallory_01.ipynb\x1b[2K\x1b[1A.ipynb",
-                           notebook, 0))),
+    Kind(
+        "lms_zip_bomb",
+        "an LMS zip entry of 2 GB of zeros (2 MB compressed)",
+        None,
+        NOT_COLLECTED,
+        None,
+        student="bomb",
+        own_zip=True,
+        uploads=_uploads(("bomb_01.ipynb", lambda: Zeros(2 * 2**30), 0)),
+    ),
+    Kind(
+        "lms_absolute",
+        "an LMS file named /tmp/eve_01.ipynb (not a student called tmp)",
+        None,
+        NOT_COLLECTED,
+        None,
+        student="tmp",
+        listed_as="tmp/eve_01.ipynb",
+        uploads=_uploads(("/tmp/eve_01.ipynb", notebook, 0)),
+    ),
+    Kind(
+        "lms_control_chars",
+        "an LMS file whose name holds a newline, a forged log line and an ANSI escape",
+        None,
+        NOT_COLLECTED,
+        None,
+        student="forger",
+        listed_as="forger_x",
+        uploads=_uploads(
+            ("forger_x\n  mallory / 01_naive_division <- mallory_01.ipynb\x1b[2K\x1b[1A.ipynb", notebook, 0)
+        ),
+    ),
     # kernels share the machine's network
-    Kind("snoops_iopub", "a wrong answer that listens to every kernel's IOPub port on 127.0.0.1 for a correct one",
-         lambda: notebook({NAIVE: SNOOPS_IOPUB}), status.SUSPICIOUS, DISTRIBUTION_ONLY,
-         unsafe_for_plain="it connects to every port of the machine"),
-    Kind("asks_service", "a graded function that asks a service on 127.0.0.1 for the reference code",
-         lambda: notebook({NAIVE: ASKS_SERVICE}), status.SUSPICIOUS,
-         DISTRIBUTION_ONLY, unsafe_for_plain="it reaches a service of the machine"),
+    Kind(
+        "snoops_iopub",
+        "a wrong answer that listens to every kernel's IOPub port on 127.0.0.1 for a correct one",
+        lambda: notebook({NAIVE: SNOOPS_IOPUB}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+        unsafe_for_plain="it connects to every port of the machine",
+    ),
+    Kind(
+        "asks_service",
+        "a graded function that asks a service on 127.0.0.1 for the reference code",
+        lambda: notebook({NAIVE: ASKS_SERVICE}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
+        unsafe_for_plain="it reaches a service of the machine",
+    ),
     # limits that a process tree walks around
-    Kind("shared_mapping", "a 2.5 GB shared anonymous mapping, touched page by page",
-         lambda: notebook({"is_distribution": SHARED_MAPPING}), status.MEMORY, NORMALIZE_ONLY,
-         unsafe_for_plain="no memory limit"),
-    Kind("forked_children", "three forked children of 600 MB each (1.8 GB together)",
-         lambda: notebook({"is_distribution": FORKED_CHILDREN}), status.MEMORY, NORMALIZE_ONLY,
-         unsafe_for_plain="no memory limit"),
-    Kind("sysv_segment", "a 512 MB System V shared memory segment, never removed, answers right",
-         lambda: notebook({NAIVE: reference()[NAIVE] + SYSV_SEGMENT.replace("SHM_KEY", str(SHM_KEY))}),
-         status.SUSPICIOUS, FULL, unsafe_for_plain="the segment outlives the kernel"),
-    Kind("setsid_survivor", "a double-forked `setsid` child left running, answers right",
-         lambda: notebook({NAIVE: reference()[NAIVE] + SETSID_SURVIVOR.replace("SURVIVOR", SURVIVOR)}),
-         status.GRADED, FULL, unsafe_for_plain="the process outlives the kernel"),
+    Kind(
+        "shared_mapping",
+        "a 2.5 GB shared anonymous mapping, touched page by page",
+        lambda: notebook({"is_distribution": SHARED_MAPPING}),
+        status.MEMORY,
+        NORMALIZE_ONLY,
+        unsafe_for_plain="no memory limit",
+    ),
+    Kind(
+        "forked_children",
+        "three forked children of 600 MB each (1.8 GB together)",
+        lambda: notebook({"is_distribution": FORKED_CHILDREN}),
+        status.MEMORY,
+        NORMALIZE_ONLY,
+        unsafe_for_plain="no memory limit",
+    ),
+    Kind(
+        "sysv_segment",
+        "a 512 MB System V shared memory segment, never removed, answers right",
+        lambda: notebook({NAIVE: reference()[NAIVE] + SYSV_SEGMENT.replace("SHM_KEY", str(SHM_KEY))}),
+        status.SUSPICIOUS,
+        FULL,
+        unsafe_for_plain="the segment outlives the kernel",
+    ),
+    Kind(
+        "setsid_survivor",
+        "a double-forked `setsid` child left running, answers right",
+        lambda: notebook({NAIVE: reference()[NAIVE] + SETSID_SURVIVOR.replace("SURVIVOR", SURVIVOR)}),
+        status.GRADED,
+        FULL,
+        unsafe_for_plain="the process outlives the kernel",
+    ),
     # slow or mute kernels cost everything
-    Kind("ignores_sigint", "a graded function that swallows every interrupt and loops",
-         lambda: notebook({NAIVE: _timed(reference()[NAIVE]), "is_distribution": IGNORES_SIGINT}),
-         status.TIMEOUT, NORMALIZE_ONLY, timed=True),
-    Kind("c_loop", "a cell of C code that never checks for signals (`any(itertools.repeat(0))`)",
-         lambda: notebook({NAIVE: _timed(reference()[NAIVE]), "is_distribution": C_LOOP}),
-         status.TIMEOUT, NORMALIZE_ONLY, timed=True),
-    Kind("execs_shell", "a kernel that execs a shell ignoring INT and TERM",
-         lambda: notebook({NAIVE: _timed(reference()[NAIVE]), "is_distribution": EXECS_SHELL.replace(
-             "MUTE_SHELL", MUTE_SHELL)}), status.TIMEOUT, NORMALIZE_ONLY, timed=True),
-    Kind("stops_itself", "a kernel that stops itself (SIGSTOP; the first process of its own PID namespace cannot)",
-         lambda: notebook({NAIVE: _timed(reference()[NAIVE]), "is_distribution": STOPS_ITSELF}),
-         status.GRADED, NORMALIZE_ONLY, timed=True, needs_isolation=True),
+    Kind(
+        "ignores_sigint",
+        "a graded function that swallows every interrupt and loops",
+        lambda: notebook({NAIVE: _timed(reference()[NAIVE]), "is_distribution": IGNORES_SIGINT}),
+        status.TIMEOUT,
+        NORMALIZE_ONLY,
+        timed=True,
+    ),
+    Kind(
+        "c_loop",
+        "a cell of C code that never checks for signals (`any(itertools.repeat(0))`)",
+        lambda: notebook({NAIVE: _timed(reference()[NAIVE]), "is_distribution": C_LOOP}),
+        status.TIMEOUT,
+        NORMALIZE_ONLY,
+        timed=True,
+    ),
+    Kind(
+        "execs_shell",
+        "a kernel that execs a shell ignoring INT and TERM",
+        lambda: notebook(
+            {NAIVE: _timed(reference()[NAIVE]), "is_distribution": EXECS_SHELL.replace("MUTE_SHELL", MUTE_SHELL)}
+        ),
+        status.TIMEOUT,
+        NORMALIZE_ONLY,
+        timed=True,
+    ),
+    Kind(
+        "stops_itself",
+        "a kernel that stops itself (SIGSTOP; the first process of its own PID namespace cannot)",
+        lambda: notebook({NAIVE: _timed(reference()[NAIVE]), "is_distribution": STOPS_ITSELF}),
+        status.GRADED,
+        NORMALIZE_ONLY,
+        timed=True,
+        needs_isolation=True,
+    ),
     # edited metadata zeroes real work
-    Kind("fake_grade_cell", "an extra grade cell of 100 points, answers right",
-         lambda: notebook(edit=_fake_grade_cell), status.TAMPERED, FULL),
-    Kind("markdown_grade", "a markdown cell given grade metadata (10 points), answers right",
-         lambda: notebook(edit=_markdown_grade), status.TAMPERED, FULL),
-    Kind("schema_version", "schema_version 4 on one test cell, answers right",
-         lambda: notebook(edit=_set_meta("test_naive_normalize_rows", schema_version=4)), status.TAMPERED, FULL),
-    Kind("hidden_to_solution", "a hidden test cell flipped to a solution cell, answers right",
-         lambda: notebook(edit=_set_meta("test_naive_normalize_rows", solution=True)), status.TAMPERED, FULL),
-    Kind("points_changed", "a test's points changed from 2 to 20, answers right",
-         lambda: notebook(edit=_set_meta("test_naive_normalize_public", points=20)), status.TAMPERED, FULL),
+    Kind(
+        "fake_grade_cell",
+        "an extra grade cell of 100 points, answers right",
+        lambda: notebook(edit=_fake_grade_cell),
+        status.TAMPERED,
+        FULL,
+    ),
+    Kind(
+        "markdown_grade",
+        "a markdown cell given grade metadata (10 points), answers right",
+        lambda: notebook(edit=_markdown_grade),
+        status.TAMPERED,
+        FULL,
+    ),
+    Kind(
+        "schema_version",
+        "schema_version 4 on one test cell, answers right",
+        lambda: notebook(edit=_set_meta("test_naive_normalize_rows", schema_version=4)),
+        status.TAMPERED,
+        FULL,
+    ),
+    Kind(
+        "hidden_to_solution",
+        "a hidden test cell flipped to a solution cell, answers right",
+        lambda: notebook(edit=_set_meta("test_naive_normalize_rows", solution=True)),
+        status.TAMPERED,
+        FULL,
+    ),
+    Kind(
+        "points_changed",
+        "a test's points changed from 2 to 20, answers right",
+        lambda: notebook(edit=_set_meta("test_naive_normalize_public", points=20)),
+        status.TAMPERED,
+        FULL,
+    ),
     # sizes nobody bounds
-    Kind("returns_8mb_string", "a graded function returning an 8 MB string (the figure cell draws it in C)",
-         lambda: notebook({NAIVE: _timed(RETURNS_8MB)}), status.TIMEOUT, DISTRIBUTION_ONLY, timed=True),
-    Kind("exception_name_4mb", "a graded function raising an exception whose class name is 4 MB",
-         lambda: notebook({NAIVE: EXCEPTION_NAME_4MB}), status.GRADED, DISTRIBUTION_ONLY),
-    Kind("forged_mistake", "an error message holding a forged \"likely mistake:\" line",
-         lambda: notebook({NAIVE: FORGED_MISTAKE}), status.GRADED, DISTRIBUTION_ONLY),
+    Kind(
+        "returns_8mb_string",
+        "a graded function returning an 8 MB string (the figure cell draws it in C)",
+        lambda: notebook({NAIVE: _timed(RETURNS_8MB)}),
+        status.TIMEOUT,
+        DISTRIBUTION_ONLY,
+        timed=True,
+    ),
+    Kind(
+        "exception_name_4mb",
+        "a graded function raising an exception whose class name is 4 MB",
+        lambda: notebook({NAIVE: EXCEPTION_NAME_4MB}),
+        status.GRADED,
+        DISTRIBUTION_ONLY,
+    ),
+    Kind(
+        "forged_mistake",
+        'an error message holding a forged "likely mistake:" line',
+        lambda: notebook({NAIVE: FORGED_MISTAKE}),
+        status.GRADED,
+        DISTRIBUTION_ONLY,
+    ),
 ]
 SIZES = ("returns_8mb_string", "exception_name_4mb", "forged_mistake")
 

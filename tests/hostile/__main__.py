@@ -1,4 +1,5 @@
 """Print the README's table of hostile submissions, from a fresh grading (a few minutes)."""
+
 import tempfile
 from pathlib import Path
 

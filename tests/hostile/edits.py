@@ -2,6 +2,7 @@
 
 Read by tests/test_metadata_restore.py, graded end to end by tests/test_batch_survives.py.
 """
+
 from __future__ import annotations
 
 import nbformat
@@ -11,8 +12,11 @@ LONG = "x = " + "+".join(["1"] * 200_000)
 
 
 def cell(nb, grade_id):
-    return next(c for c in nb.cells if isinstance(c.metadata.get("nbgrader"), dict)
-                and c.metadata.nbgrader.get("grade_id") == grade_id)
+    return next(
+        c
+        for c in nb.cells
+        if isinstance(c.metadata.get("nbgrader"), dict) and c.metadata.nbgrader.get("grade_id") == grade_id
+    )
 
 
 def fake_grade_cell(nb):
@@ -65,6 +69,6 @@ EDITS = {
     flag_as_number: f"{HIDDEN}: solution 0 (the release's: False)",
     list_metadata: f"cell 10: its nbgrader metadata is a list, not a mapping; read as {PUBLIC} from its place",
     string_metadata_on_the_solution: f"cell 9: its nbgrader metadata is a string, not a mapping; read as {SOLUTION} "
-                                     "from its place",
+    "from its place",
     markdown_test_cell: f"{PUBLIC}: a markdown cell (the release's is code)",
 }

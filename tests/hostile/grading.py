@@ -2,6 +2,7 @@
 
 Used by tests/test_hostile.py, `python -m tests.hostile` and benchmarks/hostile.py.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -38,8 +39,12 @@ from tests.hostile import (
 )
 
 # `python -m grader ...` that reports its own peak memory (resident set, KB) on its last line of stderr
-MEASURED = ("import resource, sys\nfrom grader.cli import main\ntry:\n    sys.exit(main(sys.argv[1:]))\n"
-            "finally:\n    print('peak KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+MEASURED = (
+    "import resource, sys\nfrom grader.cli import main\ntry:\n    sys.exit(main(sys.argv[1:]))\n"
+    "finally:\n    print('peak KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)"
+)
+
+
 class AnswerService(socketserver.ThreadingTCPServer):
     """A service on 127.0.0.1 that hands the reference naive_normalize to whoever connects, and counts them."""
 
@@ -96,8 +101,13 @@ def flip_a_byte(path: Path, name: str) -> None:
 
 def collect(root: Path, archive: Path, log: Path) -> None:
     """`collect --from` the zip, its exit status, output and peak memory written to `log`."""
-    done = subprocess.run([sys.executable, "-c", MEASURED, "--course", str(root), "collect", "--from", str(archive)],
-                          env=ENV, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, "--course", str(root), "collect", "--from", str(archive)],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     log.write_text(f"{done.returncode}\n{done.stdout}\n{done.stderr}")
 
 
@@ -124,18 +134,42 @@ def build_corpus(folder, service_port: int = 0, skip=()):
 
 
 def grade(root: Path, log: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "grader", "--course", str(root), "grade", "--timeout", str(TIMEOUT),
-                           "--memory", str(MEMORY_MB)], env=ENV, capture_output=True, text=True, timeout=1200)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "--course",
+            str(root),
+            "grade",
+            "--timeout",
+            str(TIMEOUT),
+            "--memory",
+            str(MEMORY_MB),
+        ],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     log.write_text(f"{done.returncode}\n{done.stdout}\n{done.stderr}")
 
 
 def write_outputs(root: Path, folder: Path) -> None:
     """feedback, export and report, as the instructor runs them after grading; their exit statuses in outputs.txt."""
     codes = []
-    for command, out in (("feedback", folder / "feedback"), ("export", folder / "exports"),
-                         ("report", folder / "report.html")):
-        done = subprocess.run([sys.executable, "-m", "grader", "--course", str(root), command, "--out", str(out)],
-                              env=ENV, capture_output=True, text=True, timeout=600)
+    for command, out in (
+        ("feedback", folder / "feedback"),
+        ("export", folder / "exports"),
+        ("report", folder / "report.html"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "grader", "--course", str(root), command, "--out", str(out)],
+            env=ENV,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         codes.append(f"{command} {done.returncode} {done.stderr.strip()[-2000:]!r}")
     (folder / "outputs.txt").write_text("\n".join(codes))
 
@@ -163,15 +197,23 @@ def leftovers() -> list[tuple[str, tuple]]:
             uid = int(re.search(r"^Uid:\s+(\d+)", (entry / "status").read_text(), re.M).group(1))
         except (OSError, AttributeError, ValueError):
             continue
-        if (command[0] == SURVIVOR.encode() or command[:3] == [b"sh", b"-c", MUTE_SHELL.encode()]
-                or (uid >= isolation.UID_BASE and command[:2] == [b"sleep", b"1000"])):
-            found.append((f"process {entry.name} (uid {uid}): {b' '.join(command).decode(errors='replace')}",
-                          ("process", int(entry.name))))
+        if (
+            command[0] == SURVIVOR.encode()
+            or command[:3] == [b"sh", b"-c", MUTE_SHELL.encode()]
+            or (uid >= isolation.UID_BASE and command[:2] == [b"sleep", b"1000"])
+        ):
+            found.append(
+                (
+                    f"process {entry.name} (uid {uid}): {b' '.join(command).decode(errors='replace')}",
+                    ("process", int(entry.name)),
+                )
+            )
     for line in Path("/proc/sysvipc/shm").read_text().splitlines()[1:]:
         key, shmid, _, size = line.split()[:4]
         if int(key) == SHM_KEY:
-            found.append((f"System V segment {shmid} of {int(size) // 2**20} MB (key {SHM_KEY:#x})",
-                          ("segment", int(shmid))))
+            found.append(
+                (f"System V segment {shmid} of {int(size) // 2**20} MB (key {SHM_KEY:#x})", ("segment", int(shmid)))
+            )
     return found
 
 

@@ -4,6 +4,7 @@ Each module defines NUMBERS: text the executed solution notebook must print (the
 of the course contract). Wrong implementations live in grader/learner/hints/, correct alternatives
 in grader/proof/alternatives/.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -14,6 +14,7 @@ and optionally
 These are wrong answers only, so they may sit in the learner's kernel. Every source is
 self-contained: it defines its function using only `np` (NumPy) and `math`.
 """
+
 from __future__ import annotations
 
 import functools
@@ -50,8 +51,13 @@ def lessons() -> dict:
 
 def misconceptions(function: str | None = None, lesson: str | None = None) -> list[Misconception]:
     """Catalogued misconceptions, optionally of one function or one lesson."""
-    return [m for lid, module in lessons().items() if lesson in (None, lid)
-            for m in module.MISCONCEPTIONS if function in (None, m.function)]
+    return [
+        m
+        for lid, module in lessons().items()
+        if lesson in (None, lid)
+        for m in module.MISCONCEPTIONS
+        if function in (None, m.function)
+    ]
 
 
 def probes(function: str | None) -> list[tuple[tuple, dict]]:

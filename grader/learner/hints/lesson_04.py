@@ -1,4 +1,5 @@
 """Lesson 04_temperature: its misconceptions (what learners write, a description, a hint) and the probes."""
+
 import numpy as np
 
 from grader.learner.hints import Misconception
@@ -8,78 +9,107 @@ LESSON = "04_temperature"
 MISCONCEPTIONS = [
     # softmax_with_temperature
     Misconception(
-        "swt_multiplies_by_t", "softmax_with_temperature",
+        "swt_multiplies_by_t",
+        "softmax_with_temperature",
         "multiplied the scores by T instead of dividing them by T",
-        "divide: scores / temperature, so that T < 1 sharpens and T > 1 flattens", '''
+        "divide: scores / temperature, so that T < 1 sharpens and T > 1 flattens",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be positive")
     evidence = np.exp(np.asarray(scores, dtype=float) * temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('value', 'scale', 'limits')),
+""",
+        breaks=("value", "scale", "limits"),
+    ),
     Misconception(
-        "swt_ignores_temperature", "softmax_with_temperature",
+        "swt_ignores_temperature",
+        "softmax_with_temperature",
         "checked the temperature but never used it: the scores went into exp unchanged",
-        "divide the scores by the temperature before exp", '''
+        "divide the scores by the temperature before exp",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
     evidence = np.exp(np.asarray(scores, dtype=float))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('value', 'scale', 'limits')),
+""",
+        breaks=("value", "scale", "limits"),
+    ),
     Misconception(
-        "swt_no_checks", "softmax_with_temperature",
-        "never checked the temperature, so T <= 0 is accepted: T = 0 gives nan and a negative T reverses "
-        "the ranking",
-        "start with: if not np.isfinite(temperature) or temperature <= 0: raise ValueError(...)", '''
+        "swt_no_checks",
+        "softmax_with_temperature",
+        "never checked the temperature, so T <= 0 is accepted: T = 0 gives nan and a negative T reverses the ranking",
+        "start with: if not np.isfinite(temperature) or temperature <= 0: raise ValueError(...)",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('rejects_nonpositive', 'rejects_nonfinite')),
+""",
+        breaks=("rejects_nonpositive", "rejects_nonfinite"),
+    ),
     Misconception(
-        "swt_nan_for_zero", "softmax_with_temperature",
+        "swt_nan_for_zero",
+        "softmax_with_temperature",
         "rejected only negative temperatures, so T = 0 divides by zero and returns nan instead of raising",
-        "reject T = 0 too: the test is temperature <= 0, not temperature < 0", '''
+        "reject T = 0 too: the test is temperature <= 0, not temperature < 0",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if temperature < 0:
         raise ValueError("negative temperature")
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('rejects_nonpositive', 'rejects_nonfinite')),
+""",
+        breaks=("rejects_nonpositive", "rejects_nonfinite"),
+    ),
     Misconception(
-        "swt_negative_reverses", "softmax_with_temperature",
+        "swt_negative_reverses",
+        "softmax_with_temperature",
         "rejected only T = 0, so a negative T is accepted and silently reverses the ranking",
-        "reject every temperature that is not > 0: temperature <= 0, not temperature == 0", '''
+        "reject every temperature that is not > 0: temperature <= 0, not temperature == 0",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if temperature == 0:
         raise ValueError("cannot divide by a zero temperature")
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('rejects_nonpositive', 'rejects_nonfinite')),
+""",
+        breaks=("rejects_nonpositive", "rejects_nonfinite"),
+    ),
     Misconception(
-        "swt_accepts_inf_and_nan", "softmax_with_temperature",
+        "swt_accepts_inf_and_nan",
+        "softmax_with_temperature",
         "checked only temperature <= 0, so T = inf (uniform weights) and T = nan (nan weights) get through",
-        "also require np.isfinite(temperature): it is False for inf and for nan", '''
+        "also require np.isfinite(temperature): it is False for inf and for nan",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if temperature <= 0:
         raise ValueError("temperature must be > 0")
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('rejects_nonfinite',)),
+""",
+        breaks=("rejects_nonfinite",),
+    ),
     Misconception(
-        "swt_asserts", "softmax_with_temperature",
+        "swt_asserts",
+        "softmax_with_temperature",
         "used assert to check the temperature: that raises AssertionError (and vanishes under python -O), "
         "not ValueError",
-        "raise ValueError(...) explicitly", '''
+        "raise ValueError(...) explicitly",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     assert np.isfinite(temperature) and temperature > 0, "temperature must be a finite number > 0"
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('rejects_nonpositive', 'rejects_nonfinite')),
+""",
+        breaks=("rejects_nonpositive", "rejects_nonfinite"),
+    ),
     Misconception(
-        "swt_in_place", "softmax_with_temperature",
+        "swt_in_place",
+        "softmax_with_temperature",
         "divided the caller's array by T in place (x /= T on the input itself)",
-        "write x = np.asarray(scores, dtype=float) / temperature: the division makes a new array", '''
+        "write x = np.asarray(scores, dtype=float) / temperature: the division makes a new array",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
@@ -87,32 +117,43 @@ def softmax_with_temperature(scores, temperature=1.0):
     x /= temperature
     evidence = np.exp(x)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('unchanged',)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "swt_sums_whole_array", "softmax_with_temperature",
+        "swt_sums_whole_array",
+        "softmax_with_temperature",
         "divided by the total of the whole array instead of each row's own total",
-        "sum over the last axis only: evidence.sum(axis=-1, keepdims=True)", '''
+        "sum over the last axis only: evidence.sum(axis=-1, keepdims=True)",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
     return evidence / evidence.sum()
-''', breaks=('value', 'shapes', 'rows')),
+""",
+        breaks=("value", "shapes", "rows"),
+    ),
     Misconception(
-        "swt_fails_on_lists", "softmax_with_temperature",
+        "swt_fails_on_lists",
+        "softmax_with_temperature",
         "divided the scores by T without making them an array first, which fails for a Python list",
-        "start with np.asarray(scores, dtype=float): it accepts lists and int arrays", '''
+        "start with np.asarray(scores, dtype=float): it accepts lists and int arrays",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
     evidence = np.exp(scores / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('dtype',)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "swt_fails_on_ints", "softmax_with_temperature",
-        "made an array without asking for floats, then divided it in place: an integer array cannot hold "
-        "the quotient",
-        "ask for floats (np.asarray(scores, dtype=float)) and divide into a new array: x = x / temperature", '''
+        "swt_fails_on_ints",
+        "softmax_with_temperature",
+        "made an array without asking for floats, then divided it in place: an integer array cannot hold the quotient",
+        "ask for floats (np.asarray(scores, dtype=float)) and divide into a new array: x = x / temperature",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
@@ -120,70 +161,93 @@ def softmax_with_temperature(scores, temperature=1.0):
     x /= temperature
     evidence = np.exp(x)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('dtype',)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "swt_squeezes", "softmax_with_temperature",
+        "swt_squeezes",
+        "softmax_with_temperature",
         "squeezed the result, which drops every axis of length 1: a batch of one row (1, n) comes back as (n,)",
-        "give the weights the shape of the scores: leave out np.squeeze (keepdims=True already lines up the "
-        "totals)", '''
+        "give the weights the shape of the scores: leave out np.squeeze (keepdims=True already lines up the totals)",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
     return np.squeeze(evidence / evidence.sum(axis=-1, keepdims=True))
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "swt_axis_one", "softmax_with_temperature",
+        "swt_axis_one",
+        "softmax_with_temperature",
         "summed over axis=1, which is the last axis only of a 2-D batch: a single row fails and a 3-D batch is summed "
         "over the wrong axis",
-        "sum over the last axis whatever the shape: axis=-1", '''
+        "sum over the last axis whatever the shape: axis=-1",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
     return evidence / evidence.sum(axis=1, keepdims=True)
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "swt_global_max_shift", "softmax_with_temperature",
+        "swt_global_max_shift",
+        "softmax_with_temperature",
         "subtracted the largest score of the whole array instead of each row's own, so a row far below the others "
         "underflows to 0 and comes back wrong or nan",
-        "shift each row by its own largest score, x.max(axis=-1, keepdims=True) (or leave the shift to lesson 05)", '''
+        "shift each row by its own largest score, x.max(axis=-1, keepdims=True) (or leave the shift to lesson 05)",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
     x = np.asarray(scores, dtype=float) / temperature
     evidence = np.exp(x - x.max())
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("rows",)),
+""",
+        breaks=("rows",),
+    ),
     Misconception(
-        "swt_subtracts_min", "softmax_with_temperature",
+        "swt_subtracts_min",
+        "softmax_with_temperature",
         "shifted each row by its smallest score instead of its largest: a score of -inf turns the row into nan, and a "
         "wide row overflows",
-        "if you shift, subtract each row's largest score, x.max(axis=-1, keepdims=True): then no exp is above 1", '''
+        "if you shift, subtract each row's largest score, x.max(axis=-1, keepdims=True): then no exp is above 1",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
     x = np.asarray(scores, dtype=float) / temperature
     evidence = np.exp(x - x.min(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("minus_inf",)),
+""",
+        breaks=("minus_inf",),
+    ),
     Misconception(
-        "swt_clips_scores", "softmax_with_temperature",
+        "swt_clips_scores",
+        "softmax_with_temperature",
         "clipped scores / T to a fixed range (here -50 to 50) to keep exp from overflowing, which changes the weights "
         "of large scores: a row shifted up by 100 comes back uniform",
         "do not clip: only the differences within a row matter (lesson 05 avoids overflow by subtracting each row's "
-        "max, which changes no weight)", '''
+        "max, which changes no weight)",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
     x = np.clip(np.asarray(scores, dtype=float) / temperature, -50.0, 50.0)
     evidence = np.exp(x)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("shift",)),
+""",
+        breaks=("shift",),
+    ),
     Misconception(
-        "swt_shift_in_place", "softmax_with_temperature",
+        "swt_shift_in_place",
+        "softmax_with_temperature",
         "subtracted each row's max in place (x -= ...), which changes the caller's array",
-        "shift into a new array: x = x - x.max(axis=-1, keepdims=True)", '''
+        "shift into a new array: x = x - x.max(axis=-1, keepdims=True)",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
@@ -191,12 +255,16 @@ def softmax_with_temperature(scores, temperature=1.0):
     x -= x.max(axis=-1, keepdims=True)
     evidence = np.exp(x / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("unchanged",)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "swt_zeros_like", "softmax_with_temperature",
+        "swt_zeros_like",
+        "softmax_with_temperature",
         "filled the weights into np.zeros_like(scores), which keeps the scores' dtype: for integer scores every "
         "weight is cut down to a whole number",
-        "make the result a float array: convert first with np.asarray(scores, dtype=float), or np.zeros(x.shape)", '''
+        "make the result a float array: convert first with np.asarray(scores, dtype=float), or np.zeros(x.shape)",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
@@ -207,56 +275,76 @@ def softmax_with_temperature(scores, temperature=1.0):
         evidence = np.exp(row / temperature)
         out[i] = evidence / evidence.sum()
     return weights
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "swt_float32", "softmax_with_temperature",
+        "swt_float32",
+        "softmax_with_temperature",
         "converted the scores to float32, so float64 scores lose half their digits and the weights come back as "
         "float32",
-        "convert with dtype=float, which is float64: np.asarray(scores, dtype=float)", '''
+        "convert with dtype=float, which is float64: np.asarray(scores, dtype=float)",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
     evidence = np.exp(np.asarray(scores, dtype=np.float32) / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "swt_keeps_dtype", "softmax_with_temperature",
+        "swt_keeps_dtype",
+        "softmax_with_temperature",
         "made an array with np.asarray(scores) and no dtype, so float16 scores stay float16, whose exp overflows "
         "above 11: their weights come back nan",
-        "ask for float64 when you convert: np.asarray(scores, dtype=float)", '''
+        "ask for float64 when you convert: np.asarray(scores, dtype=float)",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
     evidence = np.exp(np.asarray(scores) / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "swt_returns_list", "softmax_with_temperature",
+        "swt_returns_list",
+        "softmax_with_temperature",
         "returned the weights as a Python list (.tolist()) instead of a NumPy array",
-        "return the NumPy array itself", '''
+        "return the NumPy array itself",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("temperature must be a finite number > 0")
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
     return (evidence / evidence.sum(axis=-1, keepdims=True)).tolist()
-''', breaks=("returns_array",)),
+""",
+        breaks=("returns_array",),
+    ),
     Misconception(
-        "swt_accepts_nan", "softmax_with_temperature",
+        "swt_accepts_nan",
+        "softmax_with_temperature",
         "rejected T <= 0 and T = inf, but every comparison with nan is False, so T = nan got through and gave nan "
         "weights",
         "test what T must be rather than what it must not be: if not (np.isfinite(temperature) and temperature > 0): "
-        "raise ValueError(...)", '''
+        "raise ValueError(...)",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if temperature <= 0 or np.isinf(temperature):
         raise ValueError("temperature must be a finite number > 0")
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("rejects_nonfinite",)),
+""",
+        breaks=("rejects_nonfinite",),
+    ),
     Misconception(
-        "swt_isinstance_check", "softmax_with_temperature",
+        "swt_isinstance_check",
+        "softmax_with_temperature",
         "checked isinstance(temperature, (int, float)), which NumPy numbers such as np.float32(0.5) and np.int64(3) "
         "are not, so valid temperatures are refused",
-        "check the value, not the type: np.isfinite(temperature) and temperature > 0 work for every kind of number", '''
+        "check the value, not the type: np.isfinite(temperature) and temperature > 0 work for every kind of number",
+        """
 import math
 
 def softmax_with_temperature(scores, temperature=1.0):
@@ -264,42 +352,58 @@ def softmax_with_temperature(scores, temperature=1.0):
         raise ValueError("temperature must be a finite number > 0")
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("accepts",)),
+""",
+        breaks=("accepts",),
+    ),
     # sample_next_token
     Misconception(
-        "snt_always_argmax", "sample_next_token",
+        "snt_always_argmax",
+        "sample_next_token",
         "always took the largest logit, even for T > 0, instead of sampling",
-        "for T > 0 draw an index with rng, e.g. rng.choice(len(weights), p=weights)", '''
+        "for T > 0 draw an index with rng, e.g. rng.choice(len(weights), p=weights)",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
     return int(np.argmax(logits))
-''', breaks=('value', 'own_generator')),
+""",
+        breaks=("value", "own_generator"),
+    ),
     Misconception(
-        "snt_greedy_samples", "sample_next_token",
+        "snt_greedy_samples",
+        "sample_next_token",
         "sampled at T = 0 (replaced it by T = 1) instead of taking the largest logit",
-        "at T = 0 skip the dice: return int(np.argmax(logits))", '''
+        "at T = 0 skip the dice: return int(np.argmax(logits))",
+        """
 def sample_next_token(logits, temperature, rng):
     temperature = temperature or 1.0  # avoid dividing by zero
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
     evidence = np.exp(np.asarray(logits, dtype=float) / temperature)
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=('greedy',)),
+""",
+        breaks=("greedy",),
+    ),
     Misconception(
-        "snt_rejects_zero", "sample_next_token",
+        "snt_rejects_zero",
+        "sample_next_token",
         "raised an error at T = 0 instead of greedy decoding (taking the largest logit)",
-        "handle T == 0 before dividing: return int(np.argmax(logits))", '''
+        "handle T == 0 before dividing: return int(np.argmax(logits))",
+        """
 def sample_next_token(logits, temperature, rng):
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError("the temperature must be a finite number > 0")
     evidence = np.exp(np.asarray(logits, dtype=float) / temperature)
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=('greedy',)),
+""",
+        breaks=("greedy",),
+    ),
     Misconception(
-        "snt_ignores_temperature", "sample_next_token",
+        "snt_ignores_temperature",
+        "sample_next_token",
         "sampled from softmax(logits) and ignored the temperature",
-        "draw from softmax(logits / temperature)", '''
+        "draw from softmax(logits / temperature)",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -307,11 +411,15 @@ def sample_next_token(logits, temperature, rng):
         return int(np.argmax(logits))
     evidence = np.exp(np.asarray(logits, dtype=float))
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=('value',)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "snt_multiplies_by_t", "sample_next_token",
+        "snt_multiplies_by_t",
+        "sample_next_token",
         "multiplied the logits by T instead of dividing them by T",
-        "draw from softmax(logits / temperature)", '''
+        "draw from softmax(logits / temperature)",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -319,21 +427,29 @@ def sample_next_token(logits, temperature, rng):
         return int(np.argmax(logits))
     evidence = np.exp(np.asarray(logits, dtype=float) * temperature)
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=('value',)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "snt_negative_is_greedy", "sample_next_token",
+        "snt_negative_is_greedy",
+        "sample_next_token",
         "treated a negative T like T = 0 (greedy) instead of raising ValueError",
-        "only T == 0 means greedy; raise ValueError when temperature < 0", '''
+        "only T == 0 means greedy; raise ValueError when temperature < 0",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature <= 0:
         return int(np.argmax(logits))
     evidence = np.exp(np.asarray(logits, dtype=float) / temperature)
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=('rejects_negative',)),
+""",
+        breaks=("rejects_negative",),
+    ),
     Misconception(
-        "snt_no_negative_check", "sample_next_token",
+        "snt_no_negative_check",
+        "sample_next_token",
         "accepted a negative T and sampled with the ranking reversed instead of raising ValueError",
-        "start with: if temperature < 0: raise ValueError(...)", '''
+        "start with: if temperature < 0: raise ValueError(...)",
+        """
 def sample_next_token(logits, temperature, rng):
     logits = np.asarray(logits, dtype=float)
     if temperature == 0:
@@ -341,11 +457,15 @@ def sample_next_token(logits, temperature, rng):
     weights = np.exp(logits / temperature)
     weights = weights / weights.sum()
     return int(np.searchsorted(np.cumsum(weights), rng.random()))
-''', breaks=('rejects_negative',)),
+""",
+        breaks=("rejects_negative",),
+    ),
     Misconception(
-        "snt_in_place", "sample_next_token",
+        "snt_in_place",
+        "sample_next_token",
         "divided the caller's logits by T in place (logits /= T on the input itself)",
-        "divide into a new array: x = np.asarray(logits, dtype=float) / temperature", '''
+        "divide into a new array: x = np.asarray(logits, dtype=float) / temperature",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -355,11 +475,15 @@ def sample_next_token(logits, temperature, rng):
     logits /= temperature
     evidence = np.exp(logits)
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=('unchanged',)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "snt_fails_on_lists", "sample_next_token",
+        "snt_fails_on_lists",
+        "sample_next_token",
         "divided the logits by T without making them an array first, which fails for a Python list",
-        "start with np.asarray(logits, dtype=float): it accepts lists and int arrays", '''
+        "start with np.asarray(logits, dtype=float): it accepts lists and int arrays",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -367,12 +491,16 @@ def sample_next_token(logits, temperature, rng):
         return int(np.argmax(logits))
     evidence = np.exp(logits / temperature)
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=('dtype',)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "snt_global_random", "sample_next_token",
+        "snt_global_random",
+        "sample_next_token",
         "drew with np.random.choice (NumPy's global random state) instead of the generator rng it was given, so a "
         "seed does not repeat the draws",
-        "draw with the generator you are given: rng.choice(len(weights), p=weights)", '''
+        "draw with the generator you are given: rng.choice(len(weights), p=weights)",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -381,12 +509,16 @@ def sample_next_token(logits, temperature, rng):
         return int(np.argmax(logits))
     evidence = np.exp(logits / temperature)
     return int(np.random.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=("own_generator",)),
+""",
+        breaks=("own_generator",),
+    ),
     Misconception(
-        "snt_new_generator", "sample_next_token",
+        "snt_new_generator",
+        "sample_next_token",
         "made a new generator with np.random.default_rng() inside the function instead of using rng, so the draws "
         "cannot be repeated",
-        "use the rng argument itself: rng.choice(len(weights), p=weights)", '''
+        "use the rng argument itself: rng.choice(len(weights), p=weights)",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -396,11 +528,15 @@ def sample_next_token(logits, temperature, rng):
     evidence = np.exp(logits / temperature)
     generator = np.random.default_rng()
     return int(generator.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=("own_generator",)),
+""",
+        breaks=("own_generator",),
+    ),
     Misconception(
-        "snt_fixed_seed", "sample_next_token",
+        "snt_fixed_seed",
+        "sample_next_token",
         "made a new generator with a fixed seed on every call, so every call draws the same index whatever rng holds",
-        "draw with the rng you are given, and seed nothing inside the function", '''
+        "draw with the rng you are given, and seed nothing inside the function",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -410,12 +546,16 @@ def sample_next_token(logits, temperature, rng):
     evidence = np.exp(logits / temperature)
     generator = np.random.default_rng(0)
     return int(generator.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=("own_generator", "value")),
+""",
+        breaks=("own_generator", "value"),
+    ),
     Misconception(
-        "snt_returns_numpy_int", "sample_next_token",
+        "snt_returns_numpy_int",
+        "sample_next_token",
         "returned np.argmax(...) as it is at T = 0, a NumPy integer, where the exercise asks for the index as a "
         "Python int",
-        "wrap it: int(np.argmax(logits))", '''
+        "wrap it: int(np.argmax(logits))",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -424,11 +564,15 @@ def sample_next_token(logits, temperature, rng):
         return np.argmax(logits)
     evidence = np.exp(logits / temperature)
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=("returns_int",)),
+""",
+        breaks=("returns_int",),
+    ),
     Misconception(
-        "snt_greedy_returns_max", "sample_next_token",
+        "snt_greedy_returns_max",
+        "sample_next_token",
         "at T = 0 returned the largest logit itself instead of its index",
-        "greedy decoding returns where the largest logit is: int(np.argmax(logits))", '''
+        "greedy decoding returns where the largest logit is: int(np.argmax(logits))",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -436,11 +580,15 @@ def sample_next_token(logits, temperature, rng):
         return max(logits)
     evidence = np.exp(np.asarray(logits, dtype=float) / temperature)
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=("greedy",)),
+""",
+        breaks=("greedy",),
+    ),
     Misconception(
-        "snt_draws_a_logit", "sample_next_token",
+        "snt_draws_a_logit",
+        "sample_next_token",
         "passed the logits themselves to rng.choice, which then returns one of the logits, not its index",
-        "draw from the indices: rng.choice(len(weights), p=weights)", '''
+        "draw from the indices: rng.choice(len(weights), p=weights)",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -449,11 +597,15 @@ def sample_next_token(logits, temperature, rng):
         return int(np.argmax(logits))
     evidence = np.exp(logits / temperature)
     return rng.choice(logits, p=evidence / evidence.sum())
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "snt_size_one", "sample_next_token",
+        "snt_size_one",
+        "sample_next_token",
         "drew with size=1, which returns an array holding one index instead of the index itself",
-        "leave out size=1: rng.choice(n, p=weights) returns the index itself", '''
+        "leave out size=1: rng.choice(n, p=weights) returns the index itself",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -462,12 +614,16 @@ def sample_next_token(logits, temperature, rng):
         return int(np.argmax(logits))
     evidence = np.exp(logits / temperature)
     return rng.choice(len(evidence), size=1, p=evidence / evidence.sum())
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "snt_fails_on_ints", "sample_next_token",
+        "snt_fails_on_ints",
+        "sample_next_token",
         "made an array without asking for floats, then divided it in place: an integer array of logits cannot hold "
         "the quotient",
-        "ask for floats (np.asarray(logits, dtype=float)) and divide into a new array: x = x / temperature", '''
+        "ask for floats (np.asarray(logits, dtype=float)) and divide into a new array: x = x / temperature",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -477,11 +633,15 @@ def sample_next_token(logits, temperature, rng):
     x /= temperature
     evidence = np.exp(x)
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "snt_asserts", "sample_next_token",
+        "snt_asserts",
+        "sample_next_token",
         "used assert to reject a negative T: that raises AssertionError (and vanishes under python -O), not ValueError",
-        "raise ValueError(...) explicitly when temperature < 0", '''
+        "raise ValueError(...) explicitly when temperature < 0",
+        """
 def sample_next_token(logits, temperature, rng):
     assert temperature >= 0, "temperature must be >= 0"
     logits = np.asarray(logits, dtype=float)
@@ -489,12 +649,16 @@ def sample_next_token(logits, temperature, rng):
         return int(np.argmax(logits))
     evidence = np.exp(logits / temperature)
     return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-''', breaks=("rejects_negative",)),
+""",
+        breaks=("rejects_negative",),
+    ),
     Misconception(
-        "snt_draws_first", "sample_next_token",
+        "snt_draws_first",
+        "sample_next_token",
         "drew a random number before checking for T = 0, so greedy decoding still uses up the generator (and changes "
         "every later draw)",
-        "handle T == 0 first: return int(np.argmax(logits)) before touching rng", '''
+        "handle T == 0 first: return int(np.argmax(logits)) before touching rng",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("temperature must be >= 0")
@@ -505,12 +669,16 @@ def sample_next_token(logits, temperature, rng):
     weights = np.exp(x / temperature)
     cdf = np.cumsum(weights / weights.sum())
     return int(min(np.searchsorted(cdf, u, side="right"), len(x) - 1))
-''', breaks=("no_draw_at_zero",)),
+""",
+        breaks=("no_draw_at_zero",),
+    ),
     Misconception(
-        "swt_power_renormalised", "softmax_with_temperature",
+        "swt_power_renormalised",
+        "softmax_with_temperature",
         "raised the weights at T = 1 (exp of the raw scores) to the power 1 / T: equal in algebra, but exp of a "
         "large score overflows (or underflows) where exp(score / T) does not",
-        "divide the scores by T before exp: exp(800) is inf, exp(800 / 10) is an ordinary number", '''
+        "divide the scores by T before exp: exp(800) is inf, exp(800 / 10) is an ordinary number",
+        """
 import math
 
 def softmax_with_temperature(scores, temperature=1.0):
@@ -520,8 +688,9 @@ def softmax_with_temperature(scores, temperature=1.0):
     p = evidence / evidence.sum(axis=-1, keepdims=True)
     sharpened = p ** (1 / temperature)
     return sharpened / sharpened.sum(axis=-1, keepdims=True)
-''',
-        breaks=("scale",)),
+""",
+        breaks=("scale",),
+    ),
 ]
 
 # Small inputs on which the misconceptions above behave differently from each other (values, errors, in-place

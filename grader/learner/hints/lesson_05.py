@@ -1,4 +1,5 @@
 """Lesson 05_stable_softmax: its misconceptions (what learners write, a description, a hint) and the probes."""
+
 import numpy as np
 
 from grader.learner.hints import Misconception
@@ -7,9 +8,11 @@ LESSON = "05_stable_softmax"
 
 MISCONCEPTIONS = [
     Misconception(
-        "stable_global_max", "stable_softmax",
+        "stable_global_max",
+        "stable_softmax",
         "subtracted the global max of the whole array instead of each row's own max",
-        "take the max per row: z.max(axis=-1, keepdims=True)", '''
+        "take the max per row: z.max(axis=-1, keepdims=True)",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -17,24 +20,32 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.max())
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('value', 'rows', 'extremes', 'shift')),
+""",
+        breaks=("value", "rows", "extremes", "shift"),
+    ),
     Misconception(
-        "stable_no_shift", "stable_softmax",
+        "stable_no_shift",
+        "stable_softmax",
         "did not shift the scores before exp: exp of a huge score overflows to inf, exp of a very "
         "negative one underflows to 0, and the division gives nan",
-        "subtract each row's max before exp, so the largest shifted score is 0", '''
+        "subtract each row's max before exp, so the largest shifted score is 0",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
         x = x.astype(float)
     evidence = np.exp(x / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('extremes', 'quiet', 'shift')),
+""",
+        breaks=("extremes", "quiet", "shift"),
+    ),
     Misconception(
-        "stable_divides_after_exp", "stable_softmax",
+        "stable_divides_after_exp",
+        "stable_softmax",
         "divided the evidence by its largest value after exp instead of subtracting the max before: "
         "exp has already overflowed by then",
-        "shift the scores, not the evidence: np.exp(z - z.max(axis=-1, keepdims=True))", '''
+        "shift the scores, not the evidence: np.exp(z - z.max(axis=-1, keepdims=True))",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -42,11 +53,15 @@ def stable_softmax(scores, temperature=1.0):
     evidence = np.exp(x / temperature)
     evidence = evidence / evidence.max(axis=-1, keepdims=True)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('extremes', 'quiet', 'shift')),
+""",
+        breaks=("extremes", "quiet", "shift"),
+    ),
     Misconception(
-        "stable_min_shift", "stable_softmax",
+        "stable_min_shift",
+        "stable_softmax",
         "shifted each row by its minimum instead of its maximum, so the largest score can still overflow exp",
-        "subtract the max, so the largest shifted score is 0 and every evidence value is at most 1", '''
+        "subtract the max, so the largest shifted score is 0 and every evidence value is at most 1",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -54,11 +69,15 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.min(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('extremes', 'quiet')),
+""",
+        breaks=("extremes", "quiet"),
+    ),
     Misconception(
-        "stable_no_exp", "stable_softmax",
+        "stable_no_exp",
+        "stable_softmax",
         "shifted the scores but divided them by their sum without exp",
-        "take np.exp of the shifted scores, then divide by the row's total evidence", '''
+        "take np.exp of the shifted scores, then divide by the row's total evidence",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -66,11 +85,15 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     z = z - z.max(axis=-1, keepdims=True)
     return z / z.sum(axis=-1, keepdims=True)
-''', breaks=('value',)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "stable_sums_axis0", "stable_softmax",
+        "stable_sums_axis0",
+        "stable_softmax",
         "summed down the first axis (axis 0) instead of along each row",
-        "the choices are along the last axis: evidence.sum(axis=-1, keepdims=True)", '''
+        "the choices are along the last axis: evidence.sum(axis=-1, keepdims=True)",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -78,11 +101,15 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=0)
-''', breaks=('value', 'rows')),
+""",
+        breaks=("value", "rows"),
+    ),
     Misconception(
-        "stable_sums_whole_array", "stable_softmax",
+        "stable_sums_whole_array",
+        "stable_softmax",
         "normalised the whole array at once, so unrelated rows competed for one total",
-        "sum per row: evidence.sum(axis=-1, keepdims=True)", '''
+        "sum per row: evidence.sum(axis=-1, keepdims=True)",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -90,11 +117,15 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.max(axis=-1, keepdims=True))
     return evidence / evidence.sum()
-''', breaks=('value', 'rows')),
+""",
+        breaks=("value", "rows"),
+    ),
     Misconception(
-        "stable_max_without_keepdims", "stable_softmax",
+        "stable_max_without_keepdims",
+        "stable_softmax",
         "took each row's max without keepdims=True, so the row maxima were subtracted along the wrong axis",
-        "z.max(axis=-1, keepdims=True) keeps shape (rows, 1), so each row gets its own max", '''
+        "z.max(axis=-1, keepdims=True) keeps shape (rows, 1), so each row gets its own max",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -102,11 +133,15 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.max(axis=-1))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('rows', 'shapes')),
+""",
+        breaks=("rows", "shapes"),
+    ),
     Misconception(
-        "stable_shift_in_place", "stable_softmax",
+        "stable_shift_in_place",
+        "stable_softmax",
         "subtracted the max in place (x -= ...), which changed the caller's array",
-        "write z = x - m, which makes a new array, instead of x -= m", '''
+        "write z = x - m, which makes a new array, instead of x -= m",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -114,30 +149,42 @@ def stable_softmax(scores, temperature=1.0):
     x -= x.max(axis=-1, keepdims=True)
     evidence = np.exp(x / temperature)
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('unchanged',)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "stable_fails_on_ints", "stable_softmax",
+        "stable_fails_on_ints",
+        "stable_softmax",
         "copied integer scores as integers and divided in place (x /= temperature), which NumPy refuses",
-        "convert non-float input first (x.astype(float)) and write z = x / temperature, a new array", '''
+        "convert non-float input first (x.astype(float)) and write z = x / temperature, a new array",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.array(scores)
     x /= temperature
     evidence = np.exp(x - x.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('dtype',)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "stable_fails_on_lists", "stable_softmax",
+        "stable_fails_on_lists",
+        "stable_softmax",
         "used the input as an array without converting it, which fails for a Python list",
-        "start with x = np.asarray(scores); it keeps float32 and turns lists into arrays", '''
+        "start with x = np.asarray(scores); it keeps float32 and turns lists into arrays",
+        """
 def stable_softmax(scores, temperature=1.0):
     z = scores / temperature
     evidence = np.exp(z - z.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('dtype',)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "stable_returns_list", "stable_softmax",
+        "stable_returns_list",
+        "stable_softmax",
         "returned a Python list (built with math.exp) instead of a NumPy array",
-        "work with NumPy arrays, or turn the finished list into one with np.array(..., dtype=...)", '''
+        "work with NumPy arrays, or turn the finished list into one with np.array(..., dtype=...)",
+        """
 import math
 
 def stable_softmax(scores, temperature=1.0):
@@ -146,21 +193,29 @@ def stable_softmax(scores, temperature=1.0):
     evidence = [math.exp(v - top) for v in z]
     total = sum(evidence)
     return [e / total for e in evidence]
-''', breaks=('dtype',)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "stable_float32_becomes_float64", "stable_softmax",
+        "stable_float32_becomes_float64",
+        "stable_softmax",
         "turned float32 scores into float64 (np.asarray(scores, dtype=float) converts every input)",
-        "convert only non-float input: x.astype(float) when not np.issubdtype(x.dtype, np.floating)", '''
+        "convert only non-float input: x.astype(float) when not np.issubdtype(x.dtype, np.floating)",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     evidence = np.exp(x - x.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('dtype',)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "stable_python_floats_lose_float32", "stable_softmax",
+        "stable_python_floats_lose_float32",
+        "stable_softmax",
         "computed each row with Python floats (math.exp) and rebuilt the array without a dtype, "
         "so float32 scores came back as float64",
-        "give the rebuilt array the input's float dtype: np.array(rows, dtype=x.dtype), or .astype(x.dtype)", '''
+        "give the rebuilt array the input's float dtype: np.array(rows, dtype=x.dtype), or .astype(x.dtype)",
+        """
 import math
 
 def stable_softmax(scores, temperature=1.0):
@@ -172,20 +227,28 @@ def stable_softmax(scores, temperature=1.0):
         return [e / total for e in evidence]
 
     return np.apply_along_axis(one_row, -1, np.asarray(scores))
-''', breaks=('dtype',)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "stable_always_float32", "stable_softmax",
+        "stable_always_float32",
+        "stable_softmax",
         "converted every input to float32, so integer and float64 scores lost precision",
-        "keep a float input's own dtype and turn only non-float input into float64: x.astype(np.float64)", '''
+        "keep a float input's own dtype and turn only non-float input into float64: x.astype(np.float64)",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores, dtype=np.float32) / temperature
     evidence = np.exp(x - x.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('dtype',)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "stable_multiplies_temperature", "stable_softmax",
+        "stable_multiplies_temperature",
+        "stable_softmax",
         "multiplied the scores by the temperature instead of dividing by it",
-        "use scores / temperature: T < 1 sharpens, T > 1 flattens", '''
+        "use scores / temperature: T < 1 sharpens, T > 1 flattens",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -193,23 +256,31 @@ def stable_softmax(scores, temperature=1.0):
     z = x * temperature
     evidence = np.exp(z - z.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('temperature',)),
+""",
+        breaks=("temperature",),
+    ),
     Misconception(
-        "stable_ignores_temperature", "stable_softmax",
+        "stable_ignores_temperature",
+        "stable_softmax",
         "ignored the temperature argument",
-        "divide the scores by temperature before the shift and exp", '''
+        "divide the scores by temperature before the shift and exp",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
         x = x.astype(float)
     evidence = np.exp(x - x.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=('temperature',)),
+""",
+        breaks=("temperature",),
+    ),
     Misconception(
-        "stable_squeezes", "stable_softmax",
+        "stable_squeezes",
+        "stable_softmax",
         "squeezed away the size-1 axes (np.squeeze), so a batch of one row, shape (1, n), or rows of one "
         "choice, shape (n, 1), came back with another shape",
-        "keep the scores' own shape: axis=-1 with keepdims=True already works for any number of axes", '''
+        "keep the scores' own shape: axis=-1 with keepdims=True already works for any number of axes",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.squeeze(np.asarray(scores))
     if not np.issubdtype(x.dtype, np.floating):
@@ -217,12 +288,16 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "stable_axis_one", "stable_softmax",
+        "stable_axis_one",
+        "stable_softmax",
         "took the max and the sum over axis=1, which is the choices' axis only for 2-D scores: with more "
         "leading axes the rows are normalised over the wrong axis",
-        "axis=-1 names the last axis whatever the number of dimensions; use it for the max and the sum", '''
+        "axis=-1 names the last axis whatever the number of dimensions; use it for the max and the sum",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -231,12 +306,16 @@ def stable_softmax(scores, temperature=1.0):
     evidence = np.exp(z - z.max(axis=1, keepdims=True))
     weights = evidence / evidence.sum(axis=1, keepdims=True)
     return weights[0] if x.ndim == 1 else weights
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "stable_sorted_scores", "stable_softmax",
+        "stable_sorted_scores",
+        "stable_softmax",
         "sorted each row (np.sort) to find its max, and returned the weights in sorted order instead of "
         "the choices' own order",
-        "take the max with z.max(axis=-1, keepdims=True) and leave the scores in their order", '''
+        "take the max with z.max(axis=-1, keepdims=True) and leave the scores in their order",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -244,13 +323,17 @@ def stable_softmax(scores, temperature=1.0):
     z = np.sort(x / temperature, axis=-1)
     evidence = np.exp(z - z[..., -1:])
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("permutation",)),
+""",
+        breaks=("permutation",),
+    ),
     Misconception(
-        "stable_shift_by_first_score", "stable_softmax",
+        "stable_shift_by_first_score",
+        "stable_softmax",
         "shifted each row by its first score instead of its max: a later score far above the first one "
         "still overflows exp",
         "any shift cancels, but only the row's max keeps every shifted score at or below 0: "
-        "z.max(axis=-1, keepdims=True)", '''
+        "z.max(axis=-1, keepdims=True)",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -258,12 +341,16 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z[..., :1])
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("permutation", "extremes")),
+""",
+        breaks=("permutation", "extremes"),
+    ),
     Misconception(
-        "stable_shift_by_mean", "stable_softmax",
+        "stable_shift_by_mean",
+        "stable_softmax",
         "shifted each row by its mean instead of its max: a score far above the mean still overflows exp, "
         "and a -inf score makes the mean -inf",
-        "shift by the row's max, so the largest shifted score is exactly 0", '''
+        "shift by the row's max, so the largest shifted score is exactly 0",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -271,12 +358,16 @@ def stable_softmax(scores, temperature=1.0):
     z = x / temperature
     evidence = np.exp(z - z.mean(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("extremes", "quiet")),
+""",
+        breaks=("extremes", "quiet"),
+    ),
     Misconception(
-        "stable_fixes_nan_rows", "stable_softmax",
+        "stable_fixes_nan_rows",
+        "stable_softmax",
         "computed the plain exp / sum first and redid only the rows that came out nan with the shift: "
         "exp still overflows (NumPy warns), and a row whose total alone overflows comes back as zeros",
-        "subtract each row's max before the first exp, for every row; then nothing needs fixing afterwards", '''
+        "subtract each row's max before the first exp, for every row; then nothing needs fixing afterwards",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -287,12 +378,16 @@ def stable_softmax(scores, temperature=1.0):
     broken = np.isnan(weights).any(axis=-1, keepdims=True)
     shifted = np.exp(z - z.max(axis=-1, keepdims=True))
     return np.where(broken, shifted / shifted.sum(axis=-1, keepdims=True), weights)
-''', breaks=("extremes", "quiet")),
+""",
+        breaks=("extremes", "quiet"),
+    ),
     Misconception(
-        "stable_divides_in_place", "stable_softmax",
+        "stable_divides_in_place",
+        "stable_softmax",
         "divided the caller's array by the temperature in place (x /= temperature), which changes the "
         "caller's scores whenever the temperature is not 1",
-        "write z = x / temperature: it makes a new array of the same dtype", '''
+        "write z = x / temperature: it makes a new array of the same dtype",
+        """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -300,7 +395,9 @@ def stable_softmax(scores, temperature=1.0):
     x /= temperature
     evidence = np.exp(x - x.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-''', breaks=("unchanged",)),
+""",
+        breaks=("unchanged",),
+    ),
 ]
 
 # Inputs on which the misconceptions differ from each other (see grader.learner.hints.probes).

@@ -1,4 +1,5 @@
 """Lesson 06_masking: its misconceptions (what learners write, a description, a hint) and the probes."""
+
 import numpy as np
 
 from grader.learner.hints import Misconception
@@ -8,37 +9,51 @@ LESSON = "06_masking"
 MISCONCEPTIONS = [
     # masked_softmax
     Misconception(
-        "masked_with_zero", "masked_softmax",
+        "masked_with_zero",
+        "masked_softmax",
         "gave forbidden choices a score of 0: exp(0) = 1, so they still take weight",
-        "put -np.inf where the mask is False, so their evidence is exactly 0", '''
+        "put -np.inf where the mask is False, so their evidence is exactly 0",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(mask, np.asarray(scores, dtype=float) / temperature, 0.0)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=('value', 'forbidden', 'shift')),
+""",
+        breaks=("value", "forbidden", "shift"),
+    ),
     Misconception(
-        "masked_multiplies_scores_by_mask", "masked_softmax",
+        "masked_multiplies_scores_by_mask",
+        "masked_softmax",
         "multiplied the scores by the mask: False counts as a score of 0, and exp(0) = 1 still takes weight",
-        "put -np.inf where the mask is False instead of multiplying", '''
+        "put -np.inf where the mask is False instead of multiplying",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) * mask / temperature
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=('value', 'forbidden')),
+""",
+        breaks=("value", "forbidden"),
+    ),
     Misconception(
-        "masked_large_negative_fill", "masked_softmax",
+        "masked_large_negative_fill",
+        "masked_softmax",
         "filled forbidden scores with a large finite negative number (like -1e9), so a row with every "
         "choice forbidden silently comes back uniform",
-        "fill with -np.inf, and raise ValueError for a row with no allowed choice", '''
+        "fill with -np.inf, and raise ValueError for a row with no allowed choice",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(mask, np.asarray(scores, dtype=float) / temperature, -1e9)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=('all_forbidden', 'forbidden')),
+""",
+        breaks=("all_forbidden", "forbidden"),
+    ),
     Misconception(
-        "masked_inverted_polarity", "masked_softmax",
+        "masked_inverted_polarity",
+        "masked_softmax",
         "inverted the mask (treated True as forbidden); here True means allowed",
-        "keep the scores where the mask is True", '''
+        "keep the scores where the mask is True",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     if np.all(mask, axis=-1).any():
@@ -46,43 +61,59 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(mask, -np.inf, x)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=('value',)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "masked_nan_for_empty_row", "masked_softmax",
+        "masked_nan_for_empty_row",
+        "masked_softmax",
         "returned nan for a row with no allowed choice: -inf - (-inf) is nan, not an answer",
-        "check every row with .any(axis=-1) and raise ValueError naming the row", '''
+        "check every row with .any(axis=-1) and raise ValueError naming the row",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(mask, np.asarray(scores, dtype=float) / temperature, -np.inf)
     e = np.exp(x - np.max(x, axis=-1, keepdims=True))
     return e / np.sum(e, axis=-1, keepdims=True)
-''', breaks=('all_forbidden',)),
+""",
+        breaks=("all_forbidden",),
+    ),
     Misconception(
-        "masked_checks_whole_mask_only", "masked_softmax",
+        "masked_checks_whole_mask_only",
+        "masked_softmax",
         "checked only whether the whole mask allows something, not every row",
-        "check each row: np.broadcast_to(mask, x.shape).any(axis=-1) must be True everywhere", '''
+        "check each row: np.broadcast_to(mask, x.shape).any(axis=-1) must be True everywhere",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     if not np.any(mask):
         raise ValueError("nothing is allowed")
     x = np.where(mask, np.asarray(scores, dtype=float) / temperature, -np.inf)
     e = np.exp(x - np.max(x, axis=-1, keepdims=True))
     return e / np.sum(e, axis=-1, keepdims=True)
-''', breaks=('all_forbidden',)),
+""",
+        breaks=("all_forbidden",),
+    ),
     Misconception(
-        "masked_asserts_instead_of_value_error", "masked_softmax",
+        "masked_asserts_instead_of_value_error",
+        "masked_softmax",
         "used assert for a row with no allowed choice: that raises AssertionError (and vanishes under "
         "python -O), not ValueError",
-        "raise ValueError(...) explicitly", '''
+        "raise ValueError(...) explicitly",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
     assert allowed.any(axis=-1).all(), "a row has no allowed choice"
     x = np.where(allowed, np.asarray(scores, dtype=float) / temperature, -np.inf)
     e = np.exp(x - np.max(x, axis=-1, keepdims=True))
     return e / np.sum(e, axis=-1, keepdims=True)
-''', breaks=('all_forbidden',)),
+""",
+        breaks=("all_forbidden",),
+    ),
     Misconception(
-        "masked_global_max", "masked_softmax",
+        "masked_global_max",
+        "masked_softmax",
         "subtracted the global max of the whole array instead of each row's own max",
-        "take the max over the last axis: x.max(axis=-1, keepdims=True)", '''
+        "take the max over the last axis: x.max(axis=-1, keepdims=True)",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
     if not allowed.any(axis=-1).all():
@@ -90,22 +121,30 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(allowed, np.asarray(scores, dtype=float) / temperature, -np.inf)
     e = np.exp(x - x.max())
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=('extremes', 'shift')),
+""",
+        breaks=("extremes", "shift"),
+    ),
     Misconception(
-        "masked_no_shift", "masked_softmax",
+        "masked_no_shift",
+        "masked_softmax",
         "did not shift the scores before exp: exp(1000) overflows to inf and exp(-1000) underflows to 0",
-        "subtract each row's max over the allowed scores before exp", '''
+        "subtract each row's max over the allowed scores before exp",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
     if not allowed.any(axis=-1).all():
         raise ValueError("a row has no allowed choice")
     e = np.exp(np.asarray(scores, dtype=float) / temperature) * allowed
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=('extremes', 'quiet', 'shift')),
+""",
+        breaks=("extremes", "quiet", "shift"),
+    ),
     Misconception(
-        "masked_zeroes_after_softmax", "masked_softmax",
+        "masked_zeroes_after_softmax",
+        "masked_softmax",
         "zeroed the forbidden weights after the softmax without renormalising, so the row no longer sums to 1",
-        "remove forbidden choices before exp, so the allowed ones share all of the weight", '''
+        "remove forbidden choices before exp, so the allowed ones share all of the weight",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
     if not allowed.any(axis=-1).all():
@@ -113,11 +152,15 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) * allowed
-''', breaks=('value',)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "masked_whole_array_sum", "masked_softmax",
+        "masked_whole_array_sum",
+        "masked_softmax",
         "normalised over the whole array instead of each row",
-        "sum over the last axis only (axis=-1, keepdims=True)", '''
+        "sum over the last axis only (axis=-1, keepdims=True)",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
     if not allowed.any(axis=-1).all():
@@ -125,11 +168,15 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(allowed, np.asarray(scores, dtype=float) / temperature, -np.inf)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum()
-''', breaks=('value',)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "masked_in_place", "masked_softmax",
+        "masked_in_place",
+        "masked_softmax",
         "wrote -inf into the caller's scores array (x[~mask] = -inf on the input itself)",
-        "copy first (np.array(scores, dtype=float) makes a new array) or use np.where, which returns a new one", '''
+        "copy first (np.array(scores, dtype=float) makes a new array) or use np.where, which returns a new one",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float)
     allowed = np.broadcast_to(mask, x.shape)
@@ -139,11 +186,15 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = x / temperature
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=('unchanged',)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "masked_ignores_temperature", "masked_softmax",
+        "masked_ignores_temperature",
+        "masked_softmax",
         "ignored the temperature",
-        "divide the scores by temperature before the softmax", '''
+        "divide the scores by temperature before the softmax",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
     if not allowed.any(axis=-1).all():
@@ -151,11 +202,15 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(allowed, np.asarray(scores, dtype=float), -np.inf)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=('temperature',)),
+""",
+        breaks=("temperature",),
+    ),
     Misconception(
-        "masked_multiplies_by_temperature", "masked_softmax",
+        "masked_multiplies_by_temperature",
+        "masked_softmax",
         "multiplied the scores by the temperature instead of dividing",
-        "divide the scores by temperature: T < 1 sharpens, T > 1 flattens", '''
+        "divide the scores by temperature: T < 1 sharpens, T > 1 flattens",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
     if not allowed.any(axis=-1).all():
@@ -163,12 +218,16 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(allowed, np.asarray(scores, dtype=float) * temperature, -np.inf)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=('temperature',)),
+""",
+        breaks=("temperature",),
+    ),
     Misconception(
-        "masked_checked_large_negative_fill", "masked_softmax",
+        "masked_checked_large_negative_fill",
+        "masked_softmax",
         "refused empty rows but filled forbidden scores with -1e9 instead of -inf: allowed scores below "
         "-1e9 lose to the forbidden ones, which take the weight",
-        "fill with -np.inf: no finite number is below every allowed score", '''
+        "fill with -np.inf: no finite number is below every allowed score",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(mask, x.shape)
@@ -177,13 +236,16 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(allowed, x, -1e9)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("forbidden",)),
+""",
+        breaks=("forbidden",),
+    ),
     Misconception(
-        "masked_adds_large_negative", "masked_softmax",
+        "masked_adds_large_negative",
+        "masked_softmax",
         "added a finite penalty (-1e9) to the forbidden scores instead of replacing them: a forbidden score "
         "more than 1e9 above the allowed ones (1e300, or 7 beside allowed scores of -1e12) still takes the weight",
-        "replace forbidden scores with np.where(allowed, x, -np.inf); adding a finite penalty keeps them in the "
-        "race", '''
+        "replace forbidden scores with np.where(allowed, x, -np.inf); adding a finite penalty keeps them in the race",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(mask, x.shape)
@@ -192,13 +254,17 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = x + np.where(allowed, 0.0, -1e9)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("forbidden",)),
+""",
+        breaks=("forbidden",),
+    ),
     Misconception(
-        "masked_renormalises_after_softmax", "masked_softmax",
+        "masked_renormalises_after_softmax",
+        "masked_softmax",
         "took the softmax of every score, then zeroed the forbidden weights and renormalised: a huge "
         "forbidden score takes all the evidence, so the allowed evidence underflows to 0 and the row is 0 / 0",
         "remove the forbidden scores before the shift and exp (np.where(allowed, x, -np.inf)), so only "
-        "allowed scores set the row's max", '''
+        "allowed scores set the row's max",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(mask, x.shape)
@@ -207,12 +273,16 @@ def masked_softmax(scores, mask, temperature=1.0):
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     kept = e * allowed
     return kept / kept.sum(axis=-1, keepdims=True)
-''', breaks=("forbidden",)),
+""",
+        breaks=("forbidden",),
+    ),
     Misconception(
-        "masked_exp_before_where", "masked_softmax",
+        "masked_exp_before_where",
+        "masked_softmax",
         "took exp of every shifted score, forbidden ones included, and zeroed the forbidden ones "
         "afterwards: a huge forbidden score overflows exp, and NumPy warns",
-        "replace forbidden scores with -inf before exp (np.where on the scores, not on the evidence)", '''
+        "replace forbidden scores with -inf before exp (np.where on the scores, not on the evidence)",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(mask, x.shape)
@@ -221,12 +291,16 @@ def masked_softmax(scores, mask, temperature=1.0):
     top = np.where(allowed, x, -np.inf).max(axis=-1, keepdims=True)
     e = np.where(allowed, np.exp(x - top), 0.0)
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("quiet",)),
+""",
+        breaks=("quiet",),
+    ),
     Misconception(
-        "masked_finfo_min_fill", "masked_softmax",
+        "masked_finfo_min_fill",
+        "masked_softmax",
         "filled forbidden scores with the most negative float (np.finfo(float).min) instead of -inf: "
         "subtracting a large row max from it overflows, and NumPy warns",
-        "fill with -np.inf: -inf minus any finite max is still -inf, with no overflow", '''
+        "fill with -np.inf: -inf minus any finite max is still -inf, with no overflow",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(mask, x.shape)
@@ -235,12 +309,16 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(allowed, x, np.finfo(float).min)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("quiet",)),
+""",
+        breaks=("quiet",),
+    ),
     Misconception(
-        "masked_shift_by_first_score", "masked_softmax",
+        "masked_shift_by_first_score",
+        "masked_softmax",
         "shifted each row by its first score instead of the max of its allowed scores: a forbidden first "
         "choice makes the shift -inf (nan), and a later score far above the first overflows exp",
-        "shift by the max over the allowed scores: np.where(allowed, x, -np.inf).max(axis=-1, keepdims=True)", '''
+        "shift by the max over the allowed scores: np.where(allowed, x, -np.inf).max(axis=-1, keepdims=True)",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(mask, x.shape)
@@ -249,12 +327,16 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(allowed, x, -np.inf)
     e = np.exp(x - x[..., :1])
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("permutation", "extremes")),
+""",
+        breaks=("permutation", "extremes"),
+    ),
     Misconception(
-        "masked_boolean_index_needs_full_mask", "masked_softmax",
+        "masked_boolean_index_needs_full_mask",
+        "masked_softmax",
         "wrote -inf through the mask as an index (x[~mask] = -inf): that works only when the mask has the "
         "scores' full shape, not for a mask that broadcasts, such as one row shared by every row",
-        "give the mask the scores' shape first (np.broadcast_to(mask, x.shape)), or use np.where, which broadcasts", '''
+        "give the mask the scores' shape first (np.broadcast_to(mask, x.shape)), or use np.where, which broadcasts",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.array(scores, dtype=float) / temperature
     mask = np.asarray(mask, dtype=bool)
@@ -263,12 +345,16 @@ def masked_softmax(scores, mask, temperature=1.0):
     x[~mask] = -np.inf
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "masked_squeezes", "masked_softmax",
+        "masked_squeezes",
+        "masked_softmax",
         "squeezed away the size-1 axes of the scores (np.squeeze), so a batch of one row, shape (1, n), "
         "came back with another shape or no longer lined up with its mask",
-        "keep the scores' own shape: np.where and axis=-1 with keepdims=True work for any number of axes", '''
+        "keep the scores' own shape: np.where and axis=-1 with keepdims=True work for any number of axes",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.squeeze(np.asarray(scores, dtype=float)) / temperature
     allowed = np.broadcast_to(np.squeeze(np.asarray(mask, dtype=bool)), x.shape)
@@ -277,12 +363,16 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(allowed, x, -np.inf)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "masked_int_copy_cannot_hold_inf", "masked_softmax",
+        "masked_int_copy_cannot_hold_inf",
+        "masked_softmax",
         "copied integer scores as integers and wrote -inf into the copy: an integer array cannot hold -inf, "
         "so NumPy refuses",
-        "convert the scores to floats first: np.array(scores, dtype=float)", '''
+        "convert the scores to floats first: np.array(scores, dtype=float)",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.array(scores)
     allowed = np.broadcast_to(mask, x.shape)
@@ -292,11 +382,15 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = x / temperature
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "masked_raises_runtime_error", "masked_softmax",
+        "masked_raises_runtime_error",
+        "masked_softmax",
         "raised RuntimeError for a row with no allowed choice; the contract asks for ValueError",
-        "raise ValueError(...) (or a subclass of it) naming the row", '''
+        "raise ValueError(...) (or a subclass of it) naming the row",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(mask, x.shape)
@@ -305,122 +399,180 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(allowed, x, -np.inf)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("all_forbidden",)),
+""",
+        breaks=("all_forbidden",),
+    ),
     # causal_mask
     Misconception(
-        "causal_triu", "causal_mask",
+        "causal_triu",
+        "causal_mask",
         "used np.triu: that is the transpose, where each token sees itself and the future",
-        "a token may see columns j <= i: the lower triangle, np.tril", '''
+        "a token may see columns j <= i: the lower triangle, np.tril",
+        """
 def causal_mask(n):
     return np.triu(np.ones((n, n), dtype=bool))
-''', breaks=('value',)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "causal_no_diagonal", "causal_mask",
+        "causal_no_diagonal",
+        "causal_mask",
         "left out the diagonal: a token must be allowed to attend to itself",
-        "keep the diagonal: column <= row, not column < row", '''
+        "keep the diagonal: column <= row, not column < row",
+        """
 def causal_mask(n):
     return np.tril(np.ones((n, n), dtype=bool), k=-1)
-''', breaks=('value',)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "causal_inverted", "causal_mask",
+        "causal_inverted",
+        "causal_mask",
         "inverted the causal mask (True = forbidden); here True means allowed",
-        "True where column <= row", '''
+        "True where column <= row",
+        """
 def causal_mask(n):
     rows, cols = np.indices((n, n))
     return cols > rows
-''', breaks=('value',)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "causal_floats", "causal_mask",
+        "causal_floats",
+        "causal_mask",
         "returned 0/1 numbers instead of booleans",
-        "build it with dtype=bool (or from comparisons, which give booleans)", '''
+        "build it with dtype=bool (or from comparisons, which give booleans)",
+        """
 def causal_mask(n):
     return np.tril(np.ones((n, n)))
-''', breaks=('dtype',)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "causal_counts_down_in_place", "causal_mask",
+        "causal_counts_down_in_place",
+        "causal_mask",
         "counted n down with n -= 1, which changes the caller's n in place when it is a NumPy array",
-        "loop over range(n) (or build the mask with np.tril) and leave n as it was given", '''
+        "loop over range(n) (or build the mask with np.tril) and leave n as it was given",
+        """
 def causal_mask(n):
     mask = np.zeros((n, n), dtype=bool)
     while n > 0:
         n -= 1
         mask[n, :n + 1] = True
     return mask
-''', breaks=("unchanged",)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "causal_precomputed_512", "causal_mask",
+        "causal_precomputed_512",
+        "causal_mask",
         "sliced a mask precomputed for at most 512 tokens, so a longer sequence gets a mask of the wrong shape",
-        "build the mask for the n you are given: np.tril(np.ones((n, n), dtype=bool))", '''
+        "build the mask for the n you are given: np.tril(np.ones((n, n), dtype=bool))",
+        """
 _CAUSAL_512 = np.tril(np.ones((512, 512), dtype=bool))
 
 
 def causal_mask(n):
     return _CAUSAL_512[:n, :n].copy()
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "causal_returns_lists", "causal_mask",
+        "causal_returns_lists",
+        "causal_mask",
         "returned nested Python lists of True/False instead of a NumPy array",
-        "wrap the rows in np.array(..., dtype=bool), or build the mask with NumPy directly", '''
+        "wrap the rows in np.array(..., dtype=bool), or build the mask with NumPy directly",
+        """
 def causal_mask(n):
     return [[column <= row for column in range(n)] for row in range(n)]
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     # padding_mask
     Misconception(
-        "padding_less_or_equal", "padding_mask",
+        "padding_less_or_equal",
+        "padding_mask",
         "used <= instead of <: a sequence of length L has positions 0 to L - 1",
-        "True where position < length", '''
+        "True where position < length",
+        """
 def padding_mask(lengths, n):
     return np.arange(n) <= np.asarray(lengths)[:, None]
-''', breaks=('value',)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "padding_inverted", "padding_mask",
+        "padding_inverted",
+        "padding_mask",
         "inverted the padding mask (True = padding); here True means allowed",
-        "True where position < length", '''
+        "True where position < length",
+        """
 def padding_mask(lengths, n):
     return np.array([[position >= length for position in range(n)] for length in lengths])
-''', breaks=('value',)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "padding_transposed", "padding_mask",
+        "padding_transposed",
+        "padding_mask",
         "transposed the result: the shape must be (len(lengths), n), one row per sequence",
-        "put the sequences on the rows and the positions on the columns", '''
+        "put the sequences on the rows and the positions on the columns",
+        """
 def padding_mask(lengths, n):
     return np.arange(n)[:, None] < np.asarray(lengths)
-''', breaks=('shapes',)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "padding_ints", "padding_mask",
+        "padding_ints",
+        "padding_mask",
         "returned a 0/1 integer mask instead of a boolean one",
-        "compare positions with lengths: comparisons give booleans", '''
+        "compare positions with lengths: comparisons give booleans",
+        """
 def padding_mask(lengths, n):
     mask = np.zeros((len(lengths), n), dtype=int)
     for row, length in enumerate(lengths):
         mask[row, :length] = 1
     return mask
-''', breaks=('dtype',)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "padding_last_index_in_place", "padding_mask",
+        "padding_last_index_in_place",
+        "padding_mask",
         "turned the lengths into last positions in place (last -= 1 on np.asarray(lengths), which is the "
         "caller's own array), so the caller's lengths changed",
-        "compute with a new array: np.arange(n) < np.asarray(lengths)[:, None] needs no change to the lengths", '''
+        "compute with a new array: np.arange(n) < np.asarray(lengths)[:, None] needs no change to the lengths",
+        """
 def padding_mask(lengths, n):
     last = np.asarray(lengths)
     last -= 1
     return np.arange(n) <= last[:, None]
-''', breaks=("unchanged",)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "padding_width_from_longest", "padding_mask",
+        "padding_width_from_longest",
+        "padding_mask",
         "made the mask as wide as the longest sequence instead of n positions",
-        "the shape is (len(lengths), n): use np.arange(n), whatever the lengths are", '''
+        "the shape is (len(lengths), n): use np.arange(n), whatever the lengths are",
+        """
 def padding_mask(lengths, n):
     lengths = np.asarray(lengths)
     return np.arange(lengths.max()) < lengths[:, None]
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "padding_needs_array", "padding_mask",
+        "padding_needs_array",
+        "padding_mask",
         "indexed the lengths as an array (lengths[:, None]) without converting them, so a list or a tuple fails",
-        "convert first: np.asarray(lengths)[:, None]", '''
+        "convert first: np.asarray(lengths)[:, None]",
+        """
 def padding_mask(lengths, n):
     return np.arange(n) < lengths[:, None]
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
 ]
 
 

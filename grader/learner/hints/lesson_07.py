@@ -1,4 +1,5 @@
 """Lesson 07_attention: its misconceptions (what learners write, a description, a hint) and the probes."""
+
 import numpy as np
 
 from grader.learner.hints import Misconception
@@ -8,9 +9,11 @@ LESSON = "07_attention"
 MISCONCEPTIONS = [
     # attention_weights
     Misconception(
-        "aw_no_scaling", "attention_weights",
+        "aw_no_scaling",
+        "attention_weights",
         "never divided the scores by sqrt(d_k), so scale=True gives the unscaled (too sharp) weights",
-        "when scale is True, divide queries @ keys.T by np.sqrt(d_k), where d_k = keys.shape[-1]", '''
+        "when scale is True, divide queries @ keys.T by np.sqrt(d_k), where d_k = keys.shape[-1]",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -21,11 +24,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("scaling",)),
+""",
+        breaks=("scaling",),
+    ),
     Misconception(
-        "aw_scales_by_d_k", "attention_weights",
+        "aw_scales_by_d_k",
+        "attention_weights",
         "divided the scores by d_k instead of by its square root",
-        "the spread of dot products grows like sqrt(d_k): divide by np.sqrt(d_k)", '''
+        "the spread of dot products grows like sqrt(d_k): divide by np.sqrt(d_k)",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -38,11 +45,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("scaling",)),
+""",
+        breaks=("scaling",),
+    ),
     Misconception(
-        "aw_scales_by_num_keys", "attention_weights",
+        "aw_scales_by_num_keys",
+        "attention_weights",
         "divided by the square root of the number of keys instead of sqrt(d_k), the width of each key",
-        "d_k is the length of one key vector: keys.shape[-1], not len(keys)", '''
+        "d_k is the length of one key vector: keys.shape[-1], not len(keys)",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -55,11 +66,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("scaling",)),
+""",
+        breaks=("scaling",),
+    ),
     Misconception(
-        "aw_always_scales", "attention_weights",
+        "aw_always_scales",
+        "attention_weights",
         "divided by sqrt(d_k) even when scale=False",
-        "scale only when the scale argument is True", '''
+        "scale only when the scale argument is True",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -70,12 +85,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("scaling",)),
+""",
+        breaks=("scaling",),
+    ),
     Misconception(
-        "aw_scales_weights_after_softmax", "attention_weights",
+        "aw_scales_weights_after_softmax",
+        "attention_weights",
         "divided the weights by sqrt(d_k) after the softmax instead of the scores before it, so the rows "
         "no longer sum to 1",
-        "scale the scores first, then take the softmax of the scaled scores", '''
+        "scale the scores first, then take the softmax of the scaled scores",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -87,11 +106,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     weights = e / e.sum(axis=-1, keepdims=True)
     return weights / np.sqrt(k.shape[-1]) if scale else weights
-''', breaks=("scaling", "value")),
+""",
+        breaks=("scaling", "value"),
+    ),
     Misconception(
-        "aw_softmax_over_queries", "attention_weights",
+        "aw_softmax_over_queries",
+        "attention_weights",
         "took the softmax down each column (over the queries, axis 0) instead of along each row (over the keys)",
-        "normalise over the last axis (axis=-1): each query's weights over the keys sum to 1", '''
+        "normalise over the last axis (axis=-1): each query's weights over the keys sum to 1",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -104,11 +127,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=0))
     return e / e.sum(axis=0)
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "aw_keys_not_transposed", "attention_weights",
+        "aw_keys_not_transposed",
+        "attention_weights",
         "multiplied queries @ keys without transposing the keys, so the scores are not query-key dot products",
-        "each score is a query row times a key row: queries @ keys.T", '''
+        "each score is a query row times a key row: queries @ keys.T",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -121,12 +148,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "aw_mask_with_zero", "attention_weights",
+        "aw_mask_with_zero",
+        "attention_weights",
         "gave forbidden keys a score of 0 (or multiplied the scores by the mask): exp(0) = 1, so they still "
         "take weight",
-        "put -np.inf where the mask is False (masked_softmax does that for you)", '''
+        "put -np.inf where the mask is False (masked_softmax does that for you)",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -137,11 +168,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
         scores = scores * mask
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("forbidden",)),
+""",
+        breaks=("forbidden",),
+    ),
     Misconception(
-        "aw_inverted_mask", "attention_weights",
+        "aw_inverted_mask",
+        "attention_weights",
         "inverted the mask (treated True as a forbidden key); here True means the query may attend to that key",
-        "keep the scores where the mask is True and put -np.inf where it is False", '''
+        "keep the scores where the mask is True and put -np.inf where it is False",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -155,11 +190,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
         scores = np.where(forbidden, -np.inf, scores)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("forbidden",)),
+""",
+        breaks=("forbidden",),
+    ),
     Misconception(
-        "aw_ignores_mask", "attention_weights",
+        "aw_ignores_mask",
+        "attention_weights",
         "never used the mask, so forbidden keys still take weight",
-        "put -np.inf in the scores where the mask is False before the softmax", '''
+        "put -np.inf in the scores where the mask is False before the softmax",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -168,11 +207,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
         scores = scores / np.sqrt(k.shape[-1])
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("forbidden",)),
+""",
+        breaks=("forbidden",),
+    ),
     Misconception(
-        "aw_zeroes_after_softmax", "attention_weights",
+        "aw_zeroes_after_softmax",
+        "attention_weights",
         "zeroed the forbidden weights after the softmax without renormalising, so the rows no longer sum to 1",
-        "remove forbidden keys before exp (score -inf), so the allowed keys share all of the weight", '''
+        "remove forbidden keys before exp (score -inf), so the allowed keys share all of the weight",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -184,12 +227,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
         raise ValueError("a query has no allowed key")
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) * allowed
-''', breaks=("forbidden", "value")),
+""",
+        breaks=("forbidden", "value"),
+    ),
     Misconception(
-        "aw_large_negative_fill", "attention_weights",
+        "aw_large_negative_fill",
+        "attention_weights",
         "filled forbidden scores with a large finite negative number (like -1e9), so a query with no allowed "
         "key silently gets uniform weights instead of an error",
-        "fill with -np.inf and raise ValueError for a row with no allowed key (masked_softmax does both)", '''
+        "fill with -np.inf and raise ValueError for a row with no allowed key (masked_softmax does both)",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -200,12 +247,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
         scores = np.where(mask, scores, -1e9)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("forbidden", "all_forbidden")),
+""",
+        breaks=("forbidden", "all_forbidden"),
+    ),
     Misconception(
-        "aw_nan_for_empty_row", "attention_weights",
+        "aw_nan_for_empty_row",
+        "attention_weights",
         "did not check for a query with no allowed key: its row of -inf scores comes back as nan instead of "
         "raising ValueError",
-        "check every row with np.broadcast_to(mask, scores.shape).any(axis=-1) and raise ValueError", '''
+        "check every row with np.broadcast_to(mask, scores.shape).any(axis=-1) and raise ValueError",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -216,12 +267,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("all_forbidden",)),
+""",
+        breaks=("all_forbidden",),
+    ),
     Misconception(
-        "aw_no_max_shift", "attention_weights",
+        "aw_no_max_shift",
+        "attention_weights",
         "took exp of the scores without subtracting each row's max: large scores overflow to inf and the "
         "weights become nan",
-        "shift each row by its max before exp (lesson 05), or use masked_softmax", '''
+        "shift each row by its max before exp (lesson 05), or use masked_softmax",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -233,11 +288,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
         raise ValueError("a query has no allowed key")
     e = np.exp(scores) * allowed
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("extremes", "quiet")),
+""",
+        breaks=("extremes", "quiet"),
+    ),
     Misconception(
-        "aw_scales_queries_in_place", "attention_weights",
+        "aw_scales_queries_in_place",
+        "attention_weights",
         "divided the caller's queries by sqrt(d_k) in place (queries /= ...), which changed the caller's array",
-        "make a new array instead: scores = queries @ keys.T / np.sqrt(d_k)", '''
+        "make a new array instead: scores = queries @ keys.T / np.sqrt(d_k)",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     import math
     q = np.asarray(queries, dtype=float)
@@ -251,11 +310,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("unchanged",)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "aw_fails_on_lists", "attention_weights",
+        "aw_fails_on_lists",
+        "attention_weights",
         "used keys.T and keys.shape without making the inputs arrays first, which fails for Python lists",
-        "start with q = np.asarray(queries, dtype=float), and the same for the keys", '''
+        "start with q = np.asarray(queries, dtype=float), and the same for the keys",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     scores = queries @ keys.T
     if scale:
@@ -266,12 +329,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "aw_global_max", "attention_weights",
+        "aw_global_max",
+        "attention_weights",
         "shifted by the largest score of the whole array instead of each query's own max, so a query whose "
         "scores lie far below another query's comes out as 0/0 = nan",
-        "subtract each row's max: scores.max(axis=-1, keepdims=True)", '''
+        "subtract each row's max: scores.max(axis=-1, keepdims=True)",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -284,12 +351,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max())
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("extremes",)),
+""",
+        breaks=("extremes",),
+    ),
     Misconception(
-        "aw_clips_scores", "attention_weights",
+        "aw_clips_scores",
+        "attention_weights",
         "clipped the scores to [-500, 500] to keep exp from overflowing: scores beyond the clip all look alike, "
         "so a row of huge (or hugely negative) scores comes out uniform",
-        "do not clip; subtract each row's max before exp, which can never overflow and keeps every difference", '''
+        "do not clip; subtract each row's max before exp, which can never overflow and keeps every difference",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -301,12 +372,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
         raise ValueError("a query has no allowed key")
     e = np.where(allowed, np.exp(np.clip(scores, -500, 500)), 0.0)
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("extremes",)),
+""",
+        breaks=("extremes",),
+    ),
     Misconception(
-        "aw_mask_after_exp", "attention_weights",
+        "aw_mask_after_exp",
+        "attention_weights",
         "shifted by the row's max over every key, forbidden ones included, then zeroed the forbidden evidence: "
         "a forbidden key with a huge score makes every allowed evidence 0, so the row is 0/0 = nan",
-        "apply the mask first (-np.inf where it is False), then shift by the max of the allowed scores", '''
+        "apply the mask first (-np.inf where it is False), then shift by the max of the allowed scores",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -318,13 +393,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
         raise ValueError("a query has no allowed key")
     e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * allowed
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("forbidden", "quiet")),
+""",
+        breaks=("forbidden", "quiet"),
+    ),
     Misconception(
-        "aw_additive_mask", "attention_weights",
+        "aw_additive_mask",
+        "attention_weights",
         "added -1e9 to the forbidden scores instead of replacing them: a forbidden score of 1e300 stays huge and "
         "takes all the weight, and a query with no allowed key gets weights instead of an error",
-        "replace forbidden scores with -np.inf (np.where(mask, scores, -np.inf)) and raise ValueError for an "
-        "empty row", '''
+        "replace forbidden scores with -np.inf (np.where(mask, scores, -np.inf)) and raise ValueError for an empty row",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -335,12 +413,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
         scores = scores + np.where(mask, 0.0, -1e9)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("forbidden", "all_forbidden")),
+""",
+        breaks=("forbidden", "all_forbidden"),
+    ),
     Misconception(
-        "aw_exp_before_where", "attention_weights",
+        "aw_exp_before_where",
+        "attention_weights",
         "took exp of every score, forbidden ones included, and dropped the forbidden ones afterwards: exp of a "
         "huge forbidden score overflows and warns, even though the weights come out right",
-        "put -np.inf in the forbidden scores before exp, so exp never sees them", '''
+        "put -np.inf in the forbidden scores before exp, so exp never sees them",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -353,12 +435,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
     top = np.where(allowed, scores, -np.inf).max(axis=-1, keepdims=True)
     e = np.where(allowed, np.exp(scores - top), 0.0)
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("quiet",)),
+""",
+        breaks=("quiet",),
+    ),
     Misconception(
-        "aw_log_mask", "attention_weights",
+        "aw_log_mask",
+        "attention_weights",
         "added np.log(mask) to the scores: log(0) = -inf does mask the key, but it warns 'divide by zero' on "
         "every call with a forbidden key",
-        "choose the forbidden entries with np.where(mask, scores, -np.inf) instead of computing log(0)", '''
+        "choose the forbidden entries with np.where(mask, scores, -np.inf) instead of computing log(0)",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -371,12 +457,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = scores + np.log(allowed)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("quiet",)),
+""",
+        breaks=("quiet",),
+    ),
     Misconception(
-        "aw_checks_whole_mask", "attention_weights",
+        "aw_checks_whole_mask",
+        "attention_weights",
         "checked only that the mask allows some key somewhere (mask.any()), not that every query has one: a "
         "query whose row is all False comes back as nan",
-        "check each row: np.broadcast_to(mask, scores.shape).any(axis=-1).all()", '''
+        "check each row: np.broadcast_to(mask, scores.shape).any(axis=-1).all()",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -389,11 +479,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("all_forbidden",)),
+""",
+        breaks=("all_forbidden",),
+    ),
     Misconception(
-        "aw_squeezes_result", "attention_weights",
+        "aw_squeezes_result",
+        "attention_weights",
         "squeezed the result (np.squeeze), so one query gives a 1-D row instead of shape (1, n_keys)",
-        "keep both axes: the weights have shape (n_queries, n_keys) even when there is one query or one key", '''
+        "keep both axes: the weights have shape (n_queries, n_keys) even when there is one query or one key",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -406,12 +500,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return np.squeeze(e / e.sum(axis=-1, keepdims=True))
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "aw_mask_by_boolean_index", "attention_weights",
+        "aw_mask_by_boolean_index",
+        "attention_weights",
         "set the forbidden scores with scores[~mask] = -np.inf, which needs a mask of exactly the scores' shape: "
         "a mask row shared by every query picks whole queries instead of keys, or fails",
-        "broadcast the mask first (np.broadcast_to(mask, scores.shape)), or use np.where(mask, scores, -np.inf)", '''
+        "broadcast the mask first (np.broadcast_to(mask, scores.shape)), or use np.where(mask, scores, -np.inf)",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -425,12 +523,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
         scores[~mask] = -np.inf
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "aw_mask_row_per_query", "attention_weights",
+        "aw_mask_row_per_query",
+        "attention_weights",
         "took row i of the mask for query i without broadcasting it: a 1-D mask (one row shared by every query) "
         "is read as one flag per query",
-        "broadcast the mask to the scores' shape first: np.broadcast_to(mask, scores.shape)[i] is query i's row", '''
+        "broadcast the mask to the scores' shape first: np.broadcast_to(mask, scores.shape)[i] is query i's row",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -446,12 +548,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
         e = np.exp(row - row.max())
         rows.append(e / e.sum())
     return np.array(rows)
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "aw_default_mask_square", "attention_weights",
+        "aw_default_mask_square",
+        "attention_weights",
         "built the default mask as (n_queries, n_queries), as if there were as many keys as queries: it does not "
         "fit when the numbers differ",
-        "the scores have shape (n_queries, n_keys): with no mask, allow every entry of that shape", '''
+        "the scores have shape (n_queries, n_keys): with no mask, allow every entry of that shape",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -466,12 +572,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "aw_float32_everywhere", "attention_weights",
+        "aw_float32_everywhere",
+        "attention_weights",
         "turned every input into float32 (as GPUs do), so float64 queries and keys come back as float32, with "
         "half their digits lost",
-        "convert with np.asarray(x, dtype=float), which is float64: float64 in, float64 out", '''
+        "convert with np.asarray(x, dtype=float), which is float64: float64 in, float64 out",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=np.float32)
     k = np.asarray(keys, dtype=np.float32)
@@ -484,11 +594,15 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, np.float32(-np.inf))
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "aw_returns_list", "attention_weights",
+        "aw_returns_list",
+        "attention_weights",
         "built the rows of weights in a Python list and returned the list, not a NumPy array",
-        "finish with np.array(rows), so the caller gets an array of shape (n_queries, n_keys)", '''
+        "finish with np.array(rows), so the caller gets an array of shape (n_queries, n_keys)",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     import math
     q = np.asarray(queries, dtype=float)
@@ -504,13 +618,17 @@ def attention_weights(queries, keys, mask=None, scale=True):
         evidence = [math.exp(s - top) if ok else 0.0 for s, ok in zip(scores, allowed[i])]
         rows.append([e / sum(evidence) for e in evidence])
     return rows
-''', breaks=("returns_array",)),
+""",
+        breaks=("returns_array",),
+    ),
     Misconception(
-        "aw_power_of_weights", "attention_weights",
+        "aw_power_of_weights",
+        "attention_weights",
         "took the softmax of the unscaled scores and then raised the weights to the power 1/sqrt(d_k), "
         "renormalised: equal on paper, but with wide keys the unscaled weights underflow to 0 and stay 0",
         "divide the scores by sqrt(d_k) before the softmax; the weights of unscaled wide-key scores have already "
-        "lost what the scaling should keep", '''
+        "lost what the scaling should keep",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -525,12 +643,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
         weights = weights ** (1 / np.sqrt(k.shape[-1]))
         weights = weights / weights.sum(axis=-1, keepdims=True)
     return weights
-''', breaks=("wide_keys",)),
+""",
+        breaks=("wide_keys",),
+    ),
     Misconception(
-        "aw_passes_none_mask", "attention_weights",
+        "aw_passes_none_mask",
+        "attention_weights",
         "passed mask=None straight on to masked_softmax, which reads None as False: nothing is allowed, so every "
         "call without a mask raises ValueError",
-        "when mask is None, pass a mask of all True (np.ones(scores.shape, dtype=bool))", '''
+        "when mask is None, pass a mask of all True (np.ones(scores.shape, dtype=bool))",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     def masked_softmax(scores, mask, temperature=1.0):
         x = np.asarray(scores, dtype=float) / temperature
@@ -547,12 +669,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
     if scale:
         scores = scores / np.sqrt(k.shape[-1])
     return masked_softmax(scores, mask)
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "aw_max_with_zero_fill", "attention_weights",
+        "aw_max_with_zero_fill",
+        "attention_weights",
         "took each row's max over np.where(mask, scores, 0): when every allowed score is far below zero the "
         "shift is 0 instead of their max, so their evidence underflows to 0 and the row is 0/0 = nan",
-        "fill the forbidden scores with -np.inf before taking the max, so the max is that of the allowed scores", '''
+        "fill the forbidden scores with -np.inf before taking the max, so the max is that of the allowed scores",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -565,12 +691,16 @@ def attention_weights(queries, keys, mask=None, scale=True):
     top = np.where(allowed, scores, 0.0).max(axis=-1, keepdims=True)
     e = np.exp(np.where(allowed, scores - top, -np.inf))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("forbidden",)),
+""",
+        breaks=("forbidden",),
+    ),
     # attend
     Misconception(
-        "attend_weights_times_keys", "attend",
+        "attend_weights_times_keys",
+        "attend",
         "multiplied the weights by the keys instead of the values",
-        "the keys only decide the weights; the output mixes the values: weights @ values", '''
+        "the keys only decide the weights; the output mixes the values: weights @ values",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -581,11 +711,15 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ k
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "attend_returns_weights", "attend",
+        "attend_returns_weights",
+        "attend",
         "returned the attention weights without multiplying them by the values",
-        "finish with weights @ values: one context vector (a row of width d_v) per query", '''
+        "finish with weights @ values: one context vector (a row of width d_v) per query",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -596,12 +730,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "attend_transposed_weights", "attend",
+        "attend_transposed_weights",
+        "attend",
         "multiplied weights.T @ values, which mixes the values with a key's weights across queries instead "
         "of each query's own row of weights",
-        "each output row uses its query's row of weights: weights @ values", '''
+        "each output row uses its query's row of weights: weights @ values",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -613,12 +751,16 @@ def attend(queries, keys, values, mask=None, scale=True):
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     weights = e / e.sum(axis=-1, keepdims=True)
     return weights.T @ np.asarray(values, dtype=float)
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "attend_scores_against_values", "attend",
+        "attend_scores_against_values",
+        "attend",
         "compared the queries with the values instead of the keys: the keys decide the weights, the values are "
         "what gets mixed",
-        "weights come from queries @ keys.T; only then multiply by the values", '''
+        "weights come from queries @ keys.T; only then multiply by the values",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     v = np.asarray(values, dtype=float)
@@ -629,22 +771,30 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ v
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "attend_ignores_mask", "attend",
+        "attend_ignores_mask",
+        "attend",
         "did not pass the mask on, so the output mixes in values of forbidden keys",
-        "call attention_weights(queries, keys, mask=mask, scale=scale)", '''
+        "call attention_weights(queries, keys, mask=mask, scale=scale)",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
     scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("forbidden",)),
+""",
+        breaks=("forbidden",),
+    ),
     Misconception(
-        "attend_ignores_scale", "attend",
+        "attend_ignores_scale",
+        "attend",
         "did not pass scale on, so scale=False still divides the scores by sqrt(d_k)",
-        "call attention_weights(queries, keys, mask=mask, scale=scale)", '''
+        "call attention_weights(queries, keys, mask=mask, scale=scale)",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -655,11 +805,15 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("scaling",)),
+""",
+        breaks=("scaling",),
+    ),
     Misconception(
-        "attend_never_scales", "attend",
+        "attend_never_scales",
+        "attend",
         "never divided the scores by sqrt(d_k), so the default scale=True gives unscaled context vectors",
-        "when scale is True, divide queries @ keys.T by np.sqrt(keys.shape[-1]) before the softmax", '''
+        "when scale is True, divide queries @ keys.T by np.sqrt(keys.shape[-1]) before the softmax",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -670,12 +824,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("scaling",)),
+""",
+        breaks=("scaling",),
+    ),
     Misconception(
-        "attend_global_max", "attend",
+        "attend_global_max",
+        "attend",
         "shifted by the largest score of the whole array instead of each query's own max, so a query whose "
         "scores lie far below another query's gets nan",
-        "subtract each row's max: scores.max(axis=-1, keepdims=True)", '''
+        "subtract each row's max: scores.max(axis=-1, keepdims=True)",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -686,12 +844,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max())
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("extremes",)),
+""",
+        breaks=("extremes",),
+    ),
     Misconception(
-        "attend_no_max_shift", "attend",
+        "attend_no_max_shift",
+        "attend",
         "took exp of the scores without subtracting each row's max: large scores overflow to inf and the "
         "context vectors become nan",
-        "shift each row of scores by its max before exp (lesson 05)", '''
+        "shift each row of scores by its max before exp (lesson 05)",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -701,12 +863,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         raise ValueError("a query has no allowed key")
     e = np.exp(scores) * allowed
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("extremes", "quiet")),
+""",
+        breaks=("extremes", "quiet"),
+    ),
     Misconception(
-        "attend_mask_after_exp", "attend",
+        "attend_mask_after_exp",
+        "attend",
         "shifted by the row's max over every key, forbidden ones included, then zeroed the forbidden evidence: "
         "a forbidden key with a huge score makes the query's context vector 0/0 = nan",
-        "apply the mask first (-np.inf where it is False), then shift by the max of the allowed scores", '''
+        "apply the mask first (-np.inf where it is False), then shift by the max of the allowed scores",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -716,12 +882,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         raise ValueError("a query has no allowed key")
     e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * allowed
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("forbidden", "quiet")),
+""",
+        breaks=("forbidden", "quiet"),
+    ),
     Misconception(
-        "attend_large_negative_fill", "attend",
+        "attend_large_negative_fill",
+        "attend",
         "filled forbidden scores with -1e9: allowed scores below -1e9 then lose to the forbidden keys, and a "
         "query with no allowed key gets an average instead of an error",
-        "fill with -np.inf and raise ValueError for a query with no allowed key", '''
+        "fill with -np.inf and raise ValueError for a query with no allowed key",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -730,12 +900,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, -1e9)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("forbidden", "all_forbidden")),
+""",
+        breaks=("forbidden", "all_forbidden"),
+    ),
     Misconception(
-        "attend_nan_for_empty_row", "attend",
+        "attend_nan_for_empty_row",
+        "attend",
         "did not check for a query with no allowed key: its context vector comes back as nan instead of raising "
         "ValueError",
-        "check every row with np.broadcast_to(mask, scores.shape).any(axis=-1) and raise ValueError", '''
+        "check every row with np.broadcast_to(mask, scores.shape).any(axis=-1) and raise ValueError",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -744,12 +918,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("all_forbidden",)),
+""",
+        breaks=("all_forbidden",),
+    ),
     Misconception(
-        "attend_exp_before_where", "attend",
+        "attend_exp_before_where",
+        "attend",
         "took exp of every score, forbidden ones included, and dropped the forbidden ones afterwards: exp of a "
         "huge forbidden score overflows and warns, even though the context vectors come out right",
-        "put -np.inf in the forbidden scores before exp, so exp never sees them", '''
+        "put -np.inf in the forbidden scores before exp, so exp never sees them",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -760,11 +938,15 @@ def attend(queries, keys, values, mask=None, scale=True):
     top = np.where(allowed, scores, -np.inf).max(axis=-1, keepdims=True)
     e = np.where(allowed, np.exp(scores - top), 0.0)
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("quiet",)),
+""",
+        breaks=("quiet",),
+    ),
     Misconception(
-        "attend_squeezes_result", "attend",
+        "attend_squeezes_result",
+        "attend",
         "squeezed the result (np.squeeze), so one query gives a 1-D vector instead of shape (1, d_v)",
-        "keep both axes: the output has shape (n_queries, d_v) even when there is one query or d_v is 1", '''
+        "keep both axes: the output has shape (n_queries, d_v) even when there is one query or d_v is 1",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -775,12 +957,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return np.squeeze(e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float))
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "attend_mask_by_boolean_index", "attend",
+        "attend_mask_by_boolean_index",
+        "attend",
         "set the forbidden scores with scores[~mask] = -np.inf (in attend or in the attention_weights it calls), "
         "which needs a mask of exactly the scores' shape: a shared mask row picks whole queries, or fails",
-        "broadcast the mask first (np.broadcast_to(mask, scores.shape)), or use np.where(mask, scores, -np.inf)", '''
+        "broadcast the mask first (np.broadcast_to(mask, scores.shape)), or use np.where(mask, scores, -np.inf)",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -792,12 +978,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores[~mask] = -np.inf
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "attend_float32_everywhere", "attend",
+        "attend_float32_everywhere",
+        "attend",
         "turned every input into float32 (as GPUs do), so float64 inputs come back as float32, with half their "
         "digits lost",
-        "convert with np.asarray(x, dtype=float), which is float64: float64 in, float64 out", '''
+        "convert with np.asarray(x, dtype=float), which is float64: float64 in, float64 out",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=np.float32)
     k = np.asarray(keys, dtype=np.float32)
@@ -809,12 +999,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, np.float32(-np.inf))
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ v
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "attend_scales_queries_in_place", "attend",
+        "attend_scales_queries_in_place",
+        "attend",
         "divided the caller's queries by sqrt(d_k) in place (queries /= ..., in attend or in the attention_weights "
         "it calls), which changed the caller's array",
-        "make a new array instead: scores = queries @ keys.T / np.sqrt(d_k)", '''
+        "make a new array instead: scores = queries @ keys.T / np.sqrt(d_k)",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     import math
     q = np.asarray(queries, dtype=float)
@@ -828,11 +1022,15 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("unchanged",)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "attend_returns_list", "attend",
+        "attend_returns_list",
+        "attend",
         "built the context vectors in a Python list and returned the list, not a NumPy array",
-        "finish with np.array(rows), so the caller gets an array of shape (n_queries, d_v)", '''
+        "finish with np.array(rows), so the caller gets an array of shape (n_queries, d_v)",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     import math
     q = np.asarray(queries, dtype=float)
@@ -847,12 +1045,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         e = np.exp(scores - scores.max())
         rows.append(list(e / e.sum() @ v[allowed[i]]))
     return rows
-''', breaks=("returns_array",)),
+""",
+        breaks=("returns_array",),
+    ),
     Misconception(
-        "attend_keys_not_transposed", "attend",
+        "attend_keys_not_transposed",
+        "attend",
         "took the scores as queries @ keys without transposing the keys (in attend or in the "
         "attention_weights it calls), so they are not query-key dot products",
-        "each score is a query row times a key row: queries @ keys.T", '''
+        "each score is a query row times a key row: queries @ keys.T",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -865,12 +1067,16 @@ def attend(queries, keys, values, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "attend_mask_with_zero", "attend",
+        "attend_mask_with_zero",
+        "attend",
         "gave forbidden keys a score of 0 (in attend or in the attention_weights it calls): exp(0) = 1, so "
         "their values still get mixed in",
-        "put -np.inf where the mask is False before the softmax (masked_softmax does that for you)", '''
+        "put -np.inf where the mask is False before the softmax (masked_softmax does that for you)",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -881,14 +1087,17 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = scores * mask
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("forbidden",)),
+""",
+        breaks=("forbidden",),
+    ),
     Misconception(
-        "attend_additive_mask", "attend",
+        "attend_additive_mask",
+        "attend",
         "added -1e9 to the forbidden scores instead of replacing them (in attend or in the "
         "attention_weights it calls): a forbidden score of 1e300 stays huge, and a query with no allowed "
         "key gets an output instead of an error",
-        "replace forbidden scores with -np.inf (np.where(mask, scores, -np.inf)) and raise ValueError for "
-        "an empty row", '''
+        "replace forbidden scores with -np.inf (np.where(mask, scores, -np.inf)) and raise ValueError for an empty row",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -899,13 +1108,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = scores + np.where(mask, 0.0, -1e9)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("forbidden", "all_forbidden")),
+""",
+        breaks=("forbidden", "all_forbidden"),
+    ),
     Misconception(
-        "attend_mask_row_per_query", "attend",
+        "attend_mask_row_per_query",
+        "attend",
         "took row i of the mask for query i without broadcasting it (in attend or in the attention_weights "
         "it calls): a 1-D mask shared by every query is read as one flag per query",
-        "broadcast the mask to the scores' shape first: np.broadcast_to(mask, scores.shape)[i] is query "
-        "i's row", '''
+        "broadcast the mask to the scores' shape first: np.broadcast_to(mask, scores.shape)[i] is query i's row",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -921,12 +1133,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         e = np.exp(row - row.max())
         rows.append(e / e.sum())
     return np.array(rows) @ np.asarray(values, dtype=float)
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "attend_default_mask_square", "attend",
+        "attend_default_mask_square",
+        "attend",
         "built the default mask as (n_queries, n_queries) (in attend or in the attention_weights it "
         "calls), as if there were as many keys as queries: it does not fit when the numbers differ",
-        "the scores have shape (n_queries, n_keys): with no mask, allow every entry of that shape", '''
+        "the scores have shape (n_queries, n_keys): with no mask, allow every entry of that shape",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -941,12 +1157,16 @@ def attend(queries, keys, values, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "attend_passes_none_mask", "attend",
+        "attend_passes_none_mask",
+        "attend",
         "passed mask=None straight on to masked_softmax (in attend or in the attention_weights it calls), "
         "which reads None as False: every call without a mask raises ValueError",
-        "when mask is None, pass a mask of all True (np.ones(scores.shape, dtype=bool))", '''
+        "when mask is None, pass a mask of all True (np.ones(scores.shape, dtype=bool))",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     def masked_softmax(scores, mask, temperature=1.0):
         x = np.asarray(scores, dtype=float) / temperature
@@ -963,13 +1183,16 @@ def attend(queries, keys, values, mask=None, scale=True):
     if scale:
         scores = scores / np.sqrt(k.shape[-1])
     return masked_softmax(scores, mask) @ np.asarray(values, dtype=float)
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "attend_max_with_zero_fill", "attend",
+        "attend_max_with_zero_fill",
+        "attend",
         "took each row's max over np.where(mask, scores, 0) (in attend or in the attention_weights it "
         "calls): when every allowed score is far below zero the row comes out 0/0 = nan",
-        "fill the forbidden scores with -np.inf before taking the max, so the max is that of the allowed "
-        "scores", '''
+        "fill the forbidden scores with -np.inf before taking the max, so the max is that of the allowed scores",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -982,12 +1205,16 @@ def attend(queries, keys, values, mask=None, scale=True):
     top = np.where(allowed, scores, 0.0).max(axis=-1, keepdims=True)
     e = np.exp(np.where(allowed, scores - top, -np.inf))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("forbidden",)),
+""",
+        breaks=("forbidden",),
+    ),
     Misconception(
-        "attend_inverted_mask", "attend",
+        "attend_inverted_mask",
+        "attend",
         "inverted the mask (in attend or in the attention_weights it calls), treating True as a forbidden "
         "key; here True means the query may attend to that key",
-        "keep the scores where the mask is True and put -np.inf where it is False", '''
+        "keep the scores where the mask is True and put -np.inf where it is False",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -1001,12 +1228,16 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(forbidden, -np.inf, scores)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("forbidden",)),
+""",
+        breaks=("forbidden",),
+    ),
     Misconception(
-        "attend_checks_whole_mask", "attend",
+        "attend_checks_whole_mask",
+        "attend",
         "checked only that the mask allows some key somewhere (in attend or in the attention_weights it "
         "calls), not that every query has one: a query whose row is all False gets a nan context vector",
-        "check each row: np.broadcast_to(mask, scores.shape).any(axis=-1).all()", '''
+        "check each row: np.broadcast_to(mask, scores.shape).any(axis=-1).all()",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -1019,7 +1250,9 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-''', breaks=("all_forbidden",)),
+""",
+        breaks=("all_forbidden",),
+    ),
 ]
 
 # Small inputs on which the misconceptions above behave differently from each other (see
@@ -1035,28 +1268,38 @@ _FULL_MASK = np.array([[True, False, True], [False, True, True]])
 
 PROBES = {
     "attention_weights": [
-        ((_Q, _K), {}),                                                        # scaled, no mask, 2 queries, 3 keys
-        ((_Q, _K), {"mask": _FULL_MASK, "scale": False}),                    # a full mask, unscaled
-        ((_EYE2 * 3.0, _EYE2), {"mask": np.array([[True, False], [False, False]])}),   # one query allows nothing
-        ((_EYE2, _EYE2), {"mask": np.zeros((2, 2), dtype=bool)}),           # nothing allowed at all
-        ((np.array([[1000.0, 0.0], [-1000.0, -1001.0]]), _EYE2), {"scale": False}),    # rows far apart
-        ((np.array([[1e300, 1.0, 2.0], [-1e12, 0.0, -1e12 - 1.0]]), _EYE3),
-         # huge forbidden, allowed < -1e9
-         {"mask": np.array([[False, True, True], [True, False, True]]), "scale": False}),
-        ((np.array([[-1e12, -2e12, -1e12 - 1.0]]), _EYE3),
-         {"mask": np.array([[True, False, True]]), "scale": False}),        # every allowed score far below zero
-        ((_SQUARE, _SQUARE), {"mask": np.array([True, False, True])}),     # a 1-D mask, as many queries as keys
+        ((_Q, _K), {}),  # scaled, no mask, 2 queries, 3 keys
+        ((_Q, _K), {"mask": _FULL_MASK, "scale": False}),  # a full mask, unscaled
+        ((_EYE2 * 3.0, _EYE2), {"mask": np.array([[True, False], [False, False]])}),  # one query allows nothing
+        ((_EYE2, _EYE2), {"mask": np.zeros((2, 2), dtype=bool)}),  # nothing allowed at all
+        ((np.array([[1000.0, 0.0], [-1000.0, -1001.0]]), _EYE2), {"scale": False}),  # rows far apart
+        (
+            (np.array([[1e300, 1.0, 2.0], [-1e12, 0.0, -1e12 - 1.0]]), _EYE3),
+            # huge forbidden, allowed < -1e9
+            {"mask": np.array([[False, True, True], [True, False, True]]), "scale": False},
+        ),
+        (
+            (np.array([[-1e12, -2e12, -1e12 - 1.0]]), _EYE3),
+            {"mask": np.array([[True, False, True]]), "scale": False},
+        ),  # every allowed score far below zero
+        ((_SQUARE, _SQUARE), {"mask": np.array([True, False, True])}),  # a 1-D mask, as many queries as keys
     ],
     "attend": [
-        ((_K, _V, _K2), {}),                                                  # 3 queries, 3 keys, d_v = d_k = 3
-        ((_K, _V, _K.T), {"mask": np.array([[True, False, True], [False, True, True], [True, True, False]]),
-                          "scale": False}),
-        ((_EYE2 * 3.0, _EYE2, _SQUARE[:2]), {"mask": np.zeros((2, 2), dtype=bool)}),   # nothing allowed at all
+        ((_K, _V, _K2), {}),  # 3 queries, 3 keys, d_v = d_k = 3
+        (
+            (_K, _V, _K.T),
+            {"mask": np.array([[True, False, True], [False, True, True], [True, True, False]]), "scale": False},
+        ),
+        ((_EYE2 * 3.0, _EYE2, _SQUARE[:2]), {"mask": np.zeros((2, 2), dtype=bool)}),  # nothing allowed at all
         ((np.array([[1000.0, 0.0], [-1000.0, -1001.0]]), _EYE2, _SQUARE[:2]), {"scale": False}),
-        ((np.array([[1e300, 1.0, 2.0], [-1e12, 0.0, -1e12 - 1.0]]), _EYE3, _V),
-         {"mask": np.array([[False, True, True], [True, False, True]]), "scale": False}),
-        ((np.array([[-1e12, -2e12, -1e12 - 1.0]]), _EYE3, _V),
-         {"mask": np.array([[True, False, True]]), "scale": False}),
+        (
+            (np.array([[1e300, 1.0, 2.0], [-1e12, 0.0, -1e12 - 1.0]]), _EYE3, _V),
+            {"mask": np.array([[False, True, True], [True, False, True]]), "scale": False},
+        ),
+        (
+            (np.array([[-1e12, -2e12, -1e12 - 1.0]]), _EYE3, _V),
+            {"mask": np.array([[True, False, True]]), "scale": False},
+        ),
         ((_SQUARE, _SQUARE, _V[:, :2]), {"mask": np.array([True, False, True])}),
         ((_SQUARE[:1], _SQUARE, _V), {"mask": np.array([True, True, False]), "scale": False}),
     ],

@@ -1,4 +1,5 @@
 """Lesson 08_log_softmax: its misconceptions (what learners write, a description, a hint) and the probes."""
+
 import numpy as np
 
 from grader.learner.hints import Misconception
@@ -8,74 +9,104 @@ LESSON = "08_log_softmax"
 MISCONCEPTIONS = [
     # logsumexp
     Misconception(
-        "logsumexp_no_shift", "logsumexp",
+        "logsumexp_no_shift",
+        "logsumexp",
         "took log(sum(exp(x))) with no shift: exp(1000) overflows to inf and exp(-1000) underflows to 0",
-        "shift by each row's max m first, and add it back: m + log(sum(exp(x - m)))", '''
+        "shift by each row's max m first, and add it back: m + log(sum(exp(x - m)))",
+        """
 def logsumexp(scores):
     return np.log(np.sum(np.exp(scores), axis=-1))
-''', breaks=("extremes", "quiet", "shift")),
+""",
+        breaks=("extremes", "quiet", "shift"),
+    ),
     Misconception(
-        "logsumexp_forgets_max", "logsumexp",
+        "logsumexp_forgets_max",
+        "logsumexp",
         "shifted by the max but forgot to add it back: that is the LSE of x - m, not of x",
-        "the shift does not cancel here: return m + log(sum(exp(x - m)))", '''
+        "the shift does not cancel here: return m + log(sum(exp(x - m)))",
+        """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
     m = np.max(x, axis=-1, keepdims=True)
     return np.log(np.sum(np.exp(x - m), axis=-1))
-''', breaks=("value", "shift")),
+""",
+        breaks=("value", "shift"),
+    ),
     Misconception(
-        "logsumexp_global_max", "logsumexp",
+        "logsumexp_global_max",
+        "logsumexp",
         "shifted every row's LSE by the global max of the whole array instead of the row's own max",
-        "take the max over the last axis: x.max(axis=-1, keepdims=True)", '''
+        "take the max over the last axis: x.max(axis=-1, keepdims=True)",
+        """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
     m = x.max()
     return m + np.log(np.sum(np.exp(x - m), axis=-1))
-''', breaks=("value", "extremes")),
+""",
+        breaks=("value", "extremes"),
+    ),
     Misconception(
-        "logsumexp_nan_for_masked_rows", "logsumexp",
+        "logsumexp_nan_for_masked_rows",
+        "logsumexp",
         "returned nan for a row whose scores are all -inf: -inf - (-inf) is nan, but the LSE of such a row is -inf",
-        "where a row's max is -inf, shift by 0 instead, and give a sum of 0 the log -inf", '''
+        "where a row's max is -inf, shift by 0 instead, and give a sum of 0 the log -inf",
+        """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
     m = x.max(axis=-1, keepdims=True)
     return (m + np.log(np.sum(np.exp(x - m), axis=-1, keepdims=True)))[..., 0]
-''', breaks=("neg_inf", "quiet")),
+""",
+        breaks=("neg_inf", "quiet"),
+    ),
     Misconception(
-        "logsumexp_keeps_axis", "logsumexp",
+        "logsumexp_keeps_axis",
+        "logsumexp",
         "kept the summed axis (keepdims=True) in the result: one number per row is expected, shape scores.shape[:-1]",
-        "drop the last axis of the result (sum without keepdims, or index [..., 0])", '''
+        "drop the last axis of the result (sum without keepdims, or index [..., 0])",
+        """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
     m = np.max(x, axis=-1, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     total = np.sum(np.exp(x - m), axis=-1, keepdims=True)
     return m + np.log(total, out=np.full_like(total, -np.inf), where=total > 0)
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "logsumexp_sums_axis0", "logsumexp",
+        "logsumexp_sums_axis0",
+        "logsumexp",
         "summed down the first axis (axis 0) instead of along each row",
-        "take the max and the sum over the last axis: axis=-1", '''
+        "take the max and the sum over the last axis: axis=-1",
+        """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
     m = x.max(axis=0)
     return m + np.log(np.sum(np.exp(x - m), axis=0))
-''', breaks=("value", "shapes")),
+""",
+        breaks=("value", "shapes"),
+    ),
     Misconception(
-        "logsumexp_float32_becomes_float64", "logsumexp",
+        "logsumexp_float32_becomes_float64",
+        "logsumexp",
         "turned float32 scores into float64 LSEs (np.asarray(scores, dtype=float) converts every input)",
-        "convert only non-float input: np.issubdtype(x.dtype, np.floating) tells you", '''
+        "convert only non-float input: np.issubdtype(x.dtype, np.floating) tells you",
+        """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
     m = x.max(axis=-1, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     total = np.sum(np.exp(x - m), axis=-1)
     return m[..., 0] + np.log(total, out=np.full_like(total, -np.inf), where=total > 0)
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "logsumexp_in_place", "logsumexp",
+        "logsumexp_in_place",
+        "logsumexp",
         "shifted the caller's array in place (x -= m on the input itself), so the scores it was given changed",
-        "put the shifted scores in a new array: z = x - m, and take exp(z)", '''
+        "put the shifted scores in a new array: z = x - m, and take exp(z)",
+        """
 def logsumexp(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -85,12 +116,16 @@ def logsumexp(scores):
     x -= m
     total = np.sum(np.exp(x), axis=-1)
     return m[..., 0] + np.log(total, out=np.full_like(total, -np.inf), where=total > 0)
-''', breaks=("unchanged",)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "logsumexp_log_zero_warns", "logsumexp",
+        "logsumexp_log_zero_warns",
+        "logsumexp",
         "took np.log of the zero sum of a row of -inf scores: -inf is the right answer, but NumPy warns "
         "(divide by zero encountered in log)",
-        "fill those rows with -inf yourself: np.log(total, out=np.full_like(total, -np.inf), where=total > 0)", '''
+        "fill those rows with -inf yourself: np.log(total, out=np.full_like(total, -np.inf), where=total > 0)",
+        """
 def logsumexp(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -98,12 +133,16 @@ def logsumexp(scores):
     m = x.max(axis=-1, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0).astype(x.dtype)
     return m[..., 0] + np.log(np.sum(np.exp(x - m), axis=-1))
-''', breaks=("quiet",)),
+""",
+        breaks=("quiet",),
+    ),
     Misconception(
-        "logsumexp_neg_inf_as_large_finite", "logsumexp",
+        "logsumexp_neg_inf_as_large_finite",
+        "logsumexp",
         "replaced -inf scores by a large negative number (-1e9) to keep the shift finite: a row of -inf scores "
         "then gives about -1e9 instead of -inf, and scores below -1e9 lose to the stand-ins",
-        "keep -inf (exp(-inf) is 0); only where a row's max is -inf shift by 0, and give a zero sum the log -inf", '''
+        "keep -inf (exp(-inf) is 0); only where a row's max is -inf shift by 0, and give a zero sum the log -inf",
+        """
 def logsumexp(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -111,36 +150,48 @@ def logsumexp(scores):
     x = np.where(np.isneginf(x), -1e9, x)
     m = x.max(axis=-1, keepdims=True)
     return m[..., 0] + np.log(np.sum(np.exp(x - m), axis=-1))
-''', breaks=("neg_inf", "extremes")),
+""",
+        breaks=("neg_inf", "extremes"),
+    ),
     Misconception(
-        "logsumexp_shift_by_first", "logsumexp",
+        "logsumexp_shift_by_first",
+        "logsumexp",
         "shifted each row by its first score instead of its max: any constant works on paper, but exp overflows "
         "when a later score is far above the first",
-        "shift by the row's max, so the largest term is exp(0) = 1 and no term can overflow", '''
+        "shift by the row's max, so the largest term is exp(0) = 1 and no term can overflow",
+        """
 def logsumexp(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
         x = x.astype(np.float64)
     c = x[..., :1]
     return c[..., 0] + np.log(np.sum(np.exp(x - c), axis=-1))
-''', breaks=("permutation", "extremes")),
+""",
+        breaks=("permutation", "extremes"),
+    ),
     Misconception(
-        "logsumexp_clips_scores", "logsumexp",
+        "logsumexp_clips_scores",
+        "logsumexp",
         "clipped the scores to [-700, 700] so that exp cannot overflow: every score beyond that is silently "
         "changed, so large or very negative rows give wrong LSEs",
-        "leave the scores as they are and shift each row by its max: m + log(sum(exp(x - m)))", '''
+        "leave the scores as they are and shift each row by its max: m + log(sum(exp(x - m)))",
+        """
 def logsumexp(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
         x = x.astype(np.float64)
     total = np.sum(np.exp(np.clip(x, -700.0, 700.0)), axis=-1)
     return np.log(total, out=np.full_like(total, -np.inf), where=total > 0)
-''', breaks=("extremes",)),
+""",
+        breaks=("extremes",),
+    ),
     Misconception(
-        "logsumexp_squeezes", "logsumexp",
+        "logsumexp_squeezes",
+        "logsumexp",
         "dropped the summed axis with np.squeeze, which drops every other axis of length 1 too: a batch of one "
         "row, shape (1, n), gives a bare number instead of shape (1,)",
-        "remove only the last axis: index the result with [..., 0], or sum without keepdims", '''
+        "remove only the last axis: index the result with [..., 0], or sum without keepdims",
+        """
 def logsumexp(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -149,12 +200,16 @@ def logsumexp(scores):
     m = np.where(np.isfinite(m), m, 0.0)
     total = np.sum(np.exp(x - m), axis=-1, keepdims=True)
     return np.squeeze(m + np.log(total, out=np.full_like(total, -np.inf), where=total > 0))
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "logsumexp_flat_rows", "logsumexp",
+        "logsumexp_flat_rows",
+        "logsumexp",
         "looped over the rows of a 2-D view (reshape(-1, n)) and never gave the results back the leading shape: "
         "scores of shape (2, 3, n) give 6 numbers in a row instead of shape (2, 3)",
-        "reshape the results to scores.shape[:-1] at the end (then a single row gives a single number)", '''
+        "reshape the results to scores.shape[:-1] at the end (then a single row gives a single number)",
+        """
 def logsumexp(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -168,11 +223,15 @@ def logsumexp(scores):
         else:
             out[i] = m + np.log(np.sum(np.exp(row - m)))
     return out
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "logsumexp_returns_list", "logsumexp",
+        "logsumexp_returns_list",
+        "logsumexp",
         "returned the LSEs of a batch as a Python list (math.log row by row) instead of a NumPy array",
-        "turn the results into an array at the end: np.array(results, dtype=...).reshape(scores.shape[:-1])", '''
+        "turn the results into an array at the end: np.array(results, dtype=...).reshape(scores.shape[:-1])",
+        """
 def logsumexp(scores):
     import math
 
@@ -185,24 +244,31 @@ def logsumexp(scores):
         return m + math.log(sum(math.exp(v - m) for v in row))
 
     return lse(np.asarray(scores, dtype=float).tolist())
-''', breaks=("returns_array",)),
+""",
+        breaks=("returns_array",),
+    ),
     Misconception(
-        "logsumexp_no_cast", "logsumexp",
+        "logsumexp_no_cast",
+        "logsumexp",
         "left integer scores as integers: shifting small integer types (int8, uint8, int16) wraps around, and "
         "np.exp of them gives float16 or float32 instead of float64",
         "turn integer input into float64 first: if not np.issubdtype(x.dtype, np.floating): x = x.astype(np.float64)",
-        '''
+        """
 def logsumexp(scores):
     x = np.asarray(scores)
     m = x.max(axis=-1, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)
     total = np.sum(np.exp(x - m), axis=-1)
     return m[..., 0] + np.log(total, out=np.full_like(total, -np.inf), where=total > 0)
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "logsumexp_out_buffer_float64", "logsumexp",
+        "logsumexp_out_buffer_float64",
+        "logsumexp",
         "made the -inf buffer for np.log's out= with np.full, which is float64, so float32 scores gave float64 LSEs",
-        "make the buffer in the sum's own dtype: np.full_like(total, -np.inf)", '''
+        "make the buffer in the sum's own dtype: np.full_like(total, -np.inf)",
+        """
 def logsumexp(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -211,75 +277,107 @@ def logsumexp(scores):
     m = np.where(np.isfinite(m), m, 0.0)
     total = np.sum(np.exp(x - m), axis=-1)
     return m[..., 0] + np.log(total, out=np.full(np.shape(total), -np.inf), where=total > 0)
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     # log_softmax
     Misconception(
-        "log_softmax_log_of_softmax", "log_softmax",
+        "log_softmax_log_of_softmax",
+        "log_softmax",
         "took the log of the softmax weights: a weight that underflows to 0 gives -inf, though its log-weight "
         "is an ordinary number",
-        "never form the weights: return (x - m) - log(sum(exp(x - m))) with m each row's max", '''
+        "never form the weights: return (x - m) - log(sum(exp(x - m))) with m each row's max",
+        """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return np.log(e / e.sum(axis=-1, keepdims=True))
-''', breaks=("far_apart", "extremes", "quiet")),
+""",
+        breaks=("far_apart", "extremes", "quiet"),
+    ),
     Misconception(
-        "log_softmax_no_shift", "log_softmax",
+        "log_softmax_no_shift",
+        "log_softmax",
         "subtracted log(sum(exp(x))) with no shift: exp(1000) overflows to inf and exp(-1000) underflows to 0",
-        "shift by each row's max first: (x - m) - log(sum(exp(x - m)))", '''
+        "shift by each row's max first: (x - m) - log(sum(exp(x - m)))",
+        """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
     return x - np.log(np.sum(np.exp(x), axis=-1, keepdims=True))
-''', breaks=("extremes", "quiet", "shift")),
+""",
+        breaks=("extremes", "quiet", "shift"),
+    ),
     Misconception(
-        "log_softmax_only_max", "log_softmax",
+        "log_softmax_only_max",
+        "log_softmax",
         "subtracted only the max and left out the log of the shifted sum: the weights no longer sum to 1",
-        "subtract the whole LSE: (x - m) - log(sum(exp(x - m)))", '''
+        "subtract the whole LSE: (x - m) - log(sum(exp(x - m)))",
+        """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
     return x - x.max(axis=-1, keepdims=True)
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "log_softmax_global_max", "log_softmax",
+        "log_softmax_global_max",
+        "log_softmax",
         "shifted the log-weights by the global max of the whole array instead of each row's own max",
-        "take the max over the last axis: x.max(axis=-1, keepdims=True)", '''
+        "take the max over the last axis: x.max(axis=-1, keepdims=True)",
+        """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
     z = x - x.max()
     return z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))
-''', breaks=("value", "extremes")),
+""",
+        breaks=("value", "extremes"),
+    ),
     Misconception(
-        "log_softmax_lse_without_keepdims", "log_softmax",
+        "log_softmax_lse_without_keepdims",
+        "log_softmax",
         "subtracted each row's LSE without keeping its axis, so it lined up with the columns instead of the rows",
-        "keep the summed axis (keepdims=True, or lse[..., np.newaxis]) so each row loses its own LSE", '''
+        "keep the summed axis (keepdims=True, or lse[..., np.newaxis]) so each row loses its own LSE",
+        """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
     m = np.max(x, axis=-1)
     lse = m + np.log(np.sum(np.exp(x - np.max(x, axis=-1, keepdims=True)), axis=-1))
     return x - lse
-''', breaks=("value", "shapes")),
+""",
+        breaks=("value", "shapes"),
+    ),
     Misconception(
-        "log_softmax_sums_whole_array", "log_softmax",
+        "log_softmax_sums_whole_array",
+        "log_softmax",
         "took one LSE of the whole array instead of one per row, so unrelated rows competed",
-        "take the max and the sum over the last axis (axis=-1, keepdims=True)", '''
+        "take the max and the sum over the last axis (axis=-1, keepdims=True)",
+        """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
     m = x.max()
     return x - (m + np.log(np.sum(np.exp(x - m))))
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "log_softmax_float32_becomes_float64", "log_softmax",
+        "log_softmax_float32_becomes_float64",
+        "log_softmax",
         "turned float32 scores into float64 log-weights (np.asarray(scores, dtype=float) converts every input)",
-        "convert only non-float input: np.issubdtype(x.dtype, np.floating) tells you", '''
+        "convert only non-float input: np.issubdtype(x.dtype, np.floating) tells you",
+        """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
     z = x - x.max(axis=-1, keepdims=True)
     return z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "log_softmax_in_place", "log_softmax",
+        "log_softmax_in_place",
+        "log_softmax",
         "shifted and normalised the caller's array in place (x -= ... on the input itself) and returned it",
-        "compute into a new array: z = x - m, then return z - log(sum(exp(z)))", '''
+        "compute into a new array: z = x - m, then return z - log(sum(exp(z)))",
+        """
 def log_softmax(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -287,24 +385,32 @@ def log_softmax(scores):
     x -= x.max(axis=-1, keepdims=True)
     x -= np.log(np.sum(np.exp(x), axis=-1, keepdims=True))
     return x
-''', breaks=("unchanged",)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "log_softmax_shift_by_first", "log_softmax",
+        "log_softmax_shift_by_first",
+        "log_softmax",
         "subtracted each row's first score rather than its largest: exp then overflows to inf as soon as another "
         "score is more than about 709 above the first",
-        "subtract each row's max, so every shifted score is at most 0 and exp stays at most 1", '''
+        "subtract each row's max, so every shifted score is at most 0 and exp stays at most 1",
+        """
 def log_softmax(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
         x = x.astype(np.float64)
     z = x - x[..., :1]
     return z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))
-''', breaks=("permutation", "extremes")),
+""",
+        breaks=("permutation", "extremes"),
+    ),
     Misconception(
-        "log_softmax_axis_one", "log_softmax",
+        "log_softmax_axis_one",
+        "log_softmax",
         "normalised over axis 1, which is the last axis only for 2-D scores: a (k, 1, n) or (2, 3, n) batch is "
         "normalised down the wrong axis",
-        "use axis=-1 (the last axis) whatever the number of axes", '''
+        "use axis=-1 (the last axis) whatever the number of axes",
+        """
 def log_softmax(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -312,12 +418,16 @@ def log_softmax(scores):
     axis = 0 if x.ndim == 1 else 1
     z = x - x.max(axis=axis, keepdims=True)
     return z - np.log(np.sum(np.exp(z), axis=axis, keepdims=True))
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "log_softmax_neg_inf_as_large_finite", "log_softmax",
+        "log_softmax_neg_inf_as_large_finite",
+        "log_softmax",
         "replaced -inf scores by -1e9 to keep the arithmetic finite: a forbidden choice then gets a log-weight "
         "near -1e9 instead of -inf, and scores below -1e9 go wrong",
-        "leave -inf as it is: exp(-inf) is 0, and -inf minus the row's LSE is -inf", '''
+        "leave -inf as it is: exp(-inf) is 0, and -inf minus the row's LSE is -inf",
+        """
 def log_softmax(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -325,34 +435,45 @@ def log_softmax(scores):
     x = np.where(np.isneginf(x), -1e9, x)
     z = x - x.max(axis=-1, keepdims=True)
     return z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))
-''', breaks=("neg_inf", "extremes")),
+""",
+        breaks=("neg_inf", "extremes"),
+    ),
     Misconception(
-        "log_softmax_log_eps", "log_softmax",
+        "log_softmax_log_eps",
+        "log_softmax",
         "took the log of the weights plus a small epsilon, log(p + 1e-12), to dodge log(0): every log-weight is "
         "nudged, and a score far below the others gives about -27.6 instead of its true log-weight",
-        "never form the weights: return (x - m) - log(sum(exp(x - m)))", '''
+        "never form the weights: return (x - m) - log(sum(exp(x - m)))",
+        """
 def log_softmax(scores):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
         x = x.astype(np.float64)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return np.log(e / e.sum(axis=-1, keepdims=True) + 1e-12)
-''', breaks=("far_apart", "value")),
+""",
+        breaks=("far_apart", "value"),
+    ),
     Misconception(
-        "log_softmax_no_cast", "log_softmax",
+        "log_softmax_no_cast",
+        "log_softmax",
         "left integer scores as integers: shifting int8 or uint8 scores wraps around, and np.exp of small integer "
         "types gives float16 or float32 log-weights instead of float64",
         "turn integer input into float64 first: if not np.issubdtype(x.dtype, np.floating): x = x.astype(np.float64)",
-        '''
+        """
 def log_softmax(scores):
     x = np.asarray(scores)
     z = x - x.max(axis=-1, keepdims=True)
     return z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "log_softmax_returns_list", "log_softmax",
+        "log_softmax_returns_list",
+        "log_softmax",
         "returned the log-weights as nested Python lists (math.log row by row) instead of a NumPy array",
-        "turn the rows into an array at the end: np.array(rows, dtype=...).reshape(scores.shape)", '''
+        "turn the rows into an array at the end: np.array(rows, dtype=...).reshape(scores.shape)",
+        """
 def log_softmax(scores):
     import math
 
@@ -364,82 +485,114 @@ def log_softmax(scores):
         return [(v - m) - log_total for v in x]
 
     return rows(np.asarray(scores, dtype=float).tolist())
-''', breaks=("returns_array",)),
+""",
+        breaks=("returns_array",),
+    ),
     # cross_entropy
     Misconception(
-        "cross_entropy_via_log_of_softmax", "cross_entropy",
+        "cross_entropy_via_log_of_softmax",
+        "cross_entropy",
         "computed the loss as -log(softmax(logits))[target]: a weight that underflows to 0 makes the loss inf",
-        "compute from the logits: LSE(row) - row[target], never through the weights", '''
+        "compute from the logits: LSE(row) - row[target], never through the weights",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     p = e / e.sum(axis=-1, keepdims=True)
     t = np.asarray(target)
     return -np.log(np.take_along_axis(p, t[..., None], axis=-1)[..., 0])
-''', breaks=("from_logits", "extremes", "quiet")),
+""",
+        breaks=("from_logits", "extremes", "quiet"),
+    ),
     Misconception(
-        "cross_entropy_forgets_minus", "cross_entropy",
+        "cross_entropy_forgets_minus",
+        "cross_entropy",
         "returned the log-weight of the target instead of its negative: the loss must be -log p, which is >= 0",
-        "loss = LSE(row) - row[target] = -log_softmax(row)[target]", '''
+        "loss = LSE(row) - row[target] = -log_softmax(row)[target]",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
     m = x.max(axis=-1, keepdims=True)
     log_p = (x - m) - np.log(np.sum(np.exp(x - m), axis=-1, keepdims=True))
     return np.take_along_axis(log_p, np.asarray(target)[..., None], axis=-1)[..., 0]
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "cross_entropy_adds_target_logit", "cross_entropy",
+        "cross_entropy_adds_target_logit",
+        "cross_entropy",
         "added the target's logit to the LSE instead of subtracting it",
-        "loss = LSE(row) - row[target]: the higher the target's logit, the smaller the loss", '''
+        "loss = LSE(row) - row[target]: the higher the target's logit, the smaller the loss",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
     m = x.max(axis=-1)
     lse = m + np.log(np.sum(np.exp(x - m[..., None]), axis=-1))
     return lse + np.take_along_axis(x, np.asarray(target)[..., None], axis=-1)[..., 0]
-''', breaks=("value",)),
+""",
+        breaks=("value",),
+    ),
     Misconception(
-        "cross_entropy_no_shift", "cross_entropy",
+        "cross_entropy_no_shift",
+        "cross_entropy",
         "took log(sum(exp(logits))) with no shift: exp(1000) overflows to inf",
-        "shift by each row's max m: m + log(sum(exp(x - m))) - x[target]", '''
+        "shift by each row's max m: m + log(sum(exp(x - m))) - x[target]",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
     picked = np.take_along_axis(x, np.asarray(target)[..., None], axis=-1)[..., 0]
     return np.log(np.sum(np.exp(x), axis=-1)) - picked
-''', breaks=("extremes", "quiet", "shift")),
+""",
+        breaks=("extremes", "quiet", "shift"),
+    ),
     Misconception(
-        "cross_entropy_mean_over_batch", "cross_entropy",
+        "cross_entropy_mean_over_batch",
+        "cross_entropy",
         "averaged the losses over the batch: one loss per row is expected (take the mean afterwards)",
-        "return the loss of every row, shape logits.shape[:-1]; do not call .mean()", '''
+        "return the loss of every row, shape logits.shape[:-1]; do not call .mean()",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
     m = x.max(axis=-1, keepdims=True)
     log_p = (x - m) - np.log(np.sum(np.exp(x - m), axis=-1, keepdims=True))
     return -np.mean(np.take_along_axis(log_p, np.asarray(target)[..., None], axis=-1))
-''', breaks=("per_row", "shapes")),
+""",
+        breaks=("per_row", "shapes"),
+    ),
     Misconception(
-        "cross_entropy_target_column", "cross_entropy",
+        "cross_entropy_target_column",
+        "cross_entropy",
         "indexed the columns with the whole target array (x[..., target]), which pairs every row with every target",
-        "pick one entry per row: np.take_along_axis(x, target[..., None], axis=-1), or x[np.arange(n), target]", '''
+        "pick one entry per row: np.take_along_axis(x, target[..., None], axis=-1), or x[np.arange(n), target]",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
     m = x.max(axis=-1, keepdims=True)
     log_p = (x - m) - np.log(np.sum(np.exp(x - m), axis=-1, keepdims=True))
     return -log_p[..., target]
-''', breaks=("per_row", "value")),
+""",
+        breaks=("per_row", "value"),
+    ),
     Misconception(
-        "cross_entropy_float32_becomes_float64", "cross_entropy",
+        "cross_entropy_float32_becomes_float64",
+        "cross_entropy",
         "turned float32 logits into float64 losses (np.asarray(logits, dtype=float) converts every input)",
-        "convert only non-float input: np.issubdtype(x.dtype, np.floating) tells you", '''
+        "convert only non-float input: np.issubdtype(x.dtype, np.floating) tells you",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
     m = x.max(axis=-1, keepdims=True)
     picked = np.take_along_axis(x - m, np.asarray(target)[..., None], axis=-1)[..., 0]
     return np.log(np.sum(np.exp(x - m), axis=-1)) - picked
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "cross_entropy_in_place", "cross_entropy",
+        "cross_entropy_in_place",
+        "cross_entropy",
         "shifted the caller's logits in place (x -= m on the input itself), so the logits it was given changed",
-        "put the shifted logits in a new array: z = x - m", '''
+        "put the shifted logits in a new array: z = x - m",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
     if not np.issubdtype(x.dtype, np.floating):
@@ -447,12 +600,16 @@ def cross_entropy(logits, target):
     x -= x.max(axis=-1, keepdims=True)
     picked = np.take_along_axis(x, np.asarray(target)[..., np.newaxis], axis=-1)[..., 0]
     return np.log(np.sum(np.exp(x), axis=-1)) - picked
-''', breaks=("unchanged",)),
+""",
+        breaks=("unchanged",),
+    ),
     Misconception(
-        "cross_entropy_one_hot_product", "cross_entropy",
+        "cross_entropy_one_hot_product",
+        "cross_entropy",
         "multiplied a one-hot row by the log-weights and summed: a logit of -inf gives 0 * -inf = nan, although "
         "that class plays no part in the loss",
-        "pick the target's log-weight instead of multiplying: np.take_along_axis, or np.where(one_hot, log_p, 0)", '''
+        "pick the target's log-weight instead of multiplying: np.take_along_axis, or np.where(one_hot, log_p, 0)",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
     if not np.issubdtype(x.dtype, np.floating):
@@ -461,12 +618,16 @@ def cross_entropy(logits, target):
     log_p = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
     one_hot = np.eye(x.shape[-1], dtype=x.dtype)[np.asarray(target)]
     return -(one_hot * log_p).sum(axis=-1)
-''', breaks=("extremes", "quiet")),
+""",
+        breaks=("extremes", "quiet"),
+    ),
     Misconception(
-        "cross_entropy_two_axes_only", "cross_entropy",
+        "cross_entropy_two_axes_only",
+        "cross_entropy",
         "picked the target logits with x[np.arange(x.shape[0]), target], which works for a 2-D batch only: a "
         "single row or a batch with more axes fails or picks the wrong entries",
-        "np.take_along_axis(x, target[..., None], axis=-1)[..., 0] works for any number of leading axes", '''
+        "np.take_along_axis(x, target[..., None], axis=-1)[..., 0] works for any number of leading axes",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
     if not np.issubdtype(x.dtype, np.floating):
@@ -474,12 +635,16 @@ def cross_entropy(logits, target):
     m = x.max(axis=-1, keepdims=True)
     lse = m[..., 0] + np.log(np.sum(np.exp(x - m), axis=-1))
     return lse - x[np.arange(x.shape[0]), np.asarray(target)]
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "cross_entropy_squeezes", "cross_entropy",
+        "cross_entropy_squeezes",
+        "cross_entropy",
         "dropped the picked axis with np.squeeze, which drops every axis of length 1: a batch of one row, shape "
         "(1, n), gives a bare number instead of one loss in shape (1,)",
-        "remove only the last axis: index with [..., 0] after np.take_along_axis", '''
+        "remove only the last axis: index with [..., 0] after np.take_along_axis",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
     if not np.issubdtype(x.dtype, np.floating):
@@ -487,12 +652,16 @@ def cross_entropy(logits, target):
     m = x.max(axis=-1, keepdims=True)
     log_p = (x - m) - np.log(np.sum(np.exp(x - m), axis=-1, keepdims=True))
     return -np.squeeze(np.take_along_axis(log_p, np.asarray(target)[..., np.newaxis], axis=-1))
-''', breaks=("shapes",)),
+""",
+        breaks=("shapes",),
+    ),
     Misconception(
-        "cross_entropy_target_not_array", "cross_entropy",
+        "cross_entropy_target_not_array",
+        "cross_entropy",
         "used the target as an array without converting it (target[..., None]): a target given as a Python int "
         "or a list fails",
-        "convert it first: t = np.asarray(target), then t[..., np.newaxis]", '''
+        "convert it first: t = np.asarray(target), then t[..., np.newaxis]",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
     if not np.issubdtype(x.dtype, np.floating):
@@ -500,24 +669,31 @@ def cross_entropy(logits, target):
     m = x.max(axis=-1, keepdims=True)
     picked = np.take_along_axis(x - m, target[..., np.newaxis], axis=-1)[..., 0]
     return np.log(np.sum(np.exp(x - m), axis=-1)) - picked
-''', breaks=("targets",)),
+""",
+        breaks=("targets",),
+    ),
     Misconception(
-        "cross_entropy_no_cast", "cross_entropy",
+        "cross_entropy_no_cast",
+        "cross_entropy",
         "left integer logits as integers: shifting int8 or uint8 logits wraps around, and np.exp of small integer "
         "types gives float16 or float32 losses instead of float64",
         "turn integer logits into float64 first: if not np.issubdtype(x.dtype, np.floating): x = x.astype(np.float64)",
-        '''
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
     t = np.asarray(target)
     m = x.max(axis=-1, keepdims=True)
     picked = np.take_along_axis(x - m, t[..., np.newaxis], axis=-1)[..., 0]
     return np.log(np.sum(np.exp(x - m), axis=-1)) - picked
-''', breaks=("dtype",)),
+""",
+        breaks=("dtype",),
+    ),
     Misconception(
-        "cross_entropy_returns_list", "cross_entropy",
+        "cross_entropy_returns_list",
+        "cross_entropy",
         "returned the losses of a batch as a Python list (a loop with math.log) instead of a NumPy array",
-        "turn the losses into an array at the end: np.array(losses, dtype=...).reshape(logits.shape[:-1])", '''
+        "turn the losses into an array at the end: np.array(losses, dtype=...).reshape(logits.shape[:-1])",
+        """
 def cross_entropy(logits, target):
     import math
     x = np.asarray(logits, dtype=float)
@@ -530,12 +706,16 @@ def cross_entropy(logits, target):
         m = max(row)
         losses.append(m + math.log(sum(math.exp(v - m) for v in row)) - row[t])
     return losses[0] if x.ndim == 1 else losses
-''', breaks=("returns_array",)),
+""",
+        breaks=("returns_array",),
+    ),
     Misconception(
-        "cross_entropy_log_eps", "cross_entropy",
+        "cross_entropy_log_eps",
+        "cross_entropy",
         "took -log(p[target] + 1e-12) to dodge log(0): every loss is nudged, and a confident mistake costs at "
         "most about 27.6 instead of its true loss",
-        "compute from the logits, LSE(row) - row[target]: no weights, so no log(0) and no epsilon", '''
+        "compute from the logits, LSE(row) - row[target]: no weights, so no log(0) and no epsilon",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
     if not np.issubdtype(x.dtype, np.floating):
@@ -544,19 +724,25 @@ def cross_entropy(logits, target):
     p = e / e.sum(axis=-1, keepdims=True)
     picked = np.take_along_axis(p, np.asarray(target)[..., np.newaxis], axis=-1)[..., 0]
     return -np.log(picked + 1e-12)
-''', breaks=("from_logits", "value")),
+""",
+        breaks=("from_logits", "value"),
+    ),
     Misconception(
-        "cross_entropy_shift_by_target", "cross_entropy",
+        "cross_entropy_shift_by_target",
+        "cross_entropy",
         "shifted each row by the target's logit instead of the row's max, log(sum(exp(x - x[target]))): exact on "
         "paper, but exp overflows when another class's logit is far above the target's",
-        "shift by the row's max m: loss = m + log(sum(exp(x - m))) - x[target]", '''
+        "shift by the row's max m: loss = m + log(sum(exp(x - m))) - x[target]",
+        """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
     if not np.issubdtype(x.dtype, np.floating):
         x = x.astype(np.float64)
     picked = np.take_along_axis(x, np.asarray(target)[..., np.newaxis], axis=-1)
     return np.log(np.sum(np.exp(x - picked), axis=-1))
-''', breaks=("extremes", "quiet")),
+""",
+        breaks=("extremes", "quiet"),
+    ),
 ]
 
 # Small inputs on which this lesson's misconceptions of each function behave differently from each other

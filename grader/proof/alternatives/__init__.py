@@ -7,6 +7,7 @@ optionally EQUIVALENT_MUTANTS = {mutant id: reason}: mechanical mutants of the r
 These are solutions: they live in the proof room, which is never installed or mounted where
 a learner's code runs. `grader prove` grades every entry with nbgrader.
 """
+
 from __future__ import annotations
 
 import functools
@@ -40,8 +41,13 @@ def lessons() -> dict:
 
 def alternatives(function: str | None = None, lesson: str | None = None) -> list[Alternative]:
     """Catalogued correct alternatives, optionally of one function or one lesson."""
-    return [a for lid, module in lessons().items() if lesson in (None, lid)
-            for a in module.ALTERNATIVES if function in (None, a.function)]
+    return [
+        a
+        for lid, module in lessons().items()
+        if lesson in (None, lid)
+        for a in module.ALTERNATIVES
+        if function in (None, a.function)
+    ]
 
 
 def equivalent_mutants(lesson: str) -> dict[str, str]:

@@ -6,7 +6,11 @@ LESSON = "04_temperature"
 
 ALTERNATIVES = [
     # softmax_with_temperature
-    Alternative("swt_log_sum_exp", "softmax_with_temperature", "exp(x - logsumexp(x)) with x = scores / T", '''
+    Alternative(
+        "swt_log_sum_exp",
+        "softmax_with_temperature",
+        "exp(x - logsumexp(x)) with x = scores / T",
+        """
 def softmax_with_temperature(scores, temperature=1.0):
     if temperature <= 0 or not np.isfinite(temperature):
         raise ValueError("temperature must be > 0 and finite")
@@ -14,9 +18,13 @@ def softmax_with_temperature(scores, temperature=1.0):
     top = np.max(x, axis=-1, keepdims=True)
     log_total = top + np.log(np.sum(np.exp(x - top), axis=-1, keepdims=True))
     return np.exp(x - log_total)
-'''),
-    Alternative("swt_apply_along_axis_subclass", "softmax_with_temperature",
-                "np.apply_along_axis over the rows, raising its own ValueError subclass", '''
+""",
+    ),
+    Alternative(
+        "swt_apply_along_axis_subclass",
+        "softmax_with_temperature",
+        "np.apply_along_axis over the rows, raising its own ValueError subclass",
+        """
 class TemperatureError(ValueError):
     pass
 
@@ -30,9 +38,13 @@ def softmax_with_temperature(scores, temperature=1.0):
         return evidence / evidence.sum()
 
     return np.apply_along_axis(one_row, -1, np.asarray(scores, dtype=float))
-'''),
-    Alternative("swt_math_exp_rows", "softmax_with_temperature",
-                "math.exp in a loop over the rows of a 2-D view, converted to an array at the end", '''
+""",
+    ),
+    Alternative(
+        "swt_math_exp_rows",
+        "softmax_with_temperature",
+        "math.exp in a loop over the rows of a 2-D view, converted to an array at the end",
+        """
 import math
 
 def softmax_with_temperature(scores, temperature=1.0):
@@ -45,10 +57,14 @@ def softmax_with_temperature(scores, temperature=1.0):
         total = sum(evidence)
         rows.append([e / total for e in evidence])
     return np.array(rows, dtype=float).reshape(x.shape)
-'''),
+""",
+    ),
     # sample_next_token
-    Alternative("snt_inverse_cdf", "sample_next_token",
-                "inverse-CDF sampling: one rng.random(), cumsum of the weights, np.searchsorted", '''
+    Alternative(
+        "snt_inverse_cdf",
+        "sample_next_token",
+        "inverse-CDF sampling: one rng.random(), cumsum of the weights, np.searchsorted",
+        """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
         raise ValueError("negative temperatures are not allowed")
@@ -59,9 +75,13 @@ def sample_next_token(logits, temperature, rng):
     cdf = np.cumsum(evidence)
     index = np.searchsorted(cdf, rng.random() * cdf[-1], side="right")
     return int(min(index, len(x) - 1))
-'''),
-    Alternative("snt_gumbel_max", "sample_next_token",
-                "Gumbel-max trick: argmax of logits / T plus Gumbel noise from rng.gumbel", '''
+""",
+    ),
+    Alternative(
+        "snt_gumbel_max",
+        "sample_next_token",
+        "Gumbel-max trick: argmax of logits / T plus Gumbel noise from rng.gumbel",
+        """
 class NegativeTemperatureError(ValueError):
     pass
 
@@ -73,9 +93,13 @@ def sample_next_token(logits, temperature, rng):
     if temperature == 0:
         return int(np.argmax(x))
     return int(np.argmax(x / temperature + rng.gumbel(size=x.shape)))
-'''),
-    Alternative("snt_math_exp_walk", "sample_next_token",
-                "math.exp weights in a list, then walks through them subtracting from one uniform draw", '''
+""",
+    ),
+    Alternative(
+        "snt_math_exp_walk",
+        "sample_next_token",
+        "math.exp weights in a list, then walks through them subtracting from one uniform draw",
+        """
 import math
 
 def sample_next_token(logits, temperature, rng):
@@ -92,19 +116,20 @@ def sample_next_token(logits, temperature, rng):
         if u < 0:
             return index
     return len(weights) - 1
-'''),
+""",
+    ),
 ]
 
 # Mechanical mutants (grader/proof/mutate.py) that compute what the reference computes.
 EQUIVALENT_MUTANTS = {
     "sample_next_token:no-cast:1": "softmax_with_temperature converts the logits to floats itself, and np.argmax "
-                                   "finds the same index in the logits as given",
+    "finds the same index in the logits as given",
     "sample_next_token:no-cast:3": "the same index for every input, as a NumPy integer: for T > 0 the contract asks "
-                                   "for an index (only T = 0 promises a Python int)",
+    "for an index (only T = 0 promises a Python int)",
     "sample_next_token:minus-1:1": "a T between -1 and 0 then reaches softmax_with_temperature, which raises the "
-                                   "same ValueError",
+    "same ValueError",
     "sample_next_token:no-early-exit:1": "a negative T then reaches softmax_with_temperature, which raises the same "
-                                         "ValueError",
+    "ValueError",
     "sample_next_token:raise-pass:1": "a negative T then reaches softmax_with_temperature, which raises the same "
-                                      "ValueError",
+    "ValueError",
 }

@@ -5,7 +5,11 @@ from grader.proof.alternatives import Alternative
 LESSON = "06_masking"
 
 ALTERNATIVES = [
-    Alternative("masked_loop_over_rows", "masked_softmax", "loops over the rows of a 2-D view, one row at a time", '''
+    Alternative(
+        "masked_loop_over_rows",
+        "masked_softmax",
+        "loops over the rows of a 2-D view, one row at a time",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(mask, x.shape).reshape(-1, x.shape[-1])
@@ -18,8 +22,13 @@ def masked_softmax(scores, mask, temperature=1.0):
         e = np.exp(kept - kept.max())
         out[i][allowed[i]] = e / e.sum()
     return out.reshape(x.shape)
-'''),
-    Alternative("masked_log_sum_exp", "masked_softmax", "exp(x - logsumexp(x)) over the allowed scores", '''
+""",
+    ),
+    Alternative(
+        "masked_log_sum_exp",
+        "masked_softmax",
+        "exp(x - logsumexp(x)) over the allowed scores",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(mask, x.shape)
@@ -29,9 +38,13 @@ def masked_softmax(scores, mask, temperature=1.0):
     top = np.max(x, axis=-1, keepdims=True)
     log_total = top + np.log(np.sum(np.exp(x - top), axis=-1, keepdims=True))
     return np.exp(x - log_total)
-'''),
-    Alternative("masked_value_error_subclass", "masked_softmax",
-                "multiplies exp by the mask and raises its own ValueError subclass", '''
+""",
+    ),
+    Alternative(
+        "masked_value_error_subclass",
+        "masked_softmax",
+        "multiplies exp by the mask and raises its own ValueError subclass",
+        """
 class EmptyRowError(ValueError):
     pass
 
@@ -45,30 +58,54 @@ def masked_softmax(scores, mask, temperature=1.0):
     x[~allowed] = -np.inf
     e = np.exp(x - x.max(axis=-1, keepdims=True)) * allowed
     return e / e.sum(axis=-1, keepdims=True)
-'''),
-    Alternative("causal_comparison", "causal_mask", "compares column and row indices", '''
+""",
+    ),
+    Alternative(
+        "causal_comparison",
+        "causal_mask",
+        "compares column and row indices",
+        """
 def causal_mask(n):
     rows, cols = np.indices((n, n))
     return cols <= rows
-'''),
-    Alternative("causal_nested_loops", "causal_mask", "fills a boolean array with two loops", '''
+""",
+    ),
+    Alternative(
+        "causal_nested_loops",
+        "causal_mask",
+        "fills a boolean array with two loops",
+        """
 def causal_mask(n):
     mask = np.zeros((n, n), dtype=bool)
     for i in range(n):
         for j in range(i + 1):
             mask[i, j] = True
     return mask
-'''),
-    Alternative("padding_loop_over_lengths", "padding_mask", "builds one row per length with a loop", '''
+""",
+    ),
+    Alternative(
+        "padding_loop_over_lengths",
+        "padding_mask",
+        "builds one row per length with a loop",
+        """
 def padding_mask(lengths, n):
     return np.array([[position < length for position in range(n)] for length in lengths], dtype=bool).reshape(-1, n)
-'''),
-    Alternative("padding_outer_compare", "padding_mask", "np.less.outer of positions and lengths, transposed", '''
+""",
+    ),
+    Alternative(
+        "padding_outer_compare",
+        "padding_mask",
+        "np.less.outer of positions and lengths, transposed",
+        """
 def padding_mask(lengths, n):
     return np.less.outer(np.arange(n), np.asarray(lengths)).T
-'''),
-    Alternative("masked_additive_minus_inf", "masked_softmax",
-                "adds 0 to allowed and -inf to forbidden scores, then a stable softmax", '''
+""",
+    ),
+    Alternative(
+        "masked_additive_minus_inf",
+        "masked_softmax",
+        "adds 0 to allowed and -inf to forbidden scores, then a stable softmax",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
@@ -77,9 +114,13 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = x + np.where(allowed, 0.0, -np.inf)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-'''),
-    Alternative("masked_nan_means_empty_row", "masked_softmax",
-                "fills with -inf, computes quietly, and raises ValueError for a row that came out nan", '''
+""",
+    ),
+    Alternative(
+        "masked_nan_means_empty_row",
+        "masked_softmax",
+        "fills with -inf, computes quietly, and raises ValueError for a row that came out nan",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(mask, np.asarray(scores, dtype=float) / temperature, -np.inf)
     with np.errstate(invalid="ignore"):
@@ -88,9 +129,13 @@ def masked_softmax(scores, mask, temperature=1.0):
     if np.isnan(weights).any():
         raise ValueError("a row has no allowed choice")
     return weights
-'''),
-    Alternative("masked_logaddexp", "masked_softmax",
-                "exp(x - log-sum-exp) over the allowed scores, the log-sum-exp by np.logaddexp.reduce", '''
+""",
+    ),
+    Alternative(
+        "masked_logaddexp",
+        "masked_softmax",
+        "exp(x - log-sum-exp) over the allowed scores, the log-sum-exp by np.logaddexp.reduce",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(mask, x.shape)
@@ -98,9 +143,13 @@ def masked_softmax(scores, mask, temperature=1.0):
         raise ValueError("every row needs an allowed choice")
     x = np.where(allowed, x, -np.inf)
     return np.exp(x - np.logaddexp.reduce(x, axis=-1, keepdims=True))
-'''),
-    Alternative("masked_math_exp_lists", "masked_softmax",
-                "math.exp over the allowed scores of each row in Python lists, one array at the end", '''
+""",
+    ),
+    Alternative(
+        "masked_math_exp_lists",
+        "masked_softmax",
+        "math.exp over the allowed scores of each row in Python lists, one array at the end",
+        """
 import math
 
 def masked_softmax(scores, mask, temperature=1.0):
@@ -115,9 +164,13 @@ def masked_softmax(scores, mask, temperature=1.0):
         total = sum(math.exp(v - top) for v in kept)
         out.append([math.exp(s / temperature - top) / total if k else 0.0 for s, k in zip(row, keep)])
     return np.array(out, dtype=float).reshape(x.shape)
-'''),
-    Alternative("masked_copyto_fill", "masked_softmax",
-                "a -inf array filled with the allowed scores by np.copyto(..., where=mask)", '''
+""",
+    ),
+    Alternative(
+        "masked_copyto_fill",
+        "masked_softmax",
+        "a -inf array filled with the allowed scores by np.copyto(..., where=mask)",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
     allowed = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
@@ -128,9 +181,13 @@ def masked_softmax(scores, mask, temperature=1.0):
     np.copyto(filled, x, where=allowed)
     evidence = np.exp(filled - filled.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
-    Alternative("masked_keeps_float32", "masked_softmax",
-                "keeps float32 scores in float32 (lesson 05's dtype rule) and converts only non-float input", '''
+""",
+    ),
+    Alternative(
+        "masked_keeps_float32",
+        "masked_softmax",
+        "keeps float32 scores in float32 (lesson 05's dtype rule) and converts only non-float input",
+        """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores)
     if not np.issubdtype(x.dtype, np.floating):
@@ -142,40 +199,65 @@ def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(allowed, x, -np.inf)
     evidence = np.exp(x - x.max(axis=-1, keepdims=True))
     return evidence / evidence.sum(axis=-1, keepdims=True)
-'''),
-    Alternative("causal_tri", "causal_mask", "np.tri with a boolean dtype", '''
+""",
+    ),
+    Alternative(
+        "causal_tri",
+        "causal_mask",
+        "np.tri with a boolean dtype",
+        """
 def causal_mask(n):
     return np.tri(n, dtype=bool)
-'''),
-    Alternative("causal_outer_comparison", "causal_mask", "np.greater_equal.outer of row and column indices", '''
+""",
+    ),
+    Alternative(
+        "causal_outer_comparison",
+        "causal_mask",
+        "np.greater_equal.outer of row and column indices",
+        """
 def causal_mask(n):
     positions = np.arange(n)
     return np.greater_equal.outer(positions, positions)
-'''),
-    Alternative("causal_not_upper", "causal_mask", "the complement of the strict upper triangle", '''
+""",
+    ),
+    Alternative(
+        "causal_not_upper",
+        "causal_mask",
+        "the complement of the strict upper triangle",
+        """
 def causal_mask(n):
     return ~np.triu(np.ones((n, n), dtype=bool), k=1)
-'''),
-    Alternative("padding_rows_of_a_triangle", "padding_mask",
-                "picks, for each length L, row L of a (n + 1, n) table that is True below the diagonal", '''
+""",
+    ),
+    Alternative(
+        "padding_rows_of_a_triangle",
+        "padding_mask",
+        "picks, for each length L, row L of a (n + 1, n) table that is True below the diagonal",
+        """
 def padding_mask(lengths, n):
     return np.tri(n + 1, n, -1, dtype=bool)[np.asarray(lengths)]
-'''),
-    Alternative("padding_fill_loop", "padding_mask", "a False array with each row's first L entries set True", '''
+""",
+    ),
+    Alternative(
+        "padding_fill_loop",
+        "padding_mask",
+        "a False array with each row's first L entries set True",
+        """
 def padding_mask(lengths, n):
     mask = np.zeros((len(lengths), n), dtype=bool)
     for row, length in enumerate(lengths):
         mask[row, :length] = True
     return mask
-'''),
+""",
+    ),
 ]
 
 # Mechanical mutants of the reference that compute the same thing for every valid input (see grader.proof.mutate).
 EQUIVALENT_MUTANTS = {
     "masked_softmax:minus-1:2": "empty_rows[-1] instead of empty_rows[0] names the last empty row instead of the "
-                                "first in the ValueError's message; the tests check the exception's type, never its "
-                                "text",
+    "first in the ValueError's message; the tests check the exception's type, never its "
+    "text",
     "masked_softmax:no-cast:1": "without dtype=float, float32 scores stay float32, which the contract allows (a float "
-                                "array), and integer or list scores still become float64 through `/ temperature`",
+    "array), and integer or list scores still become float64 through `/ temperature`",
     "masked_softmax:no-cast:2": "the mask is boolean by the contract, so np.asarray(mask) already has dtype bool",
 }

@@ -5,8 +5,11 @@ from grader.proof.alternatives import Alternative
 LESSON = "07_attention"
 
 ALTERNATIVES = [
-    Alternative("aw_einsum", "attention_weights", "scores with np.einsum('qd,kd->qk'), then a masked stable "
-                                                  "softmax", '''
+    Alternative(
+        "aw_einsum",
+        "attention_weights",
+        "scores with np.einsum('qd,kd->qk'), then a masked stable softmax",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -20,9 +23,13 @@ def attention_weights(queries, keys, mask=None, scale=True):
         scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - np.max(scores, axis=1, keepdims=True))
     return e / np.sum(e, axis=1, keepdims=True)
-'''),
-    Alternative("aw_loop_over_queries", "attention_weights",
-                "a loop over the queries with math.exp and Python sums, converted to an array at the end", '''
+""",
+    ),
+    Alternative(
+        "aw_loop_over_queries",
+        "attention_weights",
+        "a loop over the queries with math.exp and Python sums, converted to an array at the end",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     import math
     q = np.asarray(queries, dtype=float)
@@ -40,8 +47,13 @@ def attention_weights(queries, keys, mask=None, scale=True):
         total = sum(evidence)
         rows.append([e / total for e in evidence])
     return np.array(rows)
-'''),
-    Alternative("aw_log_sum_exp", "attention_weights", "exp(scores - logsumexp(scores)) over the allowed keys", '''
+""",
+    ),
+    Alternative(
+        "aw_log_sum_exp",
+        "attention_weights",
+        "exp(scores - logsumexp(scores)) over the allowed keys",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -55,9 +67,13 @@ def attention_weights(queries, keys, mask=None, scale=True):
     top = scores.max(axis=-1, keepdims=True)
     log_total = top + np.log(np.exp(scores - top).sum(axis=-1, keepdims=True))
     return np.exp(scores - log_total)
-'''),
-    Alternative("aw_matmul_swapaxes", "attention_weights",
-                "np.matmul with np.swapaxes (batches work too), raising its own ValueError subclass", '''
+""",
+    ),
+    Alternative(
+        "aw_matmul_swapaxes",
+        "attention_weights",
+        "np.matmul with np.swapaxes (batches work too), raising its own ValueError subclass",
+        """
 class NoKeyAllowed(ValueError):
     pass
 
@@ -75,9 +91,13 @@ def attention_weights(queries, keys, mask=None, scale=True):
         scores[~allowed] = -np.inf
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-'''),
-    Alternative("aw_scale_queries_first", "attention_weights",
-                "divides the queries by sqrt(d_k) (a new array) before the dot products", '''
+""",
+    ),
+    Alternative(
+        "aw_scale_queries_first",
+        "attention_weights",
+        "divides the queries by sqrt(d_k) (a new array) before the dot products",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     import math
     q = np.asarray(queries, dtype=float)
@@ -94,9 +114,13 @@ def attention_weights(queries, keys, mask=None, scale=True):
     shifted = np.where(mask, scores - np.where(mask, scores, -np.inf).max(axis=-1, keepdims=True), -np.inf)
     e = np.exp(shifted)
     return e / e.sum(axis=-1, keepdims=True)
-'''),
-    Alternative("aw_apply_along_axis", "attention_weights",
-                "np.apply_along_axis with a one-row softmax over the masked scores", '''
+""",
+    ),
+    Alternative(
+        "aw_apply_along_axis",
+        "attention_weights",
+        "np.apply_along_axis with a one-row softmax over the masked scores",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -112,9 +136,13 @@ def attention_weights(queries, keys, mask=None, scale=True):
         return e / e.sum()
 
     return np.apply_along_axis(row_softmax, -1, np.where(allowed, scores, -np.inf))
-'''),
-    Alternative("aw_keeps_float32", "attention_weights",
-                "computes in float32 when queries and keys are float32 (float64 otherwise)", '''
+""",
+    ),
+    Alternative(
+        "aw_keeps_float32",
+        "attention_weights",
+        "computes in float32 when queries and keys are float32 (float64 otherwise)",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries)
     k = np.asarray(keys)
@@ -129,10 +157,13 @@ def attention_weights(queries, keys, mask=None, scale=True):
     scores = np.where(allowed, scores, dtype(-np.inf))
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-'''),
-    Alternative("aw_temperature_sqrt_dk", "attention_weights",
-                "lesson 06's masked softmax with temperature sqrt(d_k) (1 when not scaling), an all-True mask for "
-                "None", '''
+""",
+    ),
+    Alternative(
+        "aw_temperature_sqrt_dk",
+        "attention_weights",
+        "lesson 06's masked softmax with temperature sqrt(d_k) (1 when not scaling), an all-True mask for None",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     def masked_softmax(scores, mask, temperature=1.0):
         x = np.asarray(scores, dtype=float) / temperature
@@ -146,9 +177,13 @@ def attention_weights(queries, keys, mask=None, scale=True):
     k = np.asarray(keys, dtype=float)
     scores = np.asarray(queries, dtype=float) @ k.T
     return masked_softmax(scores, True if mask is None else mask, np.sqrt(k.shape[-1]) if scale else 1.0)
-'''),
-    Alternative("aw_logaddexp_reduce", "attention_weights",
-                "exp(scores - np.logaddexp.reduce(scores)) over each row of masked scores", '''
+""",
+    ),
+    Alternative(
+        "aw_logaddexp_reduce",
+        "attention_weights",
+        "exp(scores - np.logaddexp.reduce(scores)) over each row of masked scores",
+        """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -161,8 +196,13 @@ def attention_weights(queries, keys, mask=None, scale=True):
             raise ValueError("a query has no allowed key")
         scores = np.where(allowed, scores, -np.inf)
     return np.exp(scores - np.logaddexp.reduce(scores, axis=-1, keepdims=True))
-'''),
-    Alternative("attend_einsum", "attend", "np.einsum for the scores and for the weighted sum of values", '''
+""",
+    ),
+    Alternative(
+        "attend_einsum",
+        "attend",
+        "np.einsum for the scores and for the weighted sum of values",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -175,9 +215,13 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return np.einsum("qk,kv->qv", e / e.sum(axis=-1, keepdims=True), v)
-'''),
-    Alternative("attend_loop_weighted_sum", "attend",
-                "a loop over the queries, each context vector a sum of weight times value row", '''
+""",
+    ),
+    Alternative(
+        "attend_loop_weighted_sum",
+        "attend",
+        "a loop over the queries, each context vector a sum of weight times value row",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     import math
     q = np.asarray(queries, dtype=float)
@@ -193,8 +237,13 @@ def attend(queries, keys, values, mask=None, scale=True):
         for w, row in zip(e / e.sum(), v[allowed[i]]):
             out[i] += w * row
     return out
-'''),
-    Alternative("attend_tensordot", "attend", "np.tensordot of the weights with the values, over the keys axis", '''
+""",
+    ),
+    Alternative(
+        "attend_tensordot",
+        "attend",
+        "np.tensordot of the weights with the values, over the keys axis",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -208,9 +257,13 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(ok, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return np.tensordot(e / e.sum(axis=-1, keepdims=True), np.asarray(values, dtype=float), axes=1)
-'''),
-    Alternative("attend_normalise_after", "attend",
-                "unnormalised evidence times the values, divided by each row's total evidence afterwards", '''
+""",
+    ),
+    Alternative(
+        "attend_normalise_after",
+        "attend",
+        "unnormalised evidence times the values, divided by each row's total evidence afterwards",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -223,9 +276,13 @@ def attend(queries, keys, values, mask=None, scale=True):
     scores = np.where(allowed, scores, -np.inf)
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return (e @ np.asarray(values, dtype=float)) / e.sum(axis=-1, keepdims=True)
-'''),
-    Alternative("attend_log_sum_exp", "attend",
-                "weights exp(scores - logsumexp(scores)) per row, then weights @ values", '''
+""",
+    ),
+    Alternative(
+        "attend_log_sum_exp",
+        "attend",
+        "weights exp(scores - logsumexp(scores)) per row, then weights @ values",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
     k = np.asarray(keys, dtype=float)
@@ -238,9 +295,13 @@ def attend(queries, keys, values, mask=None, scale=True):
     top = scores.max(axis=-1, keepdims=True)
     lse = top + np.log(np.exp(scores - top).sum(axis=-1, keepdims=True))
     return np.exp(scores - lse) @ np.asarray(values, dtype=float)
-'''),
-    Alternative("attend_keeps_float32", "attend",
-                "computes in float32 when every input is float32 (float64 otherwise)", '''
+""",
+    ),
+    Alternative(
+        "attend_keeps_float32",
+        "attend",
+        "computes in float32 when every input is float32 (float64 otherwise)",
+        """
 def attend(queries, keys, values, mask=None, scale=True):
     q, k, v = np.asarray(queries), np.asarray(keys), np.asarray(values)
     dtype = np.float32 if q.dtype == k.dtype == v.dtype == np.float32 else np.float64
@@ -255,16 +316,17 @@ def attend(queries, keys, values, mask=None, scale=True):
         scores = np.where(allowed, scores, dtype(-np.inf))
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return (e / e.sum(axis=-1, keepdims=True)) @ v
-'''),
+""",
+    ),
 ]
 
 # Mechanical mutants of the references (grader.proof.mutate) that compute the same thing for every valid input.
 EQUIVALENT_MUTANTS = {
     "attention_weights:no-cast:1": "the keys are float64, so queries @ keys.T converts integer or float32 queries "
-                                   "to float64 exactly as np.asarray(queries, dtype=float) would",
+    "to float64 exactly as np.asarray(queries, dtype=float) would",
     "attention_weights:no-cast:2": "the queries are float64, so queries @ keys.T converts integer or float32 keys "
-                                   "to float64 exactly as np.asarray(keys, dtype=float) would",
+    "to float64 exactly as np.asarray(keys, dtype=float) would",
     "attention_weights:no-cast:3": "the all-ones default mask is read by masked_softmax with dtype=bool: 1.0 is True",
     "attend:no-cast:1": "the weights are float64, so weights @ values converts integer or float32 values to "
-                        "float64 exactly as np.asarray(values, dtype=float) would",
+    "float64 exactly as np.asarray(values, dtype=float) would",
 }

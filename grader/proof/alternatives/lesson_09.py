@@ -6,19 +6,31 @@ LESSON = "09_gradient_and_online"
 
 ALTERNATIVES = [
     # softmax_jacobian
-    Alternative("jacobian_broadcast", "softmax_jacobian",
-                "broadcasting: p[:, None] * (np.eye(n) - p[None, :])", '''
+    Alternative(
+        "jacobian_broadcast",
+        "softmax_jacobian",
+        "broadcasting: p[:, None] * (np.eye(n) - p[None, :])",
+        """
 def softmax_jacobian(p):
     p = np.asarray(p, dtype=float)
     return p[:, None] * (np.eye(p.size) - p[None, :])
-'''),
-    Alternative("jacobian_einsum", "softmax_jacobian", "np.einsum for the diagonal and the outer product", '''
+""",
+    ),
+    Alternative(
+        "jacobian_einsum",
+        "softmax_jacobian",
+        "np.einsum for the diagonal and the outer product",
+        """
 def softmax_jacobian(p):
     p = np.asarray(p, dtype=float)
     return np.einsum("i,ij->ij", p, np.eye(len(p))) - np.einsum("i,j->ij", p, p)
-'''),
-    Alternative("jacobian_nested_loops", "softmax_jacobian",
-                "two loops over Python floats: p_i - p_i^2 on the diagonal, -p_i p_j elsewhere", '''
+""",
+    ),
+    Alternative(
+        "jacobian_nested_loops",
+        "softmax_jacobian",
+        "two loops over Python floats: p_i - p_i^2 on the diagonal, -p_i p_j elsewhere",
+        """
 def softmax_jacobian(p):
     q = [float(v) for v in p]
     n = len(q)
@@ -27,51 +39,79 @@ def softmax_jacobian(p):
         for j in range(n):
             out[i, j] = q[i] - q[i] * q[j] if i == j else -q[i] * q[j]
     return out
-'''),
-    Alternative("jacobian_column_vector", "softmax_jacobian",
-                "a column vector times its transpose: np.diagflat(p) - col @ col.T", '''
+""",
+    ),
+    Alternative(
+        "jacobian_column_vector",
+        "softmax_jacobian",
+        "a column vector times its transpose: np.diagflat(p) - col @ col.T",
+        """
 def softmax_jacobian(p):
     col = np.asarray(p, dtype=float).reshape(-1, 1)
     return np.diagflat(col) - col @ col.T
-'''),
-    Alternative("jacobian_fill_diagonal", "softmax_jacobian",
-                "minus the outer product, then p added onto the diagonal through np.diag_indices", '''
+""",
+    ),
+    Alternative(
+        "jacobian_fill_diagonal",
+        "softmax_jacobian",
+        "minus the outer product, then p added onto the diagonal through np.diag_indices",
+        """
 def softmax_jacobian(p):
     p = np.asarray(p, dtype=float)
     J = -np.outer(p, p)
     J[np.diag_indices(p.size)] += p
     return J
-'''),
-    Alternative("jacobian_keeps_float32", "softmax_jacobian",
-                "keeps a float32 p in float32 (other inputs become float64)", '''
+""",
+    ),
+    Alternative(
+        "jacobian_keeps_float32",
+        "softmax_jacobian",
+        "keeps a float32 p in float32 (other inputs become float64)",
+        """
 def softmax_jacobian(p):
     p = np.asarray(p)
     if p.dtype != np.float32:
         p = p.astype(np.float64)
     return np.diag(p) - np.outer(p, p)
-'''),
-    Alternative("jacobian_rows_of_lists", "softmax_jacobian",
-                "each row built as a Python list with p_i * (delta_ij - p_j), made an array at the end", '''
+""",
+    ),
+    Alternative(
+        "jacobian_rows_of_lists",
+        "softmax_jacobian",
+        "each row built as a Python list with p_i * (delta_ij - p_j), made an array at the end",
+        """
 def softmax_jacobian(p):
     q = [float(v) for v in p]
     return np.array([[q[i] * ((1.0 if i == j else 0.0) - q[j]) for j in range(len(q))] for i in range(len(q))])
-'''),
-    Alternative("jacobian_eye_times_p", "softmax_jacobian",
-                "np.eye(n) * p for the diagonal, minus the product of a column and a row", '''
+""",
+    ),
+    Alternative(
+        "jacobian_eye_times_p",
+        "softmax_jacobian",
+        "np.eye(n) * p for the diagonal, minus the product of a column and a row",
+        """
 def softmax_jacobian(p):
     p = np.atleast_1d(np.asarray(p, dtype=float))
     return np.eye(p.shape[0]) * p - p[:, np.newaxis] * p[np.newaxis, :]
-'''),
+""",
+    ),
     # online_softmax
-    Alternative("online_materialise_two_pass", "online_softmax",
-                "reads the chunks once into a list of copies, joins them, then a stable softmax over the whole row", '''
+    Alternative(
+        "online_materialise_two_pass",
+        "online_softmax",
+        "reads the chunks once into a list of copies, joins them, then a stable softmax over the whole row",
+        """
 def online_softmax(chunks):
     x = np.concatenate([np.array(chunk, dtype=float) for chunk in chunks])
     e = np.exp(x - x.max())
     return e / e.sum()
-'''),
-    Alternative("online_logaddexp", "online_softmax",
-                "a running log-sum-exp with np.logaddexp, copies of the chunks kept, then exp(x - lse)", '''
+""",
+    ),
+    Alternative(
+        "online_logaddexp",
+        "online_softmax",
+        "a running log-sum-exp with np.logaddexp, copies of the chunks kept, then exp(x - lse)",
+        """
 def online_softmax(chunks):
     lse = -np.inf
     kept = []
@@ -82,10 +122,14 @@ def online_softmax(chunks):
             lse = np.logaddexp(lse, top + np.log(np.exp(x - top).sum()))
         kept.append(x)
     return np.exp(np.concatenate(kept) - lse)
-'''),
-    Alternative("online_rescaled_output_buffer", "online_softmax",
-                "one output buffer rescaled by exp(m_old - m_new) whenever the max grows, as FlashAttention "
-                "rescales its accumulator", '''
+""",
+    ),
+    Alternative(
+        "online_rescaled_output_buffer",
+        "online_softmax",
+        "one output buffer rescaled by exp(m_old - m_new) whenever the max grows, as FlashAttention "
+        "rescales its accumulator",
+        """
 def online_softmax(chunks):
     m, s = -np.inf, 0.0
     out = np.zeros(0)
@@ -103,10 +147,14 @@ def online_softmax(chunks):
         out = np.concatenate([out, e])
         m = m_new
     return out / s
-'''),
-    Alternative("online_per_score_math", "online_softmax",
-                "Milakov and Gimelshein's running max and sum one score at a time with math.exp, "
-                "the scores kept for the output", '''
+""",
+    ),
+    Alternative(
+        "online_per_score_math",
+        "online_softmax",
+        "Milakov and Gimelshein's running max and sum one score at a time with math.exp, "
+        "the scores kept for the output",
+        """
 import math
 
 def online_softmax(chunks):
@@ -120,16 +168,24 @@ def online_softmax(chunks):
             s += math.exp(value - m) if value > -math.inf else 0.0
             kept.append(value)
     return np.array([0.0 if value == -math.inf else math.exp(value - m) / s for value in kept])
-'''),
-    Alternative("online_lse_of_copies", "online_softmax",
-                "copies of the chunks joined, then the log-sum-exp form exp(x - (m + log(sum(exp(x - m)))))", '''
+""",
+    ),
+    Alternative(
+        "online_lse_of_copies",
+        "online_softmax",
+        "copies of the chunks joined, then the log-sum-exp form exp(x - (m + log(sum(exp(x - m)))))",
+        """
 def online_softmax(chunks):
     x = np.concatenate([np.array(chunk, dtype=float) for chunk in chunks])
     m = x.max()
     return np.exp(x - (m + np.log(np.exp(x - m).sum())))
-'''),
-    Alternative("online_chunk_dtype_then_float64", "online_softmax",
-                "works in the chunks' own dtype (float32 stays float32 inside) and returns the weights as float64", '''
+""",
+    ),
+    Alternative(
+        "online_chunk_dtype_then_float64",
+        "online_softmax",
+        "works in the chunks' own dtype (float32 stays float32 inside) and returns the weights as float64",
+        """
 def online_softmax(chunks):
     m, s = -np.inf, 0.0
     pieces = []
@@ -147,9 +203,13 @@ def online_softmax(chunks):
         m = new
         pieces.append((e, new))
     return (np.concatenate([e * np.exp(mc - m) for e, mc in pieces]) / s).astype(np.float64)
-'''),
-    Alternative("online_python_scalars", "online_softmax",
-                "the running max and sum as Python floats with math.exp for the rescaling, the shifted scores kept", '''
+""",
+    ),
+    Alternative(
+        "online_python_scalars",
+        "online_softmax",
+        "the running max and sum as Python floats with math.exp for the rescaling, the shifted scores kept",
+        """
 import math
 
 def online_softmax(chunks):
@@ -165,9 +225,13 @@ def online_softmax(chunks):
         m = new
         shifted.append((x - new, new))
     return np.concatenate([np.exp(d + (mc - m)) if mc > -math.inf else np.zeros(d.size) for d, mc in shifted]) / s
-'''),
-    Alternative("online_next_until_stop", "online_softmax",
-                "next() until StopIteration, a running max and sum, the output buffer grown with np.append", '''
+""",
+    ),
+    Alternative(
+        "online_next_until_stop",
+        "online_softmax",
+        "next() until StopIteration, a running max and sum, the output buffer grown with np.append",
+        """
 def online_softmax(chunks):
     it = iter(chunks)
     m, s, out, maxes = -np.inf, 0.0, np.zeros(0), []
@@ -186,15 +250,23 @@ def online_softmax(chunks):
     maxes = np.array(maxes)
     factor = np.where(maxes > -np.inf, np.exp(np.where(maxes > -np.inf, maxes, m) - m), 0.0)
     return out * factor / s
-'''),
-    Alternative("online_logaddexp_reduce", "online_softmax",
-                "copies of the chunks joined, then exp(x - np.logaddexp.reduce(x))", '''
+""",
+    ),
+    Alternative(
+        "online_logaddexp_reduce",
+        "online_softmax",
+        "copies of the chunks joined, then exp(x - np.logaddexp.reduce(x))",
+        """
 def online_softmax(chunks):
     x = np.concatenate([np.array(chunk, dtype=float) for chunk in chunks])
     return np.exp(x - np.logaddexp.reduce(x))
-'''),
-    Alternative("online_minus_log_sum", "online_softmax",
-                "the running max and rescaled sum in one pass over copies, then exp(x - m - log(s))", '''
+""",
+    ),
+    Alternative(
+        "online_minus_log_sum",
+        "online_softmax",
+        "the running max and rescaled sum in one pass over copies, then exp(x - m - log(s))",
+        """
 def online_softmax(chunks):
     m, s, kept = -np.inf, 0.0, []
     for chunk in chunks:
@@ -205,15 +277,16 @@ def online_softmax(chunks):
             m = new
         kept.append(x)
     return np.exp(np.concatenate(kept) - m - np.log(s))
-'''),
+""",
+    ),
 ]
 
 # Mechanical mutants of the reference that compute the same thing for every valid input.
 EQUIVALENT_MUTANTS = {
     "online_softmax:plus-1:1": "the running sum's starting value is multiplied by exp(-inf - m) = 0 when the first "
-                               "finite chunk arrives (an all -inf chunk before it skips the update), so starting it "
-                               "at 1.0 instead of 0.0 changes nothing",
+    "finite chunk arrives (an all -inf chunk before it skips the update), so starting it "
+    "at 1.0 instead of 0.0 changes nothing",
     "online_softmax:minus-1:1": "the running sum's starting value is multiplied by exp(-inf - m) = 0 when the first "
-                                "finite chunk arrives (an all -inf chunk before it skips the update), so starting it "
-                                "at -1.0 instead of 0.0 changes nothing",
+    "finite chunk arrives (an all -inf chunk before it skips the update), so starting it "
+    "at -1.0 instead of 0.0 changes nothing",
 }
