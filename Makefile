@@ -46,9 +46,12 @@ FAST_TESTS := tests/test_checks.py tests/test_catalogue.py tests/test_metadata_r
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) $(FAST_TESTS)
 
-# The linter (ruff, configured in pyproject.toml) over the package, the tests and the benchmarks: no findings.
+# ruff (lint and format) over the package, the tests and the benchmarks, and mypy over the package
+# (all configured in pyproject.toml): no findings.
 lint: $(STAMP)
 	$(BIN)/ruff check grader tests benchmarks
+	$(BIN)/ruff format --check grader tests benchmarks
+	$(BIN)/mypy
 
 # The browser tests (JupyterLab under Debian's chromium): a screenshot of every step in artifacts/browser/,
 # and README's picture of the temperature slider, docs/images/temperature-slider.png, taken again.
