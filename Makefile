@@ -41,8 +41,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
 
 # The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
-FAST_TESTS := tests/test_checks.py tests/test_catalogue.py tests/test_metadata_restore.py tests/test_mutate.py \
-	tests/test_authoring.py
+FAST_TESTS := tests/unit/learner/test_checks.py tests/unit/proof/test_catalogue.py tests/unit/engine/test_metadata_restore.py tests/unit/proof/test_mutate.py \
+	tests/unit/course/test_authoring.py
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) $(FAST_TESTS)
 

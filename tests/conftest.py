@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
 from hypothesis import settings
 
-from tests.support import (
-    grade_every_lesson,
-    once_per_run,
-    read_lesson_reports,
-    run_apart,  # noqa: F401 - tests/test_isolation.py still imports it from here
-)
+from tests.support import grade_every_lesson, once_per_run, prove_everything, read_lesson_reports
 
 
 def pytest_configure(config):
@@ -26,6 +22,12 @@ def pytest_configure(config):
 def lesson_reports(tmp_path_factory):
     """lesson -> reference / stub / deleted -> Report: every lesson's notebooks graded once per run, in one batch."""
     return read_lesson_reports(once_per_run(tmp_path_factory, "lesson-reports", grade_every_lesson))
+
+
+@pytest.fixture(scope="session")
+def proofs(tmp_path_factory) -> dict:
+    """Every entry's and mutant's proof, from one run of `grader prove --mutate` shared by all workers."""
+    return json.loads((once_per_run(tmp_path_factory, "prove", prove_everything) / "proofs.json").read_text())
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups

@@ -10,6 +10,7 @@ import copy
 import fcntl
 import json
 import os
+import subprocess
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -18,6 +19,7 @@ import nbformat
 
 from grader.course import Course
 from grader.engine.scores import Report, TestResult
+from grader.engine.warmkernel import ForkedKernelManager
 
 COURSE = Course(Path(__file__).resolve().parent.parent)  # this repository's course
 solution_sources = COURSE.reference_answers
@@ -115,3 +117,44 @@ def read_lesson_reports(folder: Path) -> dict[str, dict[str, Report]]:
         }
         for lesson, kinds in graded.items()
     }
+
+
+def prove_everything(folder: Path) -> None:
+    """One `grader prove --mutate --json` run of this course, with a minimal PATH: its JSON and exit status in
+    folder/proofs.json (read by the `proofs` fixture)."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp")}
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", "prove", "--mutate", "--json"],
+        cwd=COURSE.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
+    assert run.returncode in (0, 1) and run.stdout.startswith("{"), run.stderr[-3000:]
+    result = json.loads(run.stdout)
+    result["returncode"] = run.returncode
+    (folder / "proofs.json").write_text(json.dumps(result))
+
+
+def by_id(proofs) -> dict[str, dict]:
+    """The proofs of the catalogue's entries, by entry id."""
+    return {p["entry"]: p for p in proofs["entries"]}
+
+
+async def run_in_kernel(code: str, cwd, env=None, isolate=False) -> tuple[str, ForkedKernelManager]:
+    """Run `code` in a forked kernel (isolated as in grading when asked); what it printed, and its manager."""
+    km = ForkedKernelManager(kernel_name="python3", isolate=isolate)
+    await km.start_kernel(cwd=str(cwd), env={**os.environ, **(env or {})})
+    client = km.client()
+    client.start_channels()
+    await client.wait_for_ready(timeout=30)
+    printed = []
+    reply = await client.execute_interactive(
+        code,
+        timeout=30,
+        output_hook=lambda msg: printed.append(msg["content"].get("text", "")) if msg["msg_type"] == "stream" else None,
+    )
+    client.stop_channels()
+    assert reply["content"]["status"] == "ok", reply["content"]
+    return "".join(printed), km

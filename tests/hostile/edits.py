@@ -1,6 +1,6 @@
 """Edits of lesson 01's grading metadata that a submission may carry, and what restoring it must name.
 
-Read by tests/test_metadata_restore.py, graded end to end by tests/test_batch_survives.py.
+Read by tests/unit/engine/test_metadata_restore.py, graded end to end by tests/unit/engine/test_batch_survives.py.
 """
 
 from __future__ import annotations

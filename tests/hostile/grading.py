@@ -1,6 +1,6 @@
 """The hostile corpus graded as an instructor grades a class: built, collected, graded, written out.
 
-Used by tests/test_hostile.py, `python -m tests.hostile` and benchmarks/hostile.py.
+Used by tests/integration/test_hostile.py, `python -m tests.hostile` and benchmarks/hostile.py.
 """
 
 from __future__ import annotations

@@ -9,8 +9,7 @@ import pytest
 
 from grader.course import Course, authoring, contract, text_source_in
 from grader.learner import hints
-from tests.support import COURSE
-from tests.test_prove import by_id, proofs  # noqa: F401 - the shared prove run
+from tests.support import COURSE, by_id
 
 CONTRACTS = contract.course_properties(COURSE)
 FUNCTIONS = sorted(CONTRACTS)
@@ -71,7 +70,7 @@ def test_contract_holds_the_properties_that_apply(function):
 
 
 @pytest.mark.parametrize("function,prop", PROPERTIES, ids=[f"{f}.{p.id}" for f, p in PROPERTIES])
-def test_a_misconception_breaking_the_property_fails_its_test(function, prop, proofs):  # noqa: F811
+def test_a_misconception_breaking_the_property_fails_its_test(function, prop, proofs):
     breakers = [m for m in hints.misconceptions(function) if prop.id in m.breaks]
     assert breakers, f"no catalogued misconception of {function} says it breaks {prop.id!r}"
     graded = by_id(proofs)

@@ -348,7 +348,7 @@ def test_nothing_of_a_kernel_survives_its_grading(tmp_path):
 HOLD = """
 import asyncio, json, os, sys, time
 os.environ.pop("SOFTMAX_KERNEL_ZYGOTE", None)  # a zygote of its own, which must end with this process
-from tests.test_confinement import LEAVE_THINGS, footprint, run, start
+from tests.unit.engine.test_confinement import LEAVE_THINGS, footprint, run, start
 
 async def main():
     km, client = await start(sys.argv[1])

@@ -8,7 +8,6 @@ per test run whatever the number of xdist workers; the tests then read its JSON.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
@@ -19,38 +18,11 @@ from grader.engine import scores
 from grader.engine.scores import Report
 from grader.learner import hints
 from grader.proof import alternatives, mutate, prove
-from tests.support import COURSE, once_per_run
+from tests.support import COURSE, by_id
 
 MISCONCEPTIONS = hints.misconceptions()
 ALTERNATIVES = alternatives.alternatives()
 FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.reference_answers(lesson)]
-
-
-def _prove(folder):
-    """Run the CLI with a minimal PATH; keep its JSON and exit status."""
-    env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp")}
-    run = subprocess.run(
-        [sys.executable, "-m", "grader", "prove", "--mutate", "--json"],
-        cwd=COURSE.root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=3600,
-    )
-    assert run.returncode in (0, 1) and run.stdout.startswith("{"), run.stderr[-3000:]
-    result = json.loads(run.stdout)
-    result["returncode"] = run.returncode
-    (folder / "proofs.json").write_text(json.dumps(result))
-
-
-@pytest.fixture(scope="session")
-def proofs(tmp_path_factory) -> dict:
-    """Every entry's and mutant's proof, from one run of `grader prove --mutate` shared by all workers."""
-    return json.loads((once_per_run(tmp_path_factory, "prove", _prove) / "proofs.json").read_text())
-
-
-def by_id(proofs) -> dict[str, dict]:
-    return {p["entry"]: p for p in proofs["entries"]}
 
 
 def test_every_entry_was_graded_once(proofs):

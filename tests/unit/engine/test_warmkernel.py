@@ -7,26 +7,8 @@ import os
 
 import pytest
 
-from grader.engine.warmkernel import ForkedKernelManager, ForkedProcess
-from tests.support import run_apart
-
-
-async def run_in_kernel(code: str, cwd, env=None, isolate=False) -> tuple[str, ForkedKernelManager]:
-    """Run `code` in a forked kernel (isolated as in grading when asked); what it printed, and its manager."""
-    km = ForkedKernelManager(kernel_name="python3", isolate=isolate)
-    await km.start_kernel(cwd=str(cwd), env={**os.environ, **(env or {})})
-    client = km.client()
-    client.start_channels()
-    await client.wait_for_ready(timeout=30)
-    printed = []
-    reply = await client.execute_interactive(
-        code,
-        timeout=30,
-        output_hook=lambda msg: printed.append(msg["content"].get("text", "")) if msg["msg_type"] == "stream" else None,
-    )
-    client.stop_channels()
-    assert reply["content"]["status"] == "ok", reply["content"]
-    return "".join(printed), km
+from grader.engine.warmkernel import ForkedProcess
+from tests.support import run_apart, run_in_kernel
 
 
 def test_a_forked_kernel_runs_code_in_its_own_directory_environment_and_process(tmp_path):

@@ -15,8 +15,7 @@ import sys
 import pytest
 
 from grader.engine import isolation
-from tests.support import COURSE, run_apart
-from tests.test_warmkernel import run_in_kernel
+from tests.support import COURSE, run_apart, run_in_kernel
 
 pytestmark = pytest.mark.skipif(
     not isolation.available() and not os.environ.get("CI"),
