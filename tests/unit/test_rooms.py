@@ -1,0 +1,69 @@
+"""The rooms of the package depend on each other in one direction only (docs/ARCHITECTURE.md):
+learner and course on no other room, the engine on those two, the instructor's tools on the engine,
+the proof on anything. Read from every module's imports, so a new import across the line fails here."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import grader
+
+PACKAGE = Path(grader.__file__).parent
+ROOMS = ("learner", "engine", "course", "instructor", "proof")
+MAY_IMPORT = {
+    "learner": set(),
+    "course": set(),
+    "engine": {"learner", "course"},
+    "instructor": {"learner", "course", "engine"},
+    "proof": {"learner", "course", "engine", "instructor", "cli"},
+}
+
+
+def rooms_imported(source: str, package: list[str]) -> set[str]:
+    """The rooms (or `cli`) that a module of `package` (["grader", "course"], say) with this source imports
+    from, absolutely or relatively."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolved against the module's own package
+                base = package[: len(package) - node.level + 1]
+                names = [".".join([*base, node.module or ""]).rstrip(".")]
+            else:
+                names = [node.module or ""]
+            names += [f"{names[0]}.{alias.name}" for alias in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "grader" and len(parts) > 1 and parts[1] in (*ROOMS, "cli"):
+                found.add(parts[1])
+    return found
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_a_room_imports_only_the_rooms_below_it(room):
+    crossing = {
+        str(path.relative_to(PACKAGE)): sorted(
+            rooms_imported(path.read_text(), package_of(path)) - MAY_IMPORT[room] - {room}
+        )
+        for path in sorted((PACKAGE / room).rglob("*.py"))
+    }
+    assert not {module: rooms for module, rooms in crossing.items() if rooms}, crossing
+
+
+def package_of(path: Path) -> list[str]:
+    return list(path.relative_to(PACKAGE.parent).parent.parts)
+
+
+def test_the_reader_sees_an_import_across_the_line():
+    """The control: absolute and relative imports of another room are found, and the room's own are not."""
+    source = "from grader.engine import sandbox\nfrom ..instructor import report\nfrom . import directory\n"
+    assert rooms_imported(source, ["grader", "course"]) == {"engine", "instructor", "course"}
+    assert rooms_imported("import grader.proof.prove\nfrom grader import cli\n", ["grader", "engine"]) == {
+        "proof",
+        "cli",
+    }
