@@ -201,7 +201,8 @@ def _start_isolated(request: dict, user: isolation.UserId, folder: str, group: i
     try:
         for thing in keep_out:
             thing.close()
-        os.close(user.lock)
+        if user.lock is not None:
+            os.close(user.lock)
         group.join()
     except BaseException:
         os._exit(1)
