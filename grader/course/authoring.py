@@ -81,7 +81,7 @@ def with_references(source: str, lesson: str, root: Path | None, where: str) -> 
             continue
         earlier, function = match["lesson"], match["function"]
         known = lesson_ids_in(root) if root is not None else []
-        if earlier not in known:
+        if root is None or earlier not in known:
             raise AuthoringError(
                 f"{where}: reference to unknown lesson {earlier!r} "
                 f"(lessons: {', '.join(known) or 'none, no course directory given'})"

@@ -22,6 +22,7 @@ import collections.abc
 import contextlib
 import functools
 import importlib
+import inspect
 import json
 import signal
 import warnings
@@ -39,7 +40,7 @@ INSTALL = (
     "__softmax_bridge__ = (lambda ns: (exec({source!r}, ns), ns['Bridge'])[1])"
     "({{'__name__': 'softmax_bridge'}})(globals())"
 )
-SOURCE = kernelside.__loader__.get_source(kernelside.__name__)
+SOURCE = inspect.getsource(kernelside)
 INTERRUPT_GRACE = 5.0  # seconds an interrupted kernel gets to answer before it is killed
 MAX_ANSWER_TEXT = 2 * kernelside.MAX_ANSWER + 3 * kernelside.MAX_VALUE  # characters of an answer as IPython shows it
 NAME_LIMIT = kernelside.NAME_LIMIT
@@ -210,7 +211,7 @@ class KernelSession:
         answer = self._evaluate(
             f"__softmax_bridge__.describe({json.dumps(sorted(names))!r})", INSTALL.format(source=SOURCE)
         )
-        found = {}
+        found: dict[str, object] = {}
         try:
             for name, item in answer.items():
                 if name not in names:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from pathlib import Path
 
 import nbformat
 
@@ -74,7 +75,7 @@ def grade_submission(
     test cells whatever the submission says. It raises GradingFailed only for the machine's
     failure (a kernel that never started, twice).
     """
-    return grade_outcome(Course(course_root), lesson, notebook, timestamp, beside, timeout, memory).as_data()
+    return grade_outcome(Course(Path(course_root)), lesson, notebook, timestamp, beside, timeout, memory).as_data()
 
 
 def grade_outcome(

@@ -228,7 +228,8 @@ class UserId:
     """A user id for one kernel, held (a locked file) until release, across every process of the machine."""
 
     def __init__(self, uid: int, lock: int):
-        self.uid, self.lock = uid, lock
+        self.uid = uid
+        self.lock: int | None = lock  # None once released
 
     def release(self) -> None:
         """Give the id back: only once no process of the kernel is left."""
@@ -271,7 +272,7 @@ def _lock(path: str) -> int | None:
 
 def uids_in_use() -> set[int]:
     """Every user id (real, effective, saved or file system) of a process on this machine."""
-    found = set()
+    found: set[int] = set()
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
@@ -290,7 +291,7 @@ def uids_in_use() -> set[int]:
 
 def _cgroup_mounts() -> dict[str, tuple[str, str]]:
     """{"memory" / "pids" (cgroup v1) or "cgroup2": (mount point, its root inside the hierarchy)}."""
-    found = {}
+    found: dict[str, tuple[str, str]] = {}
     with open("/proc/self/mountinfo") as mounts:
         for line in mounts:
             left, right = line.split(" - ", 1)
@@ -364,7 +365,7 @@ class Group:
                 self._remove(folder)
             os.mkdir(folder)
         self.memory_folder, self.pids_folder = self.folders[0], self.folders[-1]
-        self.events = None
+        self.events: list[int] | None = None  # the file descriptors of `watch`, once it is called
         if self.v2:
             self._set("memory.max", memory)
             self._set("memory.swap.max", 0, needed=False)

@@ -49,7 +49,7 @@ def restore(
             garbled[index] = f"its nbgrader metadata is {_kind(meta)}, not a mapping"
         elif "grade_id" in meta and not isinstance(grade_id, str):
             garbled[index] = f"its grade_id is {_kind(grade_id)}, not a string"
-        elif grade_id in known:
+        elif isinstance(grade_id, str) and grade_id in known:
             if grade_id in owner and _is_test_or_locked(known[grade_id]):
                 findings.append(f"{grade_id} duplicated")
             owner[grade_id] = index  # nbgrader's rule: the last cell of a grade id is the one graded
@@ -118,7 +118,7 @@ def _placed(garbled: dict[int, str], owner: dict[str, int], cells, known) -> dic
         end = min((p for i, p in position.items() if i > index), default=len(order))
         gaps[index] = (start, end)
     crowded = {gap for gap, count in Counter(gaps.values()).items() if count > 1}
-    found = {}
+    found: dict[int, str] = {}
     for index, (start, end) in gaps.items():
         missing = [grade_id for grade_id in order[start + 1 : end] if grade_id not in owner]
         if (start, end) in crowded or len(missing) != 1:

@@ -12,9 +12,10 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import nbformat
 
@@ -35,7 +36,7 @@ class WorkerDied(RuntimeError):
 
 
 def in_workers(
-    fn: Callable, calls: list[tuple], jobs: int | None = None, progress=None
+    fn: Callable, calls: Sequence[tuple], jobs: int | None = None, progress=None
 ) -> Iterator[tuple[int, Future]]:
     """Run `fn(*args)` for each args tuple in worker processes; yield (index, finished future) as each ends.
 
@@ -106,7 +107,7 @@ def _alone(fn, args: tuple, context) -> Future:
     finished = list(_until_a_worker_dies(fn, [args], [0], 1, context, again))
     if finished:
         return finished[0][1]
-    died = Future()
+    died: Future = Future()
     died.set_exception(
         WorkerDied(
             "the grading process died twice while grading it (killed, or it crashed), the second time grading it alone"
@@ -116,30 +117,32 @@ def _alone(fn, args: tuple, context) -> Future:
 
 
 def _grade(course_root: str, lesson: str, notebook_json: str) -> Report:
-    return autograde_sandboxed(
-        Course(course_root), lesson, nbformat.reads(notebook_json, as_version=4), warm=True
+    report = autograde_sandboxed(
+        Course(Path(course_root)), lesson, nbformat.reads(notebook_json, as_version=4), warm=True
     ).report
+    assert report is not None, "autograde always reports (only a notebook never graded has no report)"
+    return report
 
 
 def grade_many(
     course: Course, items: list[tuple[str, nbformat.NotebookNode]], jobs: int | None = None, progress=None
-) -> list[Report | Exception]:
+) -> list[Report | BaseException]:
     """Grade (lesson, notebook) pairs of `course` in parallel; the reports come back in the same order.
 
     A notebook nbgrader could not grade gives its exception in place of a report.
     """
     for lesson in {lesson for lesson, _ in items}:
         lesson_gradebook(course, lesson)
-    reports: list[Report | Exception | None] = [None] * len(items)
+    reports: dict[int, Report | BaseException] = {}  # item index -> its report, as each worker ends
     calls = [(str(course.root), lesson, nbformat.writes(nb)) for lesson, nb in items]
     for index, future in in_workers(_grade, calls, jobs, progress):
         reports[index] = future.exception() or future.result()
-    again = [index for index, report in enumerate(reports) if isinstance(report, Exception)]
+    again = [index for index, report in sorted(reports.items()) if isinstance(report, Exception)]
     # A notebook of the catalogue always grades; a failure is the machine's (a kernel that did
     # not start in time on a loaded machine), so each gets one more try.
     for index, future in in_workers(_grade, [calls[i] for i in again], jobs):
         reports[again[index]] = future.exception() or future.result()
-    return reports
+    return [reports[index] for index in range(len(items))]
 
 
 def print_progress(done: int, total: int, elapsed: float, stream=sys.stderr) -> None:

@@ -72,7 +72,9 @@ def lesson_gradebook(course: Course, lesson: str) -> Path:
 def grade_notebook(course: Course, path: Path) -> Report:
     """Grade the notebook at `path` with its lesson's full tests (the lesson of `course` it belongs to)."""
     nb = read_notebook(path)
-    return autograde_sandboxed(course, identify_lesson(course, nb, Path(path)), nb).report
+    report = autograde_sandboxed(course, identify_lesson(course, nb, Path(path)), nb).report
+    assert report is not None, "autograde always reports (only a notebook never graded has no report)"
+    return report
 
 
 @dataclass

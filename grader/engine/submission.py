@@ -73,7 +73,7 @@ def identify_lesson(course: Course, nb: nbformat.NotebookNode, path: Path) -> st
     ids = grade_ids(nb)
     lessons = course.lesson_ids()
     overlap = {lesson: len(ids & grade_ids(read_cached(course.source_notebook(lesson)))) for lesson in lessons}
-    best = max(overlap, key=overlap.get, default=None)
+    best = max(overlap, key=overlap.__getitem__, default=None)
     if best is None or overlap[best] == 0:
         raise BadInput(f"{path}: not a notebook of a known lesson (none of its cells belong to {', '.join(lessons)})")
     return best

@@ -72,7 +72,8 @@ def is_test_cell(cell) -> bool:
 
 def names_to_fetch(tree: ast.AST, known) -> set[str]:
     """Names the cell reads but neither binds nor gets from the grader: the notebook's to provide."""
-    read, bound = set(), set()
+    read: set[str] = set()
+    bound: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
@@ -98,7 +99,10 @@ def run_test_cell(source: str, name: str, namespace: dict, session: KernelSessio
     except (SyntaxError, BridgeError, CellTimeoutError) as error:  # the cell fails, the notebook goes on
         return [_error(error)], error
     scope = {**namespace, **fetched}
-    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    final = tree.body[-1] if tree.body else None
+    last = final if isinstance(final, ast.Expr) else None  # its value is the cell's result
+    if last is not None:
+        tree.body.pop()
     with (
         contextlib.redirect_stdout(stdout),
         contextlib.redirect_stderr(stderr),
@@ -203,7 +207,8 @@ def bounded_outputs(outputs: list, text_limit: int, image_limit: int) -> tuple[l
     nbgrader scores a cell by them, clipped in that order of precedence; displays that do
     not fit are left out; anything clipped or left out says so.
     """
-    kept, pieces, displays, left_out = [], {}, 0, 0
+    pieces: dict[str, list[str]] = {}  # stream name -> its texts, merged into one output
+    kept, displays, left_out = [], 0, 0
     for output in outputs:
         kind = output.get("output_type")
         if kind == "stream":

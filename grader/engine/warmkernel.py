@@ -23,6 +23,7 @@ from __future__ import annotations
 import atexit
 import importlib
 import json
+import math
 import os
 import resource
 import select
@@ -104,7 +105,7 @@ def _reap(*_) -> None:
     """Collect finished kernels and keepers at once, so that a dead kernel is seen as dead (not a zombie)."""
     while True:
         try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
+            pid = os.waitpid(-1, os.WNOHANG)[0]
         except ChildProcessError:
             return
         if pid == 0:
@@ -114,7 +115,7 @@ def _reap(*_) -> None:
 def _become_kernel(request: dict, uid: int | None = None, channels: str | None = None) -> None:
     """In the forked child: take on the kernel's session, directory and environment, then run it.
 
-    With a `uid`, it enters its own namespaces, tree and user first (see isolation)."""
+    With a `uid` (and its `channels` folder), it enters its own namespaces, tree and user first (see isolation)."""
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.setsid()
@@ -123,7 +124,7 @@ def _become_kernel(request: dict, uid: int | None = None, channels: str | None =
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
-        if uid is not None:
+        if uid is not None and channels is not None:  # given together, by _start_isolated
             isolation.enter_own_tree(uid, channels)
         else:
             os.chdir(request["cwd"])
@@ -161,7 +162,11 @@ def _keep(connection: socket.socket, stream, memory: int) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, _stop)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    report, folder, user, group, pid = {}, None, None, None, None
+    report: dict[str, object] = {}
+    folder: str | None = None
+    user: isolation.UserId | None = None
+    group: isolation.Group | None = None
+    pid: int | None = None
     try:
         try:
             folder = isolation.channel_folder()
@@ -201,7 +206,8 @@ def _start_isolated(request: dict, user: isolation.UserId, folder: str, group: i
     try:
         for thing in keep_out:
             thing.close()
-        os.close(user.lock)
+        if user.lock is not None:
+            os.close(user.lock)
         group.join()
     except BaseException:
         os._exit(1)
@@ -257,6 +263,7 @@ def start_zygote() -> subprocess.Popen:
         text=True,
         start_new_session=True,
     )
+    assert process.stdout is not None, "stdout=PIPE gives a stream"
     if process.stdout.readline().strip() != "ready":
         raise RuntimeError("the kernel zygote did not start")
 
@@ -340,30 +347,30 @@ class ForkedProcess:
                 os.kill(self.pid, 0)
             except ProcessLookupError:
                 self.returncode = 0  # reaped by the zygote; its exit status is not ours to read
-        elif self.returncode is None:
-            self._hear(0)
+        elif self.returncode is None and self.keeper is not None:
+            self._hear(self.keeper, 0)
         return self.returncode
 
-    def _hear(self, timeout: float) -> None:
-        """Take the keeper's last word if it comes within `timeout` seconds."""
-        report = self.keeper.receive(timeout)
+    def _hear(self, keeper: Keeper, timeout: float) -> None:
+        """Take the last word of the kernel's `keeper` if it comes within `timeout` seconds."""
+        report = keeper.receive(timeout)
         if report is not None:
-            self.keeper.connection.close()
+            keeper.connection.close()
             if "returncode" not in report:  # the keeper itself was killed: make sure of the kernel
                 self.send_signal(signal.SIGKILL)
             self.returncode = report.get("returncode", -signal.SIGKILL)
             self.stop_reason = report.get("reason")
 
     def wait(self, timeout: float | None = None) -> int:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while self.poll() is None:
-            if deadline is not None and time.monotonic() > deadline:
+        deadline = time.monotonic() + (math.inf if timeout is None else timeout)
+        while (returncode := self.poll()) is None:
+            if timeout is not None and time.monotonic() > deadline:
                 raise subprocess.TimeoutExpired(str(self.pid), timeout)
             if self.keeper is not None:
-                self._hear(0.05 if deadline is None else max(0.0, min(0.05, deadline - time.monotonic())))
+                self._hear(self.keeper, max(0.0, min(0.05, deadline - time.monotonic())))
             else:
                 time.sleep(0.02)
-        return self.returncode
+        return returncode
 
     def settle(self, timeout: float = 2.0) -> None:
         """When the kernel's process is gone, wait (at most `timeout` s) for its keeper to finish."""
@@ -409,7 +416,8 @@ class ForkedProvisioner(LocalProvisioner):
     async def pre_launch(self, **kwargs):
         km = self.parent
         if (
-            bool(getattr(km, "isolate", False))
+            km is not None
+            and bool(getattr(km, "isolate", False))
             and isolation.available()
             and self.kernel_spec is not None
             and self.kernel_spec.argv[1:3] == LAUNCHER
@@ -425,20 +433,24 @@ class ForkedProvisioner(LocalProvisioner):
             return await super().launch_kernel(cmd, **kwargs)
         env = {k: v for k, v in (kwargs.get("env") or os.environ).items() if k != ADDRESS}
         cwd = str(kwargs.get("cwd") or os.getcwd())
+        km = self.parent
+        assert km is not None, "a ForkedKernelManager makes its provisioner with itself as parent"
         if self.keeper is not None:
-            self.process = ForkedProcess(self.keeper.launch(cmd[3:], env, cwd), self.keeper)
+            process = ForkedProcess(self.keeper.launch(cmd[3:], env, cwd), self.keeper)
             self.keeper = None
         else:
-            self.process = ForkedProcess(fork_kernel(cmd[3:], env, cwd, self.parent.memory))
-        self.parent.kernel_process = self.process
-        self.pid = self.pgid = self.process.pid  # the kernel leads its own session
+            process = ForkedProcess(fork_kernel(cmd[3:], env, cwd, km.memory))
+        # ForkedProcess stands in for LocalProvisioner's Popen (poll, wait, send_signal, kill, terminate)
+        self.process = process  # type: ignore[assignment]
+        km.kernel_process = process
+        self.pid = self.pgid = process.pid  # the kernel leads its own session
         self.cwd = kwargs.get("cwd", os.getcwd())
         return self.connection_info
 
     async def send_signal(self, signum: int) -> None:
         if self.process is not None and self.process.poll() is not None:
             return  # it has ended: its pid may be another process's by now
-        if signum == signal.SIGTERM and self.process is not None and self.process.keeper is not None:
+        if signum == signal.SIGTERM and isinstance(self.process, ForkedProcess) and self.process.keeper is not None:
             signum = signal.SIGKILL  # pid 1 of its namespace ignores a SIGTERM it has no handler for
         await super().send_signal(signum)
 

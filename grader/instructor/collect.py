@@ -157,7 +157,8 @@ def folder_uploads(folder: Path, budget: Budget) -> Iterator[Upload]:
 
 def files_under(folder: Path) -> list[tuple[Path, str]]:
     """Each file under `folder`, with why it is refused ("" for a regular file); links are not followed."""
-    found, pending = [], [folder]
+    found: list[tuple[Path, str]] = []
+    pending: list[str | Path] = [folder]  # folders still to read: `folder`, then the paths scandir gives
     while pending:
         directory = pending.pop()
         try:

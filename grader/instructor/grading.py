@@ -126,7 +126,13 @@ def _state(course: Course) -> dict[str, dict]:
 
 def statuses(course: Course) -> dict[tuple[str, str], tuple[str, str]]:
     """(student, lesson) -> (status, detail) of every graded submission."""
-    return {tuple(key.split("/", 1)): (entry["status"], entry["detail"]) for key, entry in _state(course).items()}
+    return {_student_lesson(key): (entry["status"], entry["detail"]) for key, entry in _state(course).items()}
+
+
+def _student_lesson(key: str) -> tuple[str, str]:
+    """The (student, lesson) of a state file's key, as Job.key writes it."""
+    student, _, lesson = key.partition("/")
+    return student, lesson
 
 
 def _save_state(course: Course, state: dict[str, dict]) -> None:
@@ -274,7 +280,8 @@ def grade_class(
                 _finish(course, job, outcome, job.digest, state, log)
         todo = [job for job, outcome in finished if outcome is None]
         for index, future in in_workers(grade, Calls(course, todo, timeout, memory), jobs, progress):
-            job, digest = todo[index], todo[index].digest
+            job = todo[index]
+            digest: str | None = job.digest  # None: graded again by the next run
             try:
                 outcome = Outcome.from_data(future.result())
             except GradingFailed as error:  # the machine's failure: listed, graded by the next run

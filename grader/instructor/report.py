@@ -179,8 +179,8 @@ def summary(results: ClassResults) -> str:
                 points(results.max_scores[lesson]),
                 str(len(scores)),
                 str(len(results.students) - len(scores)),
-                points(mean) if scores else "–",
-                percent(mean / results.max_scores[lesson]) if scores and results.max_scores[lesson] else "–",
+                points(mean) if mean is not None else "–",
+                percent(mean / results.max_scores[lesson]) if mean is not None and results.max_scores[lesson] else "–",
             ]
         )
     return (

@@ -44,5 +44,6 @@ class OnePass:
 
 def random_states():
     """NumPy's global random state and Python's `random` module's, to tell whether a call drew from them."""
-    state = np.random.get_state()
+    state = np.random.get_state(legacy=True)
+    assert isinstance(state, tuple), "the global generator is NumPy's legacy MT19937, whose state is a tuple"
     return state[1].tobytes(), state[2], random.getstate()

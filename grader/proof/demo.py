@@ -164,6 +164,7 @@ def run_grader(root: Path, name: str, *args: str) -> Step:
         stderr=subprocess.STDOUT,
         text=True,
     )
+    assert process.stdout is not None, "stdout=PIPE gives a stream"
     lines = []
     for line in process.stdout:
         print("   " + line, end="", flush=True)

@@ -97,7 +97,7 @@ def _number(node) -> int | float | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _number(node.operand)
         return None if inner is None else -inner
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
         return node.value
     return None
 
@@ -139,9 +139,11 @@ def _is_axis_minus_one(node, parent) -> bool:
 
 def _renamed(call: ast.Call, swaps: dict[str, str]) -> list[ast.Call]:
     """The call with its function's name swapped (np.max -> np.min, max -> min), if it is in `swaps`."""
-    new = copy.deepcopy(call)
     if isinstance(call.func, ast.Attribute) and call.func.attr in swaps:
-        new.func.attr = swaps[call.func.attr]
+        func = copy.deepcopy(call.func)
+        func.attr = swaps[call.func.attr]
+        new = copy.deepcopy(call)
+        new.func = func
         return [new]
     return []
 
@@ -239,8 +241,10 @@ def max_min_swapped(node, context):
     if not isinstance(node, ast.Call):
         return []
     if isinstance(node.func, ast.Name) and node.func.id in ("max", "min"):
+        func = copy.deepcopy(node.func)
+        func.id = "min" if node.func.id == "max" else "max"
         new = copy.deepcopy(node)
-        new.func.id = "min" if node.func.id == "max" else "max"
+        new.func = func
         return [new]
     return _renamed(
         node,
@@ -330,15 +334,15 @@ def constant_minus_one(node, context):
 def cast_removed(node, context):
     if not isinstance(node, ast.Call):
         return []
-    out = []
+    out: list[ast.expr] = []
     for i, k in enumerate(node.keywords):
         if k.arg == "dtype":
             new = copy.deepcopy(node)
             del new.keywords[i]
             out.append(new)
-    if _on_module(node) and node.func.attr in ("asarray", "array", "asanyarray") and len(node.args) == 2:
+    if _on_module(node) and _method(node) in ("asarray", "array", "asanyarray") and len(node.args) == 2:
         out.append(ast.Call(copy.deepcopy(node.func), [copy.deepcopy(node.args[0])], copy.deepcopy(node.keywords)))
-    if _method(node) == "astype":
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "astype":  # as _method(node) == "astype"
         out.append(copy.deepcopy(node.func.value))
     if (
         isinstance(node.func, ast.Name)
@@ -435,7 +439,7 @@ def not_removed(node, context):
 
 @rule("where-swap", "np.where(c, a, b) -> np.where(c, b, a)")
 def where_branches_swapped(node, context):
-    if not (isinstance(node, ast.Call) and _on_module(node) and node.func.attr == "where" and len(node.args) == 3):
+    if not (isinstance(node, ast.Call) and _on_module(node) and _method(node) == "where" and len(node.args) == 3):
         return []
     new = copy.deepcopy(node)
     new.args[1], new.args[2] = new.args[2], new.args[1]
@@ -462,6 +466,7 @@ def _replaced(tree: ast.Module, index: int, replacement) -> ast.Module:
     """A copy of `tree` whose `index`-th node (in _nodes order) is replaced (or removed)."""
     new = copy.deepcopy(tree)
     target, parent = _nodes(new)[index]
+    assert parent is not None, "the module itself is never replaced, only nodes inside it"
     for field, value in ast.iter_fields(parent):
         if value is target:
             setattr(parent, field, replacement)

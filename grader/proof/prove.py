@@ -94,8 +94,8 @@ def _lost(course: Course, report: Report, lesson: str, function: str) -> float:
     )
 
 
-def _failed(report: Report | Exception) -> list[str]:
-    if isinstance(report, Exception):
+def _failed(report: Report | BaseException) -> list[str]:
+    if isinstance(report, BaseException):
         return [f"grading failed: {type(report).__name__}: {report}"]
     return [t.grade_id for t in report.tests if not t.passed]
 
@@ -110,9 +110,11 @@ def named_misconceptions(report: Report, lesson: str, besides: str | None = None
     ]
 
 
-def judge(course: Course, kind: str, entry, lesson: str, report: Report | Exception, catalogued: bool = True) -> Proof:
+def judge(
+    course: Course, kind: str, entry, lesson: str, report: Report | BaseException, catalogued: bool = True
+) -> Proof:
     """Read one graded report as the proof for `entry`; a grading that failed proves nothing."""
-    if isinstance(report, Exception):
+    if isinstance(report, BaseException):
         return Proof(
             lesson,
             entry.function,
@@ -149,10 +151,13 @@ def judge(course: Course, kind: str, entry, lesson: str, report: Report | Except
 
 
 def judge_mutant(
-    course: Course, mutant: mutate.Mutant, report: Report | Exception, equivalent: str | None
+    course: Course, mutant: mutate.Mutant, report: Report | BaseException, equivalent: str | None
 ) -> MutantProof:
     """Read one graded report as the proof for a mutant; a grading that failed kills nothing."""
-    graded = not isinstance(report, Exception)
+    if isinstance(report, BaseException):
+        score = max_score = lost = 0.0
+    else:
+        score, max_score, lost = report.score, report.max_score, _lost(course, report, mutant.lesson, mutant.function)
     return MutantProof(
         mutant.lesson,
         mutant.function,
@@ -160,9 +165,9 @@ def judge_mutant(
         mutant.rule,
         mutant.description,
         mutant.source,
-        report.score if graded else 0.0,
-        report.max_score if graded else 0.0,
-        _lost(course, report, mutant.lesson, mutant.function) if graded else 0.0,
+        score,
+        max_score,
+        lost,
         _failed(report),
         equivalent,
     )
@@ -182,6 +187,8 @@ def load_entries(course: Course, path) -> list[tuple[str, str, Misconception | A
     if not path.is_file():
         raise EntriesError(f"{path}: no such file")
     spec = importlib.util.spec_from_file_location(f"entries_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise EntriesError(f"{path} is not a Python file")
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
@@ -391,8 +398,9 @@ def function_scores(proven: Proven) -> list[FunctionScore]:
     """One score per graded function that the run touched, in course order."""
     touched = {(p.lesson, p.function) for p in proven.proofs} | {(m.lesson, m.function) for m in proven.mutants or []}
     out = []
+    judged: list[Proof | MutantProof] = [*proven.proofs, *(proven.mutants or [])]
     for lesson in dict.fromkeys(lesson for lesson, _ in sorted(touched)):
-        met = dict.fromkeys(p.function for p in [*proven.proofs, *(proven.mutants or [])] if p.lesson == lesson)
+        met = dict.fromkeys(p.function for p in judged if p.lesson == lesson)
         for function in proven.graded.get(lesson) or met:
             if (lesson, function) not in touched:
                 continue
@@ -479,9 +487,14 @@ def _columns(header: tuple, rows: list[tuple]) -> list[str]:
 
 
 def _percent(f: FunctionScore) -> str:
-    if f.mutation_score is None:
+    if f.mutants is None:  # as mutation_score is None
         return "—"
     return f"{f.killed}/{f.mutants - f.equivalents} ({f.mutation_score:.0%})"
+
+
+def _below_target(f: FunctionScore) -> str:
+    score = f.mutation_score
+    return "" if score is None or score >= TARGET else f"BELOW {TARGET:.0%}"
 
 
 def render_survivors(proven: Proven) -> str:
@@ -495,7 +508,7 @@ def render_table(proven: Proven) -> str:
     rows = [(p.lesson, p.function, p.entry, p.kind, _result(p), _feedback(p)) for p in proven.proofs]
     out = _columns(("lesson", "function", "entry", "kind", "result", "feedback"), rows)
     if proven.mutants is not None:
-        rows = [
+        function_rows = [
             (
                 f.lesson,
                 f.function,
@@ -505,13 +518,13 @@ def render_table(proven: Proven) -> str:
                 f"{f.accepted}/{f.alternatives}",
                 _percent(f),
                 f"{f.equivalents}",
-                "" if f.mutation_score >= TARGET else f"BELOW {TARGET:.0%}",
+                _below_target(f),
             )
             for f in function_scores(proven)
         ]
         out += [""] + _columns(
             ("lesson", "function", "caught", "named", "specific", "full marks", "mutants killed", "equivalent", ""),
-            rows,
+            function_rows,
         )
         left = survivors(proven)
         out += ["", f"Surviving mutants ({len(left)}):" if left else "No mutant survives."]

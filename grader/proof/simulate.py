@@ -159,6 +159,7 @@ def content(course: Course, upload: Upload) -> bytes:
         return b"Hi! My notebook is attached. The last check still fails, sorry.\n"
     if upload.kind == "other-course":
         return nbformat.writes(another_course_notebook()).encode()
+    assert upload.answers is not None, "only a broken upload has no answers"
     return nbformat.writes(course.learner_notebook(upload.lesson, upload.answers)).encode()
 
 

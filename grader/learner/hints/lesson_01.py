@@ -468,7 +468,7 @@ def is_distribution(weights, atol=1e-8):
 ]
 
 # Inputs on which the misconceptions above behave differently from each other (see grader.learner.hints).
-PROBES = {
+PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "naive_normalize": [
         (([1, 2, 1],), {}),
         ((np.array([[1.0, 3.0], [2.0, 6.0]]),), {}),

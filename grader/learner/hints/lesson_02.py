@@ -464,7 +464,7 @@ def evidence_ratio(a, b):
 ]
 
 # Inputs on which the misconceptions above behave differently from each other (see grader.learner.hints).
-PROBES = {
+PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "evidence": [
         (([0, 1],), {}),
         ((np.array([[0.5, -1.0], [2.0, 0.0]]),), {}),

@@ -352,7 +352,7 @@ def softmax(scores):
 ]
 
 # Inputs on which the misconceptions above behave differently from each other (see grader.learner.hints).
-PROBES = {
+PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "softmax": [
         (([1, 2, 3],), {}),
         ((np.array([[1.0, 3.0], [2.0, 0.0]]),), {}),

@@ -696,7 +696,7 @@ def softmax_with_temperature(scores, temperature=1.0):
 # Small inputs on which the misconceptions above behave differently from each other (values, errors, in-place
 # changes): when several give the learner's wrong answer, the one that agrees with the learner on most of these
 # is named.
-PROBES = {
+PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "softmax_with_temperature": [
         (([2.0, 0.0, -1.0], 0), {}),
         (([2.0, 0.0, -1.0], -1.0), {}),

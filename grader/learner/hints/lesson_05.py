@@ -401,7 +401,7 @@ def stable_softmax(scores, temperature=1.0):
 ]
 
 # Inputs on which the misconceptions differ from each other (see grader.learner.hints.probes).
-PROBES = {
+PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "stable_softmax": [
         ((np.array([[1000.0, 1001.0], [3.0, 4.0]]),), {}),
         (([[1, 3, 2], [-3, -1, -2]],), {}),

@@ -577,7 +577,7 @@ def padding_mask(lengths, n):
 
 
 # Inputs on which the misconceptions differ from each other (see grader.learner.hints.probes).
-PROBES = {
+PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "masked_softmax": [
         ((np.array([0.5, 1.0, 2.0]), np.array([True, True, False])), {}),
         (([-3.0, -2.0, -1.0], [True, True, False]), {}),

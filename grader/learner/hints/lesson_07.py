@@ -1266,7 +1266,7 @@ _V = np.array([[1.0, -2.0, 0.5], [3.0, 0.0, -1.0], [-0.5, 4.0, 2.0]])
 _K2 = np.array([[0.5, 1.0, -0.5], [-1.0, 0.5, 1.0], [2.0, -0.5, 0.0]])
 _FULL_MASK = np.array([[True, False, True], [False, True, True]])
 
-PROBES = {
+PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "attention_weights": [
         ((_Q, _K), {}),  # scaled, no mask, 2 queries, 3 keys
         ((_Q, _K), {"mask": _FULL_MASK, "scale": False}),  # a full mask, unscaled

@@ -748,7 +748,7 @@ def cross_entropy(logits, target):
 # Small inputs on which this lesson's misconceptions of each function behave differently from each other
 # (values, dtypes, shapes, errors, in-place changes, warnings): when several give a learner's wrong answer,
 # the one that agrees with the learner on most of these is named.
-PROBES = {
+PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "logsumexp": [
         ((np.array([[1.0, 2.0, 0.5], [-1000.0, -999.0, -1001.0]]),), {}),
         ((np.array([[1000.0, 0.0, 1001.0], [-np.inf, -np.inf, -np.inf]]),), {}),

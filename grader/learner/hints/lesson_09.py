@@ -679,7 +679,7 @@ def online_softmax(chunks):
 # (values, errors, changed inputs, warnings): when several give the learner's wrong answer on a
 # failing input, the ones that agree with the learner on most of these are named.
 _INF = np.inf
-PROBES = {
+PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "softmax_jacobian": [
         ((np.array([0.2, 0.3, 0.5]),), {}),
         (([0.25, 0.75],), {}),

@@ -61,6 +61,8 @@ def lesson_of(entry: Alternative | hints.Misconception) -> str:
     for lid, module in lessons().items():
         if entry in module.ALTERNATIVES:
             return lid
+    if isinstance(entry, Alternative):
+        raise KeyError(entry.id)  # as hints.lesson_of does for an entry no catalogue holds
     return hints.lesson_of(entry)
 
 
