@@ -96,6 +96,24 @@ def cell_mistakes(cell) -> list[str]:
     return list(dict.fromkeys(clipped(m, MISTAKE_LIMIT) for m in mistakes[:MISTAKES_LIMIT]))
 
 
+def messages_of(executed: nbformat.NotebookNode) -> dict[str, str]:
+    """grade id -> what each graded cell of an executed notebook said (cell_message)."""
+    return {
+        c.metadata["nbgrader"]["grade_id"]: cell_message(c)
+        for c in executed.cells
+        if c.metadata.get("nbgrader", {}).get("grade")
+    }
+
+
+def mistakes_of(executed: nbformat.NotebookNode) -> dict[str, list[str]]:
+    """grade id -> the catalogued mistakes each test cell's check named (cell_mistakes)."""
+    return {
+        c.metadata["nbgrader"]["grade_id"]: cell_mistakes(c)
+        for c in executed.cells
+        if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]
+    }
+
+
 def report_of(course: Course, executed: nbformat.NotebookNode, lesson: str) -> Report:
     """The Report of an executed notebook: its scores (scores_of) and each test cell's message."""
     source = read_cached(course.source_notebook(lesson))
@@ -104,16 +122,7 @@ def report_of(course: Course, executed: nbformat.NotebookNode, lesson: str) -> R
         for c in source.cells
         if c.metadata.get("nbgrader", {}).get("grade")
     }
-    messages = {
-        c.metadata["nbgrader"]["grade_id"]: cell_message(c)
-        for c in executed.cells
-        if c.metadata.get("nbgrader", {}).get("grade")
-    }
-    mistakes = {
-        c.metadata["nbgrader"]["grade_id"]: cell_mistakes(c)
-        for c in executed.cells
-        if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]
-    }
+    messages, mistakes = messages_of(executed), mistakes_of(executed)
     tests = [
         TestResult(
             name,

@@ -9,9 +9,8 @@ import nbformat
 from nbgrader.api import Gradebook
 
 from grader.course import Course, read_cached
-from grader.engine.scores import MISSING_TEST, NAME_LIMIT, Report, TestResult, cell_message, cell_mistakes, clipped
+from grader.engine.scores import MISSING_TEST, NAME_LIMIT, Report, TestResult, clipped, messages_of, mistakes_of
 from grader.engine.submission import grade_ids_in_order
-from grader.engine.testrunner import is_test_cell
 from grader.instructor.grading import statuses
 
 
@@ -91,16 +90,7 @@ def read_report(course: Course, lesson: str, student: str) -> Report:
     config = course.nbgrader_config()
     autograded = Path(config.CourseDirectory.root) / ".grading" / "autograded" / student / lesson / f"{lesson}.ipynb"
     graded = nbformat.read(autograded, as_version=4) if autograded.is_file() else nbformat.v4.new_notebook()
-    messages = {
-        c.metadata["nbgrader"]["grade_id"]: cell_message(c)
-        for c in graded.cells
-        if c.metadata.get("nbgrader", {}).get("grade")
-    }
-    mistakes = {
-        c.metadata["nbgrader"]["grade_id"]: cell_mistakes(c)
-        for c in graded.cells
-        if is_test_cell(c) and "grade_id" in c.metadata["nbgrader"]
-    }
+    messages, mistakes = messages_of(graded), mistakes_of(graded)
     with Gradebook(config.CourseDirectory.db_url) as gradebook:
         cells = gradebook.find_notebook(lesson, lesson).grade_cells
         lesson_tests = {cell.name: float(cell.max_score) for cell in cells}

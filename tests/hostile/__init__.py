@@ -25,7 +25,7 @@ import nbformat
 
 from grader.engine import status
 from grader.proof import simulate
-from tests.support import COURSE as THIS_COURSE
+from tests.support import COURSE
 
 LESSON = "01_naive_division"
 FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # all tests; the is_distribution tests alone
@@ -37,7 +37,7 @@ ENV = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.
 
 def released_course(root: Path) -> Path:
     """A course directory with lesson 01 released into its gradebook and no submissions yet."""
-    return simulate.released_course(THIS_COURSE, root, [LESSON])
+    return simulate.released_course(COURSE, root, [LESSON])
 
 
 def submit(root: Path, student: str, data: bytes, beside=()) -> None:
@@ -82,12 +82,12 @@ class Kind:
 
 
 def reference() -> dict[str, str]:
-    return THIS_COURSE.reference_answers(LESSON)
+    return COURSE.reference_answers(LESSON)
 
 
 def notebook(replace: dict[str, str] | None = None, edit=None) -> bytes:
     """The release with reference answers, some solution cells replaced, then edited by `edit(nb)`."""
-    nb = THIS_COURSE.learner_notebook(LESSON, {**reference(), **(replace or {})})
+    nb = COURSE.learner_notebook(LESSON, {**reference(), **(replace or {})})
     if edit:
         edit(nb)
     return nbformat.writes(nb).encode()
@@ -255,7 +255,7 @@ def _uploads(*entries):
 
 
 def _stub() -> bytes:
-    return nbformat.writes(THIS_COURSE.learner_notebook(LESSON, {})).encode()
+    return nbformat.writes(COURSE.learner_notebook(LESSON, {})).encode()
 
 
 # ----------------------------------------------------------------- kinds of the whole-kernel limits, the network,
@@ -574,9 +574,7 @@ KINDS = [
     Kind(
         "other_lesson",
         "a notebook of another lesson (06)",
-        lambda: nbformat.writes(
-            THIS_COURSE.learner_notebook("06_masking", THIS_COURSE.reference_answers("06_masking"))
-        ).encode(),
+        lambda: nbformat.writes(COURSE.learner_notebook("06_masking", COURSE.reference_answers("06_masking"))).encode(),
         status.TAMPERED,
         0.0,
     ),

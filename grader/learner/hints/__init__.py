@@ -38,15 +38,20 @@ class Misconception:
     breaks: tuple[str, ...] = ()
 
 
+def lesson_modules(package: str, path) -> dict:
+    """Lesson id -> module, for every `lesson_NN` module of `package` (found on `path`), in course order."""
+    found = {}
+    for info in sorted(pkgutil.iter_modules(path), key=lambda i: i.name):
+        if info.name.startswith("lesson_"):
+            module = importlib.import_module(f"{package}.{info.name}")
+            found[module.LESSON] = module
+    return found
+
+
 @functools.cache
 def lessons() -> dict:
     """Lesson id -> its module of misconceptions, in course order."""
-    found = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        if info.name.startswith("lesson_"):
-            module = importlib.import_module(f"{__name__}.{info.name}")
-            found[module.LESSON] = module
-    return found
+    return lesson_modules(__name__, __path__)
 
 
 def misconceptions(function: str | None = None, lesson: str | None = None) -> list[Misconception]:

@@ -11,8 +11,6 @@ a learner's code runs. `grader prove` grades every entry with nbgrader.
 from __future__ import annotations
 
 import functools
-import importlib
-import pkgutil
 from dataclasses import dataclass
 
 from grader.learner import hints
@@ -31,12 +29,7 @@ class Alternative:
 @functools.cache
 def lessons() -> dict:
     """Lesson id -> its module of alternatives, in course order."""
-    found = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        if info.name.startswith("lesson_"):
-            module = importlib.import_module(f"{__name__}.{info.name}")
-            found[module.LESSON] = module
-    return found
+    return hints.lesson_modules(__name__, __path__)
 
 
 def alternatives(function: str | None = None, lesson: str | None = None) -> list[Alternative]:
