@@ -25,15 +25,11 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import jupytext
 import nbformat
 
-from grader.course.directory import lesson_ids_in, text_source_in
-
-if TYPE_CHECKING:
-    from grader.course.directory import Course
+from grader.course.directory import Course, lesson_ids_in, text_source_in
 
 CELL_KINDS = {
     "solution": {"solution": True, "grade": False, "locked": False},

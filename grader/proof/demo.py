@@ -109,13 +109,14 @@ def submit_to_exchange(uploads: list[Upload], root: Path) -> None:
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.exchange.default.submit import ExchangeSubmit
 
-    config = Course(root).nbgrader_config()
+    course = Course(root)
+    config = course.nbgrader_config()
     config.Exchange.cache = str(root / "students" / ".nbgrader-cache")
     for upload in sorted((u for u in uploads if u.channel == "exchange"), key=lambda u: -u.minutes_early):
         home = root / "students" / upload.student
         notebook = home / config.CourseDirectory.course_id / upload.lesson / f"{upload.lesson}.ipynb"
         notebook.parent.mkdir(parents=True, exist_ok=True)
-        notebook.write_bytes(content(Course(root), upload))
+        notebook.write_bytes(content(course, upload))
         coursedir = CourseDirectory(config=config, assignment_id=upload.lesson, student_id=upload.student)
         submit = ExchangeSubmit(
             coursedir=coursedir, authenticator=Authenticator(config=config), config=config, assignment_dir=str(home)
@@ -131,11 +132,11 @@ def write_downloads(uploads: list[Upload], root: Path) -> Path:
     just before the exchange's, which nbgrader stamps with the real clock.
     """
     deadline = datetime.now(timezone.utc).replace(tzinfo=None, minute=0, second=0, microsecond=0)
-    path = root / DOWNLOADS
+    path, course = root / DOWNLOADS, Course(root)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for upload in sorted((u for u in uploads if u.channel == "lms"), key=lambda u: u.minutes_early):
             arrived = deadline - timedelta(minutes=upload.minutes_early)
-            archive.writestr(zipfile.ZipInfo(upload.name, arrived.timetuple()[:6]), content(Course(root), upload))
+            archive.writestr(zipfile.ZipInfo(upload.name, arrived.timetuple()[:6]), content(course, upload))
     return path
 
 

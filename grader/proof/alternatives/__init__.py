@@ -57,8 +57,3 @@ def lesson_of(entry: Alternative | hints.Misconception) -> str:
     if isinstance(entry, Alternative):
         raise KeyError(entry.id)  # as hints.lesson_of does for an entry no catalogue holds
     return hints.lesson_of(entry)
-
-
-def implementation(entry: Alternative | hints.Misconception):
-    """The entry's function, defined from its source."""
-    return hints.implementation(entry)
