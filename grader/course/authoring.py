@@ -60,6 +60,19 @@ def references_of(lesson: str, root: Path) -> dict[str, str]:
     }
 
 
+def lessons_needed(root: Path, lessons: list[str]) -> list[str]:
+    """The lessons and every earlier lesson their reference markers take code from (transitively), in course order."""
+    needed, todo = set(), list(lessons)
+    while todo:
+        lesson = todo.pop()
+        if lesson in needed:
+            continue
+        needed.add(lesson)
+        text = text_source_in(root, lesson).read_text()
+        todo += [match["lesson"] for match in map(REFERENCE.match, text.splitlines()) if match]
+    return sorted(needed)
+
+
 def with_references(source: str, lesson: str, root: Path | None, where: str) -> str:
     """`source` with every reference marker replaced by the earlier lesson's reference code."""
     if not any(LOOKS_LIKE_REFERENCE.match(line) for line in source.splitlines()):

@@ -185,11 +185,13 @@ def class_in_thirds(course: Course, students: int, lessons: list[str]) -> dict[t
 
 def released_course(sources: Course, root: Path, lessons: list[str]) -> Path:
     """A course directory with the lessons' text sources (from `sources`), released into its gradebook
-    (no exchange, no submissions)."""
+    (no exchange, no submissions); the earlier lessons they take reference code from come along, released too."""
+    from grader.course.authoring import lessons_needed
     from grader.course.release import release
 
     root.mkdir(parents=True, exist_ok=True)
     shutil.copy(sources.root / "nbgrader_config.py", root)  # roots itself where it lies
+    lessons = lessons_needed(sources.root, lessons)
     for lesson in lessons:
         text_source_in(root, lesson).parent.mkdir(parents=True)
         shutil.copy(sources.text_source(lesson), text_source_in(root, lesson))

@@ -246,3 +246,15 @@ def test_editing_a_real_reference_reaches_the_lesson_that_reuses_it(tmp_path):
         if c.id == "given_from_lesson_06"
     )
     assert "nothing in its mask is allowed" in given.source and "its mask is all False" not in given.source
+
+
+@pytest.mark.parametrize(
+    "lessons, needed",
+    [
+        (["01_naive_division"], ["01_naive_division"]),
+        (["01_naive_division", "06_masking"], ["01_naive_division", "05_stable_softmax", "06_masking"]),
+        (["07_attention"], ["05_stable_softmax", "06_masking", "07_attention"]),  # 06 itself needs 05
+    ],
+)
+def test_a_course_of_some_lessons_brings_the_lessons_they_take_code_from(lessons, needed):
+    assert authoring.lessons_needed(COURSE.root, lessons) == needed
