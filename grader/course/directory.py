@@ -74,7 +74,7 @@ class Course:
         course when it is the default under .grading/. It is created if missing.
         """
         put_venv_tools_on_path()
-        config = PyFileConfigLoader(CONFIG, path=str(self.root)).load_config()
+        config = self.nbgrader_settings()
         target = Path(at).resolve() if at is not None else self.root
         config.CourseDirectory.root = str(target)
         config.CourseDirectory.db_url = f"sqlite:///{target / GRADING / 'gradebook.db'}"
@@ -84,6 +84,10 @@ class Course:
         config.Exchange.root = str(Path(exchange).resolve())
         Path(config.Exchange.root).mkdir(parents=True, exist_ok=True)
         return config
+
+    def nbgrader_settings(self) -> Config:
+        """The course's nbgrader_config.py as written: no path moved, no folder made (what a grading step reads)."""
+        return PyFileConfigLoader(CONFIG, path=str(self.root)).load_config()
 
     def reference_answers(self, lesson: str) -> dict[str, str]:
         """The reference code of every solution cell of a lesson, by grade_id, as a learner would type it."""

@@ -130,7 +130,8 @@ def grade_outcome(
         stopped = (status_.INVALID, f"grading stopped ({named_error(error)})")
         return Outcome(None, *status_.combine(problems + [stopped]))
     try:
-        problems += status_.execution_problems(nbformat.reads(result.autograded, as_version=4))
+        executed = result.executed if result.executed is not None else nbformat.reads(result.autograded, as_version=4)
+        problems += status_.execution_problems(executed)
     except Exception as error:
         problems.append((status_.INVALID, f"its graded notebook could not be read ({named_error(error)})"))
     return Outcome(result, *status_.combine(problems))

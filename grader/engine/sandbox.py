@@ -1,41 +1,79 @@
-"""nbgrader's autograde of one notebook in a throw-away course directory.
+"""nbgrader's autograde of one notebook: its own preprocessors, called in the order its Autograde runs them.
 
-The directory holds a copy of the lesson's gradebook (built once by nbgrader's generate_assignment and
-cached) and the submission; nbgrader restores every test cell (hidden tests included) from it and runs
-the notebook, with test cells run outside the learner's kernel (testrunner).
+nbgrader's converter would build a course directory per submission, copy its gradebook,
+write and re-read the notebook between its two passes and validate it after every step.
+Here its steps (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells,
+CheckCellMetadata, then Execute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput) run
+on the notebook in memory. OverwriteCells restores every test cell (hidden tests included)
+from the lesson's gradebook (built once by nbgrader's generate_assignment and cached), and
+Execute runs test cells outside the learner's kernel (testrunner). The notebook is validated
+after each pass, as nbconvert's optimistic validation does. Scores are read from the
+executed notebook with nbgrader's own rule (scores.scores_of), so the steps that only write
+the throw-away gradebook (SaveAutoGrades, AssignLatePenalties) are left out: the course's
+gradebook is written by the instructor's process alone (instructor.grading.record).
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import hashlib
 import os
 import re
 import shutil
+import sqlite3
 import tempfile
+import traceback
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 import nbgrader
-from nbgrader.apps import NbGraderAPI
-from nbgrader.converters import Autograde
-from nbgrader.preprocessors import Execute
+from nbconvert.preprocessors import ClearMetadataPreprocessor
+from nbgrader.api import Gradebook
+from nbgrader.preprocessors import (
+    CheckCellMetadata,
+    ClearOutput,
+    ClearSolutions,
+    ComputeChecksums,
+    DeduplicateIds,
+    IgnorePattern,
+    IncludeHeaderFooter,
+    InstantiateTests,
+    LimitOutput,
+    LockCells,
+    OverwriteCells,
+    OverwriteKernelspec,
+    SaveCells,
+)
+from nbgrader.utils import setenv
 
-from grader.course import SOLUTIONS, Course, source_notebook_in
+from grader.course import Course, read_cached
 from grader.engine.scores import Report, report_of, scores_of
 from grader.engine.submission import identify_lesson, read_notebook
 from grader.engine.testrunner import TestsOutsideKernel
 
 LEARNER = "learner"
 IOPUB_SECONDS = 30
-# nbgrader's autograde steps, with its Execute replaced by one that runs test cells outside the kernel
-AUTOGRADE_STEPS = [
-    TestsOutsideKernel if step is Execute else step
-    for step in Autograde.class_traits()["autograde_preprocessors"].default()
-]
+GRADING_DISPLAY = "--DisplayFormatter.active_types=text/plain"  # a grading kernel's displays: text alone
+# nbgrader's Autograde: its sanitizing pass, then its grading pass, with Execute replaced by one that runs
+# test cells outside the kernel; without the two steps that only write its own gradebook, and without its
+# second CheckCellMetadata, since no step in between changes a cell's nbgrader metadata
+# nbgrader's GenerateAssignment up to the step that records the lesson in the gradebook
+GRADEBOOK_STEPS = (
+    IncludeHeaderFooter,
+    InstantiateTests,
+    LockCells,
+    ClearSolutions,
+    ClearOutput,
+    CheckCellMetadata,
+    ComputeChecksums,
+    SaveCells,
+)
+SANITIZE_STEPS = (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells, CheckCellMetadata)
+AUTOGRADE_STEPS = (TestsOutsideKernel, IgnorePattern, ClearMetadataPreprocessor, LimitOutput)
 
 
 class GradingFailed(RuntimeError):
@@ -43,30 +81,55 @@ class GradingFailed(RuntimeError):
 
 
 def lesson_gradebook(course: Course, lesson: str) -> Path:
-    """A gradebook that already holds the lesson, as nbgrader's generate_assignment records it.
+    """A gradebook that holds the lesson as nbgrader's generate_assignment records it: its source, test and
+    solution cells with their checksums, which OverwriteCells restores a submission from.
 
-    Built once per version of the course's source notebook and cached in the course's
-    .grading/cache/, so each grading skips generate_assignment and the creation of a new
-    database (~2 s).
+    nbgrader's own steps of generate_assignment up to SaveCells run on the source notebook in
+    memory (the later ones only shape the student's copy). Built once per version of the
+    course's source notebook and nbgrader, and cached in the course's .grading/cache/.
     """
     source = course.source_notebook(lesson)
     digest = hashlib.sha256(source.read_bytes() + nbgrader.__version__.encode()).hexdigest()[:16]
     cached = course.cache / f"{lesson}-{digest}.db"
     if cached.is_file():
         return cached
-    with tempfile.TemporaryDirectory(prefix="softmax-gradebook-") as tmp:
-        root = Path(tmp)
-        copied = source_notebook_in(root, lesson)
-        copied.parent.mkdir(parents=True)
-        shutil.copy(source, copied)
-        config = course.nbgrader_config(at=root)
+    staged = cached.with_suffix(f".{os.getpid()}.tmp")
+    shutil.copy(empty_gradebook(course), staged)
+    url = f"sqlite:///{staged}"
+    config = course.nbgrader_settings()
+    resources = {
+        "unique_key": lesson,
+        "nbgrader": {"notebook": lesson, "assignment": lesson, "db_url": url},
+        "metadata": {"name": lesson, "path": str(source.parent)},
+    }
+    try:
         with quiet_stderr():
-            require_success(NbGraderAPI(config=config).generate_assignment(lesson), "generate_assignment")
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        staged = cached.with_suffix(f".{os.getpid()}.tmp")
-        shutil.copy(root / ".grading" / "gradebook.db", staged)
-        os.replace(staged, cached)  # atomic: parallel graders never see half a file
+            with Gradebook(url, config.CourseDirectory.get("course_id", "")) as gradebook:
+                gradebook.update_or_create_assignment(lesson)
+            _, nb = nbformat.validator.normalize(read_cached(source))
+            for step in GRADEBOOK_STEPS:
+                nb, resources = step(config=config)(nb, resources)
+    except Exception as error:
+        staged.unlink(missing_ok=True)
+        raise GradingFailed(f"nbgrader generate_assignment failed: {failure_line(error)}") from error
+    os.replace(staged, cached)  # atomic: parallel graders never see half a file
     return cached
+
+
+def empty_gradebook(course: Course) -> Path:
+    """A new gradebook with no course in it, made once per nbgrader version: nbgrader stamps a new database
+    with its schema's version by running the `alembic` command, which takes seconds."""
+    empty = course.cache / f"empty-nbgrader-{nbgrader.__version__}.db"
+    if not empty.is_file():
+        empty.parent.mkdir(parents=True, exist_ok=True)
+        staged = empty.with_suffix(f".{os.getpid()}.tmp")
+        staged.unlink(missing_ok=True)
+        with quiet_stderr():
+            Gradebook(f"sqlite:///{staged}").close()
+        with sqlite3.connect(staged) as database:
+            database.execute("DELETE FROM course")  # the default course it records; a lesson's gradebook adds its own
+        os.replace(staged, empty)
+    return empty
 
 
 def grade_notebook(course: Course, path: Path) -> Report:
@@ -79,11 +142,12 @@ def grade_notebook(course: Course, path: Path) -> Report:
 
 @dataclass
 class Sandboxed:
-    """What nbgrader's autograde produced for one submission in its own course directory."""
+    """What nbgrader's autograde produced for one submission."""
 
     report: Report | None
     autograded: str  # the autograded notebook, as JSON text
     grades: dict[str, tuple[float | None, bool]] = field(default_factory=dict)  # cell -> auto_score, needs_manual
+    executed: nbformat.NotebookNode | None = field(default=None, compare=False)  # the same notebook, parsed
 
     def as_data(self) -> dict:
         """JSON-able data, to cross a process boundary."""
@@ -112,43 +176,68 @@ def autograde_sandboxed(
     warm: bool = False,
     memory: int | None = None,
 ) -> Sandboxed:
-    """Run nbgrader's autograde on one submission of a lesson of `course` in a throw-away course directory.
+    """Run nbgrader's autograde steps on one submission of a lesson of `course`.
 
-    The directory holds only a copy of the lesson's gradebook and the submission, so the
-    learner's code runs away from the real gradebook, the solutions and other students.
-    `timestamp` is the submission's timestamp.txt; `timeout` the seconds allowed per cell;
-    `warm` forks the kernel from a process with its imports done (see warmkernel), and
-    `memory` is the megabytes such a kernel may use (default: ForkedKernelManager's).
+    The learner's kernel starts in an empty directory of its own: the gradebook, the
+    solutions and other students are elsewhere. `timestamp` (the submission's timestamp.txt)
+    changes nothing here: the course's gradebook records it (instructor.grading.record). `timeout` the
+    seconds allowed per cell; `warm` forks the kernel from a process with its imports done
+    (see warmkernel), and `memory` is the megabytes such a kernel may use (default:
+    ForkedKernelManager's).
     """
-    gradebook = lesson_gradebook(course, lesson)
-    with tempfile.TemporaryDirectory(prefix="softmax-grade-") as tmp:
-        root = Path(tmp)
-        # nbgrader restores the tests from the gradebook: the source notebook (solutions and
-        # hidden tests) stays out of the directory the learner's code runs in.
-        (root / SOLUTIONS / lesson).mkdir(parents=True)
-        (root / ".grading").mkdir()
-        shutil.copy(gradebook, root / ".grading" / "gradebook.db")
-        submitted = root / ".grading" / "submitted" / LEARNER / lesson / f"{lesson}.ipynb"
-        submitted.parent.mkdir(parents=True)
-        nbformat.write(without_duplicate_ids(nb), submitted)
-        if timestamp:
-            (submitted.parent / "timestamp.txt").write_text(timestamp)
-        config = course.nbgrader_config(at=root)
-        if timeout:
-            config.Execute.timeout = timeout
-        if warm:
-            config.Execute.kernel_manager_class = "grader.engine.warmkernel.ForkedKernelManager"
-            if memory is not None:
-                config.ForkedKernelManager.memory = memory
-        config.Autograde.autograde_preprocessors = AUTOGRADE_STEPS
-        # a cell's printed output may trail its reply on a loaded machine; nbgrader's 4 s would fail the cell
-        config.Execute.iopub_timeout = IOPUB_SECONDS
-        with quiet_stderr():
-            require_success(NbGraderAPI(config=config).autograde(lesson, LEARNER), "autograde")
-        autograded = root / ".grading" / "autograded" / LEARNER / lesson / f"{lesson}.ipynb"
-        text = autograded.read_text()
-        executed = nbformat.reads(text, as_version=4)
-        return Sandboxed(report_of(course, executed, lesson), text, scores_of(course, executed, lesson))
+    config = course.nbgrader_settings()
+    if timeout:
+        config.Execute.timeout = timeout
+    if warm:
+        config.Execute.kernel_manager_class = "grader.engine.warmkernel.ForkedKernelManager"
+        if memory is not None:
+            config.ForkedKernelManager.memory = memory
+    # a cell's printed output may trail its reply on a loaded machine; nbgrader's 4 s would fail the cell
+    config.Execute.iopub_timeout = IOPUB_SECONDS
+    config.Execute.shutdown_kernel = "immediate"  # nothing is left to save in a graded kernel
+    # Outputs of the learner's cells do not count: the kernel shows them as text only, so it never draws a
+    # figure (drawing the lessons' figures was most of a kernel's work). What the learner's code computes is
+    # the same; a display of raw data (display(..., raw=True)) is kept, and bounded, as ever.
+    config.Execute.extra_arguments = [GRADING_DISPLAY]
+    with tempfile.TemporaryDirectory(prefix="softmax-grade-") as workdir, quiet_stderr():
+        resources = {
+            "unique_key": lesson,
+            "nbgrader": {
+                "student": LEARNER,
+                "assignment": lesson,
+                "notebook": lesson,
+                "db_url": f"sqlite:///{readable_gradebook(lesson_gradebook(course, lesson))}",
+            },
+            "metadata": {"name": lesson, "path": workdir},  # the kernel's working directory
+        }
+        try:
+            _, executed = nbformat.validator.normalize(without_duplicate_ids(nb))
+            for steps in (SANITIZE_STEPS, AUTOGRADE_STEPS):
+                with setenv(NBGRADER_EXECUTION="autograde") if steps is AUTOGRADE_STEPS else contextlib.nullcontext():
+                    for step in steps:
+                        executed, resources = step(config=config)(executed, resources)
+                nbformat.validate(executed, relax_add_props=True)
+        except Exception as error:
+            raise GradingFailed(f"nbgrader autograde failed: {failure_line(error)}") from error
+    text = nbformat.v4.writes(executed)  # validated above
+    return Sandboxed(report_of(course, executed, lesson), text, scores_of(course, executed, lesson), executed)
+
+
+@functools.lru_cache(maxsize=32)
+def readable_gradebook(cached: Path) -> Path:
+    """This process's own copy of a cached lesson gradebook, for nbgrader's steps that read the lesson from it.
+
+    A copy, because nbgrader's Gradebook may write when it opens a database (it records a
+    missing course), and parallel graders must not write the shared cache."""
+    folder = Path(tempfile.mkdtemp(prefix="softmax-gradebooks-"))
+    copied = folder / cached.name
+    shutil.copy(cached, copied)
+    return copied
+
+
+def failure_line(error: BaseException) -> str:
+    """The last line of the error's traceback, as nbgrader's log would show it."""
+    return traceback.format_exception_only(type(error), error)[-1].strip()
 
 
 def without_duplicate_ids(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

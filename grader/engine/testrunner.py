@@ -241,13 +241,13 @@ def bounded_outputs(outputs: list, text_limit: int, image_limit: int) -> tuple[l
             left_out += 1
     kept = [output for output in kept if output.output_type != "display_data" or output.data]
     if left_out:
-        kept.append(
-            nbformat.v4.new_output(
-                "stream",
-                name="stdout",
-                text=f"[... {left_out} more outputs left out: a cell's outputs are limited in number and size]\n",
-            )
+        note = nbformat.v4.new_output(
+            "stream",
+            name="stdout",
+            text=f"[... {left_out} more outputs left out: a cell's outputs are limited in number and size]\n",
         )
+        ends_in_error = bool(kept) and kept[-1].output_type == "error"
+        kept.insert(len(kept) - ends_in_error, note)  # an error stays last, where a reader looks for it
     return kept, sum(map(stored_size, kept))
 
 
@@ -314,6 +314,41 @@ class BoundedClient(AsyncKernelClient):
         context = super()._context_default()
         context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
         return context
+
+    async def _async_wait_for_ready(self, timeout: float | None = None) -> None:
+        """jupyter_client's wait for a new kernel, without its fixed pauses (0.2 s at least, every kernel).
+
+        The kernel is ready once it has answered kernel_info on the shell channel and the idle
+        status of that request has come on iopub (so iopub is connected: a subscription made too
+        late misses it, and the request is sent again); what iopub held before it is read and dropped.
+        """
+        deadline = monotonic() + (math.inf if timeout is None else timeout)
+        while True:
+            request = self.kernel_info()
+            reply = await self._answer(self.shell_channel, request, min(deadline, monotonic() + 1))
+            if reply is not None and await self._answer(self.iopub_channel, request, monotonic() + 0.5, "status"):
+                self._handle_kernel_info_reply(reply)
+                return
+            if not await self._async_is_alive():
+                raise RuntimeError("Kernel died before replying to kernel_info")
+            if monotonic() > deadline:
+                raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
+
+    @staticmethod
+    async def _answer(channel, request: str, until: float, kind: str | None = None):
+        """The first message on `channel` that answers `request` (of `kind`: the idle status) before `until`."""
+        while (left := until - monotonic()) > 0:
+            try:
+                msg = await ensure_async(channel.get_msg(timeout=left))
+            except Empty:
+                return None
+            if msg["parent_header"].get("msg_id") == request and (
+                kind is None or (msg["msg_type"] == kind and msg["content"].get("execution_state") == "idle")
+            ):
+                return msg
+        return None
+
+    wait_for_ready = _async_wait_for_ready  # jupyter_client's async client binds its own at class level
 
 
 class TestsOutsideKernel(Execute):

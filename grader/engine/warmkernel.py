@@ -20,6 +20,7 @@ the kernel stopped.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import importlib
 import json
@@ -42,7 +43,14 @@ from traitlets import Bool, Int
 
 from grader.engine import isolation, status
 
-PRELOAD = ("numpy", "matplotlib", "matplotlib.pyplot", "ipykernel.kernelapp")
+PRELOAD = (
+    "numpy",
+    "matplotlib",
+    "matplotlib.pyplot",
+    "ipykernel.kernelapp",
+    "grader.learner.checks",
+    "grader.learner.figures",
+)
 LAUNCHER = ["-m", "ipykernel_launcher"]
 DEFAULT_MEMORY_MB = 2048  # what a kernel may use unless its manager is told otherwise (ForkedKernelManager.memory)
 
@@ -372,6 +380,30 @@ class ForkedProcess:
                 time.sleep(0.02)
         return returncode
 
+    async def ended(self) -> int:
+        """Wait until the kernel has ended, woken by its keeper's last word (or, for a kernel without one,
+        by its process ending: a pidfd), never by a timer."""
+        loop = asyncio.get_running_loop()
+        while self.poll() is None:
+            if self.keeper is not None:
+                fd, owned = self.keeper.connection.fileno(), False
+            else:
+                try:
+                    fd, owned = os.pidfd_open(self.pid), True
+                except ProcessLookupError:
+                    continue  # gone already: poll says so
+            woken = loop.create_future()
+            loop.add_reader(fd, _wake, woken)
+            try:
+                await woken
+            finally:
+                loop.remove_reader(fd)
+                if owned:
+                    os.close(fd)
+            if self.keeper is None:
+                self.returncode = 0  # ended (perhaps not yet reaped by the zygote); its exit status is not ours
+        return self.returncode
+
     def settle(self, timeout: float = 2.0) -> None:
         """When the kernel's process is gone, wait (at most `timeout` s) for its keeper to finish."""
         if self.poll() is None and self.keeper is not None and not _running(self.pid):
@@ -393,6 +425,11 @@ class ForkedProcess:
 
     def terminate(self) -> None:
         self.send_signal(signal.SIGTERM)
+
+
+def _wake(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def _running(pid: int) -> bool:
@@ -447,6 +484,12 @@ class ForkedProvisioner(LocalProvisioner):
         self.cwd = kwargs.get("cwd", os.getcwd())
         return self.connection_info
 
+    async def wait(self) -> int | None:
+        """LocalProvisioner's wait (it polls every 0.1 s), once the kernel's end is heard (ForkedProcess.ended)."""
+        if isinstance(self.process, ForkedProcess):
+            await self.process.ended()
+        return await super().wait()
+
     async def send_signal(self, signum: int) -> None:
         if self.process is not None and self.process.poll() is not None:
             return  # it has ended: its pid may be another process's by now
@@ -479,6 +522,14 @@ class ForkedKernelManager(AsyncKernelManager):
             return None
         self.kernel_process.settle()
         return self.kernel_process.stop_reason
+
+    async def _async_wait(self, pollinterval: float = 0.1) -> None:
+        """Until the kernel has ended, heard rather than polled (jupyter_client polls every `pollinterval` s)."""
+        process = self.provisioner.process if isinstance(self.provisioner, ForkedProvisioner) else None
+        if isinstance(process, ForkedProcess):
+            await process.ended()
+        else:
+            await super()._async_wait(pollinterval)
 
     async def _async_pre_start_kernel(self, **kw):
         if self.provisioner is None:

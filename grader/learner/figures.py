@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import io
 
@@ -21,22 +22,53 @@ PALETTE = [OKABE_ITO[name] for name in ("blue", "orange", "bluish green", "vermi
 
 
 class FigureWithAlt:
-    """A rendered matplotlib figure that shows as an image with alt text in Jupyter."""
+    """A matplotlib figure that shows as an image with alt text in Jupyter.
 
-    def __init__(self, png: bytes, alt: str):
-        self.png, self.alt = png, alt
+    It is drawn to PNG only when a display asks for an image: a kernel that shows text alone
+    (a grading kernel, whose figures nobody looks at) never pays for drawing it."""
 
-    def _repr_mimebundle_(self, include=None, exclude=None):
+    def __init__(self, fig, alt: str):
+        self.fig, self.alt = fig, alt
+
+    @functools.cached_property
+    def png(self) -> bytes:
+        buffer = io.BytesIO()
+        self.fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+        return buffer.getvalue()
+
+    def _repr_png_(self) -> bytes:
+        return self.png
+
+    def _repr_html_(self) -> str:
         data = base64.b64encode(self.png).decode("ascii")
-        tag = f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.alt, quote=True)}"/>'
-        return {"text/html": tag, "image/png": data, "text/plain": f"[figure] {self.alt}"}
+        return f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.alt, quote=True)}"/>'
+
+    def __repr__(self) -> str:
+        return f"[figure] {self.alt}"
 
 
 def show(fig, alt: str) -> FigureWithAlt:
-    """Render `fig` to PNG, close it (so Jupyter does not draw it twice) and attach `alt`."""
+    """Close `fig` (so Jupyter does not draw it twice) and attach `alt`; it is drawn when displayed."""
     import matplotlib.pyplot as plt
 
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
     plt.close(fig)
-    return FigureWithAlt(buffer.getvalue(), alt)
+    return FigureWithAlt(fig, alt)
+
+
+def displayed(thing) -> dict:
+    """The data a display of `thing` holds in the running IPython (only the kinds it is set to show), or every
+    kind outside IPython: for an object that shows another as part of itself."""
+    try:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+    except ImportError:
+        shell = None
+    if shell is None:
+        data = {"text/plain": repr(thing), "text/html": thing._repr_html_(), "image/png": thing._repr_png_()}
+    else:
+        data = shell.display_formatter.format(thing)[0]
+    return {
+        kind: base64.b64encode(value).decode("ascii") if isinstance(value, bytes) else value
+        for kind, value in data.items()
+    }

@@ -21,7 +21,7 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
 
-from grader.learner.figures import PALETTE, FigureWithAlt, show
+from grader.learner.figures import PALETTE, FigureWithAlt, displayed, show
 
 # The slider moves the exponent of T in base 10: T from 10**-1.4 ≈ 0.04 to 10**0.7 ≈ 5.
 LOWEST_EXPONENT, HIGHEST_EXPONENT = -1.4, 0.7
@@ -130,7 +130,7 @@ class TemperatureExplorer:
         return show(fig, alt=alt)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        bundle = dict(self.static._repr_mimebundle_())
+        bundle = displayed(self.static)
         live = self.widget._repr_mimebundle_() if self.widget.comm is not None else None  # None once closed
         live = live or {}
         if WIDGET_VIEW in live:

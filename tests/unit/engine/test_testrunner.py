@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nbgrader.converters import Autograde
+from nbgrader.preprocessors import Execute
 
 from grader.engine import bridge, kernelside, sandbox, testrunner
 from grader.learner import checks
@@ -155,7 +155,8 @@ def test_the_kernel_never_sees_a_test_cell(monkeypatch):
     report = sandbox.autograde_sandboxed(COURSE, LESSON, nb, warm=True).report
     assert report.score == report.max_score, [t.message for t in report.tests if not t.passed]
     # the control: with nbgrader's own Execute the tests run in the kernel, and the spy sees them
-    monkeypatch.setattr(sandbox, "AUTOGRADE_STEPS", Autograde.class_traits()["autograde_preprocessors"].default())
+    plain_steps = tuple(Execute if step is testrunner.TestsOutsideKernel else step for step in sandbox.AUTOGRADE_STEPS)
+    monkeypatch.setattr(sandbox, "AUTOGRADE_STEPS", plain_steps)
     plain = sandbox.autograde_sandboxed(COURSE, LESSON, nb, warm=True).report
     assert plain.score < plain.max_score
 
