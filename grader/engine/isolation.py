@@ -366,6 +366,7 @@ class Group:
             os.mkdir(folder)
         self.memory_folder, self.pids_folder = self.folders[0], self.folders[-1]
         self.events: list[int] | None = None  # the file descriptors of `watch`, once it is called
+        self.notified = False  # whether cgroup v1 has said that the group ran out of memory (see out_of_memory)
         if self.v2:
             self._set("memory.max", memory)
             self._set("memory.swap.max", 0, needed=False)
@@ -397,17 +398,21 @@ class Group:
         return self.events[0]
 
     def out_of_memory(self) -> bool:
-        """Whether the kernel's OOM killer has killed a process of the group (clears `watch`'s readiness)."""
+        """Whether the group ran out of memory: cgroup v1 called its OOM killer for it, or a process of it was
+        killed for lack of memory. Clears `watch`'s readiness.
+
+        v1 signals the eventfd as its OOM killer starts, before the kill is counted in `oom_kill`, and may
+        signal nothing after it (the rest fits once one process is gone): a notification read counts for good."""
         if self.events and not self.v2:
             try:
-                os.eventfd_read(self.events[0])
+                self.notified = os.eventfd_read(self.events[0]) > 0 or self.notified
             except BlockingIOError:
                 pass
         name = "memory.events" if self.v2 else "memory.oom_control"
         fields = dict(line.split() for line in _read(os.path.join(self.memory_folder, name)).splitlines())
         if self.events and self.v2:
             os.pread(self.events[0], 4096, 0)  # a fresh read is what clears POLLPRI
-        return int(fields.get("oom_kill", fields.get("under_oom", 0))) > 0
+        return self.notified or int(fields.get("oom_kill", fields.get("under_oom", 0))) > 0
 
     def kill(self) -> None:
         """Kill every process of the group, and remove it (with the file descriptors of `watch`)."""

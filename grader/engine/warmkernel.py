@@ -239,8 +239,8 @@ def _kill(pid: int) -> None:
 
 
 def _watch(connection: socket.socket, kernel: int, memory: int, group: isolation.Group) -> None:
-    """Wait until the kernel ends, its group kills a process for lack of memory, or the grading
-    side hangs up (it sends nothing more after its request)."""
+    """Wait until the kernel ends, its group runs out of memory (see Group.out_of_memory), or the
+    grading side hangs up (it sends nothing more after its request)."""
     poller = select.poll()
     poller.register(connection, select.POLLIN)
     poller.register(kernel, select.POLLIN)

@@ -15,9 +15,18 @@ LESSONS = COURSE.lesson_ids()
 
 
 def execute(path, tmp_path):
+    """Run the notebook; each cell's stdout (and stderr) becomes one output, as Jupyter shows it.
+
+    ipykernel sends what a cell has printed whenever its flush timer fires (0.2 s after a write, also
+    one from the cell before), so one `print(label, array)` may arrive as two stream messages, cut
+    after the label; kept apart, they would split the line that the lesson prints."""
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
-        nb, timeout=120, iopub_timeout=IOPUB_SECONDS, resources={"metadata": {"path": str(tmp_path)}}
+        nb,
+        timeout=120,
+        iopub_timeout=IOPUB_SECONDS,
+        coalesce_streams=True,
+        resources={"metadata": {"path": str(tmp_path)}},
     )
     run_apart(client.execute)
     return nb

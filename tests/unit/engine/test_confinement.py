@@ -12,6 +12,7 @@ import asyncio
 import glob
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -411,6 +412,7 @@ ctypes.memset(address, 1, 800 * 2**20)
 """
 TMPFS_FILE = """
 import os
+import select
 with open(os.path.join(os.path.dirname(CONNECTION), "big"), "wb") as file:  # its channel folder, on a tmpfs
     for _ in range(800):
         file.write(b"\\1" * 2**20)
@@ -439,6 +441,38 @@ def test_memory_over_the_limit_anywhere_in_the_kernel_kills_it_as_memory_limit(t
     dead, reason, seen = in_kernel(tmp_path, main)
     assert dead and reason == status.MEMORY == "memory limit"
     assert settled(seen) == []
+
+
+def test_a_group_is_out_of_memory_from_its_first_notification_before_any_kill_is_counted():
+    """cgroup v1 notifies as its OOM killer starts, counts the kill a moment later and need not notify
+    again: a keeper that reads in between must still see the group out of memory, then and after.
+    With the group's OOM killer switched off, that moment lasts: the allocation waits at the limit."""
+    group = isolation.Group(f"softmax-test-oom-{os.getpid()}", 64 * 2**20)
+    hog = subprocess.Popen(
+        [sys.executable, "-c", "import sys\nsys.stdin.readline()\nblock = bytearray(b'\\1') * (256 * 2**20)"],
+        stdin=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        with open(os.path.join(group.memory_folder, "memory.oom_control"), "w") as control:
+            control.write("1")  # oom_kill_disable: nothing of the group is killed
+        ready = group.watch()
+        before = group.out_of_memory()
+        for folder in group.folders:
+            with open(os.path.join(folder, "cgroup.procs"), "w") as procs:
+                procs.write(str(hog.pid))
+        assert hog.stdin is not None
+        hog.stdin.write("allocate now\n")
+        hog.stdin.flush()
+        notified = bool(select.select([ready], [], [], 60)[0])
+        first, again = group.out_of_memory(), group.out_of_memory()
+        with open(os.path.join(group.memory_folder, "memory.oom_control")) as control:
+            state = dict(line.split() for line in control.read().splitlines())
+    finally:
+        group.kill()
+        hog.wait()
+    assert state["under_oom"] == "1" and state["oom_kill"] == "0", state
+    assert not before and notified and first and again
 
 
 def test_an_ordinary_big_allocation_is_a_memory_error_and_the_kernel_lives_on(tmp_path):
