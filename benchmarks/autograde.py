@@ -55,6 +55,10 @@ class ScoresDiffer(AssertionError):
     """The two gradebooks do not hold the same score for every cell of every submission."""
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def progress_clock():
     """A function that prints a progress line with the time elapsed since the clock was made."""
     start = time.monotonic()
@@ -133,7 +137,10 @@ def measure_size(size: int, lessons: list[str], runs: int, jobs: int | None, tmp
     """Build a class of about `size` submissions and grade it `runs` times with both tools."""
     students = max(1, math.ceil(size / len(lessons)))
     submissions = students * len(lessons)
-    say(f"class of {submissions} submissions ({students} students x {len(lessons)} lessons): releasing, handing in")
+    say(
+        f"class of {submissions} submissions ({plural(students, 'student')} x {plural(len(lessons), 'lesson')}): "
+        "releasing, handing in"
+    )
     class_ = class_in_thirds(COURSE, students, lessons)
     pristine = course_with_class(COURSE, tmp / f"class-{submissions}", lessons, class_)
     measured, cells = [], 0
@@ -228,7 +235,7 @@ def benchmark(args, say) -> dict:
         "sizes": [],
     }
     say(
-        f"{len(args.sizes)} class sizes x {args.runs} runs on {os.cpu_count()} cores, "
+        f"{plural(len(args.sizes), 'class size')} x {plural(args.runs, 'run')} on {os.cpu_count()} cores, "
         f"lessons {', '.join(args.lessons)}; counting {treeusage.describe(measure)}"
     )
     with tempfile.TemporaryDirectory(prefix="softmax-bench-") as tmp:
@@ -341,8 +348,7 @@ def text_table(figures: dict) -> str:
     runs = figures["runs"]
     title = (
         f"{TOOLS['plain']} against {TOOLS['grader']}: lessons {', '.join(figures['lessons'])}; "
-        f"{figures['machine']['cores']} cores; {runs} run{'s' if runs > 1 else ''}"
-        + (" (median, min–max)" if runs > 1 else "")
+        f"{figures['machine']['cores']} cores; {plural(runs, 'run')}" + (" (median, min–max)" if runs > 1 else "")
     )
     wrapped = [textwrap.fill(note, 120, subsequent_indent="  ") for note in notes(figures, TOOLS)]
     return "\n".join([title, "", *lines, "", *wrapped])

@@ -10,10 +10,14 @@ cpuacct charges CPU time to the group as it is used, whoever waits for whom, and
 leaves cpuacct alone; it makes its kernels' memory groups inside the memory group it runs in,
 so they are children of the command's, whose hierarchical figures (`total_*`) count them. A
 sampler checks this while the command runs: every process in the command's memory group and
-below (the kernels' groups) must be in its cpuacct group, or the run says how many were not.
+below (the kernels' groups) must be in its cpuacct group, or the run says how many were not; and
+the benchmark prints what wait4 alone would have counted (on this machine, about a third less for
+`grader grade`). psutil over the process tree was not the measure: it sees only live processes,
+so it loses the CPU of any that end between two samples, and an orphan leaves the tree.
 
 Memory: the peak, sampled every SAMPLE_S, of anonymous memory and tmpfs pages (`total_rss` +
-`total_shmem`) of all the command's processes together; page cache is left out, as it holds
+`total_shmem`) of all the command's processes together, each page once however many processes
+share it (forked kernels share much of the zygote's); page cache is left out, as it holds
 the files a class writes (and grows with the class) and the kernel can drop it. memory's own
 high-water mark, page cache included, is kept as `peak_with_cache_bytes`. The largest single
 process is the highest VmHWM (the kernel's exact peak RSS of a process) seen, or wait4's maxrss.
