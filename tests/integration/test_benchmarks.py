@@ -1,0 +1,192 @@
+"""`make benchmark` works and says what it promises: both tools on the same tiny class with identical scores,
+their times, CPU per submission and peak memory, JSON figures and README's block; and its CPU count takes in
+processes that no one waits for, in control groups of their own, as grading kernels are.
+
+The tiny class is one lesson, 06_masking (one of `make benchmark`'s; it takes reference code from an earlier
+lesson, which the simulated course must bring along, as it once did not), three students (one of each third).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import nbformat
+
+from benchmarks import treeusage
+from benchmarks.autograde import DEFAULT_LESSONS, README_BEGIN, README_END, main, summary
+from tests.support import COURSE, graded_cells_of, tools_env
+
+LESSON, STUDENTS = "06_masking", 3
+
+# Makes a memory group inside its own (as isolation does for a kernel) when asked, and leaves in it a grandchild
+# that no one waits for: the grandchild burns CPU, then closes the pipe its grandparent waits on.
+ORPHAN = """
+import os, sys, time
+from benchmarks.treeusage import v1_hierarchies
+group = v1_hierarchies()["memory"][0] / "like-a-kernel" if sys.argv[1] == "group" else None
+if group:
+    group.mkdir()
+read_end, write_end = os.pipe()
+if os.fork() == 0:
+    if os.fork() == 0:
+        os.close(read_end)
+        if group:
+            (group / "cgroup.procs").write_text("0")
+        while time.process_time() < float(sys.argv[2]):
+            pass
+        os._exit(0)
+    os._exit(0)
+os.wait()
+os.close(write_end)
+os.read(read_end, 1)
+while group and (group / "cgroup.procs").read_text().strip():
+    time.sleep(0.01)
+if group:
+    group.rmdir()
+"""
+BURN_S = 0.5
+
+
+def test_benchmark_of_a_tiny_class_reports_both_tools_and_writes_json_and_readme(tmp_path):
+    readme = tmp_path / "README.md"
+    original = (COURSE.root / "README.md").read_text()
+    readme.write_text(original)
+    figures_path = tmp_path / "figures.json"
+    run = subprocess.run(
+        [sys.executable, "benchmarks/autograde.py", "--sizes", str(STUDENTS), "--runs", "1", "--lessons", LESSON]
+        + ["--json", str(figures_path), "--readme", str(readme)],
+        cwd=COURSE.root,
+        env=tools_env(),
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    cells = STUDENTS * len(graded_cells_of(nbformat.read(COURSE.source_notebook(LESSON), as_version=4)))
+
+    out = run.stdout
+    assert f"Identical scores on every graded cell in every run ({cells} cells of {STUDENTS} submissions)" in out
+    header = next(line for line in out.splitlines() if line.startswith("submissions"))
+    for column in ("wall time", "per submission", "CPU per submission", "peak memory", "largest process"):
+        assert column in header
+    figure = r"\d+(\.\d+)? s +\d+(\.\d+)? s +\d+(\.\d+)? s +\d+ MiB +\d+ MiB$"
+    assert re.search(rf"^{STUDENTS} +plain nbgrader autograde +{figure}", out, re.MULTILINE), out
+    assert re.search(rf"^ +python -m grader grade +{figure}", out, re.MULTILINE), out
+    assert re.search(r"^ +speed-up \(wall time\) +\d+\.\d× +CPU \d+\.\d×$", out, re.MULTILINE), out
+    progress = [line for line in run.stderr.splitlines() if re.match(r"\[ *\d+\.\d s\] ", line)]
+    for step in ("releasing", "run 1/1", f"plain nbgrader autograde {LESSON}:", "python -m grader grade:"):
+        assert any(step in line for line in progress), run.stderr
+
+    figures = json.loads(figures_path.read_text())
+    assert figures["machine"]["cores"] == os.cpu_count() and figures["lessons"] == [LESSON]
+    assert figures["measure"] == treeusage.measure_name() and figures["runs"] == 1
+    (size,) = figures["sizes"]
+    assert (size["submissions"], size["graded_cells"], size["identical_scores"]) == (STUDENTS, cells, True)
+    (measured,) = size["runs"]
+    assert measured["speedup"] > 0 and measured["cpu_ratio"] > 0
+    for tool in ("plain", "grader"):
+        usage = measured[tool]
+        for name in ("wall_s", "cpu_s", "peak_memory_bytes", "largest_process_bytes"):
+            assert usage[name] > 0, (tool, name, usage)
+        assert usage["uncounted"] == 0 and usage["leftover"] == 0, usage
+        assert usage["cpu_s"] >= 0.99 * usage["waited_cpu_s"], usage  # all it waited for, and more
+        for name in ("wall_s", "wall_per_submission_s", "cpu_per_submission_s", "peak_memory_bytes"):
+            assert set(size["summary"][tool][name]) == {"min", "median", "max"}
+        assert size["summary"][tool]["cpu_per_submission_s"]["median"] == usage["cpu_s"] / STUDENTS
+    assert measured["plain"]["commands"] == 1 and measured["plain"]["kernel_groups"] == 0
+    if figures["measure"] == "cgroup":  # every isolated kernel's group was seen inside grade's own
+        assert measured["grader"]["kernel_groups"] >= STUDENTS, measured["grader"]
+
+    rewritten = readme.read_text()
+    start, end = rewritten.index(README_BEGIN) + len(README_BEGIN), rewritten.index(README_END)
+    assert rewritten[:start] == original[: original.index(README_BEGIN) + len(README_BEGIN)]
+    assert rewritten[end:] == original[original.index(README_END) :]
+    block = rewritten[start:end]
+    assert f"{os.cpu_count()} cores" in block and f"`{LESSON}`" in block
+    assert re.search(rf"^\| {STUDENTS} \| plain `nbgrader autograde` \| \d", block, re.MULTILINE), block
+    assert re.search(r"^\|  \| `python -m grader grade` \| \d", block, re.MULTILINE), block
+
+
+def test_the_saved_figures_rewrite_the_readme_without_grading(tmp_path, capsys):
+    """--from-json shows a saved run and rewrites README from it: the README's block is never typed by hand."""
+    figures = {
+        "date": "2026-01-01T00:00:00+00:00",
+        "machine": {"cores": 2, "cpu": "a test CPU", "load_average_at_start": 0.5},
+        "measure": "cgroup",
+        "measure_description": treeusage.describe("cgroup"),
+        "lessons": DEFAULT_LESSONS,
+        "runs": 3,
+        "sizes": [made_up_size(submissions, plain_cpu=[2.0, 2.5, 3.0]) for submissions in (4, 8)],
+    }
+    saved = tmp_path / "figures.json"
+    saved.write_text(json.dumps(figures))
+    readme = tmp_path / "README.md"
+    readme.write_text(f"before\n{README_BEGIN}\nold figures\n{README_END}\nafter\n")
+    assert main(["--from-json", str(saved), "--readme", str(readme)]) == 0
+    assert "releasing" not in capsys.readouterr().err  # nothing graded
+    text = readme.read_text()
+    assert text.startswith(f"before\n{README_BEGIN}\n") and text.endswith(f"\n{README_END}\nafter\n")
+    assert "old figures" not in text
+    assert "2 cores (a test CPU" in text and "the median of 3 runs with the spread (min–max)" in text
+    assert "| 4 | plain `nbgrader autograde` | 20.0 s (16.0–24.0) | 5.00 s | 2.50 s (2.00–3.00) |" in text
+    assert "| **speed-up** | **8.0× (8.0–8.0)** |  | CPU 4.0× (4.0–4.0) |" in text
+    assert "from 4 to 8 submissions" in text and "(×1.00)" in text  # flat: the same per submission at both sizes
+
+
+def made_up_size(submissions: int, plain_cpu: list[float]) -> dict:
+    """A class size's figures as the benchmark saves them, made up: plain nbgrader's CPU per submission in each
+    run, its wall time twice that; grade a quarter of plain's CPU, its wall time as much."""
+    runs = []
+    for number, plain in enumerate(plain_cpu, 1):
+        ours = plain / 4
+        usage = {
+            "plain": made_up_usage(wall=2 * plain * submissions, cpu=plain * submissions),
+            "grader": made_up_usage(wall=ours * submissions, cpu=ours * submissions),
+        }
+        runs.append({"run": number, **usage, "speedup": 2 * plain / ours, "cpu_ratio": plain / ours})
+    return {
+        "submissions": submissions,
+        "students": submissions // 2,
+        "graded_cells": 10 * submissions,
+        "identical_scores": True,
+        "runs": runs,
+        "summary": summary(runs, submissions),
+    }
+
+
+def made_up_usage(wall: float, cpu: float) -> dict:
+    return treeusage.Usage(
+        wall_s=wall,
+        cpu_s=cpu,
+        cpu_user_s=cpu,
+        cpu_system_s=0.0,
+        waited_cpu_s=cpu,
+        peak_memory_bytes=300 * 2**20,
+        peak_with_cache_bytes=400 * 2**20,
+        largest_process_bytes=100 * 2**20,
+        processes=4,
+        kernel_groups=0,
+        uncounted=0,
+        leftover=0,
+        measure="cgroup",
+    ).as_dict()
+
+
+def test_cpu_of_a_process_no_one_waits_for_in_a_group_of_its_own_is_counted(tmp_path):
+    """As a grading kernel forked from the zygote and moved into its own memory group, the orphan here is
+    counted by the cgroup measure, and wait4 alone (RUSAGE_CHILDREN's view) would have missed it."""
+    where = "group" if treeusage.cgroups_usable() else "none"
+    command = [sys.executable, "-c", ORPHAN, where, str(BURN_S)]
+    usage = treeusage.run(command, COURSE.root, tools_env(PYTHONPATH=str(COURSE.root)), tmp_path / "orphan.log")
+    assert usage.measure == treeusage.measure_name()
+    assert usage.waited_cpu_s < BURN_S, usage  # the command itself hardly works
+    if usage.measure == "cgroup":
+        assert usage.cpu_s >= BURN_S, usage
+        assert (usage.kernel_groups, usage.uncounted, usage.leftover) == (1, 0, 0), usage
+        assert usage.peak_memory_bytes > 0 and usage.largest_process_bytes > 0, usage
+    else:  # the fallback says it counts only what was waited for
+        assert usage.cpu_s == usage.waited_cpu_s, usage
