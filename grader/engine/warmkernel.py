@@ -384,7 +384,7 @@ class ForkedProcess:
         """Wait until the kernel has ended, woken by its keeper's last word (or, for a kernel without one,
         by its process ending: a pidfd), never by a timer."""
         loop = asyncio.get_running_loop()
-        while self.poll() is None:
+        while (returncode := self.poll()) is None:
             if self.keeper is not None:
                 fd, owned = self.keeper.connection.fileno(), False
             else:
@@ -402,7 +402,7 @@ class ForkedProcess:
                     os.close(fd)
             if self.keeper is None:
                 self.returncode = 0  # ended (perhaps not yet reaped by the zygote); its exit status is not ours
-        return self.returncode
+        return returncode
 
     def settle(self, timeout: float = 2.0) -> None:
         """When the kernel's process is gone, wait (at most `timeout` s) for its keeper to finish."""
