@@ -9,6 +9,7 @@ submissions (or lessons) that changed since they were last graded.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -156,13 +157,29 @@ def _not_run(course: Course, job: Job, outcome: Outcome) -> Sandboxed:
     return Sandboxed(None, nbformat.writes(shown), {name: (0.0, False) for name in cells})
 
 
-def record(course: Course, job: Job, result: Sandboxed, status: str = status_.GRADED, detail: str = "") -> None:
+def course_gradebook(course: Course) -> Gradebook:
+    """The course's own nbgrader gradebook, opened (close it, or use it in a `with`)."""
+    config = course.nbgrader_config()
+    return Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id)
+
+
+def record(
+    course: Course,
+    job: Job,
+    result: Sandboxed,
+    status: str = status_.GRADED,
+    detail: str = "",
+    gradebook: Gradebook | None = None,
+) -> None:
     """Write one sandboxed result into the course's gradebook and autograded/ folder, as nbgrader would.
 
     A submission with a problem is flagged, and its status is the auto comment of its first cell.
+    `gradebook` is the course's, already open (a batch opens it once), else it is opened here.
     """
-    config = course.nbgrader_config()
-    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb, warnings.catch_warnings():
+    with (
+        contextlib.nullcontext(gradebook) if gradebook is not None else course_gradebook(course) as gb,
+        warnings.catch_warnings(),
+    ):
         warnings.simplefilter("ignore")  # nbgrader's own SQLAlchemy warnings when it creates a submission
         gb.update_or_create_student(job.student)
         if job.timestamp:
@@ -274,36 +291,44 @@ def grade_class(
         _require_assignments(course, sorted({job.lesson for job in todo}))
         for lesson in {job.lesson for job in todo}:
             lesson_gradebook(course, lesson)  # built once here, not in every worker
-        finished = [(job, unreadable(job)) for job in todo]
-        for job, outcome in finished:
-            if outcome is not None:
-                _finish(course, job, outcome, job.digest, state, log)
-        todo = [job for job, outcome in finished if outcome is None]
-        for index, future in in_workers(grade, Calls(course, todo, timeout, memory), jobs, progress):
-            job = todo[index]
-            digest: str | None = job.digest  # None: graded again by the next run
-            try:
-                outcome = Outcome.from_data(future.result())
-            except GradingFailed as error:  # the machine's failure: listed, graded by the next run
-                log.failed.append((job.student, job.lesson, str(error)))
-                state.pop(job.key, None)
-                _save_state(course, state)
-                continue
-            except WorkerDied as error:  # scored 0 and flagged, and graded again by the next run
-                outcome, digest = Outcome(None, status_.GRADER_DIED, f"{error}; the next `grade` tries again"), None
-            except Exception as error:  # what a worker sent back could not be read
-                outcome = Outcome(None, status_.INVALID, f"grading stopped ({named_error(error)})")
-            _finish(course, job, outcome, digest, state, log)
+        with course_gradebook(course) as gradebook:
+            _grade_jobs(course, todo, state, log, gradebook, jobs, timeout, memory, progress, grade)
     log.seconds = time.monotonic() - start
     return log
 
 
-def _finish(course: Course, job: Job, outcome: Outcome, digest: str | None, state: dict, log: GradeLog) -> None:
+def _grade_jobs(course, todo, state, log, gradebook, jobs, timeout, memory, progress, grade) -> None:
+    """grade_class's work on the jobs to grade, each recorded into the open `gradebook` as it ends."""
+    finished = [(job, unreadable(job)) for job in todo]
+    for job, outcome in finished:
+        if outcome is not None:
+            _finish(course, job, outcome, job.digest, state, log, gradebook)
+    todo = [job for job, outcome in finished if outcome is None]
+    for index, future in in_workers(grade, Calls(course, todo, timeout, memory), jobs, progress):
+        job = todo[index]
+        digest: str | None = job.digest  # None: graded again by the next run
+        try:
+            outcome = Outcome.from_data(future.result())
+        except GradingFailed as error:  # the machine's failure: listed, graded by the next run
+            log.failed.append((job.student, job.lesson, str(error)))
+            state.pop(job.key, None)
+            _save_state(course, state)
+            continue
+        except WorkerDied as error:  # scored 0 and flagged, and graded again by the next run
+            outcome, digest = Outcome(None, status_.GRADER_DIED, f"{error}; the next `grade` tries again"), None
+        except Exception as error:  # what a worker sent back could not be read
+            outcome = Outcome(None, status_.INVALID, f"grading stopped ({named_error(error)})")
+        _finish(course, job, outcome, digest, state, log, gradebook)
+
+
+def _finish(
+    course: Course, job: Job, outcome: Outcome, digest: str | None, state: dict, log: GradeLog, gradebook: Gradebook
+) -> None:
     """Record one job's outcome in the gradebook, the state file and the log."""
     if job.problem:
         outcome = outcome.also(status_.BAD_TIMESTAMP, job.problem)
     result = outcome.result or _not_run(course, job, outcome)
-    record(course, job, result, outcome.status, outcome.detail)
+    record(course, job, result, outcome.status, outcome.detail, gradebook)
     state[job.key] = {"digest": digest, "status": outcome.status, "detail": outcome.detail}
     score = sum(points or 0 for points, _ in result.grades.values())
     log.graded.append((job.student, job.lesson, score, outcome.status, outcome.detail))
