@@ -15,10 +15,11 @@ import sys
 import nbformat
 import pytest
 
+from grader.engine import status
 from grader.engine.scores import render_table
 from grader.engine.submission import identify_lesson, read_notebook
 from grader.instructor.results import class_results
-from tests.results_by_hand import course_by_hand
+from tests.results_by_hand import Graded, course_by_hand, executed
 from tests.support import (
     COURSE,
     Ran,
@@ -88,17 +89,19 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2_in_a_process_of_its_own(tmp_
 
 
 def test_grade_runs_as_the_readme_shows_it(tmp_path):
-    """`grade` in a process of its own grades a collected submission into the gradebook."""
-    course = course_by_hand(COURSE, tmp_path / "course", [LESSON], {})  # released, nothing handed in yet
-    handed_in = course.grading / "submitted" / "ada" / LESSON / f"{LESSON}.ipynb"
-    handed_in.parent.mkdir(parents=True)
-    nbformat.write(COURSE.learner_notebook(LESSON, COURSE.reference_answers(LESSON)), handed_in)
-    run = grader("--course", course.root, "grade", "--jobs", "1")
+    """`grade` in a process of its own: a submission graded before (written by hand as grading writes it) is
+    left as it is, and a new one that is no file (a folder named like the notebook) is graded and flagged;
+    neither needs a kernel (test_pipeline grades notebooks through `grade` in a process of its own)."""
+    graded = {("ada", LESSON): Graded(executed(COURSE, LESSON))}
+    course = course_by_hand(COURSE, tmp_path / "course", [LESSON], graded)
+    (course.grading / "submitted" / "bo" / LESSON / f"{LESSON}.ipynb").mkdir(parents=True)
+    run = grader("--course", course.root, "grade")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("Graded 1 submission(s)")
+    assert run.stdout.startswith("Graded 1 submission(s)") and "1 unchanged since last graded" in run.stdout
+    assert f"  bo / {LESSON}: {status.INVALID} (no such file)" in run.stdout.splitlines()
     results = class_results(course)
-    assert results.score("ada", LESSON) == results.max_scores[LESSON] > 0
-    assert results.problem("ada", LESSON) is None
+    assert results.score("ada", LESSON) == results.max_scores[LESSON] > 0 and results.problem("ada", LESSON) is None
+    assert results.score("bo", LESSON) == 0 and results.problem("bo", LESSON) == (status.INVALID, "no such file")
 
 
 def test_make_check_grades_a_notebook():
