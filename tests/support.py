@@ -12,7 +12,7 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import nbformat
@@ -158,3 +158,46 @@ async def run_in_kernel(code: str, cwd, env=None, isolate=False) -> tuple[str, F
     client.stop_channels()
     assert reply["content"]["status"] == "ok", reply["content"]
     return "".join(printed), km
+
+
+def grade_source_notebooks(folder: Path) -> None:
+    """Grade every lesson's source notebook (solutions, their markers and the hidden tests in place), read and
+    identified as `check` reads a notebook, in one warm batch (grade_many); the reports go to reports.json as
+    grade_every_lesson writes them, each lesson's under the kind "source" (read_lesson_reports reads them)."""
+    from grader.engine.pool import grade_many
+    from grader.engine.submission import identify_lesson, read_notebook
+
+    lessons = COURSE.lesson_ids()
+    notebooks = [read_notebook(COURSE.source_notebook(lesson)) for lesson in lessons]
+    items = [
+        (identify_lesson(COURSE, nb, COURSE.source_notebook(lesson)), nb)
+        for lesson, nb in zip(lessons, notebooks, strict=True)
+    ]
+    assert [lesson for lesson, _ in items] == lessons, items
+    reports = run_apart(grade_many, COURSE, items)
+    failed = [
+        (lesson, report) for lesson, report in zip(lessons, reports, strict=True) if isinstance(report, Exception)
+    ]
+    assert not failed, failed
+    graded = {lesson: {"source": asdict(report)} for lesson, report in zip(lessons, reports, strict=True)}
+    (folder / "reports.json").write_text(json.dumps(graded))
+
+
+@dataclass
+class Ran:
+    """What a run of the command line gave: its exit status and what it printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli_here(capsys, *args) -> Ran:
+    """`python -m grader ARGS` run in this process (grader.cli.main, in a thread of its own for the kernels it may
+    start), what it printed read with pytest's `capsys`: no interpreter to start, so a run costs what it does."""
+    from grader import cli
+
+    capsys.readouterr()  # what was printed before is not this run's
+    returncode = run_apart(cli.main, [str(arg) for arg in args])
+    out, err = capsys.readouterr()
+    return Ran(returncode, out, err)

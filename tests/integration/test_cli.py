@@ -1,31 +1,35 @@
 """`python -m grader` as a learner runs it: grading results, and one clear line for bad input.
 
-Most run the command line in this process (`grader.cli.main`); a few run it as the README
-shows it, in a process of its own.
+Most run the command line in this process (`grader.cli.main`, tests.support.run_cli_here); a few run it
+as the README shows it, in a process of its own: `--help`, `check`, `make check`, `grade` and a bad input.
+What `check` prints for every lesson is read from gradings shared with the rest of the run (one warm
+batch each): the stubs' from the `lesson_reports` fixture, the source notebooks' from `source_reports`;
+the real runs below show that `check` prints exactly those reports.
 """
 
 import json
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
 
 import nbformat
 import pytest
 
-from grader import cli
-from tests.support import COURSE, run_apart
+from grader.engine import status
+from grader.engine.scores import render_table
+from grader.engine.submission import identify_lesson, read_notebook
+from grader.instructor.results import class_results
+from tests.results_by_hand import Graded, course_by_hand, executed
+from tests.support import (
+    COURSE,
+    Ran,
+    grade_source_notebooks,
+    once_per_run,
+    read_lesson_reports,
+    run_cli_here,
+)
 
 LESSON = COURSE.lesson_ids()[0]
-
-
-@dataclass
-class Ran:
-    """What a run of the command line gave: its exit status and what it printed."""
-
-    returncode: int
-    stdout: str
-    stderr: str
 
 
 def grader(*args, cwd=COURSE.root) -> Ran:
@@ -40,45 +44,64 @@ def grader(*args, cwd=COURSE.root) -> Ran:
 
 @pytest.fixture
 def grader_here(capsys):
-    """Run the CLI in this process (a thread of its own, for the kernels), as `grader` runs it."""
-    capsys.readouterr()
-
-    def run(*args) -> Ran:
-        returncode = run_apart(cli.main, [str(a) for a in args])
-        out, err = capsys.readouterr()
-        return Ran(returncode, out, err)
-
-    return run
+    """Run the CLI in this process, as `grader` runs it."""
+    return lambda *args: run_cli_here(capsys, *args)
 
 
-def test_check_runs_as_the_readme_shows_it():
+@pytest.fixture(scope="module")
+def source_reports(tmp_path_factory):
+    """lesson -> {"source": the Report of its source notebook}, graded once per run in one batch."""
+    return read_lesson_reports(once_per_run(tmp_path_factory, "source-reports", grade_source_notebooks))
+
+
+def printed_json(report) -> dict:
+    """What `check --json` prints for a report, parsed."""
+    return json.loads(report.to_json())
+
+
+# ----------------------------------------------------------------- real processes, as the README shows them
+
+
+def test_check_runs_as_the_readme_shows_it(source_reports):
     """The venv's python with no venv on PATH finds everything (the other tests run the command line in process)."""
     run = grader("check", COURSE.source_notebook(LESSON), "--json")
     assert run.returncode == 0 and run.stderr == ""
     report = json.loads(run.stdout)
     assert report["lesson"] == LESSON and report["score"] == report["max_score"] > 0
+    assert report == printed_json(source_reports[LESSON]["source"])  # what the shared grading gives
     assert grader("release", "99_nothing").returncode == 2
 
 
-@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
-def test_check_gives_full_marks_to_the_solution_notebook(lesson, grader_here):
-    run = grader_here("check", COURSE.source_notebook(lesson), "--json")
+def test_help_lists_every_command():
+    run = grader("--help")
     assert run.returncode == 0 and run.stderr == ""
-    report = json.loads(run.stdout)
-    assert set(report) == {"lesson", "score", "max_score", "tests"}
-    assert report["lesson"] == lesson and report["score"] == report["max_score"] > 0
-    assert all(set(t) == {"grade_id", "points", "max_points", "passed", "message"} for t in report["tests"])
-    assert sum(t["max_points"] for t in report["tests"]) == report["max_score"]
+    assert run.stdout.startswith("usage: python -m grader")
+    for command in ("release", "collect", "grade", "feedback", "export", "report", "check", "prove"):
+        assert command in run.stdout
 
 
-@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
-def test_check_gives_zero_to_the_release_and_prints_a_table(lesson, grader_here):
-    run = grader_here("check", COURSE.release_notebook(lesson))
-    assert run.returncode == 0 and run.stderr == ""
-    lines = run.stdout.splitlines()
-    assert lines[1].split() == ["test", "points", "result", "message"]
-    assert any(line.startswith("Total: 0 / ") for line in lines)
-    assert "FAILED" in run.stdout and "not written yet" in run.stdout
+def test_bad_input_is_one_line_on_stderr_and_exit_2_in_a_process_of_its_own(tmp_path):
+    path = tmp_path / "submission.ipynb"
+    path.write_text("print('hello')\n")
+    run = grader("check", path, "--json")
+    assert run.returncode == 2 and run.stdout == ""
+    assert len(run.stderr.strip().splitlines()) == 1 and "not valid JSON" in run.stderr
+
+
+def test_grade_runs_as_the_readme_shows_it(tmp_path):
+    """`grade` in a process of its own: a submission graded before (written by hand as grading writes it) is
+    left as it is, and a new one that is no file (a folder named like the notebook) is graded and flagged;
+    neither needs a kernel (test_pipeline grades notebooks through `grade` in a process of its own)."""
+    graded = {("ada", LESSON): Graded(executed(COURSE, LESSON))}
+    course = course_by_hand(COURSE, tmp_path / "course", [LESSON], graded)
+    (course.grading / "submitted" / "bo" / LESSON / f"{LESSON}.ipynb").mkdir(parents=True)
+    run = grader("--course", course.root, "grade")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("Graded 1 submission(s)") and "1 unchanged since last graded" in run.stdout
+    assert f"  bo / {LESSON}: {status.INVALID} (no such file)" in run.stdout.splitlines()
+    results = class_results(course)
+    assert results.score("ada", LESSON) == results.max_scores[LESSON] > 0 and results.problem("ada", LESSON) is None
+    assert results.score("bo", LESSON) == 0 and results.problem("bo", LESSON) == (status.INVALID, "no such file")
 
 
 def test_make_check_grades_a_notebook():
@@ -91,6 +114,37 @@ def test_make_check_grades_a_notebook():
     )
     assert run.returncode == 0, run.stderr
     assert "Total: 0 / " in run.stdout
+
+
+# ----------------------------------------------------------------- in this process
+
+
+def test_check_prints_the_table_of_its_grading(grader_here, lesson_reports):
+    """A real `check` in process prints render_table of the grading, the same as the shared batch's."""
+    run = grader_here("check", COURSE.release_notebook(LESSON))
+    assert run.returncode == 0 and run.stderr == ""
+    assert run.stdout == render_table(lesson_reports[LESSON]["stub"]) + "\n"
+
+
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
+def test_check_gives_full_marks_to_the_solution_notebook(lesson, source_reports):
+    report = printed_json(source_reports[lesson]["source"])
+    assert set(report) == {"lesson", "score", "max_score", "tests"}
+    assert report["lesson"] == lesson and report["score"] == report["max_score"] > 0
+    assert all(set(t) == {"grade_id", "points", "max_points", "passed", "message"} for t in report["tests"])
+    assert sum(t["max_points"] for t in report["tests"]) == report["max_score"]
+
+
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
+def test_check_gives_zero_to_the_release_and_prints_a_table(lesson, lesson_reports):
+    release = COURSE.release_notebook(lesson)
+    graded = read_notebook(release)  # as `check` reads it: the stub notebook of the shared grading
+    assert identify_lesson(COURSE, graded, release) == lesson and graded == COURSE.learner_notebook(lesson, {})
+    printed = render_table(lesson_reports[lesson]["stub"])
+    lines = printed.splitlines()
+    assert lines[1].split() == ["test", "points", "result", "message"]
+    assert any(line.startswith("Total: 0 / ") for line in lines)
+    assert "FAILED" in printed and "not written yet" in printed
 
 
 def _unknown_lesson(path):

@@ -17,7 +17,7 @@ import pytest
 
 from grader.course import Course, source_notebook_in, text_source_in
 from grader.instructor.collect import collect_downloads
-from tests.support import COURSE
+from tests.support import COURSE, run_cli_here
 
 LESSON = "01_naive_division"
 
@@ -104,7 +104,8 @@ def test_an_unplaced_file_never_overwrites_another(course_dir, tmp_path):
     assert kept == ["first", "second"]
 
 
-# Downloads made to break collect, through the command line as an instructor runs it.
+# Downloads made to break collect, through the command line as an instructor runs it: in this process (cli.main),
+# but for the zip of zeros, which runs in a process of its own so that its peak memory is its own.
 
 ORDINARY = "ana_1_ordinary.ipynb"
 # Runs the command after it and writes the peak resident memory of its process (KB) as the last line of stderr.
@@ -114,25 +115,22 @@ PEAK_RSS = (
 )
 
 
-def collect_cli(root, source, *options, measure=False):
-    """`python -m grader --course ROOT collect --from SOURCE [options]`."""
-    command = [
-        sys.executable,
-        "-m",
-        "grader",
-        "--course",
-        str(root),
-        "collect",
-        "--from",
-        str(source),
-        *map(str, options),
-    ]
+def collect_command(root, source, *options) -> list[str]:
+    """The arguments of `python -m grader --course ROOT collect --from SOURCE [options]`."""
+    return ["--course", str(root), "collect", "--from", str(source), *map(str, options)]
+
+
+@pytest.fixture
+def collect_here(capsys):
+    """Run `collect_command` in this process (grader.cli.main), as an instructor runs it."""
+    return lambda root, source, *options: run_cli_here(capsys, *collect_command(root, source, *options))
+
+
+def collect_measured(root, source, *options):
+    """`collect_command` in a process of its own, whose peak memory (KB) is the last line of its stderr."""
+    command = [sys.executable, "-m", "grader", *collect_command(root, source, *options)]
     return subprocess.run(
-        [sys.executable, "-c", PEAK_RSS, *command] if measure else command,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=COURSE.root,
+        [sys.executable, "-c", PEAK_RSS, *command], capture_output=True, text=True, timeout=300, cwd=COURSE.root
     )
 
 
@@ -171,7 +169,7 @@ def edited(change) -> str:
     return json.dumps(nb)
 
 
-def test_json_nested_deeper_than_python_recurses_costs_only_its_file(course_dir, tmp_path):
+def test_json_nested_deeper_than_python_recurses_costs_only_its_file(course_dir, tmp_path, collect_here):
     def deep_metadata(nb):
         nb["metadata"]["deep"] = json.loads('{"a": ' * 500 + "1" + "}" * 500)
 
@@ -179,7 +177,7 @@ def test_json_nested_deeper_than_python_recurses_costs_only_its_file(course_dir,
         tmp_path / "lms.zip",
         [("bob_1_deep.ipynb", "[" * 100_000 + "]" * 100_000), ("cy_1_deep.ipynb", edited(deep_metadata))],
     )
-    run = collect_cli(course_dir, archive)
+    run = collect_here(course_dir, archive)
     assert_ordinary_collected(run, course_dir)
     assert listed(run) == {
         "bob_1_deep.ipynb": "not a notebook (not valid JSON: nested too deep)",
@@ -199,7 +197,7 @@ SHAPES = {
 }
 
 
-def test_nbgrader_metadata_of_another_shape_carries_no_grade_id(course_dir, tmp_path):
+def test_nbgrader_metadata_of_another_shape_carries_no_grade_id(course_dir, tmp_path, collect_here):
     def setup_cell_as(shape):
         return lambda nb: nb["cells"][1]["metadata"].update(nbgrader=shape)
 
@@ -209,7 +207,7 @@ def test_nbgrader_metadata_of_another_shape_carries_no_grade_id(course_dir, tmp_
 
     entries = [(f"{student}_1.ipynb", edited(setup_cell_as(shape))) for student, shape in SHAPES.items()]
     archive = zip_of(tmp_path / "lms.zip", entries + [("ivy_1_lists.ipynb", edited(every_cell_as_a_list))])
-    run = collect_cli(course_dir, archive)
+    run = collect_here(course_dir, archive)
     assert_ordinary_collected(run, course_dir)
     assert submitted(course_dir) == {"ana", *SHAPES}  # the other cells still name the lesson
     assert list(listed(run)) == ["ivy_1_lists.ipynb"]
@@ -221,7 +219,7 @@ def test_nbgrader_metadata_of_another_shape_carries_no_grade_id(course_dir, tmp_
         assert "setup" not in grade_ids_in_order(placed) and "naive_normalize" in grade_ids_in_order(placed)
 
 
-def test_odd_json_and_huge_values_get_a_short_reason(course_dir, tmp_path):
+def test_odd_json_and_huge_values_get_a_short_reason(course_dir, tmp_path, collect_here):
     odd = {
         "bob_1_digits.ipynb": (edited(lambda nb: None)[:-1] + ', "n": ' + "9" * 5000 + "}", "not valid JSON"),
         "cy_1_surrogate.ipynb": (edited(lambda nb: nb["cells"][4].update(source="\ud800")), "not valid Unicode"),
@@ -234,7 +232,7 @@ def test_odd_json_and_huge_values_get_a_short_reason(course_dir, tmp_path):
     }
     huge = edited(lambda nb: nb["cells"][4].update(source="x = 1\n" * 1_000_000))  # 6 MB of code is a notebook
     archive = zip_of(tmp_path / "lms.zip", [(name, data) for name, (data, _) in odd.items()] + [("kim_1.ipynb", huge)])
-    run = collect_cli(course_dir, archive)
+    run = collect_here(course_dir, archive)
     assert_ordinary_collected(run, course_dir)
     reasons = listed(run)
     assert set(reasons) == set(odd)
@@ -252,7 +250,7 @@ def flag_entry(data: bytes, name: str, flag: int) -> bytes:
     return data[: at + 8] + bits.to_bytes(2, "little") + data[at + 10 :]
 
 
-def test_a_damaged_or_encrypted_zip_entry_costs_only_itself(course_dir, tmp_path):
+def test_a_damaged_or_encrypted_zip_entry_costs_only_itself(course_dir, tmp_path, collect_here):
     damaged = edited(lambda nb: nb["metadata"].update(marker="bob-intact"))
     archive = zip_of(
         tmp_path / "lms.zip",
@@ -264,7 +262,7 @@ def test_a_damaged_or_encrypted_zip_entry_costs_only_itself(course_dir, tmp_path
     )
     data = archive.read_bytes().replace(b"bob-intact", b"bob-broken")  # stored, so only the CRC-32 tells
     archive.write_bytes(flag_entry(data, "cy_1_locked.ipynb", 0x1))
-    run = collect_cli(course_dir, archive)
+    run = collect_here(course_dir, archive)
     assert_ordinary_collected(run, course_dir)
     reasons = listed(run)
     assert set(reasons) == {"bob_1_damaged.ipynb", "cy_1_locked.ipynb"}
@@ -282,7 +280,7 @@ def test_a_zip_of_gigabytes_of_zeros_is_listed_unread_in_little_memory(course_di
             for _ in range(3 * 1024):
                 entry.write(bytes(2**20))  # 3 GB of zeros
     assert archive.stat().st_size < 30 * 2**20
-    run = collect_cli(course_dir, archive, measure=True)
+    run = collect_measured(course_dir, archive)
     peak_mb = int(run.stderr.split()[-1]) / 1024
     assert peak_mb < 400, f"collect peaked at {peak_mb:.0f} MB for a 3 GB entry"
     assert_ordinary_collected(run, course_dir)
@@ -292,10 +290,10 @@ def test_a_zip_of_gigabytes_of_zeros_is_listed_unread_in_little_memory(course_di
     assert "bob_1_zeros.ipynb" in kept[0].read_text() and "not read" in kept[0].read_text()
 
 
-def test_past_the_download_limit_files_are_listed_not_read(course_dir, tmp_path):
+def test_past_the_download_limit_files_are_listed_not_read(course_dir, tmp_path, collect_here):
     junk = [(f"c{i}_1.ipynb", b"x" * 900_000) for i in range(1, 6)]
     archive = zip_of(tmp_path / "lms.zip", [("big_1.ipynb", b"x" * 1_500_000), *junk, ("zed/work.ipynb", notebook())])
-    run = collect_cli(course_dir, archive, "--max-file", 1, "--max-download", 3)
+    run = collect_here(course_dir, archive, "--max-file", 1, "--max-download", 3)
     assert_ordinary_collected(run, course_dir)
     reasons = listed(run)
     assert reasons["big_1.ipynb"] == "larger than the 1 MB one file may be (--max-file); not read"
@@ -315,7 +313,7 @@ def test_past_the_download_limit_files_are_listed_not_read(course_dir, tmp_path)
     assert sum(kept.values()) < 3 * 2**20
 
 
-def test_links_and_pipes_in_a_download_folder_are_listed_not_followed(course_dir, tmp_path):
+def test_links_and_pipes_in_a_download_folder_are_listed_not_followed(course_dir, tmp_path, collect_here):
     downloads, elsewhere = tmp_path / "downloads", tmp_path / "elsewhere"
     (downloads / "eve").mkdir(parents=True)
     elsewhere.mkdir()
@@ -327,7 +325,7 @@ def test_links_and_pipes_in_a_download_folder_are_listed_not_followed(course_dir
     (downloads / "cy").symlink_to(elsewhere, target_is_directory=True)
     os.mkfifo(downloads / "dan_1_pipe.ipynb")
     (downloads / os.fsdecode(b"fay_1_\xff.ipynb")).write_text(notebook())  # a name that is not UTF-8
-    run = collect_cli(course_dir, downloads)
+    run = collect_here(course_dir, downloads)
     assert_ordinary_collected(run, course_dir)
     reasons = listed(run)
     assert reasons == {
@@ -344,17 +342,17 @@ def test_links_and_pipes_in_a_download_folder_are_listed_not_followed(course_dir
     )
 
 
-def test_a_link_entry_in_a_zip_is_listed_not_followed(course_dir, tmp_path):
+def test_a_link_entry_in_a_zip_is_listed_not_followed(course_dir, tmp_path, collect_here):
     link = zipfile.ZipInfo("bob_1_link.ipynb")
     link.create_system, link.external_attr = 3, (stat.S_IFLNK | 0o777) << 16
     archive = zip_of(tmp_path / "lms.zip", [(link, str(source_notebook_in(course_dir, LESSON)))])
-    run = collect_cli(course_dir, archive)
+    run = collect_here(course_dir, archive)
     assert_ordinary_collected(run, course_dir)
     assert listed(run) == {"bob_1_link.ipynb": "a symbolic link (not followed)"}
     assert submitted(course_dir) == {"ana"}
 
 
-def test_absolute_and_climbing_paths_name_no_student(course_dir, tmp_path):
+def test_absolute_and_climbing_paths_name_no_student(course_dir, tmp_path, collect_here):
     names = {
         "/tmp/x_01.ipynb": "an absolute path",
         "/home/bob/bob_1.ipynb": "an absolute path",
@@ -363,7 +361,7 @@ def test_absolute_and_climbing_paths_name_no_student(course_dir, tmp_path):
         "..\\eve_1.ipynb": "climbs out with '..'",
     }
     archive = zip_of(tmp_path / "lms.zip", [(name, notebook()) for name in names])
-    run = collect_cli(course_dir, archive)
+    run = collect_here(course_dir, archive)
     assert_ordinary_collected(run, course_dir)
     reasons = listed(run)
     assert set(reasons) == set(names)
@@ -371,12 +369,12 @@ def test_absolute_and_climbing_paths_name_no_student(course_dir, tmp_path):
     assert submitted(course_dir) == {"ana"} and not (tmp_path / "dan_1.ipynb").exists()
 
 
-def test_names_are_escaped_in_every_line_collect_writes(course_dir, tmp_path):
+def test_names_are_escaped_in_every_line_collect_writes(course_dir, tmp_path, collect_here):
     placed = "bob_1\nCollected 99 submission(s).\x1b[2J\u202e.ipynb"
     forged = f"cy\x1b[31m_1\r\n  mallory / {LESSON} <- forged.txt"
     link = zipfile.ZipInfo("dan_1\n\x1b[1mlink.ipynb")
     link.create_system, link.external_attr = 3, (stat.S_IFLNK | 0o777) << 16
-    run = collect_cli(
+    run = collect_here(
         course_dir, zip_of(tmp_path / "lms.zip", [(placed, notebook()), (forged, "hello"), (link, "/etc/passwd")])
     )
     assert_ordinary_collected(run, course_dir)
@@ -396,7 +394,7 @@ def test_names_are_escaped_in_every_line_collect_writes(course_dir, tmp_path):
     assert "\x1b" not in note and note.splitlines()[0] == "dan_1\\n\\x1b[1mlink.ipynb" and len(note.splitlines()) == 3
 
 
-def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path):
+def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path, capsys):
     """Students write the exchange's inbound folder: one puts a link to the instructor's source notebook
     in place of their own, one a pipe, one a folder that links elsewhere, one names a submission so that
     nbgrader cannot read its time, one names itself '..'; the ordinary student is collected."""
@@ -421,14 +419,7 @@ def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path):
     elsewhere.mkdir()
     (elsewhere / f"{LESSON}.ipynb").write_text(notebook())
     (inbound / f"eve+{LESSON}+{when}+a1b2").symlink_to(elsewhere, target_is_directory=True)
-    run = subprocess.run(
-        [sys.executable, "-m", "grader", "--course", str(course_dir), "collect", "--exchange", str(exchange)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=COURSE.root,
-        env={**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"},
-    )
+    run = run_cli_here(capsys, "--course", course_dir, "collect", "--exchange", exchange)
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
     ana = course_dir / ".grading" / "submitted" / "ana" / LESSON / f"{LESSON}.ipynb"
     assert ana.read_text() == notebook()

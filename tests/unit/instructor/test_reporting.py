@@ -1,10 +1,12 @@
-"""Feedback pages, grade exports and the class report, from a small class graded by real nbgrader.
+"""Feedback pages, grade exports and the class report, from a small class written by hand as grading leaves it.
 
-Four students take two lessons: one gets full marks, one hands in the stubs and skips a
-lesson, two hold known misconceptions; a fifth is enrolled but hands in nothing.
+Four students take two lessons: one gets full marks, one hands in the stubs and skips a lesson, two hold
+known misconceptions; a fifth is enrolled but hands in nothing. Their gradebook, autograded notebooks and
+graded.json are written as `grader grade` writes them (tests/results_by_hand.py), so no kernel runs; the
+one test here that grades for real is the last. Whole classes graded for real go through these writers
+in tests/integration (test_demo, test_hostile).
 """
 
-import copy
 import csv
 import html
 import re
@@ -15,10 +17,10 @@ import nbformat
 import numpy as np
 import pytest
 from nbgrader.api import Gradebook
-from nbgrader.apps import NbGraderAPI
 
-from grader.course import Course, read_cached, source_notebook_in
-from grader.engine.sandbox import AUTOGRADE_STEPS, autograde_sandboxed, quiet_stderr, require_success
+from grader.course import Course, read_cached
+from grader.engine import status
+from grader.engine.sandbox import autograde_sandboxed, lesson_gradebook
 from grader.engine.scores import MESSAGE_LIMIT, MISTAKE_LIMIT, MISTAKES_LIMIT, report_of
 from grader.engine.testrunner import is_test_cell
 from grader.instructor.export import write_canvas_csv, write_grades_csv
@@ -27,7 +29,8 @@ from grader.instructor.report import MisconceptionCount, misconception_counts, w
 from grader.instructor.results import ClassResults, Student, class_results
 from grader.learner import checks, hints
 from grader.learner.hints import misconceptions
-from tests.support import COURSE, marked_lines, once_per_run, run_apart
+from tests.results_by_hand import Graded, course_by_hand, error, executed, not_written, wrong
+from tests.support import COURSE, marked_lines, run_apart
 
 NAIVE, MASKING = "01_naive_division", "06_masking"
 LESSONS = [NAIVE, MASKING]
@@ -41,18 +44,13 @@ WHOLE_ARRAY = misconception("naive_sums_whole_array")  # cy and di
 MASK_WITH_ZERO = misconception("masked_with_zero")  # cy
 CAUSAL_TRIU = misconception("causal_triu")  # di
 
-
-def with_mistake(lesson: str, entry) -> dict[str, str]:
-    """The reference answers with one function replaced by a catalogued misconception."""
-    return {**COURSE.reference_answers(lesson), entry.function: entry.source}
-
-
-# student -> lesson -> answers (a lesson left out = no submission)
+# student -> lesson -> what went wrong in it: None for nothing (full marks), "stubs", or the misconception
+# its learner holds (a lesson left out = no submission)
 CLASS = {
-    "ada": {NAIVE: COURSE.reference_answers(NAIVE), MASKING: COURSE.reference_answers(MASKING)},
-    "bo": {NAIVE: {}},
-    "cy": {NAIVE: with_mistake(NAIVE, WHOLE_ARRAY), MASKING: with_mistake(MASKING, MASK_WITH_ZERO)},
-    "di": {NAIVE: with_mistake(NAIVE, WHOLE_ARRAY), MASKING: with_mistake(MASKING, CAUSAL_TRIU)},
+    "ada": {NAIVE: None, MASKING: None},
+    "bo": {NAIVE: "stubs"},
+    "cy": {NAIVE: WHOLE_ARRAY, MASKING: MASK_WITH_ZERO},
+    "di": {NAIVE: WHOLE_ARRAY, MASKING: CAUSAL_TRIU},
 }
 NAMES = {
     "ada": dict(first_name="Ada", last_name="Lovelace", lms_user_id="1001"),
@@ -60,40 +58,37 @@ NAMES = {
 }  # eve is enrolled but submits nothing
 
 
-def build_class(root):
-    """Autograde the class in the course directory `root` with real nbgrader, then write every output."""
-    shutil.copy(COURSE.root / "nbgrader_config.py", root)  # a course of its own, with this course's settings
-    config = COURSE.nbgrader_config(at=root)
-    config.Autograde.autograde_preprocessors = AUTOGRADE_STEPS  # test cells run as `grade` runs them
-    api = NbGraderAPI(config=config)
-    with Gradebook(config.CourseDirectory.db_url) as gradebook:
-        for student, names in NAMES.items():
-            gradebook.update_or_create_student(student, **names)
-    for lesson in LESSONS:
-        source = source_notebook_in(root, lesson)
-        source.parent.mkdir(parents=True)
-        shutil.copy(COURSE.source_notebook(lesson), source)
-        with quiet_stderr():
-            require_success(api.generate_assignment(lesson), "generate_assignment")
-    for student, lessons in CLASS.items():
-        for lesson, answers in lessons.items():
-            submitted = root / ".grading" / "submitted" / student / lesson / f"{lesson}.ipynb"
-            submitted.parent.mkdir(parents=True)
-            nbformat.write(COURSE.learner_notebook(lesson, answers), submitted)
-            with quiet_stderr():
-                require_success(api.autograde(lesson, student), "autograde")
-    results = class_results(Course(root))
+def autograded(lesson: str, wrong_with) -> nbformat.NotebookNode:
+    """The autograded notebook of a submission of `lesson` whose learner got `wrong_with` (see CLASS) wrong."""
+    if wrong_with is None:
+        return executed(COURSE, lesson)
+    if wrong_with == "stubs":
+        return executed(COURSE, lesson, not_written(COURSE, lesson))
+    return executed(COURSE, lesson, wrong(COURSE, lesson, wrong_with))
+
+
+def build_class(root) -> Course:
+    """The class, graded by hand into the course directory `root`, with every output written to root/out."""
+    graded = {
+        (student, lesson): Graded(autograded(lesson, wrong_with))
+        for student, lessons in CLASS.items()
+        for lesson, wrong_with in lessons.items()
+    }
+    course = course_by_hand(COURSE, root, LESSONS, graded, NAMES)
+    results = class_results(course)
     out = root / "out"
     write_feedback(results, out / "feedback")
     write_grades_csv(results, out / "grades.csv")
     write_canvas_csv(results, out / "canvas.csv")
     write_report(results, out / "report.html")
+    return course
 
 
 @pytest.fixture(scope="module")
 def graded_class(tmp_path_factory):
-    """The class's course directory (built once per test run), its results and outputs."""
-    root = once_per_run(tmp_path_factory, "reporting-class", build_class)
+    """The class's course directory, its results and outputs."""
+    root = tmp_path_factory.mktemp("reporting-class")
+    build_class(root)
     out = root / "out"
     return root, class_results(Course(root)), out, sorted((out / "feedback").glob("*.html"))
 
@@ -159,7 +154,7 @@ def test_grades_csv_holds_the_gradebook_scores(graded_class):
     root, results, out, _ = graded_class
     rows = read_csv(out / "grades.csv")
     assert rows[0] == ["student", "01_naive_division (12)", "06_masking (14)", "total (26)", "problems"]
-    assert all(row[-1] == "" for row in rows[1:])  # this class was graded by plain nbgrader: no statuses
+    assert all(row[-1] == "" for row in rows[1:])  # every submission of this class was graded without a problem
     scores = gradebook_scores(root)
     by_student = {row[0]: [float(x) for x in row[1:-1]] for row in rows[1:]}
     assert list(by_student) == ["ada", "bo", "cy", "di", "eve"]
@@ -251,6 +246,57 @@ def test_report_counts_the_injected_misconceptions(graded_class):
     assert int(rows[0][3]) == max(int(row[3]) for row in rows)  # most common first
 
 
+def lesson_cells(gradebook_file, lesson: str) -> dict:
+    """What a gradebook records of a lesson's notebook: its grade, solution and source cells, its kernel."""
+    with Gradebook(f"sqlite:///{gradebook_file}", COURSE.nbgrader_config().CourseDirectory.course_id) as gradebook:
+        notebook = gradebook.find_notebook(lesson, lesson)
+        return {
+            "grade": {c.name: (float(c.max_score), c.cell_type) for c in notebook.grade_cells},
+            "solution": sorted(c.name for c in notebook.solution_cells),
+            "source": {c.name: (c.source, c.checksum, c.locked, c.cell_type) for c in notebook.source_cells},
+            "kernelspec": notebook.kernelspec,
+        }
+
+
+def test_the_class_by_hand_records_each_lesson_as_generate_assignment_does(graded_class, tmp_path):
+    """The builder's gradebook holds each lesson exactly as nbgrader's generate_assignment records it (the
+    cached lesson gradebook), so the writers read what they read after a real release and grading."""
+    root, _, _, _ = graded_class
+    for lesson in LESSONS:
+        released = shutil.copy(lesson_gradebook(COURSE, lesson), tmp_path / f"{lesson}.db")  # read a copy: the cache
+        assert lesson_cells(root / ".grading" / "gradebook.db", lesson) == lesson_cells(released, lesson)  # stays as is
+    with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gradebook:
+        assert {s.id for s in gradebook.students} == set(CLASS) | set(NAMES)
+        assert not any(n.flagged for lesson in LESSONS for n in gradebook.notebook_submissions(lesson, lesson))
+
+
+def test_a_problem_grading_met_reaches_every_output(tmp_path):
+    """A submission graded with a problem (here a timeout) is flagged in the gradebook, and graded.json's status
+    and detail reach the grade export, the feedback page and the report."""
+    detail = "test_naive_normalize_rows ran past the time limit and was stopped"
+    stopped = {"test_naive_normalize_rows": ([error("", "CellTimeoutError")], {})}
+    timed_out = Graded(executed(COURSE, NAIVE, stopped), status.TIMEOUT, detail)
+    course = course_by_hand(
+        COURSE,
+        tmp_path / "course",
+        [NAIVE],
+        {("ann", NAIVE): timed_out, ("ben", NAIVE): Graded(executed(COURSE, NAIVE))},
+    )
+    with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gradebook:
+        flagged = {n.student.id: n.flagged for n in gradebook.notebook_submissions(NAIVE, NAIVE)}
+    assert flagged == {"ann": True, "ben": False}
+    results = class_results(course)
+    assert results.problem("ann", NAIVE) == (status.TIMEOUT, detail) and results.problem("ben", NAIVE) is None
+    assert results.score("ann", NAIVE) == 11 and results.score("ben", NAIVE) == 12
+    write_grades_csv(results, tmp_path / "grades.csv")
+    assert [row[-1] for row in read_csv(tmp_path / "grades.csv")[1:]] == [f"{NAIVE}: {status.TIMEOUT}", ""]
+    page = write_feedback(results, tmp_path / "feedback")[0].read_text(encoding="utf-8")
+    assert f"Grading met a problem: {status.TIMEOUT} ({detail})" in html.unescape(re.sub(r"<[^>]+>", "", page))
+    write_report(results, tmp_path / "report.html")
+    problems = Tables((tmp_path / "report.html").read_text(encoding="utf-8")).tables["problems"][1:]
+    assert problems == [["ann", NAIVE, status.TIMEOUT, detail]]
+
+
 # --- misconceptions travel as data; every size on a page is bounded ------------------------------------
 
 FORGED = "forged by the learner's own error message"
@@ -298,25 +344,6 @@ def test_a_check_records_the_mistakes_it_names_as_data():
     assert checks.CheckFailed("plain").mistakes == ()
 
 
-def executed(lesson: str, outcomes: dict[str, tuple[list, object]], answers_metadata=None):
-    """The lesson's source notebook as if executed: each test cell in `outcomes` gets (outputs, the "grader"
-    metadata a run records); the others pass silently. `answers_metadata` goes on every solution cell."""
-    nb = copy.deepcopy(read_cached(COURSE.source_notebook(lesson)))
-    for cell in nb.cells:
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if is_test_cell(cell):
-            outputs, recorded = outcomes.get(grade_id, ([], {"mistakes": []}))
-            cell.outputs = [nbformat.from_dict(o) for o in outputs]
-            cell.metadata["grader"] = recorded
-        elif grade_id and answers_metadata is not None:
-            cell.metadata["grader"] = answers_metadata
-    return nb
-
-
-def error(evalue: str, ename: str = "CheckFailed") -> dict:
-    return {"output_type": "error", "ename": ename, "evalue": evalue, "traceback": []}
-
-
 def one_lesson_class(
     reports: dict[str, object], names: dict[str, dict] | None = None, statuses: dict | None = None
 ) -> ClassResults:
@@ -339,6 +366,7 @@ def test_the_report_counts_recorded_mistakes_never_lines_of_a_message(tmp_path):
         "fo": report_of(
             COURSE,
             executed(
+                COURSE,
                 NAIVE,
                 {
                     first: ([error(forged)], {"mistakes": []}),
@@ -353,6 +381,7 @@ def test_the_report_counts_recorded_mistakes_never_lines_of_a_message(tmp_path):
         "st": report_of(
             COURSE,
             executed(
+                COURSE,
                 NAIVE,
                 {
                     first: ([error("a")], {"mistakes": [WHOLE_ARRAY.description]}),
@@ -362,10 +391,10 @@ def test_the_report_counts_recorded_mistakes_never_lines_of_a_message(tmp_path):
             NAIVE,
         ),
         "nd": report_of(
-            COURSE, executed(NAIVE, {third: ([error("c")], {"mistakes": [WHOLE_ARRAY.description]})}), NAIVE
+            COURSE, executed(COURSE, NAIVE, {third: ([error("c")], {"mistakes": [WHOLE_ARRAY.description]})}), NAIVE
         ),
         # a passing test's record is not a failing check's diagnosis
-        "ok": report_of(COURSE, executed(NAIVE, {first: ([], {"mistakes": [CAUSAL_TRIU.description]})}), NAIVE),
+        "ok": report_of(COURSE, executed(COURSE, NAIVE, {first: ([], {"mistakes": [CAUSAL_TRIU.description]})}), NAIVE),
     }
     assert [t.mistakes for t in reports["fo"].tests if not t.passed] == [[], [], []]
     assert reports["st"].tests[1].mistakes == [WHOLE_ARRAY.description]
@@ -406,7 +435,7 @@ def test_huge_names_messages_and_details_give_small_pages(tmp_path):
         for t in read_cached(COURSE.source_notebook(NAIVE)).cells
         if is_test_cell(t)
     }
-    report = report_of(COURSE, executed(NAIVE, outcomes), NAIVE)
+    report = report_of(COURSE, executed(COURSE, NAIVE, outcomes), NAIVE)
     assert report.score == 0 and all(len(t.message) <= MESSAGE_LIMIT and ends_clipped(t.message) for t in report.tests)
     results = one_lesson_class(
         {"sam": report},
@@ -428,7 +457,7 @@ def test_huge_names_messages_and_details_give_small_pages(tmp_path):
 
 
 def test_names_that_would_start_a_spreadsheet_formula_are_exported_as_text(tmp_path):
-    empty = report_of(COURSE, executed(NAIVE, {}), NAIVE)
+    empty = report_of(COURSE, executed(COURSE, NAIVE, {}), NAIVE)
     results = one_lesson_class(
         {"=HYPERLINK(1)": empty, "ann": empty}, names={"=HYPERLINK(1)": dict(first_name="x", last_name="@SUM(A1)")}
     )
