@@ -13,7 +13,7 @@ TOKEN ?=
 JOBS ?= auto
 FIRST_LESSON := notebooks/01_naive_division/01_naive_division.ipynb
 
-.PHONY: lab test test-fast lint check release prove demo benchmark benchmark-hostile venv clean
+.PHONY: lab test test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
 
 venv: $(STAMP)
 
@@ -84,6 +84,12 @@ demo: $(STAMP)
 # each (about 2 h on 2 cores): identical scores, time, CPU and peak memory; figures in .grading/benchmark.json and README.
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/autograde.py --json .grading/benchmark.json --readme
+
+# Where one grading's wall time goes (kernel ready, learner cells, test cells, nbgrader steps, writing).
+LESSON ?= 06_masking
+ANSWERS ?= reference
+profile: $(STAMP)
+	$(BIN)/python benchmarks/profile.py --lesson $(LESSON) --answers $(ANSWERS)
 
 # Every hostile submission graded by plain `nbgrader autograde` and by `grader grade`, side by side (~5 min).
 benchmark-hostile: $(STAMP)

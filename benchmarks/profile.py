@@ -65,11 +65,12 @@ def instrument() -> None:
         timed(step, "preprocess", "nbgrader's sanitizing steps (restoring the tests)")
     for step in sandbox.AUTOGRADE_STEPS[1:]:
         timed(step, "preprocess", "nbgrader's steps after execution")
-    timed(testrunner.TestsOutsideKernel, "async_start_new_kernel", "kernel: starting (fork, isolation)")
-    timed(testrunner.TestsOutsideKernel, "async_start_new_kernel_client", "kernel: until ready")
+    # nbclient's setup_kernel calls the synchronous forms, bound when its class was made
+    timed(testrunner.TestsOutsideKernel, "start_new_kernel", "kernel: starting (fork, isolation)")
+    timed(testrunner.TestsOutsideKernel, "start_new_kernel_client", "kernel: until ready")
     timed(testrunner.TestsOutsideKernel, "_run_learner_cell", "learner's cells, in the kernel")
     timed(testrunner.TestsOutsideKernel, "_run_test_cell", "test cells, here (calls into the kernel)")
-    timed(NotebookClient, "_async_cleanup_kernel", "kernel: stopping")
+    timed(NotebookClient, "_cleanup_kernel", "kernel: stopping")
     timed(sandbox.nbformat.validator, "normalize", "validating and writing the notebook")
     timed(sandbox.nbformat, "validate", "validating and writing the notebook")
     timed(sandbox.nbformat.v4, "writes", "validating and writing the notebook")

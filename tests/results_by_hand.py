@@ -5,10 +5,10 @@ The feedback, export and report writers read a course's gradebook, its autograde
 notebook in a kernel first, which takes a minute; the writers' tests only need what it leaves behind,
 so `course_by_hand` writes that directly, with the code that grading itself writes it with:
 
-- the gradebook starts as a copy of the first lesson's cached one (sandbox.lesson_gradebook: made by
-  nbgrader's generate_assignment once per version of the lesson, so no new database, which costs
-  nbgrader a run of alembic, is made here); every other lesson goes in as generate_assignment records it,
-  through nbgrader's own preprocessors up to SaveCells, over the lesson's source notebook;
+- the gradebook starts as a copy of the first lesson's cached one (sandbox.lesson_gradebook, made once
+  per version of the lesson, so no new database, which costs nbgrader a run of alembic, is made here);
+  every other lesson goes in as generate_assignment records it (sandbox.record_lesson: nbgrader's own
+  steps up to SaveCells, over the lesson's source notebook);
 - each submission goes in with `grader.instructor.grading.record`, as `grade` records it: its scores
   read from its autograded notebook by nbgrader's own rule (scores_of), flagged when it has a problem;
 - graded.json holds each submission's digest, status and detail, in the shape grading saves it.
@@ -30,12 +30,11 @@ from pathlib import Path
 
 import nbformat
 from nbgrader.api import Gradebook
-from nbgrader.preprocessors import ClearOutput, ClearSolutions, ComputeChecksums, LockCells, SaveCells
 
 from grader.course import Course, read_cached
 from grader.course.contract import tested_functions
 from grader.engine import status
-from grader.engine.sandbox import Sandboxed, lesson_gradebook
+from grader.engine.sandbox import Sandboxed, lesson_gradebook, record_lesson
 from grader.engine.scores import report_of, scores_of
 from grader.engine.testrunner import is_test_cell
 from grader.instructor.grading import STATE, record, submissions
@@ -124,16 +123,11 @@ def course_by_hand(
     shutil.copy(cached[0], course.grading / "gradebook.db")
     config = course.nbgrader_config()
     db_url = config.CourseDirectory.db_url
+    for lesson in lessons[1:]:
+        record_lesson(course, lesson, db_url)  # as generate_assignment records it
     with Gradebook(db_url) as gradebook:
-        for lesson in lessons[1:]:
-            gradebook.update_or_create_assignment(lesson)
         for student, student_names in (names or {}).items():
             gradebook.update_or_create_student(student, **student_names)
-    for lesson in lessons[1:]:  # as generate_assignment records a lesson: its steps up to SaveCells, in order
-        nb = copy.deepcopy(read_cached(course.source_notebook(lesson)))
-        resources = {"nbgrader": {"db_url": db_url, "assignment": lesson, "notebook": lesson}}
-        for step in (LockCells, ClearSolutions, ClearOutput, ComputeChecksums, SaveCells):
-            nb, resources = step(config=config).preprocess(nb, resources)
     for (student, lesson), submission in graded.items():  # handed in, as collect leaves it
         handed_in = course.grading / "submitted" / student / lesson / f"{lesson}.ipynb"
         handed_in.parent.mkdir(parents=True)

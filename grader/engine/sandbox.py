@@ -95,25 +95,34 @@ def lesson_gradebook(course: Course, lesson: str) -> Path:
         return cached
     staged = cached.with_suffix(f".{os.getpid()}.tmp")
     shutil.copy(empty_gradebook(course), staged)
-    url = f"sqlite:///{staged}"
+    try:
+        record_lesson(course, lesson, f"sqlite:///{staged}")
+    except BaseException:
+        staged.unlink(missing_ok=True)
+        raise
+    os.replace(staged, cached)  # atomic: parallel graders never see half a file
+    return cached
+
+
+def record_lesson(course: Course, lesson: str, db_url: str) -> None:
+    """Record a lesson of `course` in the gradebook at `db_url` as nbgrader's generate_assignment does: its
+    steps up to SaveCells, run on the lesson's source notebook in memory."""
     config = course.nbgrader_settings()
+    source = course.source_notebook(lesson)
     resources = {
         "unique_key": lesson,
-        "nbgrader": {"notebook": lesson, "assignment": lesson, "db_url": url},
+        "nbgrader": {"notebook": lesson, "assignment": lesson, "db_url": db_url},
         "metadata": {"name": lesson, "path": str(source.parent)},
     }
     try:
         with quiet_stderr():
-            with Gradebook(url, config.CourseDirectory.get("course_id", "")) as gradebook:
+            with Gradebook(db_url, config.CourseDirectory.get("course_id", "")) as gradebook:
                 gradebook.update_or_create_assignment(lesson)
             _, nb = nbformat.validator.normalize(read_cached(source))
             for step in GRADEBOOK_STEPS:
                 nb, resources = step(config=config)(nb, resources)
     except Exception as error:
-        staged.unlink(missing_ok=True)
         raise GradingFailed(f"nbgrader generate_assignment failed: {failure_line(error)}") from error
-    os.replace(staged, cached)  # atomic: parallel graders never see half a file
-    return cached
 
 
 def empty_gradebook(course: Course) -> Path:

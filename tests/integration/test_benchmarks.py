@@ -190,3 +190,32 @@ def test_cpu_of_a_process_no_one_waits_for_in_a_group_of_its_own_is_counted(tmp_
         assert usage.peak_memory_bytes > 0 and usage.largest_process_bytes > 0, usage
     else:  # the fallback says it counts only what was waited for
         assert usage.cpu_s == usage.waited_cpu_s, usage
+
+
+def test_the_profile_of_one_grading_names_where_its_time_goes():
+    run = subprocess.run(
+        [sys.executable, "benchmarks/profile.py", "--lesson", "01_naive_division", "--answers", "mistake", "--runs=1"],
+        cwd=COURSE.root,
+        env=tools_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    rows = dict(re.findall(r"^(\S.*?)\s+(\d+\.\d+)(?:\s+\d+%)?$", run.stdout, re.MULTILINE))
+    for part in (
+        "test cells, here (calls into the kernel)",
+        "learner's cells, in the kernel",
+        "kernel: until ready",
+        "kernel: starting (fork, isolation)",
+        "nbgrader's sanitizing steps (restoring the tests)",
+        "wall time",
+        "CPU, this process",
+        "CPU, with its kernels",
+    ):
+        assert part in rows, (part, run.stdout)
+    parts = sum(float(seconds) for part, seconds in rows.items() if part not in ("wall time",) and "CPU" not in part)
+    assert 0 < float(rows["test cells, here (calls into the kernel)"]) < float(rows["wall time"])
+    assert abs(parts - float(rows["wall time"])) < 0.01  # the parts and the rest add up to the wall time
+    assert float(rows["CPU, with its kernels"]) > float(rows["CPU, this process"]) > 0  # the kernel's CPU counted
+    assert "status graded" in run.stderr
