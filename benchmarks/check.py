@@ -60,6 +60,7 @@ def timed_check(course: Path, notebook: Path) -> tuple[float, float]:
 
 def course_copy(root: Path) -> Course:
     """A copy of this course's settings and lessons at `root`, with no .grading/ (nothing cached)."""
+    root.mkdir()
     shutil.copy(COURSE.root / "nbgrader_config.py", root)
     shutil.copytree(COURSE.root / SOLUTIONS, root / SOLUTIONS)
     return Course(root)
@@ -69,12 +70,13 @@ def verdict(seconds: float, target: float) -> str:
     return f"{'meets' if seconds <= target else 'MISSES'} the {target:g} s target ({seconds / target:.2f}x of it)"
 
 
-def summary(lesson: str, first: float, warm: list[float]) -> str:
+def summary(lesson: str, first: float, warm: list[float], load: float) -> str:
     """The README's sentence on check time, from this run."""
+    shared = f", with a load average of {load:.1f} from other work" if load > 1.0 else ""
     return (
         f"`grader check` of a finished `{lesson}` takes {statistics.median(warm):.1f} s (median of {len(warm)} runs, "
-        f"{min(warm):.1f} to {max(warm):.1f} s) on this machine's {os.cpu_count()} cores, and {first:.1f} s the first "
-        "time a lesson version is checked, while it caches the lesson's gradebook (`benchmarks/check.py`)."
+        f"{min(warm):.1f} to {max(warm):.1f} s) and {first:.1f} s the first time a lesson version is checked, while it "
+        f"caches the lesson's gradebook (`benchmarks/check.py`, on this machine's {os.cpu_count()} cores{shared})."
     )
 
 
@@ -112,7 +114,7 @@ def main(argv=None) -> int:
         print(f"warm check:  {verdict(median, WARM_TARGET)}")
     if load > 1.0:
         print(f"note: the load average was {load:.1f} when it started: other work shared the cores")
-    line = summary(args.lesson, first, warm)
+    line = summary(args.lesson, first, warm, load)
     if args.readme:
         write_readme(COURSE.root / "README.md", line)
         print("README.md updated:", re.sub(r"\s+", " ", line))
