@@ -1,9 +1,15 @@
-"""Command line: `python -m grader {release,collect,grade,feedback,export,report,check,prove} ...`."""
+"""Command line: `python -m grader {release,collect,grade,feedback,export,report,check,prove} ...`.
+
+Each command imports what it needs when it runs, after checking its arguments: nbgrader and
+nbformat take a second or more to import, and help or a refused argument should answer at once
+(tests/unit/test_imports.py keeps it so).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import threading
 from pathlib import Path
 
 from grader.course import Course, NotACourse
@@ -43,10 +49,10 @@ def _unknown_lessons(lessons, course: Course) -> bool:
 
 
 def _release(args) -> int:
-    from grader.course.release import publish, release
-
     if _unknown_lessons(args.lessons, args.course):
         return 2
+    from grader.course.release import publish, release
+
     release(args.course, args.lessons or None)
     if not args.no_exchange:
         publish(args.course, args.lessons or None, exchange=args.exchange)
@@ -78,13 +84,13 @@ def _collect(args) -> int:
 
 
 def _grade(args) -> int:
+    if _unknown_lessons(args.lessons, args.course):
+        return 2
     from grader.engine import isolation
     from grader.engine.pool import print_progress
     from grader.engine.submission import BadInput
     from grader.instructor.grading import grade_class
 
-    if _unknown_lessons(args.lessons, args.course):
-        return 2
     if not isolation.available():
         print(
             "note: not running as root, so kernels are not isolated: the learner's code can read what "
@@ -139,28 +145,40 @@ def _outputs(args) -> int:
 
 
 def _check(args) -> int:
-    from grader.engine.sandbox import GradingFailed, grade_notebook
-    from grader.engine.scores import render_table
-    from grader.engine.submission import BadInput
+    from grader.engine.submission import BadInput, identify_lesson, read_notebook
 
     if sys.stderr.isatty() and not args.json:
         print(f"Grading {args.notebook} with every test, hidden ones included (a few seconds)...", file=sys.stderr)
     try:
-        report = grade_notebook(args.course, args.notebook)
+        nb = read_notebook(args.notebook)
+        lesson = identify_lesson(args.course, nb, Path(args.notebook))
+    except BadInput as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    # The kernel is forked from a zygote (as `grade` does), started now so that its imports (NumPy,
+    # matplotlib, ipykernel) run beside the grader's own (nbgrader's), on the other core.
+    from grader.engine.warmkernel import start_zygote
+
+    zygote = threading.Thread(target=start_zygote, name="zygote")
+    zygote.start()
+    from grader.engine.sandbox import GradingFailed, autograde_sandboxed
+    from grader.engine.scores import render_table
+
+    zygote.join()
+    try:
+        report = autograde_sandboxed(args.course, lesson, nb, warm=True).report
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except GradingFailed as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    assert report is not None, "autograde always reports (only a notebook never graded has no report)"
     print(report.to_json() if args.json else render_table(report))
     return 0
 
 
 def _prove(args) -> int:
-    from grader.engine.pool import print_progress
-    from grader.proof import prove
-
     if args.lesson and _unknown_lessons([args.lesson], args.course):
         return 2
     if args.readme and args.lesson:
@@ -172,6 +190,9 @@ def _prove(args) -> int:
             file=sys.stderr,
         )
         return 2
+    from grader.engine.pool import print_progress
+    from grader.proof import prove
+
     try:
         todo = prove.plan(
             args.course,

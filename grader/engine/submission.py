@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-
-import nbformat
+from typing import TYPE_CHECKING
 
 from grader.course import Course, read_cached
 from grader.engine.untrusted import MAX_NOTEBOOK_BYTES, grade_id_of, shape_problem
+
+if TYPE_CHECKING:
+    import nbformat
 
 
 class BadInput(ValueError):
@@ -50,6 +52,8 @@ def read_notebook_bytes(data: bytes | str, path) -> nbformat.NotebookNode:
     problem = shape_problem(raw)
     if problem:
         raise BadInput(f"{path}: not a notebook ({problem})")
+    import nbformat  # here, not at the top: the command line imports this module, and nbformat takes 0.3 s
+
     try:
         nb = nbformat.reads(json.dumps(raw), as_version=4)
         nbformat.validate(nb)

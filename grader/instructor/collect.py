@@ -26,15 +26,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
-
-import nbformat
-from nbgrader.apps import NbGraderAPI
-from nbgrader.utils import parse_utc
+from typing import TYPE_CHECKING
 
 from grader.course import Course
-from grader.engine.sandbox import quiet_stderr, require_success
 from grader.engine.submission import BadInput, identify_lesson, read_notebook_bytes
 from grader.engine.untrusted import shown
+
+if TYPE_CHECKING:
+    import nbformat
 
 # Canvas-style download names: "<student>_<...>_<original name>.ipynb".
 DEFAULT_PATTERN = r"^(?P<student>[^_]+)_"
@@ -268,6 +267,8 @@ def collect_downloads(
 
 def place(course: Course, nb, student: str, lesson: str, timestamp: datetime) -> Path:
     """Write one submission where nbgrader's autograde looks for it, with its timestamp."""
+    import nbformat  # here, not at the top: the command line imports this module for its defaults
+
     text = nbformat.writes(nb)  # before touching the folder, which may hold an older version
     folder = course.grading / "submitted" / student / lesson
     folder.mkdir(parents=True, exist_ok=True)
@@ -316,6 +317,11 @@ def collect_exchange(
     file only the instructor may read (its copy follows links). Such a submission, or file, is
     listed and left out of the copy; the rest are collected as nbgrader would.
     """
+    # here, not at the top: the command line imports this module for its defaults (nbgrader's take a second)
+    from nbgrader.apps import NbGraderAPI
+
+    from grader.engine.sandbox import quiet_stderr, require_success
+
     config = course.nbgrader_config(exchange)
     inbound = Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"
     config.ExchangeCollect.check_owner = False  # the copies are the instructor's; nbgrader would only warn
@@ -362,6 +368,8 @@ def collect_exchange(
 def submission_of(name: str) -> tuple[str, datetime]:
     """The student and time of a submission folder in the exchange, read from its name as nbgrader
     reads it (student+lesson+time+random); BadInput if either cannot be used."""
+    from nbgrader.utils import parse_utc  # here, not at the top: see collect_exchange
+
     parts = name.rsplit("+", 3)
     student = parts[0]
     if not STUDENT_ID.fullmatch(student):
