@@ -49,6 +49,7 @@ def timed_check(course: Path, notebook: Path) -> tuple[float, float]:
     run = subprocess.run(
         [sys.executable, "-m", "grader", "--course", str(course), "check", str(notebook), "--json"],
         env=env,
+        cwd=COURSE.root,  # so that `python -m grader` is this checkout's
         capture_output=True,
         text=True,
     )

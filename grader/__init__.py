@@ -14,8 +14,8 @@ def skip_iri_grammar() -> None:
     rfc3987_syntax` raise ModuleNotFoundError (Python's import system), and jsonschema then leaves those
     two formats unchecked, as it does when the library is not installed (it imports each optional format
     library inside `suppress(ImportError)`). Done here, in the package every grader process imports
-    first, and only if jsonschema is not imported yet; tests/unit/test_imports.py shows that
-    notebooks are validated as before.
+    first (a learner's kernel too, where likewise only those two formats go unchecked), and only if
+    jsonschema is not imported yet; tests/unit/test_imports.py shows notebooks validated as before.
     """
     if "jsonschema" not in sys.modules:
         sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]  # None: "not importable"

@@ -8,6 +8,8 @@ nbformat take a second or more to import, and help or a refused argument should 
 from __future__ import annotations
 
 import argparse
+import gc
+import os
 import sys
 import threading
 from pathlib import Path
@@ -155,16 +157,12 @@ def _check(args) -> int:
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    # The kernel is forked from a zygote (as `grade` does), started now so that its imports (NumPy,
-    # matplotlib, ipykernel) run beside the grader's own (nbgrader's), on the other core.
-    from grader.engine.warmkernel import start_zygote
-
-    zygote = threading.Thread(target=start_zygote, name="zygote")
-    zygote.start()
+    zygote = zygote_in_background()
     from grader.engine.sandbox import GradingFailed, autograde_sandboxed
     from grader.engine.scores import render_table
 
-    zygote.join()
+    if zygote is not None:
+        zygote.join()
     try:
         report = autograde_sandboxed(args.course, lesson, nb, warm=True).report
     except BadInput as error:
@@ -176,6 +174,19 @@ def _check(args) -> int:
     assert report is not None, "autograde always reports (only a notebook never graded has no report)"
     print(report.to_json() if args.json else render_table(report))
     return 0
+
+
+def zygote_in_background() -> threading.Thread | None:
+    """Start the zygote that check's kernel is forked from (as grade's are), in a thread, so that its
+    imports (NumPy, matplotlib, ipykernel) run beside the grader's own (nbgrader's) on the other core;
+    None if one runs already (its socket is in the environment: an earlier check in this process)."""
+    from grader.engine import warmkernel
+
+    if os.path.exists(os.environ.get(warmkernel.ADDRESS, "")):
+        return None
+    zygote = threading.Thread(target=warmkernel.start_zygote, name="zygote")
+    zygote.start()
+    return zygote
 
 
 def _prove(args) -> int:
@@ -327,4 +338,9 @@ def main(argv=None) -> int:
     except NotACourse as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    return args.run(args)
+    code = args.run(args)
+    if argv is None and args.command == "check":
+        # This process's own command line, so the process ends now: the garbage collections Python runs
+        # at exit would walk every object the imports left (nearly half a second of a check) for nothing.
+        gc.freeze()
+    return code

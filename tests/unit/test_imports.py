@@ -1,6 +1,7 @@
-"""What importing the grader costs: the command line starts without nbgrader, nbformat or any other heavy
-library (each command imports what it needs), and no grader process builds rfc3987_syntax's grammar, with
-notebooks validated exactly as before (grader.skip_iri_grammar)."""
+"""What starting the grader costs: the command line starts without nbgrader, nbformat or any other heavy
+library (each command imports what it needs), no grader process builds rfc3987_syntax's grammar (with
+notebooks validated exactly as before: grader.skip_iri_grammar), and check starts a kernel zygote only
+when none runs."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import sys
 
 import pytest
 
+from grader import cli
+from grader.engine import warmkernel
 from tests.support import COURSE, tools_env
 
 # Each is a second or a good part of one to import, and none is needed to parse the command line.
@@ -64,6 +67,13 @@ def test_a_cheap_command_imports_nothing_heavy(argv):
         "assert code in (0, 2), code"
     )
     assert not modules_after(code, "--course", str(COURSE.root), *argv) & set(HEAVY)
+
+
+def test_check_uses_the_zygote_that_runs_already(monkeypatch, tmp_path):
+    """Checks run one after another in one process (as the tests do) share one zygote, not one each."""
+    (tmp_path / "socket").touch()
+    monkeypatch.setenv(warmkernel.ADDRESS, str(tmp_path / "socket"))
+    assert cli.zygote_in_background() is None
 
 
 # Validation: the same verdict and message on a valid and an invalid notebook, with and without the grader
