@@ -5,7 +5,7 @@ write and re-read the notebook between its two passes and validate it after ever
 Here its steps (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells,
 CheckCellMetadata, then Execute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput) run
 on the notebook in memory. OverwriteCells restores every test cell (hidden tests included)
-from the lesson's gradebook (built once by nbgrader's generate_assignment and cached), and
+from the lesson's gradebook (recorded once by generate_assignment's own steps, cached), and
 Execute runs test cells outside the learner's kernel (testrunner). The notebook is validated
 after each pass, as nbconvert's optimistic validation does. Scores are read from the
 executed notebook with nbgrader's own rule (scores.scores_of), so the steps that only write
@@ -15,6 +15,7 @@ gradebook is written by the instructor's process alone (instructor.grading.recor
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import copy
 import functools
@@ -52,7 +53,6 @@ from nbgrader.utils import setenv
 
 from grader.course import Course, read_cached
 from grader.engine.scores import Report, report_of, scores_of
-from grader.engine.submission import identify_lesson, read_notebook
 from grader.engine.testrunner import TestsOutsideKernel
 
 LEARNER = "learner"
@@ -139,14 +139,6 @@ def empty_gradebook(course: Course) -> Path:
             database.execute("DELETE FROM course")  # the default course it records; a lesson's gradebook adds its own
         os.replace(staged, empty)
     return empty
-
-
-def grade_notebook(course: Course, path: Path) -> Report:
-    """Grade the notebook at `path` with its lesson's full tests (the lesson of `course` it belongs to)."""
-    nb = read_notebook(path)
-    report = autograde_sandboxed(course, identify_lesson(course, nb, Path(path)), nb).report
-    assert report is not None, "autograde always reports (only a notebook never graded has no report)"
-    return report
 
 
 @dataclass
@@ -239,6 +231,7 @@ def readable_gradebook(cached: Path) -> Path:
     A copy, because nbgrader's Gradebook may write when it opens a database (it records a
     missing course), and parallel graders must not write the shared cache."""
     folder = Path(tempfile.mkdtemp(prefix="softmax-gradebooks-"))
+    atexit.register(shutil.rmtree, folder, True)  # nothing left behind when the process ends
     copied = folder / cached.name
     shutil.copy(cached, copied)
     return copied
