@@ -15,11 +15,11 @@ gradebook is written by the instructor's process alone (instructor.grading.recor
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import copy
 import functools
 import hashlib
+import multiprocessing.util
 import os
 import re
 import shutil
@@ -231,7 +231,9 @@ def readable_gradebook(cached: Path) -> Path:
     A copy, because nbgrader's Gradebook may write when it opens a database (it records a
     missing course), and parallel graders must not write the shared cache."""
     folder = Path(tempfile.mkdtemp(prefix="softmax-gradebooks-"))
-    atexit.register(shutil.rmtree, folder, True)  # nothing left behind when the process ends
+    # nothing left behind when the process ends: multiprocessing runs these at the exit of a worker too,
+    # where atexit's handlers are not run
+    multiprocessing.util.Finalize(None, shutil.rmtree, args=(folder, True), exitpriority=0)
     copied = folder / cached.name
     shutil.copy(cached, copied)
     return copied
