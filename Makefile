@@ -13,7 +13,7 @@ TOKEN ?=
 JOBS ?= auto
 FIRST_LESSON := notebooks/01_naive_division/01_naive_division.ipynb
 
-.PHONY: lab test test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
+.PHONY: lab test test-proof test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
 
 venv: $(STAMP)
 
@@ -36,9 +36,15 @@ lab: $(STAMP)
 		$(if $(HEADLESS),--no-browser) $(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) \
 		$(if $(filter 0,$(shell id -u)),--allow-root) $(FIRST_LESSON)
 
-# The whole suite; the tests that read the one `grader prove` run share an xdist worker (--dist loadgroup).
+# The suite but the proof of the tests against the catalogue and the mutants (that is test-proof); the 25
+# slowest tests are listed at the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
+	$(BIN)/python -m pytest -n $(JOBS) -m "not proof" --durations=25
+
+# The tests that read one `grader prove --mutate` run (every misconception, alternative and mutant graded;
+# the run itself uses every core, so pytest needs no workers here).
+test-proof: $(STAMP)
+	$(BIN)/python -m pytest -m proof
 
 # The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
 FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/unit/learner/test_boundary.py \

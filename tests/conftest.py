@@ -32,8 +32,9 @@ def proofs(tmp_path_factory) -> dict:
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items):
-    """The tests that read the one `grader prove` run go to one xdist worker (with --dist loadgroup), so no
-    other worker waits for that run."""
+    """The tests that read the one `grader prove` run are marked `proof` (`make test-proof` runs them, `make test`
+    the rest), and go to one xdist worker (with --dist loadgroup), so no other worker waits for that run."""
     for item in items:
         if "proofs" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.proof)
             item.add_marker(pytest.mark.xdist_group("prove"))
