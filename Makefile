@@ -89,6 +89,7 @@ COURSE ?= .
 formgrader: $(STAMP)
 	@test -f "$(COURSE)/nbgrader_config.py" || \
 		{ echo "make formgrader: $(COURSE) holds no nbgrader_config.py (make demo builds .grading/demo)" >&2; exit 2; }
+	mkdir -p "$(COURSE)/.grading/exchange"
 	cd "$(COURSE)" && $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/formgrader \
 		--ServerApp.jpserver_extensions=nbgrader.server_extensions.formgrader=True \
 		--ServerApp.port=$(PORT) --ServerApp.port_retries=0 \
