@@ -16,8 +16,8 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader.course import Course
-from grader.proof.demo import PLAN, formgrader_command
+from grader.course import Course, text_source_in
+from grader.proof.demo import PLAN, formgrader_command, fresh_course
 from grader.proof.simulate import BROKEN
 from tests.support import COURSE, once_per_run
 
@@ -128,6 +128,25 @@ def test_formgrader_reads_the_demo_course_and_its_gradebook(demo):
         assert {s.id for s in gradebook.students} == {u["student"] for u in plan["uploads"]}
         assert {(s.student.id, LESSON) for s in gradebook.find_assignment(LESSON).submissions} == graded
         assert all((root / settings["autograded_directory"] / s / LESSON).is_dir() for s, _ in graded)
+
+
+def test_the_demo_course_is_its_own_even_when_the_sources_name_their_places(tmp_path):
+    """Sources whose settings name their own root and gradebook must not point formgrader at them."""
+    sources = tmp_path / "sources"
+    source = text_source_in(sources, LESSON)
+    source.parent.mkdir(parents=True)
+    source.write_text(COURSE.text_source(LESSON).read_text())
+    pinned = f'\nc.CourseDirectory.root = "{sources}"\nc.CourseDirectory.db_url = "sqlite:///{sources}/gradebook.db"\n'
+    (sources / "nbgrader_config.py").write_text((COURSE.root / "nbgrader_config.py").read_text() + pinned)
+    demo_course = tmp_path / "demo"
+    fresh_course(Course(sources), demo_course, [LESSON])
+    read = subprocess.run(
+        [sys.executable, "-c", AS_FORMGRADER_READS], cwd=demo_course, capture_output=True, text=True, timeout=120
+    )
+    assert read.returncode == 0, read.stderr
+    settings = json.loads(read.stdout)
+    assert settings["root"] == str(demo_course.resolve())
+    assert settings["db_url"] == f"sqlite:///{demo_course.resolve() / '.grading' / 'gradebook.db'}"
 
 
 def test_the_summary_ends_with_the_command_that_opens_formgrader(demo):
