@@ -82,9 +82,25 @@ release: $(STAMP)
 prove: $(STAMP)
 	$(BIN)/python -m grader prove --mutate --readme
 
-# A simulated class of 30 through release, submit, collect, grade, feedback, export and report (.grading/demo/).
+# A simulated class of 30 through release, submit, collect, grade, feedback, export and report (.grading/demo/),
+# a course directory of its own; it ends with the command that opens the class in formgrader.
 demo: $(STAMP)
 	$(BIN)/python -m grader.proof.demo
+
+# Formgrader on a course directory, e.g. the demo class: make formgrader COURSE=.grading/demo (default: this course).
+# Jupyter starts inside COURSE, whose nbgrader_config.py formgrader reads, and lands on formgrader's Manage
+# Assignments; JupyterLab, with nbgrader's tools, is at /lab. PORT, HEADLESS and TOKEN as for make lab.
+COURSE ?= .
+.PHONY: formgrader
+formgrader: $(STAMP)
+	@test -f "$(COURSE)/nbgrader_config.py" || \
+		{ echo "make formgrader: $(COURSE) holds no nbgrader_config.py (make demo builds .grading/demo)" >&2; exit 2; }
+	mkdir -p "$(COURSE)/.grading/exchange"
+	cd "$(COURSE)" && $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/formgrader \
+		--ServerApp.jpserver_extensions=nbgrader.server_extensions.formgrader=True \
+		--ServerApp.port=$(PORT) --ServerApp.port_retries=0 \
+		$(if $(HEADLESS),--no-browser) $(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) \
+		$(if $(filter 0,$(shell id -u)),--allow-root)
 
 # Plain `nbgrader autograde` against `grader grade` on the same classes of 48, 240 and 480 submissions, three runs
 # each (about 2 h on 2 cores): identical scores, time, CPU and peak memory; figures in .grading/benchmark.json and README.

@@ -5,6 +5,7 @@ hands work in the ways real classes do: through nbgrader's exchange, or as an LM
 with Canvas-style names, with broken files, a notebook for another course, a stray text
 file and second tries among them. Every instructor step runs through the real command
 line (`python -m grader --course DIR ...`), so the demo shows what an instructor sees.
+The result is a course directory nbgrader's formgrader opens (`make formgrader COURSE=DIR`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shlex
 import shutil
 import subprocess
 import sys
@@ -23,6 +25,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from grader.course import Course, NotACourse, text_source_in
+from grader.course.directory import CONFIG
 from grader.learner import hints
 from grader.proof.simulate import Upload, content, name_lms_files, simulate_class
 
@@ -31,6 +34,16 @@ DEMO = "demo"  # the default course directory, under the sources course's .gradi
 MARKER = ".softmax-demo"  # a new run wipes only a folder that holds this (or an empty one)
 PLAN = "simulated-class.json"  # what each simulated student handed in, and how each step went
 DOWNLOADS = "lms-submissions.zip"
+# Appended to the sources' nbgrader_config.py: whatever those settings say about places, this course is here.
+ROOTED_HERE = """
+# --- added by python -m grader.proof.demo: the demo course is the directory holding this file ---
+from pathlib import Path as DemoPath
+
+demo_course = DemoPath(__file__).resolve().parent
+c.CourseDirectory.root = str(demo_course)
+c.CourseDirectory.db_url = f"sqlite:///{demo_course / '.grading' / 'gradebook.db'}"
+c.Exchange.root = str(demo_course / ".grading" / "exchange")
+"""
 FIRST_NAMES = [
     "Amara",
     "Bo",
@@ -184,7 +197,11 @@ def in_process(name: str, action) -> Step:
 
 
 def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
-    """An empty course directory holding only the nbgrader settings and the lessons' text sources of `sources`."""
+    """An empty course directory holding the nbgrader settings and the lessons' text sources of `sources`.
+
+    The settings are the sources' own with the course's places pinned to this directory,
+    so formgrader, which reads nbgrader_config.py as written, opens this class and its gradebook.
+    """
     if root.exists() and any(root.iterdir()) and not (root / MARKER).exists():
         raise SystemExit(
             f"error: {root} is not empty and not a demo course directory ({MARKER} missing); not wiping it"
@@ -192,11 +209,30 @@ def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     (root / MARKER).write_text("made by python -m grader.proof.demo; wiped by the next run\n")
-    shutil.copy(sources.root / "nbgrader_config.py", root)  # it roots itself where it lies
+    (root / CONFIG).write_text((sources.root / CONFIG).read_text().rstrip("\n") + "\n" + ROOTED_HERE)
     for lesson in lessons:
         target = text_source_in(root, lesson)
         target.parent.mkdir(parents=True)
         shutil.copy(sources.text_source(lesson), target)
+    settings = Course(root).nbgrader_settings().CourseDirectory
+    for folder in (settings.submitted_directory, settings.autograded_directory, settings.feedback_directory):
+        (root / folder).mkdir(parents=True, exist_ok=True)  # nbgrader's layout, complete before anything is graded
+
+
+def formgrader_command(course: Path, sources: Course, here: Path | None = None) -> str:
+    """The one command, typed in `here` (default: the current directory), that opens formgrader on `course`.
+
+    It is the sources' `make formgrader` when their Makefile has that target (make reads COURSE
+    from the Makefile's folder), else Jupyter itself started in the course directory.
+    """
+    course, makes = Path(course).resolve(), sources.root.resolve()
+    here = (Path.cwd() if here is None else Path(here)).resolve()
+    makefile = makes / "Makefile"
+    if makefile.is_file() and "\nformgrader:" in makefile.read_text():
+        named = course.relative_to(makes) if course.is_relative_to(makes) else course
+        elsewhere = "" if here == makes else f" -C {shlex.quote(str(makes))}"
+        return f"make{elsewhere} formgrader COURSE={shlex.quote(str(named))}"
+    return f"cd {shlex.quote(str(course))} && jupyter lab --LabApp.default_url=/formgrader"
 
 
 def run(
@@ -246,7 +282,8 @@ def named_mistakes(results) -> Counter:
     return counts
 
 
-def summary(root: Path, uploads: list[Upload], steps: list[Step]) -> str:
+def summary(root: Path, uploads: list[Upload], steps: list[Step], sources: Course | None = None) -> str:
+    """What the run made and how long each step took, ending with the command that opens the class in formgrader."""
     from grader.instructor.results import class_results
 
     results = class_results(Course(root))
@@ -283,6 +320,8 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step]) -> str:
         f"  gradebook   {grading / 'gradebook.db'}",
         f"  unplaced    {unplaced}/",
         f"  the class   {root / PLAN} (what each simulated student handed in)",
+        "Open the class in formgrader (students, lessons, scores, each graded notebook):",
+        f"  {formgrader_command(root, sources or Course(root))}",
     ]
     return "\n".join(lines)
 
@@ -322,7 +361,7 @@ def main(argv=None) -> int:
     except StepFailed as error:
         print(f"\ndemo stopped: {error}", file=sys.stderr)
         return 1
-    print(summary(Path(args.course).resolve() if args.course else sources.grading / DEMO, uploads, steps))
+    print(summary(Path(args.course).resolve() if args.course else sources.grading / DEMO, uploads, steps, sources))
     return 0
 
 

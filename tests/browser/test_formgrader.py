@@ -1,9 +1,16 @@
-"""An instructor opens formgrader from JupyterLab's Nbgrader menu and sees the class's scores."""
+"""An instructor opens formgrader (from JupyterLab's Nbgrader menu, or with the command the demo prints) and sees
+the class's scores."""
 
 import os
 import re
+import secrets
+import shlex
 import subprocess
 import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.error import URLError
 
 import nbformat
 import pytest
@@ -11,8 +18,11 @@ from nbgrader.api import Gradebook
 from playwright.sync_api import expect
 
 from grader.course import Course, text_source_in
-from tests.browser.conftest import lab_tree, make_lab, screenshot
-from tests.support import COURSE
+from tests.browser.conftest import Server, free_port, lab_environment, lab_tree, make_lab, screenshot
+from tests.integration.test_demo import LESSON as DEMO_LESSON
+from tests.integration.test_demo import STUDENTS as DEMO_STUDENTS
+from tests.integration.test_demo import run_demo
+from tests.support import COURSE, once_per_run
 
 LESSON = "01_naive_division"
 # Three students: everything right, nothing done, and the first function only.
@@ -81,3 +91,116 @@ def test_formgrader_shows_each_students_score(tab, graded_class, instructor_lab)
         expect(row).to_contain_text(f"{last}, {first}")
         expect(row).to_contain_text(f"{scores[student]:g} / {max_score:g}")
     screenshot(tab, "formgrader-students")
+
+
+# --- the demo class, opened with the command `python -m grader.proof.demo` prints -------------------------------
+
+
+@dataclass
+class DemoClass:
+    """The demo's course directory, the command its summary ends with, and what its gradebook holds."""
+
+    root: Path
+    command: str
+    students: dict[str, tuple[str, str, float]]  # id -> (first name, last name, overall score)
+    max_score: float  # of the whole course, as Manage Students shows it
+    submission_scores: list[float]  # of LESSON's graded submissions
+
+
+@pytest.fixture(scope="module")
+def demo_class(tmp_path_factory, chromium) -> DemoClass:
+    """The small demo class of tests/integration/test_demo.py, from the same one run per test session."""
+    folder = once_per_run(tmp_path_factory, "demo", run_demo)
+    stdout = (folder / "stdout.txt").read_text()
+    assert (folder / "returncode.txt").read_text() == "0", stdout + (folder / "stderr.txt").read_text()
+    root = folder / "course"
+    with Gradebook(Course(root).nbgrader_settings().CourseDirectory.db_url) as gradebook:
+        students = {s.id: (s.first_name, s.last_name, s.score) for s in gradebook.students}
+        max_score = sum(a.max_score for a in gradebook.assignments)
+        submission_scores = sorted(s.score for s in gradebook.find_assignment(DEMO_LESSON).submissions)
+    return DemoClass(root, stdout.rstrip().splitlines()[-1].strip(), students, max_score, submission_scores)
+
+
+def start_printed_command(command: str, course: Path, folder: Path) -> Server:
+    """Run the demo's printed command for `course` as the instructor would, headless on a free port with a random
+    token, its log in `folder`; wait (up to 120 s) until the server answers. `-o` keeps make from rebuilding the
+    linked venv."""
+    words = shlex.split(command)
+    assert words[0] == "make" and "formgrader" in words, command
+    port, token = free_port(), secrets.token_hex(16)
+    log = folder / "formgrader.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [*words, "--no-print-directory", "-o", ".venv/.installed", "HEADLESS=1", f"PORT={port}", f"TOKEN={token}"],
+            env=lab_environment(folder),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = Server(process, f"http://127.0.0.1:{port}", token, course)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            server.api("api/status")
+            return server
+        except (URLError, ConnectionError):
+            if process.poll() is not None or time.monotonic() > deadline:
+                server.stop()
+                pytest.fail(f"`{command}` did not start formgrader:\n{log.read_text()[-3000:]}")
+            time.sleep(0.5)
+
+
+@pytest.fixture
+def demo_formgrader(demo_class, tmp_path):
+    server = start_printed_command(demo_class.command, demo_class.root, tmp_path)
+    yield server
+    server.stop()
+
+
+def score(points: float, out_of: float) -> str:
+    return f"{points:g} / {out_of:g}"
+
+
+def test_the_demo_command_opens_formgrader_on_the_demo_class(tab, demo_class, demo_formgrader):
+    assert len(demo_class.students) == DEMO_STUDENTS and demo_class.submission_scores
+    tab.goto(demo_formgrader.url(""))  # where the printed command's browser lands
+    expect(tab).to_have_url(re.compile(r"/formgrader/manage_assignments"))
+    lessons = tab.locator("table tbody tr")
+    expect(lessons).to_have_count(1)
+    expect(lessons).to_contain_text(DEMO_LESSON)
+    expect(lessons).to_contain_text("released")
+    screenshot(tab, "demo-formgrader-assignments")
+
+    tab.get_by_role("link", name="Manage Students").click()
+    rows = tab.locator("table tbody tr")
+    expect(rows).to_have_count(len(demo_class.students))
+    for student, (first, last, points) in demo_class.students.items():
+        row = rows.filter(has=tab.locator("td:nth-child(2)", has_text=re.compile(f"^{student}$")))
+        expect(row).to_contain_text(f"{last}, {first}")
+        expect(row).to_contain_text(score(points, demo_class.max_score))
+    screenshot(tab, "demo-formgrader-students")
+    best = max(demo_class.students, key=lambda student: demo_class.students[student][2])
+    first, last, points = demo_class.students[best]
+    best_row = rows.filter(has=tab.locator("td:nth-child(2)", has_text=re.compile(f"^{best}$")))
+    best_row.get_by_role("link", name=f"{last}, {first}", exact=True).click()  # the student's lessons
+    expect(tab).to_have_url(re.compile(f"/formgrader/manage_students/{best}$"))
+    lesson_row = tab.locator("table tbody tr")
+    expect(lesson_row).to_have_count(1)
+    expect(lesson_row).to_contain_text(DEMO_LESSON)
+    expect(lesson_row).to_contain_text(score(points, demo_class.max_score))
+
+    tab.get_by_role("link", name="Manual Grading").click()
+    tab.locator("table tbody").get_by_role("link", name=DEMO_LESSON, exact=True).click()  # the lesson's notebooks
+    expect(tab).to_have_url(re.compile(f"/formgrader/gradebook/{DEMO_LESSON}$"))
+    tab.locator("table tbody").get_by_role("link", name=DEMO_LESSON, exact=True).click()  # the notebook's submissions
+    expect(tab).to_have_url(re.compile(f"/formgrader/gradebook/{DEMO_LESSON}/{DEMO_LESSON}$"))
+    overall = tab.locator("table tbody tr td:nth-child(3)")
+    expect(overall).to_have_count(len(demo_class.submission_scores))
+    lesson_max = demo_class.max_score  # the demo grades one lesson
+    assert sorted(overall.all_inner_texts()) == sorted(score(p, lesson_max) for p in demo_class.submission_scores)
+    screenshot(tab, "demo-formgrader-submissions")
+
+    tab.get_by_role("link", name="Submission #1", exact=True).click()  # the graded notebook, from autograded/
+    expect(tab.get_by_text(f"Submission 1 / {len(demo_class.submission_scores)}")).to_be_visible()
+    expect(tab.locator(".cell").first).to_be_visible()
+    screenshot(tab, "demo-formgrader-graded-notebook")

@@ -7,17 +7,19 @@ and a second try; one exchange student also submits twice.
 
 import csv
 import json
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader.course import Course
-from grader.proof.demo import PLAN
+from grader.course import Course, text_source_in
+from grader.proof.demo import PLAN, formgrader_command, fresh_course
 from grader.proof.simulate import BROKEN
-from tests.support import once_per_run
+from tests.support import COURSE, once_per_run
 
 LESSON = "01_naive_division"
 STUDENTS = 8
@@ -89,6 +91,88 @@ def test_every_step_ran_and_succeeded(demo):
     assert [s["name"] for s in plan["steps"]] == STEPS
     assert all(s["returncode"] == 0 for s in plan["steps"])
     assert "== Summary" in stdout and "report.html" in stdout
+
+
+# How formgrader reads a course (nbgrader's FormgradeExtension.load_config): nbgrader_config.py of the directory
+# the server starts in, as written; printed as JSON.
+AS_FORMGRADER_READS = """
+import json
+from nbgrader.apps.baseapp import NbGrader
+from nbgrader.coursedir import CourseDirectory
+
+app = NbGrader()
+app.load_config_file()
+course = CourseDirectory(config=app.config)
+names = ("course_id", "root", "db_url", "source_directory", "release_directory", "submitted_directory",
+         "autograded_directory", "feedback_directory")
+print(json.dumps({name: getattr(course, name) for name in names}))
+"""
+
+
+def test_formgrader_reads_the_demo_course_and_its_gradebook(demo):
+    root, plan, _ = demo
+    read = subprocess.run(
+        [sys.executable, "-c", AS_FORMGRADER_READS], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert read.returncode == 0, read.stderr
+    settings = json.loads(read.stdout)
+    assert settings["course_id"] == COURSE.nbgrader_settings().CourseDirectory.course_id
+    assert settings["root"] == str(root.resolve())
+    assert settings["db_url"] == f"sqlite:///{root.resolve() / '.grading' / 'gradebook.db'}"
+    assert (root / settings["source_directory"] / LESSON / f"{LESSON}.ipynb").is_file()
+    assert (root / settings["release_directory"] / LESSON / f"{LESSON}.ipynb").is_file()
+    for folder in ("submitted_directory", "autograded_directory", "feedback_directory"):
+        assert (root / settings[folder]).is_dir(), folder
+    graded = {key for key, upload in final_uploads(plan).items() if upload["kind"] not in BROKEN}
+    with Gradebook(settings["db_url"]) as gradebook:
+        assert {s.id for s in gradebook.students} == {u["student"] for u in plan["uploads"]}
+        assert {(s.student.id, LESSON) for s in gradebook.find_assignment(LESSON).submissions} == graded
+        assert all((root / settings["autograded_directory"] / s / LESSON).is_dir() for s, _ in graded)
+
+
+def test_the_demo_course_is_its_own_even_when_the_sources_name_their_places(tmp_path):
+    """Sources whose settings name their own root and gradebook must not point formgrader at them."""
+    sources = tmp_path / "sources"
+    source = text_source_in(sources, LESSON)
+    source.parent.mkdir(parents=True)
+    source.write_text(COURSE.text_source(LESSON).read_text())
+    pinned = f'\nc.CourseDirectory.root = "{sources}"\nc.CourseDirectory.db_url = "sqlite:///{sources}/gradebook.db"\n'
+    (sources / "nbgrader_config.py").write_text((COURSE.root / "nbgrader_config.py").read_text() + pinned)
+    demo_course = tmp_path / "demo"
+    fresh_course(Course(sources), demo_course, [LESSON])
+    read = subprocess.run(
+        [sys.executable, "-c", AS_FORMGRADER_READS], cwd=demo_course, capture_output=True, text=True, timeout=120
+    )
+    assert read.returncode == 0, read.stderr
+    settings = json.loads(read.stdout)
+    assert settings["root"] == str(demo_course.resolve())
+    assert settings["db_url"] == f"sqlite:///{demo_course.resolve() / '.grading' / 'gradebook.db'}"
+
+
+def test_the_summary_ends_with_the_command_that_opens_formgrader(demo):
+    root, _, stdout = demo
+    lines = stdout.rstrip().splitlines()
+    assert lines[-2].startswith("Open the class in formgrader")
+    words = shlex.split(lines[-1])
+    assert words[0] == "make" and "formgrader" in words
+    makes = Path(words[words.index("-C") + 1]) if "-C" in words else Path.cwd()
+    (course,) = [word.removeprefix("COURSE=") for word in words if word.startswith("COURSE=")]
+    assert (makes / course).resolve() == root.resolve()
+    assert "\nformgrader:" in (makes / "Makefile").read_text()
+
+
+def test_the_command_is_typed_where_the_instructor_is(tmp_path):
+    course = COURSE.grading / "demo"
+    assert formgrader_command(course, COURSE, here=COURSE.root) == "make formgrader COURSE=.grading/demo"
+    assert formgrader_command(course, COURSE, here=tmp_path) == f"make -C {COURSE.root} formgrader COURSE=.grading/demo"
+    elsewhere = tmp_path / "a class" / "course"
+    assert formgrader_command(elsewhere, COURSE, here=COURSE.root) == f"make formgrader COURSE='{elsewhere}'"
+    (tmp_path / "solutions").mkdir()
+    (tmp_path / "nbgrader_config.py").write_text((COURSE.root / "nbgrader_config.py").read_text())
+    without_makefile = Course(tmp_path)
+    assert formgrader_command(elsewhere, without_makefile, here=tmp_path) == (
+        f"cd '{elsewhere}' && jupyter lab --LabApp.default_url=/formgrader"
+    )
 
 
 def test_the_class_is_believable(demo):
