@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import textwrap
 
 import nbformat
 import numpy as np
@@ -238,3 +239,9 @@ def test_nbgrader_validate_prints_the_message_of_a_wrong_answer_and_of_a_stub_wh
     errors = printed.split("The error was:")[1:]
     assert all("..." not in error.split("=" * 20)[0] for error in errors), printed  # no line cut short
     assert_no_grader_frame(printed)
+
+
+def test_the_readme_shows_what_a_failing_check_prints(shown):
+    readme = (COURSE.root / "README.md").read_text()
+    example = readme.split("A failure looks like this")[1].split("```")[1]
+    assert textwrap.dedent(example).strip("\n") == shown_text(shown["wrong"])
