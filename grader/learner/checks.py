@@ -12,8 +12,13 @@ from __future__ import annotations
 import contextlib
 import copy
 import numbers
+import textwrap
+import traceback
+import types
+import typing
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -48,13 +53,70 @@ SCALE_ULPS = 16
 # algorithm computes almost exactly (one score far above the rest, say).
 SCALE_CAP = 2.0**20
 
+# The grader's own code: its frames say nothing to a learner, so a failed check shows none of them.
+GRADER_FOLDER = Path(__file__).resolve().parent.parent
+# The colour IPython gives an exception's name (nbgrader's Validate dialog shows it too; its command line strips it).
+ERROR_NAME_COLOUR = "\x1b[31m{}\x1b[39m"
+# Lines of a shown message are wrapped to this many characters: `nbgrader validate` cuts every line of an error
+# past 83 (its 90 columns, less its indent and "...").
+SHOWN_WIDTH = 80
+
+
+def learner_frames(tb: types.TracebackType | None) -> types.TracebackType | None:
+    """The traceback `tb` without the grader's frames (the check that called the learner's code, say)."""
+    frames = []
+    while tb is not None:
+        if not Path(tb.tb_frame.f_code.co_filename).resolve().is_relative_to(GRADER_FOLDER):
+            frames.append(tb)
+        tb = tb.tb_next
+    kept = None
+    for frame in reversed(frames):
+        kept = types.TracebackType(kept, frame.tb_frame, frame.tb_lasti, frame.tb_lineno)
+    return kept
+
+
+def shown_to_learner(error: BaseException) -> list[str]:
+    """What the notebook (and nbgrader's Validate dialog, which shows a cell's error output) shows of an error a
+    check raised: its name and message; then, when the learner's own code raised the error behind it (its
+    `__cause__`), that error's traceback through the learner's code. Never the grader's frames: they pushed the
+    message off the screen and showed the grader's source to the learner."""
+    name = type(error).__name__
+    first, *rest = wrapped(f"{name}: {error}")
+    lines = [ERROR_NAME_COLOUR.format(name) + first[len(name) :], *rest]
+    cause = error.__cause__
+    frames = learner_frames(cause.__traceback__) if cause is not None else None
+    if cause is None or frames is None:
+        return lines
+    try:
+        from IPython import get_ipython  # the learner's kernel; plain Python formats it below
+
+        shell = get_ipython()
+    except ImportError:
+        shell = None
+    if shell is not None:
+        where = shell.InteractiveTB.structured_traceback(type(cause), cause, frames, tb_offset=0)
+    else:
+        where = traceback.format_exception(type(cause), cause, frames)
+    return [*lines, "", f"Where your code raised the {type(cause).__name__}:", *where]
+
+
+def wrapped(message: str, width: int = SHOWN_WIDTH) -> list[str]:
+    """The lines of `message`, each longer than `width` wrapped at spaces, its later parts indented under it."""
+    lines = []
+    for line in message.splitlines() or [""]:
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        pieces = textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+        lines += pieces if len(line) > width and pieces else [line]
+    return lines
+
 
 class CheckFailed(AssertionError):
     """A visible or hidden check found a wrong answer.
 
     `mistakes` holds the descriptions of the catalogued mistakes the message names, as data:
     the class report counts these, never lines read back out of the message, which quotes
-    what the learner's code returned and raised.
+    what the learner's code returned and raised. When the learner's code raised, that error
+    is the failure's `__cause__`.
     """
 
     not_written: bool = False  # set on the failure for a stub, which a check made of other checks passes on
@@ -62,6 +124,18 @@ class CheckFailed(AssertionError):
     def __init__(self, message: str = "", mistakes=()):
         super().__init__(message)
         self.mistakes = tuple(mistakes)
+
+    def _render_traceback_(self) -> list[str]:
+        """IPython shows this instead of a traceback: see shown_to_learner."""
+        return shown_to_learner(self)
+
+
+class CheckMisused(TypeError):
+    """A check was given arguments it cannot work with: a mistake of the test cell, which the message names."""
+
+    def _render_traceback_(self) -> list[str]:
+        """IPython shows this instead of a traceback: the grader's frames would say nothing the message does not."""
+        return shown_to_learner(self)
 
 
 def failure(lines, named=(), otherwise=()) -> CheckFailed:
@@ -358,7 +432,7 @@ def _call(fn, args, kwargs, call, same_value, record_warnings=False) -> _Outcome
         lines = [f"{call} {_IN_PLACE}"]
     else:
         return outcome
-    raise failure(lines, _diagnosis(fn, pristine, outcome, same_value))
+    raise failure(lines, _diagnosis(fn, pristine, outcome, same_value)) from outcome.raised
 
 
 def input_scale(args, kwargs) -> float:
@@ -476,7 +550,7 @@ def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> 
     else:
         first = f"{call} returned {_show(outcome.value)}, expected it to raise {error.__name__}. {why}"
     given = lambda got, out: compare(np.asarray(got), out) is None  # noqa: E731
-    raise failure([first.rstrip()], _diagnosis(fn, pristine, outcome, same, mistakes, given))
+    raise failure([first.rstrip()], _diagnosis(fn, pristine, outcome, same, mistakes, given)) from outcome.raised
 
 
 def check_quiet(fn, *args, **kwargs) -> None:
@@ -587,7 +661,9 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
             if outcome.raised is not None
             else _IN_PLACE
         )
-        raise failure([f"{call} {what}"], _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False))
+        learners = None if isinstance(outcome.raised, _NotAnIndex) else outcome.raised
+        diagnosis = _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False)
+        raise failure([f"{call} {what}"], diagnosis) from learners
     if not close(outcome.value, expect):
         lines = [
             f"{call}, drawn {draws} times, gives the wrong frequencies.",
@@ -597,8 +673,16 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
         raise failure(lines, _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False))
 
 
-def _generator_problem(fn, args, kwargs, slot, draws, varies=True) -> tuple[str, str] | None:
-    """(kind, what went wrong) when `fn` does not draw from the generator at `slot` alone, else None.
+class _GeneratorProblem(typing.NamedTuple):
+    """How a function fails to draw from its generator alone: a kind, what it did, and what it raised if it did."""
+
+    kind: str
+    what: str
+    raised: BaseException | None = None
+
+
+def _generator_problem(fn, args, kwargs, slot, draws, varies=True) -> _GeneratorProblem | None:
+    """(kind, what went wrong, what it raised) when `fn` does not draw from the generator at `slot` alone, else None.
 
     `slot` is the index of the generator among the positional arguments, or its keyword.
     The function is called `draws` times with a generator in one state, again with a new
@@ -624,26 +708,29 @@ def _generator_problem(fn, args, kwargs, slot, draws, varies=True) -> tuple[str,
 
     first, raised, used_global = with_generator(state)
     if raised is not None:
-        return "raised", f"raised {type(raised).__name__}: {raised}"
+        return _GeneratorProblem("raised", f"raised {type(raised).__name__}: {raised}", raised)
     if used_global:
-        return "global", (
+        return _GeneratorProblem(
+            "global",
             "drew from NumPy's global random state (np.random.*) or Python's random module: "
-            "draw only from the generator you are given"
+            "draw only from the generator you are given",
         )
     again, _, _ = with_generator(copy.deepcopy(state))
     if again != first:
-        return "unseeded", (
+        return _GeneratorProblem(
+            "unseeded",
             f"gave other draws from a new generator in the same state ({again[:8]} ... instead of "
-            f"{first[:8]} ...): it draws from a random source other than the given generator"
+            f"{first[:8]} ...): it draws from a random source other than the given generator",
         )
     copied = np.random.Generator(type(given.bit_generator)())
     copied.bit_generator.state = copy.deepcopy(state)
     other = np.random.Generator(type(given.bit_generator)(int(copied.integers(2**62)))).bit_generator.state
     other_draws, _, _ = with_generator(other)
     if varies and other_draws == first:
-        return "ignored", (
+        return _GeneratorProblem(
+            "ignored",
             f"gave the same {draws} draws from generators in different states: "
-            "it does not draw from the generator it is given"
+            "it does not draw from the generator it is given",
         )
     return None
 
@@ -661,20 +748,20 @@ def check_own_generator(fn, *args, draws=200, varies=True, why="", **kwargs) -> 
     slots: list[int | str] = [i for i, a in enumerate(args) if isinstance(a, np.random.Generator)]
     slots += [k for k, v in kwargs.items() if isinstance(v, np.random.Generator)]
     if not slots:
-        raise TypeError("check_own_generator needs a numpy.random.Generator among the arguments")
+        raise CheckMisused("check_own_generator needs a numpy.random.Generator among the arguments")
     problem = _generator_problem(fn, args, kwargs, slots[0], draws, varies)
     if problem is None:
         return
-    if problem[0] == "raised" and "NotImplementedError" in problem[1]:
+    if problem.kind == "raised" and "NotImplementedError" in problem.what:
         raise _not_written(call)
     from grader.learner import hints
 
     named = []
     for entry in hints.misconceptions(getattr(fn, "__name__", None)):
         other = _generator_problem(hints.implementation(entry), args, kwargs, slots[0], draws, varies)
-        if other is not None and other[0] == problem[0]:
+        if other is not None and other.kind == problem.kind:
             named.append((entry.description, entry.hint))
-    raise failure([f"{call} {problem[1]}."], named)
+    raise failure([f"{call} {problem.what}."], named) from problem.raised
 
 
 def _reference_answer(reference, args, kwargs):
@@ -716,7 +803,7 @@ def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False,
                 f"Input {size} of {examples} drawn at random (seed {seed}) is the smallest that "
                 f"fails (the inputs grow with their number):\n{failed}",
                 failed.mistakes,
-            ) from None
+            ) from failed.__cause__
 
 
 def passed(name: str) -> None:

@@ -34,20 +34,20 @@ def open_notebook(page, lab, path: str):
 
 
 def run_all(page, panel, code_cells: int) -> None:
-    """Run > Run All Cells; wait until all `code_cells` cells show an execution count, or one shows a traceback.
+    """Run > Run All Cells; wait until all `code_cells` cells show an execution count, or the run stopped at an error.
 
-    After an error JupyterLab drops the cells still queued, so waiting for all of them
-    would only time out; the caller's checks then report the traceback itself.
+    After an error JupyterLab drops the cells still queued (their prompts go from [*] back to
+    [ ]), so waiting for all of them would only time out; the caller's checks then report the
+    error itself. (A failed check shows its message alone, no "Traceback", so the prompts tell.)
     """
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
     page.wait_for_function(
         """([panel, wanted]) => {
-        const counted = [...panel.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
-            .filter(prompt => /^\\[\\d+\\]:$/.test(prompt.textContent.trim())).length;
-        const failed = [...panel.querySelectorAll('.jp-OutputArea-output')]
-            .some(output => output.textContent.includes('Traceback'));
-        return counted === wanted || failed;
+        const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(p => p.textContent.trim());
+        const counted = prompts.filter(prompt => /^\\[\\d+\\]:$/.test(prompt)).length;
+        const stopped = counted > 0 && !prompts.includes('[*]:');
+        return counted === wanted || stopped;
     }""",
         arg=[panel.element_handle(), code_cells],
         polling=500,

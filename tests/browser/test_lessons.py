@@ -61,7 +61,7 @@ def test_release_stub_fails_with_our_check_message_when_run_and_when_validated(p
     path = f"{VALIDATED}/{VALIDATED}.ipynb"
     panel = open_notebook(page, lab, path)
     run_all(page, panel, code_cell_count(lab.root / path))
-    failure = panel.locator(".jp-OutputArea-output").filter(has_text="Traceback")
+    failure = panel.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
     expect(failure).to_have_count(1)  # JupyterLab stops at the first failing cell
     expect(failure).to_contain_text("CheckFailed")
     expect(failure).to_contain_text("not written yet (it still raises NotImplementedError)")
