@@ -1,0 +1,57 @@
+"""The lab a learner gets from `make lab`: it opens at lesson 01, shows none of the instructor's nbgrader tools,
+and an untouched lesson closes without asking to be saved."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.jupyterlab import KERNEL_IDLE
+from tests.support import COURSE
+
+FIRST = COURSE.lesson_ids()[0]
+
+
+def test_make_lab_lands_on_lesson_01(page, lab):
+    page.goto(lab.url(""))  # the address `make lab` prints, less its path: where the server sends a browser
+    expect(page).to_have_url(re.compile(rf"/lab/tree/{FIRST}/{FIRST}\.ipynb"))
+    panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    expect(panel).to_contain_text("Lesson 01")
+    expect(page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")).to_contain_text(f"{FIRST}.ipynb")
+    expect(page.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE, timeout=120_000)
+    screenshot(page, "lab-learner-lesson-01")
+
+
+def test_the_learner_sees_no_instructor_tools(page, lab):
+    page.goto(lab.url(f"lab/tree/{FIRST}/{FIRST}.ipynb?reset"))
+    expect(page.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE, timeout=120_000)
+    # No Create Assignment sidebar: neither its tab in the right-hand bar nor its panel.
+    expect(page.locator(".jp-SideBar.jp-mod-right .lm-TabBar-tab")).not_to_contain_text(["Create Assignment"])
+    expect(page.get_by_title("Nbgrader Create Assignment")).to_have_count(0)
+    # The Validate button, which is the learner's, is there.
+    expect(page.get_by_role("button", name="Validate")).to_be_visible()
+    # The Nbgrader menu keeps the learner's Assignment List only: no Formgrader, no Course List.
+    page.get_by_role("menuitem", name="Nbgrader", exact=True).click()
+    menu = page.locator(".lm-Menu")
+    expect(menu.get_by_text("Assignment List", exact=True)).to_be_visible()
+    screenshot(page, "lab-learner-nbgrader-menu")
+    for tool in ("Formgrader", "Formgrader (local)", "Course List"):
+        expect(menu.get_by_text(tool, exact=True)).to_have_count(0)
+    page.keyboard.press("Escape")
+
+
+def test_an_untouched_lesson_closes_without_a_save_prompt(page, lab):
+    lesson = COURSE.lesson_ids()[2]
+    before = (lab.root / lesson / f"{lesson}.ipynb").read_bytes()
+    page.goto(lab.url(f"lab/tree/{lesson}/{lesson}.ipynb?reset"))
+    expect(page.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE, timeout=120_000)
+    tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+    expect(tab).to_contain_text(f"{lesson}.ipynb")
+    page.wait_for_timeout(2000)  # the kernel's info has reached the notebook, which would mark it changed then
+    expect(tab).not_to_have_class(re.compile(r"\bjp-mod-dirty\b"))
+    screenshot(page, "lab-learner-untouched-lesson")
+    tab.locator(".lm-TabBar-tabCloseIcon").click()
+    expect(page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text=f"{lesson}.ipynb")).to_have_count(0)
+    expect(page.locator(".jp-Dialog")).to_have_count(0)
+    screenshot(page, "lab-learner-closed-without-prompt")
+    assert (lab.root / lesson / f"{lesson}.ipynb").read_bytes() == before
