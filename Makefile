@@ -17,7 +17,7 @@ LEARNER_LAB_CONFIG := .grading/learner-lab
 LAB_OPTIONS = --ServerApp.port=$(PORT) --ServerApp.port_retries=0 $(if $(HEADLESS),--no-browser) \
 	$(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab lab-instructor test test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
+.PHONY: lab test test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
 
 venv: $(STAMP)
 
@@ -44,6 +44,7 @@ lab: $(STAMP)
 
 # JupyterLab for the instructor on the whole course directory, with nbgrader's Formgrader, Create Assignment
 # sidebar and course list.
+.PHONY: lab-instructor
 lab-instructor: $(STAMP)
 	mkdir -p .grading/exchange
 	$(BIN)/jupyter lab --ServerApp.root_dir=. $(LAB_OPTIONS)
