@@ -11,7 +11,11 @@ PORT ?= 8888
 HEADLESS ?=
 TOKEN ?=
 JOBS ?= auto
-FIRST_LESSON := notebooks/01_naive_division/01_naive_division.ipynb
+WORK ?= work
+FIRST_LESSON := 01_naive_division/01_naive_division.ipynb
+LEARNER_LAB_CONFIG := .grading/learner-lab
+LAB_OPTIONS = --ServerApp.port=$(PORT) --ServerApp.port_retries=0 $(if $(HEADLESS),--no-browser) \
+	$(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: lab test test-proof test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
 
@@ -28,13 +32,22 @@ $(STAMP): requirements.txt pyproject.toml
 	mkdir -p .grading/exchange
 	touch $@
 
-# JupyterLab on the student release, opened at lesson 01.
+# JupyterLab for the learner, opened at lesson 01, in the git-ignored working folder WORK (default work/): the
+# release is copied there on first use, and a notebook the learner started is never overwritten (a newer release
+# of it goes beside it, and this says so). nbgrader's instructor tools are hidden in this lab (per launch).
 # PORT=8888 picks the port; HEADLESS=1 starts no browser; TOKEN=... fixes the login token.
 lab: $(STAMP)
 	mkdir -p .grading/exchange
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ServerApp.port=$(PORT) --ServerApp.port_retries=0 \
-		$(if $(HEADLESS),--no-browser) $(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) \
-		$(if $(filter 0,$(shell id -u)),--allow-root) $(FIRST_LESSON)
+	$(BIN)/python -m grader workspace --into "$(WORK)" --lab-config $(LEARNER_LAB_CONFIG)
+	JUPYTER_CONFIG_PATH="$(CURDIR)/$(LEARNER_LAB_CONFIG)$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH))" \
+		$(BIN)/jupyter lab --ServerApp.root_dir="$(WORK)" --LabApp.default_url=/lab/tree/$(FIRST_LESSON) $(LAB_OPTIONS)
+
+# JupyterLab for the instructor on the whole course directory, with nbgrader's Formgrader, Create Assignment
+# sidebar and course list.
+.PHONY: lab-instructor
+lab-instructor: $(STAMP)
+	mkdir -p .grading/exchange
+	$(BIN)/jupyter lab --ServerApp.root_dir=. $(LAB_OPTIONS)
 
 # The suite but the proof of the tests against the catalogue and the mutants (that is test-proof); the 25
 # slowest tests are listed at the end.

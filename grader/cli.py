@@ -1,4 +1,4 @@
-"""Command line: `python -m grader {release,collect,grade,feedback,export,report,check,prove} ...`.
+"""Command line: `python -m grader {release,collect,grade,feedback,export,report,check,prove,workspace} ...`.
 
 Each command imports what it needs when it runs, after checking its arguments: nbgrader and
 nbformat take a second or more to import, and help or a refused argument should answer at once
@@ -236,6 +236,14 @@ def _prove(args) -> int:
     return 0 if proven.ok else 1
 
 
+def _workspace(args) -> int:
+    from grader.course import workspace
+    from grader.course.directory import RELEASE
+
+    folder = args.into if args.into is not None else args.course.root / workspace.DEFAULT_FOLDER
+    return workspace.main(args.course.root / RELEASE, folder, lab_config=args.lab_config)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader", description="Softmax course tools.")
     parser.add_argument(
@@ -331,6 +339,19 @@ def main(argv=None) -> int:
         help="grade the entries of FILE (written like a catalogue module) instead of the catalogue",
     )
     proof.set_defaults(run=_prove)
+
+    room = commands.add_parser(
+        "workspace",
+        help="copy the release into the learner's working folder; never overwrite a notebook they started",
+    )
+    room.add_argument("--into", type=Path, metavar="DIR", help="the working folder (default: work/ in the course)")
+    room.add_argument(
+        "--lab-config",
+        type=Path,
+        metavar="DIR",
+        help="also write a Jupyter config folder (for JUPYTER_CONFIG_PATH) hiding the instructor's nbgrader tools",
+    )
+    room.set_defaults(run=_workspace)
 
     args = parser.parse_args(argv)
     try:

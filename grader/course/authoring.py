@@ -18,6 +18,11 @@ solution cell. A line
 
 in a code cell of a later lesson is replaced, at build time, by that solution cell's
 reference code (without its BEGIN/END SOLUTION lines), indented as the line is.
+
+The build also writes what the learner's release needs to look finished: the kernel's
+`language_info` (which JupyterLab would otherwise add on opening, and then ask to save), and, in
+a tests cell that is hidden tests only (a blank locked cell in the release), a visible comment
+saying what those tests check (the statements of its `# property` lines) and when they run.
 """
 
 from __future__ import annotations
@@ -42,6 +47,20 @@ MOST_POINTS = 10  # a tests cell worth more is a typo, not a design
 SOLUTION_LINES = ("### BEGIN SOLUTION", "### END SOLUTION")
 REFERENCE = re.compile(r"^(?P<indent>\s*)#\s*<<\s*reference\s+(?P<function>\w+)\s+from\s+(?P<lesson>[\w.-]+)\s*>>\s*$")
 LOOKS_LIKE_REFERENCE = re.compile(r"^\s*#\s*<<")
+HIDDEN_LINES = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
+PROPERTY_LINE = re.compile(r"^\s*#\s*property\s+(?P<id>[a-z][a-z0-9_]*)\s*(?::\s*(?P<text>\S.*))?$")
+# What ipykernel reports for the course's Python (the one the release is built and tested with). The release
+# carries it so that an untouched lesson opens unmodified; `python -m grader workspace` writes the learner's
+# own kernel's into the working copies, so a learner on another Python sees no change either.
+LANGUAGE_INFO = {
+    "codemirror_mode": {"name": "ipython", "version": 3},
+    "file_extension": ".py",
+    "mimetype": "text/x-python",
+    "name": "python",
+    "nbconvert_exporter": "python",
+    "pygments_lexer": "ipython3",
+    "version": "3.11.7",
+}
 
 
 class AuthoringError(ValueError):
@@ -116,6 +135,49 @@ def points_problem(points) -> str | None:
     return None
 
 
+def hidden_and_visible(source: str) -> tuple[list[str], list[str]]:
+    """A tests cell's lines inside its hidden-tests blocks, and those outside them."""
+    hidden: list[str] = []
+    visible: list[str] = []
+    inside = False
+    for line in source.splitlines():
+        if line.strip() in HIDDEN_LINES:
+            inside = line.strip() == HIDDEN_LINES[0]
+        else:
+            (hidden if inside else visible).append(line)
+    return hidden, visible
+
+
+def hidden_tests_note(function: str, points, statements: list[str]) -> str:
+    """The comment a learner sees in place of a tests cell that is all hidden tests."""
+    worth = f"{points:g} point{'' if points == 1 else 's'}"
+    head = f"# Hidden tests of `{function}` ({worth}), run when your work is graded or by `make check`"
+    return "\n".join([head + ("; they check:" if statements else "."), *(f"# - {text}" for text in statements)])
+
+
+def label_hidden_tests(cells: list, lesson: str) -> None:
+    """Put a visible note above the hidden tests of every tests cell that holds nothing else.
+
+    The note lists the statements of the cell's property lines; a property stated in another cell of
+    the lesson (`# property id` alone) is given that cell's statement.
+    """
+    tests = [c for c in cells if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")]
+    stated = {}
+    for cell in tests:
+        for line in hidden_and_visible(cell.source)[0]:
+            if (match := PROPERTY_LINE.match(line)) and match["text"]:
+                stated[(cell.metadata["function"], match["id"])] = match["text"].strip()
+    for cell in tests:
+        hidden, visible = hidden_and_visible(cell.source)
+        if not hidden or any(line.strip() for line in visible):
+            continue
+        function = cell.metadata["function"]
+        ids = [match["id"] for match in map(PROPERTY_LINE.match, hidden) if match]
+        statements = [stated[(function, pid)] for pid in dict.fromkeys(ids) if (function, pid) in stated]
+        note = hidden_tests_note(function, cell.metadata.nbgrader["points"], statements)
+        cell.source = f"{note}\n{cell.source.lstrip()}"
+
+
 def build_notebook(text_path: Path, root: Path | None = None) -> nbformat.NotebookNode:
     """Read a lesson's text source and return its nbgrader source notebook.
 
@@ -175,6 +237,8 @@ def build_notebook(text_path: Path, root: Path | None = None) -> nbformat.Notebo
                 f"{where} names function {function!r}, which no solution cell of the lesson defines "
                 f"(its functions: {', '.join(sorted(defined)) or 'none'})"
             )
+    label_hidden_tests(nb.cells, lesson)
+    nb.metadata["language_info"] = LANGUAGE_INFO
     nbformat.validate(nb)
     return nb
 

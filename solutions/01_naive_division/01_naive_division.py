@@ -24,8 +24,10 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_answer, check_call, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
+point_at_stubs()  # a cell that fails while an exercise above is unfinished says which one
 
 # %% [markdown]
 # ## 1. Scores and weights

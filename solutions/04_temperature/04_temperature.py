@@ -27,9 +27,11 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_frequencies, check_raises, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.stubs import point_at_stubs
 from grader.learner.widgets import temperature_explorer
 
 np.set_printoptions(precision=4, suppress=True)
+point_at_stubs()  # a cell that fails while an exercise above is unfinished says which one
 
 # %% [markdown]
 # ## 1. One knob before the exponential

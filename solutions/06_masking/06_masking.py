@@ -27,8 +27,10 @@ from matplotlib.colors import ListedColormap
 
 from grader.learner.checks import check_call, check_generated, check_quiet, check_raises, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
+point_at_stubs()  # a cell that fails while an exercise above is unfinished says which one
 
 # %% [markdown]
 # ## 1. Some choices are not allowed

@@ -22,7 +22,7 @@ from urllib.error import URLError
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from grader.course import RELEASE
+from grader.course import RELEASE, SOLUTIONS, workspace
 from tests.support import COURSE
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -95,11 +95,14 @@ def lab_tree(folder: Path) -> Path:
     for name in LAB_FILES:
         shutil.copy2(COURSE.root / name, folder / name)
     (folder / ".venv").symlink_to(COURSE.root / ".venv")
+    (folder / SOLUTIONS).mkdir(exist_ok=True)  # a course directory has one: `make lab`'s workspace step looks
     return folder
 
 
-def make_lab(folder: Path) -> Server:
-    """`make lab HEADLESS=1` in `folder` on a free port with a random token; wait (up to 120 s) until it answers.
+def make_lab(folder: Path, target: str = "lab") -> Server:
+    """`make <target> HEADLESS=1` in `folder` on a free port with a random token; wait (up to 120 s) until it answers.
+
+    `make lab` serves the learner's working folder (work/), `make lab-instructor` the course directory.
 
     `-o` tells make to take the linked venv as it is: a test must never rebuild it.
     """
@@ -112,7 +115,7 @@ def make_lab(folder: Path) -> Server:
                 "--no-print-directory",
                 "-o",
                 ".venv/.installed",
-                "lab",
+                target,
                 "HEADLESS=1",
                 f"PORT={port}",
                 f"TOKEN={token}",
@@ -123,7 +126,8 @@ def make_lab(folder: Path) -> Server:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    server = Server(process, f"http://127.0.0.1:{port}", token, folder / RELEASE)
+    served = folder / workspace.DEFAULT_FOLDER if target == "lab" else folder
+    server = Server(process, f"http://127.0.0.1:{port}", token, served)
     deadline = time.monotonic() + 120
     while True:
         try:
@@ -154,7 +158,7 @@ def chromium() -> Path:
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory, chromium) -> Server:
-    """JupyterLab as `make lab` starts it, on a throw-away copy of the repository's notebooks/."""
+    """JupyterLab as `make lab` starts it, on a throw-away copy of the repository's notebooks/ (copied to work/)."""
     folder = lab_tree(tmp_path_factory.mktemp("lab"))
     shutil.copytree(COURSE.root / RELEASE, folder / RELEASE)
     server = make_lab(folder)

@@ -71,7 +71,7 @@ def graded_class(tmp_path_factory, chromium):
 
 @pytest.fixture
 def instructor_lab(graded_class):
-    server = make_lab(graded_class[0])
+    server = make_lab(graded_class[0], target="lab-instructor")
     yield server
     server.stop()
 

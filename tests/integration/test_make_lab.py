@@ -1,14 +1,19 @@
-"""`make lab` serves JupyterLab on the student release, headless, on the port asked for."""
+"""`make lab` serves JupyterLab on the learner's working folder, at lesson 01, without the instructor's tools;
+`make lab-instructor` serves the course directory with them."""
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import time
 import urllib.request
-from urllib.error import URLError
+from urllib.error import HTTPError, URLError
 
+import pytest
+
+from grader.course import workspace
 from tests.support import COURSE
 
 
@@ -23,37 +28,117 @@ def get(url):
         return response.status, response.read()
 
 
-def test_make_lab_serves_lesson_01():
-    port, token = free_port(), "softmax-test"
-    server = subprocess.Popen(
-        ["make", "--no-print-directory", "lab", "HEADLESS=1", f"PORT={port}", f"TOKEN={token}"],
-        cwd=COURSE.root,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
+# Never rebuild the venv from a test (`-o`): take it as it is.
+MAKE = ["make", "--no-print-directory", "-o", ".venv/.installed"]
+FIRST = f"{COURSE.lesson_ids()[0]}/{COURSE.lesson_ids()[0]}.ipynb"
+
+
+class Lab:
+    """`make <target> HEADLESS=1` on a free port with a fixed token, in the repository, until stopped."""
+
+    def __init__(self, target, tmp_path, *options):
+        self.port, self.token = free_port(), "softmax-test"
+        self.log = tmp_path / f"{target}.log"
+        with open(self.log, "wb") as out:
+            self.process = subprocess.Popen(
+                [*MAKE, target, "HEADLESS=1", f"PORT={self.port}", f"TOKEN={self.token}", *options],
+                cwd=COURSE.root,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.base = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 90
         while True:
             try:
-                status, _ = get(f"{base}/lab?token={token}")
-                break
+                status, _ = get(self.url("lab"))
+                assert status == 200
+                return
             except (URLError, ConnectionError, TimeoutError):
-                assert server.poll() is None, server.stderr.read().decode()
+                assert self.process.poll() is None, self.log.read_text()
                 assert time.monotonic() < deadline, "JupyterLab did not answer within 90 s"
                 time.sleep(0.5)
-        assert status == 200
-        _, listing = get(f"{base}/api/contents?token={token}")
-        assert COURSE.lesson_ids()[0] in {item["name"] for item in json.loads(listing)["content"]}
-        status, _ = get(f"{base}/lab/tree/{COURSE.lesson_ids()[0]}/{COURSE.lesson_ids()[0]}.ipynb?token={token}")
-        assert status == 200
+
+    def url(self, path):
+        return f"{self.base}/{path}{'&' if '?' in path else '?'}token={self.token}"
+
+    def status(self, path) -> int:
+        try:
+            return get(self.url(path))[0]
+        except HTTPError as error:
+            return error.code
+
+    def json(self, path):
+        return json.loads(get(self.url(path))[1])
+
+    def disabled_plugins(self) -> list[str]:
+        """The JupyterLab plugins this lab's page turns off (its page config)."""
+        page = get(self.url("lab"))[1].decode()
+        config = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', page, re.S)
+        assert config, page[:500]
+        return json.loads(config[1])["disabledExtensions"]
+
+    def stop(self):
+        os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def redirect_of(url) -> str:
+    """Where the server sends a browser that opens `url`."""
+    try:
+        urllib.request.build_opener(NoRedirect).open(url, timeout=30)
+    except HTTPError as error:
+        return error.headers["Location"]
+    raise AssertionError(f"{url} does not redirect")
+
+
+@pytest.fixture(scope="module")
+def learner_lab(tmp_path_factory):
+    """`make lab` with its working folder in a temporary place (WORK=...), so the repository gets none."""
+    tmp = tmp_path_factory.mktemp("learner-lab")
+    lab = Lab("lab", tmp, f"WORK={tmp / 'work'}")
+    lab.work = tmp / "work"
+    yield lab
+    lab.stop()
+
+
+def test_make_lab_serves_the_working_folder_and_opens_lesson_01(learner_lab):
+    _, listing = get(learner_lab.url("api/contents"))
+    assert COURSE.lesson_ids()[0] in {item["name"] for item in json.loads(listing)["content"]}
+    assert (learner_lab.work / FIRST).is_file() and (learner_lab.work / workspace.RECORD).is_file()
+    assert not (COURSE.root / workspace.DEFAULT_FOLDER).exists()
+    # The root URL, and the one printed for a headless start, go to lesson 01, not to the Launcher.
+    assert redirect_of(learner_lab.url("")) == f"/lab/tree/{FIRST}?token={learner_lab.token}"
+    printed = learner_lab.log.read_text()
+    assert f"http://127.0.0.1:{learner_lab.port}/lab/tree/{FIRST}?token=" in printed
+    assert "lesson file(s) into" in printed  # the workspace step ran and said what it did
+    assert learner_lab.status(f"lab/tree/{FIRST}") == 200
+
+
+def test_the_learners_lab_hides_the_instructor_tools(learner_lab):
+    assert set(learner_lab.disabled_plugins()) >= set(workspace.INSTRUCTOR_PLUGINS)
+    assert learner_lab.status("formgrader/api/assignments") == 404
+    assert learner_lab.status("formgrader") == 404
+    # What the learner needs stays: the nbgrader Validate button's and the Assignments tab's server parts.
+    assert learner_lab.status("assignments") == 400  # the assignment list answers (it wants its arguments)
+    assert "@jupyter/nbgrader:validate-assignment" not in learner_lab.disabled_plugins()
+
+
+def test_make_lab_instructor_shows_formgrader_and_every_lesson(tmp_path):
+    lab = Lab("lab-instructor", tmp_path)
+    try:
+        assert not set(lab.disabled_plugins()) & set(workspace.INSTRUCTOR_PLUGINS)
         # nbgrader's server extensions are on: formgrader sees every lesson as an assignment.
-        _, assignments = get(f"{base}/formgrader/api/assignments?token={token}")
-        assert {a["name"] for a in json.loads(assignments)} >= set(COURSE.lesson_ids())
+        assert {a["name"] for a in lab.json("formgrader/api/assignments")} >= set(COURSE.lesson_ids())
+        names = {item["name"] for item in lab.json("api/contents")["content"]}
+        assert {"solutions", "notebooks", "nbgrader_config.py"} <= names
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+        lab.stop()
 
 
 def make_plan(*args):
