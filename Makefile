@@ -110,10 +110,7 @@ formgrader: $(STAMP)
 		{ echo "make formgrader: $(COURSE) holds no nbgrader_config.py (make demo builds .grading/demo)" >&2; exit 2; }
 	mkdir -p "$(COURSE)/.grading/exchange"
 	cd "$(COURSE)" && $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/formgrader \
-		--ServerApp.jpserver_extensions=nbgrader.server_extensions.formgrader=True \
-		--ServerApp.port=$(PORT) --ServerApp.port_retries=0 \
-		$(if $(HEADLESS),--no-browser) $(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) \
-		$(if $(filter 0,$(shell id -u)),--allow-root)
+		--ServerApp.jpserver_extensions=nbgrader.server_extensions.formgrader=True $(LAB_OPTIONS)
 
 # Plain `nbgrader autograde` against `grader grade` on the same classes of 48, 240 and 480 submissions, three runs
 # each (about 2 h on 2 cores): identical scores, time, CPU and peak memory; figures in .grading/benchmark.json and README.
