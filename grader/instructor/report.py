@@ -30,6 +30,8 @@ from grader.instructor.results import ClassResults, Student, points
 from grader.learner.figures import OKABE_ITO, FigureWithAlt
 from grader.learner.hints import misconceptions
 
+# Texts from the gradebook and the checks go into the figures as they are (parse_math=False): a "$" in a
+# mistake's description is no TeX for matplotlib to choke on.
 # The page is wide enough for the two figures side by side on a laptop (1280 px), and its tables span it,
 # so that a catalogued mistake takes at most two lines; the figures are drawn at the size they are shown.
 REPORT_STYLE = (
@@ -46,8 +48,9 @@ img { max-width: 100%; height: auto; }
 table { font-size: 0.9rem; }
 th, td { padding: 0.25rem 0.5rem; }
 td.number { text-align: right; white-space: nowrap; }
-td.lesson, td.function { white-space: nowrap; }
-td.function details { white-space: normal; max-width: 14rem; }
+table.mistakes { table-layout: fixed; font-size: 0.85rem; }
+table.mistakes td.lesson, table.mistakes td.function { overflow-wrap: anywhere; }
+table.mistakes details p { margin: 0.25rem 0; }
 summary { cursor: pointer; color: #0b5394; }
 .lesson-row { display: flex; flex-wrap: wrap; gap: 0 1.5rem; align-items: flex-start; }
 .lesson-row table { flex: 1 1 30rem; width: auto; margin-top: 0; }
@@ -191,7 +194,7 @@ def misconception_chart(counts: list[MisconceptionCount], top: int = TOP_MISCONC
     most = max(m.students for m in shown)
     for row, m in enumerate(shown):
         label = short(f"{m.lesson} · {m.description}", 84)
-        ax.text(0, row - 0.2, label, fontsize=8, va="bottom", ha="left", linespacing=1.1)
+        ax.text(0, row - 0.2, label, fontsize=8, va="bottom", ha="left", linespacing=1.1, parse_math=False)
         ax.text(m.students + most * 0.01, row, f"{m.students} ({percent(m.share)})", fontsize=8, va="center")
     ax.set_ylim(len(shown) - 0.5, -0.95)  # most common on top, room above the first label
     ax.set_xlim(0, most * 1.16)
@@ -230,7 +233,9 @@ def pass_rate_heatmap(grid: dict[str, list[PassRate]]) -> FigureWithAlt:
         if not math.isnan(share):
             colour = cell_text_colour(to_rgb(colormap(share / 100)))
             ax.text(column, row, f"{share:.0f}", ha="center", va="center", fontsize=7, color=colour)
-    ax.set_xticks(range(len(lessons)), lessons, rotation=35, ha="right", rotation_mode="anchor", fontsize=7.5)
+    ax.set_xticks(
+        range(len(lessons)), lessons, rotation=35, ha="right", rotation_mode="anchor", fontsize=7.5, parse_math=False
+    )
     ax.set_yticks(range(rows), [str(n + 1) for n in range(rows)], fontsize=7)
     ax.set_ylabel("test (numbered as in each lesson's table)")
     ax.set_title("Pass rate per test (% of graded submissions)", fontsize=10)
@@ -266,9 +271,8 @@ def score_histogram(lesson: str, scores: list[float], max_score: float) -> Figur
     top = math.ceil(max_score)
     fig = Figure(figsize=(4.2, 2.3), layout="constrained")
     ax = fig.add_subplot()
-    counts, _, bars = ax.hist(
-        scores, bins=[b - 0.5 for b in range(top + 2)], color=OKABE_ITO["blue"], edgecolor="white"
-    )
+    counts, _ = np.histogram(scores, bins=[b - 0.5 for b in range(top + 2)])
+    bars = ax.bar(range(top + 1), counts, width=1, color=OKABE_ITO["blue"], edgecolor="white")
     ax.bar_label(bars, labels=[f"{n:.0f}" if n else "" for n in counts], fontsize=7, padding=1)
     ax.set(
         xlim=(-0.5, top + 0.5),
@@ -276,7 +280,7 @@ def score_histogram(lesson: str, scores: list[float], max_score: float) -> Figur
         xlabel=f"score (points out of {points(max_score)})",
         ylabel="students",
     )
-    ax.set_title(f"{lesson}: scores of {len(scores)} submission(s)", fontsize=9)
+    ax.set_title(f"{lesson}: scores of {len(scores)} submission(s)", fontsize=9, parse_math=False)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     spread = "; ".join(
@@ -369,6 +373,11 @@ def problems_section(results: ClassResults) -> str:
     )
 
 
+def breakable(name: str) -> str:
+    """`name` escaped, with a line break allowed after each underscore: long lesson and function names stay narrow."""
+    return escape(name).replace("_", "_<wbr>")
+
+
 def misconceptions_section(results: ClassResults) -> str:
     """One row per misconception: lesson, function, the mistake, how many students; who and where folded away."""
     counts = misconception_counts(results)
@@ -382,22 +391,22 @@ def misconceptions_section(results: ClassResults) -> str:
     rows = []
     for m in counts:
         names = ", ".join(escape(s.name) for s in holders[m.lesson, m.description])
-        details = (
-            f"<details><summary>who, which tests</summary><p>{names}</p><p>Failing: {escape(m.test)}</p></details>"
-        )
+        details = f"<details><summary>students, tests</summary><p>{names}</p><p>Failing: {escape(m.test)}</p></details>"
         rows.append(
-            f'<tr><td class="lesson">{escape(m.lesson)}</td>'
-            f'<td class="function">{escape(function_of(m))}{details}</td>'
+            f'<tr><td class="lesson">{breakable(m.lesson)}</td>'
+            f'<td class="function">{breakable(function_of(m))}{details}</td>'
             f'<td class="mistake">{escape(m.description)}</td>'
             f'<td class="number">{m.students}</td><td class="number">{percent(m.share)}</td></tr>'
         )
-    head = "".join(
-        f'<th scope="col">{h}</th>'
-        for h in ("Lesson", "Function", "Likely mistake", "Students", "Share of submissions")
-    )
+    head = "".join(f'<th scope="col">{h}</th>' for h in ("Lesson", "Function", "Likely mistake", "Students", "Share"))
+    # Fixed widths but for the mistake, which takes the rest: at 1280 px the longest catalogued one takes two lines.
+    widths = "".join(f'<col style="width: {w}">' for w in ("8rem", "9rem", "auto", "5.5rem", "4rem"))
     return heading + (
-        '<table id="misconceptions">\n<caption>Likely mistakes named in failing tests, most common first</caption>\n'
-        f"<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>"
+        '<table id="misconceptions" class="mistakes">\n<caption>Likely mistakes named in failing tests, most common '
+        "first (share: of the lesson's graded submissions)</caption>\n"
+        f"<colgroup>{widths}</colgroup>\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
+        + "\n".join(rows)
+        + "\n</tbody>\n</table>"
     )
 
 

@@ -19,8 +19,7 @@ import numpy as np
 import pytest
 from nbgrader.api import Gradebook
 
-from grader.course import Course, read_cached
-from grader.course.contract import tested_functions
+from grader.course import Course, contract, read_cached
 from grader.engine import status
 from grader.engine.sandbox import autograde_sandboxed, lesson_gradebook
 from grader.engine.scores import MESSAGE_LIMIT, MISTAKE_LIMIT, MISTAKES_LIMIT, report_of
@@ -275,7 +274,7 @@ def passes(lesson: str, test: str, wrong_with) -> bool:
         return True
     if wrong_with == "stubs":
         return False
-    return tested_functions(COURSE, lesson)[test] != wrong_with.function
+    return contract.tested_functions(COURSE, lesson)[test] != wrong_with.function
 
 
 def grade_ids(lesson: str) -> list[str]:
@@ -342,6 +341,14 @@ def test_the_chart_shows_the_students_behind_each_misconception_most_common_firs
     assert one.fig.axes[0].get_title() == "Most common misconceptions (1 of 3)"
 
 
+def test_a_mistake_that_looks_like_tex_is_drawn_as_written():
+    odd = [MisconceptionCount(NAIVE, "test_naive_normalize_rows", r"costs $\frac{$ and $x^$ " + "y" * 400, 1, 2)]
+    chart = misconception_chart(odd)
+    assert chart.png.startswith(b"\x89PNG")
+    label = chart.fig.axes[0].texts[0].get_text()
+    assert label.startswith(f"{NAIVE} · costs $\\frac{{$") and label.endswith("…") and label.count("\n") == 1
+
+
 def test_the_misconception_table_names_the_function_and_folds_away_who_holds_it(graded_class):
     _, results, out, _ = graded_class
     assert {key: [s.id for s in students] for key, students in misconception_holders(results).items()} == {
@@ -353,7 +360,7 @@ def test_the_misconception_table_names_the_function_and_folds_away_who_holds_it(
     rows = {row[2]: row for row in Tables(text).tables["misconceptions"][1:]}
     for entry, students in ((WHOLE_ARRAY, "cy, di"), (MASK_WITH_ZERO, "cy"), (CAUSAL_TRIU, "di")):
         where = rows[entry.description][1]
-        assert where.startswith(entry.function + "who, which tests") and students in where
+        assert where.startswith(entry.function + "students, tests") and students in where
     assert text.count("<details>") == 3 and text.count('<td class="mistake">') == 3
 
 
