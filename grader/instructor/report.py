@@ -30,8 +30,6 @@ from grader.instructor.results import ClassResults, Student, points
 from grader.learner.figures import OKABE_ITO, FigureWithAlt
 from grader.learner.hints import misconceptions
 
-# Texts from the gradebook and the checks go into the figures as they are (parse_math=False): a "$" in a
-# mistake's description is no TeX for matplotlib to choke on.
 # The page is wide enough for the two figures side by side on a laptop (1280 px), and its tables span it,
 # so that a catalogued mistake takes at most two lines; the figures are drawn at the size they are shown.
 REPORT_STYLE = (
@@ -193,7 +191,7 @@ def misconception_chart(counts: list[MisconceptionCount], top: int = TOP_MISCONC
     ax.barh(range(len(shown)), [m.students for m in shown], height=0.32, color=OKABE_ITO["blue"])
     most = max(m.students for m in shown)
     for row, m in enumerate(shown):
-        label = short(f"{m.lesson} · {m.description}", 84)
+        label = short(f"{m.lesson} · {m.description}", 84)  # drawn as written: a "$" in it is no TeX to choke on
         ax.text(0, row - 0.2, label, fontsize=8, va="bottom", ha="left", linespacing=1.1, parse_math=False)
         ax.text(m.students + most * 0.01, row, f"{m.students} ({percent(m.share)})", fontsize=8, va="center")
     ax.set_ylim(len(shown) - 0.5, -0.95)  # most common on top, room above the first label
