@@ -7,6 +7,7 @@ one test here that grades for real is the last. Whole classes graded for real go
 in tests/integration (test_demo, test_hostile).
 """
 
+import base64
 import csv
 import html
 import re
@@ -18,14 +19,23 @@ import numpy as np
 import pytest
 from nbgrader.api import Gradebook
 
-from grader.course import Course, read_cached
+from grader.course import Course, contract, read_cached
 from grader.engine import status
 from grader.engine.sandbox import autograde_sandboxed, lesson_gradebook
 from grader.engine.scores import MESSAGE_LIMIT, MISTAKE_LIMIT, MISTAKES_LIMIT, report_of
 from grader.engine.testrunner import is_test_cell
 from grader.instructor.export import write_canvas_csv, write_grades_csv
 from grader.instructor.feedback import page_name, student_page, write_feedback
-from grader.instructor.report import MisconceptionCount, misconception_counts, write_report
+from grader.instructor.report import (
+    MisconceptionCount,
+    misconception_chart,
+    misconception_counts,
+    misconception_holders,
+    pass_rate_grid,
+    pass_rate_heatmap,
+    score_histogram,
+    write_report,
+)
 from grader.instructor.results import ClassResults, Student, class_results
 from grader.learner import checks, hints
 from grader.learner.hints import misconceptions
@@ -215,7 +225,7 @@ def test_report_has_summary_figures_and_pass_rates(graded_class):
     text = (out / "report.html").read_text(encoding="utf-8")
     assert '<html lang="en">' in text and not re.search(r"<(script|link)\b|https?://", text)
     images = re.findall(r"<img [^>]*>", text)
-    assert len(images) == 4  # a histogram and a pass-rate chart per lesson
+    assert len(images) == 4  # the misconception chart, the pass-rate heatmap, a histogram per lesson
     for tag in images:
         assert 'src="data:image/png;base64,' in tag
         assert re.search(r'alt="[^"]{20,}"', tag)
@@ -244,6 +254,127 @@ def test_report_counts_the_injected_misconceptions(graded_class):
         assert len(found) == 1, f"once per lesson in the report: {description}"
         assert found[0][0] == lesson and found[0][3:] == [students, share], found
     assert int(rows[0][3]) == max(int(row[3]) for row in rows)  # most common first
+
+
+def test_every_figure_is_shown_at_the_size_it_was_drawn(graded_class):
+    """Each <img> states its PNG's own width and height, so the page lays it out whole, neither stretched nor cut."""
+    _, _, out, _ = graded_class
+    text = (out / "report.html").read_text(encoding="utf-8")
+    shown = re.findall(r'<img src="data:image/png;base64,([^"]+)" width="(\d+)" height="(\d+)"', text)
+    assert len(shown) == text.count("<img ") == 4
+    for data, width, height in shown:
+        png = base64.b64decode(data)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (int(width), int(height))
+
+
+def passes(lesson: str, test: str, wrong_with) -> bool:
+    """Whether a submission whose learner got `wrong_with` (see CLASS) wrong passes `test`, as the class was built."""
+    if wrong_with is None:
+        return True
+    if wrong_with == "stubs":
+        return False
+    return contract.tested_functions(COURSE, lesson)[test] != wrong_with.function
+
+
+def grade_ids(lesson: str) -> list[str]:
+    return [c.metadata.nbgrader.grade_id for c in read_cached(COURSE.source_notebook(lesson)).cells if is_test_cell(c)]
+
+
+def test_the_heatmap_shows_each_tests_share_of_the_graded_submissions_passing_it(graded_class):
+    _, results, _, _ = graded_class
+    handed_in = {lesson: [lessons[lesson] for lessons in CLASS.values() if lesson in lessons] for lesson in LESSONS}
+    passed = {  # how many of the lesson's graded submissions pass each test, in notebook order
+        lesson: [
+            sum(passes(lesson, test, wrong_with) for wrong_with in handed_in[lesson]) for test in grade_ids(lesson)
+        ]
+        for lesson in LESSONS
+    }
+    assert passed[NAIVE] == [1] * 6 + [3] * 4  # cy and di sum the whole array, bo hands in the stubs
+    assert len(passed[MASKING]) == 13 and passed[MASKING][-3:] == [3] * 3  # nobody got padding_mask wrong
+    grid = pass_rate_grid(results)
+    assert {lesson: [(r.passed, r.submissions) for r in rates] for lesson, rates in grid.items()} == {
+        lesson: [(n, len(handed_in[lesson])) for n in passed[lesson]] for lesson in LESSONS
+    }
+    expected = {lesson: [100 * n / len(handed_in[lesson]) for n in passed[lesson]] for lesson in LESSONS}
+
+    heatmap = pass_rate_heatmap(grid)
+    ax = heatmap.fig.axes[0]
+    cells = ax.images[0].get_array()
+    assert cells.shape == (13, 2) and ax.images[0].get_cmap().name.startswith("cividis")
+    assert cells.mask[:, 0].tolist() == [False] * 10 + [True] * 3  # 01 has 10 tests: its last 3 cells are blank
+    assert not cells.mask[:, 1].any()
+    for column, lesson in enumerate(LESSONS):
+        assert cells[: len(expected[lesson]), column].tolist() == pytest.approx(expected[lesson])
+    printed = {(round(t.get_position()[0]), round(t.get_position()[1])): t.get_text() for t in ax.texts}
+    assert printed == {
+        (column, row): f"{share:.0f}"
+        for column, lesson in enumerate(LESSONS)
+        for row, share in enumerate(expected[lesson])
+    }
+    assert [t.get_text() for t in ax.get_xticklabels()] == LESSONS
+    assert [t.get_text() for t in ax.get_yticklabels()] == [str(n) for n in range(1, 14)]
+    assert ax.get_ylabel() and heatmap.fig.axes[1].get_ylabel() == "passed (%)"  # the colour bar
+    assert f"{NAIVE}: 10 tests, 25% to 75%; lowest test_naive_normalize_public (25%)." in heatmap.alt
+
+
+def test_the_chart_shows_the_students_behind_each_misconception_most_common_first(graded_class):
+    _, results, _, _ = graded_class
+    counts = misconception_counts(results)
+    chart = misconception_chart(counts)
+    ax = chart.fig.axes[0]
+    assert [bar.get_width() for bar in ax.patches] == [2, 1, 1]
+    texts = [t.get_text() for t in ax.texts]
+    labels, numbers = texts[0::2], texts[1::2]
+    assert numbers == ["2 (50%)", "1 (33%)", "1 (33%)"]
+    assert " ".join(labels[0].split()) == f"{NAIVE} · {WHOLE_ARRAY.description}"
+    assert {" ".join(label.split()) for label in labels[1:]} == {
+        f"{MASKING} · {MASK_WITH_ZERO.description}",
+        f"{MASKING} · {CAUSAL_TRIU.description}",
+    }
+    assert all(label.count("\n") <= 1 for label in labels)  # at most two lines each
+    assert ax.get_xlabel().startswith("students") and ax.get_title() == "Most common misconceptions (3 of 3)"
+    assert ax.get_xlim()[1] > 2  # the longest bar and its count stay inside the axes
+    assert f"{NAIVE}, {WHOLE_ARRAY.description}: 2 student(s)" in chart.alt
+    one = misconception_chart(counts, top=1)
+    assert [bar.get_width() for bar in one.fig.axes[0].patches] == [2]
+    assert one.fig.axes[0].get_title() == "Most common misconceptions (1 of 3)"
+
+
+def test_a_mistake_that_looks_like_tex_is_drawn_as_written():
+    odd = [MisconceptionCount(NAIVE, "test_naive_normalize_rows", r"costs $\frac{$ and $x^$ " + "y" * 400, 1, 2)]
+    chart = misconception_chart(odd)
+    assert chart.png.startswith(b"\x89PNG")
+    label = chart.fig.axes[0].texts[0].get_text()
+    assert label.startswith(f"{NAIVE} · costs $\\frac{{$") and label.endswith("…") and label.count("\n") == 1
+
+
+def test_the_misconception_table_names_the_function_and_folds_away_who_holds_it(graded_class):
+    _, results, out, _ = graded_class
+    assert {key: [s.id for s in students] for key, students in misconception_holders(results).items()} == {
+        (NAIVE, WHOLE_ARRAY.description): ["cy", "di"],
+        (MASKING, MASK_WITH_ZERO.description): ["cy"],
+        (MASKING, CAUSAL_TRIU.description): ["di"],
+    }
+    text = (out / "report.html").read_text(encoding="utf-8")
+    rows = {row[2]: row for row in Tables(text).tables["misconceptions"][1:]}
+    for entry, students in ((WHOLE_ARRAY, "cy, di"), (MASK_WITH_ZERO, "cy"), (CAUSAL_TRIU, "di")):
+        where = rows[entry.description][1]
+        assert where.startswith(entry.function + "students, tests") and students in where
+    assert text.count("<details>") == 3 and text.count('<td class="mistake">') == 3
+
+
+def test_the_histogram_shows_its_tallest_bar_whole(graded_class):
+    """Every bar and its count fit under the top of the axes, also when the whole class has one score."""
+    _, results, _, _ = graded_class
+    scores = [r.score for r in results.submitted(NAIVE)]
+    assert sorted(scores) == [0, 5, 5, 12]  # bo's stubs; cy and di lose the 7 points of naive_normalize's tests
+    for shown in (scores, [12.0] * 5):
+        ax = score_histogram(NAIVE, shown, 12).fig.axes[0]
+        heights = {round(bar.get_x() + bar.get_width() / 2): bar.get_height() for bar in ax.patches}
+        assert {score: n for score, n in heights.items() if n} == {round(s): shown.count(s) for s in set(shown)}
+        assert ax.get_ylim() == (0, pytest.approx(max(heights.values()) * 1.2 + 0.5))
+        assert sorted(t.get_text() for t in ax.texts if t.get_text()) == sorted(str(shown.count(s)) for s in set(shown))
 
 
 def lesson_cells(gradebook_file, lesson: str) -> dict:
