@@ -1,4 +1,4 @@
-"""Every lesson notebook runs top to bottom, shows its COURSE.md numbers, and hides its answers."""
+"""Every lesson notebook runs top to bottom, prints the numbers docs/COURSE.md quotes, and hides its answers."""
 
 import re
 

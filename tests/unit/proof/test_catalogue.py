@@ -1,7 +1,7 @@
 """The misconception catalogue and the correct alternatives, checked without grading.
 
 How each entry fares under the real tests is proven in test_prove.py; here: the
-catalogue is complete (COURSE.md's misconception list, enough entries per function),
+catalogue is complete (the misconception list of docs/COURSE.md, enough entries per function),
 every entry is well formed, and every source defines its function as the contract says.
 """
 
@@ -23,7 +23,7 @@ ENTRIES = [
     for entry in entries
 ]
 
-# Every bullet of COURSE.md's "Misconceptions the hidden tests must catch", and the
+# Every bullet of docs/COURSE.md, "The misconceptions the hidden tests must catch", and the
 # catalogue entries that embody it.
 COURSE_MISCONCEPTIONS = {
     "divides by the sum (no exp)": ["softmax_no_exp"],

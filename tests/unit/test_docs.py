@@ -1,0 +1,231 @@
+"""The README and docs/COURSE.md are true, and complete without anything outside the repository.
+
+docs/COURSE.md states the course contract in words: these tests hold it to the code it describes (the
+lessons' order and points, each graded function's signature, properties and catalogued mistakes, the
+numbers each lesson prints). The README's timings must come from the scripts that measure them, inside
+the blocks those scripts write, and no document or module may point at a path outside the checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from benchmarks import check as check_time
+from grader.course.contract import properties
+from grader.course.directory import read_cached
+from grader.learner import hints
+from tests import lessons
+from tests.support import COURSE
+from tests.unit.proof.test_catalogue import COURSE_MISCONCEPTIONS
+
+ROOT = COURSE.root
+CONTRACT = (ROOT / "docs" / "COURSE.md").read_text()
+README = (ROOT / "README.md").read_text()
+GRADED = [(lesson, function) for lesson in COURSE.lesson_ids() for function in properties(COURSE, lesson)]
+
+# A number as the documents write it: 0.2278, 1e-8, 3.72e-44, 100 (never part of a name such as float32).
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\w)")
+LESSON_NUMBER = re.compile(r"0[1-9]")  # "lesson 05", "lessons 06, 08 and 09": a lesson, not a figure
+
+# A duration: "2.8 s", "28 minutes", "about two hours", "under a minute".
+TIMING = re.compile(
+    r"\b\d+(?:\.\d+)?\s?(?:ms|s|secs?|seconds?|mins?|minutes?|hours?)\b"
+    r"|\b(?:a few|an?|one|two|three|four|five|ten|several|half an?|under an?|about an?)"
+    r"\s(?:seconds?|minutes?|hours?)\b",
+    re.IGNORECASE,
+)
+# Durations outside the generated blocks that are settings or named constants, never measurements.
+NOT_MEASURED = {
+    "(default 30 s)": "the --timeout default of grade: a setting",
+    "Each cell has 30 s": "the same --timeout setting",
+    "within 5 s": "how long an interrupted kernel is given before it is killed: a setting",
+    "its timeout plus 5 s": "the bound that follows from the two settings above",
+    "(0.2 s and 0.1 s polls per kernel)": "jupyter_client's own fixed pauses, which the forked kernels avoid",
+}
+GENERATED_BLOCK = re.compile(r"<!-- ([\w ]+): begin.*?<!-- \1: end -->", re.DOTALL)
+
+
+def lesson_section(lesson: str) -> str:
+    """The part of docs/COURSE.md under the lesson's heading, up to the next lesson or section."""
+    found = re.search(rf"^### `{lesson}`.*?$(.*?)(?=^### |^## |\Z)", CONTRACT, re.MULTILINE | re.DOTALL)
+    assert found, f"docs/COURSE.md has no section for {lesson}"
+    return found[1]
+
+
+def subsections(body: str) -> dict[str, str]:
+    """{heading: text} for the `#### ` headings of a lesson's section."""
+    return {m[1]: m[2] for m in re.finditer(r"^#### (.+?)$(.*?)(?=^#### |\Z)", body, re.MULTILINE | re.DOTALL)}
+
+
+def signature(lesson: str, function: str) -> str:
+    """`name(args)` exactly as the reference's def line writes it, defaults included."""
+    found = re.search(rf"def ({function}\(.*?\)):", COURSE.reference_answers(lesson)[function])
+    assert found, f"no def line for {function}"
+    return found[1]
+
+
+def graded_cells(lesson: str) -> list:
+    """The lesson's test cells (graded, not a solution), from its source notebook."""
+    cells = read_cached(COURSE.source_notebook(lesson)).cells
+    return [c for c in cells if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")]
+
+
+def function_section(lesson: str, function: str) -> tuple[str, str]:
+    """(heading, text) of the function's subsection in its lesson's section."""
+    for heading, text in subsections(lesson_section(lesson)).items():
+        if heading.startswith(f"`{function}("):
+            return heading, text
+    raise AssertionError(f"docs/COURSE.md's {lesson} section has no heading for {function}")
+
+
+def numbers(text: str) -> set[str]:
+    return {n for n in NUMBER.findall(text) if not LESSON_NUMBER.fullmatch(n)}
+
+
+def shown_by(haystack: str, number: str) -> bool:
+    return re.search(rf"(?<![\w.]){re.escape(number)}(?![\w]|\.\d)", haystack) is not None
+
+
+def test_the_contract_takes_the_lessons_in_course_order():
+    assert re.findall(r"^### `(\d\d_[a-z_]+)`", CONTRACT, re.MULTILINE) == COURSE.lesson_ids()
+    assert re.findall(r"^\| \d \| `(\d\d_[a-z_]+)` \|", CONTRACT, re.MULTILINE) == COURSE.lesson_ids()
+
+
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
+def test_the_lesson_table_names_its_graded_functions_and_points(lesson):
+    row = re.search(rf"^\| \d \| `{lesson}` \| (.*) \| (.*) \| (\d+) \|$", CONTRACT, re.MULTILINE)
+    assert row, f"no row for {lesson} in the lessons table"
+    assert re.findall(r"`(\w+)`", row[2]) == list(properties(COURSE, lesson))
+    assert int(row[3]) == sum(c.metadata.nbgrader.points for c in graded_cells(lesson))
+
+
+@pytest.mark.parametrize("lesson, function", GRADED, ids=[f for _, f in GRADED])
+def test_each_graded_function_is_stated_with_its_signature_points_and_properties(lesson, function):
+    heading, text = function_section(lesson, function)
+    cells = [c for c in graded_cells(lesson) if c.metadata.get("function") == function]
+    points = sum(c.metadata.nbgrader.points for c in cells)
+    assert heading == f"`{signature(lesson, function)}` — {points} points, {len(cells)} test cells"
+    stated = set(re.findall(r"`(\w+)`", text.split("**Mistakes caught:**")[0]))
+    assert set(properties(COURSE, lesson)[function]) <= stated, "every property of the contract, by its id"
+
+
+@pytest.mark.parametrize("lesson, function", GRADED, ids=[f for _, f in GRADED])
+def test_the_mistakes_named_for_a_function_are_its_catalogued_misconceptions(lesson, function):
+    _, text = function_section(lesson, function)
+    named = re.findall(r"\(`(\w+)`(?:, `(\w+)`)*\)", text.split("**Mistakes caught:**")[1])
+    ids = {i for group in named for i in group if i}
+    assert len(ids) >= 3
+    assert ids <= {m.id for m in hints.misconceptions(function, lesson)}
+
+
+def test_the_misconception_list_names_every_entry_the_catalogue_test_requires():
+    listed = CONTRACT.split("## The misconceptions the hidden tests must catch")[1].split("\n## ")[0]
+    wanted = {i for entries in COURSE_MISCONCEPTIONS.values() for i in entries}
+    assert wanted <= set(re.findall(r"`(\w+)`", listed))
+
+
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
+def test_every_number_a_lesson_shows_is_printed_or_written_by_its_cells(lesson):
+    """A number under "What it shows" is printed by the lesson (tests/lessons, checked when the notebook
+    runs) or written in one of its code cells (an input); a number of a function's contract is in the source."""
+    printed = "\n".join(lessons.load(lesson).NUMBERS)
+    nb = read_cached(COURSE.source_notebook(lesson))
+    tests = {id(c) for c in graded_cells(lesson)}
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code" and id(c) not in tests)
+    source = "\n".join(c.source for c in nb.cells)
+    sections = subsections(lesson_section(lesson))
+    shows = sections.pop("What it shows")
+    assert [n for n in sorted(numbers(shows)) if not shown_by(printed + "\n" + code, n)] == []
+    for heading, text in sections.items():
+        unknown = [n for n in sorted(numbers(text)) if not shown_by(printed + "\n" + source, n)]
+        assert unknown == [], heading
+
+
+def documents():
+    """Every document and module that could point somewhere: the README, docs/, the package, tests, benchmarks."""
+    found = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+    for folder in ("grader", "tests", "benchmarks"):
+        found += [p for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".md") and "__pycache__" not in p.parts]
+    return found
+
+
+def test_nothing_points_outside_the_repository():
+    # Built from pieces, so that this file does not name them itself.
+    outside = [".." + "/shared", "shared/" + "COURSE.md", str(ROOT.resolve()) + "/"]
+    offending = [
+        f"{path.relative_to(ROOT)}: {text!r}"
+        for path in documents()
+        for text in outside
+        if text in path.read_text(errors="replace")
+    ]
+    assert offending == []
+
+
+def test_every_link_of_the_readme_and_docs_stays_in_the_repository():
+    for page in [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+            if re.match(r"https?://", target) and page.name != "COURSE.md":
+                continue  # a web page (nbgrader's documentation, say) is not a path
+            resolved = (page.parent / target.split("#")[0]).resolve()
+            assert resolved.is_relative_to(ROOT.resolve()) and resolved.exists(), f"{page.name} links to {target}"
+
+
+def test_every_timing_in_the_readme_comes_from_a_script():
+    """Outside the generated blocks, the README quotes no duration but the settings listed in NOT_MEASURED."""
+    prose = re.sub(r"\s+", " ", GENERATED_BLOCK.sub("", README))
+    allowed = [m.span() for phrase in NOT_MEASURED for m in re.finditer(re.escape(phrase), prose)]
+    typed = [
+        prose[max(0, m.start() - 40) : m.end() + 20]
+        for m in TIMING.finditer(prose)
+        if not any(start <= m.start() and m.end() <= end for start, end in allowed)
+    ]
+    assert typed == []
+    assert all(phrase in prose for phrase in NOT_MEASURED), "an exception no longer needed: remove it"
+
+
+def test_the_readme_s_generated_timings_state_the_machine():
+    blocks = {m[1]: m[0] for m in GENERATED_BLOCK.finditer(README)}
+    for name, script in (("benchmark", "`make benchmark`"), ("check time", "`benchmarks/check.py`")):
+        assert re.search(rf"Measured by {re.escape(script)} on \d{{4}}-\d\d-\d\d: \d+ cores \(", blocks[name]), name
+        assert TIMING.search(blocks[name]), name
+
+
+def test_check_time_from_saved_figures_rewrites_only_its_passage(tmp_path):
+    figures = {
+        "date": "2026-12-02T10:00:00+00:00",
+        "machine": {"cores": 2, "cpu": "Some CPU", "load_average_at_start": 0.5},
+        "lesson": "01_naive_division",
+        "first_s": 6.04,
+        "first_cpu_s": 3.1,
+        "warm_s": [2.9, 2.5, 3.3],
+        "warm_cpu_s": [1.4, 1.2, 1.6],
+    }
+    saved, readme = tmp_path / "check.json", tmp_path / "README.md"
+    saved.write_text(json.dumps(figures))
+    readme.write_text(f"before\n{check_time.README_BEGIN}\nold figures\n{check_time.README_END}\nafter\n")
+    run = subprocess.run(
+        [sys.executable, "benchmarks/check.py", "--from-json", str(saved), "--readme", str(readme)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    expected = (
+        "Measured by `benchmarks/check.py` on 2026-12-02: 2 cores (Some CPU, load average 0.5 at the start). "
+        "`grader check` of a finished `01_naive_division` takes 2.9 s (median of 3 runs, 2.5 to 3.3 s; 1.4 s of CPU) "
+        "and 6.0 s the first time a lesson version is checked, while it caches the lesson's gradebook."
+    )
+    assert readme.read_text() == f"before\n{check_time.README_BEGIN}\n{expected}\n{check_time.README_END}\nafter\n"
+
+
+def test_check_time_refuses_a_readme_without_its_markers(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("no passage here\n")
+    with pytest.raises(SystemExit, match="no check-time passage"):
+        check_time.write_readme(readme, "figures")
+    assert readme.read_text() == "no passage here\n"
