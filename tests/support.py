@@ -10,6 +10,7 @@ import copy
 import fcntl
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import asdict, dataclass
@@ -20,6 +21,7 @@ import nbformat
 from grader.course import Course
 from grader.engine.scores import Report, TestResult
 from grader.engine.warmkernel import ForkedKernelManager
+from grader.learner.checks import GRADER_FOLDER
 
 COURSE = Course(Path(__file__).resolve().parent.parent)  # this repository's course
 solution_sources = COURSE.reference_answers
@@ -201,3 +203,89 @@ def run_cli_here(capsys, *args) -> Ran:
     returncode = run_apart(cli.main, [str(arg) for arg in args])
     out, err = capsys.readouterr()
     return Ran(returncode, out, err)
+
+
+# Every bullet of docs/COURSE.md, "The misconceptions the hidden tests must catch", and the
+# catalogue entries that embody it.
+COURSE_MISCONCEPTIONS = {
+    "divides by the sum (no exp)": ["softmax_no_exp"],
+    "sums over the wrong axis": ["naive_sums_axis0", "softmax_axis0", "stable_sums_axis0"],
+    "sums over the whole array": ["naive_sums_whole_array", "softmax_whole_array", "masked_whole_array_sum"],
+    "subtracts the global max instead of each row's max": ["stable_global_max", "masked_global_max"],
+    "forgets to shift at all": ["stable_no_shift", "masked_no_shift"],
+    "multiplies by T instead of dividing": ["swt_multiplies_by_t", "stable_multiplies_temperature"],
+    "accepts T <= 0": ["swt_no_checks", "snt_no_negative_check"],
+    "returns nan for T = 0": ["swt_nan_for_zero"],
+    "masks with 0": ["masked_with_zero"],
+    "multiplies scores by the mask": ["masked_multiplies_scores_by_mask"],
+    "fills with a large finite negative number, so an all-forbidden row comes back uniform": [
+        "masked_large_negative_fill"
+    ],
+    "inverted mask polarity (True = forbidden)": ["masked_inverted_polarity", "causal_inverted", "padding_inverted"],
+    "modifies the caller's array in place": [
+        "naive_in_place",
+        "softmax_in_place",
+        "stable_shift_in_place",
+        "masked_in_place",
+    ],
+    "fails on int input": ["naive_fails_on_ints", "softmax_fails_on_ints"],
+    "fails on list input": ["naive_fails_on_lists", "softmax_fails_on_lists", "evidence_fails_on_lists"],
+    "float32 silently becomes something else": ["stable_float32_becomes_float64"],
+    "returns a list where an array is expected": ["naive_returns_list", "softmax_returns_list"],
+    "returns a scalar where an array is expected": ["evidence_returns_scalar"],
+    "greedy decoding that samples": ["snt_greedy_samples"],
+    "sampling that always takes the argmax": ["snt_always_argmax"],
+    "is_distribution that ignores negatives": ["dist_ignores_negatives"],
+    "is_distribution that ignores nan": ["dist_ignores_nan"],
+    "is_distribution that only checks the first row": ["dist_first_row_only"],
+}
+
+SMALL_DEMO_LESSON = "01_naive_division"
+SMALL_DEMO_STUDENTS = 8
+
+
+def run_small_demo(folder: Path) -> None:
+    """`python -m grader.proof.demo` on SMALL_DEMO_STUDENTS students and one lesson, into folder/course; its output
+    and exit status in files beside (one run per test session, shared by the demo and formgrader tests)."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader.proof.demo",
+            "--students",
+            str(SMALL_DEMO_STUDENTS),
+            "--lessons",
+            SMALL_DEMO_LESSON,
+            "--jobs",
+            "2",
+            "--course",
+            str(folder / "course"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    (folder / "stdout.txt").write_text(result.stdout)
+    (folder / "stderr.txt").write_text(result.stderr)
+    (folder / "returncode.txt").write_text(str(result.returncode))
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # terminal colours, as IPython writes tracebacks
+
+
+def plain(text: str) -> str:
+    """`text` without colours and with every run of whitespace one space (shown lines are wrapped)."""
+    return " ".join(ANSI.sub("", text).split())
+
+
+def grader_source_lines() -> list[str]:
+    """The lines of the checks' own source long enough to tell, as a traceback of the grader would quote them."""
+    source = (GRADER_FOLDER / "learner" / "checks.py").read_text().splitlines()
+    return [line.strip() for line in source if len(line.strip()) > 20 and not line.strip().startswith(("#", '"'))]
+
+
+def assert_no_grader_frame(shown: str) -> None:
+    assert str(GRADER_FOLDER) not in shown, shown
+    assert "checks.py" not in shown, shown
+    quoted = [line for line in grader_source_lines() if line in shown]
+    assert not quoted, quoted

@@ -13,8 +13,7 @@ from playwright.sync_api import expect
 from grader.learner import hints
 from tests.browser.conftest import screenshot
 from tests.browser.jupyterlab import code_cell_count, open_notebook, run_all
-from tests.support import COURSE
-from tests.unit.learner.test_shown_messages import assert_no_grader_frame, plain
+from tests.support import COURSE, assert_no_grader_frame, plain
 
 LESSON = "01_naive_division"
 WHOLE_ARRAY = next(m for m in hints.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")

@@ -19,10 +19,7 @@ from playwright.sync_api import expect
 
 from grader.course import Course, text_source_in
 from tests.browser.conftest import Server, free_port, lab_environment, lab_tree, make_lab, screenshot
-from tests.integration.test_demo import LESSON as DEMO_LESSON
-from tests.integration.test_demo import STUDENTS as DEMO_STUDENTS
-from tests.integration.test_demo import run_demo
-from tests.support import COURSE, once_per_run
+from tests.support import COURSE, SMALL_DEMO_LESSON, SMALL_DEMO_STUDENTS, once_per_run, run_small_demo
 
 LESSON = "01_naive_division"
 # Three students: everything right, nothing done, and the first function only.
@@ -110,14 +107,14 @@ class DemoClass:
 @pytest.fixture(scope="module")
 def demo_class(tmp_path_factory, chromium) -> DemoClass:
     """The small demo class of tests/integration/test_demo.py, from the same one run per test session."""
-    folder = once_per_run(tmp_path_factory, "demo", run_demo)
+    folder = once_per_run(tmp_path_factory, "demo", run_small_demo)
     stdout = (folder / "stdout.txt").read_text()
     assert (folder / "returncode.txt").read_text() == "0", stdout + (folder / "stderr.txt").read_text()
     root = folder / "course"
     with Gradebook(Course(root).nbgrader_settings().CourseDirectory.db_url) as gradebook:
         students = {s.id: (s.first_name, s.last_name, s.score) for s in gradebook.students}
         max_score = sum(a.max_score for a in gradebook.assignments)
-        submission_scores = sorted(s.score for s in gradebook.find_assignment(DEMO_LESSON).submissions)
+        submission_scores = sorted(s.score for s in gradebook.find_assignment(SMALL_DEMO_LESSON).submissions)
     return DemoClass(root, stdout.rstrip().splitlines()[-1].strip(), students, max_score, submission_scores)
 
 
@@ -162,12 +159,12 @@ def score(points: float, out_of: float) -> str:
 
 
 def test_the_demo_command_opens_formgrader_on_the_demo_class(tab, demo_class, demo_formgrader):
-    assert len(demo_class.students) == DEMO_STUDENTS and demo_class.submission_scores
+    assert len(demo_class.students) == SMALL_DEMO_STUDENTS and demo_class.submission_scores
     tab.goto(demo_formgrader.url(""))  # where the printed command's browser lands
     expect(tab).to_have_url(re.compile(r"/formgrader/manage_assignments"))
     lessons = tab.locator("table tbody tr")
     expect(lessons).to_have_count(1)
-    expect(lessons).to_contain_text(DEMO_LESSON)
+    expect(lessons).to_contain_text(SMALL_DEMO_LESSON)
     expect(lessons).to_contain_text("released")
     screenshot(tab, "demo-formgrader-assignments")
 
@@ -186,14 +183,16 @@ def test_the_demo_command_opens_formgrader_on_the_demo_class(tab, demo_class, de
     expect(tab).to_have_url(re.compile(f"/formgrader/manage_students/{best}$"))
     lesson_row = tab.locator("table tbody tr")
     expect(lesson_row).to_have_count(1)
-    expect(lesson_row).to_contain_text(DEMO_LESSON)
+    expect(lesson_row).to_contain_text(SMALL_DEMO_LESSON)
     expect(lesson_row).to_contain_text(score(points, demo_class.max_score))
 
     tab.get_by_role("link", name="Manual Grading").click()
-    tab.locator("table tbody").get_by_role("link", name=DEMO_LESSON, exact=True).click()  # the lesson's notebooks
-    expect(tab).to_have_url(re.compile(f"/formgrader/gradebook/{DEMO_LESSON}$"))
-    tab.locator("table tbody").get_by_role("link", name=DEMO_LESSON, exact=True).click()  # the notebook's submissions
-    expect(tab).to_have_url(re.compile(f"/formgrader/gradebook/{DEMO_LESSON}/{DEMO_LESSON}$"))
+    tab.locator("table tbody").get_by_role("link", name=SMALL_DEMO_LESSON, exact=True).click()  # the lesson's notebooks
+    expect(tab).to_have_url(re.compile(f"/formgrader/gradebook/{SMALL_DEMO_LESSON}$"))
+    tab.locator("table tbody").get_by_role(
+        "link", name=SMALL_DEMO_LESSON, exact=True
+    ).click()  # the notebook's submissions
+    expect(tab).to_have_url(re.compile(f"/formgrader/gradebook/{SMALL_DEMO_LESSON}/{SMALL_DEMO_LESSON}$"))
     overall = tab.locator("table tbody tr td:nth-child(3)")
     expect(overall).to_have_count(len(demo_class.submission_scores))
     lesson_max = demo_class.max_score  # the demo grades one lesson

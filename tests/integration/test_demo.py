@@ -19,10 +19,10 @@ from nbgrader.api import Gradebook
 from grader.course import Course, text_source_in
 from grader.proof.demo import PLAN, formgrader_command, fresh_course
 from grader.proof.simulate import BROKEN
-from tests.support import COURSE, once_per_run
+from tests.support import COURSE, once_per_run, run_small_demo
+from tests.support import SMALL_DEMO_LESSON as LESSON
+from tests.support import SMALL_DEMO_STUDENTS as STUDENTS
 
-LESSON = "01_naive_division"
-STUDENTS = 8
 STEPS = [
     "release",
     "roster: the instructor enrols the class",
@@ -36,34 +36,10 @@ STEPS = [
 ]
 
 
-def run_demo(folder):
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "grader.proof.demo",
-            "--students",
-            str(STUDENTS),
-            "--lessons",
-            LESSON,
-            "--jobs",
-            "2",
-            "--course",
-            str(folder / "course"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    (folder / "stdout.txt").write_text(result.stdout)
-    (folder / "stderr.txt").write_text(result.stderr)
-    (folder / "returncode.txt").write_text(str(result.returncode))
-
-
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     """(course directory, the demo's plan of the class, its stdout), from one run per test session."""
-    folder = once_per_run(tmp_path_factory, "demo", run_demo)
+    folder = once_per_run(tmp_path_factory, "demo", run_small_demo)
     stdout = (folder / "stdout.txt").read_text()
     assert (folder / "returncode.txt").read_text() == "0", stdout + (folder / "stderr.txt").read_text()
     root = folder / "course"

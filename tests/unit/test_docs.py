@@ -20,8 +20,7 @@ from grader.course.contract import properties
 from grader.course.directory import read_cached
 from grader.learner import hints
 from tests import lessons
-from tests.support import COURSE
-from tests.unit.proof.test_catalogue import COURSE_MISCONCEPTIONS
+from tests.support import COURSE, COURSE_MISCONCEPTIONS
 
 ROOT = COURSE.root
 CONTRACT = (ROOT / "docs" / "COURSE.md").read_text()

@@ -67,3 +67,16 @@ def test_the_reader_sees_an_import_across_the_line():
         "proof",
         "cli",
     }
+
+
+def test_no_test_module_imports_another():
+    """What tests share lives in tests/support.py (and the browser tests' conftest and jupyterlab helpers), so
+    running or changing one test module never runs or breaks another's collection."""
+    tests = PACKAGE.parent / "tests"
+    crossing = []
+    for path in sorted(tests.rglob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            module = node.module if isinstance(node, ast.ImportFrom) and node.module else ""
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [module]
+            crossing += [(path.name, name) for name in names if name.split(".")[-1].startswith("test_")]
+    assert crossing == []

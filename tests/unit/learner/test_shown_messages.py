@@ -9,7 +9,6 @@ cells run outside the kernel, and scores and messages are those of tests/unit/en
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 import textwrap
@@ -22,7 +21,6 @@ from nbclient import NotebookClient
 from grader.engine.sandbox import IOPUB_SECONDS
 from grader.learner import hints
 from grader.learner.checks import (
-    GRADER_FOLDER,
     CheckFailed,
     CheckMisused,
     check_call,
@@ -32,9 +30,8 @@ from grader.learner.checks import (
     shown_to_learner,
     wrapped,
 )
-from tests.support import COURSE, run_apart
+from tests.support import ANSI, COURSE, assert_no_grader_frame, plain, run_apart
 
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 LESSON = "01_naive_division"
 WHOLE_ARRAY = next(m for m in hints.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")
 
@@ -66,24 +63,6 @@ TEST_CELLS = {
     "stub": "check_call(stub, [1.0, 3.0], expect=[0.25, 0.75])",
     "misused": "check_own_generator(naive_normalize, [1.0, 3.0])",
 }
-
-
-def plain(text: str) -> str:
-    """`text` without colours and with every run of whitespace one space (shown lines are wrapped)."""
-    return " ".join(ANSI.sub("", text).split())
-
-
-def grader_source_lines() -> list[str]:
-    """The lines of the checks' own source long enough to tell, as a traceback of the grader would quote them."""
-    source = (GRADER_FOLDER / "learner" / "checks.py").read_text().splitlines()
-    return [line.strip() for line in source if len(line.strip()) > 20 and not line.strip().startswith(("#", '"'))]
-
-
-def assert_no_grader_frame(shown: str) -> None:
-    assert str(GRADER_FOLDER) not in shown, shown
-    assert "checks.py" not in shown, shown
-    quoted = [line for line in grader_source_lines() if line in shown]
-    assert not quoted, quoted
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 
 from grader.learner import hints
 from grader.proof import alternatives
-from tests.support import COURSE
+from tests.support import COURSE, COURSE_MISCONCEPTIONS
 
 FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.reference_answers(lesson)]
 ENTRIES = [
@@ -22,41 +22,6 @@ ENTRIES = [
     for kind, entries in (("misconception", hints.misconceptions()), ("alternative", alternatives.alternatives()))
     for entry in entries
 ]
-
-# Every bullet of docs/COURSE.md, "The misconceptions the hidden tests must catch", and the
-# catalogue entries that embody it.
-COURSE_MISCONCEPTIONS = {
-    "divides by the sum (no exp)": ["softmax_no_exp"],
-    "sums over the wrong axis": ["naive_sums_axis0", "softmax_axis0", "stable_sums_axis0"],
-    "sums over the whole array": ["naive_sums_whole_array", "softmax_whole_array", "masked_whole_array_sum"],
-    "subtracts the global max instead of each row's max": ["stable_global_max", "masked_global_max"],
-    "forgets to shift at all": ["stable_no_shift", "masked_no_shift"],
-    "multiplies by T instead of dividing": ["swt_multiplies_by_t", "stable_multiplies_temperature"],
-    "accepts T <= 0": ["swt_no_checks", "snt_no_negative_check"],
-    "returns nan for T = 0": ["swt_nan_for_zero"],
-    "masks with 0": ["masked_with_zero"],
-    "multiplies scores by the mask": ["masked_multiplies_scores_by_mask"],
-    "fills with a large finite negative number, so an all-forbidden row comes back uniform": [
-        "masked_large_negative_fill"
-    ],
-    "inverted mask polarity (True = forbidden)": ["masked_inverted_polarity", "causal_inverted", "padding_inverted"],
-    "modifies the caller's array in place": [
-        "naive_in_place",
-        "softmax_in_place",
-        "stable_shift_in_place",
-        "masked_in_place",
-    ],
-    "fails on int input": ["naive_fails_on_ints", "softmax_fails_on_ints"],
-    "fails on list input": ["naive_fails_on_lists", "softmax_fails_on_lists", "evidence_fails_on_lists"],
-    "float32 silently becomes something else": ["stable_float32_becomes_float64"],
-    "returns a list where an array is expected": ["naive_returns_list", "softmax_returns_list"],
-    "returns a scalar where an array is expected": ["evidence_returns_scalar"],
-    "greedy decoding that samples": ["snt_greedy_samples"],
-    "sampling that always takes the argmax": ["snt_always_argmax"],
-    "is_distribution that ignores negatives": ["dist_ignores_negatives"],
-    "is_distribution that ignores nan": ["dist_ignores_nan"],
-    "is_distribution that only checks the first row": ["dist_first_row_only"],
-}
 
 
 def test_every_course_misconception_is_catalogued():
