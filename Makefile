@@ -74,13 +74,14 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # The browser tests (JupyterLab under Debian's chromium): a screenshot of every step in artifacts/browser/,
-# and README's picture of the temperature slider, docs/images/temperature-slider.png, taken again.
+# and README's pictures of the temperature slider and the class report (docs/images/) taken again.
 .PHONY: screenshots
 screenshots: $(STAMP)
 	rm -rf artifacts/browser
 	$(BIN)/python -m pytest -n $(JOBS) tests/browser
 	mkdir -p docs/images
 	cp artifacts/browser/04_temperature-slider-cold.png docs/images/temperature-slider.png
+	cp artifacts/browser/class-report-first-screen.png docs/images/class-report.png
 
 # Grade one notebook with the lesson's full tests: make check NB=notebooks/01_naive_division/01_naive_division.ipynb
 check: $(STAMP)
