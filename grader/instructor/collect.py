@@ -133,7 +133,7 @@ class Rejection:
     @classmethod
     def of(cls, name: str, detail: str, student: str = "", lesson: str = "", when: datetime | None = None):
         """The record of the file `name` that was left out for `detail`."""
-        time = "" if when is None or when == UNKNOWN_TIME else when.isoformat()
+        time = "" if when is None or as_utc(when) == UNKNOWN_TIME else as_utc(when).isoformat()
         return cls(student, lesson, shown(name), in_student_words(detail), shown(detail), time)
 
     def time(self) -> datetime | None:

@@ -185,9 +185,14 @@ def lesson_section(
     if report is None:
         if results.rejected(student, lesson):
             return f'{heading}\n<p class="missing">Nothing of it could be graded: 0 of {points(max_score)} points.</p>'
+        maybe = (
+            "; the file above that could not be read may have been meant for it"
+            if results.rejected(student, None)
+            else ""
+        )
         return (
             f'{heading}\n<p class="missing">No graded submission: <strong>missing</strong> '
-            f"(0 of {points(max_score)} points).</p>"
+            f"(0 of {points(max_score)} points{maybe}).</p>"
         )
     rows = "\n".join(result_row(t, messages[t.grade_id], diagnoses) for t in report.tests)
     return (
