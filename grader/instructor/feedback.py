@@ -211,7 +211,11 @@ def summary_row(results: ClassResults, student: str, lesson: str, diagnoses: lis
     if report is None:
         rejected = results.rejected(student, lesson)
         what = (
-            f"your file could not be read: {escape(rejected[0].reason)}" if rejected else "nothing handed in (missing)"
+            f"your file could not be read: {escape(rejected[0].reason)}"
+            if rejected
+            else "nothing graded: a file you handed in could not be read (below)"
+            if results.rejected(student, None)
+            else "nothing handed in (missing)"
         )
         return [link, f"0 / {points(results.max_scores[lesson])}", what, "–"]
     failed = [t for t in report.tests if not t.passed]

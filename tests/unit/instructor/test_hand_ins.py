@@ -221,6 +221,7 @@ def test_each_file_left_out_reaches_grade_csv_report_and_feedback_never_as_missi
             assert "missing" not in page and "Nothing of it could be graded: 0 of 12 points" in page
         else:
             assert f"A file you handed in could not be read: {reason}" in page
+            assert "nothing graded: a file you handed in could not be read" in page
         assert shown in page and "\x1b" not in page
     assert rows["ivy"] == ["12", "12", ""]  # the good hand-in after the broken one is graded, with no problem
     assert rows["jon"][:2] == ["12", "12"] and "a later file could not be read" in rows["jon"][-1]
