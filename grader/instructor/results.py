@@ -73,7 +73,7 @@ class ClassResults:
 
     @property
     def everyone(self) -> list[Student]:
-        """Every student on the roster (the gradebook's), then any other whose hand-in could not be read."""
+        """Every student on the roster (the gradebook's) and any other whose hand-in could not be read, in id order."""
         known = {s.id for s in self.students}
         others = sorted({r.student for r, _ in self.rejections if r.student and r.student not in known})
         return sorted(self.students + [Student(s) for s in others], key=lambda s: s.id)
