@@ -75,7 +75,7 @@ def write_canvas_csv(results: ClassResults, path: Path) -> None:
             [CANVAS_POINTS_POSSIBLE, "", "", "", ""]
             + [points(results.max_scores[lesson]) for lesson in results.lessons]
         )
-        for student in results.everyone:
+        for student in results.students:
             writer.writerow(
                 [as_text(student.name), as_text(student.lms_user_id or ""), "", as_text(student.id), ""]
                 + [points(results.score(student.id, lesson)) for lesson in results.lessons]

@@ -278,12 +278,13 @@ def page_name(student_id: str) -> str:
 
 
 def write_feedback(results: ClassResults, out_dir: Path) -> list[Path]:
-    """Write <out_dir>/<page_name(student id)> for every student (the roster's, then any other whose hand-in could
-    not be read); return the paths in student order."""
+    """Write <out_dir>/<page_name(student id)> for every student on the roster (the gradebook's); return the paths
+    in student order. A student on no roster whose only hand-in could not be read gets no page: the grades CSV,
+    `grade` and the report list them."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
-    for student in results.everyone:
+    for student in results.students:
         path = out_dir / page_name(student.id)
         path.write_text(student_page(results, student), encoding="utf-8")
         paths.append(path)
