@@ -12,10 +12,16 @@ limit per file and one for the whole collect (a zip of zeros cannot fill memory 
 links are listed, never followed; a path that is absolute or climbs out with `..` names no
 student; every name is escaped in the log. Whatever one file holds costs only that file:
 it is listed with the reason, and the others are collected.
+
+Each file left out is also recorded in `.grading/rejected.json` (a Rejection: the student and
+lesson when they can be told, the reason in a student's words, the escaped name), where
+`grade` and the feedback, export and report writers read it: a hand-in that could not be read
+shows as such, never as missing.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -23,7 +29,7 @@ import stat
 import tempfile
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -43,6 +49,29 @@ MB = 2**20
 CHUNK = MB
 # The time given to a file whose recorded time cannot be read: the earliest a zip can record.
 UNKNOWN_TIME = datetime(1980, 1, 1, tzinfo=timezone.utc)
+# Under .grading/: every hand-in a collect left out. Not in submitted/, whose every entry nbgrader reads as a
+# student's folder, and not in the gradebook, where nbgrader would count it a submission (with a notebook
+# formgrader cannot open): the gradebook holds what was graded.
+REJECTED = "rejected.json"
+# A collect's reason (its start, or a phrase in it) -> what it means to the student who handed the file in.
+IN_STUDENT_WORDS = [
+    ("an empty file", "it is empty"),
+    ("not valid JSON", "it is not a notebook (perhaps saved in another format, such as HTML, under a notebook's name)"),
+    ("not a notebook of a known lesson", "it is a notebook, but not of a lesson of this course"),
+    ("not a notebook (.", "it is not a notebook (a {suffix} file)"),
+    ("not a notebook (no extension)", "it is not a notebook (a file with no extension)"),
+    ("not a notebook", "it is not a notebook Jupyter can open"),
+    ("not a valid Jupyter notebook", "it is not a notebook Jupyter can open"),
+    ("larger than the", "it is larger than a hand-in may be"),
+    ("past the", "it was not read: the download it came in was larger than one collect reads"),
+    ("a symbolic link", "it is a link to another file, not a file"),
+    ("not a regular file", "it is not a file that can be read"),
+    ("its name holds no time", "the time it was handed in could not be read"),
+    ("not a folder", "it is not a hand-in as the exchange keeps one"),
+    ("a folder that cannot be read", "it could not be read"),
+    ("cannot be read", "it could not be read"),
+    ("could not be read", "it could not be read (it may have been damaged on the way)"),
+]
 
 
 @dataclass(frozen=True)
@@ -84,6 +113,101 @@ class CollectLog:
             lines.append(f"Could not place {len(self.unplaced)} file(s); they are kept in .grading/unplaced/:")
             lines += [f"  {shown(source)}: {shown(reason)}" for source, reason in self.unplaced]
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """One hand-in a collect left out: who and which lesson, when known ("" when not), and why.
+
+    `file` and `detail` (collect's own reason) are escaped as the log shows them; `reason` says
+    what went wrong in a student's words; `handed_in` is an ISO time, "" when it is not known.
+    """
+
+    student: str
+    lesson: str
+    file: str
+    reason: str
+    detail: str
+    handed_in: str = ""
+
+    @classmethod
+    def of(cls, name: str, detail: str, student: str = "", lesson: str = "", when: datetime | None = None):
+        """The record of the file `name` that was left out for `detail`."""
+        time = "" if when is None or as_utc(when) == UNKNOWN_TIME else as_utc(when).isoformat()
+        return cls(student, lesson, shown(name), in_student_words(detail), shown(detail), time)
+
+    def time(self) -> datetime | None:
+        """When it was handed in (UTC), None when not known."""
+        return datetime.fromisoformat(self.handed_in) if self.handed_in else None
+
+
+def in_student_words(detail: str) -> str:
+    """What collect's reason for leaving a file out means to the student who handed it in."""
+    for phrase, words in IN_STUDENT_WORDS:
+        if phrase in detail:
+            suffix = detail.partition("not a notebook (")[2].partition(")")[0]
+            return words.format(suffix=shown(suffix, 20))
+    return "it could not be read as a notebook of this course"
+
+
+def lesson_in_name(name: str, course: Course) -> str:
+    """The lesson a file's name says it is for (its id in the name, as Canvas keeps the original name); "" if none
+    or several."""
+    base = PurePosixPath(name.replace("\\", "/")).name
+    named = [lesson for lesson in course.lesson_ids() if lesson in base]
+    return named[0] if len(named) == 1 else ""
+
+
+def record_rejections(course: Course, rejections: list[Rejection]) -> None:
+    """Add `rejections` to the course's record (REJECTED); one already there is not added twice."""
+    if not rejections:
+        return
+    known = read_rejections(course)
+    added = known + [r for r in dict.fromkeys(rejections) if r not in known]
+    path = course.grading / REJECTED
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staged = path.with_suffix(".tmp")
+    staged.write_text(json.dumps({"rejected": [asdict(r) for r in added]}, indent=1))
+    staged.replace(path)
+
+
+def read_rejections(course: Course) -> list[Rejection]:
+    """Every hand-in the collects of `course` left out, each field escaped again (the file is the instructor's,
+    but what it holds goes on pages); [] before any was left out."""
+    path = course.grading / REJECTED
+    if not path.is_file():
+        return []
+    entries = json.loads(path.read_text(encoding="utf-8")).get("rejected", [])
+    names = [f.name for f in Rejection.__dataclass_fields__.values()]
+    return [
+        Rejection(**{name: shown(entry.get(name, "")) for name in names})
+        for entry in entries
+        if isinstance(entry, dict)
+    ]
+
+
+def standing(
+    rejections: list[Rejection], graded_at: dict[tuple[str, str], datetime | None]
+) -> list[tuple[Rejection, bool]]:
+    """The rejections still to show, each with whether a hand-in of its lesson is graded (then the rejection is
+    the later one). A graded hand-in handed in at the same time or later wins, as does one whose time, or the
+    rejection's, is not known: the rejection is then not shown."""
+    kept = []
+    for rejection in rejections:
+        key = (rejection.student, rejection.lesson)
+        if rejection.lesson and key in graded_at:
+            graded, rejected = graded_at[key], rejection.time()
+            if graded is None or rejected is None or as_utc(graded) >= rejected:
+                continue
+            kept.append((rejection, True))
+        else:
+            kept.append((rejection, False))
+    return kept
+
+
+def as_utc(when: datetime) -> datetime:
+    """A time that carries no zone (as the gradebook gives them back) read as UTC."""
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
 class Budget:
@@ -241,7 +365,7 @@ def collect_downloads(
     if "student" not in regex.groupindex:
         raise BadInput(f"the pattern {pattern!r} has no group named 'student'")
     chosen: dict[tuple[str, str], tuple[datetime, str]] = {}  # student, lesson -> time and name of the one placed
-    unplaced = Unplaced(course, limits.kept_bytes)
+    unplaced, rejections = Unplaced(course, limits.kept_bytes), []
     for upload in read_uploads(source, limits):
         try:
             student, lesson, nb = examine(upload, regex, course)
@@ -261,8 +385,19 @@ def collect_downloads(
             )
             log.unplaced.append((upload.name, reason))
             unplaced.keep(upload, reason)
+            rejections.append(rejection_of(upload, reason, regex, course))
     log.placed = [(student, lesson, name) for (student, lesson), (_, name) in sorted(chosen.items())]
+    record_rejections(course, rejections)
     return log
+
+
+def rejection_of(upload: Upload, reason: str, pattern: re.Pattern, course: Course) -> Rejection:
+    """The record of a download's file that was left out: its student and lesson when its name tells them."""
+    try:
+        student = student_of(upload.name, pattern)
+    except BadInput:
+        student = ""
+    return Rejection.of(upload.name, reason, student, lesson_in_name(upload.name, course), upload.timestamp)
 
 
 def place(course: Course, nb, student: str, lesson: str, timestamp: datetime) -> Path:
@@ -326,6 +461,7 @@ def collect_exchange(
     inbound = Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"
     config.ExchangeCollect.check_owner = False  # the copies are the instructor's; nbgrader would only warn
     log, budget, unplaced = CollectLog(), Budget(limits), Unplaced(course, limits.kept_bytes)
+    rejections: list[Rejection] = []
     for lesson in lessons:
         versions: dict[str, list[tuple[datetime, str]]] = {}
         with tempfile.TemporaryDirectory(prefix="softmax-inbound-") as staging:
@@ -341,6 +477,7 @@ def collect_exchange(
                             name = f"exchange:{entry.name}/{upload.name}"
                             log.unplaced.append((name, upload.refused))
                             unplaced.keep(Upload(name, b"", upload.timestamp, upload.refused), upload.refused)
+                            rejections.append(Rejection.of(name, upload.refused, student, lesson, when))
                             continue
                         (copy / entry.name / upload.name).parent.mkdir(parents=True, exist_ok=True)
                         (copy / entry.name / upload.name).write_bytes(upload.data)
@@ -350,6 +487,7 @@ def collect_exchange(
                     name = f"exchange:{entry.name}"
                     log.unplaced.append((name, reason))
                     unplaced.keep(Upload(name, b"", UNKNOWN_TIME, reason), reason)
+                    rejections.append(exchange_rejection(entry.name, name, reason, lesson))
                     shutil.rmtree(copy / entry.name, ignore_errors=True)
                     continue
                 versions.setdefault(student, []).append((when, entry.name))
@@ -362,7 +500,18 @@ def collect_exchange(
             latest = max(names)[1]
             log.placed.append((student, lesson, f"exchange:{latest}"))
             log.superseded += [(student, lesson, older, latest) for _, older in sorted(names) if older != latest]
+    record_rejections(course, rejections)
     return log
+
+
+def exchange_rejection(folder: str, name: str, reason: str, lesson: str) -> Rejection:
+    """The record of an exchange submission that was left out: its student and time when its name holds them."""
+    student = folder.rsplit("+", 3)[0]
+    try:
+        when = submission_of(folder)[1]
+    except BadInput:
+        when = None
+    return Rejection.of(name, reason, student if STUDENT_ID.fullmatch(student) else "", lesson, when)
 
 
 def submission_of(name: str) -> tuple[str, datetime]:

@@ -1,6 +1,7 @@
 """Grades out of the gradebook as CSV: a plain table, and Canvas's gradebook-import format.
 
-A missing submission counts 0 in both, as the course's grading rule says.
+A missing submission counts 0 in both, as the course's grading rule says, and so does one
+that could not be read; the plain table's `problems` column says which, and why.
 """
 
 from __future__ import annotations
@@ -23,9 +24,29 @@ def as_text(value: str) -> str:
     return f"'{value}" if value.startswith(FORMULA_STARTS) else value
 
 
+def problems_of(results: ClassResults, student: str) -> list[str]:
+    """What went wrong with a student's hand-ins: each lesson's grading problem (timeout, ...) and each file that
+    could not be read (with the reason and the file's name), then the files of no known lesson."""
+    problems = []
+    for lesson in [*results.lessons, None]:
+        if lesson and (problem := results.problem(student, lesson)):
+            problems.append(f"{lesson}: {problem[0]}")
+        for rejection in results.rejected(student, lesson):
+            if not lesson:
+                problems.append(f"a file of no known lesson could not be read: {rejection.file} ({rejection.reason})")
+            elif results.report(student, lesson):
+                problems.append(
+                    f"{lesson}: a later file could not be read: {rejection.file} ({rejection.reason}); "
+                    "the earlier one is graded"
+                )
+            else:
+                problems.append(f"{lesson}: could not be read: {rejection.file} ({rejection.reason})")
+    return problems
+
+
 def write_grades_csv(results: ClassResults, path: Path) -> None:
-    """One row per student id: each lesson's score, the total, and any grading problem (timeout, ...);
-    the header gives each maximum."""
+    """One row per student id (the roster's, then any other whose hand-in could not be read): each lesson's
+    score, the total, and what went wrong (problems_of); the header gives each maximum."""
     header = (
         ["student"]
         + [f"{lesson} ({points(results.max_scores[lesson])})" for lesson in results.lessons]
@@ -34,16 +55,11 @@ def write_grades_csv(results: ClassResults, path: Path) -> None:
     with open(path, "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(header)
-        for student in results.students:
-            problems = [
-                f"{lesson}: {problem[0]}"
-                for lesson in results.lessons
-                if (problem := results.problem(student.id, lesson))
-            ]
+        for student in results.everyone:
             writer.writerow(
                 [as_text(student.id)]
                 + [points(results.score(student.id, lesson)) for lesson in results.lessons]
-                + [points(results.total(student.id)), as_text("; ".join(problems))]
+                + [points(results.total(student.id)), as_text("; ".join(problems_of(results, student.id)))]
             )
 
 

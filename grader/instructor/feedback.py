@@ -1,17 +1,23 @@
-"""One feedback page per student, built only from graded reports.
+"""One feedback page per student, built only from graded reports and the hand-ins collect could not read.
 
-The pages go back to students, so they are made from scores and the messages the
-checks printed, never from cell sources: hidden tests and solutions cannot leak.
+The pages go back to students, so they are made from scores, the messages the checks
+printed and the lessons' section headings, never from cell sources: hidden tests and
+solutions cannot leak. A page opens with a summary of every lesson (score, the mistakes
+named, the sections to look at again); each lesson then explains each likely mistake once,
+and its tests say what was expected and what came back.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass, field
+from datetime import datetime
 from html import escape
 from pathlib import Path
 
 from grader.engine.scores import MESSAGE_LIMIT, NAME_LIMIT, Report, TestResult, clipped
+from grader.instructor.collect import Rejection
 from grader.instructor.results import ClassResults, Student, points
 
 COURSE_TITLE = "Softmax, step by step"
@@ -29,7 +35,23 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; font-size: 0.9r
 .passed { border-left: 0.4rem solid #0072B2; }
 .failed { border-left: 0.4rem solid #D55E00; font-weight: bold; }
 .missing { border-left: 0.4rem solid #767676; padding-left: 0.5rem; }
+ol.diagnoses li { margin-bottom: 0.75rem; }
 """
+# What a passing public check prints (grader.learner.checks.passed): true in the lab, not on a page of graded work,
+# where the hidden tests have run.
+LAB_ONLY = " Hidden tests run when your work is graded."
+# A check's diagnosis line (grader.learner.checks.failure), and the hint line that follows it.
+LIKELY_MISTAKE, HINT = "likely mistake:", "hint:"
+NOT_WRITTEN = "not written yet"  # how a check words a function still a stub
+
+
+@dataclass
+class Diagnosis:
+    """A catalogued mistake a lesson's failing tests named: explained once, with the tests that show it."""
+
+    description: str
+    hint: str = ""
+    tests: list[str] = field(default_factory=list)
 
 
 def page(title: str, body: str, style: str = STYLE) -> str:
@@ -42,53 +64,206 @@ def page(title: str, body: str, style: str = STYLE) -> str:
     )
 
 
-def result_row(test: TestResult) -> str:
+def graded_wording(message: str) -> str:
+    """A check's message as a page of graded work words it (LAB_ONLY dropped)."""
+    return message.replace(LAB_ONLY, "")
+
+
+def diagnosed(report: Report) -> tuple[list[Diagnosis], dict[str, str]]:
+    """The mistakes the lesson's failing tests named, each once and in the order first named, with its hint; and
+    each test's message as its row shows it: without the diagnosis lines the list above gives instead.
+
+    Only mistakes a check recorded as data (TestResult.mistakes) count: a line of the message that merely says
+    "likely mistake:" (the learner's own error text, say) is shown as it is.
+    """
+    found: dict[str, Diagnosis] = {}
+    messages = {}
+    for test in report.tests:
+        lines, kept, index = graded_wording(test.message).splitlines(), [], 0
+        while index < len(lines):
+            line = lines[index].strip()
+            description = line[len(LIKELY_MISTAKE) :].strip() if line.startswith(LIKELY_MISTAKE) else None
+            if test.passed or description not in test.mistakes:
+                kept.append(lines[index])
+                index += 1
+                continue
+            diagnosis = found.setdefault(description, Diagnosis(description))
+            following = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            if following.startswith(HINT):
+                diagnosis.hint = diagnosis.hint or following[len(HINT) :].strip()
+                index += 1
+            index += 1
+        messages[test.grade_id] = "\n".join(kept)
+        for description in [] if test.passed else test.mistakes:
+            tests = found.setdefault(description, Diagnosis(description)).tests
+            tests += [] if test.grade_id in tests else [test.grade_id]
+    return list(found.values()), messages
+
+
+def inline(text: str) -> str:
+    """A heading's text as HTML: escaped, its `code` spans as <code>."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(text))
+
+
+def sections_to_revisit(results: ClassResults, report: Report) -> list[str]:
+    """The headings of the lesson's sections its failing tests point back to, in lesson order, each once."""
+    found = [results.section(report.lesson, t.grade_id) for t in report.tests if not t.passed]
+    return list(dict.fromkeys(heading for heading in found if heading))
+
+
+def when(rejection: Rejection) -> str:
+    """When a hand-in arrived, as a student reads it."""
+    time = rejection.time()
+    return f", handed in {time:%Y-%m-%d %H:%M} UTC" if isinstance(time, datetime) else ""
+
+
+def rejection_line(rejection: Rejection, earlier_graded: bool, lesson_known: bool = True) -> str:
+    """One hand-in that could not be read, as its student reads it."""
+    what = f"(file <code>{escape(clipped(rejection.file, NAME_LIMIT))}</code>{escape(when(rejection))})"
+    if not lesson_known:
+        return (
+            f'<p class="failed">A file you handed in could not be read: {escape(rejection.reason)} {what}. '
+            "It is not known which lesson it was for, so it was graded for none.</p>"
+        )
+    if earlier_graded:
+        return (
+            f'<p class="failed">A later file you handed in could not be read: {escape(rejection.reason)} {what}. '
+            "Your earlier hand-in of this lesson, below, is the one graded.</p>"
+        )
+    return f'<p class="failed">Your file could not be read: {escape(rejection.reason)} {what}.</p>'
+
+
+def result_row(test: TestResult, message: str, diagnoses: list[Diagnosis]) -> str:
+    """A test's points, result and message; a failing one refers to the diagnoses above that it shows."""
     result = "passed" if test.passed else "failed"
-    message = f"<pre>{escape(clipped(test.message, MESSAGE_LIMIT))}</pre>" if test.message else "(no message)"
+    numbers = [str(n) for n, d in enumerate(diagnoses, 1) if test.grade_id in d.tests]
+    if numbers:
+        message += f"\n  (likely mistake {', '.join(numbers)} above)"
+    shown = (
+        f"<pre>{escape(clipped(message.strip(chr(10)), MESSAGE_LIMIT))}</pre>" if message.strip() else "(no message)"
+    )
     return (
         f'<tr class="{result}"><td><code>{escape(test.grade_id)}</code></td>'
-        f"<td>{points(test.points)} / {points(test.max_points)}</td><td>{result}</td><td>{message}</td></tr>"
+        f"<td>{points(test.points)} / {points(test.max_points)}</td><td>{result}</td><td>{shown}</td></tr>"
     )
 
 
-def lesson_section(lesson: str, max_score: float, report: Report | None, problem: tuple[str, str] | None = None) -> str:
-    """One lesson: its score, any problem the grading met, then every test with its points, result and message."""
-    heading = f"<h2>{escape(lesson)}</h2>"
+def diagnoses_list(lesson: str, diagnoses: list[Diagnosis], results: ClassResults) -> str:
+    """Each likely mistake of a lesson once: what it is, its hint, the tests that show it, where to look again."""
+    if not diagnoses:
+        return ""
+    items = []
+    for diagnosis in diagnoses:
+        hint = f"\nhint: {diagnosis.hint}" if diagnosis.hint else ""
+        places = list(dict.fromkeys(h for h in (results.section(lesson, t) for t in diagnosis.tests) if h))
+        look = f" Look again at {', '.join(f'“{inline(h)}”' for h in places)}." if places else ""
+        tests = ", ".join(f"<code>{escape(t)}</code>" for t in diagnosis.tests)
+        items.append(
+            f"<li><pre>{LIKELY_MISTAKE} {escape(diagnosis.description)}{escape(hint)}</pre>"
+            f"<p>Failing tests that show it: {tests}.{look}</p></li>"
+        )
+    return '<h3>What went wrong</h3>\n<ol class="diagnoses">\n' + "\n".join(items) + "\n</ol>"
+
+
+def lesson_section(
+    results: ClassResults, student: str, lesson: str, diagnoses: list[Diagnosis], messages: dict[str, str]
+) -> str:
+    """One lesson: its score, any problem the grading met or file that could not be read, each likely mistake
+    once, then every test with its points, result and message."""
+    report, problem, max_score = (
+        results.report(student, lesson),
+        results.problem(student, lesson),
+        results.max_scores[lesson],
+    )
+    heading = f'<h2 id="lesson-{escape(lesson)}">{escape(lesson)}</h2>'
     if problem:
         heading += (
             f'\n<p class="failed">Grading met a problem: <strong>{escape(clipped(problem[0], NAME_LIMIT))}'
             f"</strong> ({escape(clipped(problem[1], MESSAGE_LIMIT))}).</p>"
         )
+    heading += "".join(f"\n{rejection_line(r, report is not None)}" for r in results.rejected(student, lesson))
     if report is None:
+        if results.rejected(student, lesson):
+            return f'{heading}\n<p class="missing">Nothing of it could be graded: 0 of {points(max_score)} points.</p>'
+        maybe = (
+            "; the file above that could not be read may have been meant for it"
+            if results.rejected(student, None)
+            else ""
+        )
         return (
             f'{heading}\n<p class="missing">No graded submission: <strong>missing</strong> '
-            f"(0 of {points(max_score)} points).</p>"
+            f"(0 of {points(max_score)} points{maybe}).</p>"
         )
-    rows = "\n".join(result_row(t) for t in report.tests)
+    rows = "\n".join(result_row(t, messages[t.grade_id], diagnoses) for t in report.tests)
     return (
         f"{heading}\n<p>Score: <strong>{points(report.score)} / {points(report.max_score)}</strong></p>\n"
+        f"{diagnoses_list(lesson, diagnoses, results)}\n"
         f"<table>\n<caption>Tests of {escape(lesson)}</caption>\n<thead><tr>"
         f'<th scope="col">Test</th><th scope="col">Points</th><th scope="col">Result</th>'
         f'<th scope="col">Message</th></tr></thead>\n<tbody>\n{rows}\n</tbody>\n</table>'
     )
 
 
+def summary_row(results: ClassResults, student: str, lesson: str, diagnoses: list[Diagnosis]) -> list[str]:
+    """A lesson at a glance, as HTML cells: its score, what to work on, where in the lesson to look again."""
+    report, problem = results.report(student, lesson), results.problem(student, lesson)
+    link = f'<a href="#lesson-{escape(lesson)}">{escape(lesson)}</a>'
+    if report is None:
+        rejected = results.rejected(student, lesson)
+        what = (
+            f"your file could not be read: {escape(rejected[0].reason)}"
+            if rejected
+            else "nothing graded: a file you handed in could not be read (below)"
+            if results.rejected(student, None)
+            else "nothing handed in (missing)"
+        )
+        return [link, f"0 / {points(results.max_scores[lesson])}", what, "–"]
+    failed = [t for t in report.tests if not t.passed]
+    named = [escape(d.description) for d in diagnoses]
+    unnamed = [t for t in failed if not t.mistakes]
+    stubs = [t for t in unnamed if NOT_WRITTEN in t.message]
+    if stubs:
+        named.append(f"{len(stubs)} failing test(s): a function is {NOT_WRITTEN}")
+    if len(unnamed) > len(stubs):
+        named.append(f"{len(unnamed) - len(stubs)} failing test(s) name no likely mistake: read their messages")
+    if problem:
+        named.append(f"grading met a problem: {escape(clipped(problem[0], NAME_LIMIT))}")
+    if results.rejected(student, lesson):
+        named.append("a later file could not be read")
+    what = "<br>".join(named) if named else "every test passed"
+    places = sections_to_revisit(results, report)
+    look = "<br>".join(f"“{inline(h)}”" for h in places) if places else "–"
+    return [link, f"{points(report.score)} / {points(report.max_score)}", what, look]
+
+
+def summary_table(rows: list[list[str]]) -> str:
+    """The page's opening table: a row per lesson (cells already HTML)."""
+    body = "\n".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    return (
+        '<table id="at-a-glance">\n<caption>Your lessons at a glance</caption>\n<thead><tr>'
+        '<th scope="col">Lesson</th><th scope="col">Score</th><th scope="col">What to work on</th>'
+        f'<th scope="col">Where to look again</th></tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>'
+    )
+
+
 def student_page(results: ClassResults, student: Student) -> str:
     total = results.total(student.id)
     possible = sum(results.max_scores.values())
-    sections = "\n".join(
-        lesson_section(
-            lesson, results.max_scores[lesson], results.report(student.id, lesson), results.problem(student.id, lesson)
-        )
+    read = {
+        lesson: diagnosed(report) if (report := results.report(student.id, lesson)) else ([], {})
         for lesson in results.lessons
-    )
+    }
+    summary = summary_table([summary_row(results, student.id, lesson, read[lesson][0]) for lesson in results.lessons])
+    unknown = "".join(f"\n{rejection_line(r, False, lesson_known=False)}" for r in results.rejected(student.id, None))
+    sections = "\n".join(lesson_section(results, student.id, lesson, *read[lesson]) for lesson in results.lessons)
     shown_id = clipped(student.id, NAME_LIMIT)
     who = student.name if student.name == shown_id else f"{student.name} ({shown_id})"
     title = f"Feedback for {who}: {COURSE_TITLE}"
     body = (
         f"<h1>{escape(title)}</h1>\n<p>Total: <strong>{points(total)} / {points(possible)}</strong> "
-        f"over {len(results.lessons)} lesson(s). A failed test says what was expected, what came back, "
-        f"and the likely mistake with a hint.</p>\n{sections}"
+        f"over {len(results.lessons)} lesson(s). Each lesson below names its likely mistakes once, with a hint "
+        f"and the part of the lesson to read again; then each test says what was expected and what came back.</p>"
+        f"\n{summary}{unknown}\n{sections}"
     )
     return page(title, body)
 
@@ -103,7 +278,9 @@ def page_name(student_id: str) -> str:
 
 
 def write_feedback(results: ClassResults, out_dir: Path) -> list[Path]:
-    """Write <out_dir>/<page_name(student id)> for every student; return the paths in student order."""
+    """Write <out_dir>/<page_name(student id)> for every student on the roster (the gradebook's); return the paths
+    in student order. A student on no roster whose only hand-in could not be read gets no page: the grades CSV,
+    `grade` and the report list them."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []

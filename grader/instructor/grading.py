@@ -18,6 +18,7 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
@@ -31,6 +32,7 @@ from grader.engine.pool import WorkerDied, in_workers
 from grader.engine.sandbox import GradingFailed, Sandboxed, lesson_gradebook
 from grader.engine.scores import test_ids
 from grader.engine.submission import BadInput, read_limited
+from grader.instructor.collect import REJECTED, Rejection, read_rejections, standing
 
 STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
 TIMESTAMP_LIMIT = 100  # characters a timestamp.txt may hold
@@ -56,6 +58,8 @@ class GradeLog:
     graded: list[tuple[str, str, float, str, str]] = field(default_factory=list)
     unchanged: list[tuple[str, str]] = field(default_factory=list)
     failed: list[tuple[str, str, str]] = field(default_factory=list)  # student, lesson, reason
+    # hand-ins collect could not read, with whether an earlier one of the lesson is graded (collect.standing)
+    rejected: list[tuple[Rejection, bool]] = field(default_factory=list)
     seconds: float = 0.0
 
     def render(self) -> str:
@@ -70,6 +74,16 @@ class GradeLog:
         if self.failed:
             lines.append(f"Could not grade {len(self.failed)}:")
             lines += [f"  {student} / {lesson}: {reason}" for student, lesson, reason in self.failed]
+        if self.rejected:
+            lines.append(
+                f"{len(self.rejected)} hand-in(s) could not be read, so were not graded "
+                f"(listed in .grading/{REJECTED}; the feedback, export and report show each):"
+            )
+            lines += [
+                f"  {r.student or '(no student id)'} / {r.lesson or '(no lesson known)'}: {r.file}: {r.detail}"
+                + ("; an earlier hand-in of the lesson is graded" if earlier else "")
+                for r, earlier in sorted(self.rejected, key=lambda pair: (pair[0].student, pair[0].lesson))
+            ]
         return "\n".join(lines)
 
 
@@ -282,7 +296,15 @@ def grade_class(
     start = time.monotonic()
     state = _state(course)
     todo, log = [], GradeLog()
-    for job in submissions(course, lessons):
+    handed_in = submissions(course, lessons)
+    log.rejected = [
+        (rejection, earlier)
+        for rejection, earlier in standing(
+            read_rejections(course), {(j.student, j.lesson): time_of(j) for j in handed_in}
+        )
+        if rejection.lesson in lessons or rejection.lesson not in course.lesson_ids()
+    ]
+    for job in handed_in:
         if not force and (state.get(job.key) or {}).get("digest") == job.digest:
             log.unchanged.append((job.student, job.lesson))
         else:
@@ -295,6 +317,11 @@ def grade_class(
             _grade_jobs(course, todo, state, log, gradebook, jobs, timeout, memory, progress, grade)
     log.seconds = time.monotonic() - start
     return log
+
+
+def time_of(job: Job) -> datetime | None:
+    """When the job's submission was handed in (its timestamp.txt), None when not known."""
+    return parse_utc(job.timestamp) if job.timestamp else None
 
 
 def _grade_jobs(course, todo, state, log, gradebook, jobs, timeout, memory, progress, grade) -> None:

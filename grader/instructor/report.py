@@ -355,17 +355,32 @@ def summary(results: ClassResults) -> str:
 
 
 def problems_section(results: ClassResults) -> str:
-    """Submissions the grading met a problem with (timeout, kernel died, ...): they need a look."""
+    """Submissions the grading met a problem with (timeout, kernel died, ...), and hand-ins collect could not
+    read (empty, not a notebook, another course's, ...): they need a look. A file that could not be read is
+    listed here with its reason, never counted as a missing submission."""
     heading = "<h2>Submissions with a problem</h2>\n"
-    if not results.statuses:
+    if not results.statuses and not results.rejections:
         return heading + "<p>None: every submission ran to the end.</p>"
     rows = [
         [clipped(student, NAME_LIMIT), lesson, clipped(status, NAME_LIMIT), clipped(detail, MESSAGE_LIMIT)]
         for (student, lesson), (status, detail) in sorted(results.statuses.items())
     ]
+    rows += [
+        [
+            clipped(rejection.student, NAME_LIMIT) or "(no student id)",
+            results.lesson_of(rejection) or "(no lesson known)",
+            "later file not read" if earlier else "not read",
+            clipped(
+                f"{rejection.file}: {rejection.detail}" + ("; the earlier hand-in is graded" if earlier else ""),
+                MESSAGE_LIMIT,
+            ),
+        ]
+        for rejection, earlier in sorted(results.rejections, key=lambda pair: (pair[0].student, pair[0].lesson))
+    ]
     return heading + table(
         "problems",
-        "Submissions whose grading met a problem (flagged in the gradebook)",
+        "Submissions whose grading met a problem (flagged in the gradebook), and hand-ins that could not be read "
+        "(not collected; kept in .grading/unplaced/)",
         ["Student", "Lesson", "Status", "Detail"],
         rows,
     )

@@ -1,7 +1,9 @@
-"""Every graded submission of the class, read once for the feedback pages, the grade exports and the report."""
+"""Every graded submission of the class, read once for the feedback pages, the grade exports and the report;
+with every hand-in collect could not read (collect.Rejection), so that none of them shows as missing."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -9,9 +11,14 @@ import nbformat
 from nbgrader.api import Gradebook
 
 from grader.course import Course, read_cached
+from grader.course.contract import tested_functions
 from grader.engine.scores import MISSING_TEST, NAME_LIMIT, Report, TestResult, clipped, messages_of, mistakes_of
 from grader.engine.submission import grade_ids_in_order
+from grader.engine.untrusted import grade_id_of
+from grader.instructor.collect import Rejection, read_rejections, standing
 from grader.instructor.grading import statuses
+
+HEADING = re.compile(r"^#{1,6}\s+(\S.*?)\s*#*\s*$")  # a Markdown heading line, its text
 
 
 @dataclass(frozen=True)
@@ -38,10 +45,42 @@ class ClassResults:
     max_scores: dict[str, float]
     reports: dict[tuple[str, str], Report | None] = field(default_factory=dict)
     statuses: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # problems only: status, detail
+    # hand-ins collect left out and no later graded one replaced (collect.standing), with whether an earlier
+    # hand-in of the lesson is graded; a lesson that is not one of `lessons` counts as not known
+    rejections: list[tuple[Rejection, bool]] = field(default_factory=list)
+    # (lesson, test) -> the heading of the lesson's section to look at again when the test fails
+    sections: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def problem(self, student: str, lesson: str) -> tuple[str, str] | None:
         """(status, detail) when the grading of this submission met a problem (see grader.status)."""
         return self.statuses.get((student, lesson))
+
+    def rejected(self, student: str, lesson: str | None) -> list[Rejection]:
+        """The student's hand-ins of `lesson` that could not be read (None: those of no known lesson), latest first."""
+        found = [r for r, _ in self.rejections if r.student == student and self.lesson_of(r) == (lesson or "")]
+        return sorted(found, key=lambda r: r.handed_in, reverse=True)
+
+    def lesson_of(self, rejection: Rejection) -> str:
+        """The rejection's lesson if it is one of this class's, else ""."""
+        return rejection.lesson if rejection.lesson in self.lessons else ""
+
+    def not_collected(self, lesson: str) -> list[str]:
+        """The students whose hand-in of `lesson` could not be read and who have nothing graded of it."""
+        return sorted(
+            {r.student for r, _ in self.rejections if r.student and self.lesson_of(r) == lesson}
+            - {s for (s, graded_lesson), report in self.reports.items() if graded_lesson == lesson and report}
+        )
+
+    @property
+    def everyone(self) -> list[Student]:
+        """Every student on the roster (the gradebook's) and any other whose hand-in could not be read, in id order."""
+        known = {s.id for s in self.students}
+        others = sorted({r.student for r, _ in self.rejections if r.student and r.student not in known})
+        return sorted(self.students + [Student(s) for s in others], key=lambda s: s.id)
+
+    def section(self, lesson: str, test: str) -> str:
+        """The heading of the section of `lesson` to look at again when `test` fails; "" when not known."""
+        return self.sections.get((lesson, test), "")
 
     def report(self, student: str, lesson: str) -> Report | None:
         return self.reports.get((student, lesson))
@@ -74,14 +113,38 @@ def class_results(course: Course) -> ClassResults:
         assignments = sorted(gradebook.assignments, key=lambda a: a.name)
         lessons = [a.name for a in assignments]
         max_scores = {a.name: float(a.max_score) for a in assignments}
-        graded = {(s.student.id, s.assignment.name) for a in assignments for s in a.submissions}
+        graded_at = {(s.student.id, s.assignment.name): s.timestamp for a in assignments for s in a.submissions}
     reports = {
-        (student.id, lesson): read_report(course, lesson, student.id) if (student.id, lesson) in graded else None
+        (student.id, lesson): read_report(course, lesson, student.id) if (student.id, lesson) in graded_at else None
         for student in students
         for lesson in lessons
     }
     problems = {key: value for key, value in statuses(course).items() if value[0] != "graded"}
-    return ClassResults(students, lessons, max_scores, reports, problems)
+    rejections = standing(read_rejections(course), graded_at)
+    sections = {(lesson, test): heading for lesson in lessons for test, heading in look_again(course, lesson).items()}
+    return ClassResults(students, lessons, max_scores, reports, problems, rejections, sections)
+
+
+def look_again(course: Course, lesson: str) -> dict[str, str]:
+    """test grade_id -> the heading of the section that defines the function it tests (else the section the
+    test is in), read from the release the students have (from the source notebook's Markdown where there is
+    no release; its solution cells are skipped)."""
+    release = course.release_notebook(lesson)
+    nb = read_cached(release if release.is_file() else course.source_notebook(lesson))
+    heading = ""
+    under: dict[str, str] = {}  # grade id -> the heading its cell is under
+    for cell in nb.cells:
+        if cell.get("cell_type") == "markdown" and not cell.get("metadata", {}).get("nbgrader", {}).get("solution"):
+            for line in cell.get("source", "").splitlines():
+                if match := HEADING.match(line):
+                    heading = clipped(match.group(1), NAME_LIMIT)
+        grade_id = grade_id_of(cell)
+        if grade_id is not None:
+            under.setdefault(grade_id, heading)
+    return {
+        test: under.get(function or "") or under.get(test, "")
+        for test, function in tested_functions(course, lesson).items()
+    }
 
 
 def read_report(course: Course, lesson: str, student: str) -> Report:

@@ -246,3 +246,38 @@ def test_report_embeds_its_figures_and_feedback_pages_exist(demo):
     assert 'alt=""' not in report
     for student in {u["student"] for u in plan["uploads"]}:
         assert (root / ".grading" / "feedback-html" / f"{student}.html").is_file()
+
+
+def test_the_broken_hand_ins_show_with_their_reason_never_as_missing(demo):
+    """The empty file, the file that is not JSON and the other course's notebook of the class: `grade` lists each,
+    and the grades CSV, the report's problems table and the student's feedback page give its reason; none of them
+    says "missing". (Imports here: the rest of this file is another's to edit.)"""
+    import html
+    import re
+
+    root, plan, _ = demo
+    words = {
+        "empty": "it is empty",
+        "not-json": "it is not a notebook",
+        "other-course": "not of a lesson of this course",
+    }
+    broken = [u for u in plan["uploads"] if u["kind"] in words]
+    assert sorted(u["kind"] for u in broken) == sorted(words)
+    graded = step(plan, "grade")["output"]
+    grades = {row[0]: row for row in read_csv(root / ".grading" / "exports" / "grades.csv")}
+    report = (root / ".grading" / "report.html").read_text(encoding="utf-8")
+    problems = report[report.index('<table id="problems">') :]
+    rows = [
+        [html.unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", problems[: problems.index("</table>")], re.S)
+    ]
+    for upload in broken:
+        student, name, reason = upload["student"], upload["name"], words[upload["kind"]]
+        assert f"  {student} / {LESSON}: {name}: " in graded
+        assert grades[student][1] == "0" and name in grades[student][-1] and reason in grades[student][-1]
+        assert [student, LESSON, "not read"] in [row[:3] for row in rows if row and name in row[-1]]
+        page = (root / ".grading" / "feedback-html" / f"{student}.html").read_text(encoding="utf-8")
+        text = html.unescape(re.sub(r"<[^>]+>", "", page[page.index("<main>") :]))
+        line = next(line for line in text.splitlines() if line.startswith("Your file could not be read: "))
+        assert reason in line and name in line
+        assert "missing" not in text
