@@ -295,9 +295,12 @@ def glance(results: ClassResults) -> str:
     """The top of the page: who was graded, then the misconception chart and the pass-rate heatmap side by side."""
     graded = sum(len(results.submitted(lesson)) for lesson in results.lessons)
     expected = len(results.students) * len(results.lessons)
+    enrolled = {student.id for student in results.students}
+    unread = sum(len(enrolled.intersection(results.not_collected(lesson))) for lesson in results.lessons)
     lede = (
         f'<p class="lede">{len(results.students)} student(s), {len(results.lessons)} lesson(s), '
-        f"{graded} graded submission(s) of {expected} ({expected - graded} missing).</p>\n"
+        f"{graded} graded submission(s) of {expected} ({unread} could not be read, "
+        f"{expected - graded - unread} missing).</p>\n"
     )
     links = ['<a href="#summary-heading">summary</a>', '<a href="#misconceptions-heading">misconceptions</a>'] + [
         f'<a href="#lesson-{escape(lesson, quote=True)}">{escape(lesson)}</a>' for lesson in results.lessons

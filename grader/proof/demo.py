@@ -297,8 +297,8 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step], sources: Cours
         "== Summary",
         f"Students: {len({u.student for u in uploads})} "
         f"({len({u.student for u in uploads if u.channel == 'exchange'})} used the exchange)",
-        f"Submissions: {len(uploads)} handed in, {graded} graded, "
-        f"{len(list(unplaced.iterdir())) if unplaced.is_dir() else 0} file(s) unplaced",
+        f"Submissions: {len(uploads)} handed in, {graded} graded, {len(results.rejections)} could not be read "
+        f"({len(list(unplaced.iterdir())) if unplaced.is_dir() else 0} file(s) kept in unplaced/)",
         "Mean score per lesson (graded submissions):",
     ]
     for lesson in results.lessons:

@@ -236,6 +236,9 @@ def test_each_file_left_out_reaches_grade_csv_report_and_feedback_never_as_missi
     results = class_results(course)
     assert results.not_collected(NAIVE) == ["dan", "eli", "fay", "hal", "zed"]
     assert [s.id for s in results.students] == ROSTER  # the roster stays the gradebook's
+    graded = len(results.submitted(NAIVE))  # the report's first line counts unread hand-ins apart from missing ones
+    lede = f"{graded} graded submission(s) of 9 (4 could not be read, {9 - graded - 4} missing)"
+    assert lede in (out / "report.html").read_text(encoding="utf-8")
     with open(out / "canvas.csv", newline="", encoding="utf-8") as file:
         assert sorted(row[3] for row in list(csv.reader(file))[2:]) == ROSTER  # what Canvas imports: the roster
 
