@@ -2,6 +2,7 @@
 
 import shutil
 
+import nbformat
 import pytest
 
 from grader.course import Course, authoring, read_cached, source_notebook_in, text_source_in
@@ -258,3 +259,23 @@ def test_editing_a_real_reference_reaches_the_lesson_that_reuses_it(tmp_path):
 )
 def test_a_course_of_some_lessons_brings_the_lessons_they_take_code_from(lessons, needed):
     assert authoring.lessons_needed(COURSE.root, lessons) == needed
+
+
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
+def test_no_test_cell_of_the_release_is_a_blank_box(lesson):
+    """A test cell whose tests are all hidden still says, in the release, whose tests it holds and when they run."""
+    release = nbformat.read(COURSE.release_notebook(lesson), as_version=4)
+    source = nbformat.read(COURSE.source_notebook(lesson), as_version=4)
+    functions = {
+        c.metadata.nbgrader.grade_id: c.metadata.nbgrader.get("function")
+        for c in source.cells
+        if "nbgrader" in c.metadata
+    }
+    tests = [c for c in release.cells if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"]
+    tests = [c for c in tests if not c.metadata.nbgrader.get("solution")]
+    assert tests
+    for cell in tests:
+        assert cell.source.strip(), cell.metadata.nbgrader.grade_id
+        function = functions[cell.metadata.nbgrader.grade_id]
+        if "check" not in cell.source:  # nothing of it runs in the lab: it must say what it is
+            assert cell.source.startswith(f"# Hidden tests of `{function}`"), cell.source
