@@ -82,7 +82,7 @@ def test_a_wrong_answer_shows_its_message_alone_in_the_notebook(page, lab):
     expect(failure).to_have_count(1)  # JupyterLab stops at the first failing cell
     expect(failure).to_contain_text("CheckFailed")  # the output box is there before its text is
     failure.scroll_into_view_if_needed()
-    assert_the_wrong_answer_s_message(failure.inner_text())
+    assert_the_wrong_answer_s_message(failure.text_content() or "")  # inner_text is "" until JupyterLab draws it
     for text in ("largest error 0.375", "likely mistake:", "hint: sum over the last axis only"):
         assert on_screen(page, failure, text), text
     screenshot(page, f"{LESSON}-check-message-wrong-answer")
