@@ -37,7 +37,10 @@ from grader.engine import status
 from grader.engine.sandbox import Sandboxed, lesson_gradebook, record_lesson
 from grader.engine.scores import report_of, scores_of
 from grader.engine.testrunner import is_test_cell
+from grader.instructor.export import write_canvas_csv, write_grades_csv
+from grader.instructor.feedback import write_feedback
 from grader.instructor.grading import STATE, record, submissions
+from grader.instructor.report import write_report
 from grader.learner.checks import failure
 from grader.learner.hints import Misconception
 
@@ -144,3 +147,12 @@ def course_by_hand(
         state[job.key] = {"digest": job.digest, "status": submission.status, "detail": submission.detail}
     (course.grading / STATE).write_text(json.dumps(state, indent=1, sort_keys=True))  # as grading saves it
     return course
+
+
+def write_every_output(results, out: Path) -> None:
+    """What an instructor's feedback, export and report commands write for a class: feedback pages, both CSVs and
+    the report, under `out`."""
+    write_feedback(results, out / "feedback")
+    write_grades_csv(results, out / "grades.csv")
+    write_canvas_csv(results, out / "canvas.csv")
+    write_report(results, out / "report.html")

@@ -103,30 +103,26 @@ def make_lab(folder: Path, target: str = "lab") -> Server:
     """`make <target> HEADLESS=1` in `folder` on a free port with a random token; wait (up to 120 s) until it answers.
 
     `make lab` serves the learner's working folder (work/), `make lab-instructor` the course directory.
-
-    `-o` tells make to take the linked venv as it is: a test must never rebuild it.
     """
+    served = folder / workspace.DEFAULT_FOLDER if target == "lab" else folder
+    return started_by_make(["make", target], folder, served, folder / "jupyter-lab.log", cwd=folder)
+
+
+def started_by_make(command: list[str], home: Path, served: Path, log: Path, cwd: Path | None = None) -> Server:
+    """`command` (a make command line, run in `cwd`, default this process's) headless on a free port with a random
+    token, its lab settings under `home` and its output in `log`; wait (up to 120 s) until the server answers. `-o`
+    tells make to take the linked venv as it is: a test must never rebuild it."""
     port, token = free_port(), secrets.token_hex(16)
-    log = folder / "jupyter-lab.log"
+    options = ["--no-print-directory", "-o", ".venv/.installed", "HEADLESS=1", f"PORT={port}", f"TOKEN={token}"]
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [
-                "make",
-                "--no-print-directory",
-                "-o",
-                ".venv/.installed",
-                target,
-                "HEADLESS=1",
-                f"PORT={port}",
-                f"TOKEN={token}",
-            ],
-            cwd=folder,
-            env=lab_environment(folder),
+            [*command, *options],
+            cwd=cwd,
+            env=lab_environment(home),
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    served = folder / workspace.DEFAULT_FOLDER if target == "lab" else folder
     server = Server(process, f"http://127.0.0.1:{port}", token, served)
     deadline = time.monotonic() + 120
     while True:
@@ -136,7 +132,7 @@ def make_lab(folder: Path, target: str = "lab") -> Server:
         except (URLError, ConnectionError):
             if process.poll() is not None or time.monotonic() > deadline:
                 server.stop()
-                pytest.fail(f"`make lab` did not start JupyterLab:\n{log.read_text()[-3000:]}")
+                pytest.fail(f"`{' '.join(command)}` did not start Jupyter:\n{log.read_text()[-3000:]}")
             time.sleep(0.5)
 
 

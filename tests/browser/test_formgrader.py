@@ -3,14 +3,11 @@ the class's scores."""
 
 import os
 import re
-import secrets
 import shlex
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.error import URLError
 
 import nbformat
 import pytest
@@ -18,7 +15,7 @@ from nbgrader.api import Gradebook
 from playwright.sync_api import expect
 
 from grader.course import Course, text_source_in
-from tests.browser.conftest import Server, free_port, lab_environment, lab_tree, make_lab, screenshot
+from tests.browser.conftest import Server, lab_tree, make_lab, screenshot, started_by_make
 from tests.support import COURSE, SMALL_DEMO_LESSON, SMALL_DEMO_STUDENTS, once_per_run, run_small_demo
 
 LESSON = "01_naive_division"
@@ -119,32 +116,10 @@ def demo_class(tmp_path_factory, chromium) -> DemoClass:
 
 
 def start_printed_command(command: str, course: Path, folder: Path) -> Server:
-    """Run the demo's printed command for `course` as the instructor would, headless on a free port with a random
-    token, its log in `folder`; wait (up to 120 s) until the server answers. `-o` keeps make from rebuilding the
-    linked venv."""
+    """Run the demo's printed command for `course` as the instructor would (headless, its log in `folder`)."""
     words = shlex.split(command)
     assert words[0] == "make" and "formgrader" in words, command
-    port, token = free_port(), secrets.token_hex(16)
-    log = folder / "formgrader.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [*words, "--no-print-directory", "-o", ".venv/.installed", "HEADLESS=1", f"PORT={port}", f"TOKEN={token}"],
-            env=lab_environment(folder),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    server = Server(process, f"http://127.0.0.1:{port}", token, course)
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            server.api("api/status")
-            return server
-        except (URLError, ConnectionError):
-            if process.poll() is not None or time.monotonic() > deadline:
-                server.stop()
-                pytest.fail(f"`{command}` did not start formgrader:\n{log.read_text()[-3000:]}")
-            time.sleep(0.5)
+    return started_by_make(words, folder, course, folder / "formgrader.log")
 
 
 @pytest.fixture

@@ -27,15 +27,13 @@ from grader.course import Course
 from grader.engine.sandbox import Sandboxed
 from grader.engine.scores import report_of, scores_of
 from grader.instructor.collect import REJECTED, Rejection, collect_downloads, collect_exchange, standing
-from grader.instructor.export import write_canvas_csv, write_grades_csv
 from grader.instructor.feedback import LAB_ONLY, NOT_WRITTEN, write_feedback
 from grader.instructor.grading import STATE, grade_class, record, submissions
-from grader.instructor.report import write_report
 from grader.instructor.results import class_results
 from grader.learner import checks
 from grader.learner.hints import misconceptions
 from grader.proof.simulate import another_course_notebook
-from tests.results_by_hand import Graded, course_by_hand, error, executed, wrong
+from tests.results_by_hand import Graded, course_by_hand, error, executed, write_every_output, wrong
 from tests.support import COURSE
 
 NAIVE = "01_naive_division"
@@ -110,10 +108,7 @@ def hand_ins(tmp_path_factory):
     graded_log = grade_class(course)
     results = class_results(course)
     out = root / "out"
-    write_feedback(results, out / "feedback")
-    write_grades_csv(results, out / "grades.csv")
-    write_canvas_csv(results, out / "canvas.csv")
-    write_report(results, out / "report.html")
+    write_every_output(results, out)
     return course, collected, graded_log, out
 
 

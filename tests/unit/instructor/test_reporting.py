@@ -39,7 +39,7 @@ from grader.instructor.report import (
 from grader.instructor.results import ClassResults, Student, class_results
 from grader.learner import checks, hints
 from grader.learner.hints import misconceptions
-from tests.results_by_hand import Graded, course_by_hand, error, executed, not_written, wrong
+from tests.results_by_hand import Graded, course_by_hand, error, executed, not_written, write_every_output, wrong
 from tests.support import COURSE, marked_lines, run_apart
 
 NAIVE, MASKING = "01_naive_division", "06_masking"
@@ -87,10 +87,7 @@ def build_class(root) -> Course:
     course = course_by_hand(COURSE, root, LESSONS, graded, NAMES)
     results = class_results(course)
     out = root / "out"
-    write_feedback(results, out / "feedback")
-    write_grades_csv(results, out / "grades.csv")
-    write_canvas_csv(results, out / "canvas.csv")
-    write_report(results, out / "report.html")
+    write_every_output(results, out)
     return course
 
 
