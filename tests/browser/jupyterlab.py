@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from tests.support import COURSE
 
 RUN_ALL_SECONDS = 180  # a lesson's kernel work, on two cores shared with other test workers
+STOPPED_SECONDS = 3  # how long no cell may be running or queued before a run counts as stopped at an error
 KERNEL_IDLE = re.compile(r"Python 3 \(ipykernel\) \| Idle")
 
 
@@ -39,17 +40,22 @@ def run_all(page, panel, code_cells: int) -> None:
     After an error JupyterLab drops the cells still queued (their prompts go from [*] back to
     [ ]), so waiting for all of them would only time out; the caller's checks then report the
     error itself. (A failed check shows its message alone, no "Traceback", so the prompts tell.)
+    Between two cells no prompt may show [*] for a moment, so the run counts as stopped only when
+    none has for STOPPED_SECONDS.
     """
+    panel.evaluate("panel => { panel.quietSince = null; }")  # a new run: nothing seen yet
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
     page.wait_for_function(
-        """([panel, wanted]) => {
+        """([panel, wanted, wait]) => {
         const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(p => p.textContent.trim());
         const counted = prompts.filter(prompt => /^\\[\\d+\\]:$/.test(prompt)).length;
-        const stopped = counted > 0 && !prompts.includes('[*]:');
-        return counted === wanted || stopped;
+        const quiet = counted > 0 && !prompts.includes('[*]:');
+        if (!quiet) panel.quietSince = null;
+        else if (!panel.quietSince) panel.quietSince = Date.now();
+        return counted === wanted || (quiet && Date.now() - panel.quietSince >= wait);
     }""",
-        arg=[panel.element_handle(), code_cells],
+        arg=[panel.element_handle(), code_cells, STOPPED_SECONDS * 1000],
         polling=500,
         timeout=RUN_ALL_SECONDS * 1000,
     )
