@@ -34,6 +34,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from grader.course.contract import PROPERTY, hidden_and_visible, hidden_lines
 from grader.course.directory import Course, lesson_ids_in, text_source_in
 
 CELL_KINDS = {
@@ -47,8 +48,6 @@ MOST_POINTS = 10  # a tests cell worth more is a typo, not a design
 SOLUTION_LINES = ("### BEGIN SOLUTION", "### END SOLUTION")
 REFERENCE = re.compile(r"^(?P<indent>\s*)#\s*<<\s*reference\s+(?P<function>\w+)\s+from\s+(?P<lesson>[\w.-]+)\s*>>\s*$")
 LOOKS_LIKE_REFERENCE = re.compile(r"^\s*#\s*<<")
-HIDDEN_LINES = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
-PROPERTY_LINE = re.compile(r"^\s*#\s*property\s+(?P<id>[a-z][a-z0-9_]*)\s*(?::\s*(?P<text>\S.*))?$")
 # What ipykernel reports for the course's Python (the one the release is built and tested with). The release
 # carries it so that an untouched lesson opens unmodified; `python -m grader workspace` writes the learner's
 # own kernel's into the working copies, so a learner on another Python sees no change either.
@@ -135,19 +134,6 @@ def points_problem(points) -> str | None:
     return None
 
 
-def hidden_and_visible(source: str) -> tuple[list[str], list[str]]:
-    """A tests cell's lines inside its hidden-tests blocks, and those outside them."""
-    hidden: list[str] = []
-    visible: list[str] = []
-    inside = False
-    for line in source.splitlines():
-        if line.strip() in HIDDEN_LINES:
-            inside = line.strip() == HIDDEN_LINES[0]
-        else:
-            (hidden if inside else visible).append(line)
-    return hidden, visible
-
-
 def hidden_tests_note(function: str, points, statements: list[str]) -> str:
     """The comment a learner sees in place of a tests cell that is all hidden tests."""
     worth = f"{points:g} point{'' if points == 1 else 's'}"
@@ -164,15 +150,15 @@ def label_hidden_tests(cells: list, lesson: str) -> None:
     tests = [c for c in cells if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")]
     stated = {}
     for cell in tests:
-        for line in hidden_and_visible(cell.source)[0]:
-            if (match := PROPERTY_LINE.match(line)) and match["text"]:
-                stated[(cell.metadata["function"], match["id"])] = match["text"].strip()
+        for line in hidden_lines(cell.source):
+            if (match := PROPERTY.match(line)) and match[2]:
+                stated[(cell.metadata["function"], match[1])] = match[2].strip()
     for cell in tests:
         hidden, visible = hidden_and_visible(cell.source)
         if not hidden or any(line.strip() for line in visible):
             continue
         function = cell.metadata["function"]
-        ids = [match["id"] for match in map(PROPERTY_LINE.match, hidden) if match]
+        ids = [match[1] for match in map(PROPERTY.match, hidden) if match]
         statements = [stated[(function, pid)] for pid in dict.fromkeys(ids) if (function, pid) in stated]
         note = hidden_tests_note(function, cell.metadata.nbgrader["points"], statements)
         cell.source = f"{note}\n{cell.source.lstrip()}"

@@ -53,17 +53,22 @@ def function_of_test(course: Course, grade_id: str, lesson: str) -> str | None:
     return tested_functions(course, lesson).get(grade_id)
 
 
+def hidden_and_visible(source: str) -> tuple[list[str], list[str]]:
+    """A test cell's lines between its hidden-test markers, and those outside them (markers left out)."""
+    hidden: list[str] = []
+    visible: list[str] = []
+    inside = False
+    for line in source.splitlines():
+        if line.strip() in (BEGIN, END):
+            inside = line.strip() == BEGIN
+        else:
+            (hidden if inside else visible).append(line)
+    return hidden, visible
+
+
 def hidden_lines(source: str) -> list[str]:
     """The lines of a test cell between its hidden-test markers."""
-    lines, inside = [], False
-    for line in source.splitlines():
-        if line.strip() == BEGIN:
-            inside = True
-        elif line.strip() == END:
-            inside = False
-        elif inside:
-            lines.append(line)
-    return lines
+    return hidden_and_visible(source)[0]
 
 
 def properties(course: Course, lesson: str) -> dict[str, dict[str, Property]]:
