@@ -18,6 +18,8 @@ from grader.course import Course
 from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class
 from tests.support import COURSE, once_per_run
 
+pytestmark = pytest.mark.xdist_group("pipeline-class")  # its tests read one graded class (tests/conftest.py)
+
 LESSONS = ["01_naive_division"]
 STUDENTS = 6
 
