@@ -74,7 +74,7 @@ def test_a_rerun_grades_only_what_changed_and_force_grades_all(graded, tmp_path)
     output = grade(root)
     assert "Graded 1 submission(s)" in output and f"{STUDENTS - 1} unchanged" in output
     after = cell_scores(Course(root), LESSONS)
-    assert sum(v for (s, _, _), v in after.items() if s == stub_student) == 12
+    assert sum(v for (s, _, _), v in after.items() if s == stub_student) == 15
     assert {k: v for k, v in after.items() if k[0] != stub_student} == {
         k: v for k, v in before.items() if k[0] != stub_student
     }
