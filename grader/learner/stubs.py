@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.learner.checks import ERROR_NAME_COLOUR
+
 __all__ = ["point_at_stubs", "unfinished"]
 
 FILLING = {  # methods that fill or change the object they are called on: a cell that fails midway leaves it partial
@@ -73,7 +75,7 @@ def pointer(stubs: list[str], needs: list[str] | None = None, plot: bool = False
 
 def check_pointer(stub: str, ename: str = "CheckFailed") -> str:
     """The one line a visible check of `stub` shows in the learner's kernel (the checks' own words, no arguments)."""
-    return f"{ename}: `{stub}` is {NOT_WRITTEN}: finish it above, then run this check again."
+    return f"{ename}: `{stub}` is {NOT_WRITTEN}: finish it above."
 
 
 def parsed(source: str) -> ast.Module | None:
@@ -258,8 +260,12 @@ class StubPointer:
         return None
 
     def left_unmade(self, stubs: list[str], error: BaseException) -> None:
-        """Record what the failed cell did not make (or made half) because of `stubs`, for the cells after it."""
-        for name in unrun(self.source, self.stopped_at(error)):
+        """Record what the failed cell did not make (or made half) because of `stubs`, for the cells after it;
+        what it made before it stopped waits no more."""
+        unmade = unrun(self.source, self.stopped_at(error))
+        for name in made_by(self.source).keys() - unmade.keys():
+            self.waiting.pop(name, None)
+        for name in unmade if stubs else ():
             if not isinstance(self.namespace.get(name), MADE_WHOLE):  # not a def, class or import, made before
                 self.waiting[name] = list(dict.fromkeys([*self.waiting.get(name, []), *stubs]))
 
@@ -274,22 +280,27 @@ class StubPointer:
         """IPython's custom exception handler: one line for a failure a stub caused, the usual traceback otherwise."""
         if self.before_types and self.before and issubclass(etype, self.before_types):
             return self.before(etype, value, tb, tb_offset)
-        line = None
+        shown, ran = None, True  # the line shown instead of the traceback; whether the cell's code ran
         try:
+            ran = self.stopped_at(value) is not None
             plot = self.close_new_figures()
             if hasattr(value, "_render_traceback_"):  # it shows itself: a check's failure, say
                 line = self.unwritten_check(value)
-            elif found := self.cause(value):
-                self.left_unmade(found[0], value)
-                line = pointer(*found, plot=plot)
-            if line is not None:
-                value._render_traceback_ = lambda: [line]  # IPython's way for an error to show itself
+                name = etype.__name__
+                shown = None if line is None else ERROR_NAME_COLOUR.format(name) + line[len(name) :]  # as checks do
+            else:
+                found = self.cause(value)
+                self.left_unmade(found[0] if found else [], value)
+                shown = pointer(*found, plot=plot) if found else None
+            if shown is not None:
+                value._render_traceback_ = lambda: [shown]  # IPython's way for an error to show itself
         except Exception:  # noqa: BLE001 - a fault of ours must not hide the learner's error (nor unregister us)
-            line = None
+            shown = None
         try:
-            shell.showtraceback((etype, value, tb), tb_offset=tb_offset)  # the same error: ename and status unchanged
+            # the same error (its name, the kernel's status); a SyntaxError raised by running code as IPython shows it
+            shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=ran)
         finally:
-            if line is not None:
+            if shown is not None:
                 del value._render_traceback_  # %tb still shows the whole traceback
         return None
 

@@ -105,8 +105,7 @@ def test_a_check_of_a_stub_shows_one_line_and_a_check_of_wrong_code_its_whole_me
     stub, _, wrong = run(cells, tmp_path)
     assert stub.ename == "CheckFailed" and stub.shown == [stubs.check_pointer("naive_normalize")]
     assert stub.shown == [
-        "CheckFailed: `naive_normalize` is not written yet (it still raises NotImplementedError): "
-        "finish it above, then run this check again."
+        "CheckFailed: `naive_normalize` is not written yet (it still raises NotImplementedError): finish it above."
     ]
     assert wrong.ename == "CheckFailed" and "is not right" in wrong.text and "expected:" in wrong.text
     assert "Finish" not in wrong.text and "finish it above" not in wrong.text
@@ -144,8 +143,13 @@ def test_what_a_failed_cell_made_before_it_stopped_is_not_blamed_on_the_stub(tmp
         "scores = [1, 2, 1]\nweights = naive_normalize(scores)",
         "scores[7]",  # made before the stub's line: an IndexError of the learner's own
         "print(wieghts)",  # a typo, not a name the stub kept from being made
+        "weights = np.ones(2)\nboth = naive_normalize(weights)",  # makes `weights` at last, then stops
+        "weights.no_such_attribute",
     ]
-    _, own, typo = run(cells, tmp_path)
+    _, own, typo, _, made_at_last = run(cells, tmp_path)
+    assert (
+        made_at_last.ename == "AttributeError" and TRACEBACK in made_at_last.text and "Finish" not in made_at_last.text
+    )
     assert own.ename == "IndexError" and TRACEBACK in own.text and "Finish" not in own.text
     assert typo.ename == "NameError" and TRACEBACK in typo.text and "Finish" not in typo.text
 
