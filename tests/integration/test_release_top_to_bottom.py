@@ -3,7 +3,9 @@ errors allowed): every failing cell says in one line which exercise to finish, a
 
 The rule only, never a particular cell: other work changes the lessons' text. A failing cell shows one line,
 either stubs.pointer's ("Finish `f` above ...") or, for a visible check of a stub, stubs.check_pointer's
-("CheckFailed: `f` is not written yet ..."), and the functions it names are stubs of the lesson.
+("CheckFailed: `f` is not written yet ..."), and the functions it names are stubs of the lesson. A graded
+prediction's check, its guess not written yet, shows its own message instead: one line (wrapped as the checks
+wrap a line, its later parts indented) naming the prediction, and no frame.
 """
 
 import asyncio
@@ -25,20 +27,21 @@ FRAMES = ("Traceback (most recent call last)", "Cell In[", 'File "', "---->")  #
 @dataclass
 class Ran:
     source: str
+    prediction: str | None  # the id of the prediction whose tests cell this is
     ename: str | None
     shown: list[str]
     images: int
 
 
-def release_cells(lesson: str) -> tuple[list[str], set[str]]:
+def release_cells(lesson: str) -> tuple[list, set[str]]:
     """The release's code cells, and the names of the functions its exercise (solution) cells define: its stubs."""
     nb = nbformat.read(COURSE.release_notebook(lesson), as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
     exercises = [c.source for c in code if c.metadata.get("nbgrader", {}).get("solution")]
-    return [c.source for c in code], set(re.findall(r"^def (\w+)\(", "\n".join(exercises), flags=re.M))
+    return code, set(re.findall(r"^def (\w+)\(", "\n".join(exercises), flags=re.M))
 
 
-async def run_as_a_learner(cells: list[str], cwd) -> list[Ran]:
+async def run_as_a_learner(cells: list, cwd) -> list[Ran]:
     """Run every cell in one kernel, as JupyterLab sends them (allow_stdin), going on after a failure."""
     km = ForkedKernelManager(kernel_name="python3")
     await km.start_kernel(cwd=str(cwd))
@@ -47,9 +50,9 @@ async def run_as_a_learner(cells: list[str], cwd) -> list[Ran]:
     try:
         await client.wait_for_ready(timeout=60)
         ran = []
-        for source in cells:
+        for cell in cells:
             messages: list[dict] = []
-            await client.execute_interactive(source, timeout=300, stop_on_error=False, output_hook=messages.append)
+            await client.execute_interactive(cell.source, timeout=300, stop_on_error=False, output_hook=messages.append)
             errors = [m["content"] for m in messages if m["msg_type"] == "error"]
             shown = [ANSI.sub("", line) for e in errors for line in "\n".join(e["traceback"]).splitlines()]
             images = sum(
@@ -57,7 +60,8 @@ async def run_as_a_learner(cells: list[str], cwd) -> list[Ran]:
                 and any(kind.startswith("image/") for kind in m["content"]["data"])
                 for m in messages
             )
-            ran.append(Ran(source, errors[0]["ename"] if errors else None, shown, images))
+            ename = errors[0]["ename"] if errors else None
+            ran.append(Ran(cell.source, cell.metadata.get("prediction"), ename, shown, images))
         return ran
     finally:
         client.stop_channels()
@@ -72,6 +76,25 @@ def named_stubs(ran: Ran) -> list[str] | None:
     return re.findall(r"`(\w+)`", named.group(1)) if named else None
 
 
+def names_its_prediction(ran: Ran) -> bool:
+    """A prediction's check shows one line (its later parts indented, as the checks wrap it) that names it."""
+    first, *rest = ran.shown or [""]
+    return (
+        ran.ename == "CheckFailed"
+        and first.startswith(f"CheckFailed: {ran.prediction}: ")
+        and all(line.startswith("    ") for line in rest)
+        and not any(frame in line for line in ran.shown for frame in FRAMES)
+    )
+
+
+def names_an_exercise(ran: Ran, stubs: set[str]) -> bool:
+    """Whether a failure shows one of the allowed lines, naming stubs of the lesson (or, its check, a prediction)."""
+    if ran.prediction and names_its_prediction(ran):
+        return True
+    names = named_stubs(ran)
+    return bool(names) and set(names) <= stubs
+
+
 @pytest.mark.parametrize("lesson", COURSE.lesson_ids())
 def test_every_failing_cell_names_an_exercise_to_finish_and_leaves_no_figure(lesson, tmp_path):
     cells, stubs = release_cells(lesson)
@@ -79,11 +102,7 @@ def test_every_failing_cell_names_an_exercise_to_finish_and_leaves_no_figure(les
     ran = run_apart(asyncio.run, run_as_a_learner(cells, tmp_path))
     failed = [r for r in ran if r.ename]
     assert any(r.ename != "CheckFailed" for r in failed), "the cells after a stub fail as well as its check"
-    wrong = [
-        (r.source.splitlines()[0], r.ename, r.shown)
-        for r in failed
-        if not (names := named_stubs(r)) or not set(names) <= stubs
-    ]
+    wrong = [(r.source.splitlines()[0], r.ename, r.shown) for r in failed if not names_an_exercise(r, stubs)]
     assert not wrong, f"{lesson}: failing cells that do not name an exercise in one line: {wrong}"
     drawn = [(r.source.splitlines()[0], r.images) for r in failed if r.images]
     assert not drawn, f"{lesson}: failing cells that left a figure: {drawn}"
