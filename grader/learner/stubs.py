@@ -5,11 +5,12 @@ NotImplementedError, or with whatever the cells that needed it left behind (a Na
 result never made, a KeyError or a shape error for a table filled half way). None of these says
 where to go back to, and a plot that fails half way is drawn half. `point_at_stubs()`, called by
 each lesson's setup cell, makes IPython show such a failure as one line naming the unfinished
-functions, with no traceback, and drop the figures the failed cell opened.
+functions, with no traceback; and any failed cell's figures are closed before they are drawn.
 
 A failure is put down to a stub only when that can be told from what ran, never from the lesson:
 - a stub raised it (its own frame raised the NotImplementedError), directly or through other code;
-- or the cell reads a name that an earlier cell, failed in this way, was to make or fill.
+- or the cell reads a name that an earlier cell, failed in this way, was to make or fill;
+- or it is a visible check's failure for a stub (the check's `not_written`), shown without its arguments.
 Anything else keeps its normal traceback: an error without a stub unfinished, an error in a
 half-written stub's own code, and an error raised inside a function the learner has finished.
 A stub is a function defined in the notebook whose code still raises NotImplementedError.
@@ -199,25 +200,32 @@ class StubPointer:
     before: Callable | None = None
     were_stubs: set[str] = field(default_factory=set)  # every function seen unfinished: finished ones are the learner's
     waiting: dict[str, list[str]] = field(default_factory=dict)  # a name never made, or made half -> the stubs it needs
-    source: str = ""  # the cell that runs now, as Python
+    raw: str = ""  # the cell that runs now, as typed
     figures: set = field(default_factory=set)  # the figures open before it ran
+    python: tuple[str, str] = ("", "")  # the last cell read (as typed, as Python): a cell is read only when needed
 
     @property
     def namespace(self) -> dict:
         return self.shell.user_ns
 
+    @property
+    def source(self) -> str:
+        """The cell that runs now, as IPython runs it: magics made Python, its lines where they were."""
+        if self.python[0] != self.raw:
+            try:
+                self.python = (self.raw, self.shell.transform_cell(self.raw))
+            except Exception:  # noqa: BLE001 - a cell IPython cannot transform fails by itself, not here
+                self.python = (self.raw, self.raw)
+        return self.python[1]
+
     def before_cell(self, info=None) -> None:
-        raw = getattr(info, "raw_cell", "") or ""
-        try:
-            self.source = self.shell.transform_cell(raw)  # as IPython runs it: magics become Python, lines stay
-        except Exception:  # noqa: BLE001 - a cell IPython cannot transform fails by itself, not here
-            self.source = raw
+        self.raw = getattr(info, "raw_cell", "") or ""
         self.were_stubs.update(unfinished(self.namespace))
         pyplot = sys.modules.get("matplotlib.pyplot")
         self.figures = set(pyplot.get_fignums()) if pyplot else set()
 
     def after_cell(self, result=None) -> None:
-        if getattr(result, "success", False):
+        if self.waiting and getattr(result, "success", False):
             for name in made_by(self.source):
                 self.waiting.pop(name, None)
 
