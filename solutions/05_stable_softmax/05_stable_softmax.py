@@ -54,8 +54,10 @@ print("naive softmax of [1, 2]:", naive_softmax([1.0, 2.0]))
 # %% [markdown]
 # ## 2. Huge scores: overflow
 #
-# Scores of real models are not always small: a logit of a few hundred, or a dot product
-# of long vectors, is ordinary. **Predict.** `[1000, 1001]` is `[1, 2]` plus 999. The gap
+# A score of 1000 is not what a trained model usually hands you, but scores that large are
+# easy to reach: lesson 04 divided `[2, 0, -1]` by `T = 0.002` and got `[1000, 0, -500]`.
+# And, as this section ends by showing, the narrower number formats that models run in
+# overflow at far smaller scores. **Predict.** `[1000, 1001]` is `[1, 2]` plus 999. The gap
 # between the two scores is still 1. What will `naive_softmax` return?
 #
 # (The next cell prints a warning on purpose.)
@@ -64,19 +66,46 @@ print("naive softmax of [1, 2]:", naive_softmax([1.0, 2.0]))
 print("naive softmax of [1000, 1001]:", naive_softmax([1000.0, 1001.0]))
 
 # %% [markdown]
-# NumPy warned twice. **overflow encountered in exp**: `exp(1000)` is about `10^434`, far
-# beyond the largest float64 (about `1.8 × 10^308`), so it became `inf`. Then **invalid value
-# encountered in divide**: each weight is now `inf / inf`, which has no value, so it is
-# `nan`. Both weights are lost, although the answer should plainly be the same as for `[1, 2]`.
-#
-# How large may a score be before `exp` overflows? `log` of the largest float tells us.
+# NumPy warned twice. The first warning, **overflow encountered in exp**, is about the size
+# of `exp(1000)`. Python's `decimal` module computes with as many digits as we ask for and
+# no largest number, so it can tell us the true value:
 
 # %%
-print(f"exp overflows float64 above {np.log(np.finfo(np.float64).max):.2f}")
-print(f"exp overflows float32 above {np.log(np.finfo(np.float32).max):.2f}")
+from decimal import Decimal
+
+print(f"exp(1000) = {Decimal(1000).exp():.3e}")
+print(f"largest float64 = {np.finfo(np.float64).max:.3e}")
 
 # %% [markdown]
-# Not very large at all, and float32 (the usual dtype on a GPU) gives up at a score of 89.
+# `exp(1000)` is about `2 × 10^434`, far beyond the largest float64 (about `1.8 × 10^308`),
+# so it became `inf`. Then **invalid value encountered in divide**: each weight is now
+# `inf / inf`, which has no value, so it is `nan`. Both weights are lost, although the answer
+# should plainly be the same as for `[1, 2]`.
+#
+# How large may a score be before `exp` overflows? `log` of the largest number of a format
+# tells us. NumPy knows float64, float32 and float16 (half precision). It has no
+# **bfloat16**, the 16-bit format many models are trained in, but its largest number follows
+# from its layout: 8 exponent bits as in float32, and 7 fraction bits, so
+# `(2 - 2^-7) · 2^127`. The same rule with float16's 5 and 10 bits, `(2 - 2^-10) · 2^15`,
+# gives NumPy's answer for float16, which checks the rule.
+
+# %%
+largest = {"float64": float(np.finfo(np.float64).max), "float32": float(np.finfo(np.float32).max),
+           "bfloat16": (2 - 2.0**-7) * 2.0**127, "float16": float(np.finfo(np.float16).max)}
+print("the layout rule gives float16's largest number:", (2 - 2.0**-10) * 2.0**15 == largest["float16"])
+for name, top in largest.items():
+    print(f"exp overflows {name:>8} above {np.log(top):.2f} (largest number {top:.4g})")
+with np.errstate(over="ignore"):
+    print("in float16: exp(11) =", np.exp(np.float16(11.0)).item(), "| exp(11.1) =", np.exp(np.float16(11.1)).item())
+
+# %% [markdown]
+# float32 overflows above a score of **88.72**, bfloat16 just below it (near 88.7: 88.72
+# too, to two decimals), and float16 above **11.09**: in float16, `exp(11)` is still 59872
+# and `exp(11.1)` is already `inf`. A score of 11 is not extreme at all: lesson 04's
+# `[2, 0, -1]` at `T = 0.1` is already `[20, 0, -10]`. This is why the shift of this lesson
+# matters today: models often run in float16 or bfloat16 to save memory and time, and
+# frameworks then compute softmax in float32 anyway (PyTorch's automatic mixed precision on
+# a GPU, for one, runs `softmax` in float32), shifted by the max as below.
 
 # %% [markdown]
 # ## 3. Very negative scores: zero over zero
@@ -91,6 +120,8 @@ tiny = np.array([-1000.0, -1001.0])
 print("exp of the scores:", np.exp(tiny), "| their total:", np.exp(tiny).sum())
 with np.errstate(invalid="ignore"):
     print("naive softmax of [-1000, -1001]:", naive_softmax(tiny))
+print(f"exp(-1000) = {Decimal(-1000).exp():.3e}")
+print(f"smallest positive float64 = {np.finfo(np.float64).smallest_subnormal:.3e}")
 
 # %% [markdown]
 # `exp(-1000)` is about `5 × 10^-435`, far below the smallest positive float64 (about `5 × 10^-324`),
@@ -166,20 +197,12 @@ print("weights, row 2:", global_weights[1])
 # %% [markdown]
 # Row 2 became `[-999, -998]`: its evidence underflows to 0 and its weights are `0 / 0 = nan`,
 # exactly the failure of section 3. One global shift cannot suit rows whose levels differ by
-# a thousand. The fix: take the max **along the last axis**, one per row, and keep that axis
-# with `keepdims=True` so the subtraction lines up row by row.
-
-# %%
-row_max = batch.max(axis=-1, keepdims=True)
-print(f"each row's max (shape {row_max.shape}): {row_max.ravel()}")
-row_evidence = np.exp(batch - row_max)
-row_weights = row_evidence / row_evidence.sum(axis=-1, keepdims=True)
-print("row-wise shift, row 1:", row_weights[0])
-print("row-wise shift, row 2:", row_weights[1])
-
-# %% [markdown]
-# Both rows give **[0.2689, 0.7311]**: each row was shifted by its own max (1002 and 4)
-# and divided by its own total.
+# a thousand. The fix is for you to write in the exercise below: every row needs a max of its
+# own (here 1002 for row 1 and 4 for row 2), and each row must be shifted by its own max only.
+#
+# **Think** before you write it: a batch of shape `(2, 2)` has two row maxima. In which shape
+# must you hold them so that NumPy's broadcasting subtracts each one from its own row, and
+# not from a column? (Lesson 03 met the same question for the row totals.)
 
 # %% [markdown]
 # ## 7. Exercise: `stable_softmax`
@@ -188,8 +211,7 @@ print("row-wise shift, row 2:", row_weights[1])
 # over the **last axis**, computed without overflow or `0 / 0`:
 #
 # - divide the scores by `temperature` (lesson 04; here you may assume `temperature > 0`);
-# - subtract **each row's own max** (`axis=-1, keepdims=True`), then `exp`, then divide by
-#   each row's total;
+# - subtract **each row's own max**, then `exp`, then divide by each row's total;
 # - work for a single row (1-D), a batch of rows (2-D) and any number of leading axes;
 # - accept lists and integer arrays (they become float64);
 # - **float32 stays float32**: a float32 input must give a float32 output;
@@ -204,11 +226,13 @@ print("np.asarray(float32 scores, dtype=float) has dtype", np.asarray(scores32, 
 print("np.asarray(float32 scores) has dtype", np.asarray(scores32).dtype)
 
 # %% [markdown]
-# So take `np.asarray(scores)` and convert only when its dtype is not already floating
-# (`np.issubdtype(x.dtype, np.floating)` tells you). Also avoid `x -= ...` on the array you were given:
-# when `scores` is already a float array, `np.asarray` returns that very array, and an
-# in-place shift would change the caller's scores. Write `x = x - m`, which makes a new array
-# of the same dtype.
+# So convert only input that is not floating already, and leave a float input's dtype as it
+# is. A second trap: when `scores` is already a float array, `np.asarray` returns that very
+# array, not a copy, so any in-place change (`-=`, `/=`) would change the caller's scores.
+# Compute each step into a new array instead.
+#
+# Hint: write the steps in the order a careful person would do them by hand for one row,
+# then ask, step by step, which axis each one works along and what shape its result needs.
 
 # %% nbgrader="solution" grade_id="stable_softmax"
 def stable_softmax(scores, temperature=1.0):
@@ -421,6 +445,47 @@ check_generated(stable_softmax, _draw, reference=_expected, seed=5, examples=24,
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# With your function, the batch of section 6, shifted row by row:
+
+# %%
+print("row-wise shift, row 1:", stable_softmax(batch)[0])
+print("row-wise shift, row 2:", stable_softmax(batch)[1])
+
+# %% [markdown]
+# Both rows give **[0.2689, 0.7311]**: each row was shifted by its own max (1002 and 4)
+# and divided by its own total.
+#
+# ### The same in PyTorch
+#
+# PyTorch's `torch.softmax(x, dim=-1)` does this shift inside (`dim=-1` is PyTorch's name
+# for NumPy's `axis=-1`, the last axis). On the scores that broke the plain recipe it
+# agrees with your `stable_softmax`, although `torch.exp` of 1000 alone is `inf`, and in
+# float16 it handles `[11, 12]`, whose `exp(12)` overflows:
+
+# %%
+from grader.learner.pytorch import torch_or_none
+
+torch = torch_or_none()
+if torch:
+    for scores_shown in ([1000.0, 1001.0], [-1000.0, -1001.0], [[1001.0, 1002.0], [3.0, 4.0]]):
+        theirs = torch.softmax(torch.tensor(scores_shown, dtype=torch.float64), dim=-1).numpy()
+        ours = stable_softmax(np.array(scores_shown))
+        print(f"{scores_shown}: torch.softmax {theirs.ravel()}, stable_softmax {ours.ravel()}, "
+              f"largest difference {np.abs(theirs - ours).max():.1e}")
+    print("torch.exp(1000.0) alone:", torch.exp(torch.tensor(1000.0, dtype=torch.float64)).item())
+    scores16 = torch.tensor([11.0, 12.0], dtype=torch.float16)
+    theirs16, ours16 = torch.softmax(scores16, dim=-1).numpy(), stable_softmax(scores16.numpy())
+    print(f"float16: torch.exp {torch.exp(scores16).numpy()}, torch.softmax {theirs16} ({theirs16.dtype}), "
+          f"stable_softmax {ours16} ({ours16.dtype}), largest difference {np.abs(theirs16 - ours16).max():.1e}")
+    print("torch.finfo(torch.bfloat16).max follows the layout rule:", torch.finfo(torch.bfloat16).max == largest["bfloat16"])
+
+# %% [markdown]
+# Without PyTorch this cell prints one line saying how to add it. With it, every pair agrees
+# to the last digits of float64; in float16 the two differ by one step of float16 (about
+# 0.00024 near 0.27), while `exp(12)` alone is `inf`. And PyTorch's largest bfloat16 is the
+# number the layout rule gave above.
+
+# %% [markdown]
 # ## 8. Every row is normalised on its own
 #
 # The shift must be per row, and so must the **sum**. **Predict.** If we treat the whole
@@ -486,8 +551,9 @@ show(fig, alt="Two grouped bar charts comparing row-wise softmax with softmax ov
 # %% [markdown]
 # ## What carries forward
 #
-# `stable_softmax` is the softmax that real libraries compute: divide by the temperature,
-# subtract **each row's own max**, exponentiate, and divide by **each row's own total**.
+# `stable_softmax` is, in essence, the softmax that libraries compute (PyTorch's among them):
+# divide by the temperature, subtract **each row's own max**, exponentiate, and divide by
+# **each row's own total**.
 # The shift changes only the range of the evidence, never the weights, and it keeps every
 # evidence value between 0 and 1 with the largest exactly 1.
 #
