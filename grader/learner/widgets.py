@@ -165,5 +165,5 @@ class TemperatureExplorer:
 
 
 def temperature_explorer(tokens, logits, temperature: float = 1.0) -> TemperatureExplorer:
-    """A slider for T and a field per logit over the next-token `logits` of `tokens`; display it (last line of a cell)."""
+    """A slider for T and a field per logit over the next-token `logits` of `tokens`; display it (last line)."""
     return TemperatureExplorer(tokens, logits, temperature)

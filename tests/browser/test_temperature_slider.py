@@ -126,7 +126,9 @@ def test_typing_a_logit_moves_the_bars_and_the_printed_weights(page, lab):
     cell = panel.locator(".jp-CodeCell").filter(has=page.locator(".widget-vbox .noUi-handle"))
     screenshot(page, f"{LESSON}-logit-typed", cell)
     assert raised["T"] == warm["T"] == 1.0 and raised["logits"]["I"] == 0.5
-    assert {t: v for t, v in raised["logits"].items() if t != "I"} == {t: v for t, v in warm["logits"].items() if t != "I"}
+    assert {t: v for t, v in raised["logits"].items() if t != "I"} == {
+        t: v for t, v in warm["logits"].items() if t != "I"
+    }
     for token, width in raised["bars"].items():  # each bar is as long as its printed weight
         assert abs(width - raised["labels"][token]) < 0.0006, (token, raised)
     assert np.allclose(list(raised["labels"].values()), softmax_shown(raised), atol=0.0006), raised
