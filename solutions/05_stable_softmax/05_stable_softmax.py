@@ -54,10 +54,9 @@ print("naive softmax of [1, 2]:", naive_softmax([1.0, 2.0]))
 # %% [markdown]
 # ## 2. Huge scores: overflow
 #
-# A score of 1000 is not what a trained model usually hands you, but scores that large are
-# easy to reach: lesson 04 divided `[2, 0, -1]` by `T = 0.002` and got `[1000, 0, -500]`.
-# And, as this section ends by showing, the narrower number formats that models run in
-# overflow at far smaller scores. **Predict.** `[1000, 1001]` is `[1, 2]` plus 999. The gap
+# Scores as large as 1000 are easy to reach: lesson 04 divided `[2, 0, -1]` by `T = 0.002`
+# and got `[1000, 0, -500]`. And, as this section ends by showing, the narrower number
+# formats that models run in overflow at far smaller scores. **Predict.** `[1000, 1001]` is `[1, 2]` plus 999. The gap
 # between the two scores is still 1. What will `naive_softmax` return?
 #
 # (The next cell prints a warning on purpose.)
