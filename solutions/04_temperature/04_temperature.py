@@ -19,7 +19,11 @@
 # - tell a temperature apart from the fixed `1/√d_k` scale inside attention.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them: the surprise is where the learning is.
+# *before* you run them: the surprise is where the learning is. Three predictions are graded
+# (a point each): write the guess in the cell under the question, run it and its check, and
+# only then run on. The check says your guess is written down, not whether it is right; that
+# counts when your work is graded. Each explanation is folded under the answer: open it once
+# you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -27,6 +31,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_frequencies, check_raises, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 from grader.learner.widgets import temperature_explorer
 
@@ -59,8 +64,22 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # In lesson 02 the scores `[0, log 2, log 3]` had evidence exactly `[1, 2, 3]` and weights
 # `[1/6, 2/6, 3/6]`.
 #
-# **Predict.** At `T = 0.5` the scores double. What does that do to the evidence, and will
-# the top weight (now 0.5) go up, go down, or stay?
+# **Predict (graded).** At `T = 0.5` the scores double. What does that do to the evidence,
+# and will the top weight (now 0.5) go up, go down, or stay? Write "up", "down" or "stay".
+
+# %% nbgrader="guess" grade_id="guess_top_weight" prediction="predict_top_weight"
+guess_top_weight = ""  # your guess: "up", "down" or "stay"
+### BEGIN SOLUTION
+guess_top_weight = "up"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_top_weight" points=1
+check_guess("predict_top_weight", guess_top_weight, choices=["up", "down", "stay"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_top_weight", guess_top_weight, "1e37b656bc099574")
+### END HIDDEN TESTS
 
 # %%
 thirds = np.array([0.0, np.log(2), np.log(3)])
@@ -70,18 +89,36 @@ print("T = 0.5 weights x 14:", softmax(thirds / 0.5) * 14)
 print("top weight:", round(softmax(thirds)[2], 3), "->", round(softmax(thirds / 0.5)[2], 3))
 
 # %% [markdown]
-# Halving `T` **squares** the evidence: `[1, 2, 3]` becomes `[1, 4, 9]`, with total 14,
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Up. Halving `T` **squares** the evidence: `[1, 2, 3]` becomes `[1, 4, 9]`, with total 14,
 # so the weights are `[1/14, 4/14, 9/14]`. Squaring helps the large values most, and the
 # top weight rises from 0.5 to 9/14 = **0.643**. A temperature below 1 makes the weights
 # *sharper*: the leader gains, the rest lose.
+#
+# </details>
 
 # %% [markdown]
 # ## 3. Three choices, two temperatures
 #
 # Take three choices A, B, C with scores `[2, 0, -1]`.
 #
-# **Predict.** At `T = 1` choice A gets about 84%. At `T = 0.3`, roughly how much is left
-# for C: 1%, 0.1%, or less?
+# **Predict (graded).** At `T = 1` choice A gets about 84%. At `T = 0.3`, roughly how much
+# is left for C? Write "a" for about 1%, "b" for about 0.1%, "c" for less than that.
+
+# %% nbgrader="guess" grade_id="guess_c_share" prediction="predict_c_share"
+guess_c_share = ""  # your guess: "a", "b" or "c"
+### BEGIN SOLUTION
+guess_c_share = "c"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_c_share" points=1
+check_guess("predict_c_share", guess_c_share, choices=["a", "b", "c"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_c_share", guess_c_share, "251b65a796bad41d")
+### END HIDDEN TESTS
 
 # %%
 choices = ["A", "B", "C"]
@@ -93,9 +130,13 @@ print(f"A has {np.exp(2 / 1.0):.2f} times B's evidence at T = 1, {np.exp(2 / 0.3
 print(f"at T = 0.3 C keeps one part in {1 / at_03[2]:,.0f}")
 
 # %% [markdown]
-# At `T = 0.3` the gap of 2 between A and B becomes a gap of 6.67, so A's evidence is
-# 786 times B's instead of 7.39 times. C keeps **0.0000453**, about one part in 22,000:
-# far less than any of the three guesses. The scores did not change, only the temperature.
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Less ("c"). At `T = 0.3` the gap of 2 between A and B becomes a gap of 6.67, so A's
+# evidence is 786 times B's instead of 7.39 times. C keeps **0.0000453**, about one part in
+# 22,000: far less than 1% or 0.1%. The scores did not change, only the temperature.
+#
+# </details>
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True)
@@ -116,6 +157,9 @@ show(fig, alt="Two bar charts of the weights of choices A, B, C with scores 2, 0
 # `T` shrinks towards 0?
 
 # %%
+# Your guess (not graded):
+
+# %%
 for T in [1, 3, 10, 100, 1000]:
     print(f"T = {T:<6}: {softmax(abc / T)}")
 print()
@@ -129,6 +173,9 @@ for T in [1, 0.3, 0.1, 0.03]:
 #   all their mass on the **maximum**.
 #
 # **Predict.** What if two scores share the maximum? Try `[1, 1, 0]` at a very low `T`.
+
+# %%
+# Your guess (not graded):
 
 # %%
 ties = np.array([1.0, 1.0, 0.0])
@@ -186,8 +233,22 @@ print("predicted token at T = 1:", next_tokens[int(np.argmax(next_logits))])
 # understanding that the next token is one of them. A real model's vocabulary has tens of
 # thousands of tokens, and every weight is a share of the total over all of them.
 #
-# **Predict.** Add a sixth token, "Paris", with the same logit as "Delhi". No logit of the
-# five changes. What happens to Delhi's 35.9%?
+# **Predict (graded).** Add a sixth token, "Paris", with the same logit as "Delhi". No logit
+# of the five changes. What happens to Delhi's 35.9%? Write "up", "down" or "same".
+
+# %% nbgrader="guess" grade_id="guess_paris" prediction="predict_paris"
+guess_paris = ""  # your guess: "up", "down" or "same"
+### BEGIN SOLUTION
+guess_paris = "down"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_paris" points=1
+check_guess("predict_paris", guess_paris, choices=["up", "down", "same"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_paris", guess_paris, "506e48c97595f141")
+### END HIDDEN TESTS
 
 # %%
 bigger_vocabulary = next_tokens + ["Paris"]
@@ -196,10 +257,14 @@ for token, weight in zip(bigger_vocabulary, softmax(bigger_logits)):
     print(f"six tokens, {token:>9}: {weight:.1%}")
 
 # %% [markdown]
-# Delhi drops from 35.9% to **26.4%** (0.359 / 1.359), and every other token loses the same
-# fraction of its weight: the new token's evidence joins the shared total. A weight is
-# always a weight *within* its set of choices; change the set and every weight changes, even
-# though no score did.
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Down. Delhi drops from 35.9% to **26.4%** (0.359 / 1.359), and every other token loses
+# the same fraction of its weight: the new token's evidence joins the shared total. A weight
+# is always a weight *within* its set of choices; change the set and every weight changes,
+# even though no score did.
+#
+# </details>
 
 # %% [markdown]
 # ### The explorer
@@ -213,6 +278,9 @@ for token, weight in zip(bigger_vocabulary, softmax(bigger_logits)):
 # **Predict** before you drag: at the cold end, which token is the last to give up its
 # share to "Delhi"? At the hot end, how close to 20% each do the bars get? Then make "I"
 # the most likely token by changing one logit only: how large must it be?
+
+# %%
+# Your guess (not graded):
 
 # %%
 temperature_explorer(next_tokens, next_logits)
@@ -247,6 +315,9 @@ print(f"'I' becomes the most likely token once its logit passes {next_logits.max
 #
 # (NumPy would warn about the division by zero; `np.errstate` silences it so that only the
 # results speak.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 with np.errstate(divide="ignore", invalid="ignore"):
@@ -483,6 +554,9 @@ print("[1, 1, 0] at T = 0.05:", softmax_with_temperature(ties, 0.05))
 # their dot products, before and after the division?
 
 # %%
+# Your guess (not graded):
+
+# %%
 rng = np.random.default_rng(8)
 for d_k in (4, 64, 1024):
     queries, keys = rng.standard_normal((2, 2000, d_k))
@@ -691,6 +765,9 @@ for _t in (-1.0, -0.5, -0.01, -2, -1e-300, -np.inf, np.float32(-1.0), np.int64(-
 # At `T = 0.3`?
 
 # %%
+# Your guess (not graded):
+
+# %%
 rng = np.random.default_rng(4)
 for T in (1.0, 0.3):
     draws = [sample_next_token(abc, T, rng) for _ in range(10_000)]
@@ -735,6 +812,9 @@ for T in (0.3, 3):
 # overflows float64 (lesson 02: `exp(710)` is already too big). **Predict** what
 # `[2, 0, -1]` gives at `T = 0.002`, where the scores become `[1000, 0, -500]`. This cell
 # shows NumPy's warning on purpose.
+
+# %%
+# Your guess (not graded):
 
 # %% tags=["expect-warning"]
 print("T = 0.002:", softmax(abc / 0.002))

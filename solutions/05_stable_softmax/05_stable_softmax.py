@@ -18,7 +18,11 @@
 # - say why a batch must be shifted and normalised row by row, not as one big matrix.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them.
+# *before* you run them: the surprise is where the learning is. Three predictions are graded
+# (a point each): write the guess in the cell under the question, run it and its check, and
+# only then run on. The check says your guess is written down, not whether it is right; that
+# counts when your work is graded. Each explanation is folded under the answer: open it once
+# you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -26,6 +30,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_generated, check_quiet, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -56,13 +61,39 @@ print("naive softmax of [1, 2]:", naive_softmax([1.0, 2.0]))
 #
 # Scores as large as 1000 are easy to reach: lesson 04 divided `[2, 0, -1]` by `T = 0.002`
 # and got `[1000, 0, -500]`. And, as this section ends by showing, the narrower number
-# formats that models run in overflow at far smaller scores. **Predict.** `[1000, 1001]` is `[1, 2]` plus 999. The gap
-# between the two scores is still 1. What will `naive_softmax` return?
+# formats that models run in overflow at far smaller scores.
 #
-# (The next cell prints a warning on purpose.)
+# **Predict (graded).** `[1000, 1001]` is `[1, 2]` plus 999. The gap between the two scores
+# is still 1. What will `naive_softmax` return? Write "a" for `[0.2689, 0.7311]` as for
+# `[1, 2]`, "b" for `[0, 1]`, "c" for weights that are not numbers at all (`nan`).
+#
+# (The cell after your guess prints a warning on purpose.)
+
+# %% nbgrader="guess" grade_id="guess_naive_overflow" prediction="predict_naive_overflow"
+guess_naive_overflow = ""  # your guess: "a", "b" or "c"
+### BEGIN SOLUTION
+guess_naive_overflow = "c"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_naive_overflow" points=1
+check_guess("predict_naive_overflow", guess_naive_overflow, choices=["a", "b", "c"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_naive_overflow", guess_naive_overflow, "e819e10d4e2ac7bc")
+### END HIDDEN TESTS
 
 # %% tags=["expect-warning"]
 print("naive softmax of [1000, 1001]:", naive_softmax([1000.0, 1001.0]))
+
+# %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# "c": both weights are `nan`. `exp(1000)` is too large for a float64, so it becomes `inf`,
+# the total is `inf`, and `inf / inf` has no value. The cells below show how large
+# `exp(1000)` really is, and where each number format gives up.
+#
+# </details>
 
 # %% [markdown]
 # NumPy warned twice. The first warning, **overflow encountered in exp**, is about the size
@@ -115,6 +146,9 @@ with np.errstate(over="ignore"):
 # We silence NumPy's warning with `np.errstate` this time, so that only the numbers speak.
 
 # %%
+# Your guess (not graded):
+
+# %%
 tiny = np.array([-1000.0, -1001.0])
 print("exp of the scores:", np.exp(tiny), "| their total:", np.exp(tiny).sum())
 with np.errstate(invalid="ignore"):
@@ -139,6 +173,9 @@ print(f"smallest positive float64 = {np.finfo(np.float64).smallest_subnormal:.3e
 # the printed numbers will change, and which will stay the same?
 
 # %%
+# Your guess (not graded):
+
+# %%
 scores = np.array([1.0, 2.0, 3.0])
 for c in [0.0, 3.0, -10.0, 100.0]:
     shifted_evidence = np.exp(scores - c)
@@ -161,6 +198,9 @@ for c in [0.0, 3.0, -10.0, 100.0]:
 # **Predict.** After subtracting its max, what does `[1000, 1001]` look like? And `[-1000, -1001]`?
 
 # %%
+# Your guess (not graded):
+
+# %%
 for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
     shifted = np.array(row) - max(row)
     evidence = np.exp(shifted)
@@ -180,8 +220,23 @@ for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
 # source positions. Take two rows with very different levels: `[[1001, 1002], [3, 4]]`.
 # Each row has a gap of 1 between its two scores, so each row should be `[0.2689, 0.7311]`.
 #
-# **Predict.** A tempting shortcut is to subtract the largest score of the *whole matrix*,
-# `1002`, from everything. What happens to the second row?
+# **Predict (graded).** A tempting shortcut is to subtract the largest score of the *whole
+# matrix*, `1002`, from everything. What happens to the second row? Write "a" if it still
+# gets `[0.2689, 0.7311]`, "b" for `[0, 0]`, "c" for `nan`.
+
+# %% nbgrader="guess" grade_id="guess_global_max" prediction="predict_global_max"
+guess_global_max = ""  # your guess: "a", "b" or "c"
+### BEGIN SOLUTION
+guess_global_max = "c"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_global_max" points=1
+check_guess("predict_global_max", guess_global_max, choices=["a", "b", "c"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_global_max", guess_global_max, "4f86fcb061969be7")
+### END HIDDEN TESTS
 
 # %%
 batch = np.array([[1001.0, 1002.0], [3.0, 4.0]])
@@ -194,9 +249,15 @@ print("weights, row 1:", global_weights[0])
 print("weights, row 2:", global_weights[1])
 
 # %% [markdown]
-# Row 2 became `[-999, -998]`: its evidence underflows to 0 and its weights are `0 / 0 = nan`,
-# exactly the failure of section 3. One global shift cannot suit rows whose levels differ by
-# a thousand. The fix is for you to write in the exercise below: every row needs a max of its
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# "c". Row 2 became `[-999, -998]`: its evidence underflows to 0 and its weights are
+# `0 / 0 = nan`, exactly the failure of section 3.
+#
+# </details>
+
+# %% [markdown]
+# One global shift cannot suit rows whose levels differ by a thousand. The fix is for you to write in the exercise below: every row needs a max of its
 # own (here 1002 for row 1 and 4 for row 2), and each row must be shifted by its own max only.
 #
 # **Think** before you write it: a batch of shape `(2, 2)` has two row maxima. In which shape
@@ -216,8 +277,11 @@ print("weights, row 2:", global_weights[1])
 # - **float32 stays float32**: a float32 input must give a float32 output;
 # - never change the caller's array, and never emit a warning.
 #
-# One trap for the float32 rule: `np.asarray(scores, dtype=float)` quietly turns float32
-# into float64. **Predict** the dtype, then run:
+# One trap for the float32 rule hides in `np.asarray(scores, dtype=float)`. **Predict** the
+# dtype it gives for float32 scores, then run:
+
+# %%
+# Your guess (not graded):
 
 # %%
 scores32 = np.array([1000.0, 1001.0], dtype=np.float32)
@@ -487,9 +551,25 @@ if torch:
 # %% [markdown]
 # ## 8. Every row is normalised on its own
 #
-# The shift must be per row, and so must the **sum**. **Predict.** If we treat the whole
-# matrix `[[1001, 1002], [3, 4]]` as one long row of four choices, what weights do the two
-# entries of row 2 get?
+# The shift must be per row, and so must the **sum**.
+#
+# **Predict (graded).** If we treat the whole matrix `[[1001, 1002], [3, 4]]` as one long row
+# of four choices, what weights do the two entries of row 2 get? Write "a" for
+# `[0.2689, 0.7311]`, "b" for `[0, 0]`, "c" for `nan`.
+
+# %% nbgrader="guess" grade_id="guess_whole_matrix" prediction="predict_whole_matrix"
+guess_whole_matrix = ""  # your guess: "a", "b" or "c"
+### BEGIN SOLUTION
+guess_whole_matrix = "b"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_whole_matrix" points=1
+check_guess("predict_whole_matrix", guess_whole_matrix, choices=["a", "b", "c"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_whole_matrix", guess_whole_matrix, "6cce9d9ad043765f")
+### END HIDDEN TESTS
 
 # %%
 def whole_matrix_softmax(scores):
@@ -505,8 +585,17 @@ print("whole matrix at once, row sums:", whole.sum(axis=-1))
 print("stable_softmax,       row sums:", stable_softmax(batch).sum(axis=-1))
 
 # %% [markdown]
-# Row 2 gets nothing: `exp(-999)` is negligible next to row 1's evidence, so row 1 takes
-# all the mass and row 2 sums to 0 instead of 1. The two rows are different queries with
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# "b": row 2 gets nothing. Shifted by the max 1002, its scores are `[-999, -998]`, whose
+# evidence is 0 in float64; but the total is shared with row 1, which holds an evidence
+# value of exactly 1, so there is no `0 / 0`: row 1 takes all the mass and row 2 sums to 0
+# instead of 1.
+#
+# </details>
+
+# %% [markdown]
+# Row 2 gets nothing. The two rows are different queries with
 # different sets of choices; they must never compete. With smaller scores the damage is
 # quieter but just as wrong:
 
