@@ -124,3 +124,19 @@ def test_in_a_headless_kernel_the_output_has_both_views_and_nothing_on_stderr(tm
     assert not [o for o in outputs if o.output_type == "stream" and o.name == "stderr"]
     (shown,) = [o for o in outputs if o.output_type in ("display_data", "execute_result")]
     _check_bundle(shown.data)
+
+
+def test_an_edited_logit_moves_the_bars_at_the_slider_s_temperature(explorer):
+    explorer.slider.value = 0.5
+    explorer.logit_fields[0].value = 3.0  # the learner types a logit for "I"
+    expected = weights_at(np.array([3.0, *LOGITS[1:]]), 0.5)
+    np.testing.assert_allclose(explorer.logits, [3.0, *LOGITS[1:]])
+    np.testing.assert_allclose(explorer.weights, expected, rtol=1e-12)
+    assert explorer.predicted == "I" and "<b>I</b>" in explorer.prediction.value
+
+
+def test_a_logit_that_is_not_finite_keeps_the_bars_and_asks_for_a_number(explorer):
+    before = explorer.weights.copy()
+    explorer.logit_fields[1].value = float("inf")
+    np.testing.assert_array_equal(explorer.weights, before)
+    assert "finite logit" in explorer.prediction.value
