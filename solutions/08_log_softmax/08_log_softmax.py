@@ -71,10 +71,8 @@ print("their difference:", np.diff(log_of_softmax(np.array([1.0, 2.0])))[0])
 #
 # (The next cell prints a warning on purpose: NumPy complains about `log(0)`.)
 
-# %%
-print("the true second weight of [200, 0]:", mpmath.nstr(mpmath.exp(-200) / (1 + mpmath.exp(-200)), 5))
-
 # %% tags=["expect-warning"]
+print("the true second weight of [200, 0]:", mpmath.nstr(mpmath.exp(-200) / (1 + mpmath.exp(-200)), 5))
 far32 = np.array([200.0, 0.0], dtype=np.float32)
 print("float32: log(softmax([200, 0])) =", log_of_softmax(far32), "| weights:", stable_softmax(far32))
 far64 = np.array([200.0, 0.0])
