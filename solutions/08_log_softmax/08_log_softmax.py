@@ -18,7 +18,11 @@
 #   against a high-precision reference, and tell an accurate formula from a broken one.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them.
+# *before* you run the cell that computes the answer. Some predictions are graded (a point
+# each): write the guess in the cell under the question, run it and its check, and only then
+# run on. The check says your guess is written down, not whether it is right; that counts when
+# your work is graded. Each explanation is folded under the answer: open it once you have
+# answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -27,6 +31,7 @@ import mpmath
 
 from grader.learner.checks import check_answer, check_call, check_quiet, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -64,12 +69,27 @@ print("their difference:", np.diff(log_of_softmax(np.array([1.0, 2.0])))[0])
 # %% [markdown]
 # ## 2. The log of a weight that underflowed
 #
-# **Predict.** The scores `[200, 0]` are far apart: the second weight is `exp(-200) / (1 + exp(-200))`,
-# about `1.4e-87`. Its log-weight is `-200 - log(1 + exp(-200))`, which is `-200` to far more
-# digits than a float holds. What does `log(softmax(x))` give in float32, the usual dtype on a
-# GPU? And in float64?
+# **Predict (graded).** The scores `[200, 0]` are far apart: the second weight is
+# `exp(-200) / (1 + exp(-200))`, about `1.4e-87`. Its log-weight is `-200 - log(1 + exp(-200))`,
+# which is `-200` to far more digits than a float holds. What does `log(softmax(x))` give for
+# that second entry in float32, the usual dtype on a GPU? (a) `-200`, (b) `-inf`, (c) `nan`,
+# (d) `0`. Write the letter. (And in float64? Not graded: the same cell shows it.)
 #
-# (The next cell prints a warning on purpose: NumPy complains about `log(0)`.)
+# (The cell after the check prints a warning on purpose: NumPy complains about `log(0)`.)
+
+# %% nbgrader="guess" grade_id="guess_float32_log_weight" prediction="predict_float32_log_weight"
+guess_float32_log_weight = ""  # your guess: "a", "b", "c" or "d"
+### BEGIN SOLUTION
+guess_float32_log_weight = 'b'
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_float32_log_weight" points=1
+check_guess("predict_float32_log_weight", guess_float32_log_weight, choices=["a", "b", "c", "d"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_float32_log_weight", guess_float32_log_weight, "ecd43b411d0a24bb")
+### END HIDDEN TESTS
 
 # %% tags=["expect-warning"]
 print("the true second weight of [200, 0]:", mpmath.nstr(mpmath.exp(-200) / (1 + mpmath.exp(-200)), 5))
@@ -79,8 +99,17 @@ far64 = np.array([200.0, 0.0])
 print("float64: log(softmax([200, 0])) =", log_of_softmax(far64), "| weights:", stable_softmax(far64))
 
 # %% [markdown]
-# The smallest positive float32 is about `1.4e-45`, so `exp(-200)` **underflows** to exactly 0,
-# and `log(0) = -inf`. To be exact about "underflows": a result below the smallest positive
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# (b) `-inf`. The smallest positive float32 is about `1.4e-45`, so `exp(-200)` **underflows**
+# to exactly 0, and `log(0) = -inf`: the weight is lost before the log is taken. float64 still
+# holds `1.4e-87`, so its log comes back as `-200`.
+#
+#
+# </details>
+
+# %% [markdown]
+# To be exact about "underflows": a result below the smallest positive
 # float rounds to it or to 0, whichever is nearer, so `exp(x)` is 0 only below **half** the
 # smallest positive float: `7e-46 = exp(-103.97)` in float32, `2.5e-324 = exp(-745.13)` in
 # float64. float64 survives `[200, 0]`, but not a row whose gap is larger than 745.13:
@@ -107,7 +136,11 @@ for dtype in (np.float32, np.float64):
 # ## 3. Log-sum-exp, naively
 #
 # **Predict.** `LSE(x) = log(sum(exp(x)))` for the scores `[1000, 1001]`, and for
-# `[-1000, -1001]`? (Lesson 05 met both rows.)
+# `[-1000, -1001]`? (Lesson 05 met both rows.) Not graded: write your guess in the one-line
+# cell below, then run on.
+
+# %%
+# Your guess (not graded):
 
 # %%
 def naive_logsumexp(scores):
@@ -138,7 +171,22 @@ print(f"LSE of [1000, 1001] lies between 1001 and 1001 + log 2 = {1001 + np.log(
 # neither overflow nor be 0, and its log is between 0 and `log n`. In lesson 05 the shift
 # cancelled in the division; **here nothing cancels**, so `m` must be added back.
 #
-# **Predict.** What do the shifted sum, its log, and LSE come to for `[1000, 1001]`?
+# **Predict (graded).** Which whole number is the LSE of `[1000, 1001]` closest to? (Then, not
+# graded: what do the shifted sum and its log come to?)
+
+# %% nbgrader="guess" grade_id="guess_lse_nearest" prediction="predict_lse_nearest"
+guess_lse_nearest = ""  # your guess: a whole number, such as 1000
+### BEGIN SOLUTION
+guess_lse_nearest = 1001
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_lse_nearest" points=1
+check_guess("predict_lse_nearest", guess_lse_nearest, choices=range(990, 1011))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_lse_nearest", guess_lse_nearest, "20efb719afb4b51e")
+### END HIDDEN TESTS
 
 # %%
 for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
@@ -149,9 +197,16 @@ for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
           f"its log = {np.log(shifted_sum):.4f}, LSE = {m + np.log(shifted_sum):.4f}")
 
 # %% [markdown]
-# LSE of `[1000, 1001]` is **1001.3133**, and of `[-1000, -1001]` it is **-999.6867**. Forget
-# to add `m` back and you get 0.3133 for both rows: the LSE of `[-1, 0]`, not of your scores.
+# <details><summary>Why (open it once you have answered)</summary>
 #
+# 1001. LSE of `[1000, 1001]` is **1001.3133**: a soft maximum, a little above the largest
+# score, and of `[-1000, -1001]` it is **-999.6867**. Forget to add `m` back and you get 0.3133
+# for both rows: the LSE of `[-1, 0]`, not of your scores.
+#
+#
+# </details>
+
+# %% [markdown]
 # In a batch, each row needs **its own** max, for the reason lesson 05 gave: shift
 # `[[1001, 1002], [3, 4]]` by the global max 1002 and row 2 becomes `[-999, -998]`, whose
 # `exp` underflows to 0 and whose log is `-inf`:
@@ -419,7 +474,11 @@ check_quiet(logsumexp, np.full((2, 1, 3), -np.inf))
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# **Predict.** LSE of four equal scores? Of a row with one score far above the others?
+# **Predict.** LSE of four equal scores? Of a row with one score far above the others? Not
+# graded: write your guess in the one-line cell below, then run on.
+
+# %%
+# Your guess (not graded):
 
 # %%
 print("LSE of [0, 0, 0, 0] = log 4:", logsumexp([0.0, 0.0, 0.0, 0.0]))
@@ -639,7 +698,11 @@ check_quiet(log_softmax, [0.0, -1000.0, 1000.0])
 
 # %% [markdown]
 # **Predict.** What do the weights `exp(log_softmax(x))` of `[800, 0]` come to? And do the
-# log-weights of `[200, 0]` survive float32 now?
+# log-weights of `[200, 0]` survive float32 now? Not graded: write your guess in the one-line
+# cell below, then run on.
+
+# %%
+# Your guess (not graded):
 
 # %%
 print("log_softmax([800, 0]) =", log_softmax([800.0, 0.0]), "| its exp:", np.exp(log_softmax([800.0, 0.0])))
@@ -666,7 +729,10 @@ print("float32: log_softmax([200, 0]) =", log_softmax(far32), "| dtype:", log_so
 #
 # **Predict.** For the logits `[2, 0, -1]` (lesson 04's choices A, B, C; weights
 # `[0.8438, 0.1142, 0.0420]`), which target gives the smallest loss, and roughly how large is
-# it?
+# it? Not graded: write your guess in the one-line cell below, then run on.
+
+# %%
+# Your guess (not graded):
 
 # %%
 abc = np.array([2.0, 0.0, -1.0])
@@ -914,8 +980,22 @@ check_quiet(cross_entropy, [0.0, -1000.0, 1000.0], 1)
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# **Predict.** A batch of three rows: one right and confident, one unsure, one confidently
-# wrong. Which row dominates the mean loss?
+# **Predict (graded).** A batch of three rows: (1) right and confident, (2) unsure, (3)
+# confidently wrong. Which row contributes most of the mean loss? Write its number.
+
+# %% nbgrader="guess" grade_id="guess_dominant_row" prediction="predict_dominant_row"
+guess_dominant_row = ""  # your guess: 1, 2 or 3
+### BEGIN SOLUTION
+guess_dominant_row = 3
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_dominant_row" points=1
+check_guess("predict_dominant_row", guess_dominant_row, choices=range(1, 4))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_dominant_row", guess_dominant_row, "c4b0462acbe08d83")
+### END HIDDEN TESTS
 
 # %%
 batch_logits = np.array([[8.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0, 0.0, 8.0]])
@@ -925,8 +1005,13 @@ print("loss per row:", losses)
 print(f"training loss (mean over the batch): {losses.mean():.4f}")
 
 # %% [markdown]
-# The unsure row costs `log 3 = 1.0986`, the confident right one almost nothing, and the
-# confident wrong one about 8: most of the mean. That is what makes the loss a good teacher.
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Row 3. The unsure row costs `log 3 = 1.0986`, the confident right one almost nothing, and
+# the confident wrong one about 8: most of the mean. That is what makes the loss a good teacher.
+#
+#
+# </details>
 
 # %% [markdown]
 # ## 10. The same in PyTorch
@@ -939,9 +1024,13 @@ print(f"training loss (mean over the batch): {losses.mean():.4f}")
 # integers (`torch.long`).
 #
 # **Predict.** Three rows: ordinary logits, logits near 1000, and a confident row with a class
-# ruled out (`-inf`). Will PyTorch's numbers and yours agree to the last digits?
+# ruled out (`-inf`). Will PyTorch's numbers and yours agree to the last digits? Not graded:
+# write your guess in the one-line cell below, then run on.
 #
 # (Without PyTorch the cell prints one line saying how to install it.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 from grader.learner.pytorch import torch_or_none
@@ -1062,9 +1151,24 @@ print(f"  error: {ulp_errors([logsumexp([1000.0, 1001.0])], exact_logsumexp([[10
 # The table shows the largest error of each formula in each family, or, when some results
 # came out `inf`, `-inf` or `nan`, the share of results that did ("fails").
 #
-# **Predict.** Which formulas fail, and on which families? Does `log(softmax)` fail on the
-# huge scores, now that the softmax is stable? Are `x - LSE(x)` and the shifted form equally
-# accurate?
+# **Predict (graded).** The shifted form `(x - m) - log(sum(exp(x - m)))` stays within a few
+# ulps. Near ±1000, does `x - LSE(x)` too? Write "yes" or "no". (Not graded: which formulas
+# fail, and on which families? Does `log(softmax)` fail on the huge scores, now that the
+# softmax is stable?)
+
+# %% nbgrader="guess" grade_id="guess_lse_difference_accurate" prediction="predict_lse_difference_accurate"
+guess_lse_difference_accurate = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_lse_difference_accurate = 'no'
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_lse_difference_accurate" points=1
+check_guess("predict_lse_difference_accurate", guess_lse_difference_accurate, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_lse_difference_accurate", guess_lse_difference_accurate, "184e5b0dfa7416f5")
+### END HIDDEN TESTS
 
 # %%
 families = {"ordinary": (1.0, 0.0), "near +1000": (1.0, 1000.0), "near -1000": (1.0, -1000.0),
@@ -1097,7 +1201,10 @@ print(", ".join(f"{dtype.__name__}: exp overflows above {np.log(np.finfo(dtype).
                 for dtype in (np.float32, np.float64)))
 
 # %% [markdown]
-# Read it column by column:
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# No: near ±1000 `x - LSE(x)` is about 256 ulps off, the shifted form under 2. Read the table
+# column by column:
 #
 # - **Naive LSE** is excellent on ordinary scores (under an ulp: the unshifted formula is fine
 #   when it does not overflow, as the paper says) and fails on every row near ±1000, in both
@@ -1117,6 +1224,9 @@ print(", ".join(f"{dtype.__name__}: exp overflows above {np.log(np.finfo(dtype).
 #   `log_softmax` uses, stays within 1.68 ulps everywhere: "a few ulps" holds for
 #   this form of log-softmax, not for every correct one. If your `log_softmax` subtracts
 #   your `logsumexp`, its column is the `x - LSE(x)` one.
+#
+#
+# </details>
 
 # %%
 pair = np.array([1000.0, 1000.0])  # two equal scores: each true log-weight is -log 2
