@@ -10,6 +10,7 @@ export PATH := $(BIN):$(PATH)
 PORT ?= 8888
 HEADLESS ?=
 TOKEN ?=
+TORCH ?=
 JOBS ?= auto
 WORK ?= work
 FIRST_LESSON := 01_naive_division/01_naive_division.ipynb
@@ -35,8 +36,10 @@ $(STAMP): requirements.txt pyproject.toml
 # JupyterLab for the learner, opened at lesson 01, in the git-ignored working folder WORK (default work/): the
 # release is copied there on first use, and a notebook the learner started is never overwritten (a newer release
 # of it goes beside it, and this says so). nbgrader's instructor tools are hidden in this lab (per launch).
-# PORT=8888 picks the port; HEADLESS=1 starts no browser; TOKEN=... fixes the login token.
+# PORT=8888 picks the port; HEADLESS=1 starts no browser; TOKEN=... fixes the login token; TORCH=1 installs the
+# optional extra `torch` first (the lessons' PyTorch cells; requirements.txt pins it, so .venv mostly has it already).
 lab: $(STAMP)
+	$(if $(filter-out 0,$(TORCH)),$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements.txt -e '.[torch]')
 	mkdir -p .grading/exchange
 	$(BIN)/python -m grader workspace --into "$(WORK)" --lab-config $(LEARNER_LAB_CONFIG)
 	JUPYTER_CONFIG_PATH="$(CURDIR)/$(LEARNER_LAB_CONFIG)$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH))" \

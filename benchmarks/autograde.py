@@ -8,7 +8,9 @@ each tool in turn. Every cell of every submission must get the same score in bot
 or the benchmark fails. Reported per tool and class size: wall time, per submission; CPU seconds
 per submission over every process the command starts, kernels included; peak memory; the spread
 over runs (median, min-max); and whether the cost per submission stays flat as the class grows.
-How the processes are counted, and why that way: benchmarks/treeusage.py.
+How the processes are counted, and why that way: benchmarks/treeusage.py. Both tools skip the
+lessons' ungraded PyTorch cells alike (grader.learner.pytorch: nbgrader's NBGRADER_EXECUTION in
+plain nbgrader's kernels, SOFTMAX_SKIP_TORCH in ours), so torch is imported by neither.
 
     .venv/bin/python benchmarks/autograde.py [--sizes 48 240 480] [--runs 3] [--lessons 01_naive_division 06_masking]
                                              [--jobs N] [--json PATH] [--readme [PATH]]

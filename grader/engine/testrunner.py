@@ -13,6 +13,10 @@ out of memory) the cells after it are not run: each gets a "NotRun" error and sc
 while every test before keeps its points and nbgrader scores the notebook as usual. Every
 output the executed notebook records is bounded (see bounded_outputs), whatever the
 learner's code prints, displays, raises or returns.
+
+The kernel gets none of nbgrader's NBGRADER_* variables, and one of this package's:
+grader.learner.pytorch.SKIP_VARIABLE, so that the lessons' PyTorch cells, which earn no points,
+skip instead of importing torch.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from traitlets import default
 
 from grader.engine import kernelside
 from grader.engine.bridge import INTERRUPT_GRACE, BridgeError, CellTimeoutError, KernelDied, KernelSession, stop_kernel
-from grader.learner import checks, predictions
+from grader.learner import checks, predictions, pytorch
 
 HIDDEN_ENV = "NBGRADER_"  # nbgrader's variables that tell code it is being graded; the kernel gets none
 NOT_RUN = "NotRun"  # the error of a cell after the kernel stopped
@@ -368,7 +372,8 @@ class TestsOutsideKernel(Execute):
         return nb, resources
 
     async def async_start_new_kernel(self, **kwargs):
-        kwargs["env"] = {k: v for k, v in (kwargs.get("env") or os.environ).items() if not k.startswith(HIDDEN_ENV)}
+        env = {k: v for k, v in (kwargs.get("env") or os.environ).items() if not k.startswith(HIDDEN_ENV)}
+        kwargs["env"] = {**env, pytorch.SKIP_VARIABLE: "1"}  # the lessons' PyTorch cells, ungraded, skip
         return await super().async_start_new_kernel(**kwargs)
 
     start_new_kernel = run_sync(async_start_new_kernel)  # nbclient binds its own at class level

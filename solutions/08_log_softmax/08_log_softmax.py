@@ -18,14 +18,20 @@
 #   against a high-precision reference, and tell an accurate formula from a broken one.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them.
+# *before* you run the cell that computes the answer. Some predictions are graded (a point
+# each): write the guess in the cell under the question, run it and its check, and only then
+# run on. The check says your guess is written down, not whether it is right; that counts when
+# your work is graded. Each explanation is folded under the answer: open it once you have
+# answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
 import matplotlib.pyplot as plt
+import mpmath
 
 from grader.learner.checks import check_answer, check_call, check_quiet, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -50,39 +56,74 @@ def log_of_softmax(scores):
     return np.log(stable_softmax(scores))
 
 
+print("softmax([1, 2]):", stable_softmax(np.array([1.0, 2.0])))
 print("log(softmax([1, 2])):", log_of_softmax(np.array([1.0, 2.0])))
+print("their difference:", np.diff(log_of_softmax(np.array([1.0, 2.0])))[0])
 
 # %% [markdown]
 # Score 2 gets weight 0.7311, and `log(0.7311) = -0.3133`; score 1 gets `log(0.2689) = -1.3133`.
-# The two log-weights differ by exactly 1, the gap between the scores. That is no accident:
-# `log softmax(x)_i = x_i - log(sum_j exp(x_j))`, so every log-weight is its score minus **one
-# number shared by the whole row**.
+# The two log-weights differ by 1 (up to the last digit: floats round), the gap between the
+# scores. That is no accident: `log softmax(x)_i = x_i - log(sum_j exp(x_j))` exactly, so every
+# log-weight is its score minus **one number shared by the whole row**.
 
 # %% [markdown]
 # ## 2. The log of a weight that underflowed
 #
-# **Predict.** The scores `[200, 0]` are far apart: the second weight is `exp(-200)`, about
-# `1.4e-87`. Its log-weight is simply `-200`. What does `log(softmax(x))` give in float32, the
-# usual dtype on a GPU? And in float64?
+# **Predict (graded).** The scores `[200, 0]` are far apart: the second weight is
+# `exp(-200) / (1 + exp(-200))`, about `1.4e-87`. Its log-weight is `-200 - log(1 + exp(-200))`,
+# which is `-200` to far more digits than a float holds. What does `log(softmax(x))` give for
+# that second entry in float32, the usual dtype on a GPU? (a) `-200`, (b) `-inf`, (c) `nan`,
+# (d) `0`. Write the letter. (And in float64? Not graded: the same cell shows it.)
 #
-# (The next cell prints a warning on purpose: NumPy complains about `log(0)`.)
+# (The cell after the check prints a warning on purpose: NumPy complains about `log(0)`.)
+
+# %% nbgrader="guess" grade_id="guess_float32_log_weight" prediction="predict_float32_log_weight"
+guess_float32_log_weight = ""  # your guess: "a", "b", "c" or "d"
+### BEGIN SOLUTION
+guess_float32_log_weight = 'b'
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_float32_log_weight" points=1
+check_guess("predict_float32_log_weight", guess_float32_log_weight, choices=["a", "b", "c", "d"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_float32_log_weight", guess_float32_log_weight, "ecd43b411d0a24bb")
+### END HIDDEN TESTS
 
 # %% tags=["expect-warning"]
+print("the true second weight of [200, 0]:", mpmath.nstr(mpmath.exp(-200) / (1 + mpmath.exp(-200)), 5))
 far32 = np.array([200.0, 0.0], dtype=np.float32)
 print("float32: log(softmax([200, 0])) =", log_of_softmax(far32), "| weights:", stable_softmax(far32))
 far64 = np.array([200.0, 0.0])
 print("float64: log(softmax([200, 0])) =", log_of_softmax(far64), "| weights:", stable_softmax(far64))
 
 # %% [markdown]
-# In float32 the smallest positive number is about `1.4e-45`, so `exp(-200)` **underflows**
-# to exactly 0, and `log(0) = -inf`. float64 reaches down to about `4.9e-324` and survives
-# this row, but not one that is a little further apart:
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# (b) `-inf`. The smallest positive float32 is about `1.4e-45`, so `exp(-200)` **underflows**
+# to exactly 0, and `log(0) = -inf`: the weight is lost before the log is taken. float64 still
+# holds `1.4e-87`, so its log comes back as `-200`.
+#
+#
+# </details>
+
+# %% [markdown]
+# To be exact about "underflows": a result below the smallest positive
+# float rounds to it or to 0, whichever is nearer, so `exp(x)` is 0 only below **half** the
+# smallest positive float: `7e-46 = exp(-103.97)` in float32, `2.5e-324 = exp(-745.13)` in
+# float64. float64 survives `[200, 0]`, but not a row whose gap is larger than 745.13:
 
 # %%
 with np.errstate(divide="ignore"):
     print("float64: log(softmax([800, 0])) =", log_of_softmax(np.array([800.0, 0.0])))
-print(f"the smallest positive float32 is exp({np.log(np.float64(np.finfo(np.float32).smallest_subnormal)):.1f})")
-print(f"the smallest positive float64 is exp({np.log(np.finfo(np.float64).smallest_subnormal):.1f})")
+for dtype in (np.float32, np.float64):
+    smallest = np.finfo(dtype).smallest_subnormal
+    below = (np.log2(smallest) - 1) * np.log(2.0)  # log of half the smallest positive float, in float64
+    print(f"{dtype.__name__}: smallest positive {smallest:.2g} = exp({np.log(np.float64(smallest)):.2f}); "
+          f"exp(x) is 0 below x = {below:.2f}: exp({below - 0.01:.2f}) = {np.exp(dtype(below - 0.01))}, "
+          f"exp({below + 0.01:.2f}) = {np.exp(dtype(below + 0.01)):.2g}")
+    print(f"  half the smallest positive {dtype.__name__}: {mpmath.nstr(mpmath.mpf(float(smallest)) / 2, 2)}")
 
 # %% [markdown]
 # The true answer for `[800, 0]` is `[-0.0000, -800]` (the first entry is `-log(1 + e^-800)`,
@@ -95,7 +136,11 @@ print(f"the smallest positive float64 is exp({np.log(np.finfo(np.float64).smalle
 # ## 3. Log-sum-exp, naively
 #
 # **Predict.** `LSE(x) = log(sum(exp(x)))` for the scores `[1000, 1001]`, and for
-# `[-1000, -1001]`? (Lesson 05 met both rows.)
+# `[-1000, -1001]`? (Lesson 05 met both rows.) Not graded: write your guess in the one-line
+# cell below, then run on.
+
+# %%
+# Your guess (not graded):
 
 # %%
 def naive_logsumexp(scores):
@@ -107,6 +152,7 @@ with np.errstate(over="ignore", divide="ignore"):
     print("naive LSE of [1, 2]:", naive_logsumexp(np.array([1.0, 2.0])))
     print("naive LSE of [1000, 1001]:", naive_logsumexp(np.array([1000.0, 1001.0])))
     print("naive LSE of [-1000, -1001]:", naive_logsumexp(np.array([-1000.0, -1001.0])))
+print(f"LSE of [1000, 1001] lies between 1001 and 1001 + log 2 = {1001 + np.log(2.0):.2f}")
 
 # %% [markdown]
 # `exp(1000)` overflows to `inf`, and `log(inf) = inf`; `exp(-1000)` underflows to 0, and
@@ -125,7 +171,22 @@ with np.errstate(over="ignore", divide="ignore"):
 # neither overflow nor be 0, and its log is between 0 and `log n`. In lesson 05 the shift
 # cancelled in the division; **here nothing cancels**, so `m` must be added back.
 #
-# **Predict.** What do the shifted sum, its log, and LSE come to for `[1000, 1001]`?
+# **Predict (graded).** Which whole number is the LSE of `[1000, 1001]` closest to? (Then, not
+# graded: what do the shifted sum and its log come to?)
+
+# %% nbgrader="guess" grade_id="guess_lse_nearest" prediction="predict_lse_nearest"
+guess_lse_nearest = ""  # your guess: a whole number, such as 1000
+### BEGIN SOLUTION
+guess_lse_nearest = 1001
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_lse_nearest" points=1
+check_guess("predict_lse_nearest", guess_lse_nearest, choices=range(990, 1011))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_lse_nearest", guess_lse_nearest, "20efb719afb4b51e")
+### END HIDDEN TESTS
 
 # %%
 for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
@@ -136,12 +197,26 @@ for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
           f"its log = {np.log(shifted_sum):.4f}, LSE = {m + np.log(shifted_sum):.4f}")
 
 # %% [markdown]
-# LSE of `[1000, 1001]` is **1001.3133**, and of `[-1000, -1001]` it is **-999.6867**. Forget
-# to add `m` back and you get 0.3133 for both rows: the LSE of `[-1, 0]`, not of your scores.
+# <details><summary>Why (open it once you have answered)</summary>
 #
+# 1001. LSE of `[1000, 1001]` is **1001.3133**: a soft maximum, a little above the largest
+# score, and of `[-1000, -1001]` it is **-999.6867**. Forget to add `m` back and you get 0.3133
+# for both rows: the LSE of `[-1, 0]`, not of your scores.
+#
+#
+# </details>
+
+# %% [markdown]
 # In a batch, each row needs **its own** max, for the reason lesson 05 gave: shift
 # `[[1001, 1002], [3, 4]]` by the global max 1002 and row 2 becomes `[-999, -998]`, whose
-# `exp` underflows to 0 and whose log is `-inf`.
+# `exp` underflows to 0 and whose log is `-inf`:
+
+# %%
+batch = np.array([[1001.0, 1002.0], [3.0, 4.0]])
+shifted = batch - batch.max()
+with np.errstate(divide="ignore"):
+    print("shifted by the global max:", shifted[1], "| exp:", np.exp(shifted[1]),
+          "| log of the sum:", np.log(np.exp(shifted[1]).sum()))
 
 # %% [markdown]
 # ## 5. A row with every score `-inf`
@@ -155,13 +230,15 @@ masked_row = np.array([-np.inf, -np.inf])
 with np.errstate(invalid="ignore"):
     print("x - max(x) for a row of -inf:", masked_row - masked_row.max())
 print("exp(-inf) =", np.exp(-np.inf), "so the true sum is 0 and LSE = log(0) = -inf")
+print("np.logaddexp.reduce of that row:", np.logaddexp.reduce(masked_row))
 
 # %% [markdown]
 # The sum of no evidence at all is 0, and its log is `-inf`: that is the right LSE for such a
-# row (it is what `np.logaddexp.reduce` returns). One way to get it: where a row's max is
-# `-inf`, shift by 0 instead (`np.where(np.isfinite(m), m, 0.0)`); then the sum is 0. Taking
-# `np.log(0)` warns, so fill those rows with `-inf` yourself (`np.where`, or `np.log`'s `where=`
-# and `out=` arguments).
+# row (it is what `np.logaddexp.reduce` returns). The trouble is only the shift: `-inf` is no
+# use as a shift. Any finite shift gives the same LSE (lesson 05: a shift changes nothing but
+# the range), and for such a row every term is `exp(-inf) = 0` whatever you shift by. And
+# NumPy warns about `np.log(0)` even when `-inf` is the answer you want, so those rows need
+# their `-inf` without asking `np.log` for it.
 
 # %% [markdown]
 # ## 6. Exercise: `logsumexp`
@@ -175,7 +252,8 @@ print("exp(-inf) =", np.exp(-np.inf), "so the true sum is 0 and LSE = log(0) = -
 # - accept lists and integer arrays (they become float64); **float32 stays float32**;
 # - never change the caller's array and never warn (no overflow, no `log(0)` warning).
 #
-# You may assume no score is `+inf` or `nan`.
+# You may assume no score is `+inf` or `nan`. Section 5 says what an all-`-inf` row needs;
+# how you give it that is yours to choose.
 
 # %% nbgrader="solution" grade_id="logsumexp"
 def logsumexp(scores):
@@ -396,16 +474,23 @@ check_quiet(logsumexp, np.full((2, 1, 3), -np.inf))
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# **Predict.** LSE of four equal scores? Of a row with one score far above the others?
+# **Predict.** LSE of four equal scores? Of a row with one score far above the others? Not
+# graded: write your guess in the one-line cell below, then run on.
+
+# %%
+# Your guess (not graded):
 
 # %%
 print("LSE of [0, 0, 0, 0] = log 4:", logsumexp([0.0, 0.0, 0.0, 0.0]))
 print("LSE of [50, 0, 0, 0]:", logsumexp([50.0, 0.0, 0.0, 0.0]))
 print("LSE per row of [[1001, 1002], [3, 4], [-inf, -inf]]:", logsumexp([[1001, 1002], [3, 4], [-np.inf, -np.inf]]))
+print(f"what the three zeros add to 50: log(1 + 3 e^-50) = {np.log1p(3 * np.exp(-50.0)):.2g}; "
+      f"the float64 spacing at 50: {np.spacing(50.0):.2g}")
 
 # %% [markdown]
 # Equal scores are the far end of the soft maximum: `max + log n`. With one score far ahead,
-# LSE is that score (the others add about `3 e^-50`, far below what float64 can see at 50).
+# LSE is that score: the others add about `5.8e-22`, far below the gap between neighbouring
+# float64 numbers at 50, `7.1e-15`.
 
 # %% [markdown]
 # ## 7. Exercise: `log_softmax`
@@ -420,9 +505,10 @@ print("LSE per row of [[1001, 1002], [3, 4], [-inf, -inf]]:", logsumexp([[1001, 
 # - lists and integer arrays become float64, float32 stays float32, no warnings, the
 #   caller's array unchanged.
 #
-# You may call your `logsumexp`; then give its result back the axis it summed over
-# (`[..., np.newaxis]`) so it lines up with the rows. Or shift first and subtract
-# `log(sum(exp(x - m)))` from `x - m`, which keeps a little more precision.
+# Two ways are right. You may call your `logsumexp`: it returns one number per row, so think
+# about how that shape lines up with the rows it is subtracted from (section 11 measures this
+# way's accuracy). Or shift first and subtract the log of the shifted sum from the shifted
+# scores, never forming `LSE` itself.
 
 # %% nbgrader="solution" grade_id="log_softmax"
 def log_softmax(scores):
@@ -612,16 +698,22 @@ check_quiet(log_softmax, [0.0, -1000.0, 1000.0])
 
 # %% [markdown]
 # **Predict.** What do the weights `exp(log_softmax(x))` of `[800, 0]` come to? And do the
-# log-weights of `[200, 0]` survive float32 now?
+# log-weights of `[200, 0]` survive float32 now? Not graded: write your guess in the one-line
+# cell below, then run on.
+
+# %%
+# Your guess (not graded):
 
 # %%
 print("log_softmax([800, 0]) =", log_softmax([800.0, 0.0]), "| its exp:", np.exp(log_softmax([800.0, 0.0])))
 print("float32: log_softmax([200, 0]) =", log_softmax(far32), "| dtype:", log_softmax(far32).dtype)
 
 # %% [markdown]
-# The log-weight `-800` is exact, even though its weight `e^-800` is 0 in float64 (exp
+# The log-weight `-800` is right, even though its weight `e^-800` is 0 in float64 (exp
 # underflows as soon as we leave the log domain). Stay in the log domain for as long as you
-# can, and leave it only at the end, when you need the weights themselves.
+# can: add log-weights instead of multiplying weights. When you need the weights themselves,
+# compute them with lesson 05's stable softmax rather than as `exp(log_softmax(x))`: section
+# 11 shows why.
 
 # %% [markdown]
 # ## 8. Cross-entropy from logits
@@ -630,20 +722,23 @@ print("float32: log_softmax([200, 0]) =", log_softmax(far32), "| dtype:", log_so
 # its **logits**. Training wants the log-weight of the right class, the **target**, to be
 # high. The **cross-entropy loss** of one row is the negative of that log-weight:
 #
-# `loss = -log_softmax(logits)[target] = LSE(logits) - logits[target]`.
+# `loss = -log_softmax(logits)[target]`.
 #
 # It is 0 when the model puts all its weight on the target, and it grows without bound the
 # more weight the model takes away from it.
 #
 # **Predict.** For the logits `[2, 0, -1]` (lesson 04's choices A, B, C; weights
 # `[0.8438, 0.1142, 0.0420]`), which target gives the smallest loss, and roughly how large is
-# it?
+# it? Not graded: write your guess in the one-line cell below, then run on.
+
+# %%
+# Your guess (not graded):
 
 # %%
 abc = np.array([2.0, 0.0, -1.0])
 for target, name in enumerate("ABC"):
     print(f"target {name}: weight {stable_softmax(abc)[target]:.4f}, "
-          f"loss = LSE - logit = {logsumexp(abc):.4f} - ({abc[target]:.0f}) = {logsumexp(abc) - abc[target]:.4f}")
+          f"loss = -log_softmax(abc)[{target}] = {-log_softmax(abc)[target]:.4f}")
 
 # %% [markdown]
 # The loss for target A is `-log(0.8438) = 0.1698`; for C, which the model thinks unlikely,
@@ -654,19 +749,34 @@ for target, name in enumerate("ABC"):
 # %%
 with np.errstate(divide="ignore"):
     print("float32, -log(softmax([200, 0]))[1] =", -log_of_softmax(far32)[1])
-print("float32, LSE - logit                =", logsumexp(far32) - far32[1])
+print("float32, -log_softmax([200, 0])[1]  =", -log_softmax(far32)[1])
 
 # %% [markdown]
-# The true loss is 200: large, as it should be for a confident mistake, and finite. An
-# infinite loss turns every gradient that touches it into `nan`, and training stops. That is
-# why every deep-learning library computes cross-entropy **from the logits**, in one step
-# (PyTorch's `cross_entropy` takes logits, not probabilities).
+# The true loss is `200 + log(1 + e^-200)`, 200 in any float: large, as it should be for a
+# confident mistake, and finite. An infinite loss is no use for training, because training
+# follows the loss's gradient. Through the weights, the chain rule multiplies the slope of
+# `-log p` at `p = 0`, which is `-inf`, by the derivatives of the weight `p = softmax(x)[1]`
+# with respect to the logits; each of those has the factor `p` itself (lesson 09 derives
+# them), so they are all 0 here, and `-inf · 0` is `nan`:
+
+# %%
+weight = stable_softmax(far32)[1]
+with np.errstate(divide="ignore", invalid="ignore"):
+    slope = -1 / weight  # d(-log p)/dp at p = 0
+    weight_derivatives = weight * (np.array([0.0, 1.0], dtype=np.float32) - stable_softmax(far32))
+    print("slope of -log p:", slope, "| derivatives of p:", weight_derivatives,
+          "| their product, the gradient:", slope * weight_derivatives)
+
+# %% [markdown]
+# A single `nan` in a gradient spreads to every parameter the update touches. That is why
+# PyTorch's `F.cross_entropy` takes **logits**, not probabilities, and computes the loss from
+# them in one step (section 10 puts it beside yours).
 
 # %% [markdown]
 # ## 9. Exercise: `cross_entropy`
 #
 # Write `cross_entropy(logits, target)`: the cross-entropy loss of **each row**,
-# `LSE(row) - row[target]`.
+# `-log_softmax(row)[target]`, computed from the logits.
 #
 # - `logits` has the classes on its last axis. `target` holds one integer class index per
 #   row: a single integer for a single row, an integer array (or list) of shape
@@ -678,12 +788,15 @@ print("float32, LSE - logit                =", logsumexp(far32) - far32[1])
 # - a logit of `-inf` (a class ruled out) adds nothing to the row's LSE; the target's own logit is finite;
 # - lists and integer logits become float64, float32 stays float32, nothing changed in place.
 #
-# To pick each row's target logit, `np.take_along_axis(x, t[..., np.newaxis], axis=-1)`
-# takes entry `t[i]` from row `i` (for any number of leading axes); then drop the extra axis.
+# Two things to work out first, on paper. A row's loss needs **one** of its log-weights, not
+# all of them: write `-log_softmax(x)[t]` with section 1's formula and see what is left to
+# compute. And every row has **its own** target: the loss of row `i` reads entry `target[i]` of
+# row `i`, whatever the number of leading axes (NumPy can take one entry per row by index; a
+# loop over the rows is right too).
 
 # %% nbgrader="solution" grade_id="cross_entropy"
 def cross_entropy(logits, target):
-    """Loss of each row, LSE(row) - row[target], from the logits with each row's max shift."""
+    """Loss of each row, -log_softmax(row)[target], from the logits (never through the weights)."""
     ### BEGIN SOLUTION
     x = np.asarray(logits)
     if not np.issubdtype(x.dtype, np.floating):
@@ -867,8 +980,22 @@ check_quiet(cross_entropy, [0.0, -1000.0, 1000.0], 1)
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# **Predict.** A batch of three rows: one right and confident, one unsure, one confidently
-# wrong. Which row dominates the mean loss?
+# **Predict (graded).** A batch of three rows: (1) right and confident, (2) unsure, (3)
+# confidently wrong. Which row contributes most of the mean loss? Write its number.
+
+# %% nbgrader="guess" grade_id="guess_dominant_row" prediction="predict_dominant_row"
+guess_dominant_row = ""  # your guess: 1, 2 or 3
+### BEGIN SOLUTION
+guess_dominant_row = 3
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_dominant_row" points=1
+check_guess("predict_dominant_row", guess_dominant_row, choices=range(1, 4))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_dominant_row", guess_dominant_row, "c4b0462acbe08d83")
+### END HIDDEN TESTS
 
 # %%
 batch_logits = np.array([[8.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0, 0.0, 8.0]])
@@ -878,11 +1005,82 @@ print("loss per row:", losses)
 print(f"training loss (mean over the batch): {losses.mean():.4f}")
 
 # %% [markdown]
-# The unsure row costs `log 3 = 1.0986`, the confident right one almost nothing, and the
-# confident wrong one about 8: most of the mean. That is what makes the loss a good teacher.
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Row 3. The unsure row costs `log 3 = 1.0986`, the confident right one almost nothing, and
+# the confident wrong one about 8: most of the mean. That is what makes the loss a good teacher.
+#
+#
+# </details>
 
 # %% [markdown]
-# ## 10. How accurate? Measuring in ulps
+# ## 10. The same in PyTorch
+#
+# PyTorch has both functions in `torch.nn.functional`: `F.log_softmax(x, dim=-1)` (PyTorch's
+# `dim` is NumPy's `axis`; `-1` counts from the end, the last axis) and
+# `F.cross_entropy(logits, target)`, which takes **logits** and integer class indices, as
+# yours does. Two differences to know: by default it returns the **mean** over the batch
+# (`reduction="none"` gives one loss per row, as yours), and its targets must be 64-bit
+# integers (`torch.long`).
+#
+# **Predict.** Three rows: ordinary logits, logits near 1000, and a confident row with a class
+# ruled out (`-inf`). Will PyTorch's numbers and yours agree to the last digits? Not graded:
+# write your guess in the one-line cell below, then run on.
+#
+# (Without PyTorch the cell prints one line saying how to install it.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+from grader.learner.pytorch import torch_or_none
+
+torch = torch_or_none()
+if torch:
+    import torch.nn.functional as F
+
+    logits = np.array([[2.0, 0.0, -1.0], [1000.0, 1001.0, 0.0], [200.0, 0.0, -np.inf]])
+    targets = np.array([2, 0, 1])
+    theirs, yours = F.log_softmax(torch.from_numpy(logits), dim=-1).numpy(), log_softmax(logits)
+    print("F.log_softmax(x, dim=-1):", theirs.round(4).tolist())
+    print("your log_softmax(x):     ", yours.round(4).tolist())
+    finite = np.isfinite(theirs)
+    print("same -inf entries:", np.array_equal(finite, np.isfinite(yours)),
+          f"| largest difference elsewhere: {np.max(np.abs(theirs[finite] - yours[finite])):.1e}")
+
+# %%
+if torch:
+    logits_t, targets_t = torch.from_numpy(logits), torch.from_numpy(targets)  # float64 and int64 tensors
+    print("F.cross_entropy(x, t, reduction='none'):", F.cross_entropy(logits_t, targets_t, reduction="none").numpy())
+    print("your cross_entropy(x, t):               ", cross_entropy(logits, targets))
+    print(f"F.cross_entropy(x, t), its default: {F.cross_entropy(logits_t, targets_t).item():.4f} "
+          f"= the mean of yours: {cross_entropy(logits, targets).mean():.4f}")
+
+# %% [markdown]
+# Both compute from the logits, so they agree; yours accepts any integer dtype as targets,
+# PyTorch only `torch.long` (and bytes). The trap of `F.cross_entropy` is what it is given:
+# it applies log-softmax itself, so handing it **probabilities** (the output of a softmax)
+# gives a plausible-looking number that is simply wrong. And the gradient: PyTorch's autograd
+# through `log(softmax)` meets the `-inf · 0` of section 8, while from the logits it is finite.
+
+# %%
+if torch:
+    try:
+        F.cross_entropy(logits_t, targets_t.int())
+    except RuntimeError as error:
+        print("int32 targets:", error)
+    probabilities = torch.softmax(logits_t, dim=-1)
+    print("F.cross_entropy(softmax(x), t), probabilities by mistake:",
+          F.cross_entropy(probabilities, targets_t, reduction="none").numpy())
+    confident = torch.tensor([200.0, 0.0], requires_grad=True)  # float32, target 1: section 8's mistake
+    (-torch.log(torch.softmax(confident, dim=-1))[1]).backward()
+    print("float32 gradient through log(softmax([200, 0]))[1]:", confident.grad.numpy())
+    confident.grad = None
+    F.cross_entropy(confident[None], torch.tensor([1])).backward()
+    print("float32 gradient of F.cross_entropy([200, 0], 1):   ", confident.grad.numpy())
+
+# %% [markdown]
+# ## 11. How accurate? Measuring in ulps
 #
 # "No `inf` and no `nan`" is not the same as "accurate". To measure accuracy we need the
 # true answer, and a way to count how far off a float is.
@@ -890,10 +1088,15 @@ print(f"training loss (mean over the batch): {losses.mean():.4f}")
 # - **The true answer.** `mpmath` computes with as many digits as we ask for; at 60 significant
 #   digits, its LSE of our (exactly representable) inputs is right far beyond float64's 16.
 # - **Units in the last place.** Floats are spaced unevenly: near 1000 consecutive float64
-#   numbers are `1.1e-13` apart, near 1 only `2.2e-16`. `np.spacing(y)` gives that gap, one
-#   *ulp* at `y`. An error of 0.5 ulp is the best any float can do (correct rounding); a few
-#   ulps is excellent.
-#
+#   numbers are `1.1e-13` apart, near 1 only `2.2e-16` (float32: `6.1e-05` and `1.2e-07`).
+#   `np.spacing(y)` gives that gap, one *ulp* at `y`. An error of 0.5 ulp is the best any
+#   float can do (correct rounding); a few ulps is excellent.
+
+# %%
+for y in (1.0, 1000.0):
+    print(f"one ulp at {y:g}: float64 {np.spacing(y):.2g}, float32 {np.spacing(np.float32(y)):.2g}")
+
+# %% [markdown]
 # We count errors in ulps of `max(|y|, 1)`: for the LSE values here that is simply ulps of `y`;
 # for a log-weight very close to 0 (the top choice of a row whose other scores are far below)
 # it counts the error against 1, which is what matters when the log-weight is added to others.
@@ -903,12 +1106,11 @@ print(f"training loss (mean over the batch): {losses.mean():.4f}")
 # The shifted LSE is as accurate as the unshifted one wherever the unshifted one does not
 # overflow: both error bounds are a modest multiple of the unit roundoff, scaled by the
 # function's condition number (at most `max|x| / |LSE(x)|`: small unless LSE is close to 0).
-# So we expect a few ulps from the shifted forms, and outright failure (`inf`, `-inf`, `nan`)
-# from the naive ones on large or widely spread scores.
+# So we expect a few ulps from the shifted LSE, and outright failure (`inf`, `-inf`, `nan`)
+# from the naive one on large or widely spread scores. A log-weight is another matter: it is
+# a **difference**, `x_i - LSE(x)`, and how it is computed decides its accuracy.
 
 # %%
-import mpmath
-
 mpmath.mp.dps = 60
 
 
@@ -942,19 +1144,36 @@ print(f"  error: {ulp_errors([logsumexp([1000.0, 1001.0])], exact_logsumexp([[10
 # | near -1000 | the same minus 1000 | very negative scores: `exp` underflows |
 # | widely spread | normal, spread 300 | weights so small they underflow |
 #
-# For each we compare the naive LSE `log(sum(exp(x)))` with your `logsumexp`, and
-# `log(softmax(x))` (built on lesson 05's *stable* softmax) with your `log_softmax`.
+# For each we compare the naive LSE `log(sum(exp(x)))` with your `logsumexp`, and three
+# log-softmaxes: `log(softmax(x))` (built on lesson 05's *stable* softmax), `x - LSE(x)` (the
+# scores minus your `logsumexp`, one of section 7's two ways) and your `log_softmax`.
 #
 # The table shows the largest error of each formula in each family, or, when some results
 # came out `inf`, `-inf` or `nan`, the share of results that did ("fails").
 #
-# **Predict.** Which of the four formulas fail, and on which families? Does `log(softmax)`
-# fail on the huge scores, now that the softmax is stable?
+# **Predict (graded).** The shifted form `(x - m) - log(sum(exp(x - m)))` stays within a few
+# ulps. Near ±1000, does `x - LSE(x)` too? Write "yes" or "no". (Not graded: which formulas
+# fail, and on which families? Does `log(softmax)` fail on the huge scores, now that the
+# softmax is stable?)
+
+# %% nbgrader="guess" grade_id="guess_lse_difference_accurate" prediction="predict_lse_difference_accurate"
+guess_lse_difference_accurate = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_lse_difference_accurate = 'no'
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_lse_difference_accurate" points=1
+check_guess("predict_lse_difference_accurate", guess_lse_difference_accurate, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_lse_difference_accurate", guess_lse_difference_accurate, "184e5b0dfa7416f5")
+### END HIDDEN TESTS
 
 # %%
 families = {"ordinary": (1.0, 0.0), "near +1000": (1.0, 1000.0), "near -1000": (1.0, -1000.0),
             "widely spread": (300.0, 0.0)}
-methods = ["naive LSE", "your logsumexp", "log(softmax)", "your log_softmax"]
+methods = ["naive LSE", "your logsumexp", "log(softmax)", "x - LSE(x)", "your log_softmax"]
 rng = np.random.default_rng(8)
 results = {}  # (dtype name, family, method) -> array of errors in ulps
 for dtype in (np.float32, np.float64):
@@ -964,9 +1183,10 @@ for dtype in (np.float32, np.float64):
         exact_log_weights = [[mpmath.mpf(float(v)) - y for v in row] for row, y in zip(x, lse)]
         with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
             computed = {"naive LSE": naive_logsumexp(x), "your logsumexp": logsumexp(x),
-                        "log(softmax)": log_of_softmax(x), "your log_softmax": log_softmax(x)}
+                        "log(softmax)": log_of_softmax(x), "x - LSE(x)": x - logsumexp(x)[..., np.newaxis],
+                        "your log_softmax": log_softmax(x)}
         for method, values in computed.items():
-            exact = lse if "LSE" in method or "logsumexp" in method else exact_log_weights
+            exact = lse if method in ("naive LSE", "your logsumexp") else exact_log_weights
             results[dtype.__name__, family, method] = ulp_errors(values, exact, dtype)
 
 print(f"{'dtype':8} {'family':14}" + "".join(f"{m:>18}" for m in methods))
@@ -977,32 +1197,101 @@ for (name, family) in dict.fromkeys(key[:2] for key in results):
         broken = ~np.isfinite(errors)
         cells.append(f"fails {broken.mean():4.0%}" if broken.any() else f"max {errors.max():.2f} ulp")
     print(f"{name:8} {family:14}" + "".join(f"{c:>18}" for c in cells))
+print(", ".join(f"{dtype.__name__}: exp overflows above {np.log(np.finfo(dtype).max.astype(np.float64)):.2f}"
+                for dtype in (np.float32, np.float64)))
 
 # %% [markdown]
-# Read it row by row:
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# No: near ±1000 `x - LSE(x)` is about 256 ulps off, the shifted form under 2. Read the table
+# column by column:
 #
 # - **Naive LSE** is excellent on ordinary scores (under an ulp: the unshifted formula is fine
 #   when it does not overflow, as the paper says) and fails on every row near ±1000, in both
-#   precisions. On widely spread rows it fails whenever some score passes 88.7 (float32) or
-#   709.8 (float64).
+#   precisions. On widely spread rows it fails whenever some score passes 88.72 (float32) or
+#   709.78 (float64), where `exp` overflows.
+# - **Your shifted `logsumexp`** stays within about 1 ulp everywhere, and within half an ulp
+#   on large scores, where only the final rounding of `m + log(...)` counts: close to the
+#   best a float can do.
 # - **`log(softmax)`** survives large and very negative scores, because lesson 05's shift makes
-#   the weights themselves fine. It fails on widely spread rows: a weight below `1e-45`
-#   (float32) or `5e-324` (float64) is 0, and its log is `-inf`.
-# - **Your shifted `logsumexp` and `log_softmax`** stay within about 2 ulps everywhere.
+#   the weights themselves fine. It fails on widely spread rows: a weight below half the
+#   smallest positive float (`exp(-103.97)` in float32, `exp(-745.13)` in float64: section 2)
+#   is 0, and its log is `-inf`.
+# - **`x - LSE(x)`** never fails, and is as good as the rest on ordinary scores, but wherever
+#   the LSE is large (near ±1000, and in the hundreds on widely spread rows) it is up to about
+#   **256 ulps** off, in both precisions. The next cell shows why.
+# - **The shifted form, `(x - m) - log(sum(exp(x - m)))`**, which the solution's
+#   `log_softmax` uses, stays within 1.68 ulps everywhere: "a few ulps" holds for
+#   this form of log-softmax, not for every correct one. If your `log_softmax` subtracts
+#   your `logsumexp`, its column is the `x - LSE(x)` one.
+#
+#
+# </details>
+
+# %%
+pair = np.array([1000.0, 1000.0])  # two equal scores: each true log-weight is -log 2
+lse_float = logsumexp(pair)
+lse_error = float(mpmath.mpf(float(lse_float)) - exact_logsumexp([pair])[0])
+print(f"LSE of [1000, 1000] as a float: {lse_float!r}, off by {lse_error:.3g} "
+      f"= {abs(lse_error) / np.spacing(1000.0):.2f} ulp at 1000")
+print(f"half an ulp at 1000 is {np.spacing(1000.0) / 2:.3g} = {np.spacing(1000.0) / 2 / np.spacing(1.0):.0f} ulps at 1")
+true_log_weights = [-mpmath.log(2)] * 2
+print(f"x - LSE(x):              {pair - lse_float}, "
+      f"{ulp_errors(pair - lse_float, true_log_weights, np.float64).max():.1f} ulps off")
+shifted = pair - pair.max()
+print(f"(x - m) - log(sum(...)): {shifted - np.log(np.exp(shifted).sum())}, "
+      f"{ulp_errors(shifted - np.log(np.exp(shifted).sum()), true_log_weights, np.float64).max():.1f} ulps off")
+
+# %% [markdown]
+# `LSE(x) = m + log(sum(exp(x - m)))` is a number near 1000, and storing it as a float costs
+# up to half an ulp **at 1000** (here 0.48 ulp): nothing for the LSE itself. But `x - LSE(x)`
+# then subtracts two numbers near 1000 to get one near -0.69, and that subtraction keeps the
+# LSE's rounding error whole: half an ulp at 1000 is 256 ulps at 1 (in float32 too: both
+# spacings scale together). The shifted form never puts 1000 into a rounded sum: `x - m` is
+# exact here (two floats within a factor 2 of each other subtract exactly) and
+# `log(sum(exp(x - m)))` is a small number, rounded at its own small scale.
+#
+# The same care applies to the weights. `exp(log_softmax(x))` gives weights, but a log-weight
+# off by `d` gives a weight off by a factor `exp(d)`, about `1 + d`: Blanchard, Higham & Higham
+# warn that this form, `exp(x - LSE(x))`, is the less accurate way to compute softmax, and
+# recommend dividing, as lesson 05's stable softmax does. The true weights, again for 200 rows
+# near +1000, error in ulps of each weight:
+
+# %%
+near = np.random.default_rng(11).normal(size=(200, 10)) + 1000.0
+exact_weights = [[mpmath.exp(mpmath.mpf(float(v)) - y) for v in row] for row, y in zip(near, exact_logsumexp(near))]
+
+
+def weight_errors(weights):
+    """The largest |computed - exact| over all weights, in ulps of each exact weight (float64)."""
+    flat_exact = [w for row in exact_weights for w in row]
+    return max(float(abs(mpmath.mpf(float(c)) - w)) / np.spacing(float(w)) for c, w in zip(np.ravel(weights), flat_exact))
+
+
+for label, weights in (("stable_softmax (division)", stable_softmax(near)),
+                       ("exp(your log_softmax)", np.exp(log_softmax(near))),
+                       ("exp(x - LSE(x))", np.exp(near - logsumexp(near)[..., np.newaxis]))):
+    print(f"{label:26} largest error {weight_errors(weights):6.2f} ulps")
+
+# %% [markdown]
+# Dividing keeps every weight within a few ulps; `exp(x - LSE(x))` loses about 500 (the 256
+# ulps of its log-weights, counted now against weights below 1, whose ulps are smaller).
+# Exponentiating the shifted log-weights is close to dividing, yet still a little worse. So:
+# log-weights for losses and log-probabilities, division for weights.
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
-ceiling = 1e3
-width = 0.2
+ceiling = 1e4
+width = 0.16
 styles = {"naive LSE": (PALETTE[3], "//"), "your logsumexp": (PALETTE[0], ""),
-          "log(softmax)": (PALETTE[1], "\\\\"), "your log_softmax": (PALETTE[2], "")}
+          "log(softmax)": (PALETTE[1], "\\\\"), "x - LSE(x)": (PALETTE[4], "xx"), "your log_softmax": (PALETTE[2], "")}
 for ax, name in zip(axes, ("float32", "float64")):
     positions = np.arange(len(families))
     for k, method in enumerate(methods):
         colour, hatch = styles[method]
         worst = np.array([results[name, family, method].max() for family in families])
         heights = np.where(np.isfinite(worst), np.maximum(worst, 1e-2), ceiling)
-        bars = ax.bar(positions + (k - 1.5) * width, heights, width=width, color=colour, hatch=hatch,
+        bars = ax.bar(positions + (k - 2) * width, heights, width=width, color=colour, hatch=hatch,
                       edgecolor="black", linewidth=0.5, label=method)
         for bar, value in zip(bars, worst):
             if not np.isfinite(value):
@@ -1010,17 +1299,18 @@ for ax, name in zip(axes, ("float32", "float64")):
                         ha="center", va="bottom", fontsize=8)
     ax.axhline(1.0, color="grey", linewidth=0.8, linestyle=":")
     ax.set_yscale("log")
-    ax.set(title=f"{name}: largest error over 200 rows of 10 scores", ylim=(1e-2, ceiling * 20),
+    ax.set(title=f"{name}: largest error over 200 rows of 10 scores", ylim=(1e-2, ceiling * 30),
            xticks=positions, xticklabels=list(families), xlabel="family of random scores")
 axes[0].set_ylabel("largest error (ulps; 'fails' = inf, -inf or nan)")
 handles, names = axes[0].get_legend_handles_labels()
-fig.legend(handles, names, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 1.07), frameon=False)
-show(fig, alt="Two bar charts, float32 and float64, of the largest error in ulps (log scale) of four "
+fig.legend(handles, names, loc="upper center", ncol=5, bbox_to_anchor=(0.5, 1.07), frameon=False)
+show(fig, alt="Two bar charts, float32 and float64, of the largest error in ulps (log scale) of five "
               "formulas over four families of random scores: ordinary, near +1000, near -1000 and widely "
               "spread. The naive log-sum-exp is below 1 ulp on ordinary scores and fails (inf or -inf) on the "
               "other three families; log of the stable softmax is below 3 ulps except on widely spread scores, "
-              "where it fails with -inf. The shifted logsumexp and log_softmax stay at or below about 2 ulps "
-              "in every family and both precisions; a dotted line marks 1 ulp.")
+              "where it fails with -inf. The scores minus their log-sum-exp reach about 256 ulps near +1000 and "
+              "-1000. The shifted logsumexp stays within about 1 ulp and the shifted log_softmax within about "
+              "2 ulps in every family and both precisions; a dotted line marks 1 ulp.")
 
 # %% [markdown]
 # One fine point for the curious. For `[200, 0]` the top log-weight is `-log(1 + e^-200)`,
@@ -1044,15 +1334,19 @@ print("-log1p(sum of the rest):", -np.log1p(others))
 # ## What carries forward
 #
 # - Never take the log of a weight: a weight that underflows to 0 has lost its log-weight for
-#   good. Stay in the log domain: `log_softmax(x) = x - LSE(x)`.
+#   good. Stay in the log domain: `log_softmax(x) = x - LSE(x)`, computed as
+#   `(x - m) - log(sum(exp(x - m)))`.
 # - `LSE(x) = m + log(sum(exp(x - m)))` with `m` each row's max: the sum lies between 1 and n,
 #   so nothing overflows or vanishes. Unlike softmax, the shift does not cancel: add `m` back.
-# - Cross-entropy is computed from the logits, `LSE(row) - row[target]`, one loss per row;
-#   the training loss is their mean.
-# - Measured against 60-digit arithmetic, the shifted forms stay within a few ulps in float32
-#   and float64, as Blanchard, Higham & Higham's analysis predicts, while the naive forms do
-#   not merely lose accuracy: they return `inf`, `-inf` or `nan`.
+# - Cross-entropy is computed from the logits, `-log_softmax(row)[target]`, one loss per row;
+#   the training loss is their mean. PyTorch's `F.cross_entropy` takes logits too, and
+#   averages unless told `reduction="none"`.
+# - Measured against 60-digit arithmetic, the shifted LSE is within about an ulp and the
+#   shifted log-softmax, `(x - m) - log(sum(exp(x - m)))`, within 2 ulps, in float32 and float64, while the naive forms do not merely
+#   lose accuracy: they return `inf`, `-inf` or `nan`. Subtracting a rounded LSE, `x - LSE(x)`,
+#   costs half an ulp of the LSE: 256 ulps at ±1000. For weights, divide (lesson 05) rather
+#   than exponentiate log-weights.
 #
-# The next lesson differentiates softmax (its Jacobian, and why a saturated softmax stops
-# learning) and computes it in one pass over a long row, as FlashAttention does, with a
-# running max that plays exactly the role of `m` here.
+# The next lesson differentiates softmax (its Jacobian, and the gradient of this lesson's
+# loss) and computes it in one pass over a long row, as FlashAttention does, with a running
+# max that plays exactly the role of `m` here.

@@ -12,7 +12,7 @@ MISCONCEPTIONS = [
         "logsumexp_no_shift",
         "logsumexp",
         "took log(sum(exp(x))) with no shift: exp(1000) overflows to inf and exp(-1000) underflows to 0",
-        "shift by each row's max m first, and add it back: m + log(sum(exp(x - m)))",
+        "take each row's largest score out of the sum first, so no exp can overflow; it is still part of the answer",
         """
 def logsumexp(scores):
     return np.log(np.sum(np.exp(scores), axis=-1))
@@ -23,7 +23,7 @@ def logsumexp(scores):
         "logsumexp_forgets_max",
         "logsumexp",
         "shifted by the max but forgot to add it back: that is the LSE of x - m, not of x",
-        "the shift does not cancel here: return m + log(sum(exp(x - m)))",
+        "the shift does not cancel here as it does in a softmax: the max you took out belongs in the result",
         """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
@@ -36,7 +36,7 @@ def logsumexp(scores):
         "logsumexp_global_max",
         "logsumexp",
         "shifted every row's LSE by the global max of the whole array instead of the row's own max",
-        "take the max over the last axis: x.max(axis=-1, keepdims=True)",
+        "each row is its own problem: shift it by its own largest score, not the largest of the whole array",
         """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
@@ -49,7 +49,7 @@ def logsumexp(scores):
         "logsumexp_nan_for_masked_rows",
         "logsumexp",
         "returned nan for a row whose scores are all -inf: -inf - (-inf) is nan, but the LSE of such a row is -inf",
-        "where a row's max is -inf, shift by 0 instead, and give a sum of 0 the log -inf",
+        "a row of -inf scores has no evidence: -inf is no use as a shift, and any finite one leaves its sum at 0",
         """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
@@ -62,7 +62,7 @@ def logsumexp(scores):
         "logsumexp_keeps_axis",
         "logsumexp",
         "kept the summed axis (keepdims=True) in the result: one number per row is expected, shape scores.shape[:-1]",
-        "drop the last axis of the result (sum without keepdims, or index [..., 0])",
+        "one number per row: the axis you summed over should not survive into the result",
         """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
@@ -77,7 +77,7 @@ def logsumexp(scores):
         "logsumexp_sums_axis0",
         "logsumexp",
         "summed down the first axis (axis 0) instead of along each row",
-        "take the max and the sum over the last axis: axis=-1",
+        "a row is the last axis, whatever the number of axes: take its max and its sum there",
         """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
@@ -90,7 +90,7 @@ def logsumexp(scores):
         "logsumexp_float32_becomes_float64",
         "logsumexp",
         "turned float32 scores into float64 LSEs (np.asarray(scores, dtype=float) converts every input)",
-        "convert only non-float input: np.issubdtype(x.dtype, np.floating) tells you",
+        "convert only what is not already a float: a float32 row should give a float32 answer",
         """
 def logsumexp(scores):
     x = np.asarray(scores, dtype=float)
@@ -105,7 +105,7 @@ def logsumexp(scores):
         "logsumexp_in_place",
         "logsumexp",
         "shifted the caller's array in place (x -= m on the input itself), so the scores it was given changed",
-        "put the shifted scores in a new array: z = x - m, and take exp(z)",
+        "the scores belong to the caller: shift a new array, never the one you were given",
         """
 def logsumexp(scores):
     x = np.asarray(scores)
@@ -124,7 +124,7 @@ def logsumexp(scores):
         "logsumexp",
         "took np.log of the zero sum of a row of -inf scores: -inf is the right answer, but NumPy warns "
         "(divide by zero encountered in log)",
-        "fill those rows with -inf yourself: np.log(total, out=np.full_like(total, -np.inf), where=total > 0)",
+        "-inf is the right answer for a zero sum, but NumPy warns when you ask log for it: decide those rows yourself",
         """
 def logsumexp(scores):
     x = np.asarray(scores)
@@ -141,7 +141,7 @@ def logsumexp(scores):
         "logsumexp",
         "replaced -inf scores by a large negative number (-1e9) to keep the shift finite: a row of -inf scores "
         "then gives about -1e9 instead of -inf, and scores below -1e9 lose to the stand-ins",
-        "keep -inf (exp(-inf) is 0); only where a row's max is -inf shift by 0, and give a zero sum the log -inf",
+        "-inf is a fine score (its exp is exactly 0); only the shift of a row with no finite score needs care",
         """
 def logsumexp(scores):
     x = np.asarray(scores)
@@ -158,7 +158,7 @@ def logsumexp(scores):
         "logsumexp",
         "shifted each row by its first score instead of its max: any constant works on paper, but exp overflows "
         "when a later score is far above the first",
-        "shift by the row's max, so the largest term is exp(0) = 1 and no term can overflow",
+        "shift by the row's largest score, so the largest term is exp(0) = 1 and no term can overflow",
         """
 def logsumexp(scores):
     x = np.asarray(scores)
@@ -174,7 +174,7 @@ def logsumexp(scores):
         "logsumexp",
         "clipped the scores to [-700, 700] so that exp cannot overflow: every score beyond that is silently "
         "changed, so large or very negative rows give wrong LSEs",
-        "leave the scores as they are and shift each row by its max: m + log(sum(exp(x - m)))",
+        "no score needs changing: a shift by each row's max keeps every exp in range and changes nothing else",
         """
 def logsumexp(scores):
     x = np.asarray(scores)
@@ -190,7 +190,7 @@ def logsumexp(scores):
         "logsumexp",
         "dropped the summed axis with np.squeeze, which drops every other axis of length 1 too: a batch of one "
         "row, shape (1, n), gives a bare number instead of shape (1,)",
-        "remove only the last axis: index the result with [..., 0], or sum without keepdims",
+        "remove only the axis you summed over: a batch with rows of length 1 or one row still keeps its other axes",
         """
 def logsumexp(scores):
     x = np.asarray(scores)
@@ -208,7 +208,7 @@ def logsumexp(scores):
         "logsumexp",
         "looped over the rows of a 2-D view (reshape(-1, n)) and never gave the results back the leading shape: "
         "scores of shape (2, 3, n) give 6 numbers in a row instead of shape (2, 3)",
-        "reshape the results to scores.shape[:-1] at the end (then a single row gives a single number)",
+        "one answer per row, laid out as the rows were: the shape of the scores without their last axis",
         """
 def logsumexp(scores):
     x = np.asarray(scores)
@@ -230,7 +230,7 @@ def logsumexp(scores):
         "logsumexp_returns_list",
         "logsumexp",
         "returned the LSEs of a batch as a Python list (math.log row by row) instead of a NumPy array",
-        "turn the results into an array at the end: np.array(results, dtype=...).reshape(scores.shape[:-1])",
+        "the caller expects a NumPy array of one LSE per row, in the scores' float dtype",
         """
 def logsumexp(scores):
     import math
@@ -252,7 +252,7 @@ def logsumexp(scores):
         "logsumexp",
         "left integer scores as integers: shifting small integer types (int8, uint8, int16) wraps around, and "
         "np.exp of them gives float16 or float32 instead of float64",
-        "turn integer input into float64 first: if not np.issubdtype(x.dtype, np.floating): x = x.astype(np.float64)",
+        "integer scores are numbers too: make them float64 before the arithmetic",
         """
 def logsumexp(scores):
     x = np.asarray(scores)
@@ -267,7 +267,7 @@ def logsumexp(scores):
         "logsumexp_out_buffer_float64",
         "logsumexp",
         "made the -inf buffer for np.log's out= with np.full, which is float64, so float32 scores gave float64 LSEs",
-        "make the buffer in the sum's own dtype: np.full_like(total, -np.inf)",
+        "anything you make to hold results should have the dtype of the sum it holds",
         """
 def logsumexp(scores):
     x = np.asarray(scores)
@@ -286,7 +286,7 @@ def logsumexp(scores):
         "log_softmax",
         "took the log of the softmax weights: a weight that underflows to 0 gives -inf, though its log-weight "
         "is an ordinary number",
-        "never form the weights: return (x - m) - log(sum(exp(x - m))) with m each row's max",
+        "never form the weights (one that underflows has lost its log-weight): subtract the row's LSE from its scores",
         """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -299,7 +299,7 @@ def log_softmax(scores):
         "log_softmax_no_shift",
         "log_softmax",
         "subtracted log(sum(exp(x))) with no shift: exp(1000) overflows to inf and exp(-1000) underflows to 0",
-        "shift by each row's max first: (x - m) - log(sum(exp(x - m)))",
+        "every exp must stay in range: shift each row by its own max before any exp",
         """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -311,7 +311,7 @@ def log_softmax(scores):
         "log_softmax_only_max",
         "log_softmax",
         "subtracted only the max and left out the log of the shifted sum: the weights no longer sum to 1",
-        "subtract the whole LSE: (x - m) - log(sum(exp(x - m)))",
+        "the max is only part of the LSE: after the shift, a log of the shifted sum is still to be subtracted",
         """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -323,7 +323,7 @@ def log_softmax(scores):
         "log_softmax_global_max",
         "log_softmax",
         "shifted the log-weights by the global max of the whole array instead of each row's own max",
-        "take the max over the last axis: x.max(axis=-1, keepdims=True)",
+        "each row is its own problem: shift it by its own largest score, not the largest of the whole array",
         """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -336,7 +336,7 @@ def log_softmax(scores):
         "log_softmax_lse_without_keepdims",
         "log_softmax",
         "subtracted each row's LSE without keeping its axis, so it lined up with the columns instead of the rows",
-        "keep the summed axis (keepdims=True, or lse[..., np.newaxis]) so each row loses its own LSE",
+        "each row must lose its own LSE: line the one number per row up with the row it belongs to",
         """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -350,7 +350,7 @@ def log_softmax(scores):
         "log_softmax_sums_whole_array",
         "log_softmax",
         "took one LSE of the whole array instead of one per row, so unrelated rows competed",
-        "take the max and the sum over the last axis (axis=-1, keepdims=True)",
+        "a row is the last axis: its max and its sum are taken along it, not over the whole array",
         """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -363,7 +363,7 @@ def log_softmax(scores):
         "log_softmax_float32_becomes_float64",
         "log_softmax",
         "turned float32 scores into float64 log-weights (np.asarray(scores, dtype=float) converts every input)",
-        "convert only non-float input: np.issubdtype(x.dtype, np.floating) tells you",
+        "convert only what is not already a float: float32 scores should give float32 log-weights",
         """
 def log_softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -376,7 +376,7 @@ def log_softmax(scores):
         "log_softmax_in_place",
         "log_softmax",
         "shifted and normalised the caller's array in place (x -= ... on the input itself) and returned it",
-        "compute into a new array: z = x - m, then return z - log(sum(exp(z)))",
+        "the scores belong to the caller: compute into a new array, never the one you were given",
         """
 def log_softmax(scores):
     x = np.asarray(scores)
@@ -393,7 +393,7 @@ def log_softmax(scores):
         "log_softmax",
         "subtracted each row's first score rather than its largest: exp then overflows to inf as soon as another "
         "score is more than about 709 above the first",
-        "subtract each row's max, so every shifted score is at most 0 and exp stays at most 1",
+        "shift by each row's largest score, so every shifted score is at most 0 and no exp can overflow",
         """
 def log_softmax(scores):
     x = np.asarray(scores)
@@ -409,7 +409,7 @@ def log_softmax(scores):
         "log_softmax",
         "normalised over axis 1, which is the last axis only for 2-D scores: a (k, 1, n) or (2, 3, n) batch is "
         "normalised down the wrong axis",
-        "use axis=-1 (the last axis) whatever the number of axes",
+        "the last axis, whatever the number of axes, is the one a row runs along",
         """
 def log_softmax(scores):
     x = np.asarray(scores)
@@ -426,7 +426,7 @@ def log_softmax(scores):
         "log_softmax",
         "replaced -inf scores by -1e9 to keep the arithmetic finite: a forbidden choice then gets a log-weight "
         "near -1e9 instead of -inf, and scores below -1e9 go wrong",
-        "leave -inf as it is: exp(-inf) is 0, and -inf minus the row's LSE is -inf",
+        "-inf is a fine score: its exp is 0, and -inf minus the row's LSE is -inf, as a forbidden choice should be",
         """
 def log_softmax(scores):
     x = np.asarray(scores)
@@ -443,7 +443,7 @@ def log_softmax(scores):
         "log_softmax",
         "took the log of the weights plus a small epsilon, log(p + 1e-12), to dodge log(0): every log-weight is "
         "nudged, and a score far below the others gives about -27.6 instead of its true log-weight",
-        "never form the weights: return (x - m) - log(sum(exp(x - m)))",
+        "an epsilon only hides the lost weight: never form the weights, subtract the row's LSE from its scores",
         """
 def log_softmax(scores):
     x = np.asarray(scores)
@@ -459,7 +459,7 @@ def log_softmax(scores):
         "log_softmax",
         "left integer scores as integers: shifting int8 or uint8 scores wraps around, and np.exp of small integer "
         "types gives float16 or float32 log-weights instead of float64",
-        "turn integer input into float64 first: if not np.issubdtype(x.dtype, np.floating): x = x.astype(np.float64)",
+        "integer scores are numbers too: make them float64 before the arithmetic",
         """
 def log_softmax(scores):
     x = np.asarray(scores)
@@ -472,7 +472,7 @@ def log_softmax(scores):
         "log_softmax_returns_list",
         "log_softmax",
         "returned the log-weights as nested Python lists (math.log row by row) instead of a NumPy array",
-        "turn the rows into an array at the end: np.array(rows, dtype=...).reshape(scores.shape)",
+        "the caller expects a NumPy array shaped like the scores, in their float dtype",
         """
 def log_softmax(scores):
     import math
@@ -493,7 +493,7 @@ def log_softmax(scores):
         "cross_entropy_via_log_of_softmax",
         "cross_entropy",
         "computed the loss as -log(softmax(logits))[target]: a weight that underflows to 0 makes the loss inf",
-        "compute from the logits: LSE(row) - row[target], never through the weights",
+        "compute from the logits: the loss needs the target's log-weight, which never has to pass through a weight",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
@@ -508,7 +508,7 @@ def cross_entropy(logits, target):
         "cross_entropy_forgets_minus",
         "cross_entropy",
         "returned the log-weight of the target instead of its negative: the loss must be -log p, which is >= 0",
-        "loss = LSE(row) - row[target] = -log_softmax(row)[target]",
+        "the loss is the negative log-weight of the target: it grows as the target's weight shrinks",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
@@ -522,7 +522,7 @@ def cross_entropy(logits, target):
         "cross_entropy_adds_target_logit",
         "cross_entropy",
         "added the target's logit to the LSE instead of subtracting it",
-        "loss = LSE(row) - row[target]: the higher the target's logit, the smaller the loss",
+        "a higher logit for the target should mean a smaller loss: check the sign of the target's term",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
@@ -536,7 +536,7 @@ def cross_entropy(logits, target):
         "cross_entropy_no_shift",
         "cross_entropy",
         "took log(sum(exp(logits))) with no shift: exp(1000) overflows to inf",
-        "shift by each row's max m: m + log(sum(exp(x - m))) - x[target]",
+        "the row's LSE is in the loss, and it needs the max shift like any log-sum-exp",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
@@ -549,7 +549,7 @@ def cross_entropy(logits, target):
         "cross_entropy_mean_over_batch",
         "cross_entropy",
         "averaged the losses over the batch: one loss per row is expected (take the mean afterwards)",
-        "return the loss of every row, shape logits.shape[:-1]; do not call .mean()",
+        "one loss per row: averaging them is the caller's step, not this function's",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
@@ -563,7 +563,7 @@ def cross_entropy(logits, target):
         "cross_entropy_target_column",
         "cross_entropy",
         "indexed the columns with the whole target array (x[..., target]), which pairs every row with every target",
-        "pick one entry per row: np.take_along_axis(x, target[..., None], axis=-1), or x[np.arange(n), target]",
+        "each row has its own target: row i's loss reads entry target[i] of row i, not a whole column",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
@@ -577,7 +577,7 @@ def cross_entropy(logits, target):
         "cross_entropy_float32_becomes_float64",
         "cross_entropy",
         "turned float32 logits into float64 losses (np.asarray(logits, dtype=float) converts every input)",
-        "convert only non-float input: np.issubdtype(x.dtype, np.floating) tells you",
+        "convert only what is not already a float: float32 logits should give float32 losses",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits, dtype=float)
@@ -591,7 +591,7 @@ def cross_entropy(logits, target):
         "cross_entropy_in_place",
         "cross_entropy",
         "shifted the caller's logits in place (x -= m on the input itself), so the logits it was given changed",
-        "put the shifted logits in a new array: z = x - m",
+        "the logits belong to the caller: shift a new array, never the one you were given",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
@@ -608,7 +608,7 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "multiplied a one-hot row by the log-weights and summed: a logit of -inf gives 0 * -inf = nan, although "
         "that class plays no part in the loss",
-        "pick the target's log-weight instead of multiplying: np.take_along_axis, or np.where(one_hot, log_p, 0)",
+        "a loss needs the target's log-weight alone: a one-hot product meets -inf times 0 for a ruled-out class",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
@@ -626,7 +626,7 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "picked the target logits with x[np.arange(x.shape[0]), target], which works for a 2-D batch only: a "
         "single row or a batch with more axes fails or picks the wrong entries",
-        "np.take_along_axis(x, target[..., None], axis=-1)[..., 0] works for any number of leading axes",
+        "rows can have any number of leading axes: pick each row's target in a way that does not count them",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
@@ -643,7 +643,7 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "dropped the picked axis with np.squeeze, which drops every axis of length 1: a batch of one row, shape "
         "(1, n), gives a bare number instead of one loss in shape (1,)",
-        "remove only the last axis: index with [..., 0] after np.take_along_axis",
+        "remove only the axis of the classes: a batch of one row, or of rows of one class, keeps its other axes",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
@@ -660,7 +660,7 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "used the target as an array without converting it (target[..., None]): a target given as a Python int "
         "or a list fails",
-        "convert it first: t = np.asarray(target), then t[..., np.newaxis]",
+        "a target may come as a list or a plain int: make it an array before you index with it",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
@@ -677,7 +677,7 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "left integer logits as integers: shifting int8 or uint8 logits wraps around, and np.exp of small integer "
         "types gives float16 or float32 losses instead of float64",
-        "turn integer logits into float64 first: if not np.issubdtype(x.dtype, np.floating): x = x.astype(np.float64)",
+        "integer logits are numbers too: make them float64 before the arithmetic",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
@@ -692,7 +692,7 @@ def cross_entropy(logits, target):
         "cross_entropy_returns_list",
         "cross_entropy",
         "returned the losses of a batch as a Python list (a loop with math.log) instead of a NumPy array",
-        "turn the losses into an array at the end: np.array(losses, dtype=...).reshape(logits.shape[:-1])",
+        "the caller expects a NumPy array of one loss per row, shaped like the logits without their last axis",
         """
 def cross_entropy(logits, target):
     import math
@@ -714,7 +714,7 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "took -log(p[target] + 1e-12) to dodge log(0): every loss is nudged, and a confident mistake costs at "
         "most about 27.6 instead of its true loss",
-        "compute from the logits, LSE(row) - row[target]: no weights, so no log(0) and no epsilon",
+        "an epsilon only hides the lost weight: compute from the logits, where no weight and no log(0) appear",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits)
@@ -732,7 +732,7 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "shifted each row by the target's logit instead of the row's max, log(sum(exp(x - x[target]))): exact on "
         "paper, but exp overflows when another class's logit is far above the target's",
-        "shift by the row's max m: loss = m + log(sum(exp(x - m))) - x[target]",
+        "shift by the row's max, so no exp can overflow, whatever the target's own logit",
         """
 def cross_entropy(logits, target):
     x = np.asarray(logits)

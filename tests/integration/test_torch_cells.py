@@ -1,0 +1,118 @@
+"""The lessons' PyTorch cells: with torch installed (as in the test environment) they print the comparison, not
+the install line; while grading they print one line and never import torch, under `grader grade` and under plain
+`nbgrader autograde` alike, and the scores are those of every other graded cell.
+
+Without torch the first test fails (it does not skip): CI installs torch from requirements.txt.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from grader.course import Course
+from grader.engine import status
+from grader.engine.grade import grade_outcome
+from grader.engine.sandbox import IOPUB_SECONDS
+from grader.learner.pytorch import INSTALL_LINE, SKIPPED_LINE
+from grader.proof.simulate import cell_scores, course_with_class
+from tests.support import COURSE, run_apart, tools_env
+
+TORCH_CALL = "torch_or_none()"
+LESSONS_WITH_TORCH = [lesson for lesson in COURSE.lesson_ids() if TORCH_CALL in COURSE.text_source(lesson).read_text()]
+GRADED_LESSON = "08_log_softmax"
+PROBE = 'import sys\nprint("torch imported in this kernel:", "torch" in sys.modules)'
+
+
+def torch_cells(nb: nbformat.NotebookNode) -> list[int]:
+    """Indices of the code cells that call torch_or_none or run only `if torch:`."""
+    return [
+        index
+        for index, cell in enumerate(nb.cells)
+        if cell.cell_type == "code" and (TORCH_CALL in cell.source or cell.source.startswith("if torch:"))
+    ]
+
+
+def printed(cell) -> str:
+    return "".join(output.get("text", "") for output in cell.outputs if output.get("output_type") == "stream")
+
+
+def with_probe(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The notebook with a last cell of the learner's own that says whether the kernel has imported torch."""
+    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
+    nb.cells.append(nbformat.v4.new_code_cell(PROBE))
+    return nb
+
+
+def test_some_lesson_compares_with_pytorch():
+    assert GRADED_LESSON in LESSONS_WITH_TORCH
+
+
+@pytest.mark.parametrize("lesson", LESSONS_WITH_TORCH)
+def test_with_torch_installed_every_torch_cell_prints_its_comparison(lesson, tmp_path):
+    """The source notebook run up to its last PyTorch cell, as in a learner's lab (no grading variable)."""
+    nb = nbformat.read(COURSE.source_notebook(lesson), as_version=4)
+    cells = torch_cells(nb)
+    nb.cells = nb.cells[: cells[-1] + 1]
+    client = NotebookClient(
+        nb, timeout=300, iopub_timeout=IOPUB_SECONDS, resources={"metadata": {"path": str(tmp_path)}}
+    )
+    run_apart(client.execute)
+    for index in cells:
+        text = printed(nb.cells[index])
+        assert text.strip(), nb.cells[index].source
+        assert INSTALL_LINE not in text and SKIPPED_LINE not in text, text
+
+
+def graded_in_kernel(lesson: str, nb: nbformat.NotebookNode) -> tuple[dict[str, float], list[str]]:
+    """`grader grade`'s grading of one submission: its score per graded cell, and what its torch cells and its
+    last cell printed."""
+    outcome = run_apart(lambda: grade_outcome(COURSE, lesson, nbformat.writes(nb), None, []))
+    assert outcome.status == status.GRADED, outcome.detail
+    assert outcome.result is not None and outcome.result.executed is not None
+    executed = outcome.result.executed
+    texts = [printed(executed.cells[index]) for index in torch_cells(executed)] + [printed(executed.cells[-1])]
+    return {cell: score for cell, (score, _) in outcome.result.grades.items()}, texts
+
+
+def test_a_graded_submission_never_imports_torch_and_keeps_full_marks():
+    nb = with_probe(COURSE.learner_notebook(GRADED_LESSON, COURSE.reference_answers(GRADED_LESSON)))
+    scores, texts = graded_in_kernel(GRADED_LESSON, nb)
+    *torch_texts, probe = texts
+    assert torch_texts and all(text == f"{SKIPPED_LINE}\n" or text == "" for text in torch_texts), torch_texts
+    assert torch_texts[0] == f"{SKIPPED_LINE}\n"  # the cell that calls torch_or_none: one line, the rest silent
+    assert probe == "torch imported in this kernel: False\n"
+    report = nbformat.read(COURSE.source_notebook(GRADED_LESSON), as_version=4)
+    points = {
+        cell.metadata.nbgrader.grade_id: float(cell.metadata.nbgrader.points)
+        for cell in report.cells
+        if cell.metadata.get("nbgrader", {}).get("grade", False)
+    }
+    assert scores == points  # every graded cell its full points
+
+
+def test_plain_nbgrader_autograde_skips_the_torch_cells_too_with_the_same_scores(tmp_path):
+    """benchmarks/autograde.py compares the two tools on the same work: nbgrader sets NBGRADER_EXECUTION itself."""
+    nb = with_probe(COURSE.learner_notebook(GRADED_LESSON, COURSE.reference_answers(GRADED_LESSON)))
+    root = course_with_class(COURSE, tmp_path / "course", [GRADED_LESSON], {("s01", GRADED_LESSON): nb})
+    done = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "autograde", GRADED_LESSON],
+        cwd=root,
+        env=tools_env(),
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    autograded = root / ".grading" / "autograded" / "s01" / GRADED_LESSON / f"{GRADED_LESSON}.ipynb"
+    executed = nbformat.read(autograded, as_version=4)
+    assert printed(executed.cells[torch_cells(executed)[0]]) == f"{SKIPPED_LINE}\n"
+    assert printed(executed.cells[-1]) == "torch imported in this kernel: False\n"
+    plain = {cell: score for (_, _, cell), score in cell_scores(Course(root), [GRADED_LESSON]).items()}
+    ours, _ = graded_in_kernel(GRADED_LESSON, nb)
+    assert plain == ours
