@@ -32,5 +32,11 @@ NUMBERS = [
     "context of 'step':    [0.4219 0.6231 0.5507] | unmasked: [0.4219 0.6231 0.5507]",
     "causal: the first three context vectors are the same without the rest of the sentence: True",
     "no mask: cutting the sentence moves them by up to 0.3242",
+    # 10: PyTorch side by side (CI installs torch: without it these lines are missing and the test fails)
+    "scaled_dot_product_attention, attn_mask = allowed: same as attend: True",
+    "scaled_dot_product_attention, attn_mask = ~allowed: same as attend: False",
+    "  and the last token, with every key flipped to forbidden, gets: [0.0000 0.0000 0.0000]",
+    "MultiheadAttention, key_padding_mask = ~real: same as attend: True | same weights: True",
+    "MultiheadAttention, key_padding_mask = real: same as attend: False | nan in the full sentence: True",
     "batch of 2 works: True",
 ]
