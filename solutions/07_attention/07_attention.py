@@ -108,6 +108,12 @@ print("row sums:   ", weights.sum(axis=1))
 print("column sums:", weights.sum(axis=0))
 
 # %% [markdown]
+# Every row sums to 1 (each token's attention is a distribution over the positions it
+# reads); the columns do not, and need not: a column says how much attention a token
+# *receives*, and popular tokens receive more. "journey" gets the weights of lesson 03,
+# `[0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581]`.
+
+# %% [markdown]
 # **A distribution over what?** Lesson 01 said that weights only mean something over a
 # stated set of choices. **Predict.** What does the third entry of the "journey" row mean:
 # 0.2333 of what, shared among which choices?
@@ -121,11 +127,6 @@ print("column sums:", weights.sum(axis=0))
 # *i* chooses among positions 0..*i* only.
 
 # %% [markdown]
-# Every row sums to 1 (each token's attention is a distribution over the positions it
-# reads); the columns do not, and need not: a column says how much attention a token
-# *receives*, and popular tokens receive more. "journey" gets the weights of lesson 03,
-# `[0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581]`.
-#
 # Now the point of the weights. Token *i*'s **context vector** is the weighted average of
 # all the token vectors, with its own row of weights: `sum over j of weights[i, j] * X[j]`.
 # For all tokens at once that is one matrix product, `weights @ X`.
@@ -846,8 +847,9 @@ for label, flag in [("unscaled", False), ("scaled", True)]:
 # %% [markdown]
 # Dividing by √3 shrinks the differences between scores, so the weights move toward
 # uniform (the largest drops from 0.2379 to 0.2070) and the context vector moves toward
-# the plain average of the six vectors (from 0.0797 away to 0.0464). With d_k = 3 the effect is mild; with d_k = 512 it
-# is the difference between the two rows printed at the end of section 5.
+# the plain average of the six vectors (from 0.0797 away to 0.0464). With d_k = 3 the
+# effect is mild; with d_k = 512 it is the difference between the two rows printed at
+# the end of section 5.
 
 # %% [markdown]
 # ## 9. Causal self-attention
