@@ -19,7 +19,11 @@
 #   masked attention weights of the journey sentence.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them.
+# *before* you run the cell that computes the answer, in the one-line cell under the question.
+# Those marked **Predict (graded)** earn a point each: write the guess in the cell under the
+# question, run it and its check, and only then run on. The check says your guess is written
+# down, not whether it is right; that counts when your work is graded. Each explanation is
+# folded under the answer: open it once you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -28,6 +32,7 @@ from matplotlib.colors import ListedColormap
 
 from grader.learner.checks import check_call, check_generated, check_quiet, check_raises, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
@@ -69,6 +74,9 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 #
 # Masks should be **booleans**, not 0/1 numbers. **Predict.** `~` means "not". What do
 # you get from `~` on the numbers 1 and 0, and on the booleans True and False?
+
+# %%
+# Your guess (not graded):
 
 # %%
 as_numbers = np.array([1, 0])
@@ -189,8 +197,23 @@ for _lengths, _n in [(np.array([3, 1, 4]), 4), (np.array([2, 0, 5], dtype=np.int
 # %% [markdown]
 # ## 4. Picture the masks
 #
-# **Predict.** In the causal mask of the six journey tokens, how many entries are
-# allowed? In the padding mask of the three sentences above?
+# **Predict (graded).** How many entries of the causal mask of the six journey tokens
+# are allowed? Write a whole number. (And, not graded: how many in the padding mask of
+# the three sentences above?)
+
+# %% nbgrader="guess" grade_id="guess_causal_count" prediction="predict_causal_count"
+guess_causal_count = ""  # your guess: a whole number, such as 0
+### BEGIN SOLUTION
+guess_causal_count = 21
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_causal_count" points=1
+check_guess("predict_causal_count", guess_causal_count, choices=range(0, 37))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_causal_count", guess_causal_count, "5f1906c69613087d")
+### END HIDDEN TESTS
 
 # %%
 causal6 = causal_mask(6)
@@ -202,8 +225,12 @@ print("allowed in the padding mask:", padding.sum(), "of", padding.size)
 print(padding.astype(int))
 
 # %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
 # The causal mask allows 1 + 2 + … + 6 = 21 of the 36 pairs; the padding mask allows
 # 6 + 2 + 3 = 11 of the 18 positions.
+#
+# </details>
 
 # %%
 mask_colours = ListedColormap(["#EEEEEE", PALETTE[0]])
@@ -244,8 +271,23 @@ show(fig, alt="Two mask heatmaps. Left: the 6 by 6 causal mask of the journey to
 # its score to 0 (or, the same thing, multiply the scores by the mask, since False
 # counts as 0).
 #
-# **Predict.** After setting the forbidden score to 0, how much weight does the forbidden
-# choice get? Now the same with `-inf` in its place instead of 0?
+# **Predict (graded).** After setting the forbidden score to 0, how much weight does the
+# forbidden choice get: (a) exactly 0, (b) about 0.19, (c) about 0.33, (d) about 0.5?
+# Write a letter. (And, not graded: what does it get with `-inf` in its place instead?)
+
+# %% nbgrader="guess" grade_id="guess_zero_weight" prediction="predict_zero_weight"
+guess_zero_weight = ""  # your guess: "a", "b", "c" or "d"
+### BEGIN SOLUTION
+guess_zero_weight = "b"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_zero_weight" points=1
+check_guess("predict_zero_weight", guess_zero_weight, choices=["a", "b", "c", "d"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_zero_weight", guess_zero_weight, "d495cbe68df0ed95")
+### END HIDDEN TESTS
 
 # %%
 scores = np.array([0.5, 1.0, 2.0])
@@ -258,8 +300,12 @@ print("forbidden score set to -inf:", removed)
 print("scores * mask is the same as setting 0:", np.array_equal(scores * allowed, np.where(allowed, scores, 0.0)))
 
 # %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
 # A score of 0 is an ordinary score, not "nothing": its evidence is exp(0) = 1, which
-# competes with the evidence of the two allowed scores:
+# competes with the evidence of the two allowed scores; the next cell does the sum.
+#
+# </details>
 
 # %%
 allowed_evidence = np.exp([0.5, 1.0])
@@ -279,8 +325,22 @@ print("exp(0) =", np.exp(0.0), "| exp(-inf) =", np.exp(-np.inf))
 print("the allowed pair on its own:", stable_softmax([0.5, 1.0]))
 
 # %% [markdown]
-# **Predict.** Now every score is negative: `[-3, -2, -1]`, last one forbidden. What does
-# setting the forbidden score to 0 do this time?
+# **Predict (graded).** Now every score is negative: `[-3, -2, -1]`, last one forbidden.
+# After setting the forbidden score to 0, which choice gets the most weight: A, B or C?
+
+# %% nbgrader="guess" grade_id="guess_negative_zero" prediction="predict_negative_zero"
+guess_negative_zero = ""  # your guess: "a", "b" or "c"
+### BEGIN SOLUTION
+guess_negative_zero = "c"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_negative_zero" points=1
+check_guess("predict_negative_zero", guess_negative_zero, choices=["a", "b", "c"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_negative_zero", guess_negative_zero, "792783f351aa7070")
+### END HIDDEN TESTS
 
 # %%
 negative = np.array([-3.0, -2.0, -1.0])
@@ -288,8 +348,12 @@ print("forbidden score set to 0:   ", stable_softmax(np.where(allowed, negative,
 print("forbidden score set to -inf:", stable_softmax(np.where(allowed, negative, -np.inf)))
 
 # %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
 # Here 0 is the *largest* score in the row, so the forbidden choice gets **0.8438**, most
 # of the weight. "Set it to 0" can only be right by luck; `-inf` is right for every row.
+#
+# </details>
 
 # %%
 fig, ax = plt.subplots(figsize=(6.5, 3.2))
@@ -313,6 +377,9 @@ show(fig, alt="Grouped bar chart of the weights of choices A, B and C. With C's 
 #
 # **Predict.** What happens when every choice in the row is forbidden? (NumPy prints a
 # warning here on purpose.)
+
+# %%
+# Your guess (not graded):
 
 # %% tags=["expect-warning"]
 nothing_allowed = np.array([False, False, False])
@@ -559,6 +626,9 @@ check_generated(masked_softmax, _draw, reference=_masked, seed=6, examples=24)
 # choice?
 
 # %%
+# Your guess (not graded):
+
+# %%
 try:
     masked_softmax([[0.5, 1.0, 2.0], [0.5, 1.0, 2.0]], [[True, True, False], [False, False, False]])
 except ValueError as error:
@@ -590,6 +660,9 @@ print("its weights with no mask (lesson 03):", stable_softmax(journey_scores[1])
 # how will "journey" (row 1) split its weight?
 
 # %%
+# Your guess (not graded):
+
+# %%
 causal_weights = masked_softmax(journey_scores, causal_mask(6))
 print(causal_weights)
 print("row sums:", causal_weights.sum(axis=-1))
@@ -603,6 +676,9 @@ print("row sums:", causal_weights.sum(axis=-1))
 # **Predict.** In training, "journey" (position 1) is meant to predict "starts" (position 2).
 # How much weight does it put on "starts" without the mask, and with it? And do the first
 # three rows change if the model is given only the first three tokens?
+
+# %%
+# Your guess (not graded):
 
 # %%
 unmasked_weights = masked_softmax(journey_scores, np.ones((6, 6), dtype=bool))

@@ -20,7 +20,11 @@
 # - match your functions with PyTorch's, whose two masks mean opposite things.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them.
+# *before* you run the cell that computes the answer, in the one-line cell under the question.
+# Those marked **Predict (graded)** earn a point each: write the guess in the cell under the
+# question, run it and its check, and only then run on. The check says your guess is written
+# down, not whether it is right; that counts when your work is graded. Each explanation is
+# folded under the answer: open it once you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -28,6 +32,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_raises, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.pytorch import torch_or_none
 from grader.learner.stubs import point_at_stubs
 
@@ -68,6 +73,9 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # itself highest? Is the matrix symmetric?
 
 # %%
+# Your guess (not graded):
+
+# %%
 tokens = ["Your", "journey", "starts", "with", "one", "step"]
 X = np.array([[0.43, 0.15, 0.89],   # Your
               [0.55, 0.87, 0.66],   # journey
@@ -98,7 +106,21 @@ print("vector lengths:", np.linalg.norm(X, axis=1))
 # spreads one unit of attention over the six tokens it looks at. No token is forbidden
 # yet, so the mask is all True.
 #
-# **Predict.** Do the *columns* of the weights sum to 1 as well?
+# **Predict (graded).** Do the *columns* of the weights sum to 1 as well? Write "yes" or "no".
+
+# %% nbgrader="guess" grade_id="guess_columns_sum" prediction="predict_columns_sum"
+guess_columns_sum = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_columns_sum = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_columns_sum" points=1
+check_guess("predict_columns_sum", guess_columns_sum, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_columns_sum", guess_columns_sum, "ecd3029951c74cc1")
+### END HIDDEN TESTS
 
 # %%
 everything = np.ones((6, 6), dtype=bool)
@@ -108,15 +130,22 @@ print("row sums:   ", weights.sum(axis=1))
 print("column sums:", weights.sum(axis=0))
 
 # %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
 # Every row sums to 1 (each token's attention is a distribution over the positions it
 # reads); the columns do not, and need not: a column says how much attention a token
 # *receives*, and popular tokens receive more. "journey" gets the weights of lesson 03,
 # `[0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581]`.
+#
+# </details>
 
 # %% [markdown]
 # **A distribution over what?** Lesson 01 said that weights only mean something over a
 # stated set of choices. **Predict.** What does the third entry of the "journey" row mean:
 # 0.2333 of what, shared among which choices?
+
+# %%
+# Your guess (not graded):
 
 # %% [markdown]
 # The choices of row *i* are the **source positions** (the keys) that query *i* may read:
@@ -133,6 +162,9 @@ print("column sums:", weights.sum(axis=0))
 #
 # **Predict.** The context vector of "journey" is an average of six vectors whose first
 # entries lie between 0.05 and 0.77. Roughly where will its first entry land?
+
+# %%
+# Your guess (not graded):
 
 # %%
 journey_by_hand = sum(weights[1, j] * X[j] for j in range(6))
@@ -168,6 +200,9 @@ print("all context vectors, shape:", context.shape)
 # are the shapes of the scores, the weights and the output?
 
 # %%
+# Your guess (not graded):
+
+# %%
 rng = np.random.default_rng(0)
 q_demo, k_demo, v_demo = rng.normal(size=(2, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 7))
 demo_scores = q_demo @ k_demo.T
@@ -191,8 +226,23 @@ print("weight rows sum to:", demo_weights.sum(axis=-1))
 # (seed 3) stand in for trained ones. They are 3 × 3, so d_k = d_v = 3, as in PyTorch's
 # one-head `nn.MultiheadAttention` on vectors of width 3 (section 10).
 #
-# **Predict.** With different matrices for queries and keys, is `Q @ K.T` still symmetric?
-# Does "journey" still score itself highest?
+# **Predict (graded).** With different matrices for queries and keys, is `Q @ K.T` still
+# symmetric? Write "yes" or "no". (And, not graded: does "journey" still score itself
+# highest?)
+
+# %% nbgrader="guess" grade_id="guess_projected_symmetric" prediction="predict_projected_symmetric"
+guess_projected_symmetric = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_projected_symmetric = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_projected_symmetric" points=1
+check_guess("predict_projected_symmetric", guess_projected_symmetric, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_projected_symmetric", guess_projected_symmetric, "735573c65712d8dd")
+### END HIDDEN TESTS
 
 # %%
 rng = np.random.default_rng(3)
@@ -206,12 +256,16 @@ print(f"'journey' asks about 'starts': {projected_scores[1, 2]:.4f} | 'starts' a
       f" {projected_scores[2, 1]:.4f}")
 
 # %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
 # The scores are no longer symmetric: what "journey" looks for (its query) differs from
 # what it offers (its key), so its score for "starts" (-0.0737) is not that of "starts" for
 # it (0.0985), and with these matrices "journey" scores "step" highest (1.2218). Training
 # moves `W_q`, `W_k` and `W_v` until the scores pick out the tokens worth reading; the rest
 # of the computation, the part this lesson is about, stays the same. Sections 2 and 3 used
 # `X` itself in all three roles, which is the same as taking the identity for every matrix.
+#
+# </details>
 
 # %% [markdown]
 # ## 5. Why divide by √d_k?
@@ -224,6 +278,9 @@ print(f"'journey' asks about 'starts': {projected_scores[1, 2]:.4f} | 'starts' a
 #
 # **Predict.** For d_k = 1024, how far apart will typical scores be? And what happens to
 # the largest of 8 softmax weights?
+
+# %%
+# Your guess (not graded):
 
 # %%
 rng = np.random.default_rng(2017)
@@ -252,6 +309,9 @@ for row in zip(widths, spread, spread_scaled, top_weight, top_weight_scaled):
 # *differences* between scores, and the one that decides the top weight is the gap between
 # the largest score of a row and the runner-up, which is smaller than the spread and varies
 # from row to row. **Predict.** At d_k = 1024, how large is that gap in a typical row?
+
+# %%
+# Your guess (not graded):
 
 # %%
 gap_1024 = top_gap[widths.index(1024)]
@@ -296,6 +356,9 @@ show(fig, alt="Two line charts against the key width d_k from 1 to 1024 on a log
 # the 8 unscaled weights are visibly above 0?
 
 # %%
+# Your guess (not graded):
+
+# %%
 rng = np.random.default_rng(7)
 q512, k512 = rng.standard_normal((1, 512)), rng.standard_normal((8, 512))
 row512 = q512 @ k512.T
@@ -313,6 +376,9 @@ print("scaled weights:  ", scaled_row)
 # move is the softmax's Jacobian, `diag(p) - p pᵀ` (lesson 09); training's gradient reaches
 # the scores only through it. **Predict.** How large is its largest entry for each of the
 # two rows above?
+
+# %%
+# Your guess (not graded):
 
 # %%
 for name, p in [("unscaled", unscaled_row), ("scaled", scaled_row)]:
@@ -836,6 +902,9 @@ check_quiet(attend, _q, _eye, _v, mask=np.array([[False, True, True, True], [Tru
 # unscaled ones? Which way will its context vector move?
 
 # %%
+# Your guess (not graded):
+
+# %%
 print("context of 'journey', unscaled:", attend(X, X, X, scale=False)[1])
 print("weights of 'journey', scaled:  ", attention_weights(X, X)[1])
 print("context of 'journey', scaled:  ", attend(X, X, X)[1])
@@ -862,6 +931,9 @@ for label, flag in [("unscaled", False), ("scaled", True)]:
 #
 # **Predict.** What is the context vector of "Your", the first token, under the causal
 # mask? And which tokens make up the context vector of "journey"?
+
+# %%
+# Your guess (not graded):
 
 # %%
 causal_weights = attention_weights(X, X, mask=causal_mask(6))
@@ -896,9 +968,25 @@ show(fig, alt="Heatmap of the scaled causal self-attention weights of the six jo
 
 # %% [markdown]
 # The mask also makes training match generation, where the model writes one token at a
-# time. **Predict.** Take the projected `Q`, `K`, `V` of section 4 and cut the sentence
-# after "starts". Do the context vectors of the first three tokens change, with the causal
-# mask? Without it?
+# time.
+#
+# **Predict (graded).** Take the projected `Q`, `K`, `V` of section 4 and cut the
+# sentence after "starts". With the causal mask, do the context vectors of the first three
+# tokens change? Write "yes" or "no". (And, not graded: without the mask?)
+
+# %% nbgrader="guess" grade_id="guess_causal_prefix" prediction="predict_causal_prefix"
+guess_causal_prefix = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_causal_prefix = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_causal_prefix" points=1
+check_guess("predict_causal_prefix", guess_causal_prefix, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_causal_prefix", guess_causal_prefix, "41de4df914473566")
+### END HIDDEN TESTS
 
 # %%
 causal_full = attend(Q, K, V, mask=causal_mask(6))
@@ -909,10 +997,14 @@ moved = np.abs(attend(Q, K, V)[:3] - attend(Q[:3], K[:3], V[:3])).max()
 print(f"no mask: cutting the sentence moves them by up to {moved:.4f}")
 
 # %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
 # With the causal mask, position *i*'s output depends only on tokens 0..*i*, so computing
 # all positions at once in training gives exactly what generation computes later, one
 # token at a time. Without the mask every output depends on the whole sentence, future
 # included.
+#
+# </details>
 
 # %% [markdown]
 # ## 10. The same in PyTorch
@@ -930,6 +1022,9 @@ print(f"no mask: cutting the sentence moves them by up to {moved:.4f}")
 # an optional extra of this course; without it the next cells say how to add it.
 #
 # **Predict.** What comes out when each function is handed the mask the other one expects?
+
+# %%
+# Your guess (not graded):
 
 # %%
 torch = torch_or_none()

@@ -147,20 +147,20 @@ def test_results_hold_every_student_and_lesson(graded_class):
     root, results, _, _ = graded_class
     assert [s.id for s in results.students] == ["ada", "bo", "cy", "di", "eve"]
     assert results.lessons == LESSONS
-    assert results.max_scores == {NAIVE: 15, MASKING: 14}
+    assert results.max_scores == {NAIVE: 15, MASKING: 17}
     assert results.report("bo", MASKING) is None and results.report("eve", NAIVE) is None
     scores = gradebook_scores(root)
     assert len(scores) == 7
     for (student, lesson), score in scores.items():
         assert results.report(student, lesson).score == score
     assert results.score("ada", NAIVE) == 15 and results.score("bo", NAIVE) == 0
-    assert 0 < results.score("cy", NAIVE) < 15 and 0 < results.score("di", MASKING) < 14
+    assert 0 < results.score("cy", NAIVE) < 15 and 0 < results.score("di", MASKING) < 17
 
 
 def test_grades_csv_holds_the_gradebook_scores(graded_class):
     root, results, out, _ = graded_class
     rows = read_csv(out / "grades.csv")
-    assert rows[0] == ["student", "01_naive_division (15)", "06_masking (14)", "total (29)", "problems"]
+    assert rows[0] == ["student", "01_naive_division (15)", "06_masking (17)", "total (32)", "problems"]
     assert all(row[-1] == "" for row in rows[1:])  # every submission of this class was graded without a problem
     scores = gradebook_scores(root)
     by_student = {row[0]: [float(x) for x in row[1:-1]] for row in rows[1:]}
@@ -168,14 +168,14 @@ def test_grades_csv_holds_the_gradebook_scores(graded_class):
     for student, (naive, masking, total) in by_student.items():
         assert naive == scores.get((student, NAIVE), 0) and masking == scores.get((student, MASKING), 0)
         assert total == naive + masking
-    assert by_student["ada"] == [15, 14, 29] and by_student["eve"] == [0, 0, 0]
+    assert by_student["ada"] == [15, 17, 32] and by_student["eve"] == [0, 0, 0]
 
 
 def test_canvas_csv_has_points_possible_and_names(graded_class):
     root, _, out, _ = graded_class
     rows = read_csv(out / "canvas.csv")
     assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", NAIVE, MASKING]
-    assert rows[1][0].strip() == "Points Possible" and rows[1][5:] == ["15", "14"]
+    assert rows[1][0].strip() == "Points Possible" and rows[1][5:] == ["15", "17"]
     students = {row[3]: row for row in rows[2:]}
     assert list(students) == ["ada", "bo", "cy", "di", "eve"]
     assert students["ada"][:3] == ["Lovelace, Ada", "1001", ""]
