@@ -80,7 +80,7 @@ def shown_choices(choices) -> str:
     """The answers a prediction takes, as its messages list them."""
     if isinstance(choices, range) and choices.step == 1 and len(choices) > 6:
         return f"a whole number from {choices.start} to {choices.stop - 1}"
-    return ", ".join(repr(c) for c in choices)
+    return "one of " + ", ".join(repr(c) for c in choices)
 
 
 def check_guess(prediction: str, guess, choices) -> None:
@@ -89,15 +89,15 @@ def check_guess(prediction: str, guess, choices) -> None:
     accepted = {normalised(choice) for choice in choices}
     if form is None and (guess is None or guess is Ellipsis or (isinstance(guess, str) and not guess.strip())):
         raise CheckFailed(
-            f"{prediction}: your guess is not written yet: in the cell above, write one of "
+            f"{prediction}: your guess is not written yet: in the cell above, write "
             f"{shown_choices(choices)} between the quotes and run it, then this cell, before the cell that "
             "computes the answer."
         )
     if form is None or form not in accepted:
         raise CheckFailed(
-            f"{prediction}: {guess!r} is not one of the answers this prediction takes: {shown_choices(choices)}."
+            f"{prediction}: {guess!r} is not an answer this prediction takes: it takes {shown_choices(choices)}."
         )
-    print(f"✓ {prediction}: your guess {guess!r} is written down. Whether it is right is a hidden test: {LAB_NOTE}")
+    print(f"✓ {prediction}: your guess {guess!r} is written down. Whether it is right is a hidden test. {LAB_NOTE}")
 
 
 def check_prediction(prediction: str, guess, expected: str) -> None:

@@ -1,8 +1,9 @@
 """A temperature slider over next-token logits (lesson 04).
 
 `temperature_explorer(tokens, logits)` returns a `TemperatureExplorer`. Displayed in
-JupyterLab it is a live widget: a log-scale slider for the temperature T, one bar per
-token that follows the slider, and the predicted (most likely) token named. Where no
+JupyterLab it is a live widget: a log-scale slider for the temperature T, one editable
+logit per token (type a number, press Enter), one bar per token that follows both, its
+weight printed beside it, and the predicted (most likely) token named. Where no
 widget front end runs (a notebook executed headless by nbclient or nbgrader, or viewed on
 GitHub) the same output shows a static figure of the weights at a few temperatures, with
 alt text. Both come from one display bundle: JupyterLab prefers the widget view, other
@@ -43,8 +44,8 @@ class TemperatureExplorer:
 
     def __init__(self, tokens, logits, temperature: float = 1.0, snapshots=SNAPSHOTS):
         self.tokens = [str(token) for token in tokens]
-        self.logits = np.asarray(logits, dtype=float)
-        if self.logits.shape != (len(self.tokens),) or not np.all(np.isfinite(self.logits)):
+        given = np.asarray(logits, dtype=float)
+        if given.shape != (len(self.tokens),) or not np.all(np.isfinite(given)):
             raise ValueError("give one finite logit per token")
         self.snapshots = tuple(float(t) for t in snapshots)
         self.slider = widgets.FloatLogSlider(
@@ -70,16 +71,38 @@ class TemperatureExplorer:
             )
             for token in self.tokens
         ]
+        self.logit_fields = [
+            widgets.FloatText(
+                value=float(logit),
+                step=0.1,
+                description="logit",
+                description_allow_html=False,
+                tooltip=f"the logit of {token!r}: type a number and press Enter",
+                style={"description_width": "3em"},
+                layout=widgets.Layout(width="10em"),
+            )
+            for token, logit in zip(self.tokens, given, strict=True)
+        ]
         self.percents = [widgets.Label() for _ in self.tokens]
         self.prediction = widgets.HTML()
-        rows = [widgets.HBox([bar, percent]) for bar, percent in zip(self.bars, self.percents, strict=False)]
+        rows = [
+            widgets.HBox([field, bar, percent])
+            for field, bar, percent in zip(self.logit_fields, self.bars, self.percents, strict=True)
+        ]
         self.widget = widgets.VBox([self.slider, *rows, self.prediction])
         self.slider.observe(self._update, names="value")
+        for field in self.logit_fields:
+            field.observe(self._update, names="value")
         self._update()
 
     @property
     def temperature(self) -> float:
         return float(self.slider.value)
+
+    @property
+    def logits(self) -> np.ndarray:
+        """The logits as the fields show them now (the learner may have edited them)."""
+        return np.array([field.value for field in self.logit_fields], dtype=float)
 
     @property
     def weights(self) -> np.ndarray:
@@ -92,6 +115,9 @@ class TemperatureExplorer:
         return self.tokens[int(np.argmax(self.weights))]
 
     def _update(self, change=None) -> None:
+        if not np.all(np.isfinite(self.logits)):  # the bars keep the last weights that had a meaning
+            self.prediction.value = "Give every token a finite logit to see its weight."
+            return
         weights = weights_at(self.logits, self.temperature)
         top = int(np.argmax(weights))
         for index, (bar, percent) in enumerate(zip(self.bars, self.percents, strict=False)):
@@ -139,5 +165,5 @@ class TemperatureExplorer:
 
 
 def temperature_explorer(tokens, logits, temperature: float = 1.0) -> TemperatureExplorer:
-    """A slider for T over the next-token `logits` of `tokens`; display it (last line of a cell)."""
+    """A slider for T and a field per logit over the next-token `logits` of `tokens`; display it (last line)."""
     return TemperatureExplorer(tokens, logits, temperature)

@@ -14,12 +14,16 @@
 #   sharpens them, `T > 1` flattens them, and the order of the choices never changes;
 # - write `softmax_with_temperature`, and explain why it must refuse `T = 0`, a negative `T`
 #   and a `T` that is not a finite number;
-# - explain why "temperature 0" in a text generator means "take the largest score", a rule
-#   of decoding and not a value of softmax, and write `sample_next_token`;
+# - explain why "temperature 0", in the many text generators that accept it, means "take the
+#   largest score", a rule of decoding and not a value of softmax, and write `sample_next_token`;
 # - tell a temperature apart from the fixed `1/√d_k` scale inside attention.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them: the surprise is where the learning is.
+# *before* you run them: the surprise is where the learning is. Three predictions are graded
+# (a point each): write the guess in the cell under the question, run it and its check, and
+# only then run on. The check says your guess is written down, not whether it is right; that
+# counts when your work is graded. Each explanation is folded under the answer: open it once
+# you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -27,6 +31,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_frequencies, check_raises, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 from grader.learner.widgets import temperature_explorer
 
@@ -59,8 +64,22 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # In lesson 02 the scores `[0, log 2, log 3]` had evidence exactly `[1, 2, 3]` and weights
 # `[1/6, 2/6, 3/6]`.
 #
-# **Predict.** At `T = 0.5` the scores double. What does that do to the evidence, and will
-# the top weight (now 0.5) go up, go down, or stay?
+# **Predict (graded).** At `T = 0.5` the scores double. What does that do to the evidence,
+# and will the top weight (now 0.5) go up, go down, or stay? Write "up", "down" or "stay".
+
+# %% nbgrader="guess" grade_id="guess_top_weight" prediction="predict_top_weight"
+guess_top_weight = ""  # your guess: "up", "down" or "stay"
+### BEGIN SOLUTION
+guess_top_weight = "up"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_top_weight" points=1
+check_guess("predict_top_weight", guess_top_weight, choices=["up", "down", "stay"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_top_weight", guess_top_weight, "1e37b656bc099574")
+### END HIDDEN TESTS
 
 # %%
 thirds = np.array([0.0, np.log(2), np.log(3)])
@@ -70,18 +89,36 @@ print("T = 0.5 weights x 14:", softmax(thirds / 0.5) * 14)
 print("top weight:", round(softmax(thirds)[2], 3), "->", round(softmax(thirds / 0.5)[2], 3))
 
 # %% [markdown]
-# Halving `T` **squares** the evidence: `[1, 2, 3]` becomes `[1, 4, 9]`, with total 14,
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Up. Halving `T` **squares** the evidence: `[1, 2, 3]` becomes `[1, 4, 9]`, with total 14,
 # so the weights are `[1/14, 4/14, 9/14]`. Squaring helps the large values most, and the
 # top weight rises from 0.5 to 9/14 = **0.643**. A temperature below 1 makes the weights
 # *sharper*: the leader gains, the rest lose.
+#
+# </details>
 
 # %% [markdown]
 # ## 3. Three choices, two temperatures
 #
 # Take three choices A, B, C with scores `[2, 0, -1]`.
 #
-# **Predict.** At `T = 1` choice A gets about 84%. At `T = 0.3`, roughly how much is left
-# for C: 1%, 0.1%, or less?
+# **Predict (graded).** At `T = 1` choice A gets about 84%. At `T = 0.3`, roughly how much
+# is left for C? Write "a" for about 1%, "b" for about 0.1%, "c" for less than that.
+
+# %% nbgrader="guess" grade_id="guess_c_share" prediction="predict_c_share"
+guess_c_share = ""  # your guess: "a", "b" or "c"
+### BEGIN SOLUTION
+guess_c_share = "c"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_c_share" points=1
+check_guess("predict_c_share", guess_c_share, choices=["a", "b", "c"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_c_share", guess_c_share, "251b65a796bad41d")
+### END HIDDEN TESTS
 
 # %%
 choices = ["A", "B", "C"]
@@ -90,11 +127,16 @@ at_1, at_03 = softmax(abc / 1.0), softmax(abc / 0.3)
 print(f"T = 1  : A {at_1[0]:.4f}  B {at_1[1]:.4f}  C {at_1[2]:.4f}")
 print(f"T = 0.3: A {at_03[0]:.5f}  B {at_03[1]:.5f}  C {at_03[2]:.7f}")
 print(f"A has {np.exp(2 / 1.0):.2f} times B's evidence at T = 1, {np.exp(2 / 0.3):.0f} times at T = 0.3")
+print(f"at T = 0.3 C keeps one part in {1 / at_03[2]:,.0f}")
 
 # %% [markdown]
-# At `T = 0.3` the gap of 2 between A and B becomes a gap of 6.67, so A's evidence is
-# 786 times B's instead of 7.39 times. C keeps **0.0000453**, about one part in 22,000:
-# far less than any of the three guesses. The scores did not change, only the temperature.
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Less ("c"). At `T = 0.3` the gap of 2 between A and B becomes a gap of 6.67, so A's
+# evidence is 786 times B's instead of 7.39 times. C keeps **0.0000453**, about one part in
+# 22,000: far less than 1% or 0.1%. The scores did not change, only the temperature.
+#
+# </details>
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True)
@@ -115,6 +157,9 @@ show(fig, alt="Two bar charts of the weights of choices A, B, C with scores 2, 0
 # `T` shrinks towards 0?
 
 # %%
+# Your guess (not graded):
+
+# %%
 for T in [1, 3, 10, 100, 1000]:
     print(f"T = {T:<6}: {softmax(abc / T)}")
 print()
@@ -128,6 +173,9 @@ for T in [1, 0.3, 0.1, 0.03]:
 #   all their mass on the **maximum**.
 #
 # **Predict.** What if two scores share the maximum? Try `[1, 1, 0]` at a very low `T`.
+
+# %%
+# Your guess (not graded):
 
 # %%
 ties = np.array([1.0, 1.0, 0.0])
@@ -166,8 +214,8 @@ show(fig, alt="Line chart of the weights of A, B and C (scores 2, 0, -1) against
 # A language model ends with a row of **logits**, one score per symbol of its vocabulary, and
 # softmax turns them into next-token weights. Here is a toy vocabulary of five tokens whose
 # weights at `T = 1` are 3.7%, 29.8%, 13.9%, 16.6% and 35.9%. Their logits are the natural
-# logs of these weights (any common shift would do: lesson 02 showed that a shift changes
-# nothing).
+# logs of these weights (any common shift would do: adding one number to every logit
+# multiplies every evidence value by one factor, lesson 02, and the factor cancels).
 
 # %%
 next_tokens = ["I", "am", "learning", "to", "Delhi"]
@@ -178,23 +226,87 @@ for token, weight in zip(next_tokens, softmax(next_logits)):
 print("predicted token at T = 1:", next_tokens[int(np.argmax(next_logits))])
 
 # %% [markdown]
+# ### The set of choices is the vocabulary
+#
+# Lesson 01 said that weights mean something only over a **stated set of choices**. Here the
+# set is the vocabulary: 35.9% for "Delhi" is its share among these five tokens, on the
+# understanding that the next token is one of them. A real model's vocabulary has tens of
+# thousands of tokens, and every weight is a share of the total over all of them.
+#
+# **Predict (graded).** Add a sixth token, "Paris", with the same logit as "Delhi". No logit
+# of the five changes. What happens to Delhi's 35.9%? Write "up", "down" or "same".
+
+# %% nbgrader="guess" grade_id="guess_paris" prediction="predict_paris"
+guess_paris = ""  # your guess: "up", "down" or "same"
+### BEGIN SOLUTION
+guess_paris = "down"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_paris" points=1
+check_guess("predict_paris", guess_paris, choices=["up", "down", "same"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_paris", guess_paris, "506e48c97595f141")
+### END HIDDEN TESTS
+
+# %%
+bigger_vocabulary = next_tokens + ["Paris"]
+bigger_logits = np.append(next_logits, next_logits[-1])
+for token, weight in zip(bigger_vocabulary, softmax(bigger_logits)):
+    print(f"six tokens, {token:>9}: {weight:.1%}")
+
+# %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Down. Delhi drops from 35.9% to **26.4%** (0.359 / 1.359), and every other token loses
+# the same fraction of its weight: the new token's evidence joins the shared total. A weight
+# is always a weight *within* its set of choices; change the set and every weight changes,
+# even though no score did.
+#
+# </details>
+
+# %% [markdown]
+# ### The explorer
+#
 # Run the next cell in JupyterLab and drag the slider (its scale is logarithmic, from
-# `T ≈ 0.04` to `T ≈ 5`). The bars are the five weights; the most likely token is orange and
-# named underneath. Where widgets cannot run, the cell shows the weights at three fixed
-# temperatures instead.
+# `T ≈ 0.04` to `T ≈ 5`). The bars are the five weights, printed beside them; the most likely
+# token is orange and named underneath. Each token's logit sits in a field of its own: type
+# a new number and press Enter, and the bars follow. Where widgets cannot run, the cell
+# shows the weights at three fixed temperatures instead.
 #
 # **Predict** before you drag: at the cold end, which token is the last to give up its
-# share to "Delhi"? At the hot end, how close to 20% each do the bars get?
+# share to "Delhi"? At the hot end, how close to 20% each do the bars get? Then make "I"
+# the most likely token by changing one logit only: how large must it be?
+
+# %%
+# Your guess (not graded):
 
 # %%
 temperature_explorer(next_tokens, next_logits)
 
 # %% [markdown]
-# At the cold end "Delhi" takes almost everything (97.6% at `T = 0.05`, 99% at the end of
-# the slider), and "am", the runner-up, is the last to fade. At `T = 5` every bar is between
-# about 15% and 23%. And the predicted token is "Delhi" at **every** temperature: dividing by a
-# positive number never changes the order of the scores. Temperature changes how sure the
-# weights are, not which choice comes first.
+# The same weights, computed at the slider's two ends and at `T = 0.05`:
+
+# %%
+from grader.learner.widgets import HIGHEST_EXPONENT, LOWEST_EXPONENT
+
+coldest, hottest = 10**LOWEST_EXPONENT, 10**HIGHEST_EXPONENT
+for label, T in [("slider's cold end", coldest), ("", 0.05), ("slider's hot end", hottest)]:
+    weights = softmax(next_logits / T)
+    shares = "  ".join(f"{token} {w:.1%}" for token, w in zip(next_tokens, weights))
+    print(f"T = {T:.2f} {label:>17}: {shares}")
+print(f"at T = {hottest:.2f} the bars lie between {softmax(next_logits / hottest).min():.1%} "
+      f"and {softmax(next_logits / hottest).max():.1%}")
+print(f"'I' becomes the most likely token once its logit passes {next_logits.max():.3f}, Delhi's")
+
+# %% [markdown]
+# At the cold end "Delhi" takes almost everything (97.6% at `T = 0.05`, 99.1% at the end of
+# the slider), and "am", the runner-up, is the last to fade. At `T = 5.01` every bar lies
+# between 14.8% and 23.3%. And the predicted token is "Delhi" at **every** temperature:
+# dividing by a positive number never changes the order of the scores. Temperature changes
+# how sure the weights are, not which choice comes first. Only a change of the logits
+# themselves changes the order: "I" needs a logit above Delhi's -1.024 to lead.
 
 # %% [markdown]
 # ## 6. Zero, negative and infinite temperatures
@@ -203,6 +315,9 @@ temperature_explorer(next_tokens, next_logits)
 #
 # (NumPy would warn about the division by zero; `np.errstate` silences it so that only the
 # results speak.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 with np.errstate(divide="ignore", invalid="ignore"):
@@ -233,8 +348,9 @@ print("T = nan:", softmax(abc / np.nan))
 # Accept lists and integer arrays, return a new float NumPy array, and never change the
 # array you were given.
 #
-# Hint: `np.isfinite(temperature)` is False for both `inf` and `nan`. You do not need to
-# subtract a maximum yet (that is lesson 05).
+# Hint: decide what a temperature *is* and test for exactly that, rather than listing what it
+# is not: `nan` fails every comparison, so a test for "too small" alone lets it through. You
+# do not need to protect `exp` from overflow yet (that is lesson 05).
 
 # %% nbgrader="solution" grade_id="softmax_with_temperature"
 def softmax_with_temperature(scores, temperature=1.0):
@@ -428,11 +544,31 @@ print("[1, 1, 0] at T = 0.05:", softmax_with_temperature(ties, 0.05))
 # Attention, the subject of the later lessons, computes its scores as
 # $q \cdot k / \sqrt{d_k}$, where $d_k$ is the length of the query and key vectors. That
 # looks like softmax at temperature $\sqrt{d_k}$, but it plays a different role. It is a
-# **fixed part of the architecture**: a dot product of two vectors with $d_k$ entries tends
-# to grow with $d_k$, and dividing by $\sqrt{d_k}$ keeps the scores in a range where
-# softmax is not already saturated, whatever the model's width. The model is trained with
-# that scale and nobody changes it afterwards. A temperature, in contrast, is a **knob** you
-# turn on a trained model's output distribution when you decode, to make the output more
+# **fixed part of the architecture**. A dot product adds up $d_k$ products, some positive
+# and some negative, so it does not simply grow with $d_k$: for vectors whose entries are
+# independent with mean 0 and variance 1, its average stays 0 while its **spread** (the
+# standard deviation) grows like $\sqrt{d_k}$. Dividing by $\sqrt{d_k}$ brings the spread
+# back to about 1, whatever the model's width, so softmax does not start out saturated.
+#
+# **Predict.** For random vectors of length 4, 64 and 1024, what spread do you expect for
+# their dot products, before and after the division?
+
+# %%
+# Your guess (not graded):
+
+# %%
+rng = np.random.default_rng(8)
+for d_k in (4, 64, 1024):
+    queries, keys = rng.standard_normal((2, 2000, d_k))
+    dots = (queries * keys).sum(axis=-1)
+    print(f"d_k = {d_k:>4}: mean {dots.mean():6.2f}, spread {dots.std():5.2f} (sqrt(d_k) = {np.sqrt(d_k):4.1f}), "
+          f"spread after dividing by sqrt(d_k) {(dots / np.sqrt(d_k)).std():.2f}")
+
+# %% [markdown]
+# The spread is close to 2, 8 and 32, the square roots of 4, 64 and 1024, while the average
+# stays near 0; divided by $\sqrt{d_k}$, every spread is close to 1. The model is trained
+# with that scale and it stays fixed. The temperature of this lesson, in contrast, is a
+# **knob** you turn when you decode from a trained model, to make its output more
 # predictable or more varied.
 
 # %% [markdown]
@@ -441,30 +577,18 @@ print("[1, 1, 0] at T = 0.05:", softmax_with_temperature(ties, 0.05))
 # To generate text, a model turns its logits into weights and then picks one token. Picking
 # at random with those weights is **sampling**; temperature decides how adventurous it is.
 #
-# Text-generation APIs also accept `temperature=0`, and read it as "skip the dice, take the
-# largest score" (**greedy decoding**). That is a special case of *decoding*, not of
-# softmax: section 6 showed that softmax at `T = 0` does not exist. Greedy decoding looks
+# Many text-generation APIs also accept `temperature=0`, and read it as "skip the dice, take
+# the largest score" (**greedy decoding**); some refuse it instead (Hugging Face
+# `transformers` raises an error for a temperature that is not strictly positive and points
+# you to greedy decoding). Either way it is a special case of *decoding*, not of softmax:
+# section 6 showed that softmax at `T = 0` does not exist. Greedy decoding looks
 # like the limit `T → 0⁺` when one logit is the largest, but it always returns one index,
 # even when two logits tie (the limit splits the weight between them instead).
 #
 # NumPy's random numbers come from a **generator**: `rng = np.random.default_rng(seed)`.
-# The same seed gives the same draws, which makes experiments repeatable.
-# `rng.choice(n, p=weights)` draws one index from `0 .. n-1` with the given weights.
-#
-# **Predict.** Out of 10,000 draws from `[2, 0, -1]`, about how many will be C at `T = 1`?
-# At `T = 0.3`?
-
-# %%
-rng = np.random.default_rng(4)
-for T in (1.0, 0.3):
-    draws = rng.choice(3, size=10_000, p=softmax(abc / T))
-    print(f"T = {T}: A, B, C drawn {np.bincount(draws, minlength=3)} times")
-print("greedy decoding (T = 0) picks:", choices[int(np.argmax(abc))])
-
-# %% [markdown]
-# At `T = 1` C comes up about 400 times (its weight is 0.042). At `T = 0.3` its weight is
-# 0.0000453, so 10,000 draws show it a handful of times at most, often not at all. Greedy
-# decoding never shows it, and never shows B either: it returns A every time.
+# The same seed gives the same draws, which makes experiments repeatable. A generator can
+# draw an index with weights you give it: look up the `p` argument of its `choice` method
+# (`help(rng.choice)`).
 
 # %% [markdown]
 # ## 10. Exercise: `sample_next_token`
@@ -480,6 +604,9 @@ print("greedy decoding (T = 0) picks:", choices[int(np.argmax(abc))])
 # Use the `rng` you are given, not `np.random` directly, so that a seed makes your results
 # repeatable. The checks test your sampler by the frequencies of many draws, so any correct
 # way of drawing passes.
+#
+# Hint: three cases, and only one of them needs the dice. Ask yourself which case must be
+# decided before anything is divided, and what kind of number the greedy case hands back.
 
 # %% nbgrader="solution" grade_id="sample_next_token"
 def sample_next_token(logits, temperature, rng):
@@ -632,7 +759,30 @@ for _t in (-1.0, -0.5, -0.01, -2, -1e-300, -np.inf, np.float32(-1.0), np.int64(-
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 11. Your sampler on the five tokens
+# ## 11. Your sampler on A, B, C
+#
+# **Predict.** Out of 10,000 draws from `[2, 0, -1]`, about how many will be C at `T = 1`?
+# At `T = 0.3`?
+
+# %%
+# Your guess (not graded):
+
+# %%
+rng = np.random.default_rng(4)
+for T in (1.0, 0.3):
+    draws = [sample_next_token(abc, T, rng) for _ in range(10_000)]
+    print(f"T = {T}: A, B, C drawn {np.bincount(draws, minlength=3)} times, "
+          f"expected about {np.round(10_000 * softmax(abc / T), 1)}")
+print("greedy decoding (T = 0) picks:", choices[sample_next_token(abc, 0, rng)])
+
+# %% [markdown]
+# At `T = 1` C's weight is 0.0420, so it should come up about 420 times in 10,000. At
+# `T = 0.3` its weight is 0.0000453: 10,000 draws expect 0.5 of it, so it shows up once or
+# twice at most, often not at all. Greedy decoding never shows it, and never shows B either:
+# it returns A every time.
+
+# %% [markdown]
+# ## 12. Your sampler on the five tokens
 #
 # Twelve draws from the five-token vocabulary of section 5, at four temperatures, with one
 # seeded generator:
@@ -642,11 +792,14 @@ rng = np.random.default_rng(5)
 for T in (0, 0.3, 1, 3):
     drawn = [next_tokens[sample_next_token(next_logits, T, rng)] for _ in range(12)]
     print(f"T = {T:<3}: {' '.join(drawn)}")
+for T in (0.3, 3):
+    shares = "  ".join(f"{token} {w:.0%}" for token, w in zip(next_tokens, softmax_with_temperature(next_logits, T)))
+    print(f"weights at T = {T}: {shares}")
 
 # %% [markdown]
 # `T = 0` says "Delhi" every time. At `T = 0.3` sampling is mostly a duel between "Delhi"
-# (60%) and "am" (32%); at `T = 3` even "I" gets its turn. The logits are the same in every row: only the
-# temperature, and the dice, differ.
+# (60%) and "am" (32%), while "I" rounds to 0%; at `T = 3` even "I" has a 12% chance at every
+# draw. The logits are the same in every row: only the temperature, and the dice, differ.
 
 # %% [markdown]
 # ## What carries forward
@@ -659,6 +812,9 @@ for T in (0, 0.3, 1, 3):
 # overflows float64 (lesson 02: `exp(710)` is already too big). **Predict** what
 # `[2, 0, -1]` gives at `T = 0.002`, where the scores become `[1000, 0, -500]`. This cell
 # shows NumPy's warning on purpose.
+
+# %%
+# Your guess (not graded):
 
 # %% tags=["expect-warning"]
 print("T = 0.002:", softmax(abc / 0.002))

@@ -18,7 +18,11 @@
 # - say why a batch must be shifted and normalised row by row, not as one big matrix.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them.
+# *before* you run them: the surprise is where the learning is. Three predictions are graded
+# (a point each): write the guess in the cell under the question, run it and its check, and
+# only then run on. The check says your guess is written down, not whether it is right; that
+# counts when your work is graded. Each explanation is folded under the answer: open it once
+# you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -26,6 +30,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_generated, check_quiet, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -54,29 +59,83 @@ print("naive softmax of [1, 2]:", naive_softmax([1.0, 2.0]))
 # %% [markdown]
 # ## 2. Huge scores: overflow
 #
-# Scores of real models are not always small: a logit of a few hundred, or a dot product
-# of long vectors, is ordinary. **Predict.** `[1000, 1001]` is `[1, 2]` plus 999. The gap
-# between the two scores is still 1. What will `naive_softmax` return?
+# Scores as large as 1000 are easy to reach: lesson 04 divided `[2, 0, -1]` by `T = 0.002`
+# and got `[1000, 0, -500]`. And, as this section ends by showing, the narrower number
+# formats that models run in overflow at far smaller scores.
 #
-# (The next cell prints a warning on purpose.)
+# **Predict (graded).** `[1000, 1001]` is `[1, 2]` plus 999. The gap between the two scores
+# is still 1. What will `naive_softmax` return? Write "a" for `[0.2689, 0.7311]` as for
+# `[1, 2]`, "b" for `[0, 1]`, "c" for weights that are not numbers at all (`nan`).
+#
+# (The cell after your guess prints a warning on purpose.)
+
+# %% nbgrader="guess" grade_id="guess_naive_overflow" prediction="predict_naive_overflow"
+guess_naive_overflow = ""  # your guess: "a", "b" or "c"
+### BEGIN SOLUTION
+guess_naive_overflow = "c"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_naive_overflow" points=1
+check_guess("predict_naive_overflow", guess_naive_overflow, choices=["a", "b", "c"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_naive_overflow", guess_naive_overflow, "e819e10d4e2ac7bc")
+### END HIDDEN TESTS
 
 # %% tags=["expect-warning"]
 print("naive softmax of [1000, 1001]:", naive_softmax([1000.0, 1001.0]))
 
 # %% [markdown]
-# NumPy warned twice. **overflow encountered in exp**: `exp(1000)` is about `10^434`, far
-# beyond the largest float64 (about `1.8 × 10^308`), so it became `inf`. Then **invalid value
-# encountered in divide**: each weight is now `inf / inf`, which has no value, so it is
-# `nan`. Both weights are lost, although the answer should plainly be the same as for `[1, 2]`.
+# <details><summary>Why (open it once you have answered)</summary>
 #
-# How large may a score be before `exp` overflows? `log` of the largest float tells us.
-
-# %%
-print(f"exp overflows float64 above {np.log(np.finfo(np.float64).max):.2f}")
-print(f"exp overflows float32 above {np.log(np.finfo(np.float32).max):.2f}")
+# "c": both weights are `nan`. `exp(1000)` is too large for a float64, so it becomes `inf`,
+# the total is `inf`, and `inf / inf` has no value. The cells below show how large
+# `exp(1000)` really is, and where each number format gives up.
+#
+# </details>
 
 # %% [markdown]
-# Not very large at all, and float32 (the usual dtype on a GPU) gives up at a score of 89.
+# NumPy warned twice. The first warning, **overflow encountered in exp**, is about the size
+# of `exp(1000)`. Python's `decimal` module computes with as many digits as we ask for and
+# no largest number, so it can tell us the true value:
+
+# %%
+from decimal import Decimal
+
+print(f"exp(1000) = {Decimal(1000).exp():.3e}")
+print(f"largest float64 = {np.finfo(np.float64).max:.3e}")
+
+# %% [markdown]
+# `exp(1000)` is about `2 × 10^434`, far beyond the largest float64 (about `1.8 × 10^308`),
+# so it became `inf`. Then **invalid value encountered in divide**: each weight is now
+# `inf / inf`, which has no value, so it is `nan`. Both weights are lost, although the answer
+# should plainly be the same as for `[1, 2]`.
+#
+# How large may a score be before `exp` overflows? `log` of the largest number of a format
+# tells us. NumPy knows float64, float32 and float16 (half precision). It has no
+# **bfloat16**, the 16-bit format many models are trained in, but its largest number follows
+# from its layout: 8 exponent bits as in float32, and 7 fraction bits, so
+# `(2 - 2^-7) · 2^127`. The same rule with float16's 5 and 10 bits, `(2 - 2^-10) · 2^15`,
+# gives NumPy's answer for float16, which checks the rule.
+
+# %%
+largest = {"float64": float(np.finfo(np.float64).max), "float32": float(np.finfo(np.float32).max),
+           "bfloat16": (2 - 2.0**-7) * 2.0**127, "float16": float(np.finfo(np.float16).max)}
+print("the layout rule gives float16's largest number:", (2 - 2.0**-10) * 2.0**15 == largest["float16"])
+for name, top in largest.items():
+    print(f"exp overflows {name:>8} above {np.log(top):.2f} (largest number {top:.4g})")
+with np.errstate(over="ignore"):
+    print("in float16: exp(11) =", np.exp(np.float16(11.0)).item(), "| exp(11.1) =", np.exp(np.float16(11.1)).item())
+
+# %% [markdown]
+# float32 overflows above a score of **88.72**, bfloat16 just below it (near 88.7: 88.72
+# too, to two decimals), and float16 above **11.09**: in float16, `exp(11)` is still 59872
+# and `exp(11.1)` is already `inf`. A score of 11 is not extreme at all: lesson 04's
+# `[2, 0, -1]` at `T = 0.1` is already `[20, 0, -10]`. This is why the shift of this lesson
+# matters today: models often run in float16 or bfloat16 to save memory and time, and
+# frameworks then compute softmax in float32 anyway (PyTorch's automatic mixed precision on
+# a GPU, for one, runs `softmax` in float32), shifted by the max as below.
 
 # %% [markdown]
 # ## 3. Very negative scores: zero over zero
@@ -87,10 +146,15 @@ print(f"exp overflows float32 above {np.log(np.finfo(np.float32).max):.2f}")
 # We silence NumPy's warning with `np.errstate` this time, so that only the numbers speak.
 
 # %%
+# Your guess (not graded):
+
+# %%
 tiny = np.array([-1000.0, -1001.0])
 print("exp of the scores:", np.exp(tiny), "| their total:", np.exp(tiny).sum())
 with np.errstate(invalid="ignore"):
     print("naive softmax of [-1000, -1001]:", naive_softmax(tiny))
+print(f"exp(-1000) = {Decimal(-1000).exp():.3e}")
+print(f"smallest positive float64 = {np.finfo(np.float64).smallest_subnormal:.3e}")
 
 # %% [markdown]
 # `exp(-1000)` is about `5 × 10^-435`, far below the smallest positive float64 (about `5 × 10^-324`),
@@ -107,6 +171,9 @@ with np.errstate(invalid="ignore"):
 #
 # **Predict.** For the scores `[1, 2, 3]` and the shifts `c = 0, 3, -10, 100`, which of
 # the printed numbers will change, and which will stay the same?
+
+# %%
+# Your guess (not graded):
 
 # %%
 scores = np.array([1.0, 2.0, 3.0])
@@ -131,6 +198,9 @@ for c in [0.0, 3.0, -10.0, 100.0]:
 # **Predict.** After subtracting its max, what does `[1000, 1001]` look like? And `[-1000, -1001]`?
 
 # %%
+# Your guess (not graded):
+
+# %%
 for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
     shifted = np.array(row) - max(row)
     evidence = np.exp(shifted)
@@ -150,8 +220,23 @@ for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
 # source positions. Take two rows with very different levels: `[[1001, 1002], [3, 4]]`.
 # Each row has a gap of 1 between its two scores, so each row should be `[0.2689, 0.7311]`.
 #
-# **Predict.** A tempting shortcut is to subtract the largest score of the *whole matrix*,
-# `1002`, from everything. What happens to the second row?
+# **Predict (graded).** A tempting shortcut is to subtract the largest score of the *whole
+# matrix*, `1002`, from everything. What happens to the second row? Write "a" if it still
+# gets `[0.2689, 0.7311]`, "b" for `[0, 0]`, "c" for `nan`.
+
+# %% nbgrader="guess" grade_id="guess_global_max" prediction="predict_global_max"
+guess_global_max = ""  # your guess: "a", "b" or "c"
+### BEGIN SOLUTION
+guess_global_max = "c"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_global_max" points=1
+check_guess("predict_global_max", guess_global_max, choices=["a", "b", "c"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_global_max", guess_global_max, "4f86fcb061969be7")
+### END HIDDEN TESTS
 
 # %%
 batch = np.array([[1001.0, 1002.0], [3.0, 4.0]])
@@ -164,22 +249,20 @@ print("weights, row 1:", global_weights[0])
 print("weights, row 2:", global_weights[1])
 
 # %% [markdown]
-# Row 2 became `[-999, -998]`: its evidence underflows to 0 and its weights are `0 / 0 = nan`,
-# exactly the failure of section 3. One global shift cannot suit rows whose levels differ by
-# a thousand. The fix: take the max **along the last axis**, one per row, and keep that axis
-# with `keepdims=True` so the subtraction lines up row by row.
-
-# %%
-row_max = batch.max(axis=-1, keepdims=True)
-print(f"each row's max (shape {row_max.shape}): {row_max.ravel()}")
-row_evidence = np.exp(batch - row_max)
-row_weights = row_evidence / row_evidence.sum(axis=-1, keepdims=True)
-print("row-wise shift, row 1:", row_weights[0])
-print("row-wise shift, row 2:", row_weights[1])
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# "c". Row 2 became `[-999, -998]`: its evidence underflows to 0 and its weights are
+# `0 / 0 = nan`, exactly the failure of section 3.
+#
+# </details>
 
 # %% [markdown]
-# Both rows give **[0.2689, 0.7311]**: each row was shifted by its own max (1002 and 4)
-# and divided by its own total.
+# One global shift cannot suit rows whose levels differ by a thousand. The fix is for you to write in the exercise below: every row needs a max of its
+# own (here 1002 for row 1 and 4 for row 2), and each row must be shifted by its own max only.
+#
+# **Think** before you write it: a batch of shape `(2, 2)` has two row maxima. In which shape
+# must you hold them so that NumPy's broadcasting subtracts each one from its own row, and
+# not from a column? (Lesson 03 met the same question for the row totals.)
 
 # %% [markdown]
 # ## 7. Exercise: `stable_softmax`
@@ -188,15 +271,17 @@ print("row-wise shift, row 2:", row_weights[1])
 # over the **last axis**, computed without overflow or `0 / 0`:
 #
 # - divide the scores by `temperature` (lesson 04; here you may assume `temperature > 0`);
-# - subtract **each row's own max** (`axis=-1, keepdims=True`), then `exp`, then divide by
-#   each row's total;
+# - subtract **each row's own max**, then `exp`, then divide by each row's total;
 # - work for a single row (1-D), a batch of rows (2-D) and any number of leading axes;
 # - accept lists and integer arrays (they become float64);
 # - **float32 stays float32**: a float32 input must give a float32 output;
 # - never change the caller's array, and never emit a warning.
 #
-# One trap for the float32 rule: `np.asarray(scores, dtype=float)` quietly turns float32
-# into float64. **Predict** the dtype, then run:
+# One trap for the float32 rule hides in `np.asarray(scores, dtype=float)`. **Predict** the
+# dtype it gives for float32 scores, then run:
+
+# %%
+# Your guess (not graded):
 
 # %%
 scores32 = np.array([1000.0, 1001.0], dtype=np.float32)
@@ -204,11 +289,13 @@ print("np.asarray(float32 scores, dtype=float) has dtype", np.asarray(scores32, 
 print("np.asarray(float32 scores) has dtype", np.asarray(scores32).dtype)
 
 # %% [markdown]
-# So take `np.asarray(scores)` and convert only when its dtype is not already floating
-# (`np.issubdtype(x.dtype, np.floating)` tells you). Also avoid `x -= ...` on the array you were given:
-# when `scores` is already a float array, `np.asarray` returns that very array, and an
-# in-place shift would change the caller's scores. Write `x = x - m`, which makes a new array
-# of the same dtype.
+# So convert only input that is not floating already, and leave a float input's dtype as it
+# is. A second trap: when `scores` is already a float array, `np.asarray` returns that very
+# array, not a copy, so any in-place change (`-=`, `/=`) would change the caller's scores.
+# Compute each step into a new array instead.
+#
+# Hint: write the steps in the order a careful person would do them by hand for one row,
+# then ask, step by step, which axis each one works along and what shape its result needs.
 
 # %% nbgrader="solution" grade_id="stable_softmax"
 def stable_softmax(scores, temperature=1.0):
@@ -421,11 +508,68 @@ check_generated(stable_softmax, _draw, reference=_expected, seed=5, examples=24,
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# With your function, the batch of section 6, shifted row by row:
+
+# %%
+print("row-wise shift, row 1:", stable_softmax(batch)[0])
+print("row-wise shift, row 2:", stable_softmax(batch)[1])
+
+# %% [markdown]
+# Both rows give **[0.2689, 0.7311]**: each row was shifted by its own max (1002 and 4)
+# and divided by its own total.
+#
+# ### The same in PyTorch
+#
+# PyTorch's `torch.softmax(x, dim=-1)` does this shift inside (`dim=-1` is PyTorch's name
+# for NumPy's `axis=-1`, the last axis). On the scores that broke the plain recipe it
+# agrees with your `stable_softmax`, although `torch.exp` of 1000 alone is `inf`, and in
+# float16 it handles `[11, 12]`, whose `exp(12)` overflows:
+
+# %%
+from grader.learner.pytorch import torch_or_none
+
+torch = torch_or_none()
+if torch:
+    for scores_shown in ([1000.0, 1001.0], [-1000.0, -1001.0], [[1001.0, 1002.0], [3.0, 4.0]]):
+        theirs = torch.softmax(torch.tensor(scores_shown, dtype=torch.float64), dim=-1).numpy()
+        ours = stable_softmax(np.array(scores_shown))
+        print(f"{scores_shown}: torch.softmax {theirs.ravel()}, stable_softmax {ours.ravel()}, "
+              f"largest difference {np.abs(theirs - ours).max():.1e}")
+    print("torch.exp(1000.0) alone:", torch.exp(torch.tensor(1000.0, dtype=torch.float64)).item())
+    scores16 = torch.tensor([11.0, 12.0], dtype=torch.float16)
+    theirs16, ours16 = torch.softmax(scores16, dim=-1).numpy(), stable_softmax(scores16.numpy())
+    print(f"float16: torch.exp {torch.exp(scores16).numpy()}, torch.softmax {theirs16} ({theirs16.dtype}), "
+          f"stable_softmax {ours16} ({ours16.dtype}), largest difference {np.abs(theirs16 - ours16).max():.1e}")
+    print("torch.finfo(torch.bfloat16).max follows the layout rule:", torch.finfo(torch.bfloat16).max == largest["bfloat16"])
+
+# %% [markdown]
+# Without PyTorch this cell prints one line saying how to add it. With it, every pair agrees
+# to the last digits of float64; in float16 the two differ by one step of float16 (about
+# 0.00024 near 0.27), while `exp(12)` alone is `inf`. And PyTorch's largest bfloat16 is the
+# number the layout rule gave above.
+
+# %% [markdown]
 # ## 8. Every row is normalised on its own
 #
-# The shift must be per row, and so must the **sum**. **Predict.** If we treat the whole
-# matrix `[[1001, 1002], [3, 4]]` as one long row of four choices, what weights do the two
-# entries of row 2 get?
+# The shift must be per row, and so must the **sum**.
+#
+# **Predict (graded).** If we treat the whole matrix `[[1001, 1002], [3, 4]]` as one long row
+# of four choices, what weights do the two entries of row 2 get? Write "a" for
+# `[0.2689, 0.7311]`, "b" for `[0, 0]`, "c" for `nan`.
+
+# %% nbgrader="guess" grade_id="guess_whole_matrix" prediction="predict_whole_matrix"
+guess_whole_matrix = ""  # your guess: "a", "b" or "c"
+### BEGIN SOLUTION
+guess_whole_matrix = "b"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_whole_matrix" points=1
+check_guess("predict_whole_matrix", guess_whole_matrix, choices=["a", "b", "c"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_whole_matrix", guess_whole_matrix, "6cce9d9ad043765f")
+### END HIDDEN TESTS
 
 # %%
 def whole_matrix_softmax(scores):
@@ -441,8 +585,17 @@ print("whole matrix at once, row sums:", whole.sum(axis=-1))
 print("stable_softmax,       row sums:", stable_softmax(batch).sum(axis=-1))
 
 # %% [markdown]
-# Row 2 gets nothing: `exp(-999)` is negligible next to row 1's evidence, so row 1 takes
-# all the mass and row 2 sums to 0 instead of 1. The two rows are different queries with
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# "b": row 2 gets nothing. Shifted by the max 1002, its scores are `[-999, -998]`, whose
+# evidence is 0 in float64; but the total is shared with row 1, which holds an evidence
+# value of exactly 1, so there is no `0 / 0`: row 1 takes all the mass and row 2 sums to 0
+# instead of 1.
+#
+# </details>
+
+# %% [markdown]
+# Row 2 gets nothing. The two rows are different queries with
 # different sets of choices; they must never compete. With smaller scores the damage is
 # quieter but just as wrong:
 
@@ -486,8 +639,9 @@ show(fig, alt="Two grouped bar charts comparing row-wise softmax with softmax ov
 # %% [markdown]
 # ## What carries forward
 #
-# `stable_softmax` is the softmax that real libraries compute: divide by the temperature,
-# subtract **each row's own max**, exponentiate, and divide by **each row's own total**.
+# `stable_softmax` is, in essence, the softmax that libraries compute (PyTorch's among them):
+# divide by the temperature, subtract **each row's own max**, exponentiate, and divide by
+# **each row's own total**.
 # The shift changes only the range of the evidence, never the weights, and it keeps every
 # evidence value between 0 and 1 with the largest exactly 1.
 #

@@ -1,4 +1,5 @@
-"""Lesson 04's temperature slider, live in JupyterLab: dragging it moves the bars and the prediction."""
+"""Lesson 04's temperature slider, live in JupyterLab: dragging it, or typing a new logit, moves the bars,
+the printed weights and the prediction."""
 
 import re
 
@@ -12,13 +13,15 @@ LESSON = "04_temperature"
 
 
 def read_explorer(explorer) -> dict:
-    """What the widget shows: T, each token's bar width and label (as fractions), and the prediction line."""
+    """What the widget shows: T, each token's logit, bar width and label (as fractions), and the prediction line."""
     rows = explorer.locator(".widget-hbox")
     tokens = rows.locator(".widget-hprogress .widget-label").all_text_contents()
+    logits = rows.locator(".widget-text input").evaluate_all("fields => fields.map(f => parseFloat(f.value))")
     widths = rows.locator(".progress-bar").evaluate_all("bars => bars.map(b => parseFloat(b.style.width) / 100)")
     labels = [float(text.rstrip("%")) / 100 for text in rows.locator(":scope > .widget-label").all_inner_texts()]
     return {
         "T": float(explorer.locator(".widget-readout").inner_text()),
+        "logits": dict(zip(tokens, logits, strict=True)),
         "bars": dict(zip(tokens, widths, strict=False)),
         "labels": dict(zip(tokens, labels, strict=False)),
         "prediction": explorer.locator(".widget-html-content").inner_text(),
@@ -49,6 +52,25 @@ def settled(page, explorer, end: str) -> dict:
     expect(readout).not_to_have_text(before)
     expect(explorer.locator(".widget-html-content")).to_contain_text(f"At T = {readout.inner_text()} ")
     return read_explorer(explorer)
+
+
+def type_logit(explorer, token: str, logit: float) -> dict:
+    """Type a new logit for `token` and press Enter; wait until its printed weight has changed, and read it."""
+    before = read_explorer(explorer)
+    row = explorer.locator(".widget-hbox").filter(has=explorer.page.get_by_text(token, exact=True))
+    field = row.locator(".widget-text input")
+    field.fill(f"{logit}")
+    field.press("Enter")
+    expect(row.locator(":scope > .widget-label")).not_to_have_text(f"{before['labels'][token]:.1%}")
+    expect(explorer.locator(".widget-html-content")).not_to_have_text(before["prediction"])
+    return read_explorer(explorer)
+
+
+def softmax_shown(shown: dict) -> np.ndarray:
+    """softmax(logits / T) of the logits and the T the widget shows."""
+    z = np.array(list(shown["logits"].values())) / shown["T"]
+    evidence = np.exp(z - z.max())
+    return evidence / evidence.sum()
 
 
 def test_dragging_the_temperature_slider_moves_the_bars_and_the_prediction(page, lab):
@@ -87,3 +109,34 @@ def test_dragging_the_temperature_slider_moves_the_bars_and_the_prediction(page,
         assert top == "Delhi" and f"predicted token is {top}" in shown["prediction"]
         assert abs(float(share) / 100 - shown["bars"][top]) < 0.0006
     assert cold["prediction"] != hot["prediction"] != warm["prediction"]
+
+
+def test_typing_a_logit_moves_the_bars_and_the_printed_weights(page, lab):
+    path = solved_lesson(lab, LESSON)
+    panel = open_notebook(page, lab, path)
+    run_all(page, panel, code_cell_count(lab.root / path))
+    explorer = panel.locator(".jp-OutputArea-output .widget-vbox").filter(has=page.locator(".noUi-handle"))
+    expect(explorer).to_have_count(1)
+    explorer.scroll_into_view_if_needed()
+    warm = read_explorer(explorer)
+    # The fields start at the lesson's logits, the natural logs of the weights at T = 1.
+    assert np.allclose(list(warm["logits"].values()), np.log([0.037, 0.298, 0.139, 0.166, 0.359]), atol=1e-3), warm
+
+    raised = type_logit(explorer, "I", 0.5)  # "I" jumps from the smallest logit to the largest
+    cell = panel.locator(".jp-CodeCell").filter(has=page.locator(".widget-vbox .noUi-handle"))
+    screenshot(page, f"{LESSON}-logit-typed", cell)
+    assert raised["T"] == warm["T"] == 1.0 and raised["logits"]["I"] == 0.5
+    assert {t: v for t, v in raised["logits"].items() if t != "I"} == {
+        t: v for t, v in warm["logits"].items() if t != "I"
+    }
+    for token, width in raised["bars"].items():  # each bar is as long as its printed weight
+        assert abs(width - raised["labels"][token]) < 0.0006, (token, raised)
+    assert np.allclose(list(raised["labels"].values()), softmax_shown(raised), atol=0.0006), raised
+    assert raised["labels"]["I"] > 0.3 > warm["labels"]["I"]
+    assert all(raised["labels"][t] < warm["labels"][t] for t in warm["labels"] if t != "I"), (warm, raised)
+    assert "predicted token is I (" in raised["prediction"]
+
+    # The slider still works on the edited logits.
+    cold = settled(page, explorer, "left")
+    assert cold["logits"] == raised["logits"] and cold["labels"]["I"] > 0.9
+    assert np.allclose(list(cold["labels"].values()), softmax_shown(cold), atol=0.0006), cold

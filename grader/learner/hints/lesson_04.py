@@ -12,7 +12,7 @@ MISCONCEPTIONS = [
         "swt_multiplies_by_t",
         "softmax_with_temperature",
         "multiplied the scores by T instead of dividing them by T",
-        "divide: scores / temperature, so that T < 1 sharpens and T > 1 flattens",
+        "a small T should sharpen the weights, so the scores must grow as T shrinks: which operation does that?",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -26,7 +26,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_ignores_temperature",
         "softmax_with_temperature",
         "checked the temperature but never used it: the scores went into exp unchanged",
-        "divide the scores by the temperature before exp",
+        "the temperature has to reach the scores before they become evidence, or it changes nothing",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -40,7 +40,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_no_checks",
         "softmax_with_temperature",
         "never checked the temperature, so T <= 0 is accepted: T = 0 gives nan and a negative T reverses the ranking",
-        "start with: if not np.isfinite(temperature) or temperature <= 0: raise ValueError(...)",
+        "decide which temperatures have a meaning, and refuse every other one with a ValueError before anything else",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
@@ -52,7 +52,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_nan_for_zero",
         "softmax_with_temperature",
         "rejected only negative temperatures, so T = 0 divides by zero and returns nan instead of raising",
-        "reject T = 0 too: the test is temperature <= 0, not temperature < 0",
+        "T = 0 is not a temperature either: it divides by zero, so refuse it as you refuse the negative ones",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if temperature < 0:
@@ -66,7 +66,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_negative_reverses",
         "softmax_with_temperature",
         "rejected only T = 0, so a negative T is accepted and silently reverses the ranking",
-        "reject every temperature that is not > 0: temperature <= 0, not temperature == 0",
+        "zero is not the only bad temperature: a negative one flips the ranking, so refuse all that are not above 0",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if temperature == 0:
@@ -80,7 +80,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_accepts_inf_and_nan",
         "softmax_with_temperature",
         "checked only temperature <= 0, so T = inf (uniform weights) and T = nan (nan weights) get through",
-        "also require np.isfinite(temperature): it is False for inf and for nan",
+        "infinity and not-a-number are not temperatures either: a valid T is finite as well as positive",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if temperature <= 0:
@@ -95,7 +95,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "used assert to check the temperature: that raises AssertionError (and vanishes under python -O), "
         "not ValueError",
-        "raise ValueError(...) explicitly",
+        "an assert can be switched off and raises the wrong kind of error: the contract asks for a ValueError",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     assert np.isfinite(temperature) and temperature > 0, "temperature must be a finite number > 0"
@@ -108,7 +108,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_in_place",
         "softmax_with_temperature",
         "divided the caller's array by T in place (x /= T on the input itself)",
-        "write x = np.asarray(scores, dtype=float) / temperature: the division makes a new array",
+        "the caller's scores are not yours to change: let the division make a new array",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -124,7 +124,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_sums_whole_array",
         "softmax_with_temperature",
         "divided by the total of the whole array instead of each row's own total",
-        "sum over the last axis only: evidence.sum(axis=-1, keepdims=True)",
+        "each row is a distribution of its own, so each row needs its own total",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -138,7 +138,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_fails_on_lists",
         "softmax_with_temperature",
         "divided the scores by T without making them an array first, which fails for a Python list",
-        "start with np.asarray(scores, dtype=float): it accepts lists and int arrays",
+        "a list cannot be divided by a number: turn the input into a float array first",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -152,7 +152,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_fails_on_ints",
         "softmax_with_temperature",
         "made an array without asking for floats, then divided it in place: an integer array cannot hold the quotient",
-        "ask for floats (np.asarray(scores, dtype=float)) and divide into a new array: x = x / temperature",
+        "a quotient of integers is fractional, so it needs a new float array to live in",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -168,7 +168,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_squeezes",
         "softmax_with_temperature",
         "squeezed the result, which drops every axis of length 1: a batch of one row (1, n) comes back as (n,)",
-        "give the weights the shape of the scores: leave out np.squeeze (keepdims=True already lines up the totals)",
+        "the weights must have exactly the shape of the scores, axes of length 1 included",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -183,7 +183,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "summed over axis=1, which is the last axis only of a 2-D batch: a single row fails and a 3-D batch is summed "
         "over the wrong axis",
-        "sum over the last axis whatever the shape: axis=-1",
+        "the choices always sit on the last axis, however many axes come before it: count the axis from the end",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -198,7 +198,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "subtracted the largest score of the whole array instead of each row's own, so a row far below the others "
         "underflows to 0 and comes back wrong or nan",
-        "shift each row by its own largest score, x.max(axis=-1, keepdims=True) (or leave the shift to lesson 05)",
+        "a shift is safe only when every row gets its own (or leave overflow to lesson 05)",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -214,7 +214,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "shifted each row by its smallest score instead of its largest: a score of -inf turns the row into nan, and a "
         "wide row overflows",
-        "if you shift, subtract each row's largest score, x.max(axis=-1, keepdims=True): then no exp is above 1",
+        "if you shift, shift so that the largest score of each row becomes 0, never the smallest",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -246,7 +246,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_shift_in_place",
         "softmax_with_temperature",
         "subtracted each row's max in place (x -= ...), which changes the caller's array",
-        "shift into a new array: x = x - x.max(axis=-1, keepdims=True)",
+        "shifting is fine, but into a new array: the caller's scores must come back unchanged",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -263,7 +263,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "filled the weights into np.zeros_like(scores), which keeps the scores' dtype: for integer scores every "
         "weight is cut down to a whole number",
-        "make the result a float array: convert first with np.asarray(scores, dtype=float), or np.zeros(x.shape)",
+        "an array shaped and typed like integer scores can hold only integers: the weights need a float array",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -283,7 +283,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "converted the scores to float32, so float64 scores lose half their digits and the weights come back as "
         "float32",
-        "convert with dtype=float, which is float64: np.asarray(scores, dtype=float)",
+        "keep the precision you were given: float64 scores deserve float64 weights",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -298,7 +298,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "made an array with np.asarray(scores) and no dtype, so float16 scores stay float16, whose exp overflows "
         "above 11: their weights come back nan",
-        "ask for float64 when you convert: np.asarray(scores, dtype=float)",
+        "half-precision scores overflow exp early: compute in float64 whatever the input's precision",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -312,7 +312,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "swt_returns_list",
         "softmax_with_temperature",
         "returned the weights as a Python list (.tolist()) instead of a NumPy array",
-        "return the NumPy array itself",
+        "the contract promises a NumPy array: leave the result as one",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -327,8 +327,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "rejected T <= 0 and T = inf, but every comparison with nan is False, so T = nan got through and gave nan "
         "weights",
-        "test what T must be rather than what it must not be: if not (np.isfinite(temperature) and temperature > 0): "
-        "raise ValueError(...)",
+        "test what T must be, not what it must not be: nan fails every comparison, so a test for bad values passes it",
         """
 def softmax_with_temperature(scores, temperature=1.0):
     if temperature <= 0 or np.isinf(temperature):
@@ -343,7 +342,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "checked isinstance(temperature, (int, float)), which NumPy numbers such as np.float32(0.5) and np.int64(3) "
         "are not, so valid temperatures are refused",
-        "check the value, not the type: np.isfinite(temperature) and temperature > 0 work for every kind of number",
+        "check the value, not its type: NumPy numbers are temperatures too",
         """
 import math
 
@@ -360,7 +359,7 @@ def softmax_with_temperature(scores, temperature=1.0):
         "snt_always_argmax",
         "sample_next_token",
         "always took the largest logit, even for T > 0, instead of sampling",
-        "for T > 0 draw an index with rng, e.g. rng.choice(len(weights), p=weights)",
+        "only T = 0 skips the dice: for T > 0 draw an index at random, as often as its weight says",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -373,7 +372,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_greedy_samples",
         "sample_next_token",
         "sampled at T = 0 (replaced it by T = 1) instead of taking the largest logit",
-        "at T = 0 skip the dice: return int(np.argmax(logits))",
+        "at T = 0 there is nothing to draw: greedy decoding takes the position of the largest logit",
         """
 def sample_next_token(logits, temperature, rng):
     temperature = temperature or 1.0  # avoid dividing by zero
@@ -388,7 +387,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_rejects_zero",
         "sample_next_token",
         "raised an error at T = 0 instead of greedy decoding (taking the largest logit)",
-        "handle T == 0 before dividing: return int(np.argmax(logits))",
+        "T = 0 is a case of its own, greedy decoding, and must be decided before anything is divided by T",
         """
 def sample_next_token(logits, temperature, rng):
     if not np.isfinite(temperature) or temperature <= 0:
@@ -402,7 +401,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_ignores_temperature",
         "sample_next_token",
         "sampled from softmax(logits) and ignored the temperature",
-        "draw from softmax(logits / temperature)",
+        "the weights you draw from must be those of the logits divided by T",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -418,7 +417,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_multiplies_by_t",
         "sample_next_token",
         "multiplied the logits by T instead of dividing them by T",
-        "draw from softmax(logits / temperature)",
+        "a small T should make the draws more predictable, so the logits must grow as T shrinks: divide them by T",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -434,7 +433,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_negative_is_greedy",
         "sample_next_token",
         "treated a negative T like T = 0 (greedy) instead of raising ValueError",
-        "only T == 0 means greedy; raise ValueError when temperature < 0",
+        "only T = 0 means greedy; a negative T has no meaning and must raise a ValueError",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature <= 0:
@@ -448,7 +447,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_no_negative_check",
         "sample_next_token",
         "accepted a negative T and sampled with the ranking reversed instead of raising ValueError",
-        "start with: if temperature < 0: raise ValueError(...)",
+        "a negative temperature is nothing to sample with: refuse it with a ValueError first",
         """
 def sample_next_token(logits, temperature, rng):
     logits = np.asarray(logits, dtype=float)
@@ -464,7 +463,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_in_place",
         "sample_next_token",
         "divided the caller's logits by T in place (logits /= T on the input itself)",
-        "divide into a new array: x = np.asarray(logits, dtype=float) / temperature",
+        "the caller's logits are not yours to change: let the division make a new array",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -482,7 +481,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_fails_on_lists",
         "sample_next_token",
         "divided the logits by T without making them an array first, which fails for a Python list",
-        "start with np.asarray(logits, dtype=float): it accepts lists and int arrays",
+        "a list cannot be divided by a number: make a float array of the logits first",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -499,7 +498,7 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "drew with np.random.choice (NumPy's global random state) instead of the generator rng it was given, so a "
         "seed does not repeat the draws",
-        "draw with the generator you are given: rng.choice(len(weights), p=weights)",
+        "every random number must come from the generator you are given, so that its seed makes the draws repeatable",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -517,7 +516,7 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "made a new generator with np.random.default_rng() inside the function instead of using rng, so the draws "
         "cannot be repeated",
-        "use the rng argument itself: rng.choice(len(weights), p=weights)",
+        "a generator made inside the function ignores the caller's seed: draw from the one passed in",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -535,7 +534,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_fixed_seed",
         "sample_next_token",
         "made a new generator with a fixed seed on every call, so every call draws the same index whatever rng holds",
-        "draw with the rng you are given, and seed nothing inside the function",
+        "draw with the generator you are given, and seed nothing inside the function",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -554,7 +553,7 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "returned np.argmax(...) as it is at T = 0, a NumPy integer, where the exercise asks for the index as a "
         "Python int",
-        "wrap it: int(np.argmax(logits))",
+        "the position NumPy finds is a NumPy integer: the contract asks for a plain Python int",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -571,7 +570,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_greedy_returns_max",
         "sample_next_token",
         "at T = 0 returned the largest logit itself instead of its index",
-        "greedy decoding returns where the largest logit is: int(np.argmax(logits))",
+        "greedy decoding returns where the largest logit is, not how large it is",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -587,7 +586,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_draws_a_logit",
         "sample_next_token",
         "passed the logits themselves to rng.choice, which then returns one of the logits, not its index",
-        "draw from the indices: rng.choice(len(weights), p=weights)",
+        "the draw must pick a position in the vocabulary, not one of the logits themselves",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -604,7 +603,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_size_one",
         "sample_next_token",
         "drew with size=1, which returns an array holding one index instead of the index itself",
-        "leave out size=1: rng.choice(n, p=weights) returns the index itself",
+        "one draw is one index: asking for a sample of size one hands back an array instead",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -622,7 +621,7 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "made an array without asking for floats, then divided it in place: an integer array of logits cannot hold "
         "the quotient",
-        "ask for floats (np.asarray(logits, dtype=float)) and divide into a new array: x = x / temperature",
+        "integer logits divided by T give fractions: they need a new float array",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:
@@ -640,7 +639,7 @@ def sample_next_token(logits, temperature, rng):
         "snt_asserts",
         "sample_next_token",
         "used assert to reject a negative T: that raises AssertionError (and vanishes under python -O), not ValueError",
-        "raise ValueError(...) explicitly when temperature < 0",
+        "an assert can be switched off and raises the wrong kind of error: a negative T must raise a ValueError",
         """
 def sample_next_token(logits, temperature, rng):
     assert temperature >= 0, "temperature must be >= 0"
@@ -657,7 +656,7 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "drew a random number before checking for T = 0, so greedy decoding still uses up the generator (and changes "
         "every later draw)",
-        "handle T == 0 first: return int(np.argmax(logits)) before touching rng",
+        "decide the greedy case before touching the generator: at T = 0 it must be left as it was",
         """
 def sample_next_token(logits, temperature, rng):
     if temperature < 0:

@@ -11,7 +11,7 @@ MISCONCEPTIONS = [
         "stable_global_max",
         "stable_softmax",
         "subtracted the global max of the whole array instead of each row's own max",
-        "take the max per row: z.max(axis=-1, keepdims=True)",
+        "the rows are separate distributions, so each needs its own max",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
@@ -44,7 +44,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "divided the evidence by its largest value after exp instead of subtracting the max before: "
         "exp has already overflowed by then",
-        "shift the scores, not the evidence: np.exp(z - z.max(axis=-1, keepdims=True))",
+        "shift the scores before exp, not the evidence after it: by then the overflow has happened",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
@@ -76,7 +76,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_no_exp",
         "stable_softmax",
         "shifted the scores but divided them by their sum without exp",
-        "take np.exp of the shifted scores, then divide by the row's total evidence",
+        "the shifted scores are still scores: they must become evidence before you divide by the row's total",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
@@ -92,7 +92,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_sums_axis0",
         "stable_softmax",
         "summed down the first axis (axis 0) instead of along each row",
-        "the choices are along the last axis: evidence.sum(axis=-1, keepdims=True)",
+        "the choices lie along the last axis: total the evidence there",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
@@ -108,7 +108,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_sums_whole_array",
         "stable_softmax",
         "normalised the whole array at once, so unrelated rows competed for one total",
-        "sum per row: evidence.sum(axis=-1, keepdims=True)",
+        "each row is a distribution of its own, so each row needs its own total",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
@@ -124,7 +124,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_max_without_keepdims",
         "stable_softmax",
         "took each row's max without keepdims=True, so the row maxima were subtracted along the wrong axis",
-        "z.max(axis=-1, keepdims=True) keeps shape (rows, 1), so each row gets its own max",
+        "the row maxima must keep a place for the last axis, so that each is subtracted from its own row, not a column",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
@@ -140,7 +140,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_shift_in_place",
         "stable_softmax",
         "subtracted the max in place (x -= ...), which changed the caller's array",
-        "write z = x - m, which makes a new array, instead of x -= m",
+        "the shift must go into a new array: a change in place alters the caller's scores",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
@@ -156,7 +156,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_fails_on_ints",
         "stable_softmax",
         "copied integer scores as integers and divided in place (x /= temperature), which NumPy refuses",
-        "convert non-float input first (x.astype(float)) and write z = x / temperature, a new array",
+        "integer input must become floats before any division, and the quotient needs a new array",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.array(scores)
@@ -170,7 +170,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_fails_on_lists",
         "stable_softmax",
         "used the input as an array without converting it, which fails for a Python list",
-        "start with x = np.asarray(scores); it keeps float32 and turns lists into arrays",
+        "a list has no dtype and no rows to take a max of: make an array first, keeping a float input's dtype",
         """
 def stable_softmax(scores, temperature=1.0):
     z = scores / temperature
@@ -183,7 +183,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_returns_list",
         "stable_softmax",
         "returned a Python list (built with math.exp) instead of a NumPy array",
-        "work with NumPy arrays, or turn the finished list into one with np.array(..., dtype=...)",
+        "the contract promises a NumPy array, in the input's own float dtype",
         """
 import math
 
@@ -200,7 +200,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_float32_becomes_float64",
         "stable_softmax",
         "turned float32 scores into float64 (np.asarray(scores, dtype=float) converts every input)",
-        "convert only non-float input: x.astype(float) when not np.issubdtype(x.dtype, np.floating)",
+        "convert only input that is not floating already: float32 must stay float32",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
@@ -214,7 +214,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "computed each row with Python floats (math.exp) and rebuilt the array without a dtype, "
         "so float32 scores came back as float64",
-        "give the rebuilt array the input's float dtype: np.array(rows, dtype=x.dtype), or .astype(x.dtype)",
+        "Python floats are float64: give the rebuilt array the input's own float dtype",
         """
 import math
 
@@ -234,7 +234,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_always_float32",
         "stable_softmax",
         "converted every input to float32, so integer and float64 scores lost precision",
-        "keep a float input's own dtype and turn only non-float input into float64: x.astype(np.float64)",
+        "keep a float input's own dtype, and turn only non-float input into float64",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores, dtype=np.float32) / temperature
@@ -247,7 +247,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_multiplies_temperature",
         "stable_softmax",
         "multiplied the scores by the temperature instead of dividing by it",
-        "use scores / temperature: T < 1 sharpens, T > 1 flattens",
+        "a small T should sharpen the weights, so the scores must grow as T shrinks",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
@@ -279,7 +279,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "squeezed away the size-1 axes (np.squeeze), so a batch of one row, shape (1, n), or rows of one "
         "choice, shape (n, 1), came back with another shape",
-        "keep the scores' own shape: axis=-1 with keepdims=True already works for any number of axes",
+        "keep the scores' own shape, axes of length 1 included",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.squeeze(np.asarray(scores))
@@ -296,7 +296,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "took the max and the sum over axis=1, which is the choices' axis only for 2-D scores: with more "
         "leading axes the rows are normalised over the wrong axis",
-        "axis=-1 names the last axis whatever the number of dimensions; use it for the max and the sum",
+        "the choices sit on the last axis whatever the number of dimensions: count it from the end, for max and sum",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
@@ -314,7 +314,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "sorted each row (np.sort) to find its max, and returned the weights in sorted order instead of "
         "the choices' own order",
-        "take the max with z.max(axis=-1, keepdims=True) and leave the scores in their order",
+        "the max of each row is all you need: the scores must stay in their own order",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
@@ -331,8 +331,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "shifted each row by its first score instead of its max: a later score far above the first one "
         "still overflows exp",
-        "any shift cancels, but only the row's max keeps every shifted score at or below 0: "
-        "z.max(axis=-1, keepdims=True)",
+        "any shift cancels, but only the row's max keeps every shifted score at or below 0",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)
@@ -386,7 +385,7 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "divided the caller's array by the temperature in place (x /= temperature), which changes the "
         "caller's scores whenever the temperature is not 1",
-        "write z = x / temperature: it makes a new array of the same dtype",
+        "dividing in place changes the caller's scores: let the division make a new array",
         """
 def stable_softmax(scores, temperature=1.0):
     x = np.asarray(scores)

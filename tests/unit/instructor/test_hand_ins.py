@@ -252,7 +252,7 @@ def test_feedback_opens_with_a_summary_and_names_each_diagnosis_once(hand_ins):
     cells = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td>(.*?)</td>", glance, re.S)]
     score = next(line for line in cy.splitlines() if line.startswith("Score: "))
     assert cells[0] == NAIVE and cells[1] == score.removeprefix("Score: ") and WHOLE_ARRAY.description in cells[2]
-    assert cells[3] == "“3. Exercise: naive_normalize”"  # where the function is defined
+    assert cells[3] == "“5. Exercise: naive_normalize”"  # where the function is defined
     assert "<code>naive_normalize</code>" in glance
     ann = page_text(out / "feedback" / "ann.html")
     assert "every test passed" in ann and "likely mistake:" not in ann

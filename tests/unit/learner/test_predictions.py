@@ -73,7 +73,7 @@ def test_the_visible_check_says_a_guess_is_written_but_not_whether_it_is_right(c
     assert right.replace("'yes'", "'no'") == wrong and "right" not in right.replace("is right is", "")
     with pytest.raises(CheckFailed, match="not written yet"):
         check_guess("predict_a", "", choices=["yes", "no"])
-    with pytest.raises(CheckFailed, match="not one of the answers this prediction takes: 'yes', 'no'"):
+    with pytest.raises(CheckFailed, match="not an answer this prediction takes: it takes one of 'yes', 'no'"):
         check_guess("predict_a", "maybe", choices=["yes", "no"])
     with pytest.raises(CheckFailed, match="a whole number from -10 to 10"):
         check_guess("predict_a", 11, choices=range(-10, 11))
