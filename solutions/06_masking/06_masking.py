@@ -14,11 +14,16 @@
 #   exactly 0;
 # - explain why setting a forbidden score to 0 does not remove it, and why `-inf` does;
 # - refuse a row with no allowed choice instead of returning nan or a uniform row;
-# - write `masked_softmax`, `causal_mask` and `padding_mask`;
-# - read the causally masked attention weights of the journey sentence.
+# - write `causal_mask`, `padding_mask` and `masked_softmax`;
+# - say why training a language model needs the causal mask, and read the causally
+#   masked attention weights of the journey sentence.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them.
+# *before* you run the cell that computes the answer, in the one-line cell under the question.
+# Those marked **Predict (graded)** earn a point each: write the guess in the cell under the
+# question, run it and its check, and only then run on. The check says your guess is written
+# down, not whether it is right; that counts when your work is graded. Each explanation is
+# folded under the answer: open it once you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -27,6 +32,7 @@ from matplotlib.colors import ListedColormap
 
 from grader.learner.checks import check_call, check_generated, check_quiet, check_raises, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
@@ -37,8 +43,10 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 #
 # So far every score in a row took part in the softmax. Often some choices must not:
 #
-# - a language model that predicts the next word may not look at the words that come
-#   *after* the one it is reading (at generation time they do not exist yet);
+# - a language model is trained on whole sentences at once: all the tokens go in together,
+#   and position *i* is trained to predict token *i* + 1. If position *i* could attend to
+#   token *i* + 1, it would read the very answer it is meant to predict, so it may attend
+#   only to tokens 0..*i*;
 # - sentences in a batch have different lengths, so short ones are filled up with
 #   *padding* positions that hold no word at all;
 # - a decoder may ban some vocabulary symbols outright.
@@ -49,22 +57,237 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # `key_padding_mask` of its `nn.MultiheadAttention` reads True as "ignore"), so always
 # check which one you are holding.
 #
-# We need weights that are exactly 0 on forbidden choices and still sum to 1 over the
-# allowed ones. Here is the stable softmax of lesson 05 to experiment with.
+# First we build the two masks that attention uses most; then we make a softmax obey them.
+
+# %% [markdown]
+# ## 2. The causal mask
+#
+# Take the six tokens of *Your journey starts with one step*. While training, the model
+# reads all six at once, and each position learns to predict the token after it: "Your"
+# predicts "journey", "journey" predicts "starts", and so on. So token *i* may attend to
+# tokens 0, 1, …, *i* (itself and everything before it), never to a later one: the next
+# token is its answer, and the ones after that give the answer away too.
+#
+# As a mask, row *i* is the query token and column *j* the token it attends to:
+# **True where j ≤ i**. Row 0 ("Your") allows only itself; the last row ("step") allows
+# all six. Everything above the diagonal is forbidden.
+#
+# Masks should be **booleans**, not 0/1 numbers. **Predict.** `~` means "not". What do
+# you get from `~` on the numbers 1 and 0, and on the booleans True and False?
+
+# %%
+# Your guess (not graded):
+
+# %%
+as_numbers = np.array([1, 0])
+as_booleans = np.array([True, False])
+print("~ on the numbers [1, 0]:", ~as_numbers, "| ~ on [True, False]:", ~as_booleans)
+print("read as conditions, ~1 and ~0 are:", bool(~1), bool(~0))
+
+# %% [markdown]
+# On a boolean array `~` swaps True and False, but on integers it is bitwise not:
+# `~1 == -2` and `~0 == -1`, and both of those count as true. A 0/1 mask turned around
+# with `~` allows everything.
+#
+# ## Exercise: `causal_mask`
+#
+# Write `causal_mask(n)`: an `(n, n)` boolean array, True where column ≤ row.
+#
+# Hint: think of the mask as a comparison between two numbers, the row index and the
+# column index, made for every cell at once; or of the shape the True entries form.
+
+# %% nbgrader="solution" grade_id="causal_mask"
+def causal_mask(n):
+    """(n, n) boolean mask: True where column <= row (a token sees itself and earlier tokens)."""
+    ### BEGIN SOLUTION
+    return np.tril(np.ones((n, n), dtype=bool))
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_causal_mask_public" points=1 function="causal_mask"
+_expected4 = [[True, False, False, False],
+              [True, True, False, False],
+              [True, True, True, False],
+              [True, True, True, True]]
+check_call(causal_mask, 4, expect=np.array(_expected4))
+passed("causal_mask")
+
+# %% nbgrader="tests" grade_id="test_causal_mask_sizes" points=1 function="causal_mask"
+### BEGIN HIDDEN TESTS
+# property value: True exactly where column <= row: each token sees itself and the tokens before it
+# property shapes: shape (n, n) for every n from 1 up, a sequence longer than 512 tokens included
+def _lower(n):
+    return np.arange(int(n))[None, :] <= np.arange(int(n))[:, None]
+
+
+for _n in (1, 2, 6, 17, 600):
+    check_call(causal_mask, _n, expect=_lower(_n))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_causal_mask_inputs" points=1 function="causal_mask"
+### BEGIN HIDDEN TESTS
+# property dtype: a boolean NumPy array, for n given as a Python int, a NumPy int64 or int32, or a 0-d integer array
+# property unchanged: never changes its input: an n given as a 0-d array stays as it was
+for _n in (np.int64(3), np.int32(5), 4, np.array(4)):
+    check_call(causal_mask, _n, expect=_lower(_n))
+check_call(causal_mask, np.array(1), expect=[[True]])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 3. The padding mask
+#
+# To process several sentences at once we stack them into one array, so the short ones
+# are filled up to a common length `n` with padding positions that hold no word. Here
+# are three sentences padded to 6 positions:
+#
+# | sentence | length | positions 0–5 |
+# |---|---|---|
+# | Your journey starts with one step | 6 | all real |
+# | one step | 2 | 0–1 real, 2–5 padding |
+# | Your journey starts | 3 | 0–2 real, 3–5 padding |
+#
+# No token may attend to a padding position: for a sentence of length L, **position
+# p is allowed when p < L** (positions count from 0, so the last real one is L - 1).
+#
+# ## Exercise: `padding_mask`
+#
+# Write `padding_mask(lengths, n)`: a boolean array of shape `(len(lengths), n)`, one row
+# per sentence, True where the position is less than that sentence's length. Accept a
+# list or an array of lengths.
+#
+# Hint: each row is the comparison "position < length" for one sentence. Compare one
+# row of positions with one column of lengths, and let broadcasting make the grid.
+
+# %% nbgrader="solution" grade_id="padding_mask"
+def padding_mask(lengths, n):
+    """(len(lengths), n) boolean mask: True where position < that sequence's length."""
+    ### BEGIN SOLUTION
+    return np.arange(n) < np.asarray(lengths)[:, None]
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_padding_mask_public" points=1 function="padding_mask"
+_pad_expected = np.array([[True, True, True, False], [True, False, False, False]])
+check_call(padding_mask, [3, 1], 4, expect=_pad_expected)
+passed("padding_mask")
+
+# %% nbgrader="tests" grade_id="test_padding_mask_batches" points=1 function="padding_mask"
+### BEGIN HIDDEN TESTS
+# property value: True exactly where the position is less than that sequence's length
+# property shapes: shape (len(lengths), n): one sequence gives (1, n), n = 1 works, and lengths 0 and n give all-False and all-True rows
+def _positions_below(lengths, n):
+    return np.arange(int(n)) < np.asarray(lengths)[:, None]
+
+
+for _lengths, _n in [(np.array([6, 2, 3]), 6), ((1,), 3), ([0, 4], 4), ([5, 5], 5), ([2, 2, 2, 2, 1], 3),
+                     ([3], 5), ([0, 1, 1], 1), ([0, 0], 3), ([4], 4), ([1, 7, 3, 0], 9)]:
+    check_call(padding_mask, _lengths, _n, expect=_positions_below(_lengths, _n))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_padding_mask_inputs" points=1 function="padding_mask"
+### BEGIN HIDDEN TESTS
+# property dtype: a boolean NumPy array, for lengths given as a list, a tuple, or an int64, int32 or uint8 array, and n as a Python or a NumPy integer
+# property unchanged: never changes the caller's lengths
+for _lengths, _n in [(np.array([3, 1, 4]), 4), (np.array([2, 0, 5], dtype=np.int32), np.int64(5)),
+                     (np.array([1, 3], dtype=np.uint8), 3), ((2, 4, 0), 4), ([np.int64(2), np.int64(1)], np.int32(3)),
+                     (np.array([0, 6]), 6)]:
+    check_call(padding_mask, _lengths, _n, expect=_positions_below(_lengths, _n))
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 4. Picture the masks
+#
+# **Predict (graded).** How many entries of the causal mask of the six journey tokens
+# are allowed? Write a whole number. (And, not graded: how many in the padding mask of
+# the three sentences above?)
+
+# %% nbgrader="guess" grade_id="guess_causal_count" prediction="predict_causal_count"
+guess_causal_count = ""  # your guess: a whole number, such as 0
+### BEGIN SOLUTION
+guess_causal_count = 21
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_causal_count" points=1
+check_guess("predict_causal_count", guess_causal_count, choices=range(0, 37))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_causal_count", guess_causal_count, "5f1906c69613087d")
+### END HIDDEN TESTS
+
+# %%
+causal6 = causal_mask(6)
+tokens = ["Your", "journey", "starts", "with", "one", "step"]
+lengths = [6, 2, 3]
+padding = padding_mask(lengths, 6)
+print("allowed in the causal mask:", causal6.sum(), "of", causal6.size)
+print("allowed in the padding mask:", padding.sum(), "of", padding.size)
+print(padding.astype(int))
+
+# %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# The causal mask allows 1 + 2 + … + 6 = 21 of the 36 pairs; the padding mask allows
+# 6 + 2 + 3 = 11 of the 18 positions.
+#
+# </details>
+
+# %%
+mask_colours = ListedColormap(["#EEEEEE", PALETTE[0]])
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4), gridspec_kw={"width_ratios": [1, 1.1], "wspace": 0.45})
+left.imshow(causal6, cmap=mask_colours, vmin=0, vmax=1)
+left.set_xticks(range(6), tokens, rotation=45, ha="right")
+left.set_yticks(range(6), tokens)
+left.set(title="Causal mask: token i sees tokens 0..i", xlabel="attended-to token (column j)",
+         ylabel="query token (row i)")
+right_image = right.imshow(padding, cmap=mask_colours, vmin=0, vmax=1)
+right.set_xticks(range(6), [f"{p}" for p in range(6)])
+right.set_yticks(range(3), [f"length {n}" for n in lengths])
+right.set(title="Padding mask: position < length", xlabel="position", ylabel="sentence in the batch")
+for ax, mask in [(left, causal6), (right, padding)]:
+    for (i, j), ok in np.ndenumerate(mask):
+        ax.text(j, i, "✓" if ok else "✗", ha="center", va="center", fontsize=11,
+                color="white" if ok else "#555555")
+bar = fig.colorbar(right_image, ax=[left, right], ticks=[0.25, 0.75], shrink=0.6, boundaries=[0, 0.5, 1])
+bar.ax.set_yticklabels(["False:\nforbidden", "True:\nallowed"])
+show(fig, alt="Two mask heatmaps. Left: the 6 by 6 causal mask of the journey tokens, allowed (blue, "
+              "tick) on and below the diagonal and forbidden (light grey, cross) above it. Right: the padding mask "
+              "of three sentences of lengths 6, 2 and 3 over positions 0 to 5, allowed up to each "
+              "length and forbidden after it.")
+
+# %% [markdown]
+# ## 5. Setting a forbidden score to 0 does not remove it
+#
+# A mask says *which* choices are forbidden; now we need weights that are exactly 0 on
+# those choices and still sum to 1 over the allowed ones. Here is the stable softmax of
+# lesson 05 to experiment with.
 
 # %%
 # << reference stable_softmax from 05_stable_softmax >>
 
 
 # %% [markdown]
-# ## 2. Setting a forbidden score to 0 does not remove it
-#
 # Three choices score `[0.5, 1, 2]`, and the last one is forbidden. An obvious idea: set
 # its score to 0 (or, the same thing, multiply the scores by the mask, since False
 # counts as 0).
 #
-# **Predict.** After setting the forbidden score to 0, how much weight does the forbidden
-# choice get? Now the same with `-inf` in its place instead of 0?
+# **Predict (graded).** After setting the forbidden score to 0, how much weight does the
+# forbidden choice get: (a) exactly 0, (b) about 0.19, (c) about 0.33, (d) about 0.5?
+# Write a letter. (And, not graded: what does it get with `-inf` in its place instead?)
+
+# %% nbgrader="guess" grade_id="guess_zero_weight" prediction="predict_zero_weight"
+guess_zero_weight = ""  # your guess: "a", "b", "c" or "d"
+### BEGIN SOLUTION
+guess_zero_weight = "b"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_zero_weight" points=1
+check_guess("predict_zero_weight", guess_zero_weight, choices=["a", "b", "c", "d"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_zero_weight", guess_zero_weight, "d495cbe68df0ed95")
+### END HIDDEN TESTS
 
 # %%
 scores = np.array([0.5, 1.0, 2.0])
@@ -77,9 +300,21 @@ print("forbidden score set to -inf:", removed)
 print("scores * mask is the same as setting 0:", np.array_equal(scores * allowed, np.where(allowed, scores, 0.0)))
 
 # %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
 # A score of 0 is an ordinary score, not "nothing": its evidence is exp(0) = 1, which
-# competes with exp(0.5) ≈ 1.65 and exp(1) ≈ 2.72. The forbidden choice keeps
-# 1 / (1.65 + 2.72 + 1) = **0.1863** of the weight.
+# competes with the evidence of the two allowed scores; the next cell does the sum.
+#
+# </details>
+
+# %%
+allowed_evidence = np.exp([0.5, 1.0])
+print(f"exp(0.5) = {allowed_evidence[0]:.4f} | exp(1) = {allowed_evidence[1]:.4f}")
+print(f"the forbidden choice keeps 1 / ({allowed_evidence[0]:.4f} + {allowed_evidence[1]:.4f} + 1)"
+      f" = {1 / (allowed_evidence.sum() + 1):.4f}")
+
+# %% [markdown]
+# The forbidden choice keeps **0.1863** of the weight.
 #
 # With `-inf`, its evidence is exp(-inf) = 0 *exactly*, so it drops out of the shared
 # denominator and the allowed pair splits the weight as if the third choice never
@@ -90,8 +325,22 @@ print("exp(0) =", np.exp(0.0), "| exp(-inf) =", np.exp(-np.inf))
 print("the allowed pair on its own:", stable_softmax([0.5, 1.0]))
 
 # %% [markdown]
-# **Predict.** Now every score is negative: `[-3, -2, -1]`, last one forbidden. What does
-# setting the forbidden score to 0 do this time?
+# **Predict (graded).** Now every score is negative: `[-3, -2, -1]`, last one forbidden.
+# After setting the forbidden score to 0, which choice gets the most weight: A, B or C?
+
+# %% nbgrader="guess" grade_id="guess_negative_zero" prediction="predict_negative_zero"
+guess_negative_zero = ""  # your guess: "a", "b" or "c"
+### BEGIN SOLUTION
+guess_negative_zero = "c"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_negative_zero" points=1
+check_guess("predict_negative_zero", guess_negative_zero, choices=["a", "b", "c"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_negative_zero", guess_negative_zero, "792783f351aa7070")
+### END HIDDEN TESTS
 
 # %%
 negative = np.array([-3.0, -2.0, -1.0])
@@ -99,8 +348,12 @@ print("forbidden score set to 0:   ", stable_softmax(np.where(allowed, negative,
 print("forbidden score set to -inf:", stable_softmax(np.where(allowed, negative, -np.inf)))
 
 # %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
 # Here 0 is the *largest* score in the row, so the forbidden choice gets **0.8438**, most
 # of the weight. "Set it to 0" can only be right by luck; `-inf` is right for every row.
+#
+# </details>
 
 # %%
 fig, ax = plt.subplots(figsize=(6.5, 3.2))
@@ -117,13 +370,16 @@ show(fig, alt="Grouped bar chart of the weights of choices A, B and C. With C's 
               "0.3775 and 0.6225.")
 
 # %% [markdown]
-# ## 3. A row with no allowed choice
+# ## 6. A row with no allowed choice
 #
-# `-inf` works as long as *one* choice in the row is allowed: the row's max is then a
-# finite number, and shifting by it is safe.
+# `-inf` works as long as the row keeps at least one allowed choice with a finite score:
+# the row's max is then that finite number, and shifting by it is safe.
 #
 # **Predict.** What happens when every choice in the row is forbidden? (NumPy prints a
 # warning here on purpose.)
+
+# %%
+# Your guess (not graded):
 
 # %% tags=["expect-warning"]
 nothing_allowed = np.array([False, False, False])
@@ -147,7 +403,7 @@ print("every score -1e9:", stable_softmax(np.where(nothing_allowed, scores, -1e9
 # cannot slip through unnoticed.)
 
 # %% [markdown]
-# ## 4. Exercise: `masked_softmax`
+# ## 7. Exercise: `masked_softmax`
 #
 # Write `masked_softmax(scores, mask, temperature=1.0)`:
 #
@@ -160,11 +416,10 @@ print("every score -1e9:", stable_softmax(np.where(nothing_allowed, scores, -1e9
 # - accept lists and integer arrays, return a new float NumPy array, and never change the
 #   arrays you were given.
 #
-# Hints: `np.where(condition, a, b)` takes `a` where the condition is True and `b`
-# elsewhere, and returns a new array. `np.broadcast_to(mask, x.shape)` gives the mask the
-# full shape of the scores, so that `.any(axis=-1)` tells you, row by row, whether
-# anything is allowed. If you assign into an array (`x[...] = ...`), make sure it is your
-# own copy and not the caller's.
+# Hints: section 5 showed which replacement score gives a forbidden choice no evidence at
+# all. Find the empty rows *before* you compute anything, and remember that a mask may have
+# fewer axes than the scores: a row is empty when none of the entries that apply to it is
+# allowed. Build new arrays rather than writing into the ones you were given.
 
 # %% nbgrader="solution" grade_id="masked_softmax"
 def masked_softmax(scores, mask, temperature=1.0):
@@ -371,6 +626,9 @@ check_generated(masked_softmax, _draw, reference=_masked, seed=6, examples=24)
 # choice?
 
 # %%
+# Your guess (not graded):
+
+# %%
 try:
     masked_softmax([[0.5, 1.0, 2.0], [0.5, 1.0, 2.0]], [[True, True, False], [False, False, False]])
 except ValueError as error:
@@ -379,162 +637,6 @@ except ValueError as error:
 # %% [markdown]
 # An error that points at the broken row is far easier to debug than a nan (or a quietly
 # uniform row) found three steps later.
-
-# %% [markdown]
-# ## 5. The causal mask
-#
-# Take the six tokens of *Your journey starts with one step*. A model that writes text one
-# token at a time must not peek ahead: when it reads token *i*, it may attend to tokens
-# 0, 1, …, *i* (itself and everything before it), never to a later one.
-#
-# As a mask, row *i* is the query token and column *j* the token it attends to:
-# **True where j ≤ i**. Row 0 ("Your") allows only itself; the last row ("step") allows
-# all six. Everything above the diagonal is forbidden.
-#
-# ## Exercise: `causal_mask`
-#
-# Write `causal_mask(n)`: an `(n, n)` boolean array, True where column ≤ row.
-#
-# Return **booleans**, not 0/1 numbers. The difference bites: `~` on a boolean array
-# swaps True and False, but on integers it is bitwise not (`~1 == -2`, `~0 == -1`), and
-# both of those count as "true".
-
-# %% nbgrader="solution" grade_id="causal_mask"
-def causal_mask(n):
-    """(n, n) boolean mask: True where column <= row (a token sees itself and earlier tokens)."""
-    ### BEGIN SOLUTION
-    return np.tril(np.ones((n, n), dtype=bool))
-    ### END SOLUTION
-
-
-# %% nbgrader="tests" grade_id="test_causal_mask_public" points=1 function="causal_mask"
-_expected4 = [[True, False, False, False],
-              [True, True, False, False],
-              [True, True, True, False],
-              [True, True, True, True]]
-check_call(causal_mask, 4, expect=np.array(_expected4))
-passed("causal_mask")
-
-# %% nbgrader="tests" grade_id="test_causal_mask_sizes" points=1 function="causal_mask"
-### BEGIN HIDDEN TESTS
-# property value: True exactly where column <= row: each token sees itself and the tokens before it
-# property shapes: shape (n, n) for every n from 1 up, a sequence longer than 512 tokens included
-def _lower(n):
-    return np.arange(int(n))[None, :] <= np.arange(int(n))[:, None]
-
-
-for _n in (1, 2, 6, 17, 600):
-    check_call(causal_mask, _n, expect=_lower(_n))
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_causal_mask_inputs" points=1 function="causal_mask"
-### BEGIN HIDDEN TESTS
-# property dtype: a boolean NumPy array, for n given as a Python int, a NumPy int64 or int32, or a 0-d integer array
-# property unchanged: never changes its input: an n given as a 0-d array stays as it was
-for _n in (np.int64(3), np.int32(5), 4, np.array(4)):
-    check_call(causal_mask, _n, expect=_lower(_n))
-check_call(causal_mask, np.array(1), expect=[[True]])
-### END HIDDEN TESTS
-
-# %% [markdown]
-# ## 6. The padding mask
-#
-# To process several sentences at once we stack them into one array, so the short ones
-# are filled up to a common length `n` with padding positions that hold no word. Here
-# are three sentences padded to 6 positions:
-#
-# | sentence | length | positions 0–5 |
-# |---|---|---|
-# | Your journey starts with one step | 6 | all real |
-# | one step | 2 | 0–1 real, 2–5 padding |
-# | Your journey starts | 3 | 0–2 real, 3–5 padding |
-#
-# No token may attend to a padding position: for a sentence of length L, **position
-# p is allowed when p < L** (positions count from 0, so the last real one is L - 1).
-#
-# ## Exercise: `padding_mask`
-#
-# Write `padding_mask(lengths, n)`: a boolean array of shape `(len(lengths), n)`, one row
-# per sentence, True where the position is less than that sentence's length. Accept a
-# list or an array of lengths.
-
-# %% nbgrader="solution" grade_id="padding_mask"
-def padding_mask(lengths, n):
-    """(len(lengths), n) boolean mask: True where position < that sequence's length."""
-    ### BEGIN SOLUTION
-    return np.arange(n) < np.asarray(lengths)[:, None]
-    ### END SOLUTION
-
-
-# %% nbgrader="tests" grade_id="test_padding_mask_public" points=1 function="padding_mask"
-_pad_expected = np.array([[True, True, True, False], [True, False, False, False]])
-check_call(padding_mask, [3, 1], 4, expect=_pad_expected)
-passed("padding_mask")
-
-# %% nbgrader="tests" grade_id="test_padding_mask_batches" points=1 function="padding_mask"
-### BEGIN HIDDEN TESTS
-# property value: True exactly where the position is less than that sequence's length
-# property shapes: shape (len(lengths), n): one sequence gives (1, n), n = 1 works, and lengths 0 and n give all-False and all-True rows
-def _positions_below(lengths, n):
-    return np.arange(int(n)) < np.asarray(lengths)[:, None]
-
-
-for _lengths, _n in [(np.array([6, 2, 3]), 6), ((1,), 3), ([0, 4], 4), ([5, 5], 5), ([2, 2, 2, 2, 1], 3),
-                     ([3], 5), ([0, 1, 1], 1), ([0, 0], 3), ([4], 4), ([1, 7, 3, 0], 9)]:
-    check_call(padding_mask, _lengths, _n, expect=_positions_below(_lengths, _n))
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_padding_mask_inputs" points=1 function="padding_mask"
-### BEGIN HIDDEN TESTS
-# property dtype: a boolean NumPy array, for lengths given as a list, a tuple, or an int64, int32 or uint8 array, and n as a Python or a NumPy integer
-# property unchanged: never changes the caller's lengths
-for _lengths, _n in [(np.array([3, 1, 4]), 4), (np.array([2, 0, 5], dtype=np.int32), np.int64(5)),
-                     (np.array([1, 3], dtype=np.uint8), 3), ((2, 4, 0), 4), ([np.int64(2), np.int64(1)], np.int32(3)),
-                     (np.array([0, 6]), 6)]:
-    check_call(padding_mask, _lengths, _n, expect=_positions_below(_lengths, _n))
-### END HIDDEN TESTS
-
-# %% [markdown]
-# ## 7. Picture the masks
-#
-# **Predict.** In the causal mask of the six journey tokens, how many entries are
-# allowed? In the padding mask of the three sentences above?
-
-# %%
-causal6 = causal_mask(6)
-tokens = ["Your", "journey", "starts", "with", "one", "step"]
-lengths = [6, 2, 3]
-padding = padding_mask(lengths, 6)
-print("allowed in the causal mask:", causal6.sum(), "of", causal6.size)
-print("allowed in the padding mask:", padding.sum(), "of", padding.size)
-print(padding.astype(int))
-
-# %% [markdown]
-# The causal mask allows 1 + 2 + … + 6 = 21 of the 36 pairs; the padding mask allows
-# 6 + 2 + 3 = 11 of the 18 positions.
-
-# %%
-mask_colours = ListedColormap(["#EEEEEE", PALETTE[0]])
-fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4), gridspec_kw={"width_ratios": [1, 1.1], "wspace": 0.45})
-left.imshow(causal6, cmap=mask_colours, vmin=0, vmax=1)
-left.set_xticks(range(6), tokens, rotation=45, ha="right")
-left.set_yticks(range(6), tokens)
-left.set(title="Causal mask: token i sees tokens 0..i", xlabel="attended-to token (column j)",
-         ylabel="query token (row i)")
-right_image = right.imshow(padding, cmap=mask_colours, vmin=0, vmax=1)
-right.set_xticks(range(6), [f"{p}" for p in range(6)])
-right.set_yticks(range(3), [f"length {n}" for n in lengths])
-right.set(title="Padding mask: position < length", xlabel="position", ylabel="sentence in the batch")
-for ax, mask in [(left, causal6), (right, padding)]:
-    for (i, j), ok in np.ndenumerate(mask):
-        ax.text(j, i, "✓" if ok else "✗", ha="center", va="center", fontsize=11,
-                color="white" if ok else "#555555")
-bar = fig.colorbar(right_image, ax=[left, right], ticks=[0.25, 0.75], shrink=0.6, boundaries=[0, 0.5, 1])
-bar.ax.set_yticklabels(["False:\nforbidden", "True:\nallowed"])
-show(fig, alt="Two mask heatmaps. Left: the 6 by 6 causal mask of the journey tokens, allowed (blue, "
-              "tick) on and below the diagonal and forbidden (light grey, cross) above it. Right: the padding mask "
-              "of three sentences of lengths 6, 2 and 3 over positions 0 to 5, allowed up to each "
-              "length and forbidden after it.")
 
 # %% [markdown]
 # ## 8. The journey sentence, causally masked
@@ -558,6 +660,9 @@ print("its weights with no mask (lesson 03):", stable_softmax(journey_scores[1])
 # how will "journey" (row 1) split its weight?
 
 # %%
+# Your guess (not graded):
+
+# %%
 causal_weights = masked_softmax(journey_scores, causal_mask(6))
 print(causal_weights)
 print("row sums:", causal_weights.sum(axis=-1))
@@ -567,6 +672,29 @@ print("row sums:", causal_weights.sum(axis=-1))
 # chooses between "Your" and itself only: softmax([0.9544, 1.4950]) = **[0.3680, 0.6320]**,
 # instead of 0.1385 and 0.2379 when it could see the whole sentence. Only the last row,
 # "step", sees every token. Everything above the diagonal is exactly 0.
+#
+# **Predict.** In training, "journey" (position 1) is meant to predict "starts" (position 2).
+# How much weight does it put on "starts" without the mask, and with it? And do the first
+# three rows change if the model is given only the first three tokens?
+
+# %%
+# Your guess (not graded):
+
+# %%
+unmasked_weights = masked_softmax(journey_scores, np.ones((6, 6), dtype=bool))
+print(f"weight of 'journey' on 'starts', the token it must predict: unmasked {unmasked_weights[1, 2]:.4f}"
+      f" | causal {causal_weights[1, 2]:.4f}")
+prefix_weights = masked_softmax(journey_scores[:3, :3], causal_mask(3))
+print("first three rows from the three-token prefix alone, same as in the full sentence:",
+      np.allclose(prefix_weights, causal_weights[:3, :3]))
+
+# %% [markdown]
+# Unmasked, "journey" puts 0.2333 of its weight on "starts", the very token it is being
+# trained to predict: it could learn to copy the answer instead of predicting it. Causally
+# masked, that weight is exactly 0. And because a row only ever reads tokens up to itself,
+# the first rows are the same whether the sentence goes on or not: training on all
+# positions at once computes exactly what the model computes later when it writes one token
+# at a time, with no later token in sight.
 
 # %%
 fig, ax = plt.subplots(figsize=(6.4, 5.2))
@@ -616,11 +744,12 @@ except ValueError as error:
 # A mask says which choices exist for each row. Forbidden scores become `-inf`, so their
 # evidence is exactly 0 and the allowed choices share all of the weight; 0 is a real score
 # and removes nothing, a finite `-1e9` hides rows that have no choice at all, and such a
-# row deserves an error. The causal mask lets token *i* see tokens 0..*i*; the padding
-# mask hides positions past a sentence's length; `&` combines them.
+# row deserves an error. The causal mask lets token *i* see tokens 0..*i*, so that a model
+# trained on whole sentences cannot read the token it is asked to predict; the padding mask
+# hides positions past a sentence's length; `&` combines them.
 #
 # In attention these weights **multiply value vectors**: each token's output is the sum
 # over the tokens it attends to of weight × that token's value vector. A weight of exactly
-# 0 means a future or padding token contributes nothing at all, not a little. The next
-# part of the course puts scores, scaling, masking and this weighted sum together into
-# attention end to end on the journey sentence.
+# 0 means a future or padding token contributes nothing at all, not a little. Lesson 07
+# puts scores, scaling, masking and this weighted sum together into attention end to end on
+# the journey sentence.

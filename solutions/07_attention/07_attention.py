@@ -11,13 +11,20 @@
 #
 # **By the end of this lesson you will be able to**
 # - compute self-attention on a six-token sentence by hand: scores, weights, context vectors;
-# - say what queries, keys and values are, and which axis the softmax runs over;
+# - say what queries, keys and values are, how a layer makes them from the tokens with
+#   the matrices W_q, W_k, W_v, and which axis the softmax runs over;
 # - explain why attention divides its scores by √d_k, and show what goes wrong without it;
 # - write `attention_weights` and `attend`, with an optional mask;
-# - read a causal self-attention layer as "each token mixes the tokens up to itself".
+# - read a causal self-attention layer as "each token mixes the tokens up to itself", and
+#   say why training needs that;
+# - match your functions with PyTorch's, whose two masks mean opposite things.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them.
+# *before* you run the cell that computes the answer, in the one-line cell under the question.
+# Those marked **Predict (graded)** earn a point each: write the guess in the cell under the
+# question, run it and its check, and only then run on. The check says your guess is written
+# down, not whether it is right; that counts when your work is graded. Each explanation is
+# folded under the answer: open it once you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -25,6 +32,8 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_raises, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
+from grader.learner.pytorch import torch_or_none
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
@@ -37,7 +46,8 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # over the last axis, forbidden choices weight exactly 0, an error for a row with nothing
 # allowed) and `causal_mask`. The next cell holds the course's reference versions, locked.
 # They are *given* rather than pasted from your lesson 06 so that this lesson's grade
-# depends only on what you write here: if your lesson 06 passed, yours behave the same.
+# depends only on what you write here: if your lesson 06 versions are correct, they behave
+# the same.
 
 # %% nbgrader="readonly" grade_id="given_from_lesson_06"
 # << reference masked_softmax from 06_masking >>
@@ -53,11 +63,17 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # vector of three numbers, one row of `X` (these toy vectors and this sentence follow
 # chapter 3 of Sebastian Raschka's *Build a Large Language Model (From Scratch)*).
 # Self-attention asks, for each token, how much every token of the sentence (itself
-# included) matters to it. The raw answer is a dot product: `X[i] @ X[j]` is large when
-# the two vectors point the same way. All 36 of them at once are the matrix `X @ X.T`,
-# where row *i* holds token *i*'s scores against every token *j*.
+# included) matters to it. The raw answer is a dot product: `X[i] @ X[j]` is the length of
+# one vector times the length of the other times the cosine of the angle between them, so
+# it is large when the two vectors point the same way *and* are long. All 36 of them at
+# once are the matrix `X @ X.T`, where row *i* holds token *i*'s scores against every
+# token *j*.
 #
-# **Predict.** Which token does "journey" (row 1) score highest? Is the matrix symmetric?
+# **Predict.** Which token does "journey" (row 1) score highest? Does every token score
+# itself highest? Is the matrix symmetric?
+
+# %%
+# Your guess (not graded):
 
 # %%
 tokens = ["Your", "journey", "starts", "with", "one", "step"]
@@ -71,11 +87,17 @@ scores = X @ X.T
 print("scores shape:", scores.shape)
 print("scores of 'journey' (row 1):", scores[1])
 print("symmetric:", np.array_equal(scores, scores.T))
+print("the token each token scores highest:", [tokens[j] for j in scores.argmax(axis=1)])
+print(f"'with' (row 3) scores itself {scores[3, 3]:.4f} and 'journey' {scores[3, 1]:.4f}")
+print("vector lengths:", np.linalg.norm(X, axis=1))
 
 # %% [markdown]
 # "journey" scores itself highest (1.4950), with "starts" (1.4754), whose vector is
-# almost the same, close behind. The matrix is symmetric because `X[i] @ X[j] = X[j] @ X[i]`;
-# that changes as soon as queries and keys differ (section 4).
+# almost the same, close behind. But a token need not score itself highest: "with" scores
+# "journey" 0.8434 and itself only 0.4937, because the vector of "journey" (length 1.2227)
+# is much longer than its own (0.7026) and points roughly the same way. Only "Your" and
+# "journey" score themselves highest. The matrix is symmetric because
+# `X[i] @ X[j] = X[j] @ X[i]`; that changes as soon as queries and keys differ (section 4).
 
 # %% [markdown]
 # ## 3. Weights and context vectors
@@ -84,7 +106,21 @@ print("symmetric:", np.array_equal(scores, scores.T))
 # spreads one unit of attention over the six tokens it looks at. No token is forbidden
 # yet, so the mask is all True.
 #
-# **Predict.** Do the *columns* of the weights sum to 1 as well?
+# **Predict (graded).** Do the *columns* of the weights sum to 1 as well? Write "yes" or "no".
+
+# %% nbgrader="guess" grade_id="guess_columns_sum" prediction="predict_columns_sum"
+guess_columns_sum = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_columns_sum = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_columns_sum" points=1
+check_guess("predict_columns_sum", guess_columns_sum, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_columns_sum", guess_columns_sum, "ecd3029951c74cc1")
+### END HIDDEN TESTS
 
 # %%
 everything = np.ones((6, 6), dtype=bool)
@@ -94,17 +130,41 @@ print("row sums:   ", weights.sum(axis=1))
 print("column sums:", weights.sum(axis=0))
 
 # %% [markdown]
-# Every row sums to 1 (each token's attention is a distribution over the tokens it looks
-# at); the columns do not, and need not: a column says how much attention a token
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Every row sums to 1 (each token's attention is a distribution over the positions it
+# reads); the columns do not, and need not: a column says how much attention a token
 # *receives*, and popular tokens receive more. "journey" gets the weights of lesson 03,
 # `[0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581]`.
 #
+# </details>
+
+# %% [markdown]
+# **A distribution over what?** Lesson 01 said that weights only mean something over a
+# stated set of choices. **Predict.** What does the third entry of the "journey" row mean:
+# 0.2333 of what, shared among which choices?
+
+# %%
+# Your guess (not graded):
+
+# %% [markdown]
+# The choices of row *i* are the **source positions** (the keys) that query *i* may read:
+# here all six tokens of the sentence. So 0.2333 says that 23.33% of the mixture
+# "journey" builds comes from position 2, "starts". It is not a 23% chance that the next
+# word is "starts": the next-token distribution of lesson 04 is over the *vocabulary*, a
+# different set of choices. A mask (lesson 06) changes the set: under the causal mask, row
+# *i* chooses among positions 0..*i* only.
+
+# %% [markdown]
 # Now the point of the weights. Token *i*'s **context vector** is the weighted average of
 # all the token vectors, with its own row of weights: `sum over j of weights[i, j] * X[j]`.
 # For all tokens at once that is one matrix product, `weights @ X`.
 #
 # **Predict.** The context vector of "journey" is an average of six vectors whose first
 # entries lie between 0.05 and 0.77. Roughly where will its first entry land?
+
+# %%
+# Your guess (not graded):
 
 # %%
 journey_by_hand = sum(weights[1, j] * X[j] for j in range(6))
@@ -117,8 +177,9 @@ print("all context vectors, shape:", context.shape)
 # The context vector of "journey" is **[0.4419, 0.6515, 0.5683]**: mostly its own vector
 # and that of "starts" (the two largest weights), with a little of everything else. This
 # is what an attention layer hands on: each token replaced by a mixture of the tokens it
-# attends to. The softmax is what makes it a mixture, since weights that are nonnegative
-# and sum to 1 give an average that stays among the vectors being averaged.
+# attends to. The softmax is what makes it a mixture: weights that are nonnegative and sum
+# to 1 give an average that stays among the vectors being averaged (each entry lies
+# between the smallest and the largest value of that entry over the six vectors).
 
 # %% [markdown]
 # ## 4. Queries, keys and values
@@ -133,19 +194,21 @@ print("all context vectors, shape:", context.shape)
 # The score of query *i* against key *j* is `Q[i] @ K[j]`, so the scores are `Q @ K.T`
 # (shape: number of queries × number of keys), the softmax runs along each row (**over the
 # keys**), and the output is `weights @ V`. Queries and keys must have the same width,
-# written **d_k**; values may have another width, and so may the output. With no trained
-# matrices we keep using `X` for all three, which is the attention of sections 2 and 3.
+# written **d_k**; values may have another width, and so may the output.
 #
 # **Predict.** 2 queries of width 4 and 5 keys of width 4, with values of width 7. What
 # are the shapes of the scores, the weights and the output?
 
 # %%
+# Your guess (not graded):
+
+# %%
 rng = np.random.default_rng(0)
-Q, K, V = rng.normal(size=(2, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 7))
-qk_scores = Q @ K.T
-qk_weights = masked_softmax(qk_scores, np.ones(qk_scores.shape, dtype=bool))
-print("scores:", qk_scores.shape, "| weights:", qk_weights.shape, "| output:", (qk_weights @ V).shape)
-print("weight rows sum to:", qk_weights.sum(axis=-1))
+q_demo, k_demo, v_demo = rng.normal(size=(2, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 7))
+demo_scores = q_demo @ k_demo.T
+demo_weights = masked_softmax(demo_scores, np.ones(demo_scores.shape, dtype=bool))
+print("scores:", demo_scores.shape, "| weights:", demo_weights.shape, "| output:", (demo_weights @ v_demo).shape)
+print("weight rows sum to:", demo_weights.sum(axis=-1))
 
 # %% [markdown]
 # `K.T` turns the keys' rows into columns, so that each entry of `Q @ K.T` is a query
@@ -154,31 +217,87 @@ print("weight rows sum to:", qk_weights.sum(axis=-1))
 # computes something meaningless.
 
 # %% [markdown]
+# ### Queries, keys and values come from the same tokens
+#
+# In a self-attention layer all three are made from the same token vectors, each by its
+# own matrix: `Q = X @ W_q`, `K = X @ W_k`, `V = X @ W_v`. The matrices `W_q`, `W_k`, `W_v`
+# are the layer's trainable weights, learned in training (one row per feature of a token
+# vector, one column per feature of a query, key or value). Here fixed random matrices
+# (seed 3) stand in for trained ones. They are 3 × 3, so d_k = d_v = 3, as in PyTorch's
+# one-head `nn.MultiheadAttention` on vectors of width 3 (section 10).
+#
+# **Predict (graded).** With different matrices for queries and keys, is `Q @ K.T` still
+# symmetric? Write "yes" or "no". (And, not graded: does "journey" still score itself
+# highest?)
+
+# %% nbgrader="guess" grade_id="guess_projected_symmetric" prediction="predict_projected_symmetric"
+guess_projected_symmetric = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_projected_symmetric = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_projected_symmetric" points=1
+check_guess("predict_projected_symmetric", guess_projected_symmetric, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_projected_symmetric", guess_projected_symmetric, "735573c65712d8dd")
+### END HIDDEN TESTS
+
+# %%
+rng = np.random.default_rng(3)
+W_q, W_k, W_v = (rng.normal(size=(3, 3)) for _ in range(3))
+Q, K, V = X @ W_q, X @ W_k, X @ W_v   # one query, one key and one value per token
+projected_scores = Q @ K.T
+print("Q, K, V:", Q.shape, K.shape, V.shape)
+print("symmetric:", np.array_equal(projected_scores, projected_scores.T))
+print("scores of 'journey' (row 1):", projected_scores[1])
+print(f"'journey' asks about 'starts': {projected_scores[1, 2]:.4f} | 'starts' asks about 'journey':"
+      f" {projected_scores[2, 1]:.4f}")
+
+# %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# The scores are no longer symmetric: what "journey" looks for (its query) differs from
+# what it offers (its key), so its score for "starts" (-0.0737) is not that of "starts" for
+# it (0.0985), and with these matrices "journey" scores "step" highest (1.2218). Training
+# moves `W_q`, `W_k` and `W_v` until the scores pick out the tokens worth reading; the rest
+# of the computation, the part this lesson is about, stays the same. Sections 2 and 3 used
+# `X` itself in all three roles, which is the same as taking the identity for every matrix.
+#
+# </details>
+
+# %% [markdown]
 # ## 5. Why divide by √d_k?
 #
 # Real models use keys of width 64 or 128, not 3. Suppose the entries of a query and a key
-# are independent random numbers with mean 0 and variance 1 (roughly how a network starts
-# out). Their dot product is a sum of d_k products, each with variance 1, so it has
-# variance d_k: its **spread (standard deviation) grows like √d_k**. This is the argument
-# of Vaswani et al., *Attention Is All You Need* (2017), footnote 4.
+# are independent random numbers with mean 0 and variance 1 (an illustration, not a claim
+# about trained models). Their dot product is a sum of d_k products, each with mean 0 and
+# variance 1, so it has variance d_k: its **spread (standard deviation) grows like √d_k**.
+# This is the argument of Vaswani et al., *Attention Is All You Need* (2017), footnote 4.
 #
 # **Predict.** For d_k = 1024, how far apart will typical scores be? And what happens to
 # the largest of 8 softmax weights?
 
 # %%
+# Your guess (not graded):
+
+# %%
 rng = np.random.default_rng(2017)
 widths = [1, 4, 16, 64, 256, 1024]
 n_keys, trials = 8, 1000
-spread, spread_scaled, top_weight, top_weight_scaled = [], [], [], []
+spread, spread_scaled, top_weight, top_weight_scaled, top_gap = [], [], [], [], []
 for d_k in widths:
     q = rng.standard_normal((trials, 1, d_k))        # one query per trial
     k = rng.standard_normal((trials, n_keys, d_k))   # eight keys per trial
-    dots = (q @ np.swapaxes(k, -1, -2))[:, 0, :]     # (trials, n_keys) scores
+    dots = (q * k).sum(axis=-1)                      # (trials, n_keys) scores: sums of d_k products
     allowed = np.ones(dots.shape, dtype=bool)
     spread.append(dots.std())
     spread_scaled.append((dots / np.sqrt(d_k)).std())
     top_weight.append(masked_softmax(dots, allowed).max(axis=-1).mean())
     top_weight_scaled.append(masked_softmax(dots / np.sqrt(d_k), allowed).max(axis=-1).mean())
+    two_largest = np.sort(dots, axis=-1)[:, -2:]
+    top_gap.append(two_largest[:, 1] - two_largest[:, 0])   # largest score minus the runner-up
 
 print("  d_k | sqrt(d_k) | std of q @ k | std scaled | mean top weight | scaled")
 for row in zip(widths, spread, spread_scaled, top_weight, top_weight_scaled):
@@ -186,17 +305,31 @@ for row in zip(widths, spread, spread_scaled, top_weight, top_weight_scaled):
     print(f"{d_k:5d} | {np.sqrt(d_k):9.1f} | {s:12.2f} | {s_scaled:10.2f} | {top:15.3f} | {top_scaled:6.3f}")
 
 # %% [markdown]
-# The spread follows √d_k (about 32 at d_k = 1024). A softmax cares about *differences*
-# between scores, and differences of 30 or more mean factors of e^30 between evidences:
-# without scaling, the largest of 8 weights averages **0.97** at d_k = 1024, nearly a
-# one-hot row, and it keeps climbing toward 1 as d_k grows. Dividing by √d_k brings the
-# spread back to about 1 at every width, and the top weight stays between 0.31 and 0.37
-# whatever d_k is.
+# The spread follows √d_k (about 32 at d_k = 1024). But a softmax cares only about
+# *differences* between scores, and the one that decides the top weight is the gap between
+# the largest score of a row and the runner-up, which is smaller than the spread and varies
+# from row to row. **Predict.** At d_k = 1024, how large is that gap in a typical row?
+
+# %%
+# Your guess (not graded):
+
+# %%
+gap_1024 = top_gap[widths.index(1024)]
+print(f"d_k = 1024, gap between the two largest scores: median {np.median(gap_1024):.1f}"
+      f" (about {np.median(gap_1024):.0f}), mean {gap_1024.mean():.1f}")
+print(f"evidence of the top key over the runner-up at the median gap: e^{np.median(gap_1024):.1f}"
+      f" = {np.exp(np.median(gap_1024)):.1e}")
+
+# %% [markdown]
+# In a typical row the top score leads by about **15** (the median; a few rows with wide
+# gaps pull the mean up to 19.1), so the top key has e^15.1 ≈ 3.7 million times the evidence
+# of the next one. That is why, without scaling, the largest of 8 weights averages
+# **0.973** at d_k = 1024, a nearly one-hot row, and it keeps climbing toward 1 as d_k
+# grows. Dividing by √d_k brings the spread back to about 1 at every width in the table,
+# and the top weight stays between 0.308 and 0.367.
 #
-# Why is a nearly one-hot row bad? Each token then copies one other token instead of
-# mixing several, and (lesson 09) the softmax's gradient is almost zero there, so training
-# barely moves it. The factor 1/√d_k is fixed by the width, part of the architecture; it
-# is not the temperature knob of lesson 04.
+# The factor 1/√d_k is mathematically a temperature T = √d_k (lesson 04), but a fixed one,
+# set by the width as part of the architecture, not a knob turned while decoding.
 
 # %%
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -223,15 +356,42 @@ show(fig, alt="Two line charts against the key width d_k from 1 to 1024 on a log
 # the 8 unscaled weights are visibly above 0?
 
 # %%
+# Your guess (not graded):
+
+# %%
 rng = np.random.default_rng(7)
 q512, k512 = rng.standard_normal((1, 512)), rng.standard_normal((8, 512))
 row512 = q512 @ k512.T
-print("unscaled weights:", masked_softmax(row512, np.ones((1, 8), dtype=bool))[0])
-print("scaled weights:  ", masked_softmax(row512 / np.sqrt(512), np.ones((1, 8), dtype=bool))[0])
+unscaled_row = masked_softmax(row512, np.ones((1, 8), dtype=bool))[0]
+scaled_row = masked_softmax(row512 / np.sqrt(512), np.ones((1, 8), dtype=bool))[0]
+print("unscaled weights:", unscaled_row)
+print("scaled weights:  ", scaled_row)
 
 # %% [markdown]
 # Unscaled, a single key takes 0.9963 of the weight and the query all but copies that
 # key's value; scaled by 1/√512, all eight keys take part.
+#
+# Why is a nearly one-hot row bad? The query copies one value instead of mixing several,
+# and its weights barely respond to its scores. How much the weights move when the scores
+# move is the softmax's Jacobian, `diag(p) - p pᵀ` (lesson 09); training's gradient reaches
+# the scores only through it. **Predict.** How large is its largest entry for each of the
+# two rows above?
+
+# %%
+# Your guess (not graded):
+
+# %%
+for name, p in [("unscaled", unscaled_row), ("scaled", scaled_row)]:
+    jacobian = np.diag(p) - np.outer(p, p)
+    print(f"{name}: largest entry of the Jacobian {np.abs(jacobian).max():.4f}")
+
+# %% [markdown]
+# The saturated row's Jacobian is tiny (0.0036 at most, against 0.2080 for the scaled row):
+# whatever the loss asks of these weights, hardly any of it gets through to the scores and
+# on to `W_q` and `W_k`, so training barely moves them. (This holds for a softmax inside
+# the network, as here. The last softmax of a language model, paired with cross-entropy,
+# is a different story: lesson 09 shows that its gradient stays large when it is
+# confidently wrong.)
 
 # %% [markdown]
 # ## 6. Exercise: `attention_weights`
@@ -250,7 +410,9 @@ print("scaled weights:  ", masked_softmax(row512 / np.sqrt(512), np.ones((1, 8),
 #   means every key is allowed;
 # - return a new float NumPy array and never change the arrays you were given.
 #
-# `masked_softmax` from section 1 does the softmax, the masking and the error for you.
+# `masked_softmax` from section 1 does the softmax, the masking and the error for you;
+# what is left is to decide which scores it gets, and what it should be told when no
+# mask was given.
 # The lesson (and every test) uses one sequence at a time, 2-D arrays. Real models add
 # leading axes for batches and heads; if you write `np.swapaxes(keys, -1, -2)` instead of
 # `keys.T` (which reverses *every* axis), your function handles those too. That is a plus,
@@ -534,8 +696,8 @@ check_generated(attention_weights, _draw, reference=_weights, seed=707, examples
 # %% [markdown]
 # ## 7. Exercise: `attend`
 #
-# Write `attend(queries, keys, values, mask=None, scale=True)`: the weights of
-# `attention_weights(queries, keys, mask, scale)` times the values. `values` has shape
+# Write `attend(queries, keys, values, mask=None, scale=True)`: each query's context
+# vector, as in section 3 but with separate values. `values` has shape
 # `(n_keys, d_v)`, one row per key (d_v need not equal d_k), and the result has shape
 # `(n_queries, d_v)`: row *i* is query *i*'s context vector, the average of the value
 # rows weighted by query *i*'s weights. Pass `mask` and `scale` on; accept lists and
@@ -740,25 +902,38 @@ check_quiet(attend, _q, _eye, _v, mask=np.array([[False, True, True, True], [Tru
 # unscaled ones? Which way will its context vector move?
 
 # %%
+# Your guess (not graded):
+
+# %%
 print("context of 'journey', unscaled:", attend(X, X, X, scale=False)[1])
 print("weights of 'journey', scaled:  ", attention_weights(X, X)[1])
 print("context of 'journey', scaled:  ", attend(X, X, X)[1])
 print("plain average of all six rows: ", X.mean(axis=0))
+for label, flag in [("unscaled", False), ("scaled", True)]:
+    distance = np.linalg.norm(attend(X, X, X, scale=flag)[1] - X.mean(axis=0))
+    print(f"distance of the {label} context from the average: {distance:.4f}")
 
 # %% [markdown]
 # Dividing by √3 shrinks the differences between scores, so the weights move toward
 # uniform (the largest drops from 0.2379 to 0.2070) and the context vector moves toward
-# the plain average of the six vectors. With d_k = 3 the effect is mild; with d_k = 512 it
-# is the difference between the two rows printed at the end of section 5.
+# the plain average of the six vectors (from 0.0797 away to 0.0464). With d_k = 3 the
+# effect is mild; with d_k = 512 it is the difference between the two rows printed at
+# the end of section 5.
 
 # %% [markdown]
 # ## 9. Causal self-attention
 #
-# A model that writes text one token at a time must not let a token look at the tokens
-# after it. That is lesson 06's causal mask, passed to `attend`.
+# Why must a token not look at the tokens after it? Not because they do not exist yet. A
+# language model is trained on whole sentences at once: every position goes through the
+# layer together, and position *i* is trained to predict token *i* + 1. If position *i*
+# could read token *i* + 1, it could copy the answer instead of predicting it. Lesson 06's
+# causal mask, passed to `attend`, forbids exactly those reads.
 #
 # **Predict.** What is the context vector of "Your", the first token, under the causal
 # mask? And which tokens make up the context vector of "journey"?
+
+# %%
+# Your guess (not graded):
 
 # %%
 causal_weights = attention_weights(X, X, mask=causal_mask(6))
@@ -792,7 +967,109 @@ show(fig, alt="Heatmap of the scaled causal self-attention weights of the six jo
               "down to 'step', whose six weights lie between 0.12 and 0.20.")
 
 # %% [markdown]
-# ## 10. Optional: batches
+# The mask also makes training match generation, where the model writes one token at a
+# time.
+#
+# **Predict (graded).** Take the projected `Q`, `K`, `V` of section 4 and cut the
+# sentence after "starts". With the causal mask, do the context vectors of the first three
+# tokens change? Write "yes" or "no". (And, not graded: without the mask?)
+
+# %% nbgrader="guess" grade_id="guess_causal_prefix" prediction="predict_causal_prefix"
+guess_causal_prefix = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_causal_prefix = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_causal_prefix" points=1
+check_guess("predict_causal_prefix", guess_causal_prefix, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_causal_prefix", guess_causal_prefix, "41de4df914473566")
+### END HIDDEN TESTS
+
+# %%
+causal_full = attend(Q, K, V, mask=causal_mask(6))
+causal_prefix = attend(Q[:3], K[:3], V[:3], mask=causal_mask(3))
+print("causal: the first three context vectors are the same without the rest of the sentence:",
+      np.allclose(causal_full[:3], causal_prefix))
+moved = np.abs(attend(Q, K, V)[:3] - attend(Q[:3], K[:3], V[:3])).max()
+print(f"no mask: cutting the sentence moves them by up to {moved:.4f}")
+
+# %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# With the causal mask, position *i*'s output depends only on tokens 0..*i*, so computing
+# all positions at once in training gives exactly what generation computes later, one
+# token at a time. Without the mask every output depends on the whole sentence, future
+# included.
+#
+# </details>
+
+# %% [markdown]
+# ## 10. The same in PyTorch
+#
+# PyTorch has attention built in, and it is worth checking it against your own functions,
+# because its two mask arguments mean opposite things:
+#
+# - `torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=...)` takes a
+#   boolean mask with **True = take part**, this course's convention (it divides by √d_k
+#   by itself);
+# - `torch.nn.MultiheadAttention(...)(query, key, value, key_padding_mask=...)` takes a
+#   boolean mask with **True = ignore** (a padding position), the opposite.
+#
+# It is lesson 06's polarity trap: pass the wrong one and the code still runs. PyTorch is
+# an optional extra of this course; without it the next cells say how to add it.
+#
+# **Predict.** What comes out when each function is handed the mask the other one expects?
+
+# %%
+# Your guess (not graded):
+
+# %%
+torch = torch_or_none()
+if torch:
+    import torch.nn.functional as F
+
+    def tensor(array):
+        return torch.from_numpy(np.asarray(array))
+
+    allowed = causal_mask(6)
+    ours = attend(Q, K, V, mask=allowed)
+    theirs = F.scaled_dot_product_attention(tensor(Q), tensor(K), tensor(V), attn_mask=tensor(allowed)).numpy()
+    flipped = F.scaled_dot_product_attention(tensor(Q), tensor(K), tensor(V), attn_mask=tensor(~allowed)).numpy()
+    print("scaled_dot_product_attention, attn_mask = allowed: same as attend:", np.allclose(theirs, ours))
+    print("scaled_dot_product_attention, attn_mask = ~allowed: same as attend:", np.allclose(flipped, ours))
+    print("  and the last token, with every key flipped to forbidden, gets:", flipped[5])
+
+# %%
+if torch:
+    lengths = [6, 2, 3]
+    real = np.arange(6) < np.array(lengths)[:, None]   # (3, 6), True = a real word: this course's polarity
+    sentences = tensor(np.stack([X, X, X]))            # what padding positions hold does not matter
+    layer = torch.nn.MultiheadAttention(3, num_heads=1, bias=False, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        layer.in_proj_weight.copy_(tensor(np.concatenate([W_q.T, W_k.T, W_v.T])))   # torch computes x @ W.T
+        layer.out_proj.weight.copy_(torch.eye(3, dtype=torch.float64))             # no output projection
+        theirs, their_weights = layer(sentences, sentences, sentences, key_padding_mask=tensor(~real))
+        trapped, _ = layer(sentences, sentences, sentences, key_padding_mask=tensor(real))
+    ours = np.stack([attend(Q, K, V, mask=row) for row in real])
+    our_weights = np.stack([attention_weights(Q, K, mask=row) for row in real])
+    print("MultiheadAttention, key_padding_mask = ~real: same as attend:", np.allclose(theirs.numpy(), ours),
+          "| same weights:", np.allclose(their_weights.numpy(), our_weights))
+    print("MultiheadAttention, key_padding_mask = real: same as attend:", np.allclose(trapped.numpy(), ours),
+          "| nan in the full sentence:", bool(np.isnan(trapped.numpy()[0]).any()))
+
+# %% [markdown]
+# Handed the right masks, both PyTorch functions compute what your `attend` computes. Handed
+# the mask meant for the other one, neither complains: `scaled_dot_product_attention`
+# attends to the future only, and gives the query whose keys are all forbidden a row of
+# zeros instead of an error; `MultiheadAttention` ignores exactly the real words, so the
+# full sentence, which has no padding, comes back as nan. Check which polarity a mask
+# argument expects before you pass it.
+
+# %% [markdown]
+# ## 11. Optional: batches
 #
 # Real models attend over many sentences (and several heads) at once, with arrays of
 # shape `(batch, n, d_k)`. Not graded; this cell only tells you whether your
@@ -809,12 +1086,16 @@ except Exception as error:   # any failure here only means "2-D only", which is 
 # %% [markdown]
 # ## What carries forward
 #
-# Attention is softmax put to work. Scores are dot products of queries with keys,
-# `Q @ K.T`; each row is a softmax **over the keys**, optionally masked (lesson 06); and
-# each output is the weighted average of the value rows, `weights @ V`. The scores are
-# divided by √d_k because the spread of dot products grows like √d_k, and unscaled scores
-# would push the softmax toward one-hot rows.
+# Attention is softmax put to work. A layer makes queries, keys and values from the same
+# tokens with its trainable matrices `W_q`, `W_k`, `W_v`. Scores are dot products of
+# queries with keys, `Q @ K.T`; each row is a softmax **over the keys**, the source
+# positions that query may read, optionally masked (lesson 06); and each output is the
+# weighted average of the value rows, `weights @ V`. The scores are divided by √d_k because
+# the spread of dot products grows like √d_k, and unscaled scores push the softmax toward
+# one-hot rows that pass back almost no gradient. The causal mask keeps each position from
+# reading the token it is trained to predict.
 #
 # Lesson 08 takes the log of a softmax without losing the tiny weights (log-sum-exp and
-# cross-entropy), and lesson 09 shows why saturated rows stop learning (the softmax's
-# gradient) and how attention computes its softmax in one pass over long rows.
+# cross-entropy). Lesson 09 computes the softmax's gradient, where saturation hurts and
+# where it does not, and shows how attention reads a long row of keys in one pass without
+# ever storing its weights.

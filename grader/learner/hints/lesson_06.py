@@ -12,7 +12,7 @@ MISCONCEPTIONS = [
         "masked_with_zero",
         "masked_softmax",
         "gave forbidden choices a score of 0: exp(0) = 1, so they still take weight",
-        "put -np.inf where the mask is False, so their evidence is exactly 0",
+        "a score of 0 is an ordinary score with evidence exp(0) = 1; which score has no evidence at all?",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(mask, np.asarray(scores, dtype=float) / temperature, 0.0)
@@ -25,7 +25,8 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_multiplies_scores_by_mask",
         "masked_softmax",
         "multiplied the scores by the mask: False counts as a score of 0, and exp(0) = 1 still takes weight",
-        "put -np.inf where the mask is False instead of multiplying",
+        "multiplying turns a forbidden score into 0, an ordinary score; a forbidden choice needs a score whose "
+        "evidence is exactly 0",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) * mask / temperature
@@ -39,7 +40,8 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "filled forbidden scores with a large finite negative number (like -1e9), so a row with every "
         "choice forbidden silently comes back uniform",
-        "fill with -np.inf, and raise ValueError for a row with no allowed choice",
+        "no finite score is low enough, and a row of only forbidden choices has no distribution: say so with a "
+        "ValueError",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(mask, np.asarray(scores, dtype=float) / temperature, -1e9)
@@ -52,7 +54,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_inverted_polarity",
         "masked_softmax",
         "inverted the mask (treated True as forbidden); here True means allowed",
-        "keep the scores where the mask is True",
+        "in this course True means allowed: the choices the mask marks True are the ones that keep their scores",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
@@ -68,7 +70,8 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_nan_for_empty_row",
         "masked_softmax",
         "returned nan for a row with no allowed choice: -inf - (-inf) is nan, not an answer",
-        "check every row with .any(axis=-1) and raise ValueError naming the row",
+        "look for rows with nothing allowed before you compute anything, and refuse them with a ValueError that names "
+        "the row",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.where(mask, np.asarray(scores, dtype=float) / temperature, -np.inf)
@@ -81,7 +84,8 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_checks_whole_mask_only",
         "masked_softmax",
         "checked only whether the whole mask allows something, not every row",
-        "check each row: np.broadcast_to(mask, x.shape).any(axis=-1) must be True everywhere",
+        "an empty row can hide in a mask that allows plenty elsewhere: ask the question row by row, after giving the "
+        "mask the scores' shape",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     if not np.any(mask):
@@ -97,7 +101,8 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "used assert for a row with no allowed choice: that raises AssertionError (and vanishes under "
         "python -O), not ValueError",
-        "raise ValueError(...) explicitly",
+        "an assert is for the programmer's own mistakes (and python -O removes it); a bad argument deserves a "
+        "ValueError",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
@@ -112,7 +117,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_global_max",
         "masked_softmax",
         "subtracted the global max of the whole array instead of each row's own max",
-        "take the max over the last axis: x.max(axis=-1, keepdims=True)",
+        "each row is its own softmax: shift it by its own largest allowed score, not the largest of the whole array",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
@@ -128,7 +133,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_no_shift",
         "masked_softmax",
         "did not shift the scores before exp: exp(1000) overflows to inf and exp(-1000) underflows to 0",
-        "subtract each row's max over the allowed scores before exp",
+        "lesson 05: shift each row by its largest allowed score before exp, so no exp can overflow",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
@@ -143,7 +148,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_zeroes_after_softmax",
         "masked_softmax",
         "zeroed the forbidden weights after the softmax without renormalising, so the row no longer sums to 1",
-        "remove forbidden choices before exp, so the allowed ones share all of the weight",
+        "a forbidden choice must drop out of the shared denominator too, so remove it before exp, not after",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
@@ -159,7 +164,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_whole_array_sum",
         "masked_softmax",
         "normalised over the whole array instead of each row",
-        "sum over the last axis only (axis=-1, keepdims=True)",
+        "each row is a separate distribution: its total is over its own choices only (the last axis)",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
@@ -175,7 +180,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_in_place",
         "masked_softmax",
         "wrote -inf into the caller's scores array (x[~mask] = -inf on the input itself)",
-        "copy first (np.array(scores, dtype=float) makes a new array) or use np.where, which returns a new one",
+        "the caller's scores are not yours to change: build a new array instead of writing into theirs",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float)
@@ -193,7 +198,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_ignores_temperature",
         "masked_softmax",
         "ignored the temperature",
-        "divide the scores by temperature before the softmax",
+        "the temperature of lesson 04 applies to the scores before the softmax",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
@@ -209,7 +214,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_multiplies_by_temperature",
         "masked_softmax",
         "multiplied the scores by the temperature instead of dividing",
-        "divide the scores by temperature: T < 1 sharpens, T > 1 flattens",
+        "T < 1 must sharpen and T > 1 flatten: which of dividing and multiplying does that?",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     allowed = np.broadcast_to(mask, np.shape(scores))
@@ -226,7 +231,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "refused empty rows but filled forbidden scores with -1e9 instead of -inf: allowed scores below "
         "-1e9 lose to the forbidden ones, which take the weight",
-        "fill with -np.inf: no finite number is below every allowed score",
+        "whatever finite number you pick, some allowed score can be lower; only one value is below every score",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
@@ -244,7 +249,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "added a finite penalty (-1e9) to the forbidden scores instead of replacing them: a forbidden score "
         "more than 1e9 above the allowed ones (1e300, or 7 beside allowed scores of -1e12) still takes the weight",
-        "replace forbidden scores with np.where(allowed, x, -np.inf); adding a finite penalty keeps them in the race",
+        "a penalty leaves a forbidden score in the race, however large the penalty; replace the score instead",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
@@ -262,8 +267,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "took the softmax of every score, then zeroed the forbidden weights and renormalised: a huge "
         "forbidden score takes all the evidence, so the allowed evidence underflows to 0 and the row is 0 / 0",
-        "remove the forbidden scores before the shift and exp (np.where(allowed, x, -np.inf)), so only "
-        "allowed scores set the row's max",
+        "a huge forbidden score should not even set the row's shift: take it out before the shift and exp",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
@@ -281,7 +285,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "took exp of every shifted score, forbidden ones included, and zeroed the forbidden ones "
         "afterwards: a huge forbidden score overflows exp, and NumPy warns",
-        "replace forbidden scores with -inf before exp (np.where on the scores, not on the evidence)",
+        "exp should never see a forbidden score: decide the forbidden scores before taking exp, not the evidence after",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
@@ -299,7 +303,8 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "filled forbidden scores with the most negative float (np.finfo(float).min) instead of -inf: "
         "subtracting a large row max from it overflows, and NumPy warns",
-        "fill with -np.inf: -inf minus any finite max is still -inf, with no overflow",
+        "the most negative float still overflows when a large max is subtracted from it; only -inf minus a finite "
+        "number stays put",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
@@ -317,7 +322,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "shifted each row by its first score instead of the max of its allowed scores: a forbidden first "
         "choice makes the shift -inf (nan), and a later score far above the first overflows exp",
-        "shift by the max over the allowed scores: np.where(allowed, x, -np.inf).max(axis=-1, keepdims=True)",
+        "the shift must be a score that is allowed and at least as large as every other allowed score",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
@@ -335,7 +340,8 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "wrote -inf through the mask as an index (x[~mask] = -inf): that works only when the mask has the "
         "scores' full shape, not for a mask that broadcasts, such as one row shared by every row",
-        "give the mask the scores' shape first (np.broadcast_to(mask, x.shape)), or use np.where, which broadcasts",
+        "a mask may broadcast to the scores; indexing with it needs the scores' full shape, choosing elementwise does "
+        "not",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.array(scores, dtype=float) / temperature
@@ -353,7 +359,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "squeezed away the size-1 axes of the scores (np.squeeze), so a batch of one row, shape (1, n), "
         "came back with another shape or no longer lined up with its mask",
-        "keep the scores' own shape: np.where and axis=-1 with keepdims=True work for any number of axes",
+        "the answer has the scores' own shape, size-1 axes included",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.squeeze(np.asarray(scores, dtype=float)) / temperature
@@ -371,7 +377,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "copied integer scores as integers and wrote -inf into the copy: an integer array cannot hold -inf, "
         "so NumPy refuses",
-        "convert the scores to floats first: np.array(scores, dtype=float)",
+        "an integer array cannot hold -inf: make your copy of the scores floats first",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.array(scores)
@@ -389,7 +395,7 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_raises_runtime_error",
         "masked_softmax",
         "raised RuntimeError for a row with no allowed choice; the contract asks for ValueError",
-        "raise ValueError(...) (or a subclass of it) naming the row",
+        "a bad argument is a ValueError (a subclass counts); name the row in its message",
         """
 def masked_softmax(scores, mask, temperature=1.0):
     x = np.asarray(scores, dtype=float) / temperature
@@ -407,7 +413,8 @@ def masked_softmax(scores, mask, temperature=1.0):
         "causal_triu",
         "causal_mask",
         "used np.triu: that is the transpose, where each token sees itself and the future",
-        "a token may see columns j <= i: the lower triangle, np.tril",
+        "a token sees itself and the tokens before it: row i allows the columns up to i, below the diagonal, not "
+        "above it",
         """
 def causal_mask(n):
     return np.triu(np.ones((n, n), dtype=bool))
@@ -418,7 +425,7 @@ def causal_mask(n):
         "causal_no_diagonal",
         "causal_mask",
         "left out the diagonal: a token must be allowed to attend to itself",
-        "keep the diagonal: column <= row, not column < row",
+        "a token may attend to itself: its own column is allowed",
         """
 def causal_mask(n):
     return np.tril(np.ones((n, n), dtype=bool), k=-1)
@@ -429,7 +436,7 @@ def causal_mask(n):
         "causal_inverted",
         "causal_mask",
         "inverted the causal mask (True = forbidden); here True means allowed",
-        "True where column <= row",
+        "in this course True means allowed, and a token is allowed to see itself and the tokens before it",
         """
 def causal_mask(n):
     rows, cols = np.indices((n, n))
@@ -441,7 +448,7 @@ def causal_mask(n):
         "causal_floats",
         "causal_mask",
         "returned 0/1 numbers instead of booleans",
-        "build it with dtype=bool (or from comparisons, which give booleans)",
+        "a mask is booleans, which comparisons give you directly; 0/1 numbers turn into other numbers under ~",
         """
 def causal_mask(n):
     return np.tril(np.ones((n, n)))
@@ -452,7 +459,7 @@ def causal_mask(n):
         "causal_counts_down_in_place",
         "causal_mask",
         "counted n down with n -= 1, which changes the caller's n in place when it is a NumPy array",
-        "loop over range(n) (or build the mask with np.tril) and leave n as it was given",
+        "n is the caller's: count with a new variable (or none) and leave n as it was given",
         """
 def causal_mask(n):
     mask = np.zeros((n, n), dtype=bool)
@@ -467,7 +474,7 @@ def causal_mask(n):
         "causal_precomputed_512",
         "causal_mask",
         "sliced a mask precomputed for at most 512 tokens, so a longer sequence gets a mask of the wrong shape",
-        "build the mask for the n you are given: np.tril(np.ones((n, n), dtype=bool))",
+        "a sequence may be longer than any size you pick in advance: build the mask for the n you are given",
         """
 _CAUSAL_512 = np.tril(np.ones((512, 512), dtype=bool))
 
@@ -481,7 +488,7 @@ def causal_mask(n):
         "causal_returns_lists",
         "causal_mask",
         "returned nested Python lists of True/False instead of a NumPy array",
-        "wrap the rows in np.array(..., dtype=bool), or build the mask with NumPy directly",
+        "the caller expects a NumPy array of booleans, not nested lists",
         """
 def causal_mask(n):
     return [[column <= row for column in range(n)] for row in range(n)]
@@ -493,7 +500,7 @@ def causal_mask(n):
         "padding_less_or_equal",
         "padding_mask",
         "used <= instead of <: a sequence of length L has positions 0 to L - 1",
-        "True where position < length",
+        "positions count from 0, so a sentence of length L has real positions 0 to L - 1",
         """
 def padding_mask(lengths, n):
     return np.arange(n) <= np.asarray(lengths)[:, None]
@@ -504,7 +511,7 @@ def padding_mask(lengths, n):
         "padding_inverted",
         "padding_mask",
         "inverted the padding mask (True = padding); here True means allowed",
-        "True where position < length",
+        "in this course True means allowed: the real positions, not the padding",
         """
 def padding_mask(lengths, n):
     return np.array([[position >= length for position in range(n)] for length in lengths])
@@ -526,7 +533,7 @@ def padding_mask(lengths, n):
         "padding_ints",
         "padding_mask",
         "returned a 0/1 integer mask instead of a boolean one",
-        "compare positions with lengths: comparisons give booleans",
+        "a mask is booleans, which comparisons give you directly",
         """
 def padding_mask(lengths, n):
     mask = np.zeros((len(lengths), n), dtype=int)
@@ -541,7 +548,7 @@ def padding_mask(lengths, n):
         "padding_mask",
         "turned the lengths into last positions in place (last -= 1 on np.asarray(lengths), which is the "
         "caller's own array), so the caller's lengths changed",
-        "compute with a new array: np.arange(n) < np.asarray(lengths)[:, None] needs no change to the lengths",
+        "the caller's lengths are not yours to change: compare positions with the lengths as they are",
         """
 def padding_mask(lengths, n):
     last = np.asarray(lengths)
@@ -554,7 +561,7 @@ def padding_mask(lengths, n):
         "padding_width_from_longest",
         "padding_mask",
         "made the mask as wide as the longest sequence instead of n positions",
-        "the shape is (len(lengths), n): use np.arange(n), whatever the lengths are",
+        "the width is the n you are given, whatever the lengths are",
         """
 def padding_mask(lengths, n):
     lengths = np.asarray(lengths)
@@ -566,7 +573,7 @@ def padding_mask(lengths, n):
         "padding_needs_array",
         "padding_mask",
         "indexed the lengths as an array (lengths[:, None]) without converting them, so a list or a tuple fails",
-        "convert first: np.asarray(lengths)[:, None]",
+        "lengths may come as a list or a tuple: make them an array before you index them as one",
         """
 def padding_mask(lengths, n):
     return np.arange(n) < lengths[:, None]

@@ -12,7 +12,7 @@ MISCONCEPTIONS = [
         "aw_no_scaling",
         "attention_weights",
         "never divided the scores by sqrt(d_k), so scale=True gives the unscaled (too sharp) weights",
-        "when scale is True, divide queries @ keys.T by np.sqrt(d_k), where d_k = keys.shape[-1]",
+        "with scale True the scores are divided by the square root of the key width (section 5)",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -31,7 +31,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "aw_scales_by_d_k",
         "attention_weights",
         "divided the scores by d_k instead of by its square root",
-        "the spread of dot products grows like sqrt(d_k): divide by np.sqrt(d_k)",
+        "the spread of dot products grows like the square root of d_k, not like d_k itself",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -52,7 +52,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "aw_scales_by_num_keys",
         "attention_weights",
         "divided by the square root of the number of keys instead of sqrt(d_k), the width of each key",
-        "d_k is the length of one key vector: keys.shape[-1], not len(keys)",
+        "d_k is the width of one key vector, not the number of keys",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -93,7 +93,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "divided the weights by sqrt(d_k) after the softmax instead of the scores before it, so the rows "
         "no longer sum to 1",
-        "scale the scores first, then take the softmax of the scaled scores",
+        "the scaling belongs to the scores, before the softmax; scaled weights no longer sum to 1",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -113,7 +113,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "aw_softmax_over_queries",
         "attention_weights",
         "took the softmax down each column (over the queries, axis 0) instead of along each row (over the keys)",
-        "normalise over the last axis (axis=-1): each query's weights over the keys sum to 1",
+        "each query spreads its attention over the keys: its own row of weights sums to 1",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -134,7 +134,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "aw_keys_not_transposed",
         "attention_weights",
         "multiplied queries @ keys without transposing the keys, so the scores are not query-key dot products",
-        "each score is a query row times a key row: queries @ keys.T",
+        "each score is one query row times one key row: the keys' rows have to become columns",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -156,7 +156,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "gave forbidden keys a score of 0 (or multiplied the scores by the mask): exp(0) = 1, so they still "
         "take weight",
-        "put -np.inf where the mask is False (masked_softmax does that for you)",
+        "a score of 0 still has evidence exp(0) = 1; masked_softmax knows how to forbid a key",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -175,7 +175,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "aw_inverted_mask",
         "attention_weights",
         "inverted the mask (treated True as a forbidden key); here True means the query may attend to that key",
-        "keep the scores where the mask is True and put -np.inf where it is False",
+        "in this course True means the query may attend to that key",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -197,7 +197,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "aw_ignores_mask",
         "attention_weights",
         "never used the mask, so forbidden keys still take weight",
-        "put -np.inf in the scores where the mask is False before the softmax",
+        "the mask says which keys a query may read: the softmax has to be told",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -214,7 +214,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "aw_zeroes_after_softmax",
         "attention_weights",
         "zeroed the forbidden weights after the softmax without renormalising, so the rows no longer sum to 1",
-        "remove forbidden keys before exp (score -inf), so the allowed keys share all of the weight",
+        "a forbidden key must drop out of the shared denominator too: masked_softmax does that",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -235,7 +235,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "filled forbidden scores with a large finite negative number (like -1e9), so a query with no allowed "
         "key silently gets uniform weights instead of an error",
-        "fill with -np.inf and raise ValueError for a row with no allowed key (masked_softmax does both)",
+        "no finite fill is low enough, and a query with no allowed key deserves an error: masked_softmax does both",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -255,7 +255,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "did not check for a query with no allowed key: its row of -inf scores comes back as nan instead of "
         "raising ValueError",
-        "check every row with np.broadcast_to(mask, scores.shape).any(axis=-1) and raise ValueError",
+        "a query with no allowed key has no distribution: refuse it with a ValueError (masked_softmax does)",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -275,7 +275,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "took exp of the scores without subtracting each row's max: large scores overflow to inf and the "
         "weights become nan",
-        "shift each row by its max before exp (lesson 05), or use masked_softmax",
+        "lesson 05: shift each row by its largest score before exp, or let masked_softmax do the softmax",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -295,7 +295,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "aw_scales_queries_in_place",
         "attention_weights",
         "divided the caller's queries by sqrt(d_k) in place (queries /= ...), which changed the caller's array",
-        "make a new array instead: scores = queries @ keys.T / np.sqrt(d_k)",
+        "the caller's queries are not yours to change: scale a new array, such as the scores",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     import math
@@ -317,7 +317,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "aw_fails_on_lists",
         "attention_weights",
         "used keys.T and keys.shape without making the inputs arrays first, which fails for Python lists",
-        "start with q = np.asarray(queries, dtype=float), and the same for the keys",
+        "queries and keys may come as lists: make them arrays before you use array operations on them",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     scores = queries @ keys.T
@@ -337,7 +337,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "shifted by the largest score of the whole array instead of each query's own max, so a query whose "
         "scores lie far below another query's comes out as 0/0 = nan",
-        "subtract each row's max: scores.max(axis=-1, keepdims=True)",
+        "each query's row is its own softmax: shift it by its own largest score",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -359,7 +359,8 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "clipped the scores to [-500, 500] to keep exp from overflowing: scores beyond the clip all look alike, "
         "so a row of huge (or hugely negative) scores comes out uniform",
-        "do not clip; subtract each row's max before exp, which can never overflow and keeps every difference",
+        "clipping makes large scores look alike; the shift of lesson 05 prevents overflow without losing any "
+        "difference",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -380,7 +381,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "shifted by the row's max over every key, forbidden ones included, then zeroed the forbidden evidence: "
         "a forbidden key with a huge score makes every allowed evidence 0, so the row is 0/0 = nan",
-        "apply the mask first (-np.inf where it is False), then shift by the max of the allowed scores",
+        "a forbidden key should not even set the row's shift: forbid it before the shift and exp",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -401,7 +402,8 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "added -1e9 to the forbidden scores instead of replacing them: a forbidden score of 1e300 stays huge and "
         "takes all the weight, and a query with no allowed key gets weights instead of an error",
-        "replace forbidden scores with -np.inf (np.where(mask, scores, -np.inf)) and raise ValueError for an empty row",
+        "a penalty leaves a forbidden score in the race, however large; replace the score, and refuse a query with no "
+        "allowed key",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -421,7 +423,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "took exp of every score, forbidden ones included, and dropped the forbidden ones afterwards: exp of a "
         "huge forbidden score overflows and warns, even though the weights come out right",
-        "put -np.inf in the forbidden scores before exp, so exp never sees them",
+        "exp should never see a forbidden score: forbid the scores before exp, not the evidence after",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -443,7 +445,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "added np.log(mask) to the scores: log(0) = -inf does mask the key, but it warns 'divide by zero' on "
         "every call with a forbidden key",
-        "choose the forbidden entries with np.where(mask, scores, -np.inf) instead of computing log(0)",
+        "log(0) does give -inf, but with a warning; choose the forbidden entries instead of computing a log",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -465,7 +467,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "checked only that the mask allows some key somewhere (mask.any()), not that every query has one: a "
         "query whose row is all False comes back as nan",
-        "check each row: np.broadcast_to(mask, scores.shape).any(axis=-1).all()",
+        "an empty row can hide in a mask that allows keys elsewhere: ask the question for every query",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -508,7 +510,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "set the forbidden scores with scores[~mask] = -np.inf, which needs a mask of exactly the scores' shape: "
         "a mask row shared by every query picks whole queries instead of keys, or fails",
-        "broadcast the mask first (np.broadcast_to(mask, scores.shape)), or use np.where(mask, scores, -np.inf)",
+        "a mask may broadcast to the scores (one row shared by every query); indexing with it needs the full shape",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -531,7 +533,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "took row i of the mask for query i without broadcasting it: a 1-D mask (one row shared by every query) "
         "is read as one flag per query",
-        "broadcast the mask to the scores' shape first: np.broadcast_to(mask, scores.shape)[i] is query i's row",
+        "a mask may broadcast: a 1-D mask is one row of keys shared by every query, not one flag per query",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -556,7 +558,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "built the default mask as (n_queries, n_queries), as if there were as many keys as queries: it does not "
         "fit when the numbers differ",
-        "the scores have shape (n_queries, n_keys): with no mask, allow every entry of that shape",
+        "the scores have one row per query and one column per key: with no mask, allow every entry of that shape",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -580,7 +582,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "turned every input into float32 (as GPUs do), so float64 queries and keys come back as float32, with "
         "half their digits lost",
-        "convert with np.asarray(x, dtype=float), which is float64: float64 in, float64 out",
+        "float64 in, float64 out: convert to the default float, not to float32",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=np.float32)
@@ -601,7 +603,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "aw_returns_list",
         "attention_weights",
         "built the rows of weights in a Python list and returned the list, not a NumPy array",
-        "finish with np.array(rows), so the caller gets an array of shape (n_queries, n_keys)",
+        "the caller expects a NumPy array of shape (n_queries, n_keys), not a list",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     import math
@@ -626,8 +628,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "took the softmax of the unscaled scores and then raised the weights to the power 1/sqrt(d_k), "
         "renormalised: equal on paper, but with wide keys the unscaled weights underflow to 0 and stay 0",
-        "divide the scores by sqrt(d_k) before the softmax; the weights of unscaled wide-key scores have already "
-        "lost what the scaling should keep",
+        "scale the scores before the softmax: weights of unscaled wide-key scores have already underflowed",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -651,7 +652,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "passed mask=None straight on to masked_softmax, which reads None as False: nothing is allowed, so every "
         "call without a mask raises ValueError",
-        "when mask is None, pass a mask of all True (np.ones(scores.shape, dtype=bool))",
+        "no mask means every key is allowed, and masked_softmax needs to be told that in its own terms",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     def masked_softmax(scores, mask, temperature=1.0):
@@ -677,7 +678,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "took each row's max over np.where(mask, scores, 0): when every allowed score is far below zero the "
         "shift is 0 instead of their max, so their evidence underflows to 0 and the row is 0/0 = nan",
-        "fill the forbidden scores with -np.inf before taking the max, so the max is that of the allowed scores",
+        "the shift must be the largest allowed score; forbidden entries must not take part in finding it",
         """
 def attention_weights(queries, keys, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -699,7 +700,7 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attend_weights_times_keys",
         "attend",
         "multiplied the weights by the keys instead of the values",
-        "the keys only decide the weights; the output mixes the values: weights @ values",
+        "the keys only decide the weights; what gets mixed is the values",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -718,7 +719,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend_returns_weights",
         "attend",
         "returned the attention weights without multiplying them by the values",
-        "finish with weights @ values: one context vector (a row of width d_v) per query",
+        "the weights say how much of each value to take; the answer is the mixture, one row of width d_v per query",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -738,7 +739,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "multiplied weights.T @ values, which mixes the values with a key's weights across queries instead "
         "of each query's own row of weights",
-        "each output row uses its query's row of weights: weights @ values",
+        "each output row mixes the values with its own query's row of weights",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -759,7 +760,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "compared the queries with the values instead of the keys: the keys decide the weights, the values are "
         "what gets mixed",
-        "weights come from queries @ keys.T; only then multiply by the values",
+        "queries are compared with the keys; the values are only what gets mixed",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -778,7 +779,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend_ignores_mask",
         "attend",
         "did not pass the mask on, so the output mixes in values of forbidden keys",
-        "call attention_weights(queries, keys, mask=mask, scale=scale)",
+        "the mask must reach the weights: attention_weights takes it",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -793,7 +794,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend_ignores_scale",
         "attend",
         "did not pass scale on, so scale=False still divides the scores by sqrt(d_k)",
-        "call attention_weights(queries, keys, mask=mask, scale=scale)",
+        "the scale argument must reach the weights: attention_weights takes it",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -812,7 +813,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend_never_scales",
         "attend",
         "never divided the scores by sqrt(d_k), so the default scale=True gives unscaled context vectors",
-        "when scale is True, divide queries @ keys.T by np.sqrt(keys.shape[-1]) before the softmax",
+        "with scale True the scores are divided by the square root of the key width before the softmax",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -832,7 +833,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "shifted by the largest score of the whole array instead of each query's own max, so a query whose "
         "scores lie far below another query's gets nan",
-        "subtract each row's max: scores.max(axis=-1, keepdims=True)",
+        "each query's row is its own softmax: shift it by its own largest score",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -852,7 +853,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "took exp of the scores without subtracting each row's max: large scores overflow to inf and the "
         "context vectors become nan",
-        "shift each row of scores by its max before exp (lesson 05)",
+        "lesson 05: shift each row of scores by its largest score before exp",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -871,7 +872,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "shifted by the row's max over every key, forbidden ones included, then zeroed the forbidden evidence: "
         "a forbidden key with a huge score makes the query's context vector 0/0 = nan",
-        "apply the mask first (-np.inf where it is False), then shift by the max of the allowed scores",
+        "a forbidden key should not even set the row's shift: forbid it before the shift and exp",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -890,7 +891,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "filled forbidden scores with -1e9: allowed scores below -1e9 then lose to the forbidden keys, and a "
         "query with no allowed key gets an average instead of an error",
-        "fill with -np.inf and raise ValueError for a query with no allowed key",
+        "no finite fill is low enough, and a query with no allowed key deserves an error",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -908,7 +909,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "did not check for a query with no allowed key: its context vector comes back as nan instead of raising "
         "ValueError",
-        "check every row with np.broadcast_to(mask, scores.shape).any(axis=-1) and raise ValueError",
+        "a query with no allowed key has no context vector: refuse it with a ValueError",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -926,7 +927,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "took exp of every score, forbidden ones included, and dropped the forbidden ones afterwards: exp of a "
         "huge forbidden score overflows and warns, even though the context vectors come out right",
-        "put -np.inf in the forbidden scores before exp, so exp never sees them",
+        "exp should never see a forbidden score: forbid the scores before exp, not the evidence after",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -965,7 +966,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "set the forbidden scores with scores[~mask] = -np.inf (in attend or in the attention_weights it calls), "
         "which needs a mask of exactly the scores' shape: a shared mask row picks whole queries, or fails",
-        "broadcast the mask first (np.broadcast_to(mask, scores.shape)), or use np.where(mask, scores, -np.inf)",
+        "a mask may broadcast to the scores (one row shared by every query); indexing with it needs the full shape",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -986,7 +987,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "turned every input into float32 (as GPUs do), so float64 inputs come back as float32, with half their "
         "digits lost",
-        "convert with np.asarray(x, dtype=float), which is float64: float64 in, float64 out",
+        "float64 in, float64 out: convert to the default float, not to float32",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=np.float32)
@@ -1007,7 +1008,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "divided the caller's queries by sqrt(d_k) in place (queries /= ..., in attend or in the attention_weights "
         "it calls), which changed the caller's array",
-        "make a new array instead: scores = queries @ keys.T / np.sqrt(d_k)",
+        "the caller's queries are not yours to change: scale a new array, such as the scores",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     import math
@@ -1029,7 +1030,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend_returns_list",
         "attend",
         "built the context vectors in a Python list and returned the list, not a NumPy array",
-        "finish with np.array(rows), so the caller gets an array of shape (n_queries, d_v)",
+        "the caller expects a NumPy array of shape (n_queries, d_v), not a list",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     import math
@@ -1053,7 +1054,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "took the scores as queries @ keys without transposing the keys (in attend or in the "
         "attention_weights it calls), so they are not query-key dot products",
-        "each score is a query row times a key row: queries @ keys.T",
+        "each score is one query row times one key row: the keys' rows have to become columns",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -1075,7 +1076,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "gave forbidden keys a score of 0 (in attend or in the attention_weights it calls): exp(0) = 1, so "
         "their values still get mixed in",
-        "put -np.inf where the mask is False before the softmax (masked_softmax does that for you)",
+        "a score of 0 still has evidence exp(0) = 1, so the value of a forbidden key gets mixed in",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -1096,7 +1097,8 @@ def attend(queries, keys, values, mask=None, scale=True):
         "added -1e9 to the forbidden scores instead of replacing them (in attend or in the "
         "attention_weights it calls): a forbidden score of 1e300 stays huge, and a query with no allowed "
         "key gets an output instead of an error",
-        "replace forbidden scores with -np.inf (np.where(mask, scores, -np.inf)) and raise ValueError for an empty row",
+        "a penalty leaves a forbidden score in the race, however large; replace the score, and refuse a query with no "
+        "allowed key",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -1116,7 +1118,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "took row i of the mask for query i without broadcasting it (in attend or in the attention_weights "
         "it calls): a 1-D mask shared by every query is read as one flag per query",
-        "broadcast the mask to the scores' shape first: np.broadcast_to(mask, scores.shape)[i] is query i's row",
+        "a mask may broadcast: a 1-D mask is one row of keys shared by every query, not one flag per query",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -1141,7 +1143,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "built the default mask as (n_queries, n_queries) (in attend or in the attention_weights it "
         "calls), as if there were as many keys as queries: it does not fit when the numbers differ",
-        "the scores have shape (n_queries, n_keys): with no mask, allow every entry of that shape",
+        "the scores have one row per query and one column per key: with no mask, allow every entry of that shape",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -1165,7 +1167,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "passed mask=None straight on to masked_softmax (in attend or in the attention_weights it calls), "
         "which reads None as False: every call without a mask raises ValueError",
-        "when mask is None, pass a mask of all True (np.ones(scores.shape, dtype=bool))",
+        "no mask means every key is allowed, and masked_softmax needs to be told that in its own terms",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     def masked_softmax(scores, mask, temperature=1.0):
@@ -1191,7 +1193,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "took each row's max over np.where(mask, scores, 0) (in attend or in the attention_weights it "
         "calls): when every allowed score is far below zero the row comes out 0/0 = nan",
-        "fill the forbidden scores with -np.inf before taking the max, so the max is that of the allowed scores",
+        "the shift must be the largest allowed score; forbidden entries must not take part in finding it",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -1213,7 +1215,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "inverted the mask (in attend or in the attention_weights it calls), treating True as a forbidden "
         "key; here True means the query may attend to that key",
-        "keep the scores where the mask is True and put -np.inf where it is False",
+        "in this course True means the query may attend to that key",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)
@@ -1236,7 +1238,7 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "checked only that the mask allows some key somewhere (in attend or in the attention_weights it "
         "calls), not that every query has one: a query whose row is all False gets a nan context vector",
-        "check each row: np.broadcast_to(mask, scores.shape).any(axis=-1).all()",
+        "an empty row can hide in a mask that allows keys elsewhere: ask the question for every query",
         """
 def attend(queries, keys, values, mask=None, scale=True):
     q = np.asarray(queries, dtype=float)

@@ -147,20 +147,20 @@ def test_results_hold_every_student_and_lesson(graded_class):
     root, results, _, _ = graded_class
     assert [s.id for s in results.students] == ["ada", "bo", "cy", "di", "eve"]
     assert results.lessons == LESSONS
-    assert results.max_scores == {NAIVE: 15, MASKING: 14}
+    assert results.max_scores == {NAIVE: 15, MASKING: 17}
     assert results.report("bo", MASKING) is None and results.report("eve", NAIVE) is None
     scores = gradebook_scores(root)
     assert len(scores) == 7
     for (student, lesson), score in scores.items():
         assert results.report(student, lesson).score == score
     assert results.score("ada", NAIVE) == 15 and results.score("bo", NAIVE) == 0
-    assert 0 < results.score("cy", NAIVE) < 15 and 0 < results.score("di", MASKING) < 14
+    assert 0 < results.score("cy", NAIVE) < 15 and 0 < results.score("di", MASKING) < 17
 
 
 def test_grades_csv_holds_the_gradebook_scores(graded_class):
     root, results, out, _ = graded_class
     rows = read_csv(out / "grades.csv")
-    assert rows[0] == ["student", "01_naive_division (15)", "06_masking (14)", "total (29)", "problems"]
+    assert rows[0] == ["student", "01_naive_division (15)", "06_masking (17)", "total (32)", "problems"]
     assert all(row[-1] == "" for row in rows[1:])  # every submission of this class was graded without a problem
     scores = gradebook_scores(root)
     by_student = {row[0]: [float(x) for x in row[1:-1]] for row in rows[1:]}
@@ -168,14 +168,14 @@ def test_grades_csv_holds_the_gradebook_scores(graded_class):
     for student, (naive, masking, total) in by_student.items():
         assert naive == scores.get((student, NAIVE), 0) and masking == scores.get((student, MASKING), 0)
         assert total == naive + masking
-    assert by_student["ada"] == [15, 14, 29] and by_student["eve"] == [0, 0, 0]
+    assert by_student["ada"] == [15, 17, 32] and by_student["eve"] == [0, 0, 0]
 
 
 def test_canvas_csv_has_points_possible_and_names(graded_class):
     root, _, out, _ = graded_class
     rows = read_csv(out / "canvas.csv")
     assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", NAIVE, MASKING]
-    assert rows[1][0].strip() == "Points Possible" and rows[1][5:] == ["15", "14"]
+    assert rows[1][0].strip() == "Points Possible" and rows[1][5:] == ["15", "17"]
     students = {row[3]: row for row in rows[2:]}
     assert list(students) == ["ada", "bo", "cy", "di", "eve"]
     assert students["ada"][:3] == ["Lovelace, Ada", "1001", ""]
@@ -200,7 +200,7 @@ def test_feedback_page_per_student_with_messages_and_missing_lessons(graded_clas
     bo = (out / "feedback" / "bo.html").read_text(encoding="utf-8")
     assert "not written yet" in bo and "missing" in bo
     eve = (out / "feedback" / "eve.html").read_text(encoding="utf-8")
-    assert eve.count("<strong>missing</strong>") == 2 and "0 / 29" in eve
+    assert eve.count("<strong>missing</strong>") == 2 and "0 / 32" in eve
 
 
 @pytest.mark.parametrize(
@@ -291,7 +291,11 @@ def test_the_heatmap_shows_each_tests_share_of_the_graded_submissions_passing_it
     functions_tests = [n for n, guess in zip(passed[NAIVE], predicted, strict=True) if not guess]
     assert functions_tests == [1] * 6 + [3] * 4  # cy and di sum the whole array, bo hands in the stubs
     assert [n for n, guess in zip(passed[NAIVE], predicted, strict=True) if guess] == [3] * sum(predicted)
-    assert len(passed[MASKING]) == 13 and passed[MASKING][-3:] == [3] * 3  # nobody got padding_mask wrong
+    masking_functions = [contract.tested_functions(COURSE, MASKING).get(test) for test in grade_ids(MASKING)]
+    padding_tests = [
+        n for n, function in zip(passed[MASKING], masking_functions, strict=True) if function == "padding_mask"
+    ]
+    assert len(passed[MASKING]) == 16 and padding_tests == [3] * 3  # nobody got padding_mask wrong
     grid = pass_rate_grid(results)
     assert {lesson: [(r.passed, r.submissions) for r in rates] for lesson, rates in grid.items()} == {
         lesson: [(n, len(handed_in[lesson])) for n in passed[lesson]] for lesson in LESSONS
@@ -301,9 +305,10 @@ def test_the_heatmap_shows_each_tests_share_of_the_graded_submissions_passing_it
     heatmap = pass_rate_heatmap(grid)
     ax = heatmap.fig.axes[0]
     cells = ax.images[0].get_array()
-    assert cells.shape == (13, 2) and ax.images[0].get_cmap().name.startswith("cividis")
-    tests_of_01 = len(expected[NAIVE])  # 13 with its predictions, as many as 06: no cell is blank
-    assert cells.mask[:, 0].tolist() == [False] * tests_of_01 + [True] * (13 - tests_of_01)
+    rows = max(len(expected[NAIVE]), len(expected[MASKING]))  # 06 has 16 tests with its predictions, 01 has 13
+    assert cells.shape == (rows, 2) and ax.images[0].get_cmap().name.startswith("cividis")
+    tests_of_01 = len(expected[NAIVE])
+    assert cells.mask[:, 0].tolist() == [False] * tests_of_01 + [True] * (rows - tests_of_01)
     assert not cells.mask[:, 1].any()
     for column, lesson in enumerate(LESSONS):
         assert cells[: len(expected[lesson]), column].tolist() == pytest.approx(expected[lesson])
@@ -314,7 +319,7 @@ def test_the_heatmap_shows_each_tests_share_of_the_graded_submissions_passing_it
         for row, share in enumerate(expected[lesson])
     }
     assert [t.get_text() for t in ax.get_xticklabels()] == LESSONS
-    assert [t.get_text() for t in ax.get_yticklabels()] == [str(n) for n in range(1, 14)]
+    assert [t.get_text() for t in ax.get_yticklabels()] == [str(n) for n in range(1, rows + 1)]
     assert ax.get_ylabel() and heatmap.fig.axes[1].get_ylabel() == "passed (%)"  # the colour bar
     assert f"{NAIVE}: {tests_of_01} tests, 25% to 75%; lowest test_naive_normalize_public (25%)." in heatmap.alt
 
