@@ -428,11 +428,13 @@ check_call(normalize_evidence, np.exp(np.full(3, 709.0)), expect=[1 / 3, 1 / 3, 
 check_call(normalize_evidence, np.array([1.0, 0.5, 0.25, 0.25]) * _largest, expect=[0.5, 0.25, 0.125, 0.125])
 check_call(normalize_evidence, [[1e308, 1e308], [2.0, 6.0], [1.5e308, 0.5e308]], expect=[[0.5, 0.5], [0.25, 0.75], [0.75, 0.25]])
 check_call(normalize_evidence, np.array([[[1e-300, 3e-300]], [[1.2e308, 0.8e308]]]), expect=[[[0.25, 0.75]], [[0.6, 0.4]]])
+# and rows whose values differ by more than float64 can span (1e400): the small one's share is 0
+check_call(normalize_evidence, [[1e200, 1e-200], [1e-200, 1e200]], expect=[[1.0, 0.0], [0.0, 1.0]])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_normalize_evidence_inputs" points=1 function="normalize_evidence"
 ### BEGIN HIDDEN TESTS
-# property dtype: lists, tuples, integer arrays of any width (summed as floats, so huge ones do not wrap around) and float64 give float64; float32 gives a float array
+# property dtype: lists, tuples, integer arrays of any width (summed as floats, so huge ones do not wrap around), Python integers past int64 and float64 give float64; float32 gives a float array
 check_call(normalize_evidence, np.array([[1, 2], [5, 5]]), expect=[[1 / 3, 2 / 3], [0.5, 0.5]], dtype=np.float64)
 check_call(normalize_evidence, [1, 3], expect=[0.25, 0.75], dtype=np.float64)
 check_call(normalize_evidence, (2.0, 6.0), expect=[0.25, 0.75], dtype=np.float64)
@@ -440,6 +442,7 @@ check_call(normalize_evidence, np.array([3, 1], dtype=np.uint8), expect=[0.75, 0
 check_call(normalize_evidence, np.array([4 * 10**18, 4 * 10**18, 8 * 10**18]), expect=[0.25, 0.25, 0.5],
            dtype=np.float64)
 check_call(normalize_evidence, np.array([0.5, 1.5, 2.0]), expect=[0.125, 0.375, 0.5], dtype=np.float64)
+check_call(normalize_evidence, [10**20, 3 * 10**20], expect=[0.25, 0.75], dtype=np.float64)
 _single = np.array([[0.1, 0.3, 0.6]], dtype=np.float32)
 check_call(normalize_evidence, _single,
            expect=_single.astype(float) / _single.astype(float).sum(axis=-1, keepdims=True))
