@@ -16,7 +16,11 @@
 # - show the two inputs where dividing by the sum breaks, and say why.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them: the surprise is where the learning is.
+# *before* you run the cell that computes the answer: the surprise is where the learning is.
+# Some predictions are graded (a point each): write the guess in the cell under the
+# question, run it and its check, and only then run on. The check says your guess is written
+# down, not whether it is right; that counts when your work is graded. Each explanation is
+# folded under the answer: open it once you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -24,6 +28,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_answer, check_call, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -53,9 +58,23 @@ journey_scores = np.array([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
 print("sum of the scores:", round(journey_scores.sum(), 4))
 
 # %% [markdown]
-# **Predict.** The simplest way to make weights: divide every score by the total. Which
-# token will get the largest weight, and roughly how large will it be? Write down your
-# guess, then run the next cell.
+# **Predict (graded).** The simplest way to make weights: divide every score by the total.
+# "journey" has the largest score, 1.4950. About how large will its weight be?
+# (a) about 0.1, (b) about 0.2, (c) about 0.5, (d) about 1.5. Write the letter.
+
+# %% nbgrader="guess" grade_id="guess_journey_weight" prediction="predict_journey_weight"
+guess_journey_weight = ""  # your guess: "a", "b", "c" or "d"
+### BEGIN SOLUTION
+guess_journey_weight = "b"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_journey_weight" points=1
+check_guess("predict_journey_weight", guess_journey_weight, choices=["a", "b", "c", "d"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_journey_weight", guess_journey_weight, "cf5fb56c60ff3655")
+### END HIDDEN TESTS
 
 # %%
 naive_journey = journey_scores / journey_scores.sum()
@@ -64,8 +83,13 @@ for token, weight in zip(tokens, naive_journey):
 print("weight on 'journey':", round(naive_journey[1], 4), "| total:", round(naive_journey.sum(), 4))
 
 # %% [markdown]
-# "journey" gets 1.4950 / 6.5617 = **0.2278**, the largest share, and the weights add up
-# to 1. For positive scores, division by the sum does what we asked.
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# The six scores add up to 6.5617, so a score near 1 gets a share near 1 / 6.5 ≈ 0.15, and
+# the largest a little more: "journey" gets 1.4950 / 6.5617 = **0.2278**, answer (b). The
+# weights add up to 1. For positive scores, division by the sum does what we asked.
+#
+# </details>
 
 # %% [markdown]
 # ## 3. Exercise: `naive_normalize`
@@ -166,12 +190,33 @@ check_call(naive_normalize, np.array([[1.0, 3.0], [2.0, -2.0], [-1.0, 2.0]]),
 # Weights form a probability distribution over a row of choices when **every entry is
 # finite and at least 0** and **the row sums to 1**.
 #
-# **Predict.** Is `0.7 + 0.2 + 0.1 == 1.0` true in floating point?
+# **Predict (graded).** Is `0.7 + 0.2 + 0.1 == 1.0` true in floating point? Write "yes" or "no".
+
+# %% nbgrader="guess" grade_id="guess_float_sum" prediction="predict_float_sum"
+guess_float_sum = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_float_sum = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_float_sum" points=1
+check_guess("predict_float_sum", guess_float_sum, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_float_sum", guess_float_sum, "80cd2f53a33c462e")
+### END HIDDEN TESTS
 
 # %%
 print(0.7 + 0.2 + 0.1, "| equal to 1.0?", 0.7 + 0.2 + 0.1 == 1.0)
 
 # %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# No: none of 0.7, 0.2 and 0.1 has an exact binary fraction, so each is stored a little off,
+# and the sum comes out as 0.9999999999999999, one step below 1.0.
+#
+# </details>
+#
 # Rounding means a computed sum is often not exactly 1.0, so allow a difference of at most
 # `atol`.
 #
@@ -303,8 +348,22 @@ for _weights, _answer in ((np.array([0.5, np.nan, 0.5]), False), (np.array([[0.5
 # %% [markdown]
 # ## 5. Where dividing by the sum breaks: negative scores
 #
-# Scores from a dot product can be negative. **Predict.** `[-2, 0, 3]` sums to 1. What
-# does `naive_normalize` return for it, and is that a distribution?
+# Scores from a dot product can be negative. **Predict (graded).** `[-2, 0, 3]` sums to 1.
+# What weight does `naive_normalize` give its first choice, the score -2? Write a whole number.
+
+# %% nbgrader="guess" grade_id="guess_negative_weight" prediction="predict_negative_weight"
+guess_negative_weight = ""  # your guess: a whole number, such as 0
+### BEGIN SOLUTION
+guess_negative_weight = -2
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_negative_weight" points=1
+check_guess("predict_negative_weight", guess_negative_weight, choices=range(-10, 11))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_negative_weight", guess_negative_weight, "8e9c52362071773a")
+### END HIDDEN TESTS
 
 # %%
 negative_scores = np.array([-2.0, 0.0, 3.0])
@@ -314,14 +373,24 @@ print("naive weights:", naive_negative)
 print("is it a distribution?", is_distribution(naive_negative))
 
 # %% [markdown]
-# The sum is exactly 1, so division changes nothing: we get a "probability" of **-2**.
-# A negative weight has no meaning as a share of attention or as a chance.
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# The sum is exactly 1, so division changes nothing: we get a "probability" of **-2**, and
+# `is_distribution` says no. A negative weight has no meaning as a share of attention or as
+# a chance.
+#
+# </details>
 
 # %% [markdown]
 # ## 6. Where it breaks harder: a zero sum
 #
-# **Predict.** `[1, -1]` sums to 0. What happens when we divide by 0?
-#
+# **Predict.** `[1, -1]` sums to 0. What happens when we divide by 0? (Not graded: write
+# your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %% [markdown]
 # NumPy would print a `RuntimeWarning` here; we silence it with `np.errstate` so that only
 # the result speaks.
 

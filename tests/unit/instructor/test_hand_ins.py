@@ -216,15 +216,15 @@ def test_each_file_left_out_reaches_grade_csv_report_and_feedback_never_as_missi
         page = page_text(out / "feedback" / f"{student}.html")
         if lesson:
             assert f"Your file could not be read: {reason}" in page
-            assert "missing" not in page and "Nothing of it could be graded: 0 of 12 points" in page
+            assert "missing" not in page and "Nothing of it could be graded: 0 of 15 points" in page
         else:
             assert f"A file you handed in could not be read: {reason}" in page
             assert "nothing graded: a file you handed in could not be read" in page
         assert shown in page and "\x1b" not in page
-    assert rows["ivy"] == ["12", "12", ""]  # the good hand-in after the broken one is graded, with no problem
-    assert rows["jon"][:2] == ["12", "12"] and "a later file could not be read" in rows["jon"][-1]
+    assert rows["ivy"] == ["15", "15", ""]  # the good hand-in after the broken one is graded, with no problem
+    assert rows["jon"][:2] == ["15", "15"] and "a later file could not be read" in rows["jon"][-1]
     jon = page_text(out / "feedback" / "jon.html")
-    assert "Score: 12 / 12" in jon and "A later file you handed in could not be read: it is not a notebook" in jon
+    assert "Score: 15 / 15" in jon and "A later file you handed in could not be read: it is not a notebook" in jon
     assert "Your earlier hand-in of this lesson, below, is the one graded." in jon
     assert ["jon", NAIVE, "later file not read"] == next(row for row in table if row[0] == "jon")[:3]
     assert "could not be read" not in page_text(out / "feedback" / "ivy.html")
