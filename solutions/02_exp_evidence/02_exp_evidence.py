@@ -19,7 +19,10 @@
 # - show where `exp` runs out of room in float64, at the top and at the bottom.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them.
+# *before* you run the cell that computes the answer, in the cell under the question.
+# Three of them are graded, a point each: write the guess, run its check (it says only
+# that your guess is written down, not whether it is right), and then run on. Their
+# explanations are folded: open one once you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -27,6 +30,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_answer, check_call, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -45,8 +49,23 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # 2. a higher score always gets **more** evidence (the map keeps the order);
 # 3. it works for **any** score, however large or small.
 #
-# **Predict.** A first idea: take the absolute value. What does `abs` make of `[-2, 0, 3]`?
-# Does the order of the three choices survive?
+# **Predict (graded).** A first idea: take the absolute value. Does `abs` keep the order of
+# the three choices of `[-2, 0, 3]`, so that a higher score still gets more evidence? Write
+# "yes" or "no".
+
+# %% nbgrader="guess" grade_id="guess_abs_keeps_order" prediction="predict_abs_keeps_order"
+guess_abs_keeps_order = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_abs_keeps_order = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_abs_keeps_order" points=1
+check_guess("predict_abs_keeps_order", guess_abs_keeps_order, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_abs_keeps_order", guess_abs_keeps_order, "71d5188c7d605747")
+### END HIDDEN TESTS
 
 # %%
 troublemaker = np.array([-2.0, 0.0, 3.0])
@@ -54,9 +73,13 @@ print("scores:     ", troublemaker)
 print("abs(scores):", np.abs(troublemaker))
 
 # %% [markdown]
-# `abs` fails twice. The choice with score -2 now outranks the one with score 0, although
-# the dot product liked it *less*; and the score 0 gets no evidence at all, so a row of
-# zeros would still divide by zero. Squaring has the same two faults.
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# No. `abs` fails twice. The choice with score -2 now outranks the one with score 0,
+# although the dot product liked it *less*; and the score 0 gets no evidence at all, so a
+# row of zeros would still divide by zero. Squaring has the same two faults.
+#
+# </details>
 
 # %% [markdown]
 # ## 2. `exp`: positive for every score
@@ -67,7 +90,11 @@ print("abs(scores):", np.abs(troublemaker))
 # A score of 0 gives evidence 1; each extra unit of score multiplies the evidence by
 # e ≈ 2.718; each unit *less* divides it by e.
 #
-# **Predict.** Is `np.exp(-100)` zero, negative, or positive?
+# **Predict.** Is `np.exp(-100)` zero, negative, or positive? (Not graded: write your guess in
+# the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 tiny = np.exp(-100.0)
@@ -207,7 +234,10 @@ check_generated(evidence, _any_scores, reference=lambda x: np.exp(np.asarray(x, 
 # can predict their evidence exactly.
 #
 # **Predict.** The scores `[0, log 2, log 3]` are about `[0, 0.6931, 1.0986]`. What is their
-# evidence?
+# evidence? (Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 log_scores = np.array([0.0, np.log(2), np.log(3)])
@@ -224,7 +254,10 @@ print("exp(log 2) =", evidence(np.log(2)))
 # ## 6. A shift multiplies all the evidence by one factor
 #
 # **Predict.** Add c = 1.5 to every score. What happens to the evidence of each choice?
-# Does every choice change by the same amount, or by the same factor?
+# Does every choice change by the same amount, or by the same factor? (Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 c = 1.5
@@ -346,12 +379,27 @@ for _a, _b in ((np.array([2.0, 0.5]), np.array([1.0, 1.5])), (np.array([[1.0, -1
 # trap: every evidence value of a row can fit while their total does not. The largest float64
 # is about 1.8 × 10<sup>308</sup> (section 11 comes back to it).
 #
-# **Predict.** Three choices that each score 709 have evidence e<sup>709</sup> ≈ 8.2 × 10<sup>307</sup>
-# each, which fits. What is their total in float64, and what shares does lesson 01's division by
-# the total give them?
+# **Predict (graded).** Three choices that each score 709 have evidence
+# e<sup>709</sup> ≈ 8.2 × 10<sup>307</sup> each, which fits. What share does lesson 01's
+# division by the total give each of them in float64? (a) 1/3 each, (b) 0 each, (c) `nan`,
+# (d) `inf`. Write the letter.
+
+# %% nbgrader="guess" grade_id="guess_huge_shares" prediction="predict_huge_shares"
+guess_huge_shares = ""  # your guess: "a", "b", "c" or "d"
+### BEGIN SOLUTION
+guess_huge_shares = "b"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_huge_shares" points=1
+check_guess("predict_huge_shares", guess_huge_shares, choices=["a", "b", "c", "d"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_huge_shares", guess_huge_shares, "f967871aa2d6574a")
+### END HIDDEN TESTS
 
 # %%
-huge_evidence = evidence(np.full(3, 709.0))
+huge_evidence = np.exp(np.full(3, 709.0))
 with np.errstate(over="ignore"):  # the sum overflows; NumPy would warn
     huge_total = huge_evidence.sum()
 print("evidence of [709, 709, 709]:", huge_evidence)
@@ -360,9 +408,16 @@ print("their total:", huge_total)
 print("evidence / total:", huge_evidence / huge_total)
 
 # %% [markdown]
-# Each value fits, but three of them add up to more than a float64 holds: the total
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# (b). Each value fits, but three of them add up to more than a float64 holds: the total
 # overflows to `inf`, and a finite number divided by `inf` is 0. Every share comes out 0,
-# where the right answer is 1/3 each. The way out is in section 6, read backwards:
+# where the right answer is 1/3 each.
+#
+# </details>
+
+# %% [markdown]
+# The way out is in section 6, read backwards:
 # multiplying every evidence value of a row by the same factor c > 0 changes no share,
 # because c cancels between each value and the total.
 
@@ -470,6 +525,10 @@ print("normalize_evidence(evidence of [709, 709, 709]):", normalize_evidence(hug
 # Put the two steps together on the scores of section 5.
 #
 # **Predict.** The evidence of `[0, log 2, log 3]` is `[1, 2, 3]`. What weights come out?
+# (Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 log_weights = normalize_evidence(evidence(log_scores))
@@ -484,7 +543,10 @@ print("weights × 6:", log_weights * 6, "| total:", log_weights.sum())
 # ## 10. Lesson 01's troublemakers, fixed
 #
 # **Predict.** `[-2, 0, 3]` gave a weight of -2 by plain division, and `[1, -1]` divided by
-# zero. What do evidence + `normalize_evidence` give for them?
+# zero. What do evidence + `normalize_evidence` give for them? (Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 for scores in ([-2, 0, 3], [1, -1]):
@@ -527,7 +589,10 @@ print(f"largest float64: {np.finfo(float).max:.1e} = e^{np.log(np.finfo(float).m
 
 # %% [markdown]
 # **Predict.** What is `np.exp(709)`? And `np.exp(710)`? NumPy will also print a warning
-# below; read it.
+# below; read it. (Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %% tags=["expect-warning"]
 print("exp(709) =", np.exp(709.0))
@@ -539,7 +604,10 @@ print("exp(710) =", np.exp(710.0))
 # hundreds are rare, but they happen (a large dot product, a tiny temperature).
 #
 # **Predict.** `1000 - 999 = 1`, so the evidence ratio is e ≈ 2.7183. What does dividing
-# exp(1000) by exp(999) give? (We silence NumPy's warnings this time.)
+# exp(1000) by exp(999) give? (We silence NumPy's warnings this time. Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 with np.errstate(over="ignore", invalid="ignore"):
@@ -556,8 +624,23 @@ print(f"evidence_ratio(1000, 999) = {float(evidence_ratio(1000, 999)):.4f}")
 # float64 is about 5 × 10<sup>-324</sup>, which is e<sup>-744.44</sup>; an exp closer to 0
 # than to it (below a score of about −745.13) rounds to **exactly 0**.
 #
-# **Predict.** Two choices score -800 and -801. Their evidence ratio is still e. What is
-# their evidence in float64, its total, and what does dividing by that total give?
+# **Predict (graded).** Two choices score -800 and -801; their evidence ratio is still e, so
+# their shares should be 0.7311 and 0.2689. What does dividing their float64 evidence by its
+# total give? (a) `[0.7311, 0.2689]`, (b) `[0.5, 0.5]`, (c) `[0, 0]`, (d) `nan`. Write the letter.
+
+# %% nbgrader="guess" grade_id="guess_zero_total" prediction="predict_zero_total"
+guess_zero_total = ""  # your guess: "a", "b", "c" or "d"
+### BEGIN SOLUTION
+guess_zero_total = "d"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_zero_total" points=1
+check_guess("predict_zero_total", guess_zero_total, choices=["a", "b", "c", "d"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_zero_total", guess_zero_total, "16ab95a5b70b1a8d")
+### END HIDDEN TESTS
 
 # %%
 smallest = np.finfo(float).smallest_subnormal
@@ -565,16 +648,24 @@ print(f"smallest positive float64: {smallest} = e^{np.log(smallest):.2f}")
 print(f"exp rounds to 0 below a score of {np.log(smallest) - np.log(2.0):.2f}:")
 print("  exp(-745.1332191019411) =", np.exp(-745.1332191019411))
 print("  exp(-745.1332191019412) =", np.exp(-745.1332191019412))
-low_evidence = evidence([-800.0, -801.0])
+low_evidence = np.exp([-800.0, -801.0])
 print("evidence of [-800, -801]:", low_evidence, "| total:", low_evidence.sum())
 with np.errstate(invalid="ignore"):  # 0 / 0; NumPy would warn
     print("evidence / total:", low_evidence / low_evidence.sum())
-print(f"evidence_ratio(-800, -801) = {float(evidence_ratio(-800, -801)):.4f}")
+low_ratio = float(evidence_ratio(-800, -801))
+print(f"evidence_ratio(-800, -801) = {low_ratio:.4f}: the shares should be "
+      f"{low_ratio / (1 + low_ratio):.4f} and {1 / (1 + low_ratio):.4f}")
 
 # %% [markdown]
-# In float64 the total **can** be zero: both values underflow to 0, and 0 / 0 is `nan`. No
-# factor applied to the evidence can bring them back (0 times anything is 0), although
-# `evidence_ratio` still finds e from the difference of the scores. So the cure has to come
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# (d). In float64 the total **can** be zero: both values underflow to 0, and 0 / 0 is `nan`.
+#
+# </details>
+
+# %% [markdown]
+# No factor applied to the evidence can bring those zeros back (0 times anything is 0),
+# although `evidence_ratio` still finds e from the difference of the scores. So the cure has to come
 # *before* `exp`: shift the scores so that the largest is 0, which lesson 05 does. Its
 # evidence is then exactly 1, and the total is at least 1.
 

@@ -18,7 +18,10 @@
 # - predict the weights of equal scores, whatever their level.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them: the surprise is where the learning is.
+# *before* you run the cell that computes the answer, in the cell under the question: the
+# surprise is where the learning is. Three of them are graded, a point each: write the
+# guess, run its check (it says only that your guess is written down, not whether it is
+# right), and then run on. Their explanations are folded: open one once you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -26,6 +29,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -70,10 +74,24 @@ print("total evidence:", round(total_evidence, 3))
 print(f"sum of the raw scores: {journey_scores.sum():.4f}")
 
 # %% [markdown]
-# **Predict.** Dividing the raw scores by their sum gave "Your" a weight of 0.1455 in
-# lesson 01 (0.9544 / 6.5617). Its evidence is 2.597 out of a total of 18.745. Will its
-# softmax weight be larger or smaller than 0.1455? And "journey", the largest score:
-# larger or smaller than its naive 0.2278?
+# **Predict (graded).** Dividing the raw scores by their sum gave "Your" a weight of 0.1455
+# in lesson 01 (0.9544 / 6.5617). Its evidence is 2.597 out of a total of 18.745. Will its
+# softmax weight be larger or smaller than 0.1455? Write "larger" or "smaller". (And
+# "journey", the largest score: larger or smaller than its naive 0.2278? Not graded.)
+
+# %% nbgrader="guess" grade_id="guess_your_weight" prediction="predict_your_weight"
+guess_your_weight = ""  # your guess: "larger" or "smaller"
+### BEGIN SOLUTION
+guess_your_weight = "smaller"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_your_weight" points=1
+check_guess("predict_your_weight", guess_your_weight, choices=["larger", "smaller"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_your_weight", guess_your_weight, "1dbd3348cc57c803")
+### END HIDDEN TESTS
 
 # %%
 journey_weights = journey_evidence / total_evidence
@@ -89,7 +107,9 @@ print(f"journey against Your: score ratio {journey_scores[1] / journey_scores[0]
 print(f"scores 0.1 and 0.2: score ratio {0.2 / 0.1:.4f}, evidence ratio e^0.1 = {np.exp(0.1):.4f}")
 
 # %% [markdown]
-# "Your" gets 2.597 / 18.745 = **0.1385**, a little *less* than its naive share, and
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Smaller: "Your" gets 2.597 / 18.745 = **0.1385**, a little *less* than its naive share, and
 # "journey" gets **0.2379**, a little *more*. Softmax does not keep the proportions of
 # the scores: it keeps the proportions of their evidence, and the ratio of two evidence
 # values depends only on the *gap* between the scores. Naive division gave "journey"
@@ -99,6 +119,9 @@ print(f"scores 0.1 and 0.2: score ratio {0.2 / 0.1:.4f}, evidence ratio e^0.1 = 
 # it would be smaller (e<sup>0.1</sup> = 1.1052 against a ratio of 2). The weights still add
 # up to 1.
 #
+# </details>
+
+# %% [markdown]
 # These six weights are a distribution over the six tokens of this sentence, the stated
 # set of choices of lesson 01: 0.2379 is the share of attention "journey" pays to itself,
 # not a chance that "journey" is the next word.
@@ -113,7 +136,11 @@ print(f"scores 0.1 and 0.2: score ratio {0.2 / 0.1:.4f}, evidence ratio e^0.1 = 
 # says `dim=-1` for the same thing.
 #
 # **Predict.** `batch` below has shape (2, 3, 4): 2 × 3 rows of 4 scores. What shape does
-# `batch.sum(axis=-1)` have? And `batch.sum(axis=0)`?
+# `batch.sum(axis=-1)` have? And `batch.sum(axis=0)`? (Not graded: write your guess in the
+# one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 batch = np.arange(24.0).reshape(2, 3, 4)
@@ -325,6 +352,10 @@ show(fig, alt="Two bar charts over the tokens Your, journey, starts, with, one, 
 #
 # **Predict.** Two scores of 0.707 and one of 0 between them: `[0.707, 0, 0.707]`.
 # Dividing by the sum would give `[0.5, 0, 0.5]`. What does softmax give the middle choice?
+# (Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 middle_zero = softmax([0.707, 0, 0.707])
@@ -341,26 +372,56 @@ print("evidence:", as_text(np.exp([0.707, 0, 0.707]), 3), f"| total: {np.exp([0.
 # %% [markdown]
 # ## 7. Can softmax give a negative weight?
 #
-# **Predict.** Can a softmax weight ever come out *negative*, a "negative chance" such as
-# lesson 01's -2? Can it come out exactly 0?
+# **Predict (graded).** Can a softmax weight ever come out *negative*, a "negative chance"
+# such as lesson 01's -2? Write "yes" or "no".
+
+# %% nbgrader="guess" grade_id="guess_softmax_negative" prediction="predict_softmax_negative"
+guess_softmax_negative = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_softmax_negative = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_softmax_negative" points=1
+check_guess("predict_softmax_negative", guess_softmax_negative, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_softmax_negative", guess_softmax_negative, "5c794f1709e538ed")
+### END HIDDEN TESTS
 
 # %%
 many_rows = np.random.default_rng(3).uniform(-100.0, 100.0, size=(10_000, 6))
 many_weights = softmax(many_rows)
 print("10,000 random rows of scores in [-100, 100]: any negative weight?", bool((many_weights < 0).any()),
       "| any weight exactly 0?", bool((many_weights == 0).any()))
+
+# %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# No, never: `exp` never returns a negative number, not even in float64, and a total of
+# numbers that are not negative is not negative either.
+#
+# </details>
+
+# %% [markdown]
+# **Predict.** Then can a weight come out *exactly* 0? Try a score 750 below the other one.
+# (Not graded.)
+
+# %%
+# Your guess (not graded):
+
+# %%
 far_below = softmax([0.0, -750.0])
 print("softmax([0, -750]) =", far_below, "| second weight is exactly 0:", bool(far_below[1] == 0.0))
 half_smallest = np.log(np.finfo(float).smallest_subnormal) - np.log(2.0)
 print(f"float64 rounds to 0 any weight below e^{half_smallest:.2f}, half the smallest positive float64")
 
 # %% [markdown]
-# Never negative: `exp` never returns a negative number, not even in float64, and a total of
-# numbers that are not negative is not negative either. Exactly 0, though, is possible. A
-# score more than about 745.13 below the top score of its row has a true weight below
-# e<sup>-745.13</sup>, less than half the smallest positive float64 (lesson 02, section 11),
-# and it comes out as exactly 0.0: the score -750 above. So in float64, "every weight is
-# positive" means "no weight is negative"; lesson 06 makes a weight exactly 0 on purpose.
+# Yes, exactly 0 is possible. A score more than about 745.13 below the top score of its row
+# has a true weight below e<sup>-745.13</sup>, less than half the smallest positive float64
+# (lesson 02, section 11), and it comes out as exactly 0.0: the score -750 above. So in
+# float64, read "every weight is positive" as "no weight is negative"; lesson 06 makes a
+# weight exactly 0 on purpose.
 
 # %% [markdown]
 # ## 8. The choices compete through one denominator
@@ -368,8 +429,23 @@ print(f"float64 rounds to 0 any weight below e^{half_smallest:.2f}, half the sma
 # Every weight in a row is divided by the same total. So a change to *one* score changes
 # the total, and with it every weight in the row.
 #
-# **Predict.** Raise the score of "with" from 0.8434 to 1.8434 and leave the others alone.
-# Its weight goes up. What happens to the weight of "journey", whose score did not change?
+# **Predict (graded).** Raise the score of "with" from 0.8434 to 1.8434 and leave the others
+# alone. Its weight goes up. What happens to the weight of "journey", whose score did not change?
+# Write "rises", "falls" or "stays".
+
+# %% nbgrader="guess" grade_id="guess_journey_after_raise" prediction="predict_journey_after_raise"
+guess_journey_after_raise = ""  # your guess: "rises", "falls" or "stays"
+### BEGIN SOLUTION
+guess_journey_after_raise = "falls"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_journey_after_raise" points=1
+check_guess("predict_journey_after_raise", guess_journey_after_raise, choices=["rises", "falls", "stays"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_journey_after_raise", guess_journey_after_raise, "bd730426f3df3524")
+### END HIDDEN TESTS
 
 # %%
 raised_scores = journey_scores.copy()
@@ -382,13 +458,18 @@ print("every other weight fell:", bool(np.all(raised_softmax[others] < journey_s
 print("new total evidence:", round(np.exp(raised_scores).sum(), 3))
 
 # %% [markdown]
-# The weight of "with" more than doubles, and **every** other weight falls, although their
-# scores did not move: the total evidence grew from 18.745 to 22.739, and each of the
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# It falls. The weight of "with" more than doubles, and **every** other weight falls, although
+# their scores did not move: the total evidence grew from 18.745 to 22.739, and each of the
 # other five keeps the same evidence over a larger total. They all shrink by the *same*
 # factor, 18.745 / 22.739 ≈ 0.8244, so their ratios to one another stay as they were. This
 # is what "softmax weights compete" means: weight is a fixed budget of 1, and one choice
 # can only gain what the others lose.
 #
+# </details>
+
+# %% [markdown]
 # The figure sweeps the score of "with" from -2 to 4 and plots all six weights.
 
 # %%
@@ -420,7 +501,10 @@ show(fig, alt="Line chart of the six journey softmax weights as the score of 'wi
 # ## 9. Equal scores give equal weights, at any level
 #
 # **Predict.** Four choices with equal scores. What are the weights when all four scores
-# are 0? When all are 100? When all are -100? (e^100 is about 2.7 × 10^43.)
+# are 0? When all are 100? When all are -100? (e^100 is about 2.7 × 10^43. Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 for level in (0, 100, -100):
