@@ -14,12 +14,15 @@
 # - turn any score, negative ones included, into positive evidence with `exp` (`evidence`);
 # - say how many times more evidence one score has than another (`evidence_ratio`);
 # - explain why adding the same number to every score multiplies all the evidence by one factor;
-# - turn evidence into weights by dividing by its total (`normalize_evidence`), and use it on
-#   lesson 01's two troublemakers;
-# - show where `exp` runs out of room in float64.
+# - turn evidence into weights by dividing by its total (`normalize_evidence`), even when that
+#   total is too large for float64, and use it on lesson 01's two troublemakers;
+# - show where `exp` runs out of room in float64, at the top and at the bottom.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them.
+# *before* you run the cell that computes the answer, in the cell under the question.
+# Three of them are graded, a point each: write the guess, run its check (it says only
+# that your guess is written down, not whether it is right), and then run on. Their
+# explanations are folded: open one once you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -27,6 +30,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_answer, check_call, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -41,12 +45,27 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # **evidence**, with three properties:
 #
 # 1. evidence is **positive** for every real score, so no weight can be negative and the
-#    total can never be zero;
+#    total can never be zero (in exact arithmetic: section 11 shows where float64 falls short);
 # 2. a higher score always gets **more** evidence (the map keeps the order);
 # 3. it works for **any** score, however large or small.
 #
-# **Predict.** A first idea: take the absolute value. What does `abs` make of `[-2, 0, 3]`?
-# Does the order of the three choices survive?
+# **Predict (graded).** A first idea: take the absolute value. Does `abs` keep the order of
+# the three choices of `[-2, 0, 3]`, so that a higher score still gets more evidence? Write
+# "yes" or "no".
+
+# %% nbgrader="guess" grade_id="guess_abs_keeps_order" prediction="predict_abs_keeps_order"
+guess_abs_keeps_order = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_abs_keeps_order = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_abs_keeps_order" points=1
+check_guess("predict_abs_keeps_order", guess_abs_keeps_order, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_abs_keeps_order", guess_abs_keeps_order, "71d5188c7d605747")
+### END HIDDEN TESTS
 
 # %%
 troublemaker = np.array([-2.0, 0.0, 3.0])
@@ -54,22 +73,32 @@ print("scores:     ", troublemaker)
 print("abs(scores):", np.abs(troublemaker))
 
 # %% [markdown]
-# `abs` fails twice. The choice with score -2 now outranks the one with score 0, although
-# the dot product liked it *less*; and the score 0 gets no evidence at all, so a row of
-# zeros would still divide by zero. Squaring has the same two faults.
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# No. `abs` fails twice. The choice with score -2 now outranks the one with score 0,
+# although the dot product liked it *less*; and the score 0 gets no evidence at all, so a
+# row of zeros would still divide by zero. Squaring has the same two faults.
+#
+# </details>
 
 # %% [markdown]
 # ## 2. `exp`: positive for every score
 #
-# The exponential function e<sup>s</sup> (`np.exp`) has all three properties. It is never
-# zero or negative, it always rises, and it is defined for every real number.
+# The exponential function e<sup>s</sup> (`np.exp`) has all three properties. In exact
+# arithmetic it is never zero or negative, it always rises, and it is defined for every
+# real number (a float64 holds only so many numbers; section 11 finds its limits).
 # A score of 0 gives evidence 1; each extra unit of score multiplies the evidence by
 # e ≈ 2.718; each unit *less* divides it by e.
 #
-# **Predict.** Is `np.exp(-100)` zero, negative, or positive?
+# **Predict.** Is `np.exp(-100)` zero, negative, or positive? (Not graded: write your guess in
+# the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 tiny = np.exp(-100.0)
+print("e = exp(1) =", np.exp(1.0))
 print("exp(-100) =", tiny)
 print("positive?", tiny > 0)
 print("exp of [-2, 0, 3]:", np.exp(troublemaker))
@@ -205,7 +234,10 @@ check_generated(evidence, _any_scores, reference=lambda x: np.exp(np.asarray(x, 
 # can predict their evidence exactly.
 #
 # **Predict.** The scores `[0, log 2, log 3]` are about `[0, 0.6931, 1.0986]`. What is their
-# evidence?
+# evidence? (Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 log_scores = np.array([0.0, np.log(2), np.log(3)])
@@ -222,7 +254,10 @@ print("exp(log 2) =", evidence(np.log(2)))
 # ## 6. A shift multiplies all the evidence by one factor
 #
 # **Predict.** Add c = 1.5 to every score. What happens to the evidence of each choice?
-# Does every choice change by the same amount, or by the same factor?
+# Does every choice change by the same amount, or by the same factor? (Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 c = 1.5
@@ -230,11 +265,14 @@ shifted = log_scores + c
 print("evidence(scores + 1.5):                  ", evidence(shifted))
 print("evidence(scores + 1.5) / evidence(scores):", evidence(shifted) / evidence(log_scores))
 print(f"exp(1.5) = {np.exp(c):.4f}")
+print(f"third / first: {evidence(log_scores)[2] / evidence(log_scores)[0]:.4f} before the shift, "
+      f"{evidence(shifted)[2] / evidence(shifted)[0]:.4f} after")
 
 # %% [markdown]
 # Every evidence value is multiplied by the same factor exp(1.5) ≈ 4.4817, because
 # e<sup>s + c</sup> = e<sup>s</sup> · e<sup>c</sup>. The *ratios* between choices do not
-# move: the third choice still has 3 times the evidence of the first. How many times more
+# move: the third choice still has 3 times the evidence of the first (the cell prints
+# both ratios). How many times more
 # evidence score `a` has than score `b` depends only on the difference:
 #
 # e<sup>a</sup> / e<sup>b</sup> = e<sup>a − b</sup>.
@@ -334,21 +372,74 @@ for _a, _b in ((np.array([2.0, 0.5]), np.array([1.0, 1.5])), (np.array([[1.0, -1
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 8. Exercise: `normalize_evidence`
+# ## 8. A total too large for float64
 #
-# Evidence is positive, so its total is positive too, and dividing by it is now safe: this
-# is lesson 01's division, applied to evidence instead of raw scores.
+# Evidence is positive, so in exact arithmetic its total is positive too, and lesson 01's
+# division by the total can no longer go negative or divide by zero. A float64 sets one more
+# trap: every evidence value of a row can fit while their total does not. The largest float64
+# is about 1.8 × 10<sup>308</sup> (section 11 comes back to it).
 #
-# Write `normalize_evidence(ev)`: divide positive evidence by its total **over the last
-# axis**, so that each row of choices sums to 1. The input is already evidence; do not
-# exponentiate it again. Accept lists and integer arrays, return a new float array, and
-# never change the array you were given.
+# **Predict (graded).** Three choices that each score 709 have evidence
+# e<sup>709</sup> ≈ 8.2 × 10<sup>307</sup> each, which fits. What share does lesson 01's
+# division by the total give each of them in float64? (a) 1/3 each, (b) 0 each, (c) `nan`,
+# (d) `inf`. Write the letter.
+
+# %% nbgrader="guess" grade_id="guess_huge_shares" prediction="predict_huge_shares"
+guess_huge_shares = ""  # your guess: "a", "b", "c" or "d"
+### BEGIN SOLUTION
+guess_huge_shares = "b"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_huge_shares" points=1
+check_guess("predict_huge_shares", guess_huge_shares, choices=["a", "b", "c", "d"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_huge_shares", guess_huge_shares, "f967871aa2d6574a")
+### END HIDDEN TESTS
+
+# %%
+huge_evidence = np.exp(np.full(3, 709.0))
+with np.errstate(over="ignore"):  # the sum overflows; NumPy would warn
+    huge_total = huge_evidence.sum()
+print("evidence of [709, 709, 709]:", huge_evidence)
+print("largest float64:", np.finfo(float).max)
+print("their total:", huge_total)
+print("evidence / total:", huge_evidence / huge_total)
+
+# %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# (b). Each value fits, but three of them add up to more than a float64 holds: the total
+# overflows to `inf`, and a finite number divided by `inf` is 0. Every share comes out 0,
+# where the right answer is 1/3 each.
+#
+# </details>
+
+# %% [markdown]
+# The way out is in section 6, read backwards:
+# multiplying every evidence value of a row by the same factor c > 0 changes no share,
+# because c cancels between each value and the total.
+
+# %% [markdown]
+# ## 9. Exercise: `normalize_evidence`
+#
+# Write `normalize_evidence(ev)`: divide each row of positive evidence by its own total
+# **over the last axis**, so that each row of choices sums to 1, and give the right shares
+# **also when a row's total does not fit in a float64** (values up to the largest float64).
+# The input is already evidence; do not exponentiate it again. Accept lists and integer arrays,
+# return a new float array, and never change the array you were given.
+#
+# Hint: you may multiply a row by any factor above 0 before you add it up. Which factor makes
+# the total small enough to fit, however large or small the row's values are? Each row may
+# need its own.
 
 # %% nbgrader="solution" grade_id="normalize_evidence"
 def normalize_evidence(ev):
-    """Positive evidence divided by its total over the last axis."""
+    """Positive evidence divided by its total over the last axis, rescaled first so the total fits."""
     ### BEGIN SOLUTION
     x = np.asarray(ev, dtype=float)
+    x = x / x.max(axis=-1, keepdims=True)
     return x / x.sum(axis=-1, keepdims=True)
     ### END SOLUTION
 
@@ -357,6 +448,7 @@ def normalize_evidence(ev):
 check_call(normalize_evidence, [1, 2, 3], expect=[1 / 6, 2 / 6, 3 / 6])
 check_call(normalize_evidence, np.array([2.0, 6.0]), expect=[0.25, 0.75])
 check_call(normalize_evidence, [[1, 3], [1, 1]], expect=[[0.25, 0.75], [0.5, 0.5]])
+check_call(normalize_evidence, np.exp(np.full(3, 709.0)), expect=[1 / 3, 1 / 3, 1 / 3])
 passed("normalize_evidence")
 
 # %% nbgrader="tests" grade_id="test_normalize_evidence_rows" points=1 function="normalize_evidence"
@@ -380,16 +472,24 @@ def _positive_evidence(rng, size):
 check_generated(normalize_evidence, _positive_evidence,
                 reference=lambda ev: np.asarray(ev, dtype=float) / np.asarray(ev, dtype=float).sum(axis=-1, keepdims=True),
                 seed=203, examples=10)
-# property scale: multiplying a row's evidence by any c > 0 changes nothing, from tiny (1e-300) to huge (1e300) evidence
+# property scale: multiplying a row's evidence by any c > 0 changes nothing, from tiny (1e-300) to the largest float64 evidence, whose plain total overflows to inf
 for _factor in (1e-300, 3.720075976020836e-44, 1e-5, 7.0, 1e200):
     check_call(normalize_evidence, np.array([1.0, 2.0, 5.0]) * _factor, expect=[0.125, 0.25, 0.625])
 check_call(normalize_evidence, [[1e-300, 3e-300], [1e300, 3e300]], expect=[[0.25, 0.75], [0.25, 0.75]])
 check_call(normalize_evidence, [3.720075976020836e-44, 1.0], expect=[3.720075976020836e-44, 1.0])
+# rows whose plain total overflows float64 (values up to the largest float64) still get the right shares
+_largest = np.finfo(float).max
+check_call(normalize_evidence, np.exp(np.full(3, 709.0)), expect=[1 / 3, 1 / 3, 1 / 3])
+check_call(normalize_evidence, np.array([1.0, 0.5, 0.25, 0.25]) * _largest, expect=[0.5, 0.25, 0.125, 0.125])
+check_call(normalize_evidence, [[1e308, 1e308], [2.0, 6.0], [1.5e308, 0.5e308]], expect=[[0.5, 0.5], [0.25, 0.75], [0.75, 0.25]])
+check_call(normalize_evidence, np.array([[[1e-300, 3e-300]], [[1.2e308, 0.8e308]]]), expect=[[[0.25, 0.75]], [[0.6, 0.4]]])
+# and rows whose values differ by more than float64 can span (1e400): the small one's share is 0
+check_call(normalize_evidence, [[1e200, 1e-200], [1e-200, 1e200]], expect=[[1.0, 0.0], [0.0, 1.0]])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_normalize_evidence_inputs" points=1 function="normalize_evidence"
 ### BEGIN HIDDEN TESTS
-# property dtype: lists, tuples, integer arrays of any width (summed as floats, so huge ones do not wrap around) and float64 give float64; float32 gives a float array
+# property dtype: lists, tuples, integer arrays of any width (summed as floats, so huge ones do not wrap around), Python integers past int64 and float64 give float64; float32 gives a float array
 check_call(normalize_evidence, np.array([[1, 2], [5, 5]]), expect=[[1 / 3, 2 / 3], [0.5, 0.5]], dtype=np.float64)
 check_call(normalize_evidence, [1, 3], expect=[0.25, 0.75], dtype=np.float64)
 check_call(normalize_evidence, (2.0, 6.0), expect=[0.25, 0.75], dtype=np.float64)
@@ -397,6 +497,7 @@ check_call(normalize_evidence, np.array([3, 1], dtype=np.uint8), expect=[0.75, 0
 check_call(normalize_evidence, np.array([4 * 10**18, 4 * 10**18, 8 * 10**18]), expect=[0.25, 0.25, 0.5],
            dtype=np.float64)
 check_call(normalize_evidence, np.array([0.5, 1.5, 2.0]), expect=[0.125, 0.375, 0.5], dtype=np.float64)
+check_call(normalize_evidence, [10**20, 3 * 10**20], expect=[0.25, 0.75], dtype=np.float64)
 _single = np.array([[0.1, 0.3, 0.6]], dtype=np.float32)
 check_call(normalize_evidence, _single,
            expect=_single.astype(float) / _single.astype(float).sum(axis=-1, keepdims=True))
@@ -415,9 +516,19 @@ for _ev in (np.array([[2.0, 6.0]]), np.array([[[1.0, 3.0]], [[2.0, 2.0]]]), np.a
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# Back to section 8: the three scores of 709, whose total does not fit.
+
+# %%
+print("normalize_evidence(evidence of [709, 709, 709]):", normalize_evidence(huge_evidence))
+
+# %% [markdown]
 # Put the two steps together on the scores of section 5.
 #
 # **Predict.** The evidence of `[0, log 2, log 3]` is `[1, 2, 3]`. What weights come out?
+# (Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 log_weights = normalize_evidence(evidence(log_scores))
@@ -429,10 +540,13 @@ print("weights × 6:", log_weights * 6, "| total:", log_weights.sum())
 # share of the total evidence, 1 + 2 + 3 = 6.
 
 # %% [markdown]
-# ## 9. Lesson 01's troublemakers, fixed
+# ## 10. Lesson 01's troublemakers, fixed
 #
 # **Predict.** `[-2, 0, 3]` gave a weight of -2 by plain division, and `[1, -1]` divided by
-# zero. What do evidence + `normalize_evidence` give for them?
+# zero. What do evidence + `normalize_evidence` give for them? (Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 for scores in ([-2, 0, 3], [1, -1]):
@@ -442,7 +556,7 @@ for scores in ([-2, 0, 3], [1, -1]):
 # %% [markdown]
 # Both are now real weights: positive, summing to 1, and in the same order as the scores.
 # `[-2, 0, 3]` gives `[0.0064, 0.0471, 0.9465]`: the score 3 takes almost everything,
-# because its evidence e<sup>3</sup> ≈ 20.09 dwarfs 1 and 0.1353. `[1, -1]` gives
+# because its evidence e<sup>3</sup> ≈ 20.0855 dwarfs 1 and 0.1353. `[1, -1]` gives
 # `[0.8808, 0.1192]`: the evidence e and 1/e never cancel the way 1 and -1 did.
 
 # %%
@@ -450,7 +564,7 @@ _names = ["A", "B", "C"]
 _ev = evidence(troublemaker)
 _w = normalize_evidence(_ev)
 fig, axes = plt.subplots(1, 3, figsize=(10, 3.2))
-panels = [(troublemaker, "scores", "score", "%g"), (_ev, "evidence = exp(score)", "evidence", "%.4g"),
+panels = [(troublemaker, "scores", "score", "%g"), (_ev, "evidence = exp(score)", "evidence", "%.4f"),
           (_w, "weights = evidence / total", "weight", "%.4f")]
 for ax, (values, title, ylabel, fmt) in zip(axes, panels):
     colours = [PALETTE[3] if v < 0 else PALETTE[0] for v in values]
@@ -460,17 +574,25 @@ for ax, (values, title, ylabel, fmt) in zip(axes, panels):
     ax.margins(y=0.15)
 fig.tight_layout()
 show(fig, alt="Three bar charts for the choices A, B, C. Left: the scores -2, 0 and 3, with A's bar below zero. "
-              "Middle: their evidence 0.1353, 1 and 20.09, all above zero. Right: the weights 0.0064, "
+              "Middle: their evidence 0.1353, 1 and 20.0855, all above zero. Right: the weights 0.0064, "
               "0.0471 and 0.9465, all positive and summing to 1.")
 
 # %% [markdown]
-# ## 10. Where `exp` runs out of room
+# ## 11. Where `exp` runs out of room
 #
-# exp grows fast: every 2.3 added to a score multiplies its evidence by 10. float64 stops at
-# about 1.8 × 10<sup>308</sup>, which is e<sup>709.78</sup>.
-#
+# exp grows fast: every ln 10 ≈ 2.3026 added to a score multiplies its evidence by 10. float64
+# stops at about 1.8 × 10<sup>308</sup>, which is e<sup>709.78</sup>.
+
+# %%
+print(f"ln 10 = {np.log(10.0):.4f}")
+print(f"largest float64: {np.finfo(float).max:.1e} = e^{np.log(np.finfo(float).max):.2f}")
+
+# %% [markdown]
 # **Predict.** What is `np.exp(709)`? And `np.exp(710)`? NumPy will also print a warning
-# below; read it.
+# below; read it. (Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %% tags=["expect-warning"]
 print("exp(709) =", np.exp(709.0))
@@ -482,7 +604,10 @@ print("exp(710) =", np.exp(710.0))
 # hundreds are rare, but they happen (a large dot product, a tiny temperature).
 #
 # **Predict.** `1000 - 999 = 1`, so the evidence ratio is e ≈ 2.7183. What does dividing
-# exp(1000) by exp(999) give? (We silence NumPy's warnings this time.)
+# exp(1000) by exp(999) give? (We silence NumPy's warnings this time. Not graded.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 with np.errstate(over="ignore", invalid="ignore"):
@@ -494,6 +619,55 @@ print(f"evidence_ratio(1000, 999) = {float(evidence_ratio(1000, 999)):.4f}")
 # *difference* 1000 − 999 = 1 first gives the right ratio, e. Section 6 says that shifting
 # every score changes no ratio, so we are free to shift scores down before taking exp;
 # lesson 05 does exactly that.
+#
+# The bottom end is the reason section 1 said "in exact arithmetic". The smallest positive
+# float64 is about 5 × 10<sup>-324</sup>, which is e<sup>-744.44</sup>; an exp closer to 0
+# than to it (below a score of about −745.13) rounds to **exactly 0**.
+#
+# **Predict (graded).** Two choices score -800 and -801; their evidence ratio is still e, so
+# their shares should be 0.7311 and 0.2689. What does dividing their float64 evidence by its
+# total give? (a) `[0.7311, 0.2689]`, (b) `[0.5, 0.5]`, (c) `[0, 0]`, (d) `nan`. Write the letter.
+
+# %% nbgrader="guess" grade_id="guess_zero_total" prediction="predict_zero_total"
+guess_zero_total = ""  # your guess: "a", "b", "c" or "d"
+### BEGIN SOLUTION
+guess_zero_total = "d"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_zero_total" points=1
+check_guess("predict_zero_total", guess_zero_total, choices=["a", "b", "c", "d"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_zero_total", guess_zero_total, "16ab95a5b70b1a8d")
+### END HIDDEN TESTS
+
+# %%
+smallest = np.finfo(float).smallest_subnormal
+print(f"smallest positive float64: {smallest} = e^{np.log(smallest):.2f}")
+print(f"exp rounds to 0 below a score of {np.log(smallest) - np.log(2.0):.2f}:")
+print("  exp(-745.1332191019411) =", np.exp(-745.1332191019411))
+print("  exp(-745.1332191019412) =", np.exp(-745.1332191019412))
+low_evidence = np.exp([-800.0, -801.0])
+print("evidence of [-800, -801]:", low_evidence, "| total:", low_evidence.sum())
+with np.errstate(invalid="ignore"):  # 0 / 0; NumPy would warn
+    print("evidence / total:", low_evidence / low_evidence.sum())
+low_ratio = float(evidence_ratio(-800, -801))
+print(f"evidence_ratio(-800, -801) = {low_ratio:.4f}: the shares should be "
+      f"{low_ratio / (1 + low_ratio):.4f} and {1 / (1 + low_ratio):.4f}")
+
+# %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# (d). In float64 the total **can** be zero: both values underflow to 0, and 0 / 0 is `nan`.
+#
+# </details>
+
+# %% [markdown]
+# No factor applied to the evidence can bring those zeros back (0 times anything is 0),
+# although `evidence_ratio` still finds e from the difference of the scores. So the cure has to come
+# *before* `exp`: shift the scores so that the largest is 0, which lesson 05 does. Its
+# evidence is then exactly 1, and the total is at least 1.
 
 # %% [markdown]
 # ## What carries forward
@@ -504,8 +678,10 @@ print(f"evidence_ratio(1000, 999) = {float(evidence_ratio(1000, 999)):.4f}")
 # - A difference of scores is a ratio of evidence: exp(a − b). Adding the same c to every
 #   score multiplies all evidence by exp(c) and leaves every ratio unchanged.
 # - Dividing evidence by its total gives weights that are positive and sum to 1, even for
-#   `[-2, 0, 3]` and `[1, -1]`.
-# - exp overflows past a score of about 709.78 in float64 (lesson 05 fixes this).
+#   `[-2, 0, 3]` and `[1, -1]`. Multiplying a row's evidence by one factor first changes no
+#   share, and keeps a total that would overflow float64 in range.
+# - In float64, exp overflows to `inf` past a score of about 709.78 and rounds to exactly 0
+#   below about -745.13, where even the total can be 0 (lesson 05 fixes both).
 #
 # Lesson 03 puts the two steps into one function, **softmax = evidence / total evidence**,
 # and looks at how the choices compete through that shared denominator.

@@ -12,7 +12,7 @@ MISCONCEPTIONS = [
         "evidence_returns_list",
         "evidence",
         "returned a Python list (a list comprehension) instead of a NumPy array",
-        "use np.exp on the whole array: np.exp(np.asarray(scores, dtype=float))",
+        "the answer must be an array like the scores: exp can work on the whole array at once, no loop needed",
         """
 def evidence(scores):
     return [np.exp(s) for s in scores]
@@ -23,7 +23,7 @@ def evidence(scores):
         "evidence_in_place",
         "evidence",
         "wrote the exponentials into the caller's array (np.exp(x, out=x))",
-        "let np.exp return a new array: return np.exp(x)",
+        "the caller's scores must survive the call: put the exponentials in a new array",
         """
 def evidence(scores):
     x = np.asarray(scores, dtype=float)
@@ -36,7 +36,7 @@ def evidence(scores):
         "evidence_keeps_int_dtype",
         "evidence",
         "converted the result back to the scores' integer dtype, so the evidence was cut down to whole numbers",
-        "the result must be floats: convert with dtype=float, not to the input's dtype",
+        "evidence such as e = 2.718... is not a whole number: the result must be floats, whatever the scores' dtype",
         """
 def evidence(scores):
     x = np.asarray(scores)
@@ -48,7 +48,7 @@ def evidence(scores):
         "evidence_fails_on_ints",
         "evidence",
         "kept the integer dtype of the input, so writing exp into it fails (an int array cannot hold e = 2.718...)",
-        "convert to floats first: np.asarray(scores, dtype=float), and let np.exp return a new array",
+        "an integer array cannot hold e = 2.718...: work on a float copy of the scores, not in the integer array",
         """
 def evidence(scores):
     x = np.array(scores)
@@ -61,7 +61,7 @@ def evidence(scores):
         "evidence_fails_on_lists",
         "evidence",
         "used np.e ** scores on the input directly, so a Python list fails (a list cannot be a power)",
-        "convert first: np.asarray(scores, dtype=float), or call np.exp, which accepts lists",
+        "a Python list is not a NumPy array: make the scores an array of floats before any arithmetic",
         """
 def evidence(scores):
     return np.e ** scores
@@ -72,7 +72,7 @@ def evidence(scores):
         "evidence_normalised",
         "evidence",
         "normalised the evidence; dividing by the total is a later step",
-        "evidence is just the exponential of each score, nothing more",
+        "evidence is only the exponential of each score; dividing by the total is the job of normalize_evidence",
         """
 def evidence(scores):
     e = np.exp(np.asarray(scores, dtype=float))
@@ -84,7 +84,7 @@ def evidence(scores):
         "evidence_returns_scalar",
         "evidence",
         "returned the total evidence (one number) instead of the evidence of each score",
-        "return np.exp of every score, an array of the same shape as the scores; do not sum",
+        "each score has its own evidence: the answer has the scores' shape, nothing is added up",
         """
 def evidence(scores):
     return np.exp(np.asarray(scores, dtype=float)).sum()
@@ -96,7 +96,7 @@ def evidence(scores):
         "evidence",
         "computed the evidence in float32 (the deep-learning default): only about 7 correct digits, and exp "
         "overflows to inf past a score of about 88.7",
-        "convert with dtype=float (float64), which holds exp up to a score of about 709.78",
+        "float32 holds exp only up to a score of about 88.7 and keeps about 7 digits: stay in float64",
         """
 def evidence(scores):
     return np.exp(np.asarray(scores, dtype=np.float32))
@@ -108,7 +108,7 @@ def evidence(scores):
         "evidence",
         "called np.exp on integer scores without converting them: NumPy gives int8 scores float16 evidence and "
         "int16 scores float32, with only 3 or 7 correct digits",
-        "convert to float64 first: np.exp(np.asarray(scores, dtype=float))",
+        "NumPy picks a small float type for small integers: make the scores float64 before exp",
         """
 def evidence(scores):
     return np.exp(np.asarray(scores))
@@ -119,7 +119,7 @@ def evidence(scores):
         "evidence_clips",
         "evidence",
         "clipped the scores to [-100, 100] before exp to avoid overflow, so larger scores got far too little evidence",
-        "no clipping: exp of a score up to about 709 fits in float64, and the lesson shows what happens past it",
+        "exp of any score up to about 709 fits in float64: leave the scores as they are (section 11 shows the limit)",
         """
 def evidence(scores):
     return np.exp(np.clip(np.asarray(scores, dtype=float), -100.0, 100.0))
@@ -131,7 +131,7 @@ def evidence(scores):
         "evidence",
         "took exp of each score in a flat list and returned it flat: a batch of rows lost its shape, and a single "
         "number came back as an array of one",
-        "keep the scores' shape: np.exp works on a whole array of any shape (or .reshape(x.shape) at the end)",
+        "the evidence keeps the scores' shape, a single number included: a flat list loses it",
         """
 import math
 
@@ -146,7 +146,7 @@ def evidence(scores):
         "evidence",
         "made every input at least 1-D (np.atleast_1d), so a single number came back as an array of one "
         "instead of a number",
-        "leave the shape alone: np.exp of a single number is a single number",
+        "a single score has a single number as evidence: leave the shape as it came",
         """
 def evidence(scores):
     return np.exp(np.atleast_1d(np.asarray(scores, dtype=float)))
@@ -157,7 +157,7 @@ def evidence(scores):
         "evidence_flushes_tiny",
         "evidence",
         "set the evidence of very low scores (below -700) to 0 to avoid tiny numbers, but exp of any score is positive",
-        "leave exp alone: float64 holds exp(s) > 0 down to s = -745",
+        "exp of a very low score is tiny but positive, down to about -745 in float64: leave it to exp",
         """
 def evidence(scores):
     x = np.asarray(scores, dtype=float)
@@ -170,7 +170,7 @@ def evidence(scores):
         "ratio_reversed",
         "evidence_ratio",
         "swapped the two scores: that is how many times more evidence b has than a",
-        "the ratio of a's evidence to b's evidence is exp(a - b)",
+        "the question is how many times more evidence a has than b: a's evidence goes on top",
         """
 def evidence_ratio(a, b):
     return np.exp(np.asarray(b, dtype=float) - np.asarray(a, dtype=float))
@@ -181,7 +181,7 @@ def evidence_ratio(a, b):
         "ratio_no_exp",
         "evidence_ratio",
         "returned the difference of the scores, without exp",
-        "a score difference becomes an evidence ratio through exp: exp(a - b)",
+        "a difference of scores becomes a ratio of evidence only through exp (section 6)",
         """
 def evidence_ratio(a, b):
     return np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
@@ -192,7 +192,7 @@ def evidence_ratio(a, b):
         "ratio_of_raw_scores",
         "evidence_ratio",
         "divided the raw scores; scores are not evidence",
-        "take the exponential of the difference: exp(a - b)",
+        "scores are not evidence: the ratio of two evidence values depends only on the difference of the scores",
         """
 def evidence_ratio(a, b):
     return np.asarray(a, dtype=float) / np.asarray(b, dtype=float)
@@ -204,7 +204,7 @@ def evidence_ratio(a, b):
         "evidence_ratio",
         "computed exp(a) / exp(b): for large scores each exp overflows to inf (or underflows to 0), "
         "and inf / inf or 0 / 0 is nan",
-        "exponentiate the difference instead: exp(a - b) never sees the huge numbers",
+        "each exp on its own can overflow or underflow; the ratio depends only on a - b, which stays moderate",
         """
 def evidence_ratio(a, b):
     return np.exp(np.asarray(a, dtype=float)) / np.exp(np.asarray(b, dtype=float))
@@ -215,7 +215,7 @@ def evidence_ratio(a, b):
         "ratio_fails_on_lists",
         "evidence_ratio",
         "subtracted the inputs directly, so Python lists fail (a list cannot be subtracted from a list)",
-        "convert both first: np.asarray(a, dtype=float) - np.asarray(b, dtype=float)",
+        "Python lists cannot be subtracted: make both inputs float arrays first",
         """
 def evidence_ratio(a, b):
     return np.exp(a - b)
@@ -226,7 +226,7 @@ def evidence_ratio(a, b):
         "ratio_converts_to_float",
         "evidence_ratio",
         "converted the answer with float(), which works only for single numbers, so arrays of scores fail",
-        "return np.exp(a - b) as it comes: a number for numbers, an array for arrays",
+        "arrays of scores need an array of ratios: return the result as NumPy gives it, a number only for numbers",
         """
 def evidence_ratio(a, b):
     return float(np.exp(np.asarray(a, dtype=float) - np.asarray(b, dtype=float)))
@@ -237,7 +237,7 @@ def evidence_ratio(a, b):
         "ratio_in_place",
         "evidence_ratio",
         "subtracted b from the caller's array a in place (a -= b on the input itself)",
-        "compute the difference into a new array: d = a - b",
+        "the caller's a must survive the call: put the difference in a new array",
         """
 def evidence_ratio(a, b):
     a = np.asarray(a, dtype=float)
@@ -251,7 +251,8 @@ def evidence_ratio(a, b):
         "evidence_ratio",
         "subtracted integer scores as integers: int8 differences wrap around (100 - (-100) is -56) and NumPy gives "
         "small integer types float16 or float32 evidence",
-        "convert both to float64 before subtracting: np.asarray(a, dtype=float) - np.asarray(b, dtype=float)",
+        "small integer types wrap around when they subtract, and NumPy gives them small float types: subtract "
+        "as float64",
         """
 def evidence_ratio(a, b):
     return np.exp(np.subtract(a, b))
@@ -263,7 +264,7 @@ def evidence_ratio(a, b):
         "evidence_ratio",
         "computed the ratio in float32 (the deep-learning default), so it came back as float32 with only about "
         "7 correct digits",
-        "convert with dtype=float, which is float64",
+        "float32 keeps about 7 digits: compute the ratio in float64",
         """
 def evidence_ratio(a, b):
     return np.exp(np.asarray(a, dtype=np.float32) - np.asarray(b, dtype=np.float32))
@@ -275,7 +276,7 @@ def evidence_ratio(a, b):
         "evidence_ratio",
         "computed each ratio in a flat loop with math.exp and returned the flat list as an array: two numbers gave "
         "an array of one, and a 2-D input lost its shape",
-        "work on whole arrays: np.exp(a - b) keeps the shape (a number for numbers)",
+        "the ratios keep the shape of the scores, a single number for two numbers: a flat loop loses it",
         """
 import math
 
@@ -287,10 +288,50 @@ def evidence_ratio(a, b):
     ),
     # normalize_evidence
     Misconception(
+        "normalize_plain_total",
+        "normalize_evidence",
+        "divided by the plain total, as lesson 01 did: when a row's total overflows float64 (evidence near 1e308) "
+        "it is inf, and every share comes out 0",
+        "a row's shares do not change when you multiply the whole row by one factor above 0: pick one that keeps "
+        "the total within float64",
+        """
+def normalize_evidence(ev):
+    x = np.asarray(ev, dtype=float)
+    return x / x.sum(axis=-1, keepdims=True)
+""",
+        breaks=("scale",),
+    ),
+    Misconception(
+        "normalize_by_max_only",
+        "normalize_evidence",
+        "divided each row by its largest value only: the largest choice got 1 and the row no longer sums to 1",
+        "scaling by the largest value only makes the total fit; the shares still come from dividing by that total",
+        """
+def normalize_evidence(ev):
+    x = np.asarray(ev, dtype=float)
+    return x / x.max(axis=-1, keepdims=True)
+""",
+        breaks=("value",),
+    ),
+    Misconception(
+        "normalize_global_max",
+        "normalize_evidence",
+        "scaled the whole array by its one largest value: a row of tiny evidence next to a row of huge evidence "
+        "underflowed to 0, and 0 / 0 is nan",
+        "rows do not share anything: each row needs its own factor",
+        """
+def normalize_evidence(ev):
+    x = np.asarray(ev, dtype=float)
+    x = x / x.max()
+    return x / x.sum(axis=-1, keepdims=True)
+""",
+        breaks=("scale",),
+    ),
+    Misconception(
         "normalize_applies_exp_again",
         "normalize_evidence",
         "applied exp again: the input is already evidence",
-        "only divide by the total; exp was the evidence step",
+        "exp was the evidence step; here you only divide",
         """
 def normalize_evidence(ev):
     e = np.exp(np.asarray(ev, dtype=float))
@@ -302,10 +343,11 @@ def normalize_evidence(ev):
         "normalize_whole_array",
         "normalize_evidence",
         "divided by the total of the whole array instead of each row's own total",
-        "sum over the last axis only: x.sum(axis=-1, keepdims=True)",
+        "each row is its own set of choices and sums to 1 on its own",
         """
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
+    x = x / x.max(axis=-1, keepdims=True)
     return x / x.sum()
 """,
         breaks=("value", "shapes"),
@@ -314,10 +356,11 @@ def normalize_evidence(ev):
         "normalize_axis0",
         "normalize_evidence",
         "summed down the columns (axis 0) instead of along each row",
-        "the choices are along the last axis: x.sum(axis=-1, keepdims=True)",
+        "the choices of a row lie along the last axis, whatever the number of dimensions",
         """
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
+    x = x / x.max(axis=-1, keepdims=True)
     return x / x.sum(axis=0)
 """,
         breaks=("value", "shapes"),
@@ -326,10 +369,11 @@ def normalize_evidence(ev):
         "normalize_drops_keepdims",
         "normalize_evidence",
         "summed each row but dropped the summed axis, so the row totals were lined up with the columns",
-        "keep the summed axis so each row is divided by its own total: keepdims=True",
+        "each row's total must line up with its own row when you divide: keep the summed axis, with length 1",
         """
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
+    x = x / x.max(axis=-1, keepdims=True)
     return x / x.sum(axis=-1)
 """,
         breaks=("value", "shapes"),
@@ -337,11 +381,12 @@ def normalize_evidence(ev):
     Misconception(
         "normalize_in_place",
         "normalize_evidence",
-        "divided the caller's array in place (x /= total on the input itself)",
-        "return a new array: x / total, not x /= total",
+        "divided the caller's array in place (x /= ... on the input itself)",
+        "the caller's evidence must survive the call: divide into a new array",
         """
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
+    x /= x.max(axis=-1, keepdims=True)
     x /= x.sum(axis=-1, keepdims=True)
     return x
 """,
@@ -350,10 +395,11 @@ def normalize_evidence(ev):
     Misconception(
         "normalize_fails_on_lists",
         "normalize_evidence",
-        "called array methods on the input directly, so a Python list fails (a list has no .sum(axis=...))",
-        "convert first: x = np.asarray(ev, dtype=float)",
+        "called array methods on the input directly, so a Python list fails (a list has no .max(axis=...))",
+        "a Python list is not a NumPy array: make the evidence an array of floats first",
         """
 def normalize_evidence(ev):
+    ev = ev / ev.max(axis=-1, keepdims=True)
     return ev / ev.sum(axis=-1, keepdims=True)
 """,
         breaks=("dtype",),
@@ -362,10 +408,11 @@ def normalize_evidence(ev):
         "normalize_fails_on_ints",
         "normalize_evidence",
         "kept the integer dtype of the input, so dividing in place into it fails (an int array cannot hold fractions)",
-        "convert to floats first: np.asarray(ev, dtype=float), then divide into a new array",
+        "shares are fractions: work on a float copy of the evidence, not in the integer array",
         """
 def normalize_evidence(ev):
     x = np.array(ev)
+    x /= x.max(axis=-1, keepdims=True)
     x /= x.sum(axis=-1, keepdims=True)
     return x
 """,
@@ -375,36 +422,39 @@ def normalize_evidence(ev):
         "normalize_returns_list",
         "normalize_evidence",
         "returned a Python list (a list comprehension) instead of a NumPy array",
-        "convert with np.asarray(ev, dtype=float) and divide the whole array at once",
+        "the answer must be a NumPy array, and NumPy divides a whole array at once",
         """
 def normalize_evidence(ev):
-    total = sum(ev)
-    return [e / total for e in ev]
+    top = max(ev)
+    scaled = [e / top for e in ev]
+    total = sum(scaled)
+    return [e / total for e in scaled]
 """,
         breaks=("dtype",),
     ),
     Misconception(
         "normalize_adds_epsilon",
         "normalize_evidence",
-        "added a small epsilon to the total to be safe: the weights no longer sum to 1, and rows of tiny evidence "
-        "come out near 0",
-        "evidence is positive, so its total is never 0: divide by the plain total",
+        "added a small epsilon to the total to be safe: the weights no longer sum to 1",
+        "positive evidence has a total above 0, so there is nothing to guard: divide by the total itself",
         """
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
+    x = x / x.max(axis=-1, keepdims=True)
     return x / (x.sum(axis=-1, keepdims=True) + 1e-9)
 """,
-        breaks=("value", "scale"),
+        breaks=("value",),
     ),
     Misconception(
         "normalize_float32",
         "normalize_evidence",
-        "converted the evidence to float32 (the deep-learning default): float64 came back as float32, and tiny "
-        "evidence (1e-300) became 0, so its row was 0 / 0",
-        "convert with dtype=float (float64), which holds evidence from 1e-308 to 1e308",
+        "converted the evidence to float32 (the deep-learning default): float64 came back as float32, evidence "
+        "above 3.4e38 became inf and tiny evidence (1e-300) became 0, so their rows were nan",
+        "float32 holds numbers only from about 1e-45 to 3.4e38: stay in float64",
         """
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=np.float32)
+    x = x / x.max(axis=-1, keepdims=True)
     return x / x.sum(axis=-1, keepdims=True)
 """,
         breaks=("dtype", "scale"),
@@ -414,23 +464,24 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "summed integer evidence as integers: NumPy's int64 sum wraps around past 9.2e18 without a warning, so huge "
         "integer evidence got a wrong total",
-        "convert to floats before you sum: np.asarray(ev, dtype=float)",
+        "integers that big wrap around when added: make the evidence floats before anything is added up",
         """
 def normalize_evidence(ev):
     x = np.asarray(ev)
     return x / x.sum(axis=-1, keepdims=True)
 """,
-        breaks=("dtype",),
+        breaks=("dtype", "scale"),
     ),
     Misconception(
         "normalize_squeezes",
         "normalize_evidence",
         "squeezed the size-1 axes away first, so a batch of one row (1, n) came back as (n,) and a column (n, 1) "
         "was divided as one row",
-        "keep the input's shape (no np.squeeze): x.sum(axis=-1, keepdims=True) already works for rows of any shape",
+        "keep the input's shape: a row of one value is still a row, and a batch of one is still a batch",
         """
 def normalize_evidence(ev):
     x = np.squeeze(np.asarray(ev, dtype=float))
+    x = x / x.max(axis=-1, keepdims=True)
     return x / x.sum(axis=-1, keepdims=True)
 """,
         breaks=("shapes",),
@@ -440,10 +491,11 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "divided the transpose by the row totals and transposed back: .T reverses every axis, so in a 3-D batch "
         "rows met other rows' totals",
-        "no transposes: x.sum(axis=-1, keepdims=True) lines each total up with its own row in any number of dimensions",
+        "a transpose reverses every axis, not only the last two: line each total up with its own row instead",
         """
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
+    x = x / x.max(axis=-1, keepdims=True)
     return (x.T / x.sum(axis=-1)).T
 """,
         breaks=("shapes",),
@@ -453,7 +505,7 @@ def normalize_evidence(ev):
         "evidence_ratio",
         "clipped the difference a - b to a range such as [-700, 700] to keep exp from overflowing, so ratios near "
         "exp's limits come out wrong",
-        "return exp(a - b) of the difference as it is: exp overflows only past a difference of about 709",
+        "the difference itself is the exponent of the answer: clipping it changes ratios that float64 can hold",
         """
 def evidence_ratio(a, b):
     gap = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
@@ -483,6 +535,8 @@ PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), 
     ],
     "normalize_evidence": [
         (([1, 3],), {}),
+        ((np.exp(np.full(3, 709.0)),), {}),
+        ((np.array([[1e-300, 3e-300], [1e300, 3e300]]),), {}),
         ((np.array([3, 1]),), {}),
         ((np.array([[1.0, 3.0], [2.0, 6.0]]),), {}),
         ((np.arange(1.0, 13.0).reshape(2, 2, 3),), {}),

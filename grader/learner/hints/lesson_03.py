@@ -11,7 +11,8 @@ MISCONCEPTIONS = [
         "softmax_no_exp",
         "softmax",
         "divided the raw scores by their sum, without exp",
-        "turn every score into evidence with np.exp before you divide",
+        "scores can be negative or cancel out: each score becomes evidence first (lesson 02), then the evidence "
+        "is divided",
         """
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -23,7 +24,7 @@ def softmax(scores):
         "softmax_divides_by_raw_total",
         "softmax",
         "took exp of the scores but divided by the sum of the raw scores",
-        "divide by the total evidence: the sum of the exp values",
+        "the bottom of the fraction is the total evidence, the same kind of number as the top",
         """
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -35,7 +36,7 @@ def softmax(scores):
         "softmax_whole_array",
         "softmax",
         "divided by the total evidence of the whole array instead of each row's own total",
-        "sum over the last axis only: .sum(axis=-1, keepdims=True)",
+        "each row is its own set of choices with its own total: rows of a batch do not compete",
         """
 def softmax(scores):
     evidence = np.exp(scores)
@@ -47,7 +48,7 @@ def softmax(scores):
         "softmax_axis0",
         "softmax",
         "summed down the first axis (axis 0) instead of along each row",
-        "the choices are along the last axis: .sum(axis=-1, keepdims=True)",
+        "the choices of a row lie along the last axis (section 3), whatever the number of dimensions",
         """
 def softmax(scores):
     evidence = np.exp(scores)
@@ -59,7 +60,7 @@ def softmax(scores):
         "softmax_axis1",
         "softmax",
         "summed over axis 1, which is the last axis only for 2-D input",
-        "use axis=-1, the last axis, whatever the number of dimensions",
+        "axis 1 is the last axis only for 2-D input: a negative axis counts from the end (section 3)",
         """
 def softmax(scores):
     evidence = np.exp(np.asarray(scores, dtype=float))
@@ -73,7 +74,8 @@ def softmax(scores):
         "softmax_no_keepdims",
         "softmax",
         "summed each row but dropped keepdims=True, so the row totals were spread across the columns",
-        "keep the summed axis: .sum(axis=-1, keepdims=True)",
+        "each row's total must line up with its own row when you divide: keep the summed axis, with length 1 "
+        "(section 3)",
         """
 def softmax(scores):
     evidence = np.exp(scores)
@@ -85,7 +87,7 @@ def softmax(scores):
         "softmax_shift_without_keepdims",
         "softmax",
         "subtracted each row's max without keepdims=True, so the row maxima were spread across the columns",
-        "keep the reduced axis: x.max(axis=-1, keepdims=True) has shape (rows, 1)",
+        "a shift by each row's max must line up with its own row: keep the reduced axis, with length 1 (section 3)",
         """
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -98,7 +100,7 @@ def softmax(scores):
         "softmax_loops_first_axis",
         "softmax",
         "looped over the first axis only, so in a 3-D batch each whole 2-D block shared one total",
-        "normalise every row along the last axis: .sum(axis=-1, keepdims=True) works for any number of dimensions",
+        "in a 3-D batch, one step along the first axis is a whole block of rows: every row needs its own total",
         """
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -116,7 +118,7 @@ def softmax(scores):
         "softmax_in_place",
         "softmax",
         "wrote the evidence and the weights into the caller's array (np.exp(x, out=x), x /= total)",
-        "compute into a new array: evidence = np.exp(x), then return evidence / total",
+        "the caller's scores must survive the call: put the evidence and the weights in new arrays",
         """
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -130,7 +132,7 @@ def softmax(scores):
         "softmax_returns_list",
         "softmax",
         "returned a Python list (built with math.exp) instead of a NumPy array",
-        "work with NumPy arrays (np.exp, .sum), or wrap the finished list in np.array(...)",
+        "the answer must be a NumPy array: NumPy takes exp and divides a whole array at once",
         """
 import math
 
@@ -145,7 +147,7 @@ def softmax(scores):
         "softmax_fails_on_ints",
         "softmax",
         "kept integer scores as integers and wrote float results into them, which NumPy refuses",
-        "convert first: np.asarray(scores, dtype=float), then compute into new arrays",
+        "an integer array cannot hold weights such as 0.25: work on a float copy of the scores",
         """
 def softmax(scores):
     x = np.array(scores)
@@ -160,7 +162,7 @@ def softmax(scores):
         "softmax",
         "filled an output made with np.zeros_like(scores): for integer scores it is an integer array, "
         "so every weight was cut down to a whole number",
-        "make the output a float array: np.asarray(scores, dtype=float) first, then np.zeros_like of that",
+        "an output made like integer scores holds only whole numbers: the weights need a float array",
         """
 def softmax(scores):
     x = np.asarray(scores)
@@ -175,7 +177,7 @@ def softmax(scores):
         "softmax_fails_on_lists",
         "softmax",
         "called array methods such as .max() on the input, which fails for a Python list",
-        "convert the input first: x = np.asarray(scores, dtype=float)",
+        "a Python list is not a NumPy array: make the scores an array of floats before any arithmetic",
         """
 def softmax(scores):
     evidence = np.exp(scores - scores.max(axis=-1, keepdims=True))
@@ -188,7 +190,7 @@ def softmax(scores):
         "softmax",
         "squeezed the size-1 axes away first, so a batch of one row (1, n) came back as (n,) and a column of "
         "one-score rows (n, 1) was normalised as one row",
-        "keep the input's shape (no np.squeeze): .sum(axis=-1, keepdims=True) already works for rows of any shape",
+        "keep the input's shape: a row of one score is still a row, and a batch of one is still a batch",
         """
 def softmax(scores):
     evidence = np.exp(np.squeeze(np.asarray(scores, dtype=float)))
@@ -201,7 +203,7 @@ def softmax(scores):
         "softmax",
         "divided the transposed evidence by the row totals and transposed back: .T reverses every axis, so in a "
         "3-D batch rows met other rows' totals",
-        "no transposes: .sum(axis=-1, keepdims=True) lines each total up with its own row in any number of dimensions",
+        "a transpose reverses every axis, not only the last two: line each total up with its own row instead",
         """
 def softmax(scores):
     evidence = np.exp(np.asarray(scores, dtype=float))
@@ -214,8 +216,7 @@ def softmax(scores):
         "softmax",
         "flattened a batch into rows (x.reshape(-1, n)) and returned those rows without the batch's shape: "
         "a 3-D batch came back 2-D",
-        "reshape the result back to the input's shape, or skip the reshape: .sum(axis=-1, keepdims=True) handles any "
-        "shape",
+        "the weights have the scores' shape: whatever you reshape on the way in, give the answer that shape",
         """
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -230,7 +231,7 @@ def softmax(scores):
         "softmax",
         "computed in float32 (the deep-learning default): only about 7 correct digits, and exp overflows past "
         "a score of about 88.7, so rows near 100 come out nan",
-        "convert with dtype=float (float64), which holds exp up to a score of about 709",
+        "float32 holds exp only up to a score of about 88.7 and keeps about 7 digits: stay in float64",
         """
 def softmax(scores):
     evidence = np.exp(np.asarray(scores, dtype=np.float32))
@@ -243,7 +244,7 @@ def softmax(scores):
         "softmax",
         "called np.exp on integer scores without converting them: NumPy gives int8 scores float16 weights and "
         "int16 scores float32, with only 3 or 7 correct digits",
-        "convert to float64 first: np.exp(np.asarray(scores, dtype=float))",
+        "NumPy picks a small float type for small integers: make the scores float64 before exp",
         """
 def softmax(scores):
     evidence = np.exp(np.asarray(scores))
@@ -256,7 +257,8 @@ def softmax(scores):
         "softmax",
         "clipped the scores to [-50, 50] before exp to avoid overflow, which flattens every row whose scores lie "
         "beyond that range",
-        "no clipping: only differences matter, and exp of scores up to 100 fits in float64 (lesson 05 shifts instead)",
+        "only differences between scores matter, and exp of every score in this lesson fits in float64: leave "
+        "the scores as they are",
         """
 def softmax(scores):
     evidence = np.exp(np.clip(np.asarray(scores, dtype=float), -50.0, 50.0))
@@ -269,7 +271,7 @@ def softmax(scores):
         "softmax",
         "sorted each row to find its largest score (x.sort()), which also reordered the scores: the weights came "
         "back in sorted order, not the scores' order",
-        "take the largest with x.max(axis=-1, keepdims=True): sorting moves the scores",
+        "the weights must come back in the order of the scores: finding the largest score must not move the scores",
         """
 def softmax(scores):
     x = np.array(scores, dtype=float)
@@ -284,7 +286,7 @@ def softmax(scores):
         "softmax",
         "started the loop that adds up the evidence at index 1, so the first score's evidence was left out of the "
         "total",
-        "add up the evidence of every score: evidence.sum(axis=-1, keepdims=True), or a loop over range(n)",
+        "the total evidence includes every choice of the row, the first one too",
         """
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -300,7 +302,7 @@ def softmax(scores):
         "softmax_cumsum_total",
         "softmax",
         "divided by np.cumsum (a running total) instead of np.sum: only the last weight of a row saw the whole total",
-        "the total is one number per row: evidence.sum(axis=-1, keepdims=True)",
+        "the total is one number per row, shared by every choice of the row (a running total is not)",
         """
 def softmax(scores):
     evidence = np.exp(np.asarray(scores, dtype=float))
@@ -313,7 +315,7 @@ def softmax(scores):
         "softmax",
         "subtracted each row's max in place (x -= ...) from np.asarray(scores), which is the caller's own array "
         "when it is already float64",
-        "np.asarray does not copy a float64 array: compute x - m into a new array instead of x -= m",
+        "np.asarray does not copy an array that is already float64: a shift done in place changes the caller's scores",
         """
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
@@ -328,7 +330,8 @@ def softmax(scores):
         "softmax",
         "added a small epsilon to the total to avoid dividing by zero: the weights no longer sum to 1, and rows "
         "of low scores (all -100, say) come out near 0",
-        "the total evidence is never 0 for scores in this lesson's range: divide by the plain total",
+        "the total evidence is never 0 for scores in this lesson's range: there is nothing to guard, divide by "
+        "the total itself",
         """
 def softmax(scores):
     evidence = np.exp(np.asarray(scores, dtype=float))
@@ -341,7 +344,7 @@ def softmax(scores):
         "softmax",
         "gave every score its own sigmoid, exp(x) / (1 + exp(x)): the weights share no denominator, so they do "
         "not compete and do not sum to 1",
-        "divide each evidence by the total evidence of its row, which every choice shares",
+        "the weights of a row share one denominator, the total evidence of the row: that is what makes them compete",
         """
 def softmax(scores):
     evidence = np.exp(np.asarray(scores, dtype=float))

@@ -96,41 +96,50 @@ def evidence_ratio(a, b):
     Alternative(
         "normalize_python_rows",
         "normalize_evidence",
-        "divides one row at a time as Python lists, an array at the end",
+        "divides one row at a time as Python lists, by the row's largest value and then by the new total",
         """
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
-    rows = [[value / sum(row) for value in row] for row in x.reshape(-1, x.shape[-1]).tolist()]
+    rows = []
+    for row in x.reshape(-1, x.shape[-1]).tolist():
+        scaled = [value / max(row) for value in row]
+        rows.append([value / sum(scaled) for value in scaled])
     return np.array(rows).reshape(x.shape)
 """,
     ),
     Alternative(
         "normalize_apply_along_axis",
         "normalize_evidence",
-        "np.apply_along_axis over the last axis",
+        "np.apply_along_axis over the last axis, each row scaled by its largest value first",
         """
 def normalize_evidence(ev):
-    return np.apply_along_axis(lambda row: row / np.sum(row), -1, np.asarray(ev, dtype=float))
+    def one_row(row):
+        scaled = row / np.max(row)
+        return scaled / np.sum(scaled)
+
+    return np.apply_along_axis(one_row, -1, np.asarray(ev, dtype=float))
 """,
     ),
     Alternative(
-        "normalize_total_newaxis",
+        "normalize_divide_by_length_first",
         "normalize_evidence",
-        "np.divide by the row totals with the axis added back",
+        "divides every value by the row's length first, so that the total is at most the largest value",
         """
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
+    x = x / x.shape[-1]
     return np.divide(x, x.sum(axis=-1)[..., np.newaxis])
 """,
     ),
     Alternative(
-        "normalize_rescale_by_max_first",
+        "normalize_power_of_two_scale",
         "normalize_evidence",
-        "divides each row by its largest value first, then by the new total",
+        "scales each row exactly by a power of two (np.frexp of its largest value, np.ldexp) before dividing",
         """
 def normalize_evidence(ev):
     x = np.asarray(ev, dtype=float)
-    x = x / x.max(axis=-1, keepdims=True)
+    _, exponent = np.frexp(x.max(axis=-1, keepdims=True))
+    x = np.ldexp(x, -exponent)
     return x / x.sum(axis=-1, keepdims=True)
 """,
     ),
@@ -143,6 +152,7 @@ def normalize_evidence(ev):
     x = np.asarray(ev)
     if x.dtype.kind != "f":
         x = x.astype(float)
+    x = x / np.max(x, axis=-1, keepdims=True)
     return x / np.sum(x, axis=-1, keepdims=True)
 """,
     ),
