@@ -30,6 +30,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.pytorch import torch_or_none
 from grader.learner.stubs import point_at_stubs
 
@@ -71,6 +72,10 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # terms of its own output, which is why frameworks keep `p` from the forward pass.
 #
 # **Predict.** For `p = [0.5, 0.5]`, what are the four entries of `J`? Which are positive?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %% [markdown]
 # ## 2. Exercise: `softmax_jacobian`
@@ -191,6 +196,10 @@ check_call(softmax_jacobian, _ramp, expect=np.diag(_ramp) - _ramp[:, None] * _ra
 #
 # **Predict.** With `h = 1e-5`, how close will the measured slopes come to your formula at
 # the journey scores of lessons 01 and 03: 1e-2? 1e-6? 1e-10?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 journey_scores = np.array([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
@@ -219,7 +228,22 @@ print("formula and measurement agree within 1e-9:", bool(largest < 1e-9))
 # %% [markdown]
 # ## 4. Every row and every column sums to zero
 #
-# **Predict.** What is the sum of each column of `J`? Of each row?
+# **Predict (graded).** What is the sum of each column of `J`, to four decimal places? Write a
+# whole number.
+
+# %% nbgrader="guess" grade_id="guess_column_sums" prediction="predict_column_sums"
+guess_column_sums = ""  # your guess: a whole number
+### BEGIN SOLUTION
+guess_column_sums = 0
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_column_sums" points=1
+check_guess("predict_column_sums", guess_column_sums, choices=range(-3, 4))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_column_sums", guess_column_sums, "812479aca2b2871a")
+### END HIDDEN TESTS
 
 # %%
 print("column sums:", J.sum(axis=0))
@@ -228,7 +252,10 @@ print("every row and column sums to 0 (within 1e-15):",
       bool(np.abs(J.sum(axis=0)).max() < 1e-15 and np.abs(J.sum(axis=1)).max() < 1e-15))
 
 # %% [markdown]
-# (`-0.` is a tiny negative rounding error, shown with four decimals.)
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Every column sums to 0, and so does every row. (`-0.` is a tiny negative rounding error,
+# shown with four decimals.)
 #
 # - **Columns.** Column `j` adds up how *every* weight responds to a nudge of score `j`.
 #   The weights always sum to 1, whatever the scores, so their total cannot change:
@@ -240,12 +267,18 @@ print("every row and column sums to 0 (within 1e-15):",
 #
 # A practical consequence: a gradient pushed back through softmax always sums to zero over the
 # scores. Softmax cannot say "raise every score", only "raise these relative to those".
+#
+# </details>
 
 # %% [markdown]
 # ## 5. Saturation: when one score dominates, the Jacobian vanishes
 #
 # **Predict.** Two scores, `[gap, 0]`. As the gap grows from 0 to 40, what happens to the
 # top weight, and to the largest entry of the Jacobian?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 for gap in (0, 2, 5, 10, 20, 40):
@@ -269,6 +302,10 @@ for gap in (0, 2, 5, 10, 20, 40):
 #
 # The figure shows the largest entry for 2 choices and for 8 (one score `gap` above seven
 # scores of 0). **Predict.** Which saturates sooner?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 gaps = np.linspace(0, 30, 121)
@@ -322,6 +359,10 @@ print(f"8 choices: {largest_entry(0, 8):.3f} at gap 0, highest ({largest_entry(p
 #
 # **Predict.** For one query and 8 random keys, how will the largest Jacobian entry change
 # as `d_k` grows from 4 to 1024, without the scale and with it?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 rng, spread_rng = np.random.default_rng(9), np.random.default_rng(90)
@@ -400,8 +441,8 @@ show(fig, alt="Log-log chart of the median largest Jacobian entry against the ke
 #   divide by the number of rows: the gradient of the *mean* loss would, and that is one step
 #   later, like the mean itself;
 # - a confidently wrong row, such as `[1000, 0]` with target 1, must give its large gradient,
-#   never `nan`; a row far from zero, such as `[1e12, 1e12 - 1]`, the gradient of `[1, 0]`
-#   to the last digits; a logit of `-inf` (a class ruled out) gets gradient 0;
+#   never `nan`; a row far from zero, such as `[1e12, 1e12 - 1]`, the same gradient as
+#   `[1, 0]`; a logit of `-inf` (a class ruled out) gets gradient 0;
 # - dtypes as in lesson 08: lists and integer logits give float64, float32 stays float32;
 #   never change the inputs, never warn.
 #
@@ -632,6 +673,10 @@ check_quiet(cross_entropy_grad, [0.0, -1000.0, 1000.0], 1)
 # answer for "journey" is "step" (class 5).
 #
 # **Predict.** Which entries of the gradient are negative? What do they sum to?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 tokens = ["Your", "journey", "starts", "with", "one", "step"]
@@ -657,8 +702,23 @@ print(f"weight of 'step' {stable_softmax(journey_scores)[target]:.4f}, minus 1: 
 # %% [markdown]
 # ## 10. Saturated, and still learning
 #
-# **Predict.** Logits `[20, 0]`, and the right answer is class 1: the softmax is saturated,
-# and wrong. How large is the largest entry of the Jacobian? And the gradient of the loss?
+# **Predict (graded).** Logits `[20, 0]`, and the right answer is class 1: the softmax is
+# saturated, and wrong. Its Jacobian is tiny (section 5). Is the gradient of the loss tiny
+# too? Write "yes" or "no".
+
+# %% nbgrader="guess" grade_id="guess_saturated_gradient" prediction="predict_saturated_gradient"
+guess_saturated_gradient = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_saturated_gradient = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_saturated_gradient" points=1
+check_guess("predict_saturated_gradient", guess_saturated_gradient, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_saturated_gradient", guess_saturated_gradient, "4869c95474adb336")
+### END HIDDEN TESTS
 
 # %%
 confidently_wrong = np.array([20.0, 0.0])
@@ -669,15 +729,24 @@ print("gradient of the loss, target 1 (wrong):", cross_entropy_grad(confidently_
 print(f"gradient of the loss, target 0 (right): {cross_entropy_grad(confidently_wrong, 0)[0]:.1e} on the target")
 
 # %% [markdown]
-# The Jacobian's largest entry is `2.1e-09`, and yet the gradient of the loss is `[1, -1]`,
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# No. The Jacobian's largest entry is `2.1e-09`, and yet the gradient of the loss is `[1, -1]`,
 # the largest a gradient of cross-entropy can be: every entry lies between -1 and 1. The
 # gradient of cross-entropy vanishes only when the model is right and sure (`-2.1e-09` for
 # target 0). Section 5's saturation stalls learning when the slope after the softmax stays
 # moderate. A squared error on the weights, `Σ (p - onehot(y))²`, is such a loss: its gradient
 # is the Jacobian times `2 (p - onehot(y))`, a vector of at most 2.
 #
+# </details>
+
+# %% [markdown]
 # **Predict.** Starting from `[20, 0]` with target 1, 100 steps downhill (each step subtracts
 # the gradient): what weight does class 1 reach with each loss?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 def walk_downhill(logits, gradient_of, steps=100, learning_rate=1.0):
@@ -731,6 +800,10 @@ if torch:
 # against the gradient, `scores ← scores - 0.5 · cross_entropy_grad(scores, 5)`.
 #
 # **Predict.** Will the loss reach 0? Will the sum of the six scores change?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 scores = journey_scores.copy()
@@ -786,6 +859,10 @@ show(fig, alt="Line chart of the cross-entropy loss against the gradient-descent
 #
 # **Predict.** The row `[1, 2, 5, 0, 3, 4]` arrives in three chunks: `[1, 2]`, `[5, 0]`,
 # `[3, 4]`. By what factor is `s` multiplied when the second chunk arrives?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 row_chunks = [np.array([1.0, 2.0]), np.array([5.0, 0.0]), np.array([3.0, 4.0])]
@@ -811,6 +888,10 @@ print(f"one sum over the whole row, sum(exp(x - 5)): {np.exp(whole_row - whole_r
 #
 # **Predict.** What final sum do you get if you never rescale `s`? If you rescale by
 # `exp(m_new - m_old)`, the wrong way round?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 def running_sum(chunks, rescale):
@@ -843,8 +924,24 @@ with np.errstate(over="ignore"):
 # ## 14. Read each chunk once
 #
 # Chunks often come from a **generator**: they are computed or loaded one at a time and are
-# gone once read. **Predict.** The next cell loops twice over the same generator. How many
-# scores does each loop see?
+# gone once read.
+#
+# **Predict (graded).** The next cell loops twice over the same generator of the six scores
+# above. How many scores does the second loop see? Write a whole number.
+
+# %% nbgrader="guess" grade_id="guess_second_loop" prediction="predict_second_loop"
+guess_second_loop = ""  # your guess: a whole number from 0 to 12
+### BEGIN SOLUTION
+guess_second_loop = 0
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_second_loop" points=1
+check_guess("predict_second_loop", guess_second_loop, choices=range(0, 13))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_second_loop", guess_second_loop, "8f7d57a9abf82f0b")
+### END HIDDEN TESTS
 
 # %%
 def chunks_of(row, size):
@@ -858,9 +955,14 @@ print("first loop sees", sum(len(chunk) for chunk in stream), "scores")
 print("second loop sees", sum(len(chunk) for chunk in stream), "scores")
 
 # %% [markdown]
-# A generator runs once. A function that loops over its chunks twice (once for the max, once
-# for the sum) works on a list and silently gets nothing on a generator.
+# <details><summary>Why (open it once you have answered)</summary>
 #
+# None: a generator runs once. A function that loops over its chunks twice (once for the max,
+# once for the sum) works on a list and silently gets nothing on a generator.
+#
+# </details>
+
+# %% [markdown]
 # So how do we write the weights at the end, once the final `m` and `s` are known? Keep, for
 # each chunk, its evidence `exp(x - m_then)` against the running max **at the time**, and that
 # max. At the end, rescale each kept piece by `exp(m_then - m)` and divide by `s`.
@@ -1184,6 +1286,10 @@ check_call(online_softmax, _long, expect=_softmax_of_row(_long))
 # **Predict.** 100,000 scores from a generator, in chunks of 1,024, with the largest score
 # arriving in the very last chunk. Will `online_softmax` match `stable_softmax` of the whole
 # row?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 long_rng = np.random.default_rng(2018)
@@ -1218,6 +1324,10 @@ for size in (1, 7, 256, 2_000):
 # `online_softmax` holds at once while it runs.
 #
 # **Predict.** Will `online_softmax` hold less memory than the row itself?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 import tracemalloc
@@ -1320,6 +1430,10 @@ print(f"divisions of the output: {divisions} ({tiles} tiles of 64 keys, d_v = {v
 # to work in your `online_softmax`.
 #
 # **Predict.** What does this save in memory, per query and for a whole attention head?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 d_v, n_tokens = values.shape[1], len(keys)
