@@ -52,7 +52,7 @@ lab-instructor: $(STAMP)
 # The suite but the proof of the tests against the catalogue and the mutants (that is test-proof); the 25
 # slowest tests are listed at the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) -m "not proof" --durations=25
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof" --durations=25
 
 # The tests that read one `grader prove --mutate` run (every misconception, alternative and mutant graded;
 # the run itself uses every core, so pytest needs no workers here).

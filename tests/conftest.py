@@ -30,11 +30,39 @@ def proofs(tmp_path_factory) -> dict:
     return json.loads((once_per_run(tmp_path_factory, "prove", prove_everything) / "proofs.json").read_text())
 
 
+# The builds made once per run (tests.support.once_per_run), by the fixture that reads them. A module whose
+# fixture has a name this common says instead `pytestmark = pytest.mark.xdist_group(<build>)`.
+SHARED_BUILDS = {
+    "proofs": "prove",
+    "lesson_reports": "lesson-reports",
+    "source_reports": "source-reports",
+    "learner_venv": "learner-install",
+    "grader_venv": "grader-install",
+    "demo": "demo",
+    "demo_class": "demo",
+}
+
+
+def shared_build(item) -> str | None:
+    """The xdist group of a test: the shared build it reads, or its module's group; None for neither."""
+    for fixture, group in SHARED_BUILDS.items():
+        if fixture in getattr(item, "fixturenames", ()):
+            return group
+    marker = item.get_closest_marker("xdist_group")
+    return marker.args[0] if marker and marker.args else None
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items):
-    """The tests that read the one `grader prove` run are marked `proof` (`make test-proof` runs them, `make test`
-    the rest), and go to one xdist worker (with --dist loadgroup), so no other worker waits for that run."""
+    """Tests that read one build (a graded class, an installed venv, the `grader prove` run) go to one xdist
+    worker (`--dist loadgroup`), so no other worker waits on the build's lock while it could run other tests;
+    they come first, so that no large group is left for the end of the run while the other workers idle.
+    The tests that read the `grader prove` run are also marked `proof` (`make test-proof` runs them, `make test`
+    the rest)."""
     for item in items:
+        group = shared_build(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
         if "proofs" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.proof)
-            item.add_marker(pytest.mark.xdist_group("prove"))
+    items.sort(key=lambda item: shared_build(item) is None)

@@ -74,7 +74,7 @@ def hidden_lines(source: str) -> list[str]:
 def properties(course: Course, lesson: str) -> dict[str, dict[str, Property]]:
     """{function: {property id: Property}} for one lesson, read from its source notebook."""
     nb = read_cached(course.source_notebook(lesson))
-    functions = [c.metadata.nbgrader.grade_id for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
+    functions = course.graded_functions(lesson)
     found: dict[str, dict[str, Property]] = {f: {} for f in functions}
     tested = tested_functions(course, lesson)
     for cell in nb.cells:

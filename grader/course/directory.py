@@ -101,6 +101,28 @@ class Course:
             if c.metadata.get("nbgrader", {}).get("solution")
         }
 
+    def graded_functions(self, lesson: str) -> list[str]:
+        """The functions a lesson grades, in lesson order: its solution cells that are not a prediction's guess."""
+        nb = read_cached(self.source_notebook(lesson))
+        return [
+            c.metadata.nbgrader.grade_id
+            for c in nb.cells
+            if c.metadata.get("nbgrader", {}).get("solution") and "prediction" not in c.metadata
+        ]
+
+    def predictions(self, lesson: str) -> dict[str, str]:
+        """{prediction id (its tests cell's grade_id): the guess cell's grade_id, the variable it sets}, in order.
+
+        A guess cell is a solution cell too: `reference_answers` holds the reference guesses, so
+        that the reference gets full marks, and `learner_notebook(lesson, {})` leaves them unwritten.
+        """
+        nb = read_cached(self.source_notebook(lesson))
+        return {
+            c.metadata["prediction"]: c.metadata.nbgrader.grade_id
+            for c in nb.cells
+            if c.metadata.get("nbgrader", {}).get("solution") and "prediction" in c.metadata
+        }
+
     def learner_notebook(self, lesson: str, answers: dict[str, str]):
         """The student release with the given solution cells filled in, as a learner would."""
         import nbformat

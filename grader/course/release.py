@@ -27,6 +27,7 @@ def release(course: Course, lessons: list[str] | None = None, progress=print) ->
         result = api.generate_assignment(lesson, force=True)
         if not result["success"]:
             raise ReleaseFailed(f"{lesson}: {(result.get('error') or result.get('log') or '').strip()}")
+        authoring.clear_guess_stubs(course.release_notebook(lesson))
         written.append(course.release_notebook(lesson))
         progress(f"released {lesson} -> {written[-1].relative_to(course.root)}")
     return written

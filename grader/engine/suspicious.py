@@ -12,9 +12,9 @@ import ast
 
 from IPython.core.inputtransformer2 import TransformerManager
 
-from grader.learner import checks
+from grader.learner import checks, predictions
 
-CHECK_HELPERS = set(checks.__all__)  # the checks test cells call by name
+CHECK_HELPERS = set(checks.__all__) | set(predictions.__all__)  # the checks test cells call by name
 PATCHED_MODULES = {"np", "numpy", "builtins", "__builtins__", "checks", "grader", "math", "testing", "warnings"}
 RISKY_IMPORTS = {
     "sqlite3": "opens databases (sqlite3)",

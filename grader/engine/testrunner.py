@@ -40,7 +40,7 @@ from traitlets import default
 
 from grader.engine import kernelside
 from grader.engine.bridge import INTERRUPT_GRACE, BridgeError, CellTimeoutError, KernelDied, KernelSession, stop_kernel
-from grader.learner import checks
+from grader.learner import checks, predictions
 
 HIDDEN_ENV = "NBGRADER_"  # nbgrader's variables that tell code it is being graded; the kernel gets none
 NOT_RUN = "NotRun"  # the error of a cell after the kernel stopped
@@ -62,6 +62,7 @@ FLOODED = "[... more output than the grading keeps: the rest was left out]\n"
 def pinned_names() -> dict:
     """What a test cell always gets from the grader, whatever the notebook holds under these names."""
     names = {name: getattr(checks, name) for name in checks.__all__}
+    names |= {name: getattr(predictions, name) for name in predictions.__all__}
     return {**names, "np": np, "numpy": np, "math": math, "__name__": "__main__"}
 
 

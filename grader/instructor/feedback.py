@@ -19,6 +19,7 @@ from pathlib import Path
 from grader.engine.scores import MESSAGE_LIMIT, NAME_LIMIT, Report, TestResult, clipped
 from grader.instructor.collect import Rejection
 from grader.instructor.results import ClassResults, Student, points
+from grader.learner.predictions import is_prediction
 
 COURSE_TITLE = "Softmax, step by step"
 
@@ -42,6 +43,7 @@ ol.diagnoses li { margin-bottom: 0.75rem; }
 LAB_ONLY = " Hidden tests run when your work is graded."
 # A check's diagnosis line (grader.learner.checks.failure), and the hint line that follows it.
 LIKELY_MISTAKE, HINT = "likely mistake:", "hint:"
+PREDICTION_LABEL = " (prediction)"  # beside a prediction's test: it graded a guess, not a function
 NOT_WRITTEN = "not written yet"  # how a check words a function still a stub
 
 
@@ -142,8 +144,9 @@ def result_row(test: TestResult, message: str, diagnoses: list[Diagnosis]) -> st
     shown = (
         f"<pre>{escape(clipped(message.strip(chr(10)), MESSAGE_LIMIT))}</pre>" if message.strip() else "(no message)"
     )
+    label = PREDICTION_LABEL if is_prediction(test.grade_id) else ""
     return (
-        f'<tr class="{result}"><td><code>{escape(test.grade_id)}</code></td>'
+        f'<tr class="{result}"><td><code>{escape(test.grade_id)}</code>{label}</td>'
         f"<td>{points(test.points)} / {points(test.max_points)}</td><td>{result}</td><td>{shown}</td></tr>"
     )
 
@@ -220,12 +223,15 @@ def summary_row(results: ClassResults, student: str, lesson: str, diagnoses: lis
         return [link, f"0 / {points(results.max_scores[lesson])}", what, "–"]
     failed = [t for t in report.tests if not t.passed]
     named = [escape(d.description) for d in diagnoses]
-    unnamed = [t for t in failed if not t.mistakes]
+    missed = [t for t in failed if is_prediction(t.grade_id)]  # a prediction names no mistake: it was a guess
+    unnamed = [t for t in failed if not t.mistakes and t not in missed]
     stubs = [t for t in unnamed if NOT_WRITTEN in t.message]
     if stubs:
         named.append(f"{len(stubs)} failing test(s): a function is {NOT_WRITTEN}")
     if len(unnamed) > len(stubs):
         named.append(f"{len(unnamed) - len(stubs)} failing test(s) name no likely mistake: read their messages")
+    if missed:
+        named.append(f"{len(missed)} prediction(s) not right or not written: the explanation under each says why")
     if problem:
         named.append(f"grading met a problem: {escape(clipped(problem[0], NAME_LIMIT))}")
     if results.rejected(student, lesson):

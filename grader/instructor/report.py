@@ -25,10 +25,11 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, MultipleLocator
 
 from grader.engine.scores import MESSAGE_LIMIT, NAME_LIMIT, clipped
-from grader.instructor.feedback import COURSE_TITLE, STYLE, page
+from grader.instructor.feedback import COURSE_TITLE, PREDICTION_LABEL, STYLE, page
 from grader.instructor.results import ClassResults, Student, points
 from grader.learner.figures import OKABE_ITO, FigureWithAlt
 from grader.learner.hints import misconceptions
+from grader.learner.predictions import is_prediction
 
 # The page is wide enough for the two figures side by side on a laptop (1280 px), and its tables span it,
 # so that a catalogued mistake takes at most two lines; the figures are drawn at the size they are shown.
@@ -433,7 +434,11 @@ def lesson_section(results: ClassResults, lesson: str) -> str:
     if not reports:
         return heading + "<p>No graded submissions yet.</p>"
     rates = pass_rates(results, lesson)
-    rows = [[r.test, points(r.max_points), str(r.passed), str(r.submissions), percent(r.share)] for r in rates]
+    rows = [
+        [r.test + (PREDICTION_LABEL if is_prediction(r.test) else ""), points(r.max_points), str(r.passed)]
+        + [str(r.submissions), percent(r.share)]
+        for r in rates
+    ]
     rates_table = table(
         f"pass-rates-{lesson}",
         f"Pass rate per test of {lesson}",

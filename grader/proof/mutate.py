@@ -533,7 +533,10 @@ def mutants_of(source: str, function: str, lesson: str = "") -> list[Mutant]:
 def lesson_mutants(course: Course, lesson: str) -> list[Mutant]:
     """The mutants of every graded function's reference in a lesson of `course`, function by function."""
     return [
-        m for function, source in course.reference_answers(lesson).items() for m in mutants_of(source, function, lesson)
+        m
+        for function, source in course.reference_answers(lesson).items()
+        if function in course.graded_functions(lesson)  # a prediction's guess is no function to mutate
+        for m in mutants_of(source, function, lesson)
     ]
 
 

@@ -208,7 +208,7 @@ def load_entries(course: Course, path) -> list[tuple[str, str, Misconception | A
             raise EntriesError(f"{path}: unknown lesson {lesson!r}; known: {', '.join(known)}")
         if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
             raise EntriesError(f"{path}: ENTRIES[{lesson!r}] must be (MISCONCEPTIONS, ALTERNATIVES)")
-        functions = list(course.reference_answers(lesson))
+        functions = course.graded_functions(lesson)
         for kind, items, cls in (("misconception", pair[0], Misconception), ("alternative", pair[1], Alternative)):
             for entry in items:
                 if not isinstance(entry, cls):
@@ -304,14 +304,14 @@ def prove(course: Course, todo: Plan, jobs: int | None = None, progress=None) ->
     items += [(m.lesson, m.function, m.source) for m in todo.mutants or []]
     notebooks = []
     for lid, function, source in items:
-        answers = course.reference_answers(lid)
-        if function not in answers:
+        answers = course.reference_answers(lid)  # the reference guesses of its predictions too
+        if function not in course.graded_functions(lid):
             raise KeyError(f"{lid} has no graded function {function}")
         answers[function] = as_notebook_code(source)
         notebooks.append((lid, course.learner_notebook(lid, answers)))
     reports = grade_many(course, notebooks, jobs=jobs, progress=progress)
     count = len(todo.entries)
-    graded = {lid: list(course.reference_answers(lid)) for lid in todo.lessons}
+    graded = {lid: course.graded_functions(lid) for lid in todo.lessons}
     proofs = [
         judge(course, kind, entry, lid, report, todo.catalogued)
         for (lid, kind, entry), report in zip(todo.entries, reports[:count], strict=False)

@@ -20,6 +20,7 @@ from nbgrader.api import Gradebook
 from grader.course import Course, text_source_in
 from grader.learner import hints
 from grader.proof import alternatives
+from grader.proof.guesses import wrong_guesses
 
 BROKEN = ("not-json", "empty", "other-course", "stray-text")
 
@@ -49,8 +50,8 @@ def common_mistake(function: str, rng: random.Random):
 
 def work(course: Course, lesson: str, rng: random.Random) -> tuple[str, list[str], dict[str, str]]:
     """What one student writes for one lesson: (kind, catalogue ids or stubbed functions, answers)."""
-    reference = course.reference_answers(lesson)
-    functions = list(reference)
+    reference = course.reference_answers(lesson)  # the reference guesses of its predictions too
+    functions = course.graded_functions(lesson)
     roll = rng.random()
     if roll < 0.4:  # correct: the reference, or another right way for some functions
         answers, used = dict(reference), []
@@ -70,6 +71,7 @@ def work(course: Course, lesson: str, rng: random.Random) -> tuple[str, list[str
         mistake = common_mistake(function, rng)
         answers[function] = mistake.source.strip() + "\n"
         used.append(mistake.id)
+    answers.update(wrong_guesses(course, lesson))  # and, having guessed rather than looked, misses the predictions
     return "misconceived", used, answers
 
 
@@ -112,7 +114,7 @@ def simulate_class(course: Course, students: int, lessons: list[str], rng: rando
         later = upload_of(student)
         later.kind, later.entries, later.answers = "correct", [], course.reference_answers(first)
         later.minutes_early = 30
-        stubbed = list(later.answers)[:1]
+        stubbed = course.graded_functions(first)[:1]
         earlier = Upload(
             student,
             first,

@@ -16,7 +16,11 @@
 # - show the two inputs where dividing by the sum breaks, and say why.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them: the surprise is where the learning is.
+# *before* you run the cell that computes the answer: the surprise is where the learning is.
+# Some predictions are graded (a point each): write the guess in the cell under the
+# question, run it and its check, and only then run on. The check says your guess is written
+# down, not whether it is right; that counts when your work is graded. Each explanation is
+# folded under the answer: open it once you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -24,6 +28,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_answer, check_call, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -36,13 +41,38 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # Scores can be any real numbers. What we want are **weights**: numbers that are
 # nonnegative and sum to one over a *stated set of choices*.
 #
-# The set of choices matters. In attention, the choices are the source positions of a
-# sentence: a weight of 0.5 on a word says "take half of this token's information", not
-# "there is a 50% chance this is the next word". In next-token prediction the choices are
-# the symbols of a vocabulary. Same arithmetic, different questions.
+# %% [markdown]
+# ## 2. A distribution needs a stated set of choices
+#
+# **Predict.** Here are three weights: `[0.2, 0.3, 0.5]`. What does the third entry, 0.5,
+# mean? (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+weights = np.array([0.2, 0.3, 0.5])
+readings = {
+    "attention over the source words ['I', 'like', 'tea']": "take half of the information of 'tea'",
+    "next-token prediction over the vocabulary ['cat', 'dog', 'fish']": "a 50% chance that the next word is 'fish'",
+}
+for choices, meaning in readings.items():
+    print(f"third entry {weights[2]} in {choices}: {meaning}")
 
 # %% [markdown]
-# ## 2. The journey sentence
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# The numbers alone do not say: a weight is a weight *over a stated set of choices*, and the
+# same `[0.2, 0.3, 0.5]` means different things over different choices. In attention the
+# choices are the source positions of a sentence, and 0.5 says "take half of this
+# position's information", not "there is a 50% chance this is the next word". In next-token
+# prediction the choices are the symbols of a vocabulary, and 0.5 is a chance. Same
+# arithmetic, different questions: whenever you meet weights, ask over which choices.
+#
+# </details>
+
+# %% [markdown]
+# ## 3. The journey sentence
 #
 # Take the sentence *Your journey starts with one step*. The word "journey" scores each of
 # the six tokens (itself included) with a dot product; here are those attention scores.
@@ -53,9 +83,23 @@ journey_scores = np.array([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
 print("sum of the scores:", round(journey_scores.sum(), 4))
 
 # %% [markdown]
-# **Predict.** The simplest way to make weights: divide every score by the total. Which
-# token will get the largest weight, and roughly how large will it be? Write down your
-# guess, then run the next cell.
+# **Predict (graded).** The simplest way to make weights: divide every score by the total.
+# "journey" has the largest score, 1.4950. About how large will its weight be?
+# (a) about 0.1, (b) about 0.2, (c) about 0.5, (d) about 1.5. Write the letter.
+
+# %% nbgrader="guess" grade_id="guess_journey_weight" prediction="predict_journey_weight"
+guess_journey_weight = ""  # your guess: "a", "b", "c" or "d"
+### BEGIN SOLUTION
+guess_journey_weight = "b"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_journey_weight" points=1
+check_guess("predict_journey_weight", guess_journey_weight, choices=["a", "b", "c", "d"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_journey_weight", guess_journey_weight, "cf5fb56c60ff3655")
+### END HIDDEN TESTS
 
 # %%
 naive_journey = journey_scores / journey_scores.sum()
@@ -64,19 +108,58 @@ for token, weight in zip(tokens, naive_journey):
 print("weight on 'journey':", round(naive_journey[1], 4), "| total:", round(naive_journey.sum(), 4))
 
 # %% [markdown]
-# "journey" gets 1.4950 / 6.5617 = **0.2278**, the largest share, and the weights add up
-# to 1. For positive scores, division by the sum does what we asked.
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# The six scores add up to 6.5617, so a score near 1 gets a share near 1 / 6.5 ≈ 0.15, and
+# the largest a little more: "journey" gets 1.4950 / 6.5617 = **0.2278**, answer (b). The
+# weights add up to 1. For positive scores, division by the sum does what we asked.
+#
+# </details>
 
 # %% [markdown]
-# ## 3. Exercise: `naive_normalize`
+# ## 4. Check your source
+#
+# These scores come from the notes this course grew from, which go on (as lesson 03 will)
+# to turn each score into *evidence* e^score and divide by the total evidence. The notes
+# give that total as **18.751** and the weight of "Your" as 0.1385. Numbers copied from a
+# source are worth checking: `np.exp` computes e^score (lesson 02 is about why).
+#
+# **Predict.** Is 18.751 right, and if not, does the weight 0.1385 still hold? (Not graded:
+# write your guess below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+journey_evidence = np.exp(journey_scores)
+true_total = journey_evidence.sum()
+print("evidence of 'Your':", round(journey_evidence[0], 4))
+print("total evidence:", round(true_total, 3), "| the notes say 18.751, off by", round(18.751 - true_total, 3))
+for total in (true_total, 18.751):
+    weight = journey_evidence[0] / total
+    print(f"weight of 'Your' with the total {total:.3f}: {weight:.6f}, rounded {weight:.4f}")
+
+# %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# The true total is **18.745**: the notes are off by 0.006, a slip in copying or rounding.
+# It happens not to matter here, since the weight of "Your" rounds to **0.1385** either way
+# (2.5971 / 18.745 and 2.5971 / 18.751 first differ in the fifth decimal). It could have mattered,
+# and only computing it told us.
+#
+# </details>
+
+# %% [markdown]
+# ## 5. Exercise: `naive_normalize`
 #
 # Write `naive_normalize(scores)`: divide the scores by their sum **over the last axis**.
 # A 1-D input is one row of scores; a 2-D input is a batch of rows, and each row must be
 # divided by *its own* total. Accept lists and integer arrays, always return a new float
 # NumPy array, and never change the array you were given.
 #
-# Hint: `x.sum(axis=-1, keepdims=True)` keeps the summed axis with length 1, so the
-# division broadcasts row by row.
+# Hint: each row needs its own total, and that total has to line up with its row when you
+# divide. NumPy's sums can add along one axis only, and can keep that axis (with length 1)
+# so that the result still lines up: look up the arguments of `np.sum`.
 
 # %% nbgrader="solution" grade_id="naive_normalize"
 def naive_normalize(scores):
@@ -161,17 +244,39 @@ check_call(naive_normalize, np.array([[1.0, 3.0], [2.0, -2.0], [-1.0, 2.0]]),
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 4. Exercise: `is_distribution`
+# ## 6. Exercise: `is_distribution`
 #
 # Weights form a probability distribution over a row of choices when **every entry is
 # finite and at least 0** and **the row sums to 1**.
 #
-# **Predict.** Is `0.7 + 0.2 + 0.1 == 1.0` true in floating point?
+# **Predict (graded).** Is `0.7 + 0.2 + 0.1 == 1.0` true in floating point? Write "yes" or "no".
+
+# %% nbgrader="guess" grade_id="guess_float_sum" prediction="predict_float_sum"
+guess_float_sum = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_float_sum = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_float_sum" points=1
+check_guess("predict_float_sum", guess_float_sum, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_float_sum", guess_float_sum, "80cd2f53a33c462e")
+### END HIDDEN TESTS
 
 # %%
 print(0.7 + 0.2 + 0.1, "| equal to 1.0?", 0.7 + 0.2 + 0.1 == 1.0)
+print("the float just below 1.0?", 0.7 + 0.2 + 0.1 == np.nextafter(1.0, 0.0))
 
 # %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# No: none of 0.7, 0.2 and 0.1 has an exact binary fraction, so each is stored a little off,
+# and the sum comes out as 0.9999999999999999, one step below 1.0.
+#
+# </details>
+#
 # Rounding means a computed sum is often not exactly 1.0, so allow a difference of at most
 # `atol`.
 #
@@ -301,10 +406,24 @@ for _weights, _answer in ((np.array([0.5, np.nan, 0.5]), False), (np.array([[0.5
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 5. Where dividing by the sum breaks: negative scores
+# ## 7. Where dividing by the sum breaks: negative scores
 #
-# Scores from a dot product can be negative. **Predict.** `[-2, 0, 3]` sums to 1. What
-# does `naive_normalize` return for it, and is that a distribution?
+# Scores from a dot product can be negative. **Predict (graded).** `[-2, 0, 3]` sums to 1.
+# What weight does `naive_normalize` give its first choice, the score -2? Write a whole number.
+
+# %% nbgrader="guess" grade_id="guess_negative_weight" prediction="predict_negative_weight"
+guess_negative_weight = ""  # your guess: a whole number
+### BEGIN SOLUTION
+guess_negative_weight = -2
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_negative_weight" points=1
+check_guess("predict_negative_weight", guess_negative_weight, choices=range(-10, 11))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_negative_weight", guess_negative_weight, "8e9c52362071773a")
+### END HIDDEN TESTS
 
 # %%
 negative_scores = np.array([-2.0, 0.0, 3.0])
@@ -314,14 +433,24 @@ print("naive weights:", naive_negative)
 print("is it a distribution?", is_distribution(naive_negative))
 
 # %% [markdown]
-# The sum is exactly 1, so division changes nothing: we get a "probability" of **-2**.
-# A negative weight has no meaning as a share of attention or as a chance.
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# The sum is exactly 1, so division changes nothing: we get a "probability" of **-2**, and
+# `is_distribution` says no. A negative weight has no meaning as a share of attention or as
+# a chance.
+#
+# </details>
 
 # %% [markdown]
-# ## 6. Where it breaks harder: a zero sum
+# ## 8. Where it breaks harder: a zero sum
 #
-# **Predict.** `[1, -1]` sums to 0. What happens when we divide by 0?
-#
+# **Predict.** `[1, -1]` sums to 0. What happens when we divide by 0? (Not graded: write
+# your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %% [markdown]
 # NumPy would print a `RuntimeWarning` here; we silence it with `np.errstate` so that only
 # the result speaks.
 
@@ -334,7 +463,42 @@ with np.errstate(divide="ignore", invalid="ignore"):
 # Division by zero gives `inf` (and `0 / 0` gives `nan`): no weights at all.
 
 # %% [markdown]
-# ## 7. Picture it
+# ## 9. Unstable for very large values?
+#
+# You may read that dividing by the sum is "numerically unstable for very large values".
+#
+# **Predict.** Do `[1e300, 2e300, 3e300]` get the same weights as `[1, 2, 3]`? (Not graded:
+# write your guess below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+small = naive_normalize([1, 2, 3])
+for scale in (1e6, 1e300, 1e-300):
+    scaled = naive_normalize(np.array([1.0, 2.0, 3.0]) * scale)
+    print(f"[1, 2, 3] * {scale:g} -> {scaled} | the same as for [1, 2, 3]? {np.array_equal(scaled, small)}")
+with np.errstate(over="ignore"):
+    print("[1e308, 1e308] -> its sum is", np.sum([1e308, 1e308]), "->", naive_normalize([1e308, 1e308]))
+print("the largest float64:", np.finfo(np.float64).max)
+for scores in ([1, -0.9999], [1, -1.0001]):
+    print(scores, "->", naive_normalize(scores))
+
+# %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Yes, the very same numbers: multiplying every score by one factor multiplies the sum by it
+# too, and dividing cancels it, with no more rounding than for `[1, 2, 3]`. Size is not the
+# problem. The sum can only overflow when it passes the largest float64, about 1.8e308: two
+# scores of 1e308 give an infinite sum and weights of 0. What makes division by the sum
+# unstable is a sum **near zero**, which mixed signs allow: `[1, -0.9999]` gives
+# `[10000, -9999]`, and nudging the second score to -1.0001 flips the signs to
+# `[-10000, 10001]`. Negative scores and sums at or near zero are the problem, not large ones.
+#
+# </details>
+
+# %% [markdown]
+# ## 10. Picture it
 #
 # Positive scores give sensible shares; the scores `[-2, 0, 3]` give a negative bar.
 
@@ -352,6 +516,7 @@ show(fig, alt="Two bar charts. Left: the six journey tokens get naive weights be
 # %% [markdown]
 # ## What carries forward
 #
-# Dividing by the sum makes weights only when every score is positive. Negative scores
-# give negative "probabilities", and scores that cancel give a division by zero. Lesson 02
+# Dividing by the sum makes weights only when no score is negative and the sum is above 0.
+# Negative scores give negative "probabilities", scores that cancel give a division by zero,
+# and a sum near zero makes the weights swing wildly; large scores are no problem. Lesson 02
 # fixes the sign problem first: `exp` turns **any** score into positive evidence.

@@ -304,12 +304,37 @@ def test_the_installed_command_grades_a_collected_class(grader_venv, tmp_path):
         assert grades and all(grade.score == grade.max_score for grade in grades)
 
 
+# Two entries of the lesson's graded function, one wrong and one right: proving them runs every part of `prove`
+# (the lesson's tests from --course, a batch of gradings, the table) at a fraction of the catalogue's cost.
+ENTRIES = f'''
+from grader.learner.hints import Misconception
+from grader.proof.alternatives import Alternative
+
+LESSON = "{LESSON}"
+MISCONCEPTIONS = [Misconception("sums_the_columns", "naive_normalize", "summed down the columns", "sum each row", """
+def naive_normalize(scores):
+    x = np.asarray(scores, dtype=float)
+    return x / x.sum(axis=0)
+""")]
+ALTERNATIVES = [Alternative("divides_row_by_row", "naive_normalize", "divides one row at a time", """
+def naive_normalize(scores):
+    x = np.array(scores, dtype=float)
+    rows = x.reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1)
+    return np.array([row / row.sum() for row in rows]).reshape(x.shape)
+""")]
+'''
+
+
 def test_the_installed_command_proves_a_lesson(grader_venv, tmp_path):
     venv, _ = grader_venv
     root = course_copy(tmp_path / "course")
-    done = run(venv, ["softmax-grader", "--course", root, "prove", "--lesson", LESSON, "--json"], tmp_path, timeout=900)
+    (tmp_path / "entries.py").write_text(ENTRIES)
+    command = ["softmax-grader", "--course", root, "prove", "--lesson", LESSON, "--entries", tmp_path / "entries.py"]
+    done = run(venv, [*command, "--json"], tmp_path, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert LESSON in done.stdout
+    wrong, right = json.loads(done.stdout)["entries"]
+    assert (wrong["lesson"], wrong["entry"], wrong["proven"]) == (LESSON, "sums_the_columns", True)
+    assert (right["entry"], right["proven"]) == ("divides_row_by_row", True)
 
 
 KERNEL_PROBE = '''

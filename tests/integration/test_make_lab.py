@@ -97,12 +97,19 @@ def redirect_of(url) -> str:
     raise AssertionError(f"{url} does not redirect")
 
 
+def snapshot(folder) -> dict:
+    """Each file under `folder` (none when it does not exist) with its size and modification time."""
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
 @pytest.fixture(scope="module")
 def learner_lab(tmp_path_factory):
     """`make lab` with its working folder in a temporary place (WORK=...), so the repository gets none."""
     tmp = tmp_path_factory.mktemp("learner-lab")
+    repository_work = snapshot(COURSE.root / workspace.DEFAULT_FOLDER)  # the user's own, after a `make lab`
     lab = Lab("lab", tmp, f"WORK={tmp / 'work'}")
     lab.work = tmp / "work"
+    lab.repository_work_before = repository_work
     yield lab
     lab.stop()
 
@@ -111,7 +118,7 @@ def test_make_lab_serves_the_working_folder_and_opens_lesson_01(learner_lab):
     _, listing = get(learner_lab.url("api/contents"))
     assert COURSE.lesson_ids()[0] in {item["name"] for item in json.loads(listing)["content"]}
     assert (learner_lab.work / FIRST).is_file() and (learner_lab.work / workspace.RECORD).is_file()
-    assert not (COURSE.root / workspace.DEFAULT_FOLDER).exists()
+    assert snapshot(COURSE.root / workspace.DEFAULT_FOLDER) == learner_lab.repository_work_before  # untouched
     # The root URL, and the one printed for a headless start, go to lesson 01, not to the Launcher.
     assert redirect_of(learner_lab.url("")) == f"/lab/tree/{FIRST}?token={learner_lab.token}"
     printed = learner_lab.log.read_text()

@@ -12,7 +12,7 @@ MISCONCEPTIONS = [
         "naive_sums_whole_array",
         "naive_normalize",
         "divided by the total of the whole array instead of each row's own total",
-        "sum over the last axis only: x.sum(axis=-1, keepdims=True)",
+        "sum over the last axis only, where each row's choices are, one total per row",
         """
 def naive_normalize(scores):
     x = np.asarray(scores, dtype=float)
@@ -24,7 +24,7 @@ def naive_normalize(scores):
         "naive_sums_axis0",
         "naive_normalize",
         "summed down the columns (axis 0) instead of along each row",
-        "the choices are along the last axis: x.sum(axis=-1, keepdims=True)",
+        "the choices are along the last axis: give each row a total of its own",
         """
 def naive_normalize(scores):
     x = np.asarray(scores, dtype=float)
@@ -36,7 +36,7 @@ def naive_normalize(scores):
         "naive_drops_keepdims",
         "naive_normalize",
         "summed each row but dropped the summed axis, so the row totals no longer line up with the rows",
-        "keep the summed axis with length 1 so it broadcasts row by row: keepdims=True",
+        "keep the summed axis, with length 1, so that each total lines up with its row",
         """
 def naive_normalize(scores):
     x = np.asarray(scores, dtype=float)

@@ -1,5 +1,6 @@
 """The text-source markers become nbgrader metadata, and malformed markers are refused."""
 
+import re
 import shutil
 
 import nbformat
@@ -279,3 +280,82 @@ def test_no_test_cell_of_the_release_is_a_blank_box(lesson):
         function = functions[cell.metadata.nbgrader.grade_id]
         if "check" not in cell.source:  # nothing of it runs in the lab: it must say what it is
             assert cell.source.startswith(f"# Hidden tests of `{function}`"), cell.source
+
+
+GUESS = (
+    '# %% nbgrader="guess" grade_id="guess_sign" prediction="predict_sign"\n'
+    'guess_sign = ""  # your guess: "yes" or "no"\n### BEGIN SOLUTION\nguess_sign = "no"\n### END SOLUTION\n\n'
+)
+PREDICTION_TESTS = (
+    '# %% nbgrader="tests" grade_id="predict_sign" points=1\n'
+    'check_guess("predict_sign", guess_sign, choices=["yes", "no"])\n'
+    "### BEGIN HIDDEN TESTS\n"
+    'check_prediction("predict_sign", guess_sign, "0123456789abcdef")\n'
+    "### END HIDDEN TESTS\n"
+)
+
+
+def test_a_prediction_is_a_guess_answer_cell_and_a_tests_cell_naming_no_function(tmp_path):
+    nb = build(tmp_path, SOLUTION_F + GUESS + PREDICTION_TESTS)
+    guess, tests = nb.cells[2], nb.cells[3]
+    assert guess.metadata.nbgrader["solution"] and not guess.metadata.nbgrader["grade"]
+    assert guess.metadata["prediction"] == tests.metadata["prediction"] == "predict_sign"
+    assert tests.metadata.nbgrader["points"] == 1 and "function" not in tests.metadata
+    assert [c.id for c in nb.cells] == ["cell-00", "f", "guess_sign", "predict_sign"]
+
+
+@pytest.mark.parametrize(
+    "body, problem",
+    [
+        (GUESS.replace(' prediction="predict_sign"', ""), "names its prediction"),
+        (GUESS.replace('prediction="predict_sign"', 'prediction="sign"'), "starting predict_"),
+        (GUESS.replace('guess_sign = ""  #', 'guess_sign = "no"  #'), 'is "", not an answer'),
+        (GUESS.replace('guess_sign = ""  #', 'print("no")  #'), "sets `guess_sign` and does nothing else"),
+        (GUESS.replace('guess_sign = "no"\n', "guess_sign = compute()\n"), "a plain literal"),
+        (GUESS.replace("### BEGIN SOLUTION\n", ""), "one BEGIN/END SOLUTION pair"),
+        (GUESS, "has no tests cell predict_sign after it"),
+        (PREDICTION_TESTS, "no guess cell above names this prediction"),
+        (GUESS + PREDICTION_TESTS.replace("points=1", 'points=1 function="f"'), "names none"),
+        (
+            GUESS + PREDICTION_TESTS.replace("check_guess(", "# check_guess(").replace(", guess_sign, c", ", c"),
+            "checks `guess_sign` in a visible line",
+        ),
+        (
+            GUESS
+            + PREDICTION_TESTS.replace(
+                'check_guess("predict_sign", guess_sign', 'check_guess("0123456789abcdef", guess_sign'
+            ),
+            "a visible line shows the digest",
+        ),
+        (
+            GUESS
+            + PREDICTION_TESTS.replace("### BEGIN HIDDEN TESTS\n", "")
+            .replace("check_prediction", "# check_prediction")
+            .replace("### END HIDDEN TESTS\n", ""),
+            "compares the guess in its hidden tests",
+        ),
+        ('# %% nbgrader="solution" grade_id="predict_x"\nx = 1\n', "is a prediction's tests cell's"),
+        ('# %% prediction="predict_x"\nx = 1\n', "but no nbgrader kind"),
+    ],
+)
+def test_malformed_predictions_are_refused(tmp_path, body, problem):
+    with pytest.raises(AuthoringError, match=re.escape(problem)):
+        build(tmp_path, SOLUTION_F + body)
+
+
+def test_the_release_keeps_a_guess_cell_without_nbgrader_stub(tmp_path):
+    """generate_assignment puts its stub in place of the reference guess; the release drops it, checksum anew."""
+    from nbgrader.utils import compute_checksum
+
+    release = nbformat.read(COURSE.release_notebook("01_naive_division"), as_version=4)
+    guesses = [
+        c for c in release.cells if c.metadata.get("nbgrader", {}).get("solution") and "prediction" in c.metadata
+    ]
+    assert guesses and all("NotImplementedError" not in c.source for c in guesses)
+    assert all(c.metadata.nbgrader.checksum == compute_checksum(c) for c in guesses)
+    path = tmp_path / "release.ipynb"
+    stubbed = nbformat.v4.new_notebook(cells=[nbformat.from_dict(guesses[0])])
+    stubbed.cells[0].source += "\n# YOUR CODE HERE\nraise NotImplementedError()"
+    nbformat.write(stubbed, path)
+    authoring.clear_guess_stubs(path)
+    assert nbformat.read(path, as_version=4).cells[0].source == guesses[0].source

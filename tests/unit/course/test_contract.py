@@ -59,7 +59,7 @@ PROPERTIES = [(f, p) for f in FUNCTIONS for p in CONTRACTS[f].values()]
 
 
 def test_every_graded_function_has_a_contract():
-    graded = {f for lesson in COURSE.lesson_ids() for f in COURSE.reference_answers(lesson)}
+    graded = {f for lesson in COURSE.lesson_ids() for f in COURSE.graded_functions(lesson)}
     assert set(CONTRACTS) == graded
 
 
@@ -139,8 +139,10 @@ def test_a_test_cell_belongs_to_the_function_its_marker_names(tmp_path):
 
 @pytest.mark.parametrize("lesson", COURSE.lesson_ids())
 def test_every_test_cell_names_one_of_its_lessons_functions(lesson):
-    """Each test cell names a graded function, the one its grade_id is named after (so proofs read as before)."""
-    functions = set(COURSE.reference_answers(lesson))
+    """Each test cell names a graded function, the one its grade_id is named after (so proofs read as before);
+    a prediction's names none."""
+    functions = set(COURSE.graded_functions(lesson))
     tested = contract.tested_functions(COURSE, lesson)
+    assert all(tested.pop(prediction) is None for prediction in COURSE.predictions(lesson))
     assert tested and set(tested.values()) <= functions
     assert all(grade_id.startswith(f"test_{function}_") for grade_id, function in tested.items())

@@ -29,6 +29,8 @@ from grader.instructor.results import class_results
 from tests.hostile import ENV, FULL, LESSON, edits, notebook, released_course, submit
 from tests.support import once_per_run, run_apart
 
+pytestmark = pytest.mark.xdist_group("batch-survives")  # its tests read one graded class (tests/conftest.py)
+
 
 def long_expression(nb):
     nb.cells.insert(5, nbformat.v4.new_code_cell(edits.LONG))

@@ -216,15 +216,15 @@ def test_each_file_left_out_reaches_grade_csv_report_and_feedback_never_as_missi
         page = page_text(out / "feedback" / f"{student}.html")
         if lesson:
             assert f"Your file could not be read: {reason}" in page
-            assert "missing" not in page and "Nothing of it could be graded: 0 of 12 points" in page
+            assert "missing" not in page and "Nothing of it could be graded: 0 of 15 points" in page
         else:
             assert f"A file you handed in could not be read: {reason}" in page
             assert "nothing graded: a file you handed in could not be read" in page
         assert shown in page and "\x1b" not in page
-    assert rows["ivy"] == ["12", "12", ""]  # the good hand-in after the broken one is graded, with no problem
-    assert rows["jon"][:2] == ["12", "12"] and "a later file could not be read" in rows["jon"][-1]
+    assert rows["ivy"] == ["15", "15", ""]  # the good hand-in after the broken one is graded, with no problem
+    assert rows["jon"][:2] == ["15", "15"] and "a later file could not be read" in rows["jon"][-1]
     jon = page_text(out / "feedback" / "jon.html")
-    assert "Score: 12 / 12" in jon and "A later file you handed in could not be read: it is not a notebook" in jon
+    assert "Score: 15 / 15" in jon and "A later file you handed in could not be read: it is not a notebook" in jon
     assert "Your earlier hand-in of this lesson, below, is the one graded." in jon
     assert ["jon", NAIVE, "later file not read"] == next(row for row in table if row[0] == "jon")[:3]
     assert "could not be read" not in page_text(out / "feedback" / "ivy.html")
@@ -252,7 +252,7 @@ def test_feedback_opens_with_a_summary_and_names_each_diagnosis_once(hand_ins):
     cells = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td>(.*?)</td>", glance, re.S)]
     score = next(line for line in cy.splitlines() if line.startswith("Score: "))
     assert cells[0] == NAIVE and cells[1] == score.removeprefix("Score: ") and WHOLE_ARRAY.description in cells[2]
-    assert cells[3] == "“3. Exercise: naive_normalize”"  # where the function is defined
+    assert cells[3] == "“5. Exercise: naive_normalize”"  # where the function is defined
     assert "<code>naive_normalize</code>" in glance
     ann = page_text(out / "feedback" / "ann.html")
     assert "every test passed" in ann and "likely mistake:" not in ann

@@ -147,20 +147,20 @@ def test_results_hold_every_student_and_lesson(graded_class):
     root, results, _, _ = graded_class
     assert [s.id for s in results.students] == ["ada", "bo", "cy", "di", "eve"]
     assert results.lessons == LESSONS
-    assert results.max_scores == {NAIVE: 12, MASKING: 14}
+    assert results.max_scores == {NAIVE: 15, MASKING: 14}
     assert results.report("bo", MASKING) is None and results.report("eve", NAIVE) is None
     scores = gradebook_scores(root)
     assert len(scores) == 7
     for (student, lesson), score in scores.items():
         assert results.report(student, lesson).score == score
-    assert results.score("ada", NAIVE) == 12 and results.score("bo", NAIVE) == 0
-    assert 0 < results.score("cy", NAIVE) < 12 and 0 < results.score("di", MASKING) < 14
+    assert results.score("ada", NAIVE) == 15 and results.score("bo", NAIVE) == 0
+    assert 0 < results.score("cy", NAIVE) < 15 and 0 < results.score("di", MASKING) < 14
 
 
 def test_grades_csv_holds_the_gradebook_scores(graded_class):
     root, results, out, _ = graded_class
     rows = read_csv(out / "grades.csv")
-    assert rows[0] == ["student", "01_naive_division (12)", "06_masking (14)", "total (26)", "problems"]
+    assert rows[0] == ["student", "01_naive_division (15)", "06_masking (14)", "total (29)", "problems"]
     assert all(row[-1] == "" for row in rows[1:])  # every submission of this class was graded without a problem
     scores = gradebook_scores(root)
     by_student = {row[0]: [float(x) for x in row[1:-1]] for row in rows[1:]}
@@ -168,14 +168,14 @@ def test_grades_csv_holds_the_gradebook_scores(graded_class):
     for student, (naive, masking, total) in by_student.items():
         assert naive == scores.get((student, NAIVE), 0) and masking == scores.get((student, MASKING), 0)
         assert total == naive + masking
-    assert by_student["ada"] == [12, 14, 26] and by_student["eve"] == [0, 0, 0]
+    assert by_student["ada"] == [15, 14, 29] and by_student["eve"] == [0, 0, 0]
 
 
 def test_canvas_csv_has_points_possible_and_names(graded_class):
     root, _, out, _ = graded_class
     rows = read_csv(out / "canvas.csv")
     assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", NAIVE, MASKING]
-    assert rows[1][0].strip() == "Points Possible" and rows[1][5:] == ["12", "14"]
+    assert rows[1][0].strip() == "Points Possible" and rows[1][5:] == ["15", "14"]
     students = {row[3]: row for row in rows[2:]}
     assert list(students) == ["ada", "bo", "cy", "di", "eve"]
     assert students["ada"][:3] == ["Lovelace, Ada", "1001", ""]
@@ -200,7 +200,7 @@ def test_feedback_page_per_student_with_messages_and_missing_lessons(graded_clas
     bo = (out / "feedback" / "bo.html").read_text(encoding="utf-8")
     assert "not written yet" in bo and "missing" in bo
     eve = (out / "feedback" / "eve.html").read_text(encoding="utf-8")
-    assert eve.count("<strong>missing</strong>") == 2 and "0 / 26" in eve
+    assert eve.count("<strong>missing</strong>") == 2 and "0 / 29" in eve
 
 
 @pytest.mark.parametrize(
@@ -287,7 +287,10 @@ def test_the_heatmap_shows_each_tests_share_of_the_graded_submissions_passing_it
         ]
         for lesson in LESSONS
     }
-    assert passed[NAIVE] == [1] * 6 + [3] * 4  # cy and di sum the whole array, bo hands in the stubs
+    predicted = [test in COURSE.predictions(NAIVE) for test in grade_ids(NAIVE)]
+    functions_tests = [n for n, guess in zip(passed[NAIVE], predicted, strict=True) if not guess]
+    assert functions_tests == [1] * 6 + [3] * 4  # cy and di sum the whole array, bo hands in the stubs
+    assert [n for n, guess in zip(passed[NAIVE], predicted, strict=True) if guess] == [3] * sum(predicted)
     assert len(passed[MASKING]) == 13 and passed[MASKING][-3:] == [3] * 3  # nobody got padding_mask wrong
     grid = pass_rate_grid(results)
     assert {lesson: [(r.passed, r.submissions) for r in rates] for lesson, rates in grid.items()} == {
@@ -299,7 +302,8 @@ def test_the_heatmap_shows_each_tests_share_of_the_graded_submissions_passing_it
     ax = heatmap.fig.axes[0]
     cells = ax.images[0].get_array()
     assert cells.shape == (13, 2) and ax.images[0].get_cmap().name.startswith("cividis")
-    assert cells.mask[:, 0].tolist() == [False] * 10 + [True] * 3  # 01 has 10 tests: its last 3 cells are blank
+    tests_of_01 = len(expected[NAIVE])  # 13 with its predictions, as many as 06: no cell is blank
+    assert cells.mask[:, 0].tolist() == [False] * tests_of_01 + [True] * (13 - tests_of_01)
     assert not cells.mask[:, 1].any()
     for column, lesson in enumerate(LESSONS):
         assert cells[: len(expected[lesson]), column].tolist() == pytest.approx(expected[lesson])
@@ -312,7 +316,7 @@ def test_the_heatmap_shows_each_tests_share_of_the_graded_submissions_passing_it
     assert [t.get_text() for t in ax.get_xticklabels()] == LESSONS
     assert [t.get_text() for t in ax.get_yticklabels()] == [str(n) for n in range(1, 14)]
     assert ax.get_ylabel() and heatmap.fig.axes[1].get_ylabel() == "passed (%)"  # the colour bar
-    assert f"{NAIVE}: 10 tests, 25% to 75%; lowest test_naive_normalize_public (25%)." in heatmap.alt
+    assert f"{NAIVE}: {tests_of_01} tests, 25% to 75%; lowest test_naive_normalize_public (25%)." in heatmap.alt
 
 
 def test_the_chart_shows_the_students_behind_each_misconception_most_common_first(graded_class):
@@ -365,9 +369,9 @@ def test_the_histogram_shows_its_tallest_bar_whole(graded_class):
     """Every bar and its count fit under the top of the axes, also when the whole class has one score."""
     _, results, _, _ = graded_class
     scores = [r.score for r in results.submitted(NAIVE)]
-    assert sorted(scores) == [0, 5, 5, 12]  # bo's stubs; cy and di lose the 7 points of naive_normalize's tests
-    for shown in (scores, [12.0] * 5):
-        ax = score_histogram(NAIVE, shown, 12).fig.axes[0]
+    assert sorted(scores) == [0, 8, 8, 15]  # bo's stubs; cy and di lose the 7 points of naive_normalize's tests
+    for shown in (scores, [15.0] * 5):
+        ax = score_histogram(NAIVE, shown, 15).fig.axes[0]
         heights = {round(bar.get_x() + bar.get_width() / 2): bar.get_height() for bar in ax.patches}
         assert {score: n for score, n in heights.items() if n} == {round(s): shown.count(s) for s in set(shown)}
         assert ax.get_ylim() == (0, pytest.approx(max(heights.values()) * 1.2 + 0.5))
@@ -415,7 +419,7 @@ def test_a_problem_grading_met_reaches_every_output(tmp_path):
     assert flagged == {"ann": True, "ben": False}
     results = class_results(course)
     assert results.problem("ann", NAIVE) == (status.TIMEOUT, detail) and results.problem("ben", NAIVE) is None
-    assert results.score("ann", NAIVE) == 11 and results.score("ben", NAIVE) == 12
+    assert results.score("ann", NAIVE) == 14 and results.score("ben", NAIVE) == 15
     write_grades_csv(results, tmp_path / "grades.csv")
     assert [row[-1] for row in read_csv(tmp_path / "grades.csv")[1:]] == [f"{NAIVE}: {status.TIMEOUT}", ""]
     page = write_feedback(results, tmp_path / "feedback")[0].read_text(encoding="utf-8")

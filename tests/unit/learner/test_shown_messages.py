@@ -197,7 +197,8 @@ def test_long_lines_are_wrapped_under_themselves_and_short_ones_kept():
 
 
 def test_nbgrader_validate_prints_the_message_of_a_wrong_answer_and_of_a_stub_whole(tmp_path):
-    nb = COURSE.learner_notebook(LESSON, {"naive_normalize": WHOLE_ARRAY.source.strip()})
+    guesses = {guess: COURSE.reference_answers(LESSON)[guess] for guess in COURSE.predictions(LESSON).values()}
+    nb = COURSE.learner_notebook(LESSON, {**guesses, "naive_normalize": WHOLE_ARRAY.source.strip()})
     nbformat.write(nb, tmp_path / f"{LESSON}.ipynb")
     run = subprocess.run(
         [sys.executable, "-m", "nbgrader", "validate", f"{LESSON}.ipynb"],

@@ -16,7 +16,7 @@ from grader.learner import hints
 from grader.proof import alternatives
 from tests.support import COURSE, COURSE_MISCONCEPTIONS
 
-FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.reference_answers(lesson)]
+FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.graded_functions(lesson)]
 ENTRIES = [
     (kind, entry)
     for kind, entries in (("misconception", hints.misconceptions()), ("alternative", alternatives.alternatives()))

@@ -22,7 +22,7 @@ from tests.support import COURSE, by_id
 
 MISCONCEPTIONS = hints.misconceptions()
 ALTERNATIVES = alternatives.alternatives()
-FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.reference_answers(lesson)]
+FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.graded_functions(lesson)]
 
 
 def test_every_entry_was_graded_once(proofs):
