@@ -57,5 +57,6 @@ NUMBERS = [
     "FlashAttention-1's normalised form matches too: True",
     "divisions of the output: 316 (79 tiles of 64 keys, d_v = 4) normalised per tile, 4 divided once at the end",
     "kept between tiles, per query: 6 numbers (m, s and d_v = 4), whether there are 5,000 keys or ten times as many",
-    "one head over N = 5,000 tokens: the weights would be N² = 25,000,000 numbers; m and s of every query are 2N = 10,000",
+    "one head over N = 5,000 tokens: the weights would be N² = 25,000,000 numbers; "
+    "m and s of every query are 2N = 10,000",
 ]
