@@ -7,15 +7,19 @@
 # ---
 
 # %% [markdown]
-# # Lesson 09 — The softmax gradient, and softmax in one pass
+# # Lesson 09 — The softmax gradient, the gradient that trains, and softmax over a long row
 #
 # **By the end of this lesson you will be able to**
 # - write the Jacobian of softmax, `diag(p) - p pᵀ`, and check it against finite differences;
 # - say why each of its rows and columns sums to zero;
-# - show that the gradient vanishes when one score dominates (saturation), and why attention
-#   divides its scores by `√d_k`;
-# - compute the softmax of a long row in **one pass** over its chunks, with a running max and a
-#   rescaled running sum, as FlashAttention does tile by tile.
+# - show that the Jacobian vanishes when one score dominates (saturation), say when that stalls
+#   learning (attention, hence its `1 / √d_k`) and when it does not (cross-entropy);
+# - derive and write the gradient that training uses, `softmax(z) - onehot(y)`, and walk
+#   downhill with it;
+# - compute the max and the sum of a long row in **one pass** over its chunks, with a running
+#   max and a rescaled running sum, and say what that saves: two passes instead of three, and
+#   in attention, where the weights are used at once, one pass and no stored weights, as
+#   FlashAttention does tile by tile.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
 # *before* you run them.
@@ -26,16 +30,22 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, passed
 from grader.learner.figures import PALETTE, show
+from grader.learner.predictions import check_guess
+from grader.learner.pytorch import torch_or_none
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
 point_at_stubs()  # a cell that fails while an exercise above is unfinished says which one
 
 # %% [markdown]
-# Lesson 05's `stable_softmax`, given; we compare everything in this lesson with it.
+# Lesson 05's `stable_softmax` and lesson 08's `cross_entropy`, given: we compare everything in
+# this lesson with them.
 
 # %%
 # << reference stable_softmax from 05_stable_softmax >>
+
+
+# << reference cross_entropy from 08_log_softmax >>
 
 
 # %% [markdown]
@@ -62,6 +72,10 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # terms of its own output, which is why frameworks keep `p` from the forward pass.
 #
 # **Predict.** For `p = [0.5, 0.5]`, what are the four entries of `J`? Which are positive?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %% [markdown]
 # ## 2. Exercise: `softmax_jacobian`
@@ -69,9 +83,11 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # Write `softmax_jacobian(p)`: `p` is a 1-D probability vector (a list or an array, the
 # output of a softmax); return the `(n, n)` float array `diag(p) - p pᵀ`.
 #
-# NumPy has both pieces: `np.diag(p)` puts a 1-D array on the diagonal of a square matrix,
-# and `np.outer(p, p)` is the outer product. Careful: on a 1-D array `p.T` is `p` itself, so
-# `p @ p.T` is the *dot product*, a single number, and not the outer product.
+# Build it from the formula's two pieces: a square matrix that holds `p` on its diagonal and
+# zeros elsewhere, and the `n × n` matrix of all products `p_i p_j` (NumPy has a function for
+# each; broadcasting a column against a row makes the second too). Careful: on a 1-D array
+# `p.T` is `p` itself, so `p @ p.T` is the *dot product*, a single number, and not the
+# outer product.
 
 # %% nbgrader="solution" grade_id="softmax_jacobian"
 def softmax_jacobian(p):
@@ -180,6 +196,10 @@ check_call(softmax_jacobian, _ramp, expect=np.diag(_ramp) - _ramp[:, None] * _ra
 #
 # **Predict.** With `h = 1e-5`, how close will the measured slopes come to your formula at
 # the journey scores of lessons 01 and 03: 1e-2? 1e-6? 1e-10?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 journey_scores = np.array([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
@@ -199,7 +219,8 @@ print(f"largest difference from central differences: {largest:.1e}")
 print("formula and measurement agree within 1e-9:", bool(largest < 1e-9))
 
 # %% [markdown]
-# They agree to about 11 decimal places; the rest is rounding in the measured slope. Read
+# The largest difference is 2.4e-12: the measurement's own error (rounding in the nudged
+# softmax, and the `h²` term), not the formula's. Read
 # row 1, "journey": raising its own score raises its weight (`+0.1813`), and raising any
 # other score takes weight from it (every other entry of the row is negative), the
 # competition through one shared denominator that lesson 03 showed.
@@ -207,7 +228,22 @@ print("formula and measurement agree within 1e-9:", bool(largest < 1e-9))
 # %% [markdown]
 # ## 4. Every row and every column sums to zero
 #
-# **Predict.** What is the sum of each column of `J`? Of each row?
+# **Predict (graded).** What is the sum of each column of `J`, to four decimal places? Write a
+# whole number.
+
+# %% nbgrader="guess" grade_id="guess_column_sums" prediction="predict_column_sums"
+guess_column_sums = ""  # your guess: a whole number
+### BEGIN SOLUTION
+guess_column_sums = 0
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_column_sums" points=1
+check_guess("predict_column_sums", guess_column_sums, choices=range(-3, 4))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_column_sums", guess_column_sums, "812479aca2b2871a")
+### END HIDDEN TESTS
 
 # %%
 print("column sums:", J.sum(axis=0))
@@ -216,7 +252,10 @@ print("every row and column sums to 0 (within 1e-15):",
       bool(np.abs(J.sum(axis=0)).max() < 1e-15 and np.abs(J.sum(axis=1)).max() < 1e-15))
 
 # %% [markdown]
-# (`-0.` is a tiny negative rounding error, shown with four decimals.)
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# Every column sums to 0, and so does every row. (`-0.` is a tiny negative rounding error,
+# shown with four decimals.)
 #
 # - **Columns.** Column `j` adds up how *every* weight responds to a nudge of score `j`.
 #   The weights always sum to 1, whatever the scores, so their total cannot change:
@@ -228,12 +267,18 @@ print("every row and column sums to 0 (within 1e-15):",
 #
 # A practical consequence: a gradient pushed back through softmax always sums to zero over the
 # scores. Softmax cannot say "raise every score", only "raise these relative to those".
+#
+# </details>
 
 # %% [markdown]
-# ## 5. Saturation: when one score dominates, the gradient vanishes
+# ## 5. Saturation: when one score dominates, the Jacobian vanishes
 #
 # **Predict.** Two scores, `[gap, 0]`. As the gap grows from 0 to 40, what happens to the
 # top weight, and to the largest entry of the Jacobian?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 for gap in (0, 2, 5, 10, 20, 40):
@@ -241,15 +286,26 @@ for gap in (0, 2, 5, 10, 20, 40):
     print(f"gap {gap:2d}: top weight {p[0]:.10f}, largest Jacobian entry {np.abs(softmax_jacobian(p)).max():.3g}")
 
 # %% [markdown]
-# At gap 0 the largest entry is `0.5 · 0.5 = 0.25`. By gap 10 it is about `4.5e-5`, and
-# by gap 40 it is `4e-18`: numerically nothing. Each entry is `p_i (δ_ij - p_j)`. When one
+# At gap 0 the largest entry is `0.5 · 0.5 = 0.25`. By gap 10 it is `4.54e-05`, and by
+# gap 40 it is `4.25e-18`: numerically nothing. Each entry is `p_i (δ_ij - p_j)`. When one
 # weight is almost 1, its own entry `p(1 - p)` is almost 0, and every other entry carries a
 # factor `p_i` or `p_j` that is almost 0. The softmax is **saturated**: nudging any score
-# barely moves any weight, so the gradient that should tell the model how to change its
-# scores vanishes, and learning through this softmax stalls.
+# barely moves any weight.
+#
+# Does that stop learning? Not by itself. What reaches the scores is, by the chain rule, the
+# Jacobian applied to the slope of whatever the weights feed into: `∂L/∂s = Jᵀ ∂L/∂p`. When
+# that slope stays moderate, as in attention, where the weights only average value vectors
+# (section 6), a vanishing Jacobian means a vanishing gradient and the scores stop learning.
+# When the slope grows as a weight shrinks, the two can cancel: cross-entropy's slope is
+# `-1 / p_y`, and sections 7 to 10 show that its gradient is largest exactly when the softmax is
+# saturated on the wrong answer.
 #
 # The figure shows the largest entry for 2 choices and for 8 (one score `gap` above seven
 # scores of 0). **Predict.** Which saturates sooner?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 gaps = np.linspace(0, 30, 121)
@@ -268,25 +324,48 @@ show(fig, alt="Line chart on a log scale of the largest Jacobian entry against t
               "scale to about 1e-13 at gap 30; for 8 choices (dashed orange) it starts near 0.11, "
               "rises to about 0.25 near gap 2, then falls with the same slope, about 7 times higher.")
 
+# %%
+def largest_entry(gap, n):
+    """The largest |Jacobian entry| for one score `gap` above n - 1 scores of 0."""
+    return np.abs(softmax_jacobian(stable_softmax(np.r_[gap, np.zeros(n - 1)]))).max()
+
+
+print(f"one more unit of gap (20 to 21) divides the largest entry by {largest_entry(20, 2) / largest_entry(21, 2):.4f}"
+      f" (e = {np.e:.4f})")
+print(f"at gap 30, 8 choices run {largest_entry(30, 8) / largest_entry(30, 2):.2f} times higher than 2")
+peak = max(gaps, key=lambda g: largest_entry(g, 8))
+print(f"8 choices: {largest_entry(0, 8):.3f} at gap 0, highest ({largest_entry(peak, 8):.3f}) at gap {peak:.2f};"
+      f" log 7 = {np.log(7):.2f}")
+
 # %% [markdown]
-# Both lines fall with the same slope: each extra unit of gap divides the gradient by
-# `e ≈ 2.7`. With seven rivals the top weight leaves about seven times more to share, so the
-# 8-choice line runs about 7 times higher and needs a gap about `log 7 ≈ 2` larger to saturate
-# as much. Either way, a gap of a few tens is enough to silence the gradient.
+# Both lines fall with the same slope: each extra unit of gap divides the largest entry by
+# `e`. With seven rivals the top weight leaves about seven times more to share, so the
+# 8-choice line runs 7 times higher and needs a gap about `log 7 = 1.95` larger to saturate
+# as much. Either way, a gap of a few tens makes the Jacobian numerically zero.
 
 # %% [markdown]
 # ## 6. Why attention divides by √d_k
 #
 # Lesson 07 scaled the attention scores `q · k` by `1 / √d_k`. Here is the reason in
-# gradient terms. A dot product of two random vectors of width `d_k` (entries of variance 1)
-# has a standard deviation of `√d_k`: wide vectors give large score gaps, and large gaps
-# saturate the softmax.
+# gradient terms. In attention the weights only average the value vectors, `o = Σ_j p_j v_j`,
+# so the slope after the softmax, `∂L/∂p_j = v_j · ∂L/∂o`, does not grow when a weight
+# shrinks: the gradient that reaches the scores (and through them the query and key
+# projections) is the Jacobian times a moderate vector, and it vanishes with the Jacobian.
+# Saturation does stall attention.
+#
+# A dot product of two random vectors of width `d_k` (independent entries of mean 0 and
+# variance 1) has a standard deviation of `√d_k`: wide vectors give large score gaps, and
+# large gaps saturate the softmax.
 #
 # **Predict.** For one query and 8 random keys, how will the largest Jacobian entry change
 # as `d_k` grows from 4 to 1024, without the scale and with it?
+# (Not graded: write your guess in the one-line cell below, then run on.)
 
 # %%
-rng = np.random.default_rng(9)
+# Your guess (not graded):
+
+# %%
+rng, spread_rng = np.random.default_rng(9), np.random.default_rng(90)
 widths = [4, 16, 64, 256, 1024]
 median_unscaled, median_scaled = [], []
 for d_k in widths:
@@ -298,8 +377,9 @@ for d_k in widths:
         scaled.append(np.abs(softmax_jacobian(stable_softmax(scores / np.sqrt(d_k)))).max())
     median_unscaled.append(np.median(unscaled))
     median_scaled.append(np.median(scaled))
-    print(f"d_k = {d_k:4d}: median largest entry {median_unscaled[-1]:.1e} unscaled, "
-          f"{median_scaled[-1]:.2f} scaled by 1/sqrt(d_k)")
+    spread = np.std([spread_rng.standard_normal(d_k) @ spread_rng.standard_normal(d_k) for _ in range(2000)])
+    print(f"d_k = {d_k:4d}: spread of q·k {spread:5.1f} (sqrt(d_k) = {np.sqrt(d_k):4.1f}); median largest entry "
+          f"{median_unscaled[-1]:.1e} unscaled, {median_scaled[-1]:.2f} scaled by 1/sqrt(d_k)")
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 3.6))
@@ -315,13 +395,451 @@ show(fig, alt="Log-log chart of the median largest Jacobian entry against the ke
               "(blue squares, dashed) stay flat near 0.2.")
 
 # %% [markdown]
-# Unscaled, the typical gap grows like `√d_k` and the gradient collapses: at `d_k = 1024` the
-# largest entry is about `5e-7` instead of about `0.2`. Dividing by `√d_k` keeps the spread of
-# the scores near 1 at every width, so the gradient stays healthy. That is the job of the
-# fixed `1 / √d_k` factor: it is an architectural scale, not a temperature to tune.
+# Unscaled, the spread of the scores grows like `√d_k` and the gradient collapses: at
+# `d_k = 1024` the median largest entry is `5.4e-07` instead of `0.22`. Dividing by `√d_k`
+# keeps the spread of the scores near 1 at every width, so the gradient stays healthy. That
+# is the job of the fixed `1 / √d_k` factor: it is an architectural scale, not a temperature
+# to tune.
 
 # %% [markdown]
-# ## 7. A row too long to hold at once
+# ## 7. The gradient that training uses
+#
+# Training does not stop at the weights. A classifier, or a language model choosing its next
+# token, scores its logits `z` with lesson 08's cross-entropy against the right class `y`:
+# `L = LSE(z) - z_y`. To learn, it needs `∂L/∂z_j`, one number per logit.
+#
+# - `∂ LSE(z) / ∂z_j = exp(z_j) / Σ_k exp(z_k) = p_j`: the derivative of log-sum-exp is softmax.
+# - `∂z_y / ∂z_j` is 1 for `j = y` and 0 for every other `j`: the "one-hot" vector of `y`.
+#
+# So the gradient of the loss is the weights minus the answer:
+#
+# $$\frac{\partial L}{\partial z} = \operatorname{softmax}(z) - \operatorname{onehot}(y)$$
+#
+# Every wrong class gets `p_j`, positive: lower its logit by as much weight as it took. The
+# target gets `p_y - 1`, negative: raise its logit by as much weight as it still lacks. Like
+# every gradient that passes through softmax, it sums to 0 over the logits (section 4).
+#
+# The same answer through the Jacobian: the loss is `-log p_y`, whose slope is `-1 / p_y` on
+# `p_y` and 0 on every other weight. The chain rule multiplies it by row `y` of `J`,
+# `p_y (δ_yj - p_j)`, and the factor `p_y` cancels:
+# `-(1 / p_y) · p_y (δ_yj - p_j) = p_j - δ_yj`. The Jacobian shrinks with `p_y` exactly as
+# fast as the loss's slope grows. Frameworks do not compute it that way, because `p_y` can be
+# 0 in floating point (lesson 08) and `0 · (1 / 0)` is `nan`: they fuse softmax and
+# cross-entropy and compute `p - onehot(y)` from the logits, one more reason PyTorch's
+# `cross_entropy` takes logits.
+
+# %% [markdown]
+# ## 8. Exercise: `cross_entropy_grad`
+#
+# Write `cross_entropy_grad(logits, target)`: for every row, the gradient of that row's own
+# cross-entropy loss with respect to its logits, `softmax(row) - onehot(target)`.
+#
+# - `logits` and `target` are what lesson 08's `cross_entropy` takes: the classes on the last
+#   axis, and one integer class per row (a single integer for a single row; an integer array
+#   or list of shape `logits.shape[:-1]` for a batch);
+# - return an array **shaped like `logits`**: row `i` is the gradient of row `i`'s loss. Do not
+#   divide by the number of rows: the gradient of the *mean* loss would, and that is one step
+#   later, like the mean itself;
+# - a confidently wrong row, such as `[1000, 0]` with target 1, must give its large gradient,
+#   never `nan`; a row far from zero, such as `[1e12, 1e12 - 1]`, the same gradient as
+#   `[1, 0]`; a logit of `-inf` (a class ruled out) gets gradient 0;
+# - dtypes as in lesson 08: lists and integer logits give float64, float32 stays float32;
+#   never change the inputs, never warn.
+#
+# The new piece is `onehot(target)` for a whole batch at once: for each row, a 1 in the
+# target's column and 0 elsewhere. Think of it as a question asked of every column number:
+# is it this row's target?
+
+# %% nbgrader="solution" grade_id="cross_entropy_grad"
+def cross_entropy_grad(logits, target):
+    """Gradient of each row's cross-entropy with respect to its logits: softmax(row) - onehot(target)."""
+    ### BEGIN SOLUTION
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    t = np.asarray(target)
+    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
+    weights = evidence / evidence.sum(axis=-1, keepdims=True)
+    onehot = np.arange(x.shape[-1]) == t[..., np.newaxis]
+    return weights - onehot
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_cross_entropy_grad_public" points=1 function="cross_entropy_grad"
+check_call(cross_entropy_grad, [2.0, 0.0, -1.0], 0, expect=[-0.15620526551866054, 0.11419519938459449, 0.04201006613406605])
+check_call(cross_entropy_grad, [[2.0, 0.0, -1.0], [0.0, 0.0, 0.0]], [2, 1],
+           expect=[[0.8437947344813395, 0.11419519938459449, 0.04201006613406605 - 1.0], [1 / 3, 1 / 3 - 1.0, 1 / 3]])
+passed("cross_entropy_grad")
+
+# %% nbgrader="tests" grade_id="test_cross_entropy_grad_values" points=1 function="cross_entropy_grad"
+### BEGIN HIDDEN TESTS
+# property value: softmax(row) - onehot(target) for every row, as a float64 reference computes it (the journey scores, generated batches)
+# property unchanged: neither the logits nor the targets are modified
+# property shift: adding one constant to every logit of a row leaves its gradient unchanged, also constants far beyond exp's range
+from grader.learner.checks import check_generated
+
+
+def _grad_rows(x, t):
+    """Reference gradient per row in float64, with a loop: exp(row - max) over its sum, minus 1 at the target."""
+    x = np.asarray(x, dtype=np.float64)
+    rows, targets = x.reshape(-1, x.shape[-1]), np.asarray(t).reshape(-1)
+    out = []
+    for _r, _k in zip(rows, targets):
+        _e = np.exp(_r - _r.max())
+        _g = _e / _e.sum()
+        _g[_k] -= 1.0
+        out.append(_g)
+    return np.array(out).reshape(x.shape)
+
+
+def _draw_batch(rng, size):
+    """Logits with up to two leading axes, rows at their own levels and spreads, and a random target per row."""
+    shape = tuple(int(k) for k in rng.integers(1, 4, size=rng.integers(0, 3))) + (int(rng.integers(1, 3 + size // 2)),)
+    level = rng.uniform(-3000.0, 3000.0, size=shape[:-1] + (1,)) if len(shape) > 1 else 0.0
+    x = level + 10.0 ** rng.uniform(-1.0, 1.5, size=shape[:-1] + (1,)) * rng.normal(size=shape)
+    target = rng.integers(0, shape[-1], size=shape[:-1])
+    return x, (int(target) if target.ndim == 0 else target)
+
+
+_journey = np.array([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
+for _k in range(6):
+    check_call(cross_entropy_grad, _journey, _k, expect=_grad_rows(_journey, _k))
+_logits = np.random.default_rng(9).normal(scale=3.0, size=(4, 5))
+_targets = np.array([4, 0, 2, 2])
+check_call(cross_entropy_grad, _logits, _targets, expect=_grad_rows(_logits, _targets))
+# property shift
+_base = np.array([0.5, -1.0, 2.0, 0.0])
+_shifts = np.array([0.0, 1000.0, -1000.0, 4096.5, -123456.25])
+check_call(cross_entropy_grad, _base + _shifts[:, None], np.array([0, 1, 2, 3, 1]),
+           expect=_grad_rows(np.broadcast_to(_base, (5, 4)), [0, 1, 2, 3, 1]))
+check_generated(cross_entropy_grad, _draw_batch, reference=_grad_rows, seed=931, examples=14)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_cross_entropy_grad_per_row" points=1 function="cross_entropy_grad"
+### BEGIN HIDDEN TESTS
+# property per_row: row i is the gradient of row i's own loss, from its own logits and its own target, never divided by the number of rows (that is the mean loss's gradient)
+def _grad_rows(x, t):
+    """Reference gradient per row in float64, with a loop: exp(row - max) over its sum, minus 1 at the target."""
+    x = np.asarray(x, dtype=np.float64)
+    rows, targets = x.reshape(-1, x.shape[-1]), np.asarray(t).reshape(-1)
+    out = []
+    for _r, _k in zip(rows, targets):
+        _e = np.exp(_r - _r.max())
+        _g = _e / _e.sum()
+        _g[_k] -= 1.0
+        out.append(_g)
+    return np.array(out).reshape(x.shape)
+
+
+_same = np.tile([2.0, 0.0, -1.0], (3, 1))
+check_call(cross_entropy_grad, _same, np.array([0, 1, 2]), expect=_grad_rows(_same, [0, 1, 2]))
+_sq = np.array([[3.0, 1.0], [0.0, 2.0]])
+check_call(cross_entropy_grad, _sq, [1, 1], expect=_grad_rows(_sq, [1, 1]))
+_tall = np.array([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0], [0.0, 5.0, 0.0], [1.0, 1.0, 1.0], [-2.0, 0.0, 2.0]])
+check_call(cross_entropy_grad, _tall, np.array([2, 2, 0, 1, 0]), expect=_grad_rows(_tall, [2, 2, 0, 1, 0]))
+_cube = np.random.default_rng(93).normal(scale=2.0, size=(2, 3, 4))
+check_call(cross_entropy_grad, _cube, np.array([[0, 3, 1], [2, 2, 0]]), expect=_grad_rows(_cube, [[0, 3, 1], [2, 2, 0]]))
+_vocabulary = np.random.default_rng(94).normal(scale=4.0, size=(2, 300))
+check_call(cross_entropy_grad, _vocabulary, np.array([257, 3]), expect=_grad_rows(_vocabulary, [257, 3]))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_cross_entropy_grad_confident" points=1 function="cross_entropy_grad"
+### BEGIN HIDDEN TESTS
+# property confidently_wrong: a confidently wrong row gives about +1 on the class it favours and -1 on the target, the largest gradient a row can have, never nan, 0 or inf; a confidently right row gives about 0
+# property signs: the target's entry lies between -1 and 0 and every other entry between 0 and 1, so that a step against the gradient raises the target's logit and lowers the others
+check_call(cross_entropy_grad, [20.0, 0.0], 1, expect=[0.9999999979388463, 2.0611536181902033e-09 - 1.0])
+check_call(cross_entropy_grad, [20.0, 0.0], 0, expect=[0.9999999979388463 - 1.0, 2.0611536181902033e-09])
+check_call(cross_entropy_grad, np.array([[1000.0, 0.0], [0.0, 1000.0]]), np.array([1, 1]), expect=[[1.0, -1.0], [0.0, 0.0]])
+check_call(cross_entropy_grad, np.array([0.0, 800.0, 0.0]), 2, expect=[0.0, 1.0, -1.0])
+check_call(cross_entropy_grad, np.array([[4.0, 1.0, 0.0, 1.0]]), np.array([2]),
+           expect=[[0.8945425763836083, 0.044536652408375864, 0.016384118799640083 - 1.0, 0.044536652408375864]])
+check_call(cross_entropy_grad, np.array([0.5, 0.25]), 0, expect=[0.5621765008857981 - 1.0, 0.4378234991142019])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_cross_entropy_grad_extremes" points=1 function="cross_entropy_grad"
+### BEGIN HIDDEN TESTS
+# property extremes: logits up to about ±1e300, rows far apart from each other, rows far from zero (near ±1e12) with gaps of about 1, and -inf logits of other classes (gradient 0 there) give the right gradient, never inf or nan
+_inf = np.inf
+check_call(cross_entropy_grad, [[1000.0, 1001.0], [-1000.0, -1001.0]], [0, 0],
+           expect=[[-0.7310585786300049, 0.7310585786300049], [-0.2689414213699951, 0.2689414213699951]])
+check_call(cross_entropy_grad, np.array([[1e300, 0.0, -1e300]] * 3), np.array([0, 1, 2]),
+           expect=[[0.0, 0.0, 0.0], [1.0, -1.0, 0.0], [1.0, 0.0, -1.0]])
+_masked = np.array([[-_inf, 2.0, 0.0, -_inf], [5.0, -_inf, -_inf, -_inf], [-1e12, -_inf, 1e12, 0.0]])
+check_call(cross_entropy_grad, _masked, np.array([1, 0, 0]),
+           expect=[[0.0, 0.8807970779778823 - 1.0, 0.11920292202211755, 0.0], [0.0, 0.0, 0.0, 0.0],
+                   [-1.0, 0.0, 1.0, 0.0]])
+_huge32 = np.array([[1e30, 0.0, -1e30], [-1e30, -_inf, -2e30]], dtype=np.float32)
+check_call(cross_entropy_grad, _huge32, [2, 0], expect=[[1.0, 0.0, -1.0], [0.0, 0.0, 0.0]], dtype=np.float32)
+check_call(cross_entropy_grad, [-1e300, -_inf, -1e300 * 1.5], 2, expect=[1.0, 0.0, -1.0])
+check_call(cross_entropy_grad, np.array([[-1e12, -1e12 - 1.0], [3.0, 1e12]]), np.array([1, 0]),
+           expect=[[0.7310585786300049, -0.7310585786300049], [-1.0, 1.0]])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_cross_entropy_grad_shapes" points=1 function="cross_entropy_grad"
+### BEGIN HIDDEN TESTS
+# property shapes: the logits' own shape, for any leading axes, axes of length 1, a batch of one row, a single row and rows of one class (gradient 0)
+# property returns_array: returns a NumPy array, for a single row too, never a list or a number
+from grader.learner.checks import check_generated
+
+
+def _grad_rows(x, t):
+    """Reference gradient per row in float64, with a loop: exp(row - max) over its sum, minus 1 at the target."""
+    x = np.asarray(x, dtype=np.float64)
+    rows, targets = x.reshape(-1, x.shape[-1]), np.asarray(t).reshape(-1)
+    out = []
+    for _r, _k in zip(rows, targets):
+        _e = np.exp(_r - _r.max())
+        _g = _e / _e.sum()
+        _g[_k] -= 1.0
+        out.append(_g)
+    return np.array(out).reshape(x.shape)
+
+
+def _draw_shapes(rng, size):
+    """Logits with one to four axes, many of them of length 1, and a target per row."""
+    shape = tuple(int(rng.choice([1, 1, 2, 3])) for _ in range(int(rng.integers(1, 5))))
+    target = rng.integers(0, shape[-1], size=shape[:-1])
+    return rng.normal(scale=3.0, size=shape), (int(target) if target.ndim == 0 else target)
+
+
+check_call(cross_entropy_grad, [[2.0, 0.0, -1.0]], np.array([0]), expect=_grad_rows([[2.0, 0.0, -1.0]], [0]))
+check_call(cross_entropy_grad, np.array([[[2.0, 0.0, -1.0]], [[0.0, 0.0, 0.0]]]), np.array([[0], [1]]),
+           expect=_grad_rows([[[2.0, 0.0, -1.0]], [[0.0, 0.0, 0.0]]], [[0], [1]]))
+check_call(cross_entropy_grad, np.array([[5.0], [-3.0], [0.25]]), np.zeros(3, dtype=int), expect=[[0.0], [0.0], [0.0]])
+check_call(cross_entropy_grad, [7.0], 0, expect=[0.0])
+check_call(cross_entropy_grad, np.array([1.0, 3.0]), 1, expect=_grad_rows([1.0, 3.0], 1))
+_four = np.arange(24.0).reshape(1, 2, 3, 4) / 8
+check_call(cross_entropy_grad, _four, np.array([[[0, 1, 2], [3, 3, 0]]]),
+           expect=_grad_rows(_four, [[[0, 1, 2], [3, 3, 0]]]))
+check_generated(cross_entropy_grad, _draw_shapes, reference=_grad_rows, seed=932, examples=10)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_cross_entropy_grad_dtype" points=1 function="cross_entropy_grad"
+### BEGIN HIDDEN TESTS
+# property dtype: float32 logits give float32, float64 give float64; lists and integer logits of any width (unsigned ones too) give float64
+# property targets: targets of any integer dtype, given as a Python int, a NumPy integer, a list or an array
+def _grad_rows(x, t):
+    """Reference gradient per row in float64, with a loop: exp(row - max) over its sum, minus 1 at the target."""
+    x = np.asarray(x, dtype=np.float64)
+    rows, targets = x.reshape(-1, x.shape[-1]), np.asarray(t).reshape(-1)
+    out = []
+    for _r, _k in zip(rows, targets):
+        _e = np.exp(_r - _r.max())
+        _g = _e / _e.sum()
+        _g[_k] -= 1.0
+        out.append(_g)
+    return np.array(out).reshape(x.shape)
+
+
+_abc = [[2.0, 0.0, -1.0], [0.5, 1.5, -0.5]]
+check_call(cross_entropy_grad, np.array(_abc, dtype=np.float32), [2, 1], expect=_grad_rows(_abc, [2, 1]),
+           dtype=np.float32)
+check_call(cross_entropy_grad, np.array(_abc), [2, 1], expect=_grad_rows(_abc, [2, 1]), dtype=np.float64)
+check_call(cross_entropy_grad, np.array([200.0, 0.0], dtype=np.float32), 1, expect=[1.0, -1.0], dtype=np.float32)
+check_call(cross_entropy_grad, _abc, [0, 2], expect=_grad_rows(_abc, [0, 2]), dtype=np.float64)
+check_call(cross_entropy_grad, [[1, 2, 3], [0, 0, 1]], [2, 0], expect=_grad_rows([[1, 2, 3], [0, 0, 1]], [2, 0]),
+           dtype=np.float64)
+for _dtype, _ints in ((np.int8, [[-100, 100], [3, 4]]), (np.uint8, [[0, 200], [3, 4]]),
+                      (np.int16, [[-30000, 30000], [7, 7]]), (np.uint16, [[0, 60000], [5, 9]]),
+                      (np.int32, [[-5, 5], [1, 2]]), (np.int64, [[2, 0], [0, 2]])):
+    check_call(cross_entropy_grad, np.array(_ints, dtype=_dtype), [0, 1], expect=_grad_rows(_ints, [0, 1]),
+               dtype=np.float64)
+# property targets
+for _dtype in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.intp):
+    check_call(cross_entropy_grad, np.array(_abc), np.array([2, 1], dtype=_dtype), expect=_grad_rows(_abc, [2, 1]))
+check_call(cross_entropy_grad, [2.0, 0.0, -1.0], np.int64(1), expect=_grad_rows([2.0, 0.0, -1.0], 1))
+check_call(cross_entropy_grad, np.array([2.0, 0.0, -1.0]), np.uint8(2), expect=_grad_rows([2.0, 0.0, -1.0], 2))
+check_call(cross_entropy_grad, np.array([2.0, 0.0, -1.0]), np.array(0, dtype=np.int16),
+           expect=_grad_rows([2.0, 0.0, -1.0], 0))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_cross_entropy_grad_quiet" points=1 function="cross_entropy_grad"
+### BEGIN HIDDEN TESTS
+# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+from grader.learner.checks import check_quiet
+
+check_quiet(cross_entropy_grad, [[1000.0, 0.0], [-1000.0, -1001.0]], [1, 0])
+check_quiet(cross_entropy_grad, np.array([[1e300, 0.0, -1e300], [-np.inf, 1.0, -np.inf]]), np.array([0, 1]))
+check_quiet(cross_entropy_grad, np.array([[200.0, 0.0], [-np.inf, -1e30]], dtype=np.float32), [1, 1])
+check_quiet(cross_entropy_grad, np.array([[-1e300, -np.inf], [-1e12, 1e12]]), np.array([0, 0]))
+check_quiet(cross_entropy_grad, [0.0, -1000.0, 1000.0], 1)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 9. Check it against finite differences
+#
+# Measure the slope as in section 3, now of the loss: nudge logit `j` by `±h` and divide the
+# change in `cross_entropy` by `2h`. Take the journey scores as logits, and say that the right
+# answer for "journey" is "step" (class 5).
+#
+# **Predict.** Which entries of the gradient are negative? What do they sum to?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+tokens = ["Your", "journey", "starts", "with", "one", "step"]
+target = 5
+gradient = cross_entropy_grad(journey_scores, target)
+measured = np.empty_like(journey_scores)
+for j in range(len(journey_scores)):
+    nudge = np.zeros_like(journey_scores)
+    nudge[j] = h
+    measured[j] = (cross_entropy(journey_scores + nudge, target) - cross_entropy(journey_scores - nudge, target)) / (2 * h)
+print("gradient:", gradient)
+print(f"largest difference from central differences: {np.abs(gradient - measured).max():.1e}")
+print("formula and measurement agree within 1e-9:", bool(np.abs(gradient - measured).max() < 1e-9))
+print(f"sum of the gradient: {gradient.sum():.1e}")
+print(f"weight of 'step' {stable_softmax(journey_scores)[target]:.4f}, minus 1: {stable_softmax(journey_scores)[target] - 1:.4f}")
+
+# %% [markdown]
+# One entry is negative, the target's: `-0.8419`, the weight "step" has (0.1581) minus the 1
+# it should have. Every other entry is that token's weight, `0.1385` for "Your", and so on.
+# The entries sum to 0 (up to rounding): the gradient moves weight between the choices and
+# never raises every logit at once.
+
+# %% [markdown]
+# ## 10. Saturated, and still learning
+#
+# **Predict (graded).** Logits `[20, 0]`, and the right answer is class 1: the softmax is
+# saturated, and wrong. Its Jacobian is tiny (section 5). Is the gradient of the loss tiny
+# too? Write "yes" or "no".
+
+# %% nbgrader="guess" grade_id="guess_saturated_gradient" prediction="predict_saturated_gradient"
+guess_saturated_gradient = ""  # your guess: "yes" or "no"
+### BEGIN SOLUTION
+guess_saturated_gradient = "no"
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_saturated_gradient" points=1
+check_guess("predict_saturated_gradient", guess_saturated_gradient, choices=["yes", "no"])
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_saturated_gradient", guess_saturated_gradient, "4869c95474adb336")
+### END HIDDEN TESTS
+
+# %%
+confidently_wrong = np.array([20.0, 0.0])
+weights = stable_softmax(confidently_wrong)
+print(f"weights: [{weights[0]:.10f}, {weights[1]:.1e}]")
+print(f"largest Jacobian entry: {np.abs(softmax_jacobian(weights)).max():.1e}")
+print("gradient of the loss, target 1 (wrong):", cross_entropy_grad(confidently_wrong, 1))
+print(f"gradient of the loss, target 0 (right): {cross_entropy_grad(confidently_wrong, 0)[0]:.1e} on the target")
+
+# %% [markdown]
+# <details><summary>Why (open it once you have answered)</summary>
+#
+# No. The Jacobian's largest entry is `2.1e-09`, and yet the gradient of the loss is `[1, -1]`,
+# the largest a gradient of cross-entropy can be: every entry lies between -1 and 1. The
+# gradient of cross-entropy vanishes only when the model is right and sure (`-2.1e-09` for
+# target 0). Section 5's saturation stalls learning when the slope after the softmax stays
+# moderate. A squared error on the weights, `Σ (p - onehot(y))²`, is such a loss: its gradient
+# is the Jacobian times `2 (p - onehot(y))`, a vector of at most 2.
+#
+# </details>
+
+# %% [markdown]
+# **Predict.** Starting from `[20, 0]` with target 1, 100 steps downhill (each step subtracts
+# the gradient): what weight does class 1 reach with each loss?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+def walk_downhill(logits, gradient_of, steps=100, learning_rate=1.0):
+    """The logits after `steps` steps of gradient descent, each subtracting learning_rate * gradient."""
+    for _ in range(steps):
+        logits = logits - learning_rate * gradient_of(logits)
+    return logits
+
+
+def squared_error_grad(logits, target):
+    """Gradient of sum((p - onehot)**2) with respect to the logits: the Jacobian times 2 (p - onehot)."""
+    p = stable_softmax(logits)
+    return softmax_jacobian(p).T @ (2 * (p - np.eye(len(p))[target]))
+
+
+for name, gradient_of in (("cross-entropy", lambda z: cross_entropy_grad(z, 1)),
+                          ("squared error", lambda z: squared_error_grad(z, 1))):
+    after = walk_downhill(confidently_wrong, gradient_of)
+    print(f"{name:13}: logits after 100 steps {after}, weight of class 1 {stable_softmax(after)[1]:.4g}")
+
+# %% [markdown]
+# Cross-entropy walks out: class 1 ends with weight `0.9945`. The squared error barely moves
+# (class 1 keeps its weight of `2.061e-09`): its steps are as small as the Jacobian. That is
+# one reason classifiers and language models are trained with cross-entropy on the logits.
+
+# %% [markdown]
+# ### Side by side with PyTorch
+#
+# PyTorch computes gradients by automatic differentiation (`loss.backward()`). Its
+# `cross_entropy` averages over the batch by default (`reduction="mean"`); summed over the
+# rows (`reduction="sum"`), each row's gradient is that row's own, the gradient your function
+# returns. (Without PyTorch installed, this cell prints one line saying how to add it.)
+
+# %%
+torch = torch_or_none()
+if torch:
+    batch_logits = np.array([[8.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0, 0.0, 8.0], [20.0, 0.0, -1.0]])
+    batch_targets = np.array([0, 1, 0, 1])
+    for reduction in ("sum", "mean"):
+        z = torch.tensor(batch_logits, dtype=torch.float64, requires_grad=True)
+        torch.nn.functional.cross_entropy(z, torch.tensor(batch_targets), reduction=reduction).backward()
+        ours = cross_entropy_grad(batch_logits, batch_targets) / (len(batch_logits) if reduction == "mean" else 1)
+        print(f"reduction={reduction!r}: autograd's gradient matches cross_entropy_grad"
+              f"{' / 4' if reduction == 'mean' else ''}:", np.allclose(z.grad.numpy(), ours, rtol=1e-12, atol=1e-15))
+
+# %% [markdown]
+# ## 11. Measure wrong, walk downhill
+#
+# Put the two together: the loss measures how wrong the scores are, its gradient says which
+# way is downhill. Start from the journey scores with target "step" and take small steps
+# against the gradient, `scores ← scores - 0.5 · cross_entropy_grad(scores, 5)`.
+#
+# **Predict.** Will the loss reach 0? Will the sum of the six scores change?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+scores = journey_scores.copy()
+losses = [cross_entropy(scores, target)]
+for step in range(60):
+    scores = scores - 0.5 * cross_entropy_grad(scores, target)
+    losses.append(cross_entropy(scores, target))
+print(f"loss at the start: {losses[0]:.4f} (weight of 'step' {stable_softmax(journey_scores)[target]:.4f})")
+print(f"after 10 steps: {losses[10]:.4f}; after 60 steps: {losses[-1]:.4f} "
+      f"(weight of 'step' {stable_softmax(scores)[target]:.4f})")
+print("scores after 60 steps:", scores)
+print(f"sum of the scores: {journey_scores.sum():.4f} at the start, {scores.sum():.4f} after 60 steps")
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 3.6))
+ax.plot(range(len(losses)), losses, color=PALETTE[0], linewidth=2, label="cross-entropy of the journey scores")
+ax.axhline(0, color=PALETTE[3], linewidth=1, linestyle=":", label="a loss of 0 (weight 1 on 'step')")
+ax.set(title="Measure wrong, walk downhill: the loss falls step by step",
+       xlabel="gradient-descent step (learning rate 0.5)", ylabel="loss for target 'step'", ylim=(-0.05, 2.0))
+ax.legend(frameon=False)
+ax.grid(True, alpha=0.3)
+show(fig, alt="Line chart of the cross-entropy loss against the gradient-descent step, from 0 to 60, for the "
+              "journey scores with target 'step'. The solid blue line starts at 1.84, falls steeply to "
+              "0.24 after 10 steps, then ever more slowly, to 0.03 after 60 steps, approaching but never "
+              "touching the dotted vermillion line at 0.")
+
+# %% [markdown]
+# The loss falls quickly at first, from 1.8444 to 0.2395 in 10 steps, while "step" still
+# lacks most of its weight, then more and more slowly, to 0.0305 after 60 steps (weight
+# 0.9699): the step on the target's score is `0.5 (1 - p)`, and that shrinks as the weight
+# of "step" grows. It never reaches 0, which would take an infinite gap between the scores.
+# The sum of the scores stays where it was, because every gradient sums to 0: training
+# moves the scores apart, never all up or all down.
+
+# %% [markdown]
+# ## 12. A row too long to hold at once
 #
 # Now the forward pass. Lesson 05's stable softmax needs the row's max *before* it can start
 # the sum, so it reads the row three times: once for the max, once for the sum of
@@ -330,8 +848,8 @@ show(fig, alt="Log-log chart of the median largest Jacobian entry against the ke
 # memory on the GPU. Reading it three times, or storing it whole, is what we want to avoid.
 #
 # Maxim Milakov and Natalia Gimelshein (*Online normalizer calculation for softmax*, 2018)
-# get the max and the sum in **one** pass. Keep a running max `m` and a running sum `s = Σ exp(x - m)` over the scores
-# seen so far. When a new chunk raises the max from `m_old` to `m_new`, every term already
+# get the max and the sum in **one** pass. Keep a running max `m` and a running sum
+# `s = Σ exp(x - m)` over the scores seen so far. When a new chunk raises the max from `m_old` to `m_new`, every term already
 # in `s` was measured against the old max, `exp(x - m_old)`, and should now be
 # `exp(x - m_new) = exp(x - m_old) · exp(m_old - m_new)`. One multiplication fixes them all:
 #
@@ -341,6 +859,10 @@ show(fig, alt="Log-log chart of the median largest Jacobian entry against the ke
 #
 # **Predict.** The row `[1, 2, 5, 0, 3, 4]` arrives in three chunks: `[1, 2]`, `[5, 0]`,
 # `[3, 4]`. By what factor is `s` multiplied when the second chunk arrives?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 row_chunks = [np.array([1.0, 2.0]), np.array([5.0, 0.0]), np.array([3.0, 4.0])]
@@ -359,12 +881,17 @@ print(f"one sum over the whole row, sum(exp(x - 5)): {np.exp(whole_row - whole_r
 # raises the max from 2 to 5, so the sum so far, 1.3679, is multiplied by `exp(2 - 5) = 0.0498`
 # before the new chunk's evidence is added. The third does not raise the max: factor 1. The
 # final `m` and `s` are exactly the max and the total of the whole row, found in one pass.
+# The weights themselves are not written yet: that needs the final `m` and `s` (section 14).
 
 # %% [markdown]
-# ## 8. Two ways to get the rescaling wrong
+# ## 13. Two ways to get the rescaling wrong
 #
 # **Predict.** What final sum do you get if you never rescale `s`? If you rescale by
 # `exp(m_new - m_old)`, the wrong way round?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 def running_sum(chunks, rescale):
@@ -379,19 +906,42 @@ def running_sum(chunks, rescale):
 print(f"rescaled by exp(m_old - m_new): {running_sum(row_chunks, lambda old, new: np.exp(old - new)):.4f}")
 print(f"never rescaled:                 {running_sum(row_chunks, lambda old, new: 1.0):.4f}")
 print(f"rescaled by exp(m_new - m_old): {running_sum(row_chunks, lambda old, new: np.exp(new - old)):.4f}")
+print(f"the first chunk's sum, 1 + exp(-1) = {1 + np.exp(-1.0):.4f}, should shrink by exp(2 - 5) to "
+      f"{(1 + np.exp(-1.0)) * np.exp(-3.0):.4f}; the wrong way round multiplies it by exp(3) = {np.exp(3.0):.2f}")
+with np.errstate(over="ignore"):
+    jump = [np.array([0.0, 1.0]), np.array([1000.0, 999.0])]
+    print(f"with a jump of the max by 999: {running_sum(jump, lambda old, new: np.exp(new - old))} the wrong way round")
 
 # %% [markdown]
 # Never rescaling leaves `1 + exp(-1) = 1.3679` from the first chunk at full size when it
 # should have shrunk to 0.0681, so the total is too large and every weight too small. The wrong
-# direction multiplies by `exp(3) ≈ 20` instead of dividing, and the error grows with every
-# jump of the max (with a jump of 1000 it overflows to `inf`). Both are silent: nothing warns.
+# direction multiplies by `exp(3) = 20.09` instead of dividing, and the error grows with every
+# jump of the max; a jump of 999 overflows the sum to `inf`. On this row both mistakes are
+# silent: nothing warns, the sum is simply wrong. (The overflow does warn; the cell above
+# hides that warning to show the `inf`.)
 
 # %% [markdown]
-# ## 9. Read each chunk once
+# ## 14. Read each chunk once
 #
 # Chunks often come from a **generator**: they are computed or loaded one at a time and are
-# gone once read. **Predict.** The next cell loops twice over the same generator. How many
-# scores does each loop see?
+# gone once read.
+#
+# **Predict (graded).** The next cell loops twice over the same generator of the six scores
+# above. How many scores does the second loop see? Write a whole number.
+
+# %% nbgrader="guess" grade_id="guess_second_loop" prediction="predict_second_loop"
+guess_second_loop = ""  # your guess: a whole number from 0 to 12
+### BEGIN SOLUTION
+guess_second_loop = 0
+### END SOLUTION
+
+# %% nbgrader="tests" grade_id="predict_second_loop" points=1
+check_guess("predict_second_loop", guess_second_loop, choices=range(0, 13))
+### BEGIN HIDDEN TESTS
+from grader.learner.predictions import check_prediction
+
+check_prediction("predict_second_loop", guess_second_loop, "8f7d57a9abf82f0b")
+### END HIDDEN TESTS
 
 # %%
 def chunks_of(row, size):
@@ -405,16 +955,27 @@ print("first loop sees", sum(len(chunk) for chunk in stream), "scores")
 print("second loop sees", sum(len(chunk) for chunk in stream), "scores")
 
 # %% [markdown]
-# A generator runs once. A function that loops over its chunks twice (once for the max, once
-# for the sum) works on a list and silently gets nothing on a generator.
+# <details><summary>Why (open it once you have answered)</summary>
 #
-# So how do we write the weights at the end, once the final `m` and `s` are known? Keep, for
-# each chunk, its evidence `exp(x - m_then)` against the running max **at the time**, and that
-# max. At the end, rescale each kept piece by `exp(m_then - m)` and divide by `s`. This second
-# pass is cheap: it touches only what we kept, never the input again.
+# None: a generator runs once. A function that loops over its chunks twice (once for the max,
+# once for the sum) works on a list and silently gets nothing on a generator.
+#
+# </details>
 
 # %% [markdown]
-# ## 10. Exercise: `online_softmax`
+# So how do we write the weights at the end, once the final `m` and `s` are known? Keep, for
+# each chunk, its evidence `exp(x - m_then)` against the running max **at the time**, and that
+# max. At the end, rescale each kept piece by `exp(m_then - m)` and divide by `s`.
+#
+# That end is a **second pass**, over what we kept: one number of evidence per score, as large
+# as the row itself. So your `online_softmax` reads its input once, but it is not softmax in
+# one pass. Milakov and Gimelshein turn lesson 05's three passes into two (max and sum
+# together, then the weights), and no trick removes the second while the weights themselves
+# are the output: no weight is known before the last chunk has set the final max and sum.
+# Section 17 shows the one case where it goes away.
+
+# %% [markdown]
+# ## 15. Exercise: `online_softmax`
 #
 # Write `online_softmax(chunks)`:
 #
@@ -720,11 +1281,15 @@ check_call(online_softmax, _long, expect=_softmax_of_row(_long))
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 11. A long row, one pass
+# ## 16. A long row, one pass
 #
 # **Predict.** 100,000 scores from a generator, in chunks of 1,024, with the largest score
 # arriving in the very last chunk. Will `online_softmax` match `stable_softmax` of the whole
 # row?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
 
 # %%
 long_rng = np.random.default_rng(2018)
@@ -732,14 +1297,18 @@ long_row = long_rng.normal(scale=3.0, size=100_000)
 long_row[-5] = 40.0   # the max arrives late
 online = online_softmax(chunks_of(long_row, 1024))
 reference = stable_softmax(long_row)
-print("chunks:", -(-len(long_row) // 1024), "| weights:", online.shape, online.dtype)
+chunk_maxima = [chunk.max() for chunk in chunks_of(long_row, 1024)]
+records = sum(top > max(chunk_maxima[:k], default=-np.inf) for k, top in enumerate(chunk_maxima))
+print("chunks:", len(chunk_maxima), "| weights:", online.shape, online.dtype,
+      f"| the running max grew in {records} of the chunks")
 print(f"largest difference from stable_softmax: {np.abs(online - reference).max():.1e}")
 print("online_softmax matches stable_softmax:", bool(np.allclose(online, reference, rtol=1e-12, atol=1e-15)))
 
 # %% [markdown]
-# The max changed many times along the way (every chunk that held a new record), and each
-# time the running sum was rescaled; the result matches the three-pass stable softmax to
-# rounding. The same holds with forbidden positions, a single chunk, or a chunk per score:
+# The running max grew 6 times along the way (in every chunk that held a new record, the
+# last one among them), and each time the running sum was rescaled; the result matches
+# the three-pass stable softmax to rounding. The same holds with forbidden positions, a
+# single chunk, or a chunk per score:
 
 # %%
 masked_row = np.where(long_rng.random(2_000) < 0.3, -np.inf, long_rng.normal(size=2_000))
@@ -750,18 +1319,64 @@ for size in (1, 7, 256, 2_000):
     print(f"chunks of {size:4d}: matches stable_softmax: {same}")
 
 # %% [markdown]
-# ## 12. Per tile, as FlashAttention does
+# **How often is the row read, and how much is kept?** The next cell counts the scores each
+# way reads from its source, and measures with Python's `tracemalloc` the most memory
+# `online_softmax` holds at once while it runs.
+#
+# **Predict.** Will `online_softmax` hold less memory than the row itself?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+import tracemalloc
+
+
+def counted(row, size, tally):
+    """The chunks of `row`, adding the number of scores handed out to tally[0]."""
+    for chunk in chunks_of(row, size):
+        tally[0] += len(chunk)
+        yield chunk
+
+
+three_pass = [0]
+top = max(chunk.max() for chunk in counted(long_row, 1024, three_pass))                   # pass 1: the max
+total = sum(np.exp(chunk - top).sum() for chunk in counted(long_row, 1024, three_pass))   # pass 2: the sum
+three_pass_weights = np.concatenate([np.exp(chunk - top) / total for chunk in counted(long_row, 1024, three_pass)])
+one_read = [0]
+tracemalloc.start()
+online = online_softmax(counted(long_row, 1024, one_read))
+peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+print(f"three-pass stable softmax: reads the row {three_pass[0] / len(long_row):.0f} times")
+print(f"online_softmax: reads the row {one_read[0] / len(long_row):.0f} time")
+print(f"the row: {long_row.nbytes:,} bytes; online_softmax held up to {peak:,} bytes at once")
+print("online_softmax held at least as much as the row:", peak >= long_row.nbytes)
+
+# %% [markdown]
+# One read instead of three, but not less memory: the evidence kept for the second pass is as
+# large as the row (and the weights it returns are as large again). When the weights are the
+# output, this is the best there is.
+
+# %% [markdown]
+# ## 17. Per tile, as FlashAttention does
 #
 # In attention we rarely need the weights themselves: we need the **weighted sum of the
-# value vectors**, `o = Σ_i p_i v_i`. Then the online trick needs no stored pieces at all.
-# Keep a running max `m`, a running sum `s`, and a running **accumulator**
-# `acc = Σ exp(x_i - m) v_i` (one vector of width `d_v`). When a tile of keys raises the max,
-# rescale *both* `s` and `acc` by `exp(m_old - m_new)`; at the end, `o = acc / s`.
+# value vectors**, `o = Σ_i p_i v_i`. Then the second pass goes too: the weights are used as
+# they are made, and nothing of them is stored. Keep a running max `m`, a running sum `s`, and
+# a running **accumulator** `acc = Σ exp(x_i - m) v_i` (one vector of width `d_v`). When a
+# tile of keys raises the max, rescale *both* `s` and `acc` by `exp(m_old - m_new)`; at the
+# end, divide once: `o = acc / s`.
 #
-# This is the per-tile form that **FlashAttention** uses (Dao et al., *FlashAttention: Fast and
-# Memory-Efficient Exact Attention with IO-Awareness*, 2022): tiles of keys and
-# values are loaded into fast on-chip memory, and the full row of weights is never written
-# out, so memory grows with `d_v` instead of with the length of the context.
+# **FlashAttention** (Dao et al., *FlashAttention: Fast and Memory-Efficient Exact Attention
+# with IO-Awareness*, 2022) computes attention this way, loading tiles of keys and values into
+# fast on-chip memory and never writing out the matrix of weights. The form above, an
+# *unnormalised* accumulator divided once at the end, is **FlashAttention-2**'s (Dao,
+# *FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning*, 2023).
+# FlashAttention-1 keeps its output normalised after every tile: it multiplies the output so
+# far by `s_old · exp(m_old - m_new) / s_new` and adds the new tile's evidence times its values,
+# divided by `s_new`. The same numbers, with a division of the whole output in every tile.
 
 # %%
 def online_attention_row(query, keys, values, tile=64):
@@ -786,12 +1401,53 @@ print("tiled output:", tiled)
 print("full output: ", full)
 print("tiled attention matches the full computation:", bool(np.allclose(tiled, full, rtol=1e-12, atol=1e-14)))
 
+
+def normalised_attention_row(query, keys, values, tile=64):
+    """FlashAttention-1's form: the output kept normalised, rescaled by s_old exp(m_old - m_new) / s_new per tile."""
+    m, s, out, divisions = -np.inf, 0.0, np.zeros(values.shape[1]), 0
+    for start in range(0, len(keys), tile):
+        scores = keys[start:start + tile] @ query / np.sqrt(len(query))
+        m_new = max(m, scores.max())
+        evidence = np.exp(scores - m_new)
+        s_new = s * np.exp(m - m_new) + evidence.sum()
+        out = (out * (s * np.exp(m - m_new)) + evidence @ values[start:start + tile]) / s_new
+        m, s, divisions = m_new, s_new, divisions + out.size
+    return out, divisions
+
+
+normalised, divisions = normalised_attention_row(query, keys, values)
+tiles = -(-len(keys) // 64)
+print("FlashAttention-1's normalised form matches too:", bool(np.allclose(normalised, full, rtol=1e-12, atol=1e-14)))
+print(f"divisions of the output: {divisions} ({tiles} tiles of 64 keys, d_v = {values.shape[1]}) normalised per tile, "
+      f"{values.shape[1]} divided once at the end")
+
 # %% [markdown]
-# Same output, with only `m`, `s` and a 4-number accumulator kept between tiles instead of
-# 5,000 weights. FlashAttention does this for a block of queries at once. Under a causal mask
-# it skips the tiles wholly above the diagonal and masks the tiles that straddle it with
-# `-inf`; padding can make a whole tile `-inf` (the first tiles of a left-padded sequence, say),
-# which is why a chunk of nothing but `-inf` had to work in your `online_softmax`.
+# Same output, in one pass over the keys and values, with only `m`, `s` and a 4-number
+# accumulator kept between tiles instead of 5,000 weights. FlashAttention does this for a
+# block of queries at once. Under a causal mask it skips the tiles wholly above the diagonal
+# and masks the tiles that straddle it with `-inf`; padding can make a whole tile `-inf` (the
+# first tiles of a left-padded sequence, say), which is why a chunk of nothing but `-inf` had
+# to work in your `online_softmax`.
+#
+# **Predict.** What does this save in memory, per query and for a whole attention head?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+d_v, n_tokens = values.shape[1], len(keys)
+print(f"kept between tiles, per query: {2 + d_v} numbers (m, s and d_v = {d_v}), whether there are "
+      f"{n_tokens:,} keys or ten times as many")
+print(f"one head over N = {n_tokens:,} tokens: the weights would be N² = {n_tokens ** 2:,} numbers; "
+      f"m and s of every query are 2N = {2 * n_tokens:,}")
+
+# %% [markdown]
+# Per query, the memory grows with `d_v`, not with the length of the context. For a whole head
+# the `N × N` matrix of weights (25,000,000 numbers here) is never stored: besides its inputs
+# and its output, FlashAttention keeps a number or two per query (the max and the sum, or
+# FlashAttention-2's log-sum-exp, for the backward pass), memory that grows like `N` instead
+# of `N²`.
 
 # %% [markdown]
 # ## What carries forward
@@ -799,11 +1455,17 @@ print("tiled attention matches the full computation:", bool(np.allclose(tiled, f
 # - Softmax's Jacobian is `diag(p) - p pᵀ`: positive on the diagonal, negative elsewhere, and
 #   every row and column sums to zero because the weights always sum to 1 (and a common shift
 #   of the scores changes nothing).
-# - When one score dominates, every entry goes to zero: a saturated softmax passes back almost
-#   no gradient. Attention's `1 / √d_k` keeps its scores' spread near 1 at any width.
+# - When one score dominates, every entry goes to zero. That stalls learning where the slope
+#   after the softmax stays moderate, as in attention, whose `1 / √d_k` keeps its scores'
+#   spread near 1 at any width.
+# - It does not stall cross-entropy: the gradient of `LSE(z) - z_y` is `softmax(z) - onehot(y)`,
+#   largest when the model is confidently wrong and 0 only when it is right and sure.
+#   Measure wrong, walk downhill: that is training.
 # - A running max and a running sum rescaled by `exp(m_old - m_new)` give softmax's
-#   normaliser in one pass over the chunks of a row; add a rescaled accumulator of value
-#   vectors and you have the inner loop of FlashAttention.
+#   normaliser in one pass over the chunks of a row: two passes instead of three, with
+#   evidence kept as large as the row. Add a rescaled accumulator of value vectors and the
+#   weights are used as they are made: one pass, nothing stored but `m`, `s` and `d_v`
+#   numbers per query, the inner loop of FlashAttention.
 #
 # The same `m + log(s)` that the online pass ends with is the log-sum-exp of lesson 08: the
 # log of the total evidence, found without ever forming a number that overflows.

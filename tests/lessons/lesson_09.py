@@ -1,19 +1,62 @@
 """Lesson 09_gradient_and_online: the numbers its executed notebook must print."""
 
 NUMBERS = [
+    # the Jacobian, measured
+    "largest difference from central differences: 2.4e-12",
     "formula and measurement agree within 1e-9: True",
     " [-0.033   0.1813 -0.0555 -0.0295 -0.0257 -0.0376]",
     "every row and column sums to 0 (within 1e-15): True",
+    # saturation
     "gap  0: top weight 0.5000000000, largest Jacobian entry 0.25",
     "gap 10: top weight 0.9999546021, largest Jacobian entry 4.54e-05",
+    "gap 20: top weight 0.9999999979, largest Jacobian entry 2.06e-09",
     "gap 40: top weight 1.0000000000, largest Jacobian entry 4.25e-18",
+    "one more unit of gap (20 to 21) divides the largest entry by 2.7183 (e = 2.7183)",
+    "at gap 30, 8 choices run 7.00 times higher than 2",
+    "8 choices: 0.109 at gap 0, highest (0.250) at gap 2.00; log 7 = 1.95",
+    # why attention divides by sqrt(d_k)
+    "d_k =    4: spread of q·k   2.0 (sqrt(d_k) =  2.0); median largest entry 2.3e-01 unscaled, 0.21 scaled",
+    "d_k = 1024: spread of q·k  32.5 (sqrt(d_k) = 32.0); median largest entry 5.4e-07 unscaled, 0.22 scaled",
+    # the gradient of cross-entropy
+    "gradient: [ 0.1385  0.2379  0.2333  0.124   0.1082 -0.8419]",
+    "largest difference from central differences: 9.2e-12",
+    "weight of 'step' 0.1581, minus 1: -0.8419",
+    "weights: [0.9999999979, 2.1e-09]",
+    "largest Jacobian entry: 2.1e-09",
+    "gradient of the loss, target 1 (wrong): [ 1. -1.]",
+    "gradient of the loss, target 0 (right): -2.1e-09 on the target",
+    "cross-entropy: logits after 100 steps [ 7.4029 12.5971], weight of class 1 0.9945",
+    "squared error: logits after 100 steps [20.  0.], weight of class 1 2.061e-09",
+    "reduction='sum': autograd's gradient matches cross_entropy_grad: True",
+    "reduction='mean': autograd's gradient matches cross_entropy_grad / 4: True",
+    # measure wrong, walk downhill
+    "loss at the start: 1.8444 (weight of 'step' 0.1581)",
+    "after 10 steps: 0.2395; after 60 steps: 0.0305 (weight of 'step' 0.9699)",
+    "sum of the scores: 6.5617 at the start, 6.5617 after 60 steps",
+    # the running max and sum
+    "chunk [1. 2.]: rescale by 0.0000, running max 2, running sum 1.3679",
     "chunk [5. 0.]: rescale by 0.0498, running max 5, running sum 1.0748",
     "chunk [3. 4.]: rescale by 1.0000, running max 5, running sum 1.5781",
     "one sum over the whole row, sum(exp(x - 5)): 1.5781",
     "never rescaled:                 2.8778",
     "rescaled by exp(m_new - m_old): 28.9845",
+    "the first chunk's sum, 1 + exp(-1) = 1.3679, should shrink by exp(2 - 5) to 0.0681; "
+    "the wrong way round multiplies it by exp(3) = 20.09",
+    "with a jump of the max by 999: inf the wrong way round",
     "second loop sees 0 scores",
+    # a long row
+    "chunks: 98 | weights: (100000,) float64 | the running max grew in 6 of the chunks",
     "online_softmax matches stable_softmax: True",
     "chunks of    1: matches stable_softmax: True",
+    "three-pass stable softmax: reads the row 3 times",
+    "online_softmax: reads the row 1 time",
+    "the row: 800,000 bytes;",
+    "online_softmax held at least as much as the row: True",
+    # per tile, as FlashAttention does
     "tiled attention matches the full computation: True",
+    "FlashAttention-1's normalised form matches too: True",
+    "divisions of the output: 316 (79 tiles of 64 keys, d_v = 4) normalised per tile, 4 divided once at the end",
+    "kept between tiles, per query: 6 numbers (m, s and d_v = 4), whether there are 5,000 keys or ten times as many",
+    "one head over N = 5,000 tokens: the weights would be N² = 25,000,000 numbers; "
+    "m and s of every query are 2N = 10,000",
 ]

@@ -14,7 +14,7 @@ MISCONCEPTIONS = [
         "softmax_jacobian",
         "returned only diag(p): the outer product p p^T is missing, so the off-diagonal entries are 0 "
         "and the diagonal is p instead of p - p^2",
-        "subtract the outer product: np.diag(p) - np.outer(p, p)",
+        "raising score j also takes weight from every other choice: each entry loses p_i p_j, the diagonal included",
         """
 def softmax_jacobian(p):
     return np.diag(np.asarray(p, dtype=float))
@@ -25,7 +25,7 @@ def softmax_jacobian(p):
         "jacobian_missing_diag",
         "softmax_jacobian",
         "returned only -p p^T: the diag(p) term is missing, so the diagonal is -p^2 instead of p - p^2",
-        "add the diagonal matrix of p: np.diag(p) - np.outer(p, p)",
+        "raising a score raises its own weight: the diagonal entry p_i - p_i^2 needs a p_i of its own",
         """
 def softmax_jacobian(p):
     p = np.asarray(p, dtype=float)
@@ -38,7 +38,7 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "put p(1 - p) on the diagonal and left every off-diagonal entry 0: raising score j also lowers "
         "every other weight, by p_i p_j",
-        "the off-diagonal entries are -p_i p_j: np.diag(p) - np.outer(p, p)",
+        "raising score j lowers every other weight i too, by p_i p_j: the off-diagonal entries are not 0",
         """
 def softmax_jacobian(p):
     p = np.asarray(p, dtype=float)
@@ -51,7 +51,7 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "wrote p @ p.T for the outer product: on a 1-D array .T changes nothing, so that is the dot "
         "product (one number), subtracted from every entry",
-        "use np.outer(p, p), or p[:, None] * p[None, :], for the n x n matrix of products p_i p_j",
+        "the n x n matrix of all products p_i p_j is the outer product, not the dot product (.T leaves 1-D p as it is)",
         """
 def softmax_jacobian(p):
     p = np.asarray(p, dtype=float)
@@ -64,7 +64,7 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "subtracted the wrong way round (p p^T - diag(p)): raising a score must raise its own weight, "
         "so the diagonal is positive",
-        "write np.diag(p) - np.outer(p, p): positive diagonal, negative off-diagonal entries",
+        "raising a score must raise its own weight: the diagonal is positive, the rest negative",
         """
 def softmax_jacobian(p):
     p = np.asarray(p, dtype=float)
@@ -77,7 +77,7 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "multiplied by p along the wrong axis (p * (I - p)): entry (i, j) came out as p_j (delta_ij - p_j) "
         "instead of p_i (delta_ij - p_j)",
-        "row i is scaled by p_i: p[:, None] * (np.eye(len(p)) - p[None, :])",
+        "in p_i (delta_ij - p_j) row i is scaled by its own p_i: check which axis your p runs along",
         """
 def softmax_jacobian(p):
     p = np.asarray(p, dtype=float)
@@ -89,7 +89,7 @@ def softmax_jacobian(p):
         "jacobian_softmax_again",
         "softmax_jacobian",
         "applied softmax to p first: p is already the vector of weights, not the scores",
-        "use p as it is: np.diag(p) - np.outer(p, p)",
+        "p is already the output of a softmax: the Jacobian is written in terms of p itself",
         """
 def softmax_jacobian(p):
     x = np.asarray(p, dtype=float)
@@ -102,7 +102,7 @@ def softmax_jacobian(p):
         "jacobian_keeps_ints",
         "softmax_jacobian",
         "kept an integer p as integers, so the Jacobian came back as an integer array",
-        "make floats first: p = np.asarray(p, dtype=float)",
+        "weights are fractions: make p a float array before any arithmetic",
         """
 def softmax_jacobian(p):
     p = np.asarray(p)
@@ -115,7 +115,7 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "wrote the diagonal p - p^2 into p itself (p -= p * p): np.asarray does not copy an array that is "
         "already float, so the caller's weights were changed",
-        "compute the diagonal into a new array (d = p - p * p), or add p onto the diagonal of -np.outer(p, p)",
+        "a float array given to you may be the caller's own: compute into new arrays, never into p",
         """
 def softmax_jacobian(p):
     p = np.asarray(p, dtype=float)
@@ -130,7 +130,7 @@ def softmax_jacobian(p):
         "jacobian_fails_on_lists",
         "softmax_jacobian",
         "used array methods and indexing on p directly (p.size, p[:, None]), so a Python list fails",
-        "make an array first: p = np.asarray(p, dtype=float)",
+        "p may come as a Python list: make it a NumPy array first",
         """
 def softmax_jacobian(p):
     return p[:, None] * (np.eye(p.size) - p[None, :])
@@ -142,7 +142,7 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "squeezed p (np.squeeze) to be sure it is 1-D: a single weight becomes a 0-d array, and np.diag "
         "refuses it, so n = 1 fails",
-        "p is already 1-D; use it as it is (np.asarray(p, dtype=float)), or np.atleast_1d if you must reshape",
+        "p is already 1-D, a single weight included: reshaping it can only lose the n = 1 case",
         """
 def softmax_jacobian(p):
     p = np.squeeze(np.asarray(p, dtype=float))
@@ -154,7 +154,7 @@ def softmax_jacobian(p):
         "jacobian_nested_list",
         "softmax_jacobian",
         "built the matrix as a list of lists and returned it as it is, not as a NumPy array",
-        "wrap the rows in np.array(...) before returning, or build the matrix with np.diag and np.outer",
+        "the contract asks for a NumPy array: turn what you built into one before returning",
         """
 def softmax_jacobian(p):
     q = [float(v) for v in p]
@@ -167,7 +167,7 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "called np.diag on the column vector p.reshape(-1, 1): on a 2-D array np.diag reads the diagonal "
         "(here just p_0) instead of building a diagonal matrix",
-        "np.diag builds a matrix only from a 1-D array: np.diag(p) on the 1-D p, or np.diagflat(column)",
+        "on a 2-D array np.diag reads a diagonal instead of building one: build the diagonal matrix from the 1-D p",
         """
 def softmax_jacobian(p):
     col = np.asarray(p, dtype=float).reshape(-1, 1)
@@ -180,7 +180,7 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "put 1 (the delta alone) on the diagonal, np.eye(n) - p p^T: the diagonal entry is p_i (1 - p_i), "
         "the delta times p_i",
-        "multiply the delta by p_i: np.diag(p) - np.outer(p, p)",
+        "the diagonal entry is p_i (1 - p_i): the delta is multiplied by p_i like the rest of the entry",
         """
 def softmax_jacobian(p):
     p = np.asarray(p, dtype=float)
@@ -194,7 +194,7 @@ def softmax_jacobian(p):
         "online_softmax",
         "did not rescale the running sum when the max grew: the evidence summed so far was still "
         "measured against the old max",
-        "before adding a chunk, multiply the running sum by exp(m_old - m_new)",
+        "when the max grows, the sum so far was measured against the old max: shrink it before adding more",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -218,7 +218,7 @@ def online_softmax(chunks):
         "online_softmax",
         "rescaled the running sum by exp(m_new - m_old), the wrong way round: the old evidence must "
         "shrink when the max grows, by exp(m_old - m_new)",
-        "the factor is exp(m_old - m_new), at most 1",
+        "a larger max means smaller evidence: the factor that fixes the old sum is at most 1",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -244,7 +244,7 @@ def online_softmax(chunks):
         "online_softmax",
         "rescaled the running sum but not the evidence kept from earlier chunks: each piece was still "
         "measured against the max of its own time",
-        "at the end multiply each kept piece by exp(m_then - m_final) before dividing by the sum",
+        "every piece kept was measured against the max of its own time: bring each to the final max before dividing",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -267,7 +267,7 @@ def online_softmax(chunks):
         "online_each_chunk_normalised",
         "online_softmax",
         "normalised each chunk on its own, so every chunk summed to 1 instead of the whole row",
-        "the whole row shares one denominator: keep a running max and sum across the chunks",
+        "the whole row shares one denominator: the sum runs across all the chunks",
         """
 def online_softmax(chunks):
     out = []
@@ -283,7 +283,7 @@ def online_softmax(chunks):
         "online_first_chunk_max",
         "online_softmax",
         "shifted every chunk by the first chunk's max only: a much larger score arriving later overflows exp",
-        "update the running max with every chunk and rescale the running sum when it grows",
+        "a later chunk can hold a larger score: the max has to keep up with every chunk",
         """
 def online_softmax(chunks):
     m = None
@@ -304,7 +304,7 @@ def online_softmax(chunks):
         "online_reads_chunks_twice",
         "online_softmax",
         "looped over the chunks twice (once for the max, once for the sum): a generator is empty the second time",
-        "loop once: keep a running max, rescale the running sum when it grows, and keep what the output needs",
+        "a generator can be read once: everything the output needs must be found or kept in a single loop",
         """
 def online_softmax(chunks):
     m = max(np.max(chunk) for chunk in chunks)
@@ -319,7 +319,7 @@ def online_softmax(chunks):
         "online_softmax",
         "subtracted a running max of -inf when the first chunk was all -inf: -inf - (-inf) is nan, "
         "and the nan spread to every weight",
-        "skip the evidence of a chunk while the running max is still -inf (it is all zeros)",
+        "-inf minus -inf is nan: a chunk can add no evidence before a finite max exists",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -339,7 +339,7 @@ def online_softmax(chunks):
         "online_returns_pieces",
         "online_softmax",
         "returned a list with one array per chunk instead of one array for the whole row",
-        "join the pieces with np.concatenate before returning",
+        "the contract asks for one array for the whole row, not one per chunk",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -363,7 +363,7 @@ def online_softmax(chunks):
         "online_softmax",
         "started the running max at 0 instead of -inf: when every score is far below zero (below about "
         "-745), exp(x - 0) underflows to 0 and the weights come out 0 / 0 = nan",
-        "start the running max at -inf, so the first finite chunk sets it",
+        "0 is not below every score: the running max must start below anything a chunk can hold",
         """
 def online_softmax(chunks):
     m, total = 0.0, 0.0
@@ -384,7 +384,7 @@ def online_softmax(chunks):
         "online_softmax",
         "summed exp(x) without any running max: exp overflows to inf above about 709 and underflows to 0 "
         "below about -745, so the weights become nan",
-        "keep a running max m, take exp(x - m), and rescale the running sum by exp(m_old - m_new) when m grows",
+        "exp of a raw score overflows or underflows: measure every score against a running max",
         """
 def online_softmax(chunks):
     total = 0.0
@@ -402,7 +402,7 @@ def online_softmax(chunks):
         "online_softmax",
         "clipped the scores to [-700, 700] so that exp cannot overflow: scores beyond that all become the "
         "same number, so rows far from zero get the wrong weights",
-        "do not change the scores: subtract the running max instead, exp(x - m) is at most 1",
+        "clipping changes the scores; shifting by the running max keeps them and keeps exp in range",
         """
 def online_softmax(chunks):
     total = 0.0
@@ -420,7 +420,7 @@ def online_softmax(chunks):
         "online_softmax",
         "replaced -inf by -1e9 to avoid nan: when the allowed scores are themselves far below zero (-1e12), "
         "the forbidden positions get the weight",
-        "keep -inf as it is and skip a chunk's evidence while the running max is still -inf",
+        "a large finite number is not forbidden when the allowed scores are smaller still: keep -inf as it is",
         """
 def online_softmax(chunks):
     m, total = -1e9, 0.0
@@ -442,7 +442,7 @@ def online_softmax(chunks):
         "online_softmax",
         "let -inf - (-inf) make nan for an all -inf chunk and turned the nan into 0 afterwards (np.nan_to_num): "
         "the weights come out right, but NumPy warns 'invalid value' on every such chunk",
-        "skip a chunk's evidence while the running max is still -inf, so no nan is ever made",
+        "make no nan in the first place, rather than cleaning it up: nan warns as it is made",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -463,7 +463,7 @@ def online_softmax(chunks):
         "online_softmax",
         "divided the running sum by exp(m_new - m_old) instead of multiplying by exp(m_old - m_new): the same "
         "number, but exp overflows (NumPy warns) when the max jumps by more than about 709",
-        "multiply by exp(m_old - m_new): its exponent is never positive, so it cannot overflow",
+        "dividing by exp of a positive gap can overflow; multiplying by exp of the negative gap cannot",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -487,7 +487,7 @@ def online_softmax(chunks):
         "online_softmax",
         "skipped a chunk of nothing but -inf altogether, so its zeros are missing and the weights come out "
         "shorter than the row",
-        "a forbidden score still gets a weight, 0: keep zeros for every score of an all -inf chunk",
+        "a forbidden score still gets a weight, 0: the output has one weight per score",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -510,7 +510,7 @@ def online_softmax(chunks):
         "online_softmax",
         "shifted and exponentiated each chunk in place (x -= m, np.exp(x, out=x)): np.asarray does not copy "
         "a float chunk, so the caller's chunks were overwritten, and a reused buffer overwrites the kept evidence",
-        "compute into new arrays (e = np.exp(x - m)); never write into the chunks you are given",
+        "the chunks are the caller's (and a reused buffer's): compute into new arrays, never into the chunks",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -534,7 +534,7 @@ def online_softmax(chunks):
         "online_keeps_float32",
         "online_softmax",
         "used np.asarray(chunk) without a dtype, so float32 chunks give float32 weights instead of float64",
-        "convert each chunk with np.asarray(chunk, dtype=float): the weights are float64 whatever the chunks are",
+        "the contract asks for float64 weights whatever the chunks' dtype",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -557,7 +557,7 @@ def online_softmax(chunks):
         "online_fails_on_lists",
         "online_softmax",
         "called array methods on each chunk directly (chunk.max()), so a chunk given as a Python list fails",
-        "make each chunk an array first: x = np.asarray(chunk, dtype=float)",
+        "a chunk may come as a Python list: make it a NumPy array first",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -580,7 +580,7 @@ def online_softmax(chunks):
         "online_softmax",
         "joined the pieces with np.array(pieces) (np.stack): chunks of one size give a 2-D array (one row per "
         "chunk) and chunks of different sizes fail",
-        "join 1-D pieces end to end with np.concatenate(pieces)",
+        "the pieces are 1-D parts of one row: join them end to end, not as rows of a matrix",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -604,7 +604,7 @@ def online_softmax(chunks):
         "online_softmax",
         "joined the chunks with np.concatenate(chunks) first: a list works, but np.concatenate refuses an "
         "iterator such as a generator",
-        "loop over the chunks once with a for loop; a generator can be read only that way",
+        "a generator cannot be joined or measured up front: read it chunk by chunk",
         """
 def online_softmax(chunks):
     x = np.concatenate(chunks)
@@ -617,7 +617,7 @@ def online_softmax(chunks):
         "online_counts_chunks",
         "online_softmax",
         "looped over range(len(chunks)) and indexed the chunks: a generator has no length and no indexing",
-        "loop over the chunks themselves: for chunk in chunks",
+        "a generator has no length and no indexing: loop over the chunks themselves",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -641,7 +641,7 @@ def online_softmax(chunks):
         "online_softmax",
         "kept the chunks themselves for the output (kept.append(x)): a stream that reuses one buffer "
         "overwrites them, so at the end every kept chunk shows the last chunk's scores",
-        "keep a copy (np.array(chunk, dtype=float)) or what you computed from the chunk, never the chunk itself",
+        "a reused buffer is overwritten by the next chunk: keep what you computed from a chunk, or a copy of it",
         """
 def online_softmax(chunks):
     m, total = -np.inf, 0.0
@@ -663,7 +663,7 @@ def online_softmax(chunks):
         "online_softmax",
         "read the stream into a list (list(chunks)) without copying the chunks: with one reused buffer every "
         "element of the list is the same buffer, so the row comes out as the last chunk repeated",
-        "copy each chunk as you read it: [np.array(chunk, dtype=float) for chunk in chunks]",
+        "a reused buffer is overwritten by the next chunk: a list of the chunks ends up holding the last one n times",
         """
 def online_softmax(chunks):
     kept = list(chunks)
@@ -672,6 +672,348 @@ def online_softmax(chunks):
     return e / e.sum()
 """,
         breaks=("reused_buffer",),
+    ),
+    # cross_entropy_grad
+    Misconception(
+        "cegrad_sign_flipped",
+        "cross_entropy_grad",
+        "returned onehot(target) - softmax, the negative of the gradient: that is the way downhill, the direction "
+        "a training step moves, not the gradient itself",
+        "the gradient points uphill: the target's entry is its weight minus 1, which is never positive",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    return (np.arange(x.shape[-1]) == np.asarray(target)[..., None]) - p
+""",
+        breaks=("value", "signs", "confidently_wrong", "per_row"),
+    ),
+    Misconception(
+        "cegrad_no_shift",
+        "cross_entropy_grad",
+        "took the softmax without subtracting each row's max: exp overflows above about 709, and a confidently "
+        "wrong row such as [1000, 0] gives nan instead of [1, -1]",
+        "the softmax inside the gradient needs lesson 05's shift, like any other",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x)
+    p = e / e.sum(axis=-1, keepdims=True)
+    return p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
+""",
+        breaks=("extremes", "quiet", "confidently_wrong", "shift"),
+    ),
+    Misconception(
+        "cegrad_global_max",
+        "cross_entropy_grad",
+        "shifted every row by the largest logit of the whole batch: a row far below it underflows to 0 / 0 = nan",
+        "each row is its own softmax: shift it by its own max",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max())
+    p = e / e.sum(axis=-1, keepdims=True)
+    return p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
+""",
+        breaks=("extremes", "quiet", "shift"),
+    ),
+    Misconception(
+        "cegrad_returns_jacobian",
+        "cross_entropy_grad",
+        "returned the Jacobian of softmax, diag(p) - p p^T (an n x n matrix per row), instead of the gradient "
+        "of the loss, one number per logit",
+        "the loss is one number per row, so its gradient has one entry per logit: the shape of the logits",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits, dtype=float)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    return p[..., :, None] * np.eye(x.shape[-1]) - p[..., :, None] * p[..., None, :]
+""",
+        breaks=("shapes", "value"),
+    ),
+    Misconception(
+        "cegrad_weight_not_loss",
+        "cross_entropy_grad",
+        "differentiated the target's weight p_y instead of its loss -log p_y: p_y (p - onehot) is the gradient "
+        "of -p_y, which shrinks with p_y, so a confidently wrong row gets almost no gradient",
+        "the loss is -log p_y: its slope -1 / p_y cancels the factor p_y of the Jacobian's row",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    onehot = np.arange(x.shape[-1]) == np.asarray(target)[..., None]
+    p_target = np.sum(p * onehot, axis=-1, keepdims=True)
+    return p_target * (p - onehot)
+""",
+        breaks=("value", "confidently_wrong"),
+    ),
+    Misconception(
+        "cegrad_chain_rule_in_floats",
+        "cross_entropy_grad",
+        "multiplied the loss's slope -1 / p_y by the Jacobian's row p_y (onehot - p) numerically: when p_y "
+        "underflows to 0 (a confidently wrong row) that is inf times 0, nan, with a divide-by-zero warning",
+        "simplify on paper first: the Jacobian's p_y cancels the loss's 1 / p_y, leaving softmax minus onehot",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    onehot = np.arange(x.shape[-1]) == np.asarray(target)[..., None]
+    p_target = np.sum(p * onehot, axis=-1, keepdims=True)
+    return (-1.0 / p_target) * (p_target * (onehot - p))
+""",
+        breaks=("extremes", "quiet", "confidently_wrong"),
+    ),
+    Misconception(
+        "cegrad_mean_over_batch",
+        "cross_entropy_grad",
+        "divided by the number of rows: that is the gradient of the batch's mean loss, while each row's gradient "
+        "is the gradient of its own loss",
+        "leave the averaging to the training step: row i is the gradient of row i's loss alone",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    rows = x.size // x.shape[-1]
+    return (p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])) / rows
+""",
+        breaks=("per_row",),
+    ),
+    Misconception(
+        "cegrad_one_onehot_for_batch",
+        "cross_entropy_grad",
+        "built one onehot vector for the whole batch (onehot[target] = 1): with several targets it holds several "
+        "1s, and every row subtracts all of them",
+        "each row needs its own onehot with a single 1, in its own target's column",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    onehot = np.zeros(x.shape[-1], dtype=x.dtype)
+    onehot[target] = 1
+    return p - onehot
+""",
+        breaks=("per_row", "value"),
+    ),
+    Misconception(
+        "cegrad_softmax_axis0",
+        "cross_entropy_grad",
+        "took the softmax down the columns (axis 0) instead of along each row, so in a batch the rows compete "
+        "with each other",
+        "the classes are on the last axis: each row's weights sum to 1 on their own",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=0, keepdims=True))
+    p = e / e.sum(axis=0, keepdims=True)
+    return p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
+""",
+        breaks=("per_row", "value"),
+    ),
+    Misconception(
+        "cegrad_2d_only",
+        "cross_entropy_grad",
+        "made every input a 2-D batch (np.atleast_2d) and indexed p[rows, target]: a single row comes back as a "
+        "batch of one, (1, n) instead of (n,), and more leading axes fail",
+        "work on the last axis for any number of leading axes, and return the logits' own shape",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.atleast_2d(np.asarray(logits))
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    p[np.arange(len(p)), np.atleast_1d(target)] -= 1
+    return p
+""",
+        breaks=("shapes",),
+    ),
+    Misconception(
+        "cegrad_eye_upcasts",
+        "cross_entropy_grad",
+        "took the onehot rows from np.eye(n), which is float64, so float32 logits came back as float64",
+        "make the onehot in the logits' own dtype, or as booleans, which take the other operand's dtype",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    return p - np.eye(x.shape[-1])[np.asarray(target)]
+""",
+        breaks=("dtype",),
+    ),
+    Misconception(
+        "cegrad_subtracts_target",
+        "cross_entropy_grad",
+        "subtracted the target's class number itself from the weights (p - target): the target is an index, "
+        "and what the gradient subtracts is a 1 in that column",
+        "turn the class number into a row of 0s with a single 1 in the target's column first",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    return p - np.asarray(target)[..., None]
+""",
+        breaks=("value",),
+    ),
+    Misconception(
+        "cegrad_minus_one_everywhere",
+        "cross_entropy_grad",
+        "subtracted 1 from every weight instead of only the target's: only the target's logit should be pushed up",
+        "only the target's column gets the - 1; every other entry is the weight itself",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) - 1
+""",
+        breaks=("value", "signs"),
+    ),
+    Misconception(
+        "cegrad_log_softmax",
+        "cross_entropy_grad",
+        "subtracted the onehot from the log-weights (log_softmax - onehot): the derivative of log-sum-exp is the "
+        "softmax itself, not its log",
+        "the derivative of LSE(z) with respect to z_j is exp(z_j) / sum(exp(z)), a weight",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    shifted = x - x.max(axis=-1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    return log_p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
+""",
+        breaks=("value", "extremes"),
+    ),
+    Misconception(
+        "cegrad_exp_minus_lse",
+        "cross_entropy_grad",
+        "took the weights as exp(x - LSE(x)) with LSE = m + log(sum): rounding LSE to the row's magnitude costs "
+        "the digits of every gap, so rows far from zero (near ±1e12) get weights wrong in the fifth digit",
+        "keep the shift apart: work with the shifted logits x - m throughout, as lesson 05 does",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
+    m = x.max(axis=-1, keepdims=True)
+    lse = m + np.log(np.exp(x - m).sum(axis=-1, keepdims=True))
+    return np.exp(x - lse) - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
+""",
+        breaks=("extremes",),
+    ),
+    Misconception(
+        "cegrad_shift_in_place",
+        "cross_entropy_grad",
+        "subtracted the max in place (x -= max): np.asarray does not copy a float array, so the caller's logits "
+        "were changed",
+        "compute the shifted logits into a new array",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    x -= x.max(axis=-1, keepdims=True)
+    e = np.exp(x)
+    p = e / e.sum(axis=-1, keepdims=True)
+    return p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
+""",
+        breaks=("unchanged",),
+    ),
+    Misconception(
+        "cegrad_fails_on_lists",
+        "cross_entropy_grad",
+        "called array methods on the logits directly (logits.max(...)), so logits given as a Python list fail",
+        "make an array of the logits first, as every graded function does",
+        """
+def cross_entropy_grad(logits, target):
+    e = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    return p - (np.arange(logits.shape[-1]) == np.asarray(target)[..., None])
+""",
+        breaks=("dtype",),
+    ),
+    Misconception(
+        "cegrad_integer_shift_wraps",
+        "cross_entropy_grad",
+        "shifted integer logits while still integers: small and unsigned integer types wrap around (uint8 0 - 200 "
+        "is 56), so the weights are wrong, with no warning",
+        "make integer logits floats before any arithmetic",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    shifted = x - x.max(axis=-1, keepdims=True)
+    e = np.exp(shifted.astype(np.float64) if shifted.dtype.kind in "iu" else shifted)
+    p = e / e.sum(axis=-1, keepdims=True)
+    return p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
+""",
+        breaks=("dtype",),
+    ),
+    Misconception(
+        "cegrad_target_not_array",
+        "cross_entropy_grad",
+        "indexed the target as an array (target[..., None]) without making it one: a target given as a Python "
+        "int or a list fails",
+        "the target may come as a plain int or a list: make it a NumPy array before indexing it",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+    return p - (np.arange(x.shape[-1]) == target[..., None])
+""",
+        breaks=("targets",),
+    ),
+    Misconception(
+        "cegrad_rows_as_list",
+        "cross_entropy_grad",
+        "looped over the rows and returned the list of their gradients, not one NumPy array",
+        "return one array shaped like the logits",
+        """
+def cross_entropy_grad(logits, target):
+    x = np.asarray(logits, dtype=float)
+    if x.ndim == 1:
+        x, target = x[None, :], [target]
+    out = []
+    for row, k in zip(x.reshape(-1, x.shape[-1]), np.asarray(target).reshape(-1)):
+        e = np.exp(row - row.max())
+        g = e / e.sum()
+        g[k] -= 1
+        out.append(g)
+    return out
+""",
+        breaks=("returns_array",),
     ),
 ]
 
@@ -697,5 +1039,18 @@ PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), 
         (([np.array([0.0, 1.0]), np.array([800.0, 799.0])],), {}),
         (([np.array([-1e12]), np.array([-_INF, -1e12 - 1e4])],), {}),
         (([np.array([2.0, 1.0], dtype=np.float32), np.array([0.5], dtype=np.float32)],), {}),
+    ],
+    "cross_entropy_grad": [
+        (([2.0, 0.0, -1.0], 0), {}),
+        ((np.array([[2.0, 0.0, -1.0], [0.5, 1.5, -0.5]]), np.array([2, 1])), {}),
+        ((np.array([[3.0, 1.0], [0.0, 2.0], [1.0, 1.0]]), np.array([1, 1, 0])), {}),
+        ((np.array([1000.0, 0.0]), 1), {}),
+        ((np.array([20.0, 0.0]), 1), {}),
+        ((np.array([[1000.0, 1001.0], [-1000.0, -1001.0]]), np.array([0, 0])), {}),
+        ((np.array([[-1e12, -1e12 - 1.0], [3.0, 1e12]]), np.array([1, 0])), {}),
+        ((np.array([[2.0, 0.0, -1.0]], dtype=np.float32), np.array([2])), {}),
+        ((np.array([[0, 200], [3, 4]], dtype=np.uint8), [0, 1]), {}),
+        (([[1.0, 2.0], [3.0, 0.0]], [1, 0]), {}),
+        ((np.array([[[1.0, 2.0, 0.0]], [[0.0, 0.0, 3.0]]]), np.array([[0], [2]])), {}),
     ],
 }
