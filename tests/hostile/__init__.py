@@ -28,7 +28,7 @@ from grader.proof import simulate
 from tests.support import COURSE
 
 LESSON = "01_naive_division"
-FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # all tests; the is_distribution tests alone
+FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # the functions' tests (no predictions: see reference()); is_distribution's
 NORMALIZE_ONLY = FULL - DISTRIBUTION_ONLY  # the naive_normalize tests alone, which come first
 TIMEOUT, MEMORY_MB = 8, 1024  # what the corpus is graded with: seconds per cell, megabytes per kernel
 # what commands run with: nbgrader shells out to the venv's alembic
@@ -82,7 +82,10 @@ class Kind:
 
 
 def reference() -> dict[str, str]:
-    return COURSE.reference_answers(LESSON)
+    """The reference's functions, its guesses left unwritten: the corpus is about what code does, so every kind's
+    predictions earn nothing, and each kind's score is that of its graded functions alone."""
+    guesses = set(COURSE.predictions(LESSON).values())
+    return {cell: answer for cell, answer in COURSE.reference_answers(LESSON).items() if cell not in guesses}
 
 
 def notebook(replace: dict[str, str] | None = None, edit=None) -> bytes:

@@ -7,8 +7,22 @@ from __future__ import annotations
 
 import nbformat
 
+from grader.course import read_cached
+from tests.support import COURSE
+
 HIDDEN, PUBLIC, SOLUTION = "test_naive_normalize_rows", "test_naive_normalize_public", "naive_normalize"
 LONG = "x = " + "+".join(["1"] * 200_000)
+
+
+RELEASED = [
+    c.metadata.get("nbgrader", {}).get("grade_id")
+    for c in read_cached(COURSE.release_notebook("01_naive_division")).cells
+]
+
+
+def place(grade_id: str) -> int:
+    """The index of the release's cell `grade_id`, as findings number cells."""
+    return RELEASED.index(grade_id)
 
 
 def cell(nb, grade_id):
@@ -67,8 +81,9 @@ EDITS = {
     flipped_to_solution: f"{HIDDEN}: solution True (the release's: False)",
     points_changed: f"{PUBLIC}: points 100 (the release's: 2)",
     flag_as_number: f"{HIDDEN}: solution 0 (the release's: False)",
-    list_metadata: f"cell 10: its nbgrader metadata is a list, not a mapping; read as {PUBLIC} from its place",
-    string_metadata_on_the_solution: f"cell 9: its nbgrader metadata is a string, not a mapping; read as {SOLUTION} "
+    list_metadata: f"cell {place(PUBLIC)}: its nbgrader metadata is a list, not a mapping; read as {PUBLIC} "
     "from its place",
+    string_metadata_on_the_solution: f"cell {place(SOLUTION)}: its nbgrader metadata is a string, not a mapping; "
+    f"read as {SOLUTION} from its place",
     markdown_test_cell: f"{PUBLIC}: a markdown cell (the release's is code)",
 }
