@@ -21,6 +21,7 @@ import pytest
 
 from grader.engine import sandbox, scores, status
 from grader.engine.bridge import INTERRUPT_GRACE
+from grader.learner.predictions import is_prediction
 from tests.support import COURSE, run_apart
 
 LESSON = "01_naive_division"
@@ -190,7 +191,7 @@ def test_the_notebook_stays_small_when_every_output_is_as_large_as_the_grader_ta
         },
         extra_cells=[flood] * 30,
     )
-    assert result.report.score == 0
+    assert all(t.points == 0 for t in result.report.tests if not is_prediction(t.grade_id))  # the guesses are right
     assert len(result.autograded.encode()) < 2 * MB
     for cell in code_cells(executed)[-30:]:
         assert [o.output_type for o in cell.outputs][-1:] == ["error"]  # an error is never left out

@@ -126,6 +126,7 @@ def test_test_cells_need_nothing_from_the_notebook_but_its_graded_functions(less
     for cell in source.cells:
         if cell.metadata.get("nbgrader", {}).get("solution"):
             graded |= {n.name for n in ast.parse(cell.source).body if isinstance(n, ast.FunctionDef)}
+    graded |= set(COURSE.predictions(lesson).values())  # a prediction's tests cell reads its guess variable
     fetched, known = set(), testrunner.pinned_names()
     for cell in source.cells:
         if testrunner.is_test_cell(cell):
