@@ -216,6 +216,9 @@ def cell_text_colour(rgb: tuple[float, float, float]) -> str:
     return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.18 else "white"
 
 
+HEATMAP_ROWS_HEIGHT = 3.45  # inches for all the rows at most, so that chart and map fit a laptop's first screen
+
+
 def pass_rate_heatmap(grid: dict[str, list[PassRate]]) -> FigureWithAlt:
     """A cell per test (rows, in notebook order) and lesson (columns): the share of graded submissions passing it."""
     lessons = list(grid)
@@ -224,14 +227,17 @@ def pass_rate_heatmap(grid: dict[str, list[PassRate]]) -> FigureWithAlt:
     for column, rates in enumerate(grid.values()):
         for row, rate in enumerate(rates):
             shares[row, column] = 100 * rate.share
-    fig = Figure(figsize=(FIGURE_WIDTH, 1.55 + 0.215 * rows), layout="constrained")
+    row_height = min(0.215, HEATMAP_ROWS_HEIGHT / rows)  # a long lesson squeezes its rows: the map stays on screen
+    fig = Figure(figsize=(FIGURE_WIDTH, 1.55 + row_height * rows), layout="constrained")
     ax = fig.add_subplot()
     colormap = colormaps[CELL_COLORMAP].with_extremes(bad="white")
     cells = ax.imshow(np.ma.masked_invalid(shares), cmap=colormap, vmin=0, vmax=100, aspect="auto")
     for (row, column), share in np.ndenumerate(shares):
         if not math.isnan(share):
             colour = cell_text_colour(to_rgb(colormap(share / 100)))
-            ax.text(column, row, f"{share:.0f}", ha="center", va="center", fontsize=7, color=colour)
+            ax.text(
+                column, row, f"{share:.0f}", ha="center", va="center", fontsize=7 * row_height / 0.215, color=colour
+            )
     ax.set_xticks(
         range(len(lessons)), lessons, rotation=35, ha="right", rotation_mode="anchor", fontsize=7.5, parse_math=False
     )

@@ -32,7 +32,9 @@ ERROR_OUTPUT = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.st
 def learner_notebook(lab) -> str:
     """Lesson 01 with a wrong naive_normalize (a catalogued mistake) and a buggy is_distribution, in the lab."""
     path = f"{LESSON}/messages.ipynb"
-    answers = {"naive_normalize": WHOLE_ARRAY.source.strip(), "is_distribution": BUGGY_IS_DISTRIBUTION}
+    reference = COURSE.reference_answers(LESSON)
+    guesses = {guess: reference[guess] for guess in COURSE.predictions(LESSON).values()}  # every guess written
+    answers = {**guesses, "naive_normalize": WHOLE_ARRAY.source.strip(), "is_distribution": BUGGY_IS_DISTRIBUTION}
     nbformat.write(COURSE.learner_notebook(LESSON, answers), lab.root / path)
     return path
 
