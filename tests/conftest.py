@@ -59,10 +59,12 @@ def pytest_collection_modifyitems(items):
     they come first, so that no large group is left for the end of the run while the other workers idle.
     The tests that read the `grader prove` run are also marked `proof` (`make test-proof` runs them, `make test`
     the rest)."""
+    grouped = set()
     for item in items:
         group = shared_build(item)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
+            grouped.add(item.nodeid)
         if "proofs" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.proof)
-    items.sort(key=lambda item: shared_build(item) is None)
+    items.sort(key=lambda item: item.nodeid not in grouped)

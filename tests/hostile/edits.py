@@ -8,16 +8,14 @@ from __future__ import annotations
 import nbformat
 
 from grader.course import read_cached
+from tests.hostile import LESSON
 from tests.support import COURSE
 
 HIDDEN, PUBLIC, SOLUTION = "test_naive_normalize_rows", "test_naive_normalize_public", "naive_normalize"
 LONG = "x = " + "+".join(["1"] * 200_000)
 
 
-RELEASED = [
-    c.metadata.get("nbgrader", {}).get("grade_id")
-    for c in read_cached(COURSE.release_notebook("01_naive_division")).cells
-]
+RELEASED = [c.metadata.get("nbgrader", {}).get("grade_id") for c in read_cached(COURSE.release_notebook(LESSON)).cells]
 
 
 def place(grade_id: str) -> int:
