@@ -40,6 +40,7 @@ sys.path.insert(0, str(REPOSITORY))  # run as a script: the repository's package
 from benchmarks import treeusage  # noqa: E402
 from benchmarks.treeusage import Usage  # noqa: E402
 from grader.course import Course  # noqa: E402
+from grader.engine import warmkernel  # noqa: E402
 from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class  # noqa: E402
 
 COURSE = Course(REPOSITORY)  # this repository's course
@@ -72,8 +73,11 @@ def progress_clock():
 
 
 def tools_env() -> dict[str, str]:
-    """This environment with the venv's tools first on PATH (nbgrader shells out to alembic)."""
-    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    """This environment with the venv's tools first on PATH (nbgrader shells out to alembic), less the
+    socket of a kernel zygote this process may have started: a measured command starts its own, inside
+    the measured control groups, and pays for it."""
+    env = {k: v for k, v in os.environ.items() if k != warmkernel.ADDRESS}
+    return {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
 # ----------------------------------------------------------------- grading, measured

@@ -34,6 +34,7 @@ import nbformat
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # run as a script: the repository's package and benchmarks/
+from benchmarks.autograde import tools_env  # noqa: E402
 from grader.course import SOLUTIONS, Course  # noqa: E402
 
 COURSE = Course(REPOSITORY)  # this repository's course
@@ -52,11 +53,10 @@ def children_cpu() -> float:
 
 def timed_check(course: Path, notebook: Path) -> tuple[float, float]:
     """Wall and CPU seconds of one `python -m grader check` in a fresh process; fails loudly if it fails."""
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     cpu, start = children_cpu(), time.monotonic()
     run = subprocess.run(
         [sys.executable, "-m", "grader", "--course", str(course), "check", str(notebook), "--json"],
-        env=env,
+        env=tools_env(),
         cwd=COURSE.root,  # so that `python -m grader` is this checkout's
         capture_output=True,
         text=True,

@@ -433,16 +433,17 @@ for offset in range(0, size, mmap.PAGESIZE):
 """
 FORKED_CHILDREN = """
 import os
-import time
 
-# three children of 600 MB each: each within a per-process limit of 1024 MB, 1.8 GB together
+# three children of 600 MB each: each within a per-process limit of 1024 MB, 1.8 GB together; each holds its
+# block until it is killed (were it to let go after a while, a slow machine could see the limit never reached)
+hold, _ = os.pipe()
 children = []
 for _ in range(3):
     pid = os.fork()
     if pid == 0:
         try:
             block = b"\\x01" * (600 * 2**20)
-            time.sleep(3)
+            os.read(hold, 1)
         finally:
             os._exit(0)
     children.append(pid)
