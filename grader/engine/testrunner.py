@@ -115,6 +115,9 @@ def run_test_cell(source: str, name: str, namespace: dict, session: KernelSessio
         np.errstate(all="warn", under="ignore"),
     ):
         warnings.simplefilter("always")
+        # what the garbage collector says of the grading process's own leftovers (an event loop, a file) while
+        # the cell runs is not the cell's output; Python and nbgrader's kernels hide it by default too
+        warnings.simplefilter("ignore", ResourceWarning)
         try:
             exec(compile(ast.Module(tree.body, []), f"<{name}>", "exec"), scope)  # noqa: S102 - the lesson's own tests
             value = eval(compile(ast.Expression(last.value), f"<{name}>", "eval"), scope) if last else None

@@ -99,6 +99,24 @@ def test_exceptions_and_warnings_are_rebuilt_as_the_same_kinds():
     assert category is RuntimeWarning
 
 
+class NoKernel:
+    """The session of a test cell that reads nothing of the notebook."""
+
+    def describe(self, names):
+        assert not names
+        return {}
+
+
+def test_a_resource_warning_costs_a_test_cell_nothing_and_other_warnings_are_its_output():
+    """The garbage collector may close what the grading process left open while a cell runs (seen: an event loop of
+    an earlier grading): that is no output of the cell, as in a kernel, where Python hides it by default."""
+    warn = "import warnings\nwarnings.warn({!r}, {})"
+    outputs, failed = testrunner.run_test_cell(warn.format("unclosed event loop", "ResourceWarning"), "t", {}, NoKernel())
+    assert outputs == [] and failed is None
+    outputs, failed = testrunner.run_test_cell(warn.format("careful", "UserWarning"), "t", {}, NoKernel())
+    assert [output.name for output in outputs] == ["stderr"] and "UserWarning: careful" in outputs[0].text
+
+
 def test_a_test_cell_takes_checks_from_the_grader_and_only_other_names_from_the_notebook():
     source = (
         "from math import pi\n_x = np.array([1.0])\nfor _t in (1, 2):\n"
