@@ -31,7 +31,8 @@ def proofs(tmp_path_factory) -> dict:
 
 
 # The builds made once per run (tests.support.once_per_run), by the fixture that reads them. A module whose
-# fixture has a name this common says instead `pytestmark = pytest.mark.xdist_group(<build>)`.
+# fixture has a name this common says instead `pytestmark = pytest.mark.xdist_group(<build>)`, as does a module
+# whose module-scoped fixture several tests take (each worker would build it again; tests/unit/test_suite.py).
 SHARED_BUILDS = {
     "proofs": "prove",
     "lesson_reports": "lesson-reports",

@@ -286,11 +286,18 @@ def start_zygote() -> subprocess.Popen:
 
 
 def _zygote() -> socket.socket:
-    """A connection to the zygote (started on first use if none runs)."""
+    """A connection to the zygote, started on first use if none runs, and again if the one published has died
+    (killed from outside, say): its socket is left, but no one listens there, and the batch must go on."""
     if not os.path.exists(os.environ.get(ADDRESS, "")):
         start_zygote()
     client = socket.socket(socket.AF_UNIX)
-    client.connect(os.environ[ADDRESS])
+    try:
+        client.connect(os.environ[ADDRESS])
+    except ConnectionRefusedError:
+        client.close()
+        start_zygote()
+        client = socket.socket(socket.AF_UNIX)
+        client.connect(os.environ[ADDRESS])
     return client
 
 

@@ -16,6 +16,8 @@ import pytest
 from grader.course import workspace
 from tests.support import COURSE
 
+pytestmark = pytest.mark.xdist_group("learner-lab")  # its tests share a module-scoped fixture (tests/conftest.py)
+
 
 def free_port() -> int:
     with socket.socket() as s:

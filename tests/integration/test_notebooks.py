@@ -11,6 +11,8 @@ from grader.engine.sandbox import IOPUB_SECONDS
 from tests import lessons
 from tests.support import COURSE, run_apart
 
+pytestmark = pytest.mark.xdist_group("executed-lessons")  # its tests share a module-scoped fixture (tests/conftest.py)
+
 LESSONS = COURSE.lesson_ids()
 
 

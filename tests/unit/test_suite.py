@@ -1,6 +1,6 @@
-"""The suite's own wiring: every build shared between workers (tests.support.once_per_run) is read by the tests
-of one xdist group, and `--dist loadgroup` really sends a group to one worker, so that no worker sits waiting on
-another's lock while it could run other tests."""
+"""The suite's own wiring: every build shared between workers (tests.support.once_per_run), and every
+module-scoped fixture more than one test takes, is read by the tests of one xdist group; and `--dist loadgroup`
+really sends a group to one worker. Else a worker sits waiting on another's lock, or builds what another built."""
 
 from __future__ import annotations
 
@@ -59,6 +59,41 @@ def test_every_shared_build_is_read_by_one_group():
                 f"read a fixture of conftest.SHARED_BUILDS nor are marked xdist_group({build!r})"
             )
     assert {"lesson-reports", "hostile", "predictions-graded"} <= set(found), found  # the walk finds them
+
+
+def module_fixtures(tree: ast.Module) -> set[str]:
+    """The names of the module's fixtures made once per module: @pytest.fixture(scope="module", ...)."""
+    return {
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        for decorator in node.decorator_list
+        if isinstance(decorator, ast.Call)
+        and getattr(decorator.func, "attr", None) == "fixture"
+        and any(k.arg == "scope" and getattr(k.value, "value", None) == "module" for k in decorator.keywords)
+    }
+
+
+def how_many_take(tree: ast.Module, fixture: str) -> int:
+    """How many tests take `fixture` (a parametrized test counts as two)."""
+    return sum(
+        1 + any("parametrize" in ast.unparse(d) for d in node.decorator_list)
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+        if fixture in [a.arg for a in node.args.args]
+    )
+
+
+def test_a_module_fixture_that_several_tests_take_is_built_on_one_worker():
+    """Each worker that runs a test of the module would build it again (it is made once per module and process)."""
+    seen = 0
+    for path in sorted(TESTS.rglob("test_*.py")):
+        tree = ast.parse(path.read_text())
+        for fixture in module_fixtures(tree):
+            seen += 1
+            shared = fixture in SHARED_BUILDS or module_group(tree) or how_many_take(tree, fixture) <= 1
+            assert shared, f"{path.relative_to(TESTS)}: several tests take the module fixture {fixture!r}; mark them"
+    assert seen >= 10, seen  # the walk finds them
 
 
 GROUPED = """

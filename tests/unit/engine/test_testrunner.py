@@ -111,7 +111,9 @@ def test_a_resource_warning_costs_a_test_cell_nothing_and_other_warnings_are_its
     """The garbage collector may close what the grading process left open while a cell runs (seen: an event loop of
     an earlier grading): that is no output of the cell, as in a kernel, where Python hides it by default."""
     warn = "import warnings\nwarnings.warn({!r}, {})"
-    outputs, failed = testrunner.run_test_cell(warn.format("unclosed event loop", "ResourceWarning"), "t", {}, NoKernel())
+    outputs, failed = testrunner.run_test_cell(
+        warn.format("unclosed event loop", "ResourceWarning"), "t", {}, NoKernel()
+    )
     assert outputs == [] and failed is None
     outputs, failed = testrunner.run_test_cell(warn.format("careful", "UserWarning"), "t", {}, NoKernel())
     assert [output.name for output in outputs] == ["stderr"] and "UserWarning: careful" in outputs[0].text

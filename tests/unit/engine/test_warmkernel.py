@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+from grader.engine import warmkernel
 from grader.engine.warmkernel import ForkedProcess
 from tests.support import run_apart, run_in_kernel
 
@@ -44,3 +45,20 @@ def test_two_forked_kernels_do_not_share_state_or_random_numbers(tmp_path):
         await km2.shutdown_kernel(now=True)
 
     run_apart(asyncio.run, main())
+
+
+def test_a_zygote_that_died_is_replaced_by_the_next_kernel_asked_for(tmp_path, monkeypatch):
+    """Its socket is left where the environment says, with no one listening: the next kernel starts a new one."""
+    monkeypatch.delenv(warmkernel.ADDRESS, raising=False)
+    dead = warmkernel.start_zygote()
+    dead.kill()
+    dead.wait()
+    assert os.path.exists(os.environ[warmkernel.ADDRESS])
+    first = os.environ[warmkernel.ADDRESS]
+
+    async def main():
+        out, km = await run_in_kernel("print(6 * 7)", tmp_path)
+        await km.shutdown_kernel(now=True)
+        return out
+
+    assert run_apart(asyncio.run, main()).strip() == "42" and os.environ[warmkernel.ADDRESS] != first

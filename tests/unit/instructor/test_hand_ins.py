@@ -36,6 +36,8 @@ from grader.proof.simulate import another_course_notebook
 from tests.results_by_hand import Graded, course_by_hand, error, executed, write_every_output, wrong
 from tests.support import COURSE
 
+pytestmark = pytest.mark.xdist_group("hand-ins")  # its tests share a module-scoped fixture (tests/conftest.py)
+
 NAIVE = "01_naive_division"
 WHOLE_ARRAY = next(m for m in misconceptions() if m.id == "naive_sums_whole_array")
 ESCAPED = "hal_1_\x1b[2J_01_naive_division.ipynb"  # a name that would clear an instructor's terminal

@@ -42,6 +42,8 @@ from grader.learner.hints import misconceptions
 from tests.results_by_hand import Graded, course_by_hand, error, executed, not_written, write_every_output, wrong
 from tests.support import COURSE, marked_lines, run_apart
 
+pytestmark = pytest.mark.xdist_group("reporting-class")  # its tests share a module-scoped fixture (tests/conftest.py)
+
 NAIVE, MASKING = "01_naive_division", "06_masking"
 LESSONS = [NAIVE, MASKING]
 

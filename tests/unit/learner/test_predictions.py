@@ -20,6 +20,8 @@ from grader.proof.guesses import choices_of, stored_digest, wrong_guesses
 from grader.proof.simulate import cell_scores, course_with_class
 from tests.support import COURSE, once_per_run, tools_env
 
+pytestmark = pytest.mark.xdist_group("predictions-graded")  # its tests read one graded class (tests/conftest.py)
+
 LESSONS = [lesson for lesson in COURSE.lesson_ids() if COURSE.predictions(lesson)]
 KINDS = ("reference", "stub", "wrong")
 
@@ -185,22 +187,17 @@ def grade_both_ways(folder):
     assert done.returncode == 0, done.stderr[-3000:]
 
 
-READS_THE_GRADINGS = pytest.mark.xdist_group("predictions-graded")  # one worker builds and reads them (conftest.py)
-
-
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     folder = once_per_run(tmp_path_factory, "predictions-graded", grade_both_ways)
     return {way: cell_scores(Course(folder / way), LESSONS) for way in ("plain", "ours")}
 
 
-@READS_THE_GRADINGS
 def test_our_grader_and_plain_nbgrader_give_the_same_scores(graded):
     assert graded["ours"] == graded["plain"]
     assert {(kind, lesson) for kind, lesson, _ in graded["ours"]} == {(k, lesson) for k in KINDS for lesson in LESSONS}
 
 
-@READS_THE_GRADINGS
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_a_right_guess_gets_its_points_and_a_wrong_or_unwritten_one_none(lesson, graded):
     """The proof of a prediction: the reference guess gets its points, the release's stub 0, a wrong guess 0;

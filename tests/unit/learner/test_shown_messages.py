@@ -32,6 +32,8 @@ from grader.learner.checks import (
 )
 from tests.support import ANSI, COURSE, assert_no_grader_frame, plain, run_apart
 
+pytestmark = pytest.mark.xdist_group("shown-messages")  # its tests share a module-scoped fixture (tests/conftest.py)
+
 LESSON = "01_naive_division"
 WHOLE_ARRAY = next(m for m in hints.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")
 
