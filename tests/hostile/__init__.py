@@ -434,15 +434,16 @@ for offset in range(0, size, mmap.PAGESIZE):
 FORKED_CHILDREN = """
 import os
 
-# three children of 600 MB each: each within a per-process limit of 1024 MB, 1.8 GB together; each holds its
-# block until it is killed (were it to let go after a while, a slow machine could see the limit never reached)
+# five children of 300 MB each, 1.5 GB together. Each is well within the per-process limit of 1024 MB, which
+# counts what a child shares with the kernel too (its heap and threads' arenas, 200 to 400 MB), and each holds
+# its block until it is killed: only the group's limit on all of them together stops this cell.
 hold, _ = os.pipe()
 children = []
-for _ in range(3):
+for _ in range(5):
     pid = os.fork()
     if pid == 0:
         try:
-            block = b"\\x01" * (600 * 2**20)
+            block = b"\\x01" * (300 * 2**20)
             os.read(hold, 1)
         finally:
             os._exit(0)
@@ -811,7 +812,7 @@ KINDS = [
     ),
     Kind(
         "forked_children",
-        "three forked children of 600 MB each (1.8 GB together)",
+        "five forked children of 300 MB each (1.5 GB together)",
         lambda: notebook({"is_distribution": FORKED_CHILDREN}),
         status.MEMORY,
         NORMALIZE_ONLY,
