@@ -16,28 +16,26 @@ from tests.support import tools_env
 TESTS = Path(__file__).resolve().parents[1]
 
 
-def shared_builds(tree: ast.AST) -> set[str]:
-    """The names of the builds a module makes with once_per_run(tmp_path_factory, "<name>", build)."""
+def constant_arguments(tree: ast.AST, function: str, index: int) -> set[str]:
+    """The constant `index`-th arguments of every call of `function` (a name or an attribute) under `tree`."""
     return {
-        node.args[1].value
+        node.args[index].value
         for node in ast.walk(tree)
         if isinstance(node, ast.Call)
-        and getattr(node.func, "id", None) == "once_per_run"
-        and len(node.args) > 1
-        and isinstance(node.args[1], ast.Constant)
+        and function in (getattr(node.func, "id", None), getattr(node.func, "attr", None))
+        and len(node.args) > index
+        and isinstance(node.args[index], ast.Constant)
     }
+
+
+def shared_builds(tree: ast.AST) -> set[str]:
+    """The names of the builds a module makes with once_per_run(tmp_path_factory, "<name>", build)."""
+    return constant_arguments(tree, "once_per_run", 1)
 
 
 def groups_named(tree: ast.AST) -> set[str]:
     """The groups a module names in pytest.mark.xdist_group("<group>")."""
-    return {
-        node.args[0].value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and getattr(node.func, "attr", None) == "xdist_group"
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-    }
+    return constant_arguments(tree, "xdist_group", 0)
 
 
 def module_group(tree: ast.Module) -> str | None:
