@@ -1,7 +1,7 @@
 """Broken and hostile submissions, graded in one batch with ordinary ones (tests/hostile/).
 
 The class goes through the whole pipeline as an instructor runs it: `collect --from` an LMS
-zip, `grade --timeout 8 --memory 1024`, then `feedback`, `export` and `report`. The batch
+zip, `grade --timeout 8 --memory 512`, then `feedback`, `export` and `report`. The batch
 must finish, each submission must get its status and exactly the points it deserves, the
 ordinary students' pages must be those of a class without the hostile ones, nothing of a
 kernel may outlive the batch, and the README's table must match.
