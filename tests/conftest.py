@@ -30,10 +30,12 @@ def proofs(tmp_path_factory) -> dict:
     return json.loads((once_per_run(tmp_path_factory, "prove", prove_everything) / "proofs.json").read_text())
 
 
-# The builds made once per run (tests.support.once_per_run), by the fixture that reads them. A module whose
+# The builds made once per run (tests.support.once_per_run), by the fixture that reads them, and the browser
+# tests' JupyterLab (a session fixture: each worker that ran a test of it would start its own). A module whose
 # fixture has a name this common says instead `pytestmark = pytest.mark.xdist_group(<build>)`, as does a module
 # whose module-scoped fixture several tests take (each worker would build it again; tests/unit/test_suite.py).
 SHARED_BUILDS = {
+    "lab": "learner-lab-browser",
     "proofs": "prove",
     "lesson_reports": "lesson-reports",
     "source_reports": "source-reports",
