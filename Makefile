@@ -60,7 +60,7 @@ test: $(STAMP)
 # The tests that read one `grader prove --mutate` run (every misconception, alternative and mutant graded;
 # the run itself uses every core, so pytest needs no workers here).
 test-proof: $(STAMP)
-	$(BIN)/python -m pytest -m proof
+	$(BIN)/python -m pytest -m proof --durations=10
 
 # The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
 FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/unit/learner/test_boundary.py \
