@@ -35,7 +35,6 @@ def proofs(tmp_path_factory) -> dict:
 # fixture has a name this common says instead `pytestmark = pytest.mark.xdist_group(<build>)`, as does a module
 # whose module-scoped fixture several tests take (each worker would build it again; tests/unit/test_suite.py).
 SHARED_BUILDS = {
-    "lab": "learner-lab-browser",
     "proofs": "prove",
     "lesson_reports": "lesson-reports",
     "source_reports": "source-reports",
@@ -43,6 +42,7 @@ SHARED_BUILDS = {
     "grader_venv": "grader-install",
     "demo": "demo",
     "demo_class": "demo",
+    "lab": "learner-lab-browser",
 }
 
 

@@ -30,8 +30,8 @@ from tests.support import COURSE
 LESSON = "01_naive_division"
 FULL, DISTRIBUTION_ONLY = 12.0, 5.0  # the functions' tests (no predictions: see reference()); is_distribution's
 NORMALIZE_ONLY = FULL - DISTRIBUTION_ONLY  # the naive_normalize tests alone, which come first
-# what the corpus is graded with: seconds per cell, megabytes per kernel. Filling memory costs 0.5 to 2.5 s of
-# CPU per GB here (fresh pages of this virtual machine are slow), and a kernel of a batch graded beside the rest
+# what the corpus is graded with: seconds per cell, megabytes per kernel. Filling memory costs 0.5 to 3 s of CPU
+# per GB here (fresh pages of this virtual machine are slow), and a kernel of a batch graded beside the rest
 # of the suite gets a quarter of a core or less: at 512 MB the memory kinds reach their limit well within 8 s.
 TIMEOUT, MEMORY_MB = 8, 512
 # what commands run with: nbgrader shells out to the venv's alembic
@@ -437,7 +437,7 @@ for offset in range(0, size, mmap.PAGESIZE):
 FORKED_CHILDREN = """
 import os
 
-# six children of 100 MB each, 600 MB together. Each is well within the per-process limit of 512 MB, which
+# six children of 100 MB each, 600 MB together. Each is within the per-process limit of 512 MB, which
 # counts what a child shares with the kernel too (its heap and threads' arenas, 200 to 400 MB), and each holds
 # its block until it is killed: only the group's limit on all of them together stops this cell.
 hold, _ = os.pipe()
