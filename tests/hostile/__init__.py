@@ -538,7 +538,11 @@ KINDS = [
     Kind(
         "never_returns",
         "a graded function that never returns",
-        lambda: notebook({NAIVE: "def naive_normalize(scores):\n    while True:\n        pass\n"}),
+        # it waits rather than spins (infinite_loop spins): each of its test cells runs to the time limit, and
+        # burning a core in each would starve the memory kinds graded beside it
+        lambda: notebook(
+            {NAIVE: "def naive_normalize(scores):\n    import time\n    while True:\n        time.sleep(60)\n"}
+        ),
         status.TIMEOUT,
         DISTRIBUTION_ONLY,
     ),
