@@ -31,10 +31,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+NOT_ROOT = "make hub needs root (sudo make hub): it creates Unix accounts and sets owners under /srv"
+
+
 def missing() -> str | None:
     """What the hub cannot run without, in one line, or None."""
     if os.geteuid() != 0:
-        return "make hub needs root (sudo make hub): it creates Unix accounts and sets owners under /srv"
+        return NOT_ROOT
     proxy = CHECKOUT / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"
     if not proxy.exists():
         return f"make hub needs the proxy: npm ci --prefix {CHECKOUT / 'hub'} (make hub runs it when npm is there)"
@@ -51,14 +54,14 @@ def ports_from(port: int) -> dict[str, int]:
 def main(argv: list[str] | None = None) -> int:
     options = parse(sys.argv[1:] if argv is None else argv)
     people = accounts.Accounts(options.prefix, options.students)
+    if options.remove and os.geteuid() == 0:
+        accounts.remove(people)
+        shutil.rmtree(options.root, ignore_errors=True)
+        return 0
     problem = missing()
     if problem:
         print(problem, file=sys.stderr)
         return 2
-    if options.remove:
-        accounts.remove(people)
-        shutil.rmtree(options.root, ignore_errors=True)
-        return 0
     hub = machine.set_up(CHECKOUT, options.root, people, ports_from(options.port))
     for line in hub["said"]:
         print(line)
