@@ -86,7 +86,7 @@ $(PROXY): hub/package.json hub/package-lock.json
 # The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
 FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/unit/learner/test_boundary.py \
 	tests/unit/proof/test_catalogue.py tests/unit/proof/test_mutate.py tests/unit/engine/test_metadata_restore.py \
-	tests/unit/course/test_authoring.py
+	tests/unit/course/test_authoring.py tests/unit/exchange/test_exchange_classes.py
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) $(FAST_TESTS)
 
