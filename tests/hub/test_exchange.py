@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import requests
 
 from tests.hub.hubclient import ATTEMPTS, LESSON, entries_of, write_marker
 from tests.support import COURSE
@@ -198,3 +199,29 @@ def test_the_set_up_closed_the_checkout_and_said_so(hub):
     assert COURSE.root.stat().st_mode & 0o007 == 0
     if hub.checkout_mode & 0o007:
         assert f"closed the checkout to other users (chmod o= {COURSE.root})" in said[0], said
+
+
+def test_formgrader_releases_and_collects_through_the_strict_exchange(hub, pair):
+    """The instructor's buttons in formgrader (its REST API, as the instructor): the release and the collect run
+    in the grader account's service, with the hub's exchange classes."""
+    _, second, _ = pair
+    lesson = "02_exp_evidence"
+    instructor = {"Authorization": f"token {hub.token_of(hub.people.instructor)}"}
+    api = f"{hub.url}/services/{hub.course}/formgrader/api/assignment/{lesson}"
+    released = requests.post(f"{api}/release", headers=instructor, timeout=300)
+    assert released.status_code == 200 and released.json()["success"], released.text
+    release = hub.exchange / "outbound" / lesson
+    assert pwd.getpwuid(release.stat().st_uid).pw_name == hub.people.grader
+    token = hub.token_of(second)
+    hub.assignment(second, token, "fetch", lesson)
+    hub.assignment(second, token, "submit", lesson)
+    [entry] = entries_of(hub, second, lesson)
+    assert {mode_of(p) for p in entry.iterdir()} == {0o640} and mode_of(entry) == 0o750
+    collected = requests.post(f"{api}/collect", headers=instructor, timeout=300)
+    assert collected.status_code == 200 and collected.json()["success"], collected.text
+    submitted = Path(hub.settings["course_dir"]) / ".grading" / "submitted" / second / lesson
+    assert (submitted / f"{lesson}.ipynb").read_bytes() == (entry / f"{lesson}.ipynb").read_bytes()
+
+
+def mode_of(path: Path) -> int:
+    return path.stat().st_mode & 0o7777
