@@ -18,7 +18,7 @@ LEARNER_LAB_CONFIG := .grading/learner-lab
 LAB_OPTIONS = --ServerApp.port=$(PORT) --ServerApp.port_retries=0 $(if $(HEADLESS),--no-browser) \
 	$(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab test test-proof test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
+.PHONY: lab test test-proof test-hub hub test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
 
 venv: $(STAMP)
 
@@ -52,28 +52,49 @@ lab-instructor: $(STAMP)
 	mkdir -p .grading/exchange
 	$(BIN)/jupyter lab --ServerApp.root_dir=. $(LAB_OPTIONS)
 
-# The suite but the proof of the tests against the catalogue and the mutants (that is test-proof); the 25
-# slowest tests are listed at the end.
+# The suite but the proof of the tests against the catalogue and the mutants (that is test-proof) and the
+# hub's tests (test-hub); the 25 slowest tests are listed at the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof" --durations=25
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof and not hub" --durations=25
 
 # The tests that read one `grader prove --mutate` run (every misconception, alternative and mutant graded;
 # the run itself uses every core, so pytest needs no workers here).
 test-proof: $(STAMP)
 	$(BIN)/python -m pytest -m proof --durations=10
 
+# The course's JupyterHub for real (as root: Unix accounts of their own prefix, a folder of its own under /srv,
+# all removed at the end, pass or fail), one hub shared by the tests, so no xdist workers.
+test-hub: $(STAMP) $(PROXY)
+	$(BIN)/python -m pytest -m hub tests/hub --durations=10
+
+# The course's JupyterHub on http://127.0.0.1:$(HUB_PORT), as root: accounts (an instructor, the course's grader
+# account, STUDENTS students, names starting with HUB_PREFIX), the hub's folder /srv/softmax-hub (the course
+# directory, the exchange, the student and instructor environments), then JupyterHub in the foreground.
+# The generated passwords are in /srv/softmax-hub/passwords.json (root only).
+HUB_PORT ?= 8000
+HUB_PREFIX ?= sm-
+STUDENTS ?= 2
+PROXY := hub/node_modules/.bin/configurable-http-proxy
+hub: $(STAMP) $(PROXY)
+	$(BIN)/python -m grader.hub --port $(HUB_PORT) --prefix $(HUB_PREFIX) --students $(STUDENTS)
+
+# The hub's proxy, npm's configurable-http-proxy at the version hub/package-lock.json pins, in hub/node_modules.
+$(PROXY): hub/package.json hub/package-lock.json
+	npm ci --prefix hub --no-audit --no-fund --silent
+	touch $@
+
 # The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
 FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/unit/learner/test_boundary.py \
 	tests/unit/proof/test_catalogue.py tests/unit/proof/test_mutate.py tests/unit/engine/test_metadata_restore.py \
-	tests/unit/course/test_authoring.py
+	tests/unit/course/test_authoring.py tests/unit/exchange/test_exchange_classes.py
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) $(FAST_TESTS)
 
 # ruff (lint and format) over the package, the tests and the benchmarks, and mypy over the package
 # (all configured in pyproject.toml): no findings.
 lint: $(STAMP)
-	$(BIN)/ruff check grader tests benchmarks
-	$(BIN)/ruff format --check grader tests benchmarks
+	$(BIN)/ruff check grader tests benchmarks hub
+	$(BIN)/ruff format --check grader tests benchmarks hub
 	$(BIN)/mypy
 
 # The browser tests (JupyterLab under Debian's chromium): a screenshot of every step in artifacts/browser/,

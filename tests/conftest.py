@@ -43,6 +43,7 @@ SHARED_BUILDS = {
     "demo": "demo",
     "demo_class": "demo",
     "lab": "learner-lab-browser",
+    "hub": "hub",  # tests/hub: the one JupyterHub of a run
 }
 
 

@@ -1,8 +1,9 @@
 """The two distributions, each built and installed (not editable) into a fresh virtual environment,
 and run from outside the repository, as a shared installation would run them.
 
-- softmax-learner (packaging/learner), a student environment's: the checks import and work; the
-  engine, the course and instructor tools, the proof and the command line are not installed.
+- softmax-learner (packaging/learner), a student environment's: the checks import and work (and the
+  strict exchange a student's server submits with is there); the engine, the course and instructor
+  tools, the hub's set-up, the proof and the command line are not installed.
 - softmax-grader (pyproject.toml), the instructor's: `softmax-grader --course DIR` checks a
   notebook, grades a collected class and proves a lesson with the installed package, and an
   isolated kernel started by it reads of the installed package only its learner part.
@@ -33,7 +34,7 @@ from tests.support import COURSE, once_per_run
 
 SHARED = Path(sysconfig.get_paths()["purelib"])  # the running environment's site-packages
 LESSON = "01_naive_division"
-OTHER_ROOMS = ("grader.engine", "grader.course", "grader.instructor", "grader.proof", "grader.cli")
+OTHER_ROOMS = ("grader.engine", "grader.course", "grader.instructor", "grader.hub", "grader.proof", "grader.cli")
 
 
 def the_full_package_editable_here() -> list[str]:
@@ -155,7 +156,10 @@ def build_learner_venv(folder: Path) -> None:
     (site / "shared-packages.pth").write_text(f"{SHARED}\n")
     learner = COURSE.root / "packaging" / "learner"
     source = source_copy(
-        {"src/grader/learner": learner / "src" / "grader" / "learner"},
+        {
+            "src/grader/learner": learner / "src" / "grader" / "learner",
+            "src/grader/exchange": learner / "src" / "grader" / "exchange",
+        },
         {
             "pyproject.toml": learner / "pyproject.toml",
             "src/grader/__init__.py": learner / "src" / "grader" / "__init__.py",
@@ -177,7 +181,8 @@ def test_the_learner_distribution_is_built_from_the_repositorys_own_files():
     learner = COURSE.root / "packaging" / "learner" / "src" / "grader"
     assert (learner / "__init__.py").resolve() == COURSE.root / "grader" / "__init__.py"
     assert (learner / "learner").resolve() == COURSE.root / "grader" / "learner"
-    assert sorted(p.name for p in learner.iterdir()) == ["__init__.py", "learner"]
+    assert (learner / "exchange").resolve() == COURSE.root / "grader" / "exchange"
+    assert sorted(p.name for p in learner.iterdir()) == ["__init__.py", "exchange", "learner"]
 
 
 def test_a_learner_install_runs_the_checks_and_has_no_other_room(learner_venv, tmp_path):
@@ -191,6 +196,7 @@ def test_a_learner_install_runs_the_checks_and_has_no_other_room(learner_venv, t
 def test_a_learner_install_holds_only_the_learner_part(learner_venv):
     venv, site = learner_venv
     expected = {"grader/__init__.py"} | files_of(COURSE.root / "grader" / "learner", "grader/learner")
+    expected |= files_of(COURSE.root / "grader" / "exchange", "grader/exchange")  # a student's server submits
     assert installed_files(site) == expected
     assert {name for name in record_of(site, "softmax_learner") if "__pycache__" not in name} == expected
 

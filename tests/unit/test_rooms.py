@@ -1,6 +1,7 @@
 """The rooms of the package depend on each other in one direction only (docs/ARCHITECTURE.md):
-learner and course on no other room, the engine on those two, the instructor's tools on the engine,
-the proof on anything. Read from every module's imports, so a new import across the line fails here."""
+learner, exchange and course on no other room, the engine on learner and course, the instructor's tools
+on the engine, the hub's set-up on course and exchange, the proof on anything. Read from every module's
+imports, so a new import across the line fails here."""
 
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ import pytest
 import grader
 
 PACKAGE = Path(grader.__file__).parent
-ROOMS = ("learner", "engine", "course", "instructor", "proof")
+ROOMS = ("learner", "exchange", "engine", "course", "instructor", "hub", "proof")
 MAY_IMPORT = {
     "learner": set(),
+    "exchange": set(),
     "course": set(),
     "engine": {"learner", "course"},
     "instructor": {"learner", "course", "engine"},
-    "proof": {"learner", "course", "engine", "instructor", "cli"},
+    "hub": {"course", "exchange"},
+    "proof": {"learner", "exchange", "course", "engine", "instructor", "hub", "cli"},
 }
 
 

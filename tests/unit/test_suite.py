@@ -122,3 +122,23 @@ def test_loadgroup_sends_a_group_to_one_worker(tmp_path):
     assert run.returncode == 0, run.stdout[-2000:]
     workers = re.findall(r"^\[(gw\d+)\] .*PASSED test_[ab]\.py::test_grouped", run.stdout, re.MULTILINE)
     assert len(workers) == 12 and len(set(workers)) == 1, run.stdout[-2000:]
+
+
+def collected(*args: str) -> list[str]:
+    """The test ids pytest collects with these arguments."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+        cwd=TESTS.parent,
+        capture_output=True,
+        text=True,
+        env=tools_env(),
+    )
+    return [line for line in done.stdout.splitlines() if "::" in line]
+
+
+def test_the_hub_tests_are_marked_hub_and_make_test_leaves_them_out():
+    """make test runs `-m "not proof and not hub"`, make test-hub `-m hub tests/hub`: each hub test in one of them."""
+    hub_tests = collected("tests/hub")
+    assert len(hub_tests) >= 15, hub_tests
+    assert collected("-m", "hub", "tests/hub") == hub_tests
+    assert collected("-m", "not proof and not hub", "tests/hub") == []

@@ -19,7 +19,15 @@ from grader.engine import bridge
 from grader.learner import checks
 
 PACKAGE = Path(grader.__file__).parent
-OTHER_ROOMS = ("grader.engine", "grader.course", "grader.instructor", "grader.proof", "grader.cli", "grader.__main__")
+OTHER_ROOMS = (
+    "grader.engine",
+    "grader.course",
+    "grader.instructor",
+    "grader.hub",
+    "grader.proof",
+    "grader.cli",
+    "grader.__main__",
+)
 
 
 def learner_modules() -> dict[str, Path]:

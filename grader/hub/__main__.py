@@ -1,0 +1,78 @@
+"""`python -m grader.hub` (make hub): set the hub up, then run JupyterHub in the foreground.
+
+--set-up-only makes everything and starts nothing (the tests start the hub themselves); --remove takes
+away the accounts and homes made with --prefix, and the folder --root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from . import accounts, machine
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+CONFIG = CHECKOUT / "hub" / "jupyterhub_config.py"
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m grader.hub", description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=machine.DEFAULT_ROOT, help="the hub's folder")
+    parser.add_argument("--prefix", default="sm-", help="the start of every account's name")
+    parser.add_argument("--students", type=int, default=2)
+    parser.add_argument(
+        "--port", type=int, default=8000, help="the hub's address is http://127.0.0.1:PORT; it uses the ports above too"
+    )
+    parser.add_argument("--set-up-only", action="store_true")
+    parser.add_argument("--remove", action="store_true")
+    return parser.parse_args(argv)
+
+
+NOT_ROOT = "make hub needs root (sudo make hub): it creates Unix accounts and sets owners under /srv"
+
+
+def missing() -> str | None:
+    """What the hub cannot run without, in one line, or None."""
+    if os.geteuid() != 0:
+        return NOT_ROOT
+    proxy = CHECKOUT / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"
+    if not proxy.exists():
+        return f"make hub needs the proxy: npm ci --prefix {CHECKOUT / 'hub'} (make hub runs it when npm is there)"
+    if shutil.which("setfacl") is None:
+        return "make hub needs setfacl (Debian: apt-get install acl): feedback is given to its student alone"
+    return None
+
+
+def ports_from(port: int) -> dict[str, int]:
+    """The hub's ports, from --port on: the proxy's two, the hub's, formgrader's, then one per person's server."""
+    return {"public": port, "proxy_api": port + 1, "hub": port + 2, "formgrader": port + 3, "servers": port + 4}
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = parse(sys.argv[1:] if argv is None else argv)
+    people = accounts.Accounts(options.prefix, options.students)
+    if options.remove and os.geteuid() == 0:
+        accounts.remove(people)
+        shutil.rmtree(options.root, ignore_errors=True)
+        return 0
+    problem = missing()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    hub = machine.set_up(CHECKOUT, options.root, people, ports_from(options.port))
+    for line in hub["said"]:
+        print(line)
+    print(f"hub for {hub['course']}: http://127.0.0.1:{options.port}; passwords in {options.root / 'passwords.json'}")
+    if options.set_up_only:
+        return 0
+    os.chdir(hub["state"])
+    os.environ["SOFTMAX_HUB_SETTINGS"] = str(options.root / "hub.json")
+    jupyterhub = Path(sys.executable).parent / "jupyterhub"
+    os.execv(jupyterhub, [str(jupyterhub), "-f", str(CONFIG)])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
