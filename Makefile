@@ -15,6 +15,8 @@ JOBS ?= auto
 WORK ?= work
 FIRST_LESSON := 01_naive_division/01_naive_division.ipynb
 LEARNER_LAB_CONFIG := .grading/learner-lab
+# The hub's proxy (npm's configurable-http-proxy, hub/package-lock.json); set before the rules that need it.
+PROXY := hub/node_modules/.bin/configurable-http-proxy
 LAB_OPTIONS = --ServerApp.port=$(PORT) --ServerApp.port_retries=0 $(if $(HEADLESS),--no-browser) \
 	$(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) $(if $(filter 0,$(shell id -u)),--allow-root)
 
@@ -74,7 +76,6 @@ test-hub: $(STAMP) $(PROXY)
 HUB_PORT ?= 8000
 HUB_PREFIX ?= sm-
 STUDENTS ?= 2
-PROXY := hub/node_modules/.bin/configurable-http-proxy
 hub: $(STAMP) $(PROXY)
 	$(BIN)/python -m grader.hub --port $(HUB_PORT) --prefix $(HUB_PREFIX) --students $(STUDENTS)
 
