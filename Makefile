@@ -52,15 +52,22 @@ lab-instructor: $(STAMP)
 	mkdir -p .grading/exchange
 	$(BIN)/jupyter lab --ServerApp.root_dir=. $(LAB_OPTIONS)
 
-# The suite but the proof of the tests against the catalogue and the mutants (that is test-proof); the 25
+# The suite but the proof of the tests against the catalogue and the mutants (that is test-proof) and the cluster
+# tests (test-cluster); the 25
 # slowest tests are listed at the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof" --durations=25
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof and not cluster" --durations=25
 
 # The tests that read one `grader prove --mutate` run (every misconception, alternative and mutant graded;
 # the run itself uses every core, so pytest needs no workers here).
 test-proof: $(STAMP)
 	$(BIN)/python -m pytest -m proof --durations=10
+
+# The tests of grading on a cluster: a Dask scheduler and workers, and a PostgreSQL gradebook, each started by the
+# test as processes of this machine (README: Grading on a cluster); one at a time, since each uses every core.
+.PHONY: test-cluster
+test-cluster: $(STAMP)
+	$(BIN)/python -m pytest -m cluster --durations=10
 
 # The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
 FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/unit/learner/test_boundary.py \

@@ -99,6 +99,11 @@ def _grade(args) -> int:
             "this user can read (test cells still run outside the kernel)",
             file=sys.stderr,
         )
+    unreachable: tuple[type[Exception], ...] = ()
+    if args.cluster:
+        from grader.instructor.cluster import SchedulerUnreachable
+
+        unreachable = (SchedulerUnreachable,)
     try:
         log = grade_class(
             args.course,
@@ -108,10 +113,14 @@ def _grade(args) -> int:
             timeout=args.timeout,
             memory=args.memory,
             progress=print_progress if sys.stderr.isatty() else None,
+            cluster=args.cluster,
         )
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except unreachable as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     print(log.render())
     return 1 if log.failed else 0
 
@@ -302,6 +311,11 @@ def main(argv=None) -> int:
         default=2048,
         metavar="MB",
         help="memory each grading kernel may use (default: %(default)s)",
+    )
+    grade.add_argument(
+        "--cluster",
+        metavar="tcp://HOST:PORT",
+        help="grade on the workers of this Dask scheduler (README: Grading on a cluster); default: here",
     )
     grade.set_defaults(run=_grade)
 

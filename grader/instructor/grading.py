@@ -10,6 +10,7 @@ submissions (or lessons) that changed since they were last graded.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -285,15 +286,32 @@ def grade_class(
     memory: int | None = None,
     progress=None,
     grade: Callable[..., dict] = grade_submission,
+    cluster: str | None = None,
 ) -> GradeLog:
     """Autograde every new or changed submission (all of them with `force`), `jobs` at a time.
 
     Each is graded by `grade` (grade_submission; a test may wrap it) in a worker process, its
     cells given `timeout` seconds and its kernel `memory` megabytes; nothing a submission holds
-    stops the batch: a worker that dies is replaced (pool.in_workers).
+    stops the batch: a worker that dies is replaced (pool.in_workers). With `cluster`, the address
+    of a Dask scheduler, grade_submission runs on its workers instead (instructor.cluster), and `jobs`
+    is theirs to say; SchedulerUnreachable when none answers there.
     """
     lessons = lessons or course.lesson_ids()
     start = time.monotonic()
+    with contextlib.ExitStack() as stack:
+        run = functools.partial(in_workers, grade, jobs=jobs)
+        if cluster is not None:
+            from grader.instructor import cluster as cluster_  # Dask is needed only here
+
+            client = stack.enter_context(cluster_.connect(cluster))
+            run = functools.partial(cluster_.in_cluster, client, course)
+        log = _grade_class(course, lessons, force, timeout, memory, progress, run)
+    log.seconds = time.monotonic() - start
+    return log
+
+
+def _grade_class(course, lessons, force, timeout, memory, progress, run) -> GradeLog:
+    """grade_class's work, each submission graded by `run` (in_workers, or in_cluster)."""
     state = _state(course)
     todo, log = [], GradeLog()
     handed_in = submissions(course, lessons)
@@ -314,8 +332,7 @@ def grade_class(
         for lesson in {job.lesson for job in todo}:
             lesson_gradebook(course, lesson)  # built once here, not in every worker
         with course_gradebook(course) as gradebook:
-            _grade_jobs(course, todo, state, log, gradebook, jobs, timeout, memory, progress, grade)
-    log.seconds = time.monotonic() - start
+            _grade_jobs(course, todo, state, log, gradebook, run, timeout, memory, progress)
     return log
 
 
@@ -324,14 +341,15 @@ def time_of(job: Job) -> datetime | None:
     return parse_utc(job.timestamp) if job.timestamp else None
 
 
-def _grade_jobs(course, todo, state, log, gradebook, jobs, timeout, memory, progress, grade) -> None:
-    """grade_class's work on the jobs to grade, each recorded into the open `gradebook` as it ends."""
+def _grade_jobs(course, todo, state, log, gradebook, run, timeout, memory, progress) -> None:
+    """grade_class's work on the jobs to grade, each recorded into the open `gradebook` as it ends;
+    `run(calls, progress=...)` grades them (in_workers, or in_cluster)."""
     finished = [(job, unreadable(job)) for job in todo]
     for job, outcome in finished:
         if outcome is not None:
             _finish(course, job, outcome, job.digest, state, log, gradebook)
     todo = [job for job, outcome in finished if outcome is None]
-    for index, future in in_workers(grade, Calls(course, todo, timeout, memory), jobs, progress):
+    for index, future in run(Calls(course, todo, timeout, memory), progress=progress):
         job = todo[index]
         digest: str | None = job.digest  # None: graded again by the next run
         try:
