@@ -8,6 +8,7 @@ nbformat take a second or more to import, and help or a refused argument should 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import os
 import sys
@@ -262,6 +263,11 @@ def main(argv=None) -> int:
         help="the nbgrader course directory (default: the current directory if it holds "
         "nbgrader_config.py, else this repository)",
     )
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the gradebook's database, e.g. postgresql://user@host/db (default: nbgrader_config.py's db_url)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     release = commands.add_parser("release", help="regenerate notebooks/ from solutions/ and release to the exchange")
@@ -370,6 +376,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         args.course = pick_course(args.course)
+        if args.db:
+            args.course = dataclasses.replace(args.course, db_url=args.db)
     except NotACourse as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ submissions (or lessons) that changed since they were last graded.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import hashlib
 import json
@@ -23,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 
 import nbformat
-from nbgrader.api import Gradebook
+from nbgrader.api import Gradebook, InvalidEntry
 from nbgrader.utils import parse_utc
 
 from grader.course import Course
@@ -37,6 +38,7 @@ from grader.instructor.collect import REJECTED, Rejection, read_rejections, stan
 
 STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
 TIMESTAMP_LIMIT = 100  # characters a timestamp.txt may hold
+CREATE_ATTEMPTS = 3  # tries at creating a student's rows, when another run into the same database races it
 
 
 @dataclass
@@ -151,11 +153,20 @@ def _student_lesson(key: str) -> tuple[str, str]:
     return student, lesson
 
 
-def _save_state(course: Course, state: dict[str, dict]) -> None:
+def _save_state(course: Course, key: str, entry: dict | None) -> None:
+    """Set (or with None, drop) one submission's entry of the state file. Read again under a lock, so two
+    `grade` runs at once (two lessons, into one gradebook) each keep what the other wrote."""
     path = course.grading / STATE
-    staged = path.with_suffix(".tmp")
-    staged.write_text(json.dumps(state, indent=1, sort_keys=True))
-    staged.replace(path)
+    with open(course.grading / f"{STATE}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        state = json.loads(path.read_text()) if path.is_file() else {}
+        if entry is None:
+            state.pop(key, None)
+        else:
+            state[key] = entry
+        staged = path.with_suffix(f".{os.getpid()}.tmp")
+        staged.write_text(json.dumps(state, indent=1, sort_keys=True))
+        staged.replace(path)
 
 
 def _not_run(course: Course, job: Job, outcome: Outcome) -> Sandboxed:
@@ -196,11 +207,17 @@ def record(
         warnings.catch_warnings(),
     ):
         warnings.simplefilter("ignore")  # nbgrader's own SQLAlchemy warnings when it creates a submission
-        gb.update_or_create_student(job.student)
-        if job.timestamp:
-            gb.update_or_create_submission(job.lesson, job.student, timestamp=parse_utc(job.timestamp))
-        else:
-            gb.update_or_create_submission(job.lesson, job.student)
+        for attempt in range(CREATE_ATTEMPTS):
+            try:  # another run grading into the same database may create the student at the same moment
+                gb.update_or_create_student(job.student)
+                if job.timestamp:
+                    gb.update_or_create_submission(job.lesson, job.student, timestamp=parse_utc(job.timestamp))
+                else:
+                    gb.update_or_create_submission(job.lesson, job.student)
+                break
+            except InvalidEntry:  # nbgrader has rolled back; the row is there now
+                if attempt == CREATE_ATTEMPTS - 1:
+                    raise
         graded = gb.find_submission_notebook(job.lesson, job.lesson, job.student)
         for grade in graded.grades:
             grade.auto_score, grade.needs_manual_grade = result.grades.get(grade.name, (None, True))
@@ -332,7 +349,7 @@ def _grade_class(course, lessons, force, timeout, memory, progress, run) -> Grad
         for lesson in {job.lesson for job in todo}:
             lesson_gradebook(course, lesson)  # built once here, not in every worker
         with course_gradebook(course) as gradebook:
-            _grade_jobs(course, todo, state, log, gradebook, run, timeout, memory, progress)
+            _grade_jobs(course, todo, log, gradebook, run, timeout, memory, progress)
     return log
 
 
@@ -341,13 +358,13 @@ def time_of(job: Job) -> datetime | None:
     return parse_utc(job.timestamp) if job.timestamp else None
 
 
-def _grade_jobs(course, todo, state, log, gradebook, run, timeout, memory, progress) -> None:
+def _grade_jobs(course, todo, log, gradebook, run, timeout, memory, progress) -> None:
     """grade_class's work on the jobs to grade, each recorded into the open `gradebook` as it ends;
     `run(calls, progress=...)` grades them (in_workers, or in_cluster)."""
     finished = [(job, unreadable(job)) for job in todo]
     for job, outcome in finished:
         if outcome is not None:
-            _finish(course, job, outcome, job.digest, state, log, gradebook)
+            _finish(course, job, outcome, job.digest, log, gradebook)
     todo = [job for job, outcome in finished if outcome is None]
     for index, future in run(Calls(course, todo, timeout, memory), progress=progress):
         job = todo[index]
@@ -356,25 +373,22 @@ def _grade_jobs(course, todo, state, log, gradebook, run, timeout, memory, progr
             outcome = Outcome.from_data(future.result())
         except GradingFailed as error:  # the machine's failure: listed, graded by the next run
             log.failed.append((job.student, job.lesson, str(error)))
-            state.pop(job.key, None)
-            _save_state(course, state)
+            _save_state(course, job.key, None)
             continue
         except WorkerDied as error:  # scored 0 and flagged, and graded again by the next run
             outcome, digest = Outcome(None, status_.GRADER_DIED, f"{error}; the next `grade` tries again"), None
         except Exception as error:  # what a worker sent back could not be read
             outcome = Outcome(None, status_.INVALID, f"grading stopped ({named_error(error)})")
-        _finish(course, job, outcome, digest, state, log, gradebook)
+        _finish(course, job, outcome, digest, log, gradebook)
 
 
-def _finish(
-    course: Course, job: Job, outcome: Outcome, digest: str | None, state: dict, log: GradeLog, gradebook: Gradebook
-) -> None:
+def _finish(course: Course, job: Job, outcome: Outcome, digest: str | None, log: GradeLog, gradebook) -> None:
     """Record one job's outcome in the gradebook, the state file and the log."""
     if job.problem:
         outcome = outcome.also(status_.BAD_TIMESTAMP, job.problem)
     result = outcome.result or _not_run(course, job, outcome)
     record(course, job, result, outcome.status, outcome.detail, gradebook)
-    state[job.key] = {"digest": digest, "status": outcome.status, "detail": outcome.detail}
     score = sum(points or 0 for points, _ in result.grades.values())
     log.graded.append((job.student, job.lesson, score, outcome.status, outcome.detail))
-    _save_state(course, state)  # a stopped run keeps what it finished
+    # saved as each ends, so a stopped run keeps what it finished
+    _save_state(course, job.key, {"digest": digest, "status": outcome.status, "detail": outcome.detail})
