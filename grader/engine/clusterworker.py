@@ -19,6 +19,7 @@ tests other than the instructor's.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 from importlib import metadata
@@ -31,6 +32,7 @@ from grader.engine import warmkernel
 from grader.engine.grade import grade_submission, named_error
 from grader.engine.sandbox import GradingFailed, lesson_gradebook
 
+PROFILER = ("profile", "profile-cycle")  # the names of a Dask worker's profiling callbacks
 PACKAGES = ("softmax-grader", "nbgrader")  # installed versions a worker must share with the instructor
 _course: Course | None = None  # the course this worker process was started with (dask_setup)
 
@@ -48,19 +50,22 @@ def lesson_digest(course: Course, lesson: str) -> str:
     return hashlib.sha256(b"\0".join(parts)).hexdigest()
 
 
+@functools.cache
 def versions() -> dict[str, str]:
+    """The installed versions of PACKAGES (read once: a running process keeps the code it imported)."""
     return {name: metadata.version(name) for name in PACKAGES}
 
 
-def task(course: Course, call: tuple) -> str:
-    """grade_submission's arguments as the JSON text of one task, stamped with the lesson's digest."""
+def task(call: tuple, digest: str) -> str:
+    """grade_submission's arguments as the JSON text of one task, stamped with its lesson's digest
+    (lesson_digest, on the instructor's course) and the installed versions."""
     root, lesson, notebook, timestamp, beside, timeout, memory = call
     data = notebook.encode() if isinstance(notebook, str) else notebook
     return json.dumps(
         {
             "course": root,
             "lesson": lesson,
-            "digest": lesson_digest(course, lesson),
+            "digest": digest,
             "versions": versions(),
             "notebook": base64.b64encode(data).decode("ascii"),
             "timestamp": timestamp,
@@ -117,8 +122,13 @@ def _check(course: Course, fields: dict) -> None:
     help="the course directory this worker grades against (default: the instructor's path, as sent)",
 )
 def dask_setup(worker, course: str | None) -> None:
-    """dask worker's preload: take the course, and start the zygote this worker's kernels fork from."""
+    """dask worker's preload: take the course, and start the zygote this worker's kernels fork from.
+
+    It also turns off the worker's statistical profiler (its periodic callbacks are started after the
+    preloads): sampling the grading thread's deep stack every 10 ms costs CPU the kernels need."""
     global _course
     if course is not None:
         _course = Course(Path(course))
+    for name in PROFILER:
+        worker.periodic_callbacks.pop(name, None)
     warmkernel.start_zygote()

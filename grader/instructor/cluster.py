@@ -54,11 +54,14 @@ def in_cluster(client, course: Course, calls: Sequence[tuple], progress=None) ->
     window = max(4, 2 * sum(client.nthreads().values()))
     pending = iter(range(len(calls)))
     index_of = {}
+    digests: dict[str, str] = {}  # lesson -> its digest, read once per batch
 
     def send(index: int):
-        future = client.submit(
-            clusterworker.grade_task, clusterworker.task(course, calls[index]), retries=RETRIES, pure=False
-        )
+        lesson = calls[index][1]
+        if lesson not in digests:
+            digests[lesson] = clusterworker.lesson_digest(course, lesson)
+        text = clusterworker.task(calls[index], digests[lesson])
+        future = client.submit(clusterworker.grade_task, text, retries=RETRIES, pure=False)
         index_of[future.key] = index
         return future
 

@@ -4,14 +4,12 @@ submission; a worker with another version of the lesson refuses it; no scheduler
 
 from __future__ import annotations
 
-import contextlib
 import fractions
 import io
 import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,8 +19,9 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
+from benchmarks.cluster import free_port, local_cluster, zygote_socket
 from grader.course import Course
-from grader.engine import clusterworker, warmkernel
+from grader.engine import clusterworker
 from grader.engine.pool import print_progress
 from grader.instructor.cluster import connect
 from grader.instructor.grading import grade_class
@@ -33,57 +32,6 @@ pytestmark = [pytest.mark.cluster, pytest.mark.xdist_group("cluster-class")]
 
 LESSON = "01_naive_division"
 STUDENTS = 6
-START_SECONDS = 120  # a worker imports the grader and starts its zygote before it registers
-
-
-def dask(*args: str) -> list[str]:
-    return [str(Path(sys.executable).with_name("dask")), *args]
-
-
-@contextlib.contextmanager
-def dask_cluster(folder: Path, worker_course: Path, workers: int = 2):
-    """`dask scheduler` and `workers` × `dask worker` (one thread, no nanny: a killed worker stays dead), each a
-    subprocess of its own session, preloaded with the worker side and told to grade against `worker_course`;
-    yields (address, {worker name: process}). Every process, with what it started, is killed on the way out."""
-    folder.mkdir(parents=True)
-    env = tools_env(PYTHONPATH=str(COURSE.root))  # this checkout's package, whatever the venv's editable install
-    started: list[subprocess.Popen] = []
-
-    def start(name: str, *args: str) -> subprocess.Popen:
-        log = open(folder / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
-        started.append(subprocess.Popen(dask(*args), stdout=log, stderr=log, env=env, start_new_session=True))
-        log.close()
-        return started[-1]
-
-    try:
-        port = free_port()
-        address = f"tcp://127.0.0.1:{port}"
-        start("scheduler", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")
-        named = {
-            f"w{n}": start(
-                f"w{n}",
-                "worker",
-                address,
-                *("--name", f"w{n}", "--nthreads", "1", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"),
-                *("--local-directory", str(folder / f"w{n}-space")),
-                *("--preload", "grader.engine.clusterworker", "--course", str(worker_course)),
-            )
-            for n in range(1, workers + 1)
-        }
-        with connect(address, timeout=START_SECONDS) as client:
-            client.wait_for_workers(workers, timeout=START_SECONDS)
-        yield address, named
-    finally:
-        for process in started:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)  # the worker's session: its zygote leads one of its own
-            process.wait()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def build(folder: Path) -> None:
@@ -113,11 +61,14 @@ def copy_of_class(built: Path, into: Path) -> Course:
 
 def test_the_cluster_grades_as_the_local_pool_does_and_shows_progress(built, tmp_path):
     course = copy_of_class(built, tmp_path / "class")
-    with dask_cluster(tmp_path / "dask", built / "worker-course") as (address, _):
+    with local_cluster(tmp_path / "dask", built / "worker-course", workers=2) as (address, _):
         seen: list[tuple[int, int, float]] = []
+        with connect(address) as client:
+            before = client.run(zygote_socket)
         log = grade_class(course, cluster=address, progress=lambda *step: seen.append(step))
         with connect(address) as client:  # each worker kept the one zygote its preload started
-            zygotes = client.run(lambda: os.environ.get(warmkernel.ADDRESS))
+            zygotes = client.run(zygote_socket)
+            assert all(map(os.path.exists, zygotes.values()))  # still there, as the cluster runs
             with pytest.raises(TypeError, match="only able to deserialize data with"):  # no pickle comes back
                 client.submit(fractions.Fraction, 1, 3, pure=False).result()
     assert not log.failed, log.render()
@@ -126,7 +77,7 @@ def test_the_cluster_grades_as_the_local_pool_does_and_shows_progress(built, tmp
     assert graded >= STUDENTS - 1 and [done for done, _, _ in seen] == list(range(1, graded + 1))
     assert {total for _, total, _ in seen} == {graded}
     assert [elapsed for _, _, elapsed in seen] == sorted(elapsed for _, _, elapsed in seen)
-    assert len(set(zygotes.values())) == 2 and all(zygotes.values())
+    assert zygotes == before and len(set(zygotes.values())) == 2 and all(zygotes.values())
     shown = io.StringIO()
     for step in seen:
         print_progress(*step, stream=shown)
@@ -135,7 +86,7 @@ def test_the_cluster_grades_as_the_local_pool_does_and_shows_progress(built, tmp
 
 def test_a_worker_killed_mid_run_loses_nothing_and_grades_nothing_twice(built, tmp_path):
     course = copy_of_class(built, tmp_path / "class")
-    with dask_cluster(tmp_path / "dask", built / "worker-course") as (address, workers):
+    with local_cluster(tmp_path / "dask", built / "worker-course", workers=2) as (address, workers):
         killed: dict[str, list] = {}
 
         def kill_a_busy_worker(done, total, elapsed):
@@ -167,7 +118,7 @@ def test_a_worker_with_another_version_of_the_lesson_refuses_it(built, tmp_path)
     nb = nbformat.read(source, as_version=4)
     nb.cells[-1].source += "\n# another version of the tests"
     nbformat.write(nb, source)
-    with dask_cluster(tmp_path / "dask", other, workers=1) as (address, _):
+    with local_cluster(tmp_path / "dask", other, workers=1) as (address, _):
         log = grade_class(course, cluster=address)
     assert log.graded == [] and len(log.failed) >= STUDENTS - 1
     assert all("has another version of the lesson 01_naive_division" in reason for *_, reason in log.failed)
@@ -182,7 +133,7 @@ def test_a_worker_refuses_a_lesson_it_lacks_or_a_different_installation(tmp_path
     lacking.mkdir()
     shutil.copy(COURSE.root / "nbgrader_config.py", lacking)
     (lacking / "solutions").mkdir()
-    task = json.loads(clusterworker.task(COURSE, call))
+    task = json.loads(clusterworker.task(call, clusterworker.lesson_digest(COURSE, LESSON)))
     answer = json.loads(clusterworker.grade_task(json.dumps({**task, "course": str(lacking)})))
     assert answer == {"failed": answer["failed"]} and f"lacks the lesson {LESSON}" in answer["failed"]
     other = json.loads(clusterworker.grade_task(json.dumps({**task, "versions": {"nbgrader": "0.0"}})))
@@ -204,3 +155,17 @@ def test_no_scheduler_is_one_error_line_and_exit_1(built, tmp_path):
     assert ran.returncode == 1 and len(lines) == 1, ran.stderr
     assert lines[0].startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:"), ran.stderr
     assert ran.stdout == "" and time.monotonic() - start < 60
+
+
+def test_the_benchmark_prints_the_overhead_of_the_cluster_path(tmp_path):
+    figures_at = tmp_path / "figures.json"
+    command = ["benchmarks/cluster.py", "--students", "3", "--runs", "1", "--workers", "2", "--json", str(figures_at)]
+    ran = subprocess.run(
+        [sys.executable, *command], cwd=COURSE.root, capture_output=True, text=True, env=tools_env(), timeout=900
+    )
+    assert ran.returncode in (0, 1), ran.stderr  # 1: over the allowed overhead (a busy machine), still measured
+    figures = json.loads(figures_at.read_text())
+    assert figures["submissions"] == 3 and len(figures["pool_wall_s"]) == len(figures["cluster_wall_s"]) == 1
+    per_submission = (figures["cluster_wall_s"][0] - figures["pool_wall_s"][0]) / 3
+    assert abs(figures["overhead_per_submission_s"] - per_submission) < 1e-9
+    assert f"overhead of the cluster path: {per_submission:+.2f} s per submission" in ran.stdout

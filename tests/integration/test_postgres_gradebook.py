@@ -9,7 +9,6 @@ import contextlib
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 from nbgrader.apps.api import NbGraderAPI
 
+from benchmarks.cluster import free_port
 from grader.course import Course
 from grader.course.release import release
 from grader.proof.simulate import class_in_thirds, course_with_class
@@ -90,12 +90,6 @@ def create(url: str, statement: str, server: subprocess.Popen, folder: Path) -> 
             time.sleep(0.2)
     with connection:
         connection.execute(statement)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def grader(*args: str) -> subprocess.Popen:
