@@ -11,7 +11,7 @@ as grade_submission's plain data, with a failure as a message. So nothing the in
 reads back from a worker is more than a string, and json.loads is all that parses it.
 
 The task also carries what it was built against: a digest of the lesson's source and release
-notebooks and the versions of the grading package and nbgrader. A worker whose course or
+notebooks and the versions of Python, the grading package, nbgrader and NumPy. A worker whose course or
 installation differs refuses the task (WrongWorker), so a submission is never graded against
 tests other than the instructor's.
 """
@@ -22,6 +22,7 @@ import base64
 import functools
 import hashlib
 import json
+import platform
 from importlib import metadata
 from pathlib import Path
 
@@ -33,7 +34,8 @@ from grader.engine.grade import grade_submission, named_error
 from grader.engine.sandbox import GradingFailed, lesson_gradebook
 
 PROFILER = ("profile", "profile-cycle")  # the names of a Dask worker's profiling callbacks
-PACKAGES = ("softmax-grader", "nbgrader")  # installed versions a worker must share with the instructor
+# installed versions a worker must share with the instructor: the grader, nbgrader, and NumPy (the answers)
+PACKAGES = ("softmax-grader", "nbgrader", "numpy")
 _course: Course | None = None  # the course this worker process was started with (dask_setup)
 
 
@@ -52,8 +54,8 @@ def lesson_digest(course: Course, lesson: str) -> str:
 
 @functools.cache
 def versions() -> dict[str, str]:
-    """The installed versions of PACKAGES (read once: a running process keeps the code it imported)."""
-    return {name: metadata.version(name) for name in PACKAGES}
+    """Python's and PACKAGES' versions (read once: a running process keeps the code it imported)."""
+    return {"python": platform.python_version(), **{name: metadata.version(name) for name in PACKAGES}}
 
 
 def task(call: tuple, digest: str) -> str:

@@ -30,7 +30,9 @@ class SchedulerUnreachable(RuntimeError):
 
 
 def connect(address: str, timeout: float = CONNECT_SECONDS):
-    """A client of the scheduler at `address`, which never unpickles what comes back (see in_cluster)."""
+    """A client of the scheduler at `address` that decodes results with msgpack only, never pickle: a result
+    that is not plain data is refused. (A task's exception would still come pickled, as Dask sends errors;
+    grade_task sends every failure back as text, so none is raised.)"""
     from distributed import Client
 
     logging.getLogger("distributed").setLevel(logging.CRITICAL)  # the one line the command prints says it all
