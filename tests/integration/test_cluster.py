@@ -54,6 +54,13 @@ def local_scores(built: Path) -> dict:
     return {tuple(key): value for key, value in json.loads((built / "local-scores.json").read_text())}
 
 
+def grader_command(*args: str) -> subprocess.CompletedProcess:
+    """`python -m grader ...` of this checkout, in a process of its own."""
+    command = [sys.executable, "-m", "grader", *args]
+    env = tools_env(PYTHONPATH=str(COURSE.root))
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+
+
 def copy_of_class(built: Path, into: Path) -> Course:
     shutil.copytree(built / "class", into)
     return Course(into)
@@ -118,11 +125,12 @@ def test_a_worker_with_another_version_of_the_lesson_refuses_it(built, tmp_path)
     nb = nbformat.read(source, as_version=4)
     nb.cells[-1].source += "\n# another version of the tests"
     nbformat.write(nb, source)
-    with local_cluster(tmp_path / "dask", other, workers=1) as (address, _):
-        log = grade_class(course, cluster=address)
-    assert log.graded == [] and len(log.failed) >= STUDENTS - 1
-    assert all("has another version of the lesson 01_naive_division" in reason for *_, reason in log.failed)
-    with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gradebook:
+    with local_cluster(tmp_path / "dask", other, workers=1) as (address, _):  # through the command line
+        ran = grader_command("--course", str(course.root), "grade", "--cluster", address)
+    refused = [line for line in ran.stdout.splitlines() if f"has another version of the lesson {LESSON}" in line]
+    assert ran.returncode == 1 and "Graded 0 submission(s)" in ran.stdout, ran.stdout + ran.stderr
+    assert len(refused) >= STUDENTS - 1 and f"Could not grade {len(refused)}:" in ran.stdout, ran.stdout
+    with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gradebook:  # nothing recorded
         assert gradebook.find_assignment(LESSON).submissions == []
 
 
@@ -143,14 +151,7 @@ def test_a_worker_refuses_a_lesson_it_lacks_or_a_different_installation(tmp_path
 def test_no_scheduler_is_one_error_line_and_exit_1(built, tmp_path):
     course = copy_of_class(built, tmp_path / "class")
     start = time.monotonic()
-    nowhere = f"tcp://127.0.0.1:{free_port()}"
-    ran = subprocess.run(
-        [sys.executable, "-m", "grader", "--course", str(course.root), "grade", "--cluster", nowhere],
-        capture_output=True,
-        text=True,
-        env=tools_env(PYTHONPATH=str(COURSE.root)),
-        timeout=120,
-    )
+    ran = grader_command("--course", str(course.root), "grade", "--cluster", f"tcp://127.0.0.1:{free_port()}")
     lines = [line for line in ran.stderr.splitlines() if not line.startswith("note: not running as root")]
     assert ran.returncode == 1 and len(lines) == 1, ran.stderr
     assert lines[0].startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:"), ran.stderr
