@@ -20,7 +20,7 @@ PROXY := hub/node_modules/.bin/configurable-http-proxy
 LAB_OPTIONS = --ServerApp.port=$(PORT) --ServerApp.port_retries=0 $(if $(HEADLESS),--no-browser) \
 	$(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab test test-proof test-hub hub test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
+.PHONY: lab test test-proof test-hub test-cluster hub test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
 
 venv: $(STAMP)
 
@@ -54,10 +54,10 @@ lab-instructor: $(STAMP)
 	mkdir -p .grading/exchange
 	$(BIN)/jupyter lab --ServerApp.root_dir=. $(LAB_OPTIONS)
 
-# The suite but the proof of the tests against the catalogue and the mutants (that is test-proof) and the
-# hub's tests (test-hub); the 25 slowest tests are listed at the end.
+# The suite but the proof of the tests against the catalogue and the mutants (test-proof), the hub's tests
+# (test-hub) and the cluster's (test-cluster); the 25 slowest tests are listed at the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof and not hub" --durations=25
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof and not hub and not cluster" --durations=25
 
 # The tests that read one `grader prove --mutate` run (every misconception, alternative and mutant graded;
 # the run itself uses every core, so pytest needs no workers here).
@@ -83,6 +83,11 @@ hub: $(STAMP) $(PROXY)
 $(PROXY): hub/package.json hub/package-lock.json
 	npm ci --prefix hub --no-audit --no-fund --silent
 	touch $@
+
+# The tests of grading on a cluster: a Dask scheduler and workers, and a PostgreSQL gradebook, each started by the
+# test as processes of this machine (README: Grading on a cluster); one at a time, since each uses every core.
+test-cluster: $(STAMP)
+	$(BIN)/python -m pytest -m cluster --durations=10
 
 # The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
 FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/unit/learner/test_boundary.py \

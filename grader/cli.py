@@ -8,6 +8,7 @@ nbformat take a second or more to import, and help or a refused argument should 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import os
 import sys
@@ -99,6 +100,11 @@ def _grade(args) -> int:
             "this user can read (test cells still run outside the kernel)",
             file=sys.stderr,
         )
+    unreachable: tuple[type[Exception], ...] = ()
+    if args.cluster:
+        from grader.instructor.cluster import SchedulerUnreachable
+
+        unreachable = (SchedulerUnreachable,)
     try:
         log = grade_class(
             args.course,
@@ -108,10 +114,14 @@ def _grade(args) -> int:
             timeout=args.timeout,
             memory=args.memory,
             progress=print_progress if sys.stderr.isatty() else None,
+            cluster=args.cluster,
         )
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except unreachable as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     print(log.render())
     return 1 if log.failed else 0
 
@@ -253,6 +263,11 @@ def main(argv=None) -> int:
         help="the nbgrader course directory (default: the current directory if it holds "
         "nbgrader_config.py, else this repository)",
     )
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the gradebook's database, e.g. postgresql://user@host/db (default: nbgrader_config.py's db_url)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     release = commands.add_parser("release", help="regenerate notebooks/ from solutions/ and release to the exchange")
@@ -302,6 +317,11 @@ def main(argv=None) -> int:
         default=2048,
         metavar="MB",
         help="memory each grading kernel may use (default: %(default)s)",
+    )
+    grade.add_argument(
+        "--cluster",
+        metavar="tcp://HOST:PORT",
+        help="grade on the workers of this Dask scheduler (README: Grading on a cluster); default: here",
     )
     grade.set_defaults(run=_grade)
 
@@ -356,6 +376,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         args.course = pick_course(args.course)
+        if args.db:
+            args.course = dataclasses.replace(args.course, db_url=args.db)
     except NotACourse as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -28,6 +28,7 @@ class Course:
     """The course directory at `root` (resolved); its nbgrader_config.py holds the nbgrader settings."""
 
     root: Path
+    db_url: str | None = None  # the gradebook's database (--db); else nbgrader_config.py's db_url
 
     def __post_init__(self):
         root = Path(self.root).expanduser().resolve()
@@ -69,6 +70,9 @@ class Course:
     def nbgrader_config(self, exchange: Path | None = None, at: Path | None = None) -> Config:
         """The course's own nbgrader_config.py; with `at`, the same settings moved to the directory `at`.
 
+        Its gradebook is `db_url` when given, else the db_url the file sets (a PostgreSQL server's, say),
+        else .grading/gradebook.db; with `at`, always the SQLite file under `at`.
+
         `at` serves the throw-away course directories that a grading or a test builds. The
         exchange is `exchange` when given; else the configured one, moved along with the
         course when it is the default under .grading/. It is created if missing.
@@ -77,7 +81,10 @@ class Course:
         config = self.nbgrader_settings()
         target = Path(at).resolve() if at is not None else self.root
         config.CourseDirectory.root = str(target)
-        config.CourseDirectory.db_url = f"sqlite:///{target / GRADING / 'gradebook.db'}"
+        if self.db_url and at is None:
+            config.CourseDirectory.db_url = self.db_url
+        elif at is not None or "db_url" not in config.CourseDirectory:  # a copy's gradebook is its own
+            config.CourseDirectory.db_url = f"sqlite:///{target / GRADING / 'gradebook.db'}"
         configured = Path(config.Exchange.get("root") or self.grading / "exchange")
         if exchange is None:
             exchange = target / GRADING / "exchange" if configured == self.grading / "exchange" else configured

@@ -10,6 +10,8 @@ submissions (or lessons) that changed since they were last graded.
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -22,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 
 import nbformat
-from nbgrader.api import Gradebook
+from nbgrader.api import Gradebook, InvalidEntry
 from nbgrader.utils import parse_utc
 
 from grader.course import Course
@@ -36,6 +38,7 @@ from grader.instructor.collect import REJECTED, Rejection, read_rejections, stan
 
 STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
 TIMESTAMP_LIMIT = 100  # characters a timestamp.txt may hold
+CREATE_ATTEMPTS = 3  # tries at creating a student's rows, when another run into the same database races it
 
 
 @dataclass
@@ -150,11 +153,20 @@ def _student_lesson(key: str) -> tuple[str, str]:
     return student, lesson
 
 
-def _save_state(course: Course, state: dict[str, dict]) -> None:
+def _save_state(course: Course, key: str, entry: dict | None) -> None:
+    """Set (or with None, drop) one submission's entry of the state file. Read again under a lock, so two
+    `grade` runs at once (two lessons, into one gradebook) each keep what the other wrote."""
     path = course.grading / STATE
-    staged = path.with_suffix(".tmp")
-    staged.write_text(json.dumps(state, indent=1, sort_keys=True))
-    staged.replace(path)
+    with open(course.grading / f"{STATE}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        state = json.loads(path.read_text()) if path.is_file() else {}
+        if entry is None:
+            state.pop(key, None)
+        else:
+            state[key] = entry
+        staged = path.with_suffix(f".{os.getpid()}.tmp")
+        staged.write_text(json.dumps(state, indent=1, sort_keys=True))
+        staged.replace(path)
 
 
 def _not_run(course: Course, job: Job, outcome: Outcome) -> Sandboxed:
@@ -195,11 +207,17 @@ def record(
         warnings.catch_warnings(),
     ):
         warnings.simplefilter("ignore")  # nbgrader's own SQLAlchemy warnings when it creates a submission
-        gb.update_or_create_student(job.student)
-        if job.timestamp:
-            gb.update_or_create_submission(job.lesson, job.student, timestamp=parse_utc(job.timestamp))
-        else:
-            gb.update_or_create_submission(job.lesson, job.student)
+        for attempt in range(CREATE_ATTEMPTS):
+            try:  # another run grading into the same database may create the student at the same moment
+                gb.update_or_create_student(job.student)
+                if job.timestamp:
+                    gb.update_or_create_submission(job.lesson, job.student, timestamp=parse_utc(job.timestamp))
+                else:
+                    gb.update_or_create_submission(job.lesson, job.student)
+                break
+            except InvalidEntry:  # nbgrader has rolled back; the row is there now
+                if attempt == CREATE_ATTEMPTS - 1:
+                    raise
         graded = gb.find_submission_notebook(job.lesson, job.lesson, job.student)
         for grade in graded.grades:
             grade.auto_score, grade.needs_manual_grade = result.grades.get(grade.name, (None, True))
@@ -285,15 +303,32 @@ def grade_class(
     memory: int | None = None,
     progress=None,
     grade: Callable[..., dict] = grade_submission,
+    cluster: str | None = None,
 ) -> GradeLog:
     """Autograde every new or changed submission (all of them with `force`), `jobs` at a time.
 
     Each is graded by `grade` (grade_submission; a test may wrap it) in a worker process, its
     cells given `timeout` seconds and its kernel `memory` megabytes; nothing a submission holds
-    stops the batch: a worker that dies is replaced (pool.in_workers).
+    stops the batch: a worker that dies is replaced (pool.in_workers). With `cluster`, the address
+    of a Dask scheduler, grade_submission runs on its workers instead (instructor.cluster), and `jobs`
+    is theirs to say; SchedulerUnreachable when none answers there.
     """
     lessons = lessons or course.lesson_ids()
     start = time.monotonic()
+    with contextlib.ExitStack() as stack:
+        run = functools.partial(in_workers, grade, jobs=jobs)
+        if cluster is not None:
+            from grader.instructor import cluster as cluster_  # Dask is needed only here
+
+            client = stack.enter_context(cluster_.connect(cluster))
+            run = functools.partial(cluster_.in_cluster, client, course)
+        log = _grade_class(course, lessons, force, timeout, memory, progress, run)
+    log.seconds = time.monotonic() - start
+    return log
+
+
+def _grade_class(course, lessons, force, timeout, memory, progress, run) -> GradeLog:
+    """grade_class's work, each submission graded by `run` (in_workers, or in_cluster)."""
     state = _state(course)
     todo, log = [], GradeLog()
     handed_in = submissions(course, lessons)
@@ -314,8 +349,7 @@ def grade_class(
         for lesson in {job.lesson for job in todo}:
             lesson_gradebook(course, lesson)  # built once here, not in every worker
         with course_gradebook(course) as gradebook:
-            _grade_jobs(course, todo, state, log, gradebook, jobs, timeout, memory, progress, grade)
-    log.seconds = time.monotonic() - start
+            _grade_jobs(course, todo, log, gradebook, run, timeout, memory, progress)
     return log
 
 
@@ -324,39 +358,37 @@ def time_of(job: Job) -> datetime | None:
     return parse_utc(job.timestamp) if job.timestamp else None
 
 
-def _grade_jobs(course, todo, state, log, gradebook, jobs, timeout, memory, progress, grade) -> None:
-    """grade_class's work on the jobs to grade, each recorded into the open `gradebook` as it ends."""
+def _grade_jobs(course, todo, log, gradebook, run, timeout, memory, progress) -> None:
+    """grade_class's work on the jobs to grade, each recorded into the open `gradebook` as it ends;
+    `run(calls, progress=...)` grades them (in_workers, or in_cluster)."""
     finished = [(job, unreadable(job)) for job in todo]
     for job, outcome in finished:
         if outcome is not None:
-            _finish(course, job, outcome, job.digest, state, log, gradebook)
+            _finish(course, job, outcome, job.digest, log, gradebook)
     todo = [job for job, outcome in finished if outcome is None]
-    for index, future in in_workers(grade, Calls(course, todo, timeout, memory), jobs, progress):
+    for index, future in run(Calls(course, todo, timeout, memory), progress=progress):
         job = todo[index]
         digest: str | None = job.digest  # None: graded again by the next run
         try:
             outcome = Outcome.from_data(future.result())
         except GradingFailed as error:  # the machine's failure: listed, graded by the next run
             log.failed.append((job.student, job.lesson, str(error)))
-            state.pop(job.key, None)
-            _save_state(course, state)
+            _save_state(course, job.key, None)
             continue
         except WorkerDied as error:  # scored 0 and flagged, and graded again by the next run
             outcome, digest = Outcome(None, status_.GRADER_DIED, f"{error}; the next `grade` tries again"), None
         except Exception as error:  # what a worker sent back could not be read
             outcome = Outcome(None, status_.INVALID, f"grading stopped ({named_error(error)})")
-        _finish(course, job, outcome, digest, state, log, gradebook)
+        _finish(course, job, outcome, digest, log, gradebook)
 
 
-def _finish(
-    course: Course, job: Job, outcome: Outcome, digest: str | None, state: dict, log: GradeLog, gradebook: Gradebook
-) -> None:
+def _finish(course: Course, job: Job, outcome: Outcome, digest: str | None, log: GradeLog, gradebook) -> None:
     """Record one job's outcome in the gradebook, the state file and the log."""
     if job.problem:
         outcome = outcome.also(status_.BAD_TIMESTAMP, job.problem)
     result = outcome.result or _not_run(course, job, outcome)
     record(course, job, result, outcome.status, outcome.detail, gradebook)
-    state[job.key] = {"digest": digest, "status": outcome.status, "detail": outcome.detail}
     score = sum(points or 0 for points, _ in result.grades.values())
     log.graded.append((job.student, job.lesson, score, outcome.status, outcome.detail))
-    _save_state(course, state)  # a stopped run keeps what it finished
+    # saved as each ends, so a stopped run keeps what it finished
+    _save_state(course, job.key, {"digest": digest, "status": outcome.status, "detail": outcome.detail})
