@@ -22,3 +22,10 @@ c.CourseDirectory.db_url = f"sqlite:///{grading / 'gradebook.db'}"
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "*.py"]
 c.Exchange.root = str(grading / "exchange")
 c.Exchange.path_includes_course = True
+# nbgrader's feedback (formgrader's Generate Feedback) is made from the autograded notebook, which holds the
+# hidden tests: they are taken out of its test cells first, or every student reads them on their feedback page.
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+    "nbgrader.preprocessors.ClearHiddenTests",
+]

@@ -37,6 +37,8 @@ from grader.engine.submission import BadInput, read_limited
 from grader.instructor.collect import REJECTED, Rejection, read_rejections, standing
 
 STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
+SECRET = "submission_secret.txt"  # beside an exchange hand-in (nbgrader writes 128 characters)
+SECRET_LIMIT = 1024
 TIMESTAMP_LIMIT = 100  # characters a timestamp.txt may hold
 CREATE_ATTEMPTS = 3  # tries at creating a student's rows, when another run into the same database races it
 
@@ -235,6 +237,10 @@ def record(
     (folder / f"{job.lesson}.ipynb").write_text(result.autograded)
     if job.timestamp:
         (folder / "timestamp.txt").write_text(job.timestamp)
+    # As nbgrader's autograde copies it: generate_feedback passes it on, and release_feedback names the page with it.
+    secret = job.notebook.parent / SECRET
+    if secret.is_file() and not secret.is_symlink() and secret.stat().st_size <= SECRET_LIMIT:
+        shutil.copyfile(secret, folder / SECRET)
 
 
 def _require_assignments(course: Course, lessons: list[str]) -> None:

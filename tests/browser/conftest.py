@@ -172,11 +172,17 @@ def browser(chromium):
         browser.close()
 
 
-@pytest.fixture
-def tab(browser):
-    """A fresh browser tab, in a context of its own (no cookies or storage from other tests)."""
+def fresh_context(browser):
+    """A browser context of its own (no cookies or storage of another test, or of another person)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     context.set_default_timeout(60_000)
+    return context
+
+
+@pytest.fixture
+def tab(browser):
+    """A fresh browser tab, in a context of its own."""
+    context = fresh_context(browser)
     yield context.new_page()
     context.close()
 
@@ -188,9 +194,9 @@ def page(tab, lab):
     lab.stop_kernels()
 
 
-def screenshot(page, name: str, element=None) -> Path:
-    """Save what the browser shows now (or just `element`) as artifacts/browser/<name>.png."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
+def screenshot(page, name: str, element=None, folder: Path = ARTIFACTS) -> Path:
+    """Save what the browser shows now (or just `element`) as <folder>/<name>.png (artifacts/browser/ unless told)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
     (element or page).screenshot(path=str(path))
     return path

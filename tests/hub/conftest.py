@@ -8,6 +8,7 @@ Without root (or setfacl, or the proxy) the hub tests skip, and in CI they fail 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -17,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ import requests
 
 from grader.hub import accounts
 from grader.hub.__main__ import missing
+from tests.browser.conftest import browser, chromium  # noqa: F401 (the browser tests' Chromium, for the walk)
 from tests.hub.hubclient import Hub
 from tests.support import COURSE
 
@@ -83,16 +86,17 @@ def stop(process: subprocess.Popen, state: Path, people: accounts.Accounts) -> N
     accounts.remove(people)
 
 
-@pytest.fixture(scope="session")
-def hub(tmp_path_factory):
+@contextlib.contextmanager
+def running_hub(tmp_path_factory, students: int) -> Iterator[Hub]:
+    """A hub of `students` students, stopped and removed (accounts, homes, folder) when the block ends."""
     lacking()
-    people = accounts.Accounts(f"smt{secrets.token_hex(2)}-", STUDENTS)
+    people = accounts.Accounts(f"smt{secrets.token_hex(2)}-", students)
     root = Path(f"/srv/softmax-hub-test-{people.prefix.rstrip('-')}")
-    port = free_ports(4 + 2 + STUDENTS)  # the hub's, and one per person (grader.hub.__main__.ports_from)
+    port = free_ports(4 + 2 + students)  # the hub's, and one per person (grader.hub.__main__.ports_from)
     log = tmp_path_factory.mktemp("hub") / "hub.log"
     checkout_mode = COURSE.root.stat().st_mode & 0o7777
     command = [sys.executable, "-m", "grader.hub", "--root", root, "--prefix", people.prefix]
-    command += ["--students", str(STUDENTS), "--port", str(port)]
+    command += ["--students", str(students), "--port", str(port)]
     with open(log, "w") as output:
         process = subprocess.Popen(
             [str(part) for part in command], cwd=COURSE.root, stdout=output, stderr=subprocess.STDOUT
@@ -107,6 +111,19 @@ def hub(tmp_path_factory):
         shutil.rmtree(root, ignore_errors=True)
         os.chmod(COURSE.root, checkout_mode)
         print(f"the hub's log: {log}")
+
+
+@pytest.fixture(scope="session")
+def hub(tmp_path_factory):
+    with running_hub(tmp_path_factory, STUDENTS) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def small_hub(tmp_path_factory):
+    """Two students only, and nothing of the other tests' hand-ins: the browser walk's own term."""
+    with running_hub(tmp_path_factory, 2) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

@@ -101,6 +101,16 @@ class Hub:
         """An nbgrader command of the formgrader's account, in the hub's course directory."""
         return self.run_as(self.people.grader, ["nbgrader", *args], kind="instructor", cwd=self.settings["course_dir"])
 
+    def grader_as_grader(self, *args: str):
+        """`python -m grader` as the grader account in the hub's course directory. With the hub's variables of a
+        server: nbgrader's API (which our release uses) lists the exchange, and the hub's JupyterHubAuthPlugin
+        then asks the hub for the account's courses."""
+        hub = {"JUPYTERHUB_USER": self.people.grader, "JUPYTERHUB_API_URL": f"{self.url}/hub/api"}
+        hub["JUPYTERHUB_API_TOKEN"] = self.token_of(self.people.grader)
+        return self.run_as(
+            self.people.grader, ["python", "-m", "grader", *args], "instructor", self.settings["course_dir"], **hub
+        )
+
 
 # What a user can do to a path, tried for real: the name of the error, or what it got.
 ATTEMPTS = """

@@ -283,3 +283,21 @@ def test_a_graded_page_keeps_the_checks_words_but_not_what_holds_only_in_the_lab
     page = page_text(write_feedback(class_results(course), tmp_path / "feedback")[0])
     assert "✓ naive_normalize: the public checks passed." in page and "Hidden tests run" not in page
     assert str(stub.value) in page and f"1 failing test(s): a function is {NOT_WRITTEN}" in page
+
+
+def test_grading_keeps_the_submission_secret_release_feedback_names_the_page_with(tmp_path):
+    """nbgrader's autograde copies it into autograded/ and generate_feedback on into feedback/; without it
+    release_feedback (nbgrader's, and the hub's strict one) stops at the first student."""
+    course = course_by_hand(COURSE, tmp_path / "course", [NAIVE], {})
+    submitted = course.grading / "submitted" / "ann" / NAIVE
+    submitted.mkdir(parents=True)
+    (submitted / f"{NAIVE}.ipynb").write_text(full_marks_notebook())
+    (submitted / "submission_secret.txt").write_text("s" * 128)
+    [job] = submissions(course, [NAIVE])
+    graded = executed(course, NAIVE)
+    record(
+        course,
+        job,
+        Sandboxed(report_of(course, graded, NAIVE), nbformat.writes(graded), scores_of(course, graded, NAIVE)),
+    )
+    assert (course.grading / "autograded" / "ann" / NAIVE / "submission_secret.txt").read_text() == "s" * 128
