@@ -78,16 +78,18 @@ def copy_private(
 
 def copy_file(source: str, dest: str, mode: int) -> None:
     """A new file with `mode` from its first byte on (never a moment with the creator's umask), not a link."""
-    with open(source, "rb", opener=lambda p, f: os.open(p, f | os.O_NOFOLLOW)) as src:
-        handle = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with open(handle, "wb") as out:
-            shutil.copyfileobj(src, out)
-            os.fchmod(out.fileno(), mode)
+    with open(source, "rb", opener=lambda p, f: os.open(p, f | os.O_NOFOLLOW)) as src, new_file(dest, "wb") as out:
+        shutil.copyfileobj(src, out)
+        os.fchmod(out.fileno(), mode)
 
 
 def write_private(path: str, text: str, mode: int) -> None:
     """A small new file (a timestamp, a secret) with `mode` from the start."""
-    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    with open(handle, "w") as out:
+    with new_file(path, "w") as out:
         out.write(text)
         os.fchmod(out.fileno(), mode)
+
+
+def new_file(path: str, how: str):
+    """A file that did not exist (never a link followed), readable by its creator alone until given its mode."""
+    return open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600), how)
