@@ -22,7 +22,6 @@ from collections import defaultdict
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
 
 from grader.course import Course
 from grader.engine import grade, sandbox, testrunner, warmkernel
@@ -70,7 +69,7 @@ def instrument() -> None:
     timed(testrunner.TestsOutsideKernel, "start_new_kernel_client", "kernel: until ready")
     timed(testrunner.TestsOutsideKernel, "_run_learner_cell", "learner's cells, in the kernel")
     timed(testrunner.TestsOutsideKernel, "_run_test_cell", "test cells, here (calls into the kernel)")
-    timed(NotebookClient, "_cleanup_kernel", "kernel: stopping")
+    timed(testrunner.TestsOutsideKernel, "_cleanup_kernel", "kernel: stopping")
     timed(sandbox.nbformat.validator, "normalize", "validating and writing the notebook")
     timed(sandbox.nbformat, "validate", "validating and writing the notebook")
     timed(sandbox.nbformat.v4, "writes", "validating and writing the notebook")

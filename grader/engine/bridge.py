@@ -15,16 +15,22 @@ killed (stop_kernel).
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import builtins
 import collections.abc
 import contextlib
 import functools
+import hmac
 import importlib
 import inspect
 import json
+import math
+import os
+import secrets
+import shutil
 import signal
+import socket
+import tempfile
 import warnings
 from queue import Empty
 from time import monotonic
@@ -36,13 +42,13 @@ from grader.engine import kernelside
 from grader.learner import checks
 
 SAFE_MODULES = {"numpy", "math", "cmath", "random", "itertools", "functools", "collections", "operator", "statistics"}
-INSTALL = (
-    "__softmax_bridge__ = (lambda ns: (exec({source!r}, ns), ns['Bridge'])[1])"
-    "({{'__name__': 'softmax_bridge'}})(globals())"
+SERVE = (  # the execute request of a test cell: the kernel side, made afresh from its source, serves it
+    "(lambda ns: (exec({source!r}, ns), ns['Bridge'])[1])({{'__name__': 'softmax_bridge'}})(globals())"
+    ".serve({address!r}, {token!r})"
 )
 SOURCE = inspect.getsource(kernelside)
 INTERRUPT_GRACE = 5.0  # seconds an interrupted kernel gets to answer before it is killed
-MAX_ANSWER_TEXT = 2 * kernelside.MAX_ANSWER + 3 * kernelside.MAX_VALUE  # characters of an answer as IPython shows it
+MAX_ANSWER_BYTES = 2 * kernelside.MAX_ANSWER + 3 * kernelside.MAX_VALUE  # bytes of one answer read from the kernel
 NAME_LIMIT = kernelside.NAME_LIMIT
 
 
@@ -199,18 +205,40 @@ def write_back(original, after) -> None:
 
 
 class KernelSession:
-    """Requests to one running notebook's kernel, through nbclient's kernel client, within a time limit."""
+    """Requests to one running notebook's kernel, each test cell's within that cell's time limit.
 
-    def __init__(self, client, deadline: float):
+    The channel opens when a test cell first needs the kernel: one execute request runs the
+    kernel side's `Bridge.serve`, which connects to a Unix socket this session listens on (in
+    the kernel's own channel folder when it is isolated, else in a private folder) and shows
+    the request's token; each request is then one round trip on that socket. `finish` hangs
+    up at the end of the cell and waits for the execute request's reply, so the kernel is idle
+    again before the next learner cell runs. `close` removes the socket."""
+
+    def __init__(self, client, deadline: float = math.inf):
         self.client, self.deadline, self.codec = client, deadline, Codec()
         self.used_global_random = False  # whether the last call drew from the kernel's global random state
         self.killed = False  # whether the kernel was killed at the time limit (it did not answer its interrupt)
+        self._listener: socket.socket | None = None
+        self._address, self._own_folder = "", ""
+        self._channel: socket.socket | None = None  # the kernel side's connection, while it serves
+        self._serving: str | None = None  # the msg_id of the execute request that runs its serve loop
+
+    def __enter__(self) -> KernelSession:
+        return self
+
+    def __exit__(self, *_) -> None:
+        try:
+            self.finish()
+        finally:
+            self.close()
+
+    def begin(self, deadline: float) -> None:
+        """Start a test cell that must be done by `deadline` (a time.monotonic() value)."""
+        self.deadline, self.killed = deadline, False
 
     def describe(self, names: list[str]) -> dict:
         """The notebook's current value of each name it has: data as a copy, functions as KernelFunctions."""
-        answer = self._evaluate(
-            f"__softmax_bridge__.describe({json.dumps(sorted(names))!r})", INSTALL.format(source=SOURCE)
-        )
+        answer = self._evaluate(kernelside.DESCRIBE, json.dumps(sorted(names)))
         found: dict[str, object] = {}
         try:
             for name, item in answer.items():
@@ -236,7 +264,7 @@ class KernelSession:
             "errstate": np.geterr(),
             "times": times,
         }
-        answer = self._evaluate(f"__softmax_bridge__.call({json.dumps(request)!r})")
+        answer = self._evaluate(kernelside.CALL, json.dumps(request))
         try:
             returned = [*answer["args"], *answer["kwargs"].values()]
             for original, after in zip([*args, *kwargs.values()], returned, strict=False):
@@ -251,54 +279,185 @@ class KernelSession:
             raise BridgeError(f"the kernel's answer could not be read ({type(problem).__name__})") from None
         return results, error
 
-    def _evaluate(self, expression: str, code: str = ""):
-        return run_sync(self._ask)(expression, code)
+    def finish(self) -> None:
+        """Hang up on the kernel side and wait until its serve loop has ended (before the kernel runs anything else)."""
+        if self._serving is not None:
+            run_sync(self.finished)()
 
-    async def _ask(self, expression: str, code: str):
-        kc = self.client.kc
-        msg_id = kc.execute(code, silent=True, store_history=False, user_expressions={"answer": expression})
-        reply = await self._reply(msg_id)
-        content = reply["content"]
-        if content.get("status") != "ok":
-            raise BridgeError(f"the kernel could not run the grader's request ({content.get('ename')})")
-        answer = content.get("user_expressions", {}).get("answer", {})
-        if answer.get("status") != "ok":
-            raise BridgeError(f"the kernel could not run the grader's request ({answer.get('ename')})")
+    async def finished(self) -> None:
+        """`finish`, for a caller in the event loop."""
+        if self._serving is not None:
+            await self._finish()
+
+    def close(self) -> None:
+        """Remove the socket this session listened on (the notebook's grading is over)."""
+        if self._channel is not None:
+            self._channel.close()
+            self._channel = None
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+            with contextlib.suppress(OSError):
+                os.unlink(self._address)
+        if self._own_folder:
+            shutil.rmtree(self._own_folder, ignore_errors=True)
+            self._own_folder = ""
+
+    def _evaluate(self, kind: bytes, body: str):
+        return run_sync(self._ask)(kind, body)
+
+    async def _ask(self, kind: bytes, body: str):
+        if self._channel is None:
+            await self._open()
+        exchange = asyncio.ensure_future(self._exchange(kernelside.frame(kind + body.encode())))
         try:
-            text = answer["data"]["text/plain"]
-            if len(text) > MAX_ANSWER_TEXT:
-                raise BridgeError(f"the kernel's answer was too large ({len(text):,} characters)")
-            return json.loads(_string_literal(text))
-        except (KeyError, TypeError, ValueError, SyntaxError, MemoryError, RecursionError):
+            await self._within_limit({exchange})
+            text = exchange.result()
+        except _HungUp:
+            raise await self._hung_up() from None
+        except BaseException:
+            self._drop_channel()  # a half-read answer may be left on it
+            raise
+        finally:
+            await _cancelled(exchange)
+        try:
+            return json.loads(text.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError, MemoryError):
             raise BridgeError("the kernel's answer could not be read") from None
 
-    async def _reply(self, msg_id: str) -> dict:
+    async def _open(self) -> None:
+        """Run the kernel side's serve loop and take its connection."""
+        kc = self.client.kc
+        if self._serving is not None:  # a serve loop whose channel broke: let it end first
+            await self._finish()
+        if self._listener is None:
+            self._listen(getattr(self.client.km, "channel_folder", None))
+        assert self._listener is not None
+        token = secrets.token_hex(16)
+        self._serving = kc.execute(
+            SERVE.format(source=SOURCE, address=self._address, token=token), silent=True, store_history=False
+        )
+        loop = asyncio.get_running_loop()
+        reply = asyncio.ensure_future(self._matching(kc, self._serving, math.inf))
+        try:
+            while True:
+                accepted = asyncio.ensure_future(loop.sock_accept(self._listener))
+                try:
+                    done = await self._within_limit({accepted, reply})
+                finally:
+                    await _cancelled(accepted)
+                if reply in done:
+                    self._serving = None
+                    raise BridgeError(f"the kernel could not run the grader's request ({_error_name(reply.result())})")
+                channel, _ = accepted.result()
+                if await self._shows(channel, token):
+                    self._channel = channel
+                    return
+                channel.close()
+        finally:
+            await _cancelled(reply)
+
+    def _listen(self, folder: str | None) -> None:
+        if folder is None:
+            folder = self._own_folder = tempfile.mkdtemp(prefix="softmax-bridge-")
+        self._address = os.path.join(folder, "bridge")
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self._address)
+        listener = socket.socket(socket.AF_UNIX)
+        listener.setblocking(False)
+        listener.bind(self._address)
+        owner = os.stat(folder)
+        if os.geteuid() == 0 and owner.st_uid != 0:  # an isolated kernel's folder: its user may connect
+            os.chown(self._address, owner.st_uid, owner.st_gid)
+        os.chmod(self._address, 0o600)
+        listener.listen(8)
+        self._listener = listener
+
+    async def _shows(self, channel: socket.socket, token: str) -> bool:
+        """Whether the new connection begins with the token (within a second, and the cell's time:
+        the kernel side sends it at once)."""
+        channel.setblocking(False)
+        try:
+            limit = max(0.0, min(1.0, self.deadline - monotonic()))
+            shown = await asyncio.wait_for(_read(channel, len(token)), timeout=limit)
+        except (asyncio.TimeoutError, _HungUp, OSError):
+            return False
+        return hmac.compare_digest(shown, token.encode("ascii"))
+
+    async def _exchange(self, request: bytes) -> bytes:
+        loop = asyncio.get_running_loop()
+        assert self._channel is not None
+        try:
+            await loop.sock_sendall(self._channel, request)
+        except OSError:
+            raise _HungUp() from None
+        size = kernelside.FRAME.unpack(await _read(self._channel, kernelside.FRAME.size))[0]
+        if size > MAX_ANSWER_BYTES:
+            raise BridgeError(f"the kernel's answer was too large ({size:,} bytes)")
+        return await _read(self._channel, size)
+
+    async def _hung_up(self) -> BridgeError:
+        """The kernel side hung up: its serve loop ended (its reply says why), or the kernel died (KernelDied)."""
+        reply = await self._finish()
+        return BridgeError(f"the kernel stopped answering the grader's requests ({_error_name(reply)})")
+
+    async def _finish(self) -> dict:
+        """Hang up, and wait for the serve loop's reply ({} if none came in time)."""
+        self._drop_channel()
+        serving, self._serving = self._serving, None
+        if serving is None:
+            return {}
+        self.deadline = max(self.deadline, monotonic() + INTERRUPT_GRACE)  # a serve loop ends at once when hung up on
+        reply = asyncio.ensure_future(self._matching(self.client.kc, serving, math.inf))
+        try:
+            await self._within_limit({reply})
+        except CellTimeoutError:
+            return {}
+        finally:
+            await _cancelled(reply)
+        return reply.result() or {}
+
+    def _drop_channel(self) -> None:
+        if self._channel is not None:
+            self._channel.close()
+            self._channel = None
+
+    async def _within_limit(self, waiting: set) -> set:
+        """Wait until one of `waiting` is done (the done ones). At the time limit the kernel is
+        interrupted, and killed if it does not answer within INTERRUPT_GRACE; a kernel found dead
+        on the way is KernelDied. The caller cancels what is left of `waiting`."""
         kc = self.client.kc
         while True:
             remaining = self.deadline - monotonic()
             if remaining <= 0:
                 await ensure_async(self.client.km.interrupt_kernel())
-                if await self._matching(kc, msg_id, monotonic() + INTERRUPT_GRACE) is not None:
+                done, _ = await asyncio.wait(waiting, timeout=INTERRUPT_GRACE, return_when=asyncio.FIRST_COMPLETED)
+                if done:
                     raise CellTimeoutError("the learner's code was still running at the time limit and was stopped")
                 if not await ensure_async(kc.is_alive()):
                     raise KernelDied("the kernel stopped (it exited or crashed) during a test")
                 await stop_kernel(self.client.km)
                 self.killed = True
+                self._drop_channel()
+                self._serving = None
                 raise CellTimeoutError(
                     "the learner's code was still running at the time limit and did not stop "
                     f"when interrupted, so its kernel was stopped after {INTERRUPT_GRACE:g} s more"
                 )
-            reply = await self._matching(kc, msg_id, monotonic() + min(1.0, remaining))
-            if reply is not None:
-                return reply
+            done, _ = await asyncio.wait(waiting, timeout=min(1.0, remaining), return_when=asyncio.FIRST_COMPLETED)
+            if done:
+                return done
             if not await ensure_async(kc.is_alive()):
+                self._drop_channel()
+                self._serving = None
                 raise KernelDied("the kernel stopped (it exited or crashed) during a test")
 
     @staticmethod
     async def _matching(kc, msg_id: str, until: float):
-        while monotonic() < until:
+        """The reply to `msg_id` on the shell channel (others are dropped); None if none came before `until`."""
+        while (left := until - monotonic()) > 0:
             try:
-                msg = await ensure_async(kc.shell_channel.get_msg(timeout=max(0.0, until - monotonic())))
+                msg = await ensure_async(kc.shell_channel.get_msg(timeout=None if math.isinf(left) else left))
             except Empty:
                 return None
             if msg["parent_header"].get("msg_id") == msg_id:
@@ -306,12 +465,35 @@ class KernelSession:
         return None
 
 
-def _string_literal(text: str) -> str:
-    """The str that IPython printed as `text` (its repr), read without evaluating anything."""
-    value = ast.literal_eval(text)
-    if type(value) is not str:
-        raise ValueError("not a string")
-    return value
+class _HungUp(Exception):
+    """The kernel side closed its end of the bridge's socket."""
+
+
+async def _read(channel: socket.socket, size: int) -> bytes:
+    """Exactly `size` bytes from the socket (_HungUp if it closes first)."""
+    loop = asyncio.get_running_loop()
+    data = bytearray()
+    while len(data) < size:
+        chunk = await loop.sock_recv(channel, min(size - len(data), 1 << 20))
+        if not chunk:
+            raise _HungUp()
+        data += chunk
+    return bytes(data)
+
+
+async def _cancelled(*futures) -> None:
+    """Cancel the futures not done and let them end; what the done ones raised is taken (never logged as lost)."""
+    for future in futures:
+        future.cancel()
+    for future in futures:
+        with contextlib.suppress(BaseException):
+            await future
+
+
+def _error_name(reply) -> str:
+    """The name of the error a reply reports, for a message."""
+    content = reply.get("content", {}) if isinstance(reply, dict) else {}
+    return kernelside.clip(content.get("ename") or content.get("status") or "no reply", NAME_LIMIT)
 
 
 class KernelFunction:

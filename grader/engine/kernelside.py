@@ -2,7 +2,10 @@
 
 During grading the test cells run in the grading process, not in the kernel. This file is
 sent to the kernel as source text and gives it two requests: "what are these names?" and
-"call this function with these arguments". Everything crosses as JSON with arrays in NumPy's
+"call this function with these arguments". For each test cell the grader sends one execute
+request that runs `Bridge.serve`, which answers these requests over a Unix socket the grader
+listens on, until the grader hangs up: one socket round trip per request instead of a
+Jupyter execute request each. Everything crosses as JSON with arrays in NumPy's
 .npy format (never pickle), so nothing the learner's code builds can run in the grader.
 The same Codec decodes on both sides; it needs only the standard library and NumPy.
 Whatever the learner's function returns, the answer stays bounded (MAX_VALUE, MAX_ANSWER).
@@ -11,6 +14,8 @@ Whatever the learner's function returns, the answer stays bounded (MAX_VALUE, MA
 import base64
 import io
 import json
+import socket
+import struct
 import types
 import warnings
 
@@ -22,6 +27,8 @@ MAX_VALUE = 4 * 2**20  # characters of one encoded value: a softmax lesson's lar
 MAX_ANSWER = 16 * 2**20  # characters of all the results of one request together
 NAME_LIMIT = 200  # characters of a class's module or name
 MESSAGE_LIMIT = 2000  # characters of an exception's or a warning's message
+FRAME = struct.Struct("!Q")  # what precedes each request and answer on the bridge's socket: its length in bytes
+DESCRIBE, CALL = b"d", b"c"  # a request's first byte: which of Bridge's methods answers it
 
 
 class Codec:
@@ -156,6 +163,20 @@ class Bridge(Codec):
     def __init__(self, namespace):
         self.namespace = namespace
 
+    def serve(self, address, token):
+        """Answer the grader's requests on the Unix socket at `address` until the grader hangs up.
+
+        `token` (from the grader's execute request) says to the grader which connection is this one."""
+        with socket.socket(socket.AF_UNIX) as channel:
+            channel.connect(address)
+            channel.sendall(token.encode("ascii"))
+            while True:
+                request = receive_frame(channel)
+                if request is None:
+                    return
+                answer = (self.describe if request[:1] == DESCRIBE else self.call)(request[1:].decode())
+                channel.sendall(frame(answer.encode()))
+
     def describe(self, request):
         """What each requested name holds now: data (encoded), a function, a module, or nothing."""
         found = {}
@@ -195,3 +216,24 @@ class Bridge(Codec):
                 "kwargs": {k: bounded(self.encode(v), v) for k, v in kwargs.items()},
             }
         )
+
+
+def frame(data):
+    """`data` as it goes on the bridge's socket: its length, then itself."""
+    return FRAME.pack(len(data)) + data
+
+
+def receive_frame(channel):
+    """The next request on the socket; None once the grader has hung up."""
+    header = _exactly(channel, FRAME.size)
+    return None if header is None else _exactly(channel, FRAME.unpack(header)[0])
+
+
+def _exactly(channel, size):
+    data = bytearray()
+    while len(data) < size:
+        chunk = channel.recv(min(size - len(data), 1 << 20))
+        if not chunk:
+            return None
+        data += chunk
+    return bytes(data)

@@ -326,32 +326,40 @@ class BoundedClient(AsyncKernelClient):
     async def _async_wait_for_ready(self, timeout: float | None = None) -> None:
         """jupyter_client's wait for a new kernel, without its fixed pauses (0.2 s at least, every kernel).
 
-        The kernel is ready once it has answered kernel_info on the shell channel and the idle
-        status of that request has come on iopub (so iopub is connected: a subscription made too
-        late misses it, and the request is sent again); what iopub held before it is read and dropped.
+        The kernel is ready once iopub is connected and it has answered kernel_info on the shell
+        channel. Iopub is connected once the kernel has welcomed the subscription (ipykernel's
+        iopub_welcome) or the idle status of that kernel_info request has come there; a kernel that
+        sends neither within a second (a subscription made too late misses the status) is asked
+        again. What iopub held before is read and dropped.
         """
         deadline = monotonic() + (math.inf if timeout is None else timeout)
         while True:
             request = self.kernel_info()
-            reply = await self._answer(self.shell_channel, request, min(deadline, monotonic() + 1))
-            if reply is not None and await self._answer(self.iopub_channel, request, monotonic() + 0.5, "status"):
-                self._handle_kernel_info_reply(reply)
-                return
+            if await self._answer(self.iopub_channel, request, min(deadline, monotonic() + 1), iopub=True):
+                reply = await self._answer(self.shell_channel, request, min(deadline, monotonic() + 1))
+                if reply is not None:
+                    self._handle_kernel_info_reply(reply)
+                    return
             if not await self._async_is_alive():
                 raise RuntimeError("Kernel died before replying to kernel_info")
             if monotonic() > deadline:
                 raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
 
     @staticmethod
-    async def _answer(channel, request: str, until: float, kind: str | None = None):
-        """The first message on `channel` that answers `request` (of `kind`: the idle status) before `until`."""
+    async def _answer(channel, request: str, until: float, iopub: bool = False):
+        """The first message on `channel` that answers `request` before `until`; on iopub, the first that
+        shows it connected: the kernel's welcome, or the idle status of `request`."""
         while (left := until - monotonic()) > 0:
             try:
                 msg = await ensure_async(channel.get_msg(timeout=left))
             except Empty:
                 return None
-            if msg["parent_header"].get("msg_id") == request and (
-                kind is None or (msg["msg_type"] == kind and msg["content"].get("execution_state") == "idle")
+            answers = msg["parent_header"].get("msg_id") == request
+            if not iopub and answers:
+                return msg
+            if iopub and (
+                msg["msg_type"] == "iopub_welcome"
+                or (answers and msg["msg_type"] == "status" and msg["content"].get("execution_state") == "idle")
             ):
                 return msg
         return None
@@ -365,12 +373,16 @@ class TestsOutsideKernel(Execute):
 
     def preprocess(self, nb, resources=None, km=None):
         self._tests_namespace = pinned_names()
+        self._session = KernelSession(self)  # its channel opens when a test cell first needs the kernel
         self.kernel_stopped = None  # why the kernel stopped (TIMEOUT, DIED, "memory limit"), once it has
         self.received = [0, 0]  # bytes of output messages received: this cell's, the notebook's
         for cell in nb.cells:
             if isinstance(cell.get("metadata"), dict):
                 cell.metadata.pop("grader", None)  # the grading's to write, whatever the submission holds
-        nb, resources = super().preprocess(nb, resources, km)
+        try:
+            nb, resources = super().preprocess(nb, resources, km)
+        finally:
+            self._session.close()
         bound_notebook(nb)
         return nb, resources
 
@@ -393,6 +405,8 @@ class TestsOutsideKernel(Execute):
         self._check_assign_resources(resources)
         self.received[0] = 0
         test = is_test_cell(cell)
+        if not test and not self.kernel_stopped:
+            self._finish_tests()
         if self.kernel_stopped:
             cell.outputs = [error_output(NOT_RUN, f"not run: kernel stopped ({self.kernel_stopped})")]
             cell.execution_count, failed = None, None
@@ -405,9 +419,27 @@ class TestsOutsideKernel(Execute):
         self.nb.cells[index] = cell
         return cell, self.resources
 
+    def _finish_tests(self) -> None:
+        """End the kernel side's serve loop before a learner cell (one serves a whole run of test cells)."""
+        try:
+            self._session.finish()
+        except KernelDied:
+            self.kernel_stopped = self._death()
+
+    async def _async_cleanup_kernel(self) -> None:
+        """End the serve loop of the last test cells, then stop the kernel as nbclient does."""
+        session = getattr(self, "_session", None)
+        if session is not None and not self.kernel_stopped:
+            with contextlib.suppress(KernelDied):  # every cell is scored by now
+                await session.finished()
+        await super()._async_cleanup_kernel()
+
+    _cleanup_kernel = run_sync(_async_cleanup_kernel)  # nbclient binds its own at class level
+
     def _run_test_cell(self, cell, index):
         timeout = self._get_timeout(cell)
-        session = KernelSession(self, monotonic() + (timeout if timeout else float("inf")))
+        session = self._session
+        session.begin(monotonic() + (timeout if timeout else math.inf))
         grade_id = cell.metadata["nbgrader"].get("grade_id", f"cell {index}")
         cell.execution_count = None
         try:

@@ -465,6 +465,8 @@ class ForkedProvisioner(LocalProvisioner):
 
     async def pre_launch(self, **kwargs):
         km = self.parent
+        if km is not None:
+            km.channel_folder = None
         if (
             km is not None
             and bool(getattr(km, "isolate", False))
@@ -476,6 +478,7 @@ class ForkedProvisioner(LocalProvisioner):
             km.transport, km.cache_ports = "ipc", False
             km.ip = os.path.join(self.keeper.folder, "kernel")
             km.connection_file = os.path.join(self.keeper.folder, "kernel.json")
+            km.channel_folder = self.keeper.folder
         return await super().pre_launch(**kwargs)
 
     async def launch_kernel(self, cmd: list[str], **kwargs):
@@ -525,6 +528,7 @@ class ForkedKernelManager(AsyncKernelManager):
         "else each of its processes' data limit.",
     ).tag(config=True)
     kernel_process: ForkedProcess | None = None  # the last kernel started, kept after it ended
+    channel_folder: str | None = None  # an isolated kernel's own folder (its channels; the grading bridge's socket)
 
     @property
     def stop_reason(self) -> str | None:

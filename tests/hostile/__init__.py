@@ -425,6 +425,26 @@ def naive_normalize(scores):
     exec(source.decode(), scope)
     return scope["naive_normalize"](scores)
 '''
+GARBLES_BRIDGE = '''
+import os
+import socket
+
+
+def naive_normalize(scores):
+    """Write the header of an endless answer on the grading bridge's socket, then answer wrong."""
+    for fd in range(3, 1024):
+        try:
+            found = socket.socket(fileno=os.dup(fd))
+        except OSError:
+            continue
+        with found:
+            try:
+                if found.family == socket.AF_UNIX and str(found.getpeername()).endswith("bridge"):
+                    found.sendall(b"\\xff" * 8)
+            except OSError:
+                pass
+    return np.zeros(np.shape(scores))
+'''
 SHARED_MAPPING = """
 import mmap
 
@@ -807,6 +827,14 @@ KINDS = [
         status.SUSPICIOUS,
         DISTRIBUTION_ONLY,
         unsafe_for_plain="it reaches a service of the machine",
+    ),
+    # the bridge between the test cells and the kernel
+    Kind(
+        "garbles_bridge",
+        "a wrong answer that writes an endless answer on the grading bridge's socket",
+        lambda: notebook({NAIVE: GARBLES_BRIDGE}),
+        status.SUSPICIOUS,
+        DISTRIBUTION_ONLY,
     ),
     # limits that a process tree walks around
     Kind(

@@ -235,26 +235,21 @@ def sample_python_random(logits, temperature, rng):
 """
 
 
-def _with_kernel(use):
-    """Run `use(functions)` against LEARNER_CODE's functions, called in a real kernel through the bridge."""
+def _with_kernel(use, code=LEARNER_CODE, names=None):
+    """Run `use(functions)` against the functions `code` defines, called in a real kernel through the bridge
+    (`use(functions, session)` when it takes two arguments)."""
     from time import monotonic
 
     from nbclient import NotebookClient
 
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(LEARNER_CODE)])
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
     client = NotebookClient(nb, kernel_name="python3", timeout=60)
+    names = names or [node.name for node in ast.parse(code).body if isinstance(node, ast.FunctionDef)]
     with client.setup_kernel():
         client.execute_cell(nb.cells[0], 0)
-        session = bridge.KernelSession(client, monotonic() + 120)
-        names = [
-            "keeps_chunks",
-            "copies_chunks",
-            "reads_twice",
-            "sample_next_token",
-            "sample_global",
-            "sample_python_random",
-        ]
-        return use(session.describe(names))
+        with bridge.KernelSession(client, monotonic() + 120) as session:
+            functions = session.describe(names)
+            return use(functions, session) if use.__code__.co_argcount == 2 else use(functions)
 
 
 def test_streams_cross_to_the_kernel_as_one_pass_streams_with_their_reused_buffer():
@@ -293,6 +288,83 @@ def test_a_function_drawing_from_the_kernels_global_random_state_is_seen():
     assert verdicts["sample_next_token"] == "passed"
     assert "global random state" in verdicts["sample_global"]
     assert "global random state" in verdicts["sample_python_random"]
+
+
+BREAKS_THE_BRIDGE = """
+import os
+import socket
+
+
+def _bridge():
+    for fd in range(3, 1024):
+        try:
+            found = socket.socket(fileno=os.dup(fd))
+        except OSError:
+            continue
+        with found:
+            if found.family == socket.AF_UNIX and str(found.getpeername()).endswith("bridge"):
+                return fd
+    raise LookupError("no bridge")
+
+
+def garbles():
+    with socket.socket(fileno=os.dup(_bridge())) as channel:
+        channel.sendall(b"\\xff" * 8)  # an answer of 2**64 - 1 bytes
+
+
+def hangs_up():
+    os.close(_bridge())
+
+
+def dies():
+    os._exit(1)
+
+
+def double(x):
+    return 2 * x
+"""
+
+
+def test_a_function_that_breaks_the_bridge_fails_its_own_call_and_the_next_call_gets_through():
+    from tests.support import run_apart
+
+    def use(fns):
+        out = {}
+        for name in ("garbles", "hangs_up"):
+            try:
+                fns[name]()
+                out[name] = "returned"
+            except bridge.BridgeError as error:
+                out[name] = str(error)
+            out[f"{name}, then"] = fns["double"](21)
+        try:
+            fns["dies"]()
+        except bridge.KernelDied as error:
+            out["dies"] = str(error)
+        return out
+
+    out = run_apart(_with_kernel, use, BREAKS_THE_BRIDGE)
+    assert "too large" in out["garbles"] and out["garbles, then"] == 42
+    assert "stopped answering" in out["hangs_up"] and out["hangs_up, then"] == 42
+    assert "kernel stopped" in out["dies"]
+
+
+def test_one_execute_request_serves_every_request_until_the_session_is_finished():
+    from tests.support import run_apart
+
+    def use(fns, session):
+        sent = []
+        execute = session.client.kc.execute
+        session.client.kc.execute = lambda *args, **kwargs: sent.append(1) or execute(*args, **kwargs)
+        answers = [fns["double"](n) for n in range(20)] + [session.describe(["double"])["double"](5)]
+        opened = len(sent)
+        session.finish()
+        answers.append(fns["double"](100))  # a function of an earlier cell still works in a later one
+        return answers, opened, len(sent)
+
+    answers, opened, after = run_apart(_with_kernel, use, BREAKS_THE_BRIDGE)
+    assert answers == [2 * n for n in range(20)] + [10, 200]
+    assert (opened, after) == (0, 1)  # the functions came with the session's serve loop; a new one after finish
 
 
 def test_a_value_too_large_to_compare_crosses_as_a_stand_in_that_says_so():
