@@ -12,7 +12,6 @@ import dataclasses
 import gc
 import os
 import sys
-import threading
 from pathlib import Path
 
 from grader.course import Course, NotACourse
@@ -89,8 +88,11 @@ def _collect(args) -> int:
 def _grade(args) -> int:
     if _unknown_lessons(args.lessons, args.course):
         return 2
-    from grader.engine import isolation
+    from grader.engine import isolation, pool
     from grader.engine.pool import print_progress
+
+    if not args.cluster:
+        pool.start_early()  # the zygote's and the workers' imports, beside nbgrader's below
     from grader.engine.submission import BadInput
     from grader.instructor.grading import grade_class
 
@@ -167,12 +169,10 @@ def _check(args) -> int:
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    zygote = zygote_in_background()
+    start_zygote()
     from grader.engine.sandbox import GradingFailed, autograde_sandboxed
     from grader.engine.scores import render_table
 
-    if zygote is not None:
-        zygote.join()
     try:
         report = autograde_sandboxed(args.course, lesson, nb, warm=True).report
     except BadInput as error:
@@ -186,17 +186,14 @@ def _check(args) -> int:
     return 0
 
 
-def zygote_in_background() -> threading.Thread | None:
-    """Start the zygote that check's kernel is forked from (as grade's are), in a thread, so that its
-    imports (NumPy, matplotlib, ipykernel) run beside the grader's own (nbgrader's) on the other core;
-    None if one runs already (its socket is in the environment: an earlier check in this process)."""
+def start_zygote() -> None:
+    """Start the zygote that check's kernel is forked from (as grade's are), unless one runs already (its
+    socket is in the environment: an earlier check in this process). It returns at once, so the zygote's
+    imports (NumPy, matplotlib, ipykernel) run beside the grader's own (nbgrader's) on the other core."""
     from grader.engine import warmkernel
 
-    if os.path.exists(os.environ.get(warmkernel.ADDRESS, "")):
-        return None
-    zygote = threading.Thread(target=warmkernel.start_zygote, name="zygote")
-    zygote.start()
-    return zygote
+    if not os.path.exists(os.environ.get(warmkernel.ADDRESS, "")):
+        warmkernel.start_zygote()
 
 
 def _prove(args) -> int:

@@ -42,11 +42,12 @@ from grader.engine import kernelside
 from grader.learner import checks
 
 SAFE_MODULES = {"numpy", "math", "cmath", "random", "itertools", "functools", "collections", "operator", "statistics"}
-SERVE = (  # the execute request of a test cell: the kernel side, made afresh from its source, serves it
-    "(lambda ns: (exec({source!r}, ns), ns['Bridge'])[1])({{'__name__': 'softmax_bridge'}})(globals())"
-    ".serve({address!r}, {token!r})"
+SERVE = (  # the execute request of a run of test cells: the kernel side's loader, which takes its source from here
+    "exec({loader!r}, {{'__name__': 'softmax_bridge', 'namespace': globals(),"
+    " 'address': {address!r}, 'token': {token!r}}})"
 )
 SOURCE = inspect.getsource(kernelside)
+SOURCE_FRAME = kernelside.frame(SOURCE.encode())  # the loader's first frame: the kernel side, made afresh each time
 INTERRUPT_GRACE = 5.0  # seconds an interrupted kernel gets to answer before it is killed
 MAX_ANSWER_BYTES = 2 * kernelside.MAX_ANSWER + 3 * kernelside.MAX_VALUE  # bytes of one answer read from the kernel
 NAME_LIMIT = kernelside.NAME_LIMIT
@@ -208,11 +209,12 @@ class KernelSession:
     """Requests to one running notebook's kernel, each test cell's within that cell's time limit.
 
     The channel opens when a test cell first needs the kernel: one execute request runs the
-    kernel side's `Bridge.serve`, which connects to a Unix socket this session listens on (in
-    the kernel's own channel folder when it is isolated, else in a private folder) and shows
-    the request's token; each request is then one round trip on that socket. `finish` hangs
-    up at the end of the cell and waits for the execute request's reply, so the kernel is idle
-    again before the next learner cell runs. `close` removes the socket."""
+    kernel side's loader, which connects to a Unix socket this session listens on (in the
+    kernel's own channel folder when it is isolated, else in a private folder), shows the
+    request's token, takes the kernel side's source from this session and runs its
+    `Bridge.serve`; each request is then one round trip on that socket. `finish` hangs up at
+    the end of a run of test cells and waits for the execute request's reply, so the kernel is
+    idle again before the next learner cell runs. `close` removes the socket."""
 
     def __init__(self, client, deadline: float = math.inf):
         self.client, self.deadline, self.codec = client, deadline, Codec()
@@ -335,7 +337,7 @@ class KernelSession:
         assert self._listener is not None
         token = secrets.token_hex(16)
         self._serving = kc.execute(
-            SERVE.format(source=SOURCE, address=self._address, token=token), silent=True, store_history=False
+            SERVE.format(loader=kernelside.LOADER, address=self._address, token=token), silent=True, store_history=False
         )
         loop = asyncio.get_running_loop()
         reply = asyncio.ensure_future(self._matching(kc, self._serving, math.inf))
@@ -352,6 +354,10 @@ class KernelSession:
                 channel, _ = accepted.result()
                 if await self._shows(channel, token):
                     self._channel = channel
+                    try:
+                        await loop.sock_sendall(channel, SOURCE_FRAME)
+                    except OSError:
+                        raise await self._hung_up() from None
                     return
                 channel.close()
         finally:

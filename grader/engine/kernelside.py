@@ -2,19 +2,19 @@
 
 During grading the test cells run in the grading process, not in the kernel. This file is
 sent to the kernel as source text and gives it two requests: "what are these names?" and
-"call this function with these arguments". For each test cell the grader sends one execute
-request that runs `Bridge.serve`, which answers these requests over a Unix socket the grader
-listens on, until the grader hangs up: one socket round trip per request instead of a
-Jupyter execute request each. Everything crosses as JSON with arrays in NumPy's
-.npy format (never pickle), so nothing the learner's code builds can run in the grader.
-The same Codec decodes on both sides; it needs only the standard library and NumPy.
-Whatever the learner's function returns, the answer stays bounded (MAX_VALUE, MAX_ANSWER).
+"call this function with these arguments". For each run of test cells the grader sends one
+execute request that runs LOADER, which connects to a Unix socket the grader listens on, takes
+this source from there and runs `Bridge.serve`, which answers these requests until the grader
+hangs up: one socket round trip per request instead of a Jupyter execute request each.
+Everything crosses as JSON with arrays in NumPy's .npy format (never pickle), so nothing the
+learner's code builds can run in the grader. The same Codec decodes on both sides; it needs
+only the standard library and NumPy. Whatever the learner's function returns, the answer
+stays bounded (MAX_VALUE, MAX_ANSWER).
 """
 
 import base64
 import io
 import json
-import socket
 import struct
 import types
 import warnings
@@ -29,6 +29,19 @@ NAME_LIMIT = 200  # characters of a class's module or name
 MESSAGE_LIMIT = 2000  # characters of an exception's or a warning's message
 FRAME = struct.Struct("!Q")  # what precedes each request and answer on the bridge's socket: its length in bytes
 DESCRIBE, CALL = b"d", b"c"  # a request's first byte: which of Bridge's methods answers it
+# What the grader's execute request runs, in a namespace of its own that holds `namespace` (the notebook's),
+# `address` and `token`: it connects, shows the token, takes this file's source as the first frame, runs it
+# there and serves. Short, so that IPython's input transforms and ipykernel's cell hash (pure Python) cost
+# little; this file's source is compiled by `exec` alone.
+LOADER = """
+import socket, struct
+with socket.socket(socket.AF_UNIX) as channel:
+    channel.connect(address)
+    channel.sendall(token.encode("ascii"))
+    size = struct.unpack("!Q", channel.recv(8, socket.MSG_WAITALL))[0]
+    exec(channel.recv(size, socket.MSG_WAITALL), globals())
+    Bridge(namespace).serve(channel)
+"""
 
 
 class Codec:
@@ -163,19 +176,14 @@ class Bridge(Codec):
     def __init__(self, namespace):
         self.namespace = namespace
 
-    def serve(self, address, token):
-        """Answer the grader's requests on the Unix socket at `address` until the grader hangs up.
-
-        `token` (from the grader's execute request) says to the grader which connection is this one."""
-        with socket.socket(socket.AF_UNIX) as channel:
-            channel.connect(address)
-            channel.sendall(token.encode("ascii"))
-            while True:
-                request = receive_frame(channel)
-                if request is None:
-                    return
-                answer = (self.describe if request[:1] == DESCRIBE else self.call)(request[1:].decode())
-                channel.sendall(frame(answer.encode()))
+    def serve(self, channel):
+        """Answer the grader's requests on `channel` (a connected Unix socket) until the grader hangs up."""
+        while True:
+            request = receive_frame(channel)
+            if request is None:
+                return
+            answer = (self.describe if request[:1] == DESCRIBE else self.call)(request[1:].decode())
+            channel.sendall(frame(answer.encode()))
 
     def describe(self, request):
         """What each requested name holds now: data (encoded), a function, a module, or nothing."""

@@ -9,6 +9,7 @@ kernels are forked from a process that has done their imports (see warmkernel).
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import sys
 import time
@@ -21,14 +22,37 @@ import nbformat
 
 from grader.course import Course
 from grader.engine import warmkernel
-from grader.engine.sandbox import autograde_sandboxed, lesson_gradebook
 from grader.engine.scores import Report
+
+# What the workers' fork server imports once, before any worker is forked from it.
+WORKER_PRELOAD = ["grader.engine.sandbox", "grader.engine.warmkernel"]
 
 
 def default_jobs() -> int:
     """Two per core: a grading spends much of its time waiting for its kernel, so cores would sit idle."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return 2 * cores
+
+
+def start_early() -> None:
+    """Start the kernel zygote and the workers' fork server now, without waiting for either.
+
+    Both import for a second or more (NumPy, matplotlib, ipykernel; nbgrader); started before
+    the caller's own imports and set-up (nbgrader, the lessons' gradebooks), they import beside
+    it on the other cores, and the first worker and kernel are ready sooner. Each listens on a
+    socket made before it starts, so a request sent while it imports waits there."""
+    if not os.path.exists(os.environ.get(warmkernel.ADDRESS, "")):
+        warmkernel.start_zygote()  # first: the fork server inherits its address
+    _context()
+    multiprocessing.forkserver.ensure_running()
+
+
+def _context():
+    """The workers' start method. They fork from a server process that imported the grading code once;
+    not plain fork: the caller may run threads (pytest-xdist does), and fork copies their locks."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(WORKER_PRELOAD)
+    return context
 
 
 class WorkerDied(RuntimeError):
@@ -53,10 +77,7 @@ def in_workers(
     workers = max(1, min(jobs or default_jobs(), len(calls)))
     if not os.path.exists(os.environ.get(warmkernel.ADDRESS, "")):
         warmkernel.start_zygote()  # one for every worker, before they start
-    # Workers fork from a server process that imported the grading code once. Not plain
-    # fork: the caller may run threads (pytest-xdist does), and fork copies their locks.
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["grader.engine.sandbox", "grader.engine.warmkernel"])
+    context = _context()
     waiting = list(range(len(calls)))
 
     def ended():
@@ -117,6 +138,8 @@ def _alone(fn, args: tuple, context) -> Future:
 
 
 def _grade(course_root: str, lesson: str, notebook_json: str) -> Report:
+    from grader.engine.sandbox import autograde_sandboxed
+
     report = autograde_sandboxed(
         Course(Path(course_root)), lesson, nbformat.reads(notebook_json, as_version=4), warm=True
     ).report
@@ -131,6 +154,8 @@ def grade_many(
 
     A notebook nbgrader could not grade gives its exception in place of a report.
     """
+    from grader.engine.sandbox import lesson_gradebook
+
     for lesson in {lesson for lesson, _ in items}:
         lesson_gradebook(course, lesson)
     reports: dict[int, Report | BaseException] = {}  # item index -> its report, as each worker ends

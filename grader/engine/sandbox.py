@@ -130,19 +130,37 @@ def record_lesson(course: Course, lesson: str, db_url: str) -> None:
 
 
 def empty_gradebook(course: Course) -> Path:
-    """A new gradebook with no course in it, made once per nbgrader version: nbgrader stamps a new database
-    with its schema's version by running the `alembic` command, which takes seconds."""
+    """A new gradebook with no course in it, made once per nbgrader version.
+
+    nbgrader's Gradebook stamps a new database with its schema's version, which it asks of the
+    `alembic` command (`alembic heads`, 2-4 s). Stamped first here with the same version read
+    in this process (alembic_head), the database looks made already, and Gradebook only adds
+    its tables: the same file, without the command."""
     empty = course.cache / f"empty-nbgrader-{nbgrader.__version__}.db"
     if not empty.is_file():
         empty.parent.mkdir(parents=True, exist_ok=True)
         staged = empty.with_suffix(f".{os.getpid()}.tmp")
         staged.unlink(missing_ok=True)
+        with contextlib.closing(sqlite3.connect(staged)) as database, database:
+            database.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)")
+            database.execute("INSERT INTO alembic_version (version_num) VALUES (?)", (alembic_head(),))
         with quiet_stderr():
             Gradebook(f"sqlite:///{staged}").close()
-        with sqlite3.connect(staged) as database:
+        with contextlib.closing(sqlite3.connect(staged)) as database, database:
             database.execute("DELETE FROM course")  # the default course it records; a lesson's gradebook adds its own
         os.replace(staged, empty)
     return empty
+
+
+def alembic_head() -> str:
+    """The version of nbgrader's gradebook schema, as `alembic heads` prints it for nbgrader's migrations."""
+    from alembic.script import ScriptDirectory
+    from nbgrader.dbutil import ALEMBIC_DIR
+
+    head = ScriptDirectory(ALEMBIC_DIR).get_current_head()
+    if head is None:
+        raise GradingFailed("nbgrader's gradebook migrations name no version")
+    return head
 
 
 @dataclass

@@ -64,20 +64,17 @@ DEFAULT_MEMORY_MB = 2048  # what a kernel may use unless its manager is told oth
 # ----------------------------------------------------------------- the zygote process
 
 
-def serve(address: str) -> None:
+def serve(address: str, listening: int) -> None:
     """Import once, then fork a kernel (or an isolated kernel's keeper) for each request on the
-    Unix socket; stop when standard input closes (the process that started this one has ended)."""
+    Unix socket at `address`, already bound and listening as file descriptor `listening`; stop
+    when standard input closes (the process that started this one has ended)."""
     if sys.path and sys.path[0] in ("", os.getcwd()):
         del sys.path[0]  # as ipykernel_launcher does: the kernel's cwd is added back by IPython
     os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")  # ipykernel's default
     for module in PRELOAD:
         importlib.import_module(module)
     signal.signal(signal.SIGCHLD, _reap)
-    with socket.socket(socket.AF_UNIX) as server:
-        server.bind(address)
-        server.listen(64)
-        sys.stdout.write("ready\n")
-        sys.stdout.flush()
+    with socket.socket(fileno=listening) as server:
         while True:
             ready = select.select([server, sys.stdin], [], [])[0]
             if sys.stdin in ready:  # nothing is ever written there: it has closed
@@ -265,21 +262,23 @@ ADDRESS = "SOFTMAX_KERNEL_ZYGOTE"  # environment variable: the socket of a zygot
 def start_zygote() -> subprocess.Popen:
     """Start a zygote and publish its socket in the environment, for this process and the ones it starts.
 
-    The zygote reads its standard input from a pipe that only this process writes: when this
-    process ends, however it ends, the zygote sees the pipe close and stops."""
+    It returns at once, while the zygote still imports: the socket is bound and listening here,
+    before the zygote starts, so a request sent meanwhile waits in its queue. The zygote reads
+    its standard input from a pipe that only this process writes: when this process ends,
+    however it ends, the zygote sees the pipe close and stops."""
     folder = tempfile.mkdtemp(prefix="softmax-zygote-")
     address = os.path.join(folder, "socket")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "grader.engine.warmkernel", address],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        start_new_session=True,
-    )
-    assert process.stdout is not None, "stdout=PIPE gives a stream"
-    if process.stdout.readline().strip() != "ready":
-        raise RuntimeError("the kernel zygote did not start")
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(address)
+        listening.listen(64)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "grader.engine.warmkernel", address, str(listening.fileno())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=[listening.fileno()],
+            start_new_session=True,
+        )
 
     def stop():
         process.kill()
@@ -311,7 +310,10 @@ def fork_kernel(argv: list[str], env: dict, cwd: str, memory: int = DEFAULT_MEMO
     """Ask the zygote for a kernel (not isolated) started in `cwd` that may use `memory` MB; return its pid."""
     with _zygote() as client, client.makefile("rw") as stream:
         _send(stream, {"argv": argv, "env": env, "cwd": cwd, "memory": memory})
-        return json.loads(stream.readline())["pid"]
+        answer = stream.readline()
+    if not answer:
+        raise RuntimeError("the kernel zygote ended before it answered")
+    return json.loads(answer)["pid"]
 
 
 class Keeper:
@@ -556,4 +558,4 @@ class ForkedKernelManager(AsyncKernelManager):
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    serve(sys.argv[1], int(sys.argv[2]))

@@ -73,7 +73,13 @@ def test_check_uses_the_zygote_that_runs_already(monkeypatch, tmp_path):
     """Checks run one after another in one process (as the tests do) share one zygote, not one each."""
     (tmp_path / "socket").touch()
     monkeypatch.setenv(warmkernel.ADDRESS, str(tmp_path / "socket"))
-    assert cli.zygote_in_background() is None
+    started = []
+    monkeypatch.setattr(warmkernel, "start_zygote", lambda: started.append(1))
+    cli.start_zygote()
+    assert started == []
+    (tmp_path / "socket").unlink()  # gone: the next check starts one
+    cli.start_zygote()
+    assert started == [1]
 
 
 # Validation: the same verdict and message on a valid and an invalid notebook, with and without the grader
