@@ -3,14 +3,15 @@
 nbgrader's converter would build a course directory per submission, copy its gradebook,
 write and re-read the notebook between its two passes and validate it after every step.
 Here its steps (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells,
-CheckCellMetadata, then Execute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput) run
-on the notebook in memory. OverwriteCells restores every test cell (hidden tests included)
-from the lesson's gradebook (recorded once by generate_assignment's own steps, cached), and
-Execute runs test cells outside the learner's kernel (testrunner). The notebook is validated
-after each pass, as nbconvert's optimistic validation does. Scores are read from the
-executed notebook with nbgrader's own rule (scores.scores_of), so the steps that only write
-the throw-away gradebook (SaveAutoGrades, AssignLatePenalties) are left out: the course's
-gradebook is written by the instructor's process alone (instructor.grading.record).
+CheckCellMetadata, then Execute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput) run on
+the notebook in memory, CheckCellMetadata once per distinct grading metadata. OverwriteCells
+restores every test cell (hidden tests included) from the lesson's gradebook (recorded once by
+generate_assignment's own steps, cached), and Execute runs test cells outside the learner's
+kernel (testrunner). The notebook is validated after each pass, as nbconvert's optimistic
+validation does. Scores are read from the executed notebook with nbgrader's own rule
+(scores.scores_of), so the steps that only write the throw-away gradebook (SaveAutoGrades,
+AssignLatePenalties) are left out: the course's gradebook is written by the instructor's
+process alone (instructor.grading.record).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import contextlib
 import copy
 import functools
 import hashlib
+import json
 import multiprocessing.util
 import os
 import re
@@ -76,7 +78,40 @@ GRADEBOOK_STEPS = (
     ComputeChecksums,
     SaveCells,
 )
-SANITIZE_STEPS = (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells, CheckCellMetadata)
+
+
+class CheckCellMetadataOnce(CheckCellMetadata):
+    """nbgrader's CheckCellMetadata, run once per distinct grading metadata in this process.
+
+    Its verdict depends on each cell's type and nbgrader metadata alone (a cell's text only
+    appears in its messages), and after OverwriteCells nearly every submission of a lesson
+    carries the same. nbgrader re-checks its own JSON schema for every cell it validates, about
+    a tenth of a grading's CPU; a notebook whose metadata passed before passes again."""
+
+    passed: dict[str, None] = {}  # digests of the metadata that passed, oldest first
+    KEPT = 1024
+
+    def preprocess(self, nb, resources):
+        digest = metadata_digest(nb)
+        if digest not in self.passed:
+            nb, resources = super().preprocess(nb, resources)
+            if len(self.passed) >= self.KEPT:
+                del self.passed[next(iter(self.passed))]
+            self.passed[digest] = None
+        return nb, resources
+
+
+def metadata_digest(nb) -> str:
+    """A digest of what nbgrader's metadata check reads: each cell's type and nbgrader metadata, in order."""
+    seen = [
+        [index, cell.get("cell_type"), cell.metadata["nbgrader"]]
+        for index, cell in enumerate(nb.cells)
+        if "nbgrader" in cell.get("metadata", {})
+    ]
+    return hashlib.sha256(json.dumps(seen, sort_keys=True, default=repr).encode()).hexdigest()
+
+
+SANITIZE_STEPS = (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells, CheckCellMetadataOnce)
 AUTOGRADE_STEPS = (TestsOutsideKernel, IgnorePattern, ClearMetadataPreprocessor, LimitOutput)
 
 
@@ -273,14 +308,19 @@ def without_duplicate_ids(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """A copy in which only the last cell of each grade id keeps its nbgrader metadata.
 
     nbgrader means to do this itself (DeduplicateIds) but leaves an empty metadata dict
-    behind, which its own schema check then rejects, failing the whole notebook.
+    behind, which its own schema check then rejects, failing the whole notebook. Only the
+    cells it changes are copied (the caller's normalize copies the whole notebook).
     """
-    nb = copy.deepcopy(nb)
+    nb = copy.copy(nb)
+    nb.cells = list(nb.cells)
     seen = set()
-    for cell in reversed(nb.cells):
+    for index in reversed(range(len(nb.cells))):
+        cell = nb.cells[index]
         meta = cell.metadata.get("nbgrader")
         grade_id = meta.get("grade_id") if isinstance(meta, dict) and isinstance(meta.get("grade_id"), str) else None
         if grade_id in seen:
+            cell = nb.cells[index] = copy.copy(cell)
+            cell.metadata = copy.copy(cell.metadata)
             del cell.metadata["nbgrader"]
         elif grade_id is not None:
             seen.add(grade_id)

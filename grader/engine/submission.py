@@ -55,12 +55,26 @@ def read_notebook_bytes(data: bytes | str, path) -> nbformat.NotebookNode:
     import nbformat  # here, not at the top: the command line imports this module, and nbformat takes 0.3 s
 
     try:
-        nb = nbformat.reads(json.dumps(raw), as_version=4)
+        nb = nbformat.convert(notebook_of(raw), 4)
         nbformat.validate(nb)
     except Exception as error:
         first_line = str(error).strip().splitlines()[0][:200] if str(error).strip() else type(error).__name__
         raise BadInput(f"{path}: not a valid Jupyter notebook ({first_line})") from None
     return nb
+
+
+def notebook_of(raw: dict) -> nbformat.NotebookNode:
+    """The notebook that nbformat.reads would give for this JSON, in the version it was written in (the JSON is
+    parsed once, here, rather than written back out for nbformat to parse again)."""
+    import nbformat
+
+    major, minor = nbformat.reader.get_version(raw)
+    if major not in nbformat.versions:
+        raise nbformat.NBFormatError(f"Unsupported nbformat version {major}")
+    try:
+        return nbformat.versions[major].to_notebook_json(raw, minor=minor)
+    except AttributeError as error:
+        raise nbformat.ValidationError(f"The notebook is invalid and is missing an expected key: {error}") from None
 
 
 def grade_ids_in_order(nb: nbformat.NotebookNode) -> list[str]:

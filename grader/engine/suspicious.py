@@ -9,6 +9,7 @@ are the lesson's own, restored by nbgrader.
 from __future__ import annotations
 
 import ast
+import functools
 
 from IPython.core.inputtransformer2 import TransformerManager
 
@@ -30,6 +31,7 @@ RISKY_IMPORTS = {
     "http": "opens network connections",
     "requests": "opens network connections",
 }
+CACHED_TEXT = 16 * 1024  # characters of a cell whose verdicts are kept (see per_text); a longer one is read afresh
 TO_PYTHON = TransformerManager()  # IPython's own reading of magics and `!` shell lines as Python
 WORDS = {
     "gradebook": "names the gradebook",
@@ -41,6 +43,27 @@ WORDS = {
     "127.0.0.1": "reaches for a service on this machine",
     "localhost": "reaches for a service on this machine",
 }
+
+
+KEPT: list = []  # the caches of per_text
+
+
+def kept_texts() -> int:
+    """How many verdicts per_text keeps, all its caches together."""
+    return sum(kept.cache_info().currsize for kept in KEPT)
+
+
+def per_text(verdict):
+    """`verdict` of a cell's text, kept for short texts: most of a class's cells are the lesson's own, the same
+    in every notebook. Bounded, so a submission of long cells cannot fill the grading process's memory."""
+    kept = functools.lru_cache(maxsize=1024)(verdict)
+    KEPT.append(kept)
+
+    @functools.wraps(verdict)
+    def cached(source: str):
+        return kept(source) if len(source) <= CACHED_TEXT else verdict(source)
+
+    return cached
 
 
 def reasons(nb) -> list[str]:
@@ -61,15 +84,24 @@ def reasons(nb) -> list[str]:
 def uncompilable(nb) -> list[int]:
     """The learner's cells that Python cannot compile for their depth (RecursionError): a kernel given
     one never replies (IPython lets that error escape), so the grading would wait out its time limit."""
-    found = []
-    for index, _, source in _learner_cells(nb):
-        try:
-            compile(TO_PYTHON.transform_cell(source), "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-        except (SyntaxError, ValueError, MemoryError):
-            pass  # IPython reports these itself
-        except Exception:
-            found.append(index)
-    return found
+    return [index for index, _, source in _learner_cells(nb) if not _compiles(source)]
+
+
+@per_text
+def _compiles(source: str) -> bool:
+    """False if Python cannot compile the cell for its depth."""
+    try:
+        compile(_as_python(source), "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    except (SyntaxError, ValueError, MemoryError):
+        pass  # IPython reports these itself
+    except Exception:
+        return False
+    return True
+
+
+@per_text
+def _as_python(source: str) -> str:
+    return TO_PYTHON.transform_cell(source)
 
 
 def _learner_cells(nb):
@@ -81,15 +113,17 @@ def _learner_cells(nb):
             yield index, meta.get("grade_id", f"cell {index}"), cell.source
 
 
-def _cell_reasons(source: str) -> list[str]:
+@per_text
+def _cell_reasons(source: str) -> tuple[str, ...]:
+    """What one cell's code does that looks like an attempt on the grading."""
     try:
-        tree = ast.parse(TO_PYTHON.transform_cell(source))
+        tree = ast.parse(_as_python(source))
     except (SyntaxError, ValueError):
-        return []  # not Python (a typo, or text): the kernel says so, nothing runs
+        return ()  # not Python (a typo, or text): the kernel says so, nothing runs
     found = []
     for node in ast.walk(tree):
         found += _node_reasons(node)
-    return found
+    return tuple(found)
 
 
 def _node_reasons(node: ast.AST) -> list[str]:

@@ -24,11 +24,14 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import functools
 import io
 import json
 import math
 import os
+import types
 import warnings
+from dataclasses import dataclass
 from queue import Empty
 from time import monotonic
 
@@ -77,6 +80,11 @@ def is_test_cell(cell) -> bool:
 
 def names_to_fetch(tree: ast.AST, known) -> set[str]:
     """Names the cell reads but neither binds nor gets from the grader: the notebook's to provide."""
+    return set(free_names(tree)) - set(known)
+
+
+def free_names(tree: ast.AST) -> frozenset[str]:
+    """Names the cell reads but does not bind, builtins and dunder names left out."""
     read: set[str] = set()
     bound: set[str] = set()
     for node in ast.walk(tree):
@@ -88,7 +96,30 @@ def names_to_fetch(tree: ast.AST, known) -> set[str]:
             bound.add(node.arg)
         elif isinstance(node, ast.alias):
             bound.add((node.asname or node.name).split(".")[0])
-    return {name for name in read - bound - set(known) if not hasattr(builtins, name) and not name.startswith("__")}
+    return frozenset(name for name in read - bound if not hasattr(builtins, name) and not name.startswith("__"))
+
+
+@dataclass(frozen=True)
+class CompiledCell:
+    """A test cell read once: its statements, its last expression (the cell's result) and the names it reads."""
+
+    body: types.CodeType
+    last: types.CodeType | None
+    reads: frozenset[str]
+
+
+@functools.lru_cache(maxsize=1024)
+def compiled(source: str, name: str) -> CompiledCell:
+    """A test cell parsed and compiled once per process: every submission of a lesson has the same test cells
+    (nbgrader restores them), and code objects are never changed by running them. SyntaxError if it is not Python."""
+    tree = ast.parse(source)
+    reads = free_names(tree)
+    final = tree.body[-1] if tree.body else None
+    last = final if isinstance(final, ast.Expr) else None  # its value is the cell's result
+    if last is not None:
+        tree.body.pop()
+    body = compile(ast.Module(tree.body, []), f"<{name}>", "exec")
+    return CompiledCell(body, None if last is None else compile(ast.Expression(last.value), f"<{name}>", "eval"), reads)
 
 
 def run_test_cell(source: str, name: str, namespace: dict, session: KernelSession):
@@ -99,15 +130,11 @@ def run_test_cell(source: str, name: str, namespace: dict, session: KernelSessio
     """
     stdout, stderr, outputs, failed = io.StringIO(), io.StringIO(), [], None
     try:
-        tree = ast.parse(source)
-        fetched = session.describe(sorted(names_to_fetch(tree, namespace)))
+        cell = compiled(source, name)
+        fetched = session.describe(sorted(cell.reads - namespace.keys()))
     except (SyntaxError, BridgeError, CellTimeoutError) as error:  # the cell fails, the notebook goes on
         return [_error(error)], error
     scope = {**namespace, **fetched}
-    final = tree.body[-1] if tree.body else None
-    last = final if isinstance(final, ast.Expr) else None  # its value is the cell's result
-    if last is not None:
-        tree.body.pop()
     with (
         contextlib.redirect_stdout(stdout),
         contextlib.redirect_stderr(stderr),
@@ -119,8 +146,8 @@ def run_test_cell(source: str, name: str, namespace: dict, session: KernelSessio
         # the cell runs is not the cell's output; Python and nbgrader's kernels hide it by default too
         warnings.simplefilter("ignore", ResourceWarning)
         try:
-            exec(compile(ast.Module(tree.body, []), f"<{name}>", "exec"), scope)  # noqa: S102 - the lesson's own tests
-            value = eval(compile(ast.Expression(last.value), f"<{name}>", "eval"), scope) if last else None
+            exec(cell.body, scope)  # noqa: S102 - the lesson's own tests
+            value = eval(cell.last, scope) if cell.last is not None else None
         except (KernelDied, KeyboardInterrupt):
             raise
         except BaseException as error:  # the cell fails as it would in the kernel  # noqa: BLE001

@@ -1,4 +1,5 @@
-"""The lesson gradebooks the sandbox grades against: the empty one they start from, made without `alembic`."""
+"""The lesson gradebooks the sandbox grades against (the empty one they start from, made without `alembic`), and
+nbgrader's metadata check kept per distinct metadata."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import sqlite3
 import subprocess
 import sys
 
+import nbformat
 import nbgrader.api
 import pytest
+from nbgrader.nbgraderformat import ValidationError
 
 from grader.course import Course
 from grader.engine import sandbox
@@ -65,3 +68,53 @@ def test_a_lesson_gradebook_starts_from_it(tmp_path, monkeypatch):
     with nbgrader.api.Gradebook(f"sqlite:///{built}", "") as gradebook:
         assert [a.name for a in gradebook.assignments] == ["01_naive_division"]
         assert gradebook.find_notebook("01_naive_division", "01_naive_division").max_score == pytest.approx(15)
+
+
+# nbgrader's metadata check, run once per distinct grading metadata
+
+
+def lesson_notebook():
+    return nbformat.read(COURSE.release_notebook("01_naive_division"), as_version=4)
+
+
+def test_metadata_that_passed_is_not_checked_again_but_any_change_is(monkeypatch):
+    checked = []
+    original = sandbox.CheckCellMetadata.preprocess
+    monkeypatch.setattr(
+        sandbox.CheckCellMetadata, "preprocess", lambda self, nb, r: checked.append(1) or original(self, nb, r)
+    )
+    monkeypatch.setattr(sandbox.CheckCellMetadataOnce, "passed", {})
+    step = sandbox.CheckCellMetadataOnce()
+    step.preprocess(lesson_notebook(), {})
+    step.preprocess(lesson_notebook(), {})
+    assert checked == [1]  # the same metadata: nbgrader's verdict kept
+    changed = lesson_notebook()
+    graded = next(c for c in changed.cells if "nbgrader" in c.metadata)
+    graded.metadata.nbgrader["points"] = 7
+    step.preprocess(changed, {})
+    assert checked == [1, 1]
+    text_only = lesson_notebook()
+    text_only.cells[0].source += "\nanother line"  # not read by the check
+    assert sandbox.metadata_digest(text_only) == sandbox.metadata_digest(lesson_notebook())
+
+
+def test_bad_metadata_fails_every_time_after_good_metadata_passed(monkeypatch):
+    monkeypatch.setattr(sandbox.CheckCellMetadataOnce, "passed", {})
+    sandbox.CheckCellMetadataOnce().preprocess(lesson_notebook(), {})
+    duplicated = lesson_notebook()
+    ids = [c for c in duplicated.cells if c.metadata.get("nbgrader", {}).get("grade_id")]
+    ids[1].metadata.nbgrader["grade_id"] = ids[0].metadata.nbgrader["grade_id"]
+    for _ in range(2):
+        with pytest.raises(ValidationError, match="failed to validate"), sandbox.quiet_stderr():
+            sandbox.CheckCellMetadataOnce().preprocess(duplicated, {})
+    assert len(sandbox.CheckCellMetadataOnce.passed) == 1
+
+
+def test_the_kept_verdicts_are_bounded(monkeypatch):
+    monkeypatch.setattr(sandbox.CheckCellMetadataOnce, "passed", {})
+    monkeypatch.setattr(sandbox.CheckCellMetadataOnce, "KEPT", 3)
+    for points in range(5):
+        nb = lesson_notebook()
+        next(c for c in nb.cells if "nbgrader" in c.metadata).metadata.nbgrader["points"] = points + 1
+        sandbox.CheckCellMetadataOnce().preprocess(nb, {})
+    assert len(sandbox.CheckCellMetadataOnce.passed) == 3
