@@ -51,6 +51,7 @@ DEFAULT_LESSONS = ["01_naive_division", "06_masking"]
 DEFAULT_SIZES = [48, 240, 480]
 TOOLS = {"plain": "plain nbgrader autograde", "grader": "python -m grader grade"}
 MARKDOWN_TOOLS = {"plain": "plain `nbgrader autograde`", "grader": "`python -m grader grade`"}
+TARGET_SPEEDUP, AIM_SPEEDUP = 6, 10  # what `grader grade` should reach against plain nbgrader (wall time, median)
 FIGURES = ("wall_s", "wall_per_submission_s", "cpu_per_submission_s", "peak_memory_bytes", "largest_process_bytes")
 
 
@@ -307,7 +308,7 @@ def notes(figures: dict, names: dict[str, str]) -> list[str]:
     """What the table does not say: scores, flatness, how it was counted."""
     sizes = figures["sizes"]
     cells = ", ".join(f"{size['graded_cells']} cells of {size['submissions']} submissions" for size in sizes)
-    lines = [f"Identical scores on every graded cell in every run ({cells})."]
+    lines = [f"Identical scores on every graded cell in every run ({cells}).", verdict(sizes)]
     if len(sizes) > 1:
         flat = flatness(sizes)
         lines.append(
@@ -344,6 +345,16 @@ def notes(figures: dict, names: dict[str, str]) -> list[str]:
         "largest process: the highest peak RSS of one process."
     )
     return lines
+
+
+def verdict(sizes: list[dict]) -> str:
+    """The median speed-up of each class size against the target (and the aim)."""
+    speedups = {size["submissions"]: size["summary"]["speedup"]["median"] for size in sizes}
+    missed = sum(speedup < TARGET_SPEEDUP for speedup in speedups.values())
+    aimed = sum(speedup >= AIM_SPEEDUP for speedup in speedups.values())
+    each = ", ".join(f"{times(speedup)}× at {count}" for count, speedup in speedups.items())
+    outcome = f"MISSES it at {missed} of {len(sizes)} class sizes" if missed else "meets it at every class size"
+    return f"Target {TARGET_SPEEDUP}× (aim {AIM_SPEEDUP}×): {each}; {outcome}, and reaches the aim at {aimed}."
 
 
 def text_table(figures: dict) -> str:

@@ -17,7 +17,7 @@ import sys
 import nbformat
 
 from benchmarks import treeusage
-from benchmarks.autograde import DEFAULT_LESSONS, README_BEGIN, README_END, main, summary
+from benchmarks.autograde import DEFAULT_LESSONS, README_BEGIN, README_END, main, summary, verdict
 from grader.engine import warmkernel
 from tests.support import COURSE, graded_cells_of, tools_env
 
@@ -141,6 +141,17 @@ def test_the_saved_figures_rewrite_the_readme_without_grading(tmp_path, capsys):
     assert "| 4 | plain `nbgrader autograde` | 20.0 s (16.0–24.0) | 5.00 s | 2.50 s (2.00–3.00) |" in text
     assert "| **speed-up** | **8.0× (8.0–8.0)** |  | CPU 4.0× (4.0–4.0) |" in text
     assert "from 4 to 8 submissions" in text and "(×1.00)" in text  # flat: the same per submission at both sizes
+    assert "Target 6× (aim 10×): 8.0× at 4, 8.0× at 8; meets it at every class size, and reaches the aim at 0." in text
+
+
+def test_the_verdict_names_each_class_size_that_misses_the_target():
+    sizes = [made_up_size(submissions, plain_cpu=[2.0]) for submissions in (4, 8, 16)]
+    sizes[0]["summary"]["speedup"]["median"] = 5.9
+    sizes[2]["summary"]["speedup"]["median"] = 10.0
+    assert verdict(sizes) == (
+        "Target 6× (aim 10×): 5.9× at 4, 8.0× at 8, 10.0× at 16; MISSES it at 1 of 3 class sizes, "
+        "and reaches the aim at 1."
+    )
 
 
 def made_up_size(submissions: int, plain_cpu: list[float]) -> dict:
