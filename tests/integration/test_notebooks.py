@@ -8,6 +8,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 from grader.engine.sandbox import IOPUB_SECONDS
+from grader.engine.warmkernel import ForkedKernelManager
 from tests import lessons
 from tests.support import COURSE, run_apart
 
@@ -21,10 +22,13 @@ def execute(path, tmp_path):
 
     ipykernel sends what a cell has printed whenever its flush timer fires (0.2 s after a write, also
     one from the cell before), so one `print(label, array)` may arrive as two stream messages, cut
-    after the label; kept apart, they would split the line that the lesson prints."""
+    after the label; kept apart, they would split the line that the lesson prints.
+
+    The kernel is forked from the warm one grading uses (numpy and IPython imported once per run, not per notebook)."""
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
         nb,
+        km=ForkedKernelManager(kernel_name="python3"),
         timeout=120,
         iopub_timeout=IOPUB_SECONDS,
         coalesce_streams=True,

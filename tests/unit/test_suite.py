@@ -124,21 +124,35 @@ def test_loadgroup_sends_a_group_to_one_worker(tmp_path):
     assert len(workers) == 12 and len(set(workers)) == 1, run.stdout[-2000:]
 
 
-def collected(*args: str) -> list[str]:
-    """The test ids pytest collects with these arguments."""
+COLLECT = """
+import sys
+import pytest
+for args in ARGUMENTS:
+    print("=== collected with", args, flush=True)
+    pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *args])
+"""
+
+
+def collected(*runs: tuple[str, ...]) -> list[list[str]]:
+    """The test ids pytest collects with each of these arguments: one interpreter for all the runs (pytest.main
+    once per run), since importing the suite's conftests is most of a collection's time."""
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+        [sys.executable, "-c", COLLECT.replace("ARGUMENTS", repr(runs))],
         cwd=TESTS.parent,
         capture_output=True,
         text=True,
         env=tools_env(),
     )
-    return [line for line in done.stdout.splitlines() if "::" in line]
+    outputs = done.stdout.split("=== collected with")[1:]
+    assert len(outputs) == len(runs), done.stdout[-2000:] + done.stderr[-2000:]
+    return [[line for line in output.splitlines() if "::" in line] for output in outputs]
 
 
 def test_the_hub_tests_are_marked_hub_and_make_test_leaves_them_out():
     """make test runs `-m "not proof and not hub"`, make test-hub `-m hub tests/hub`: each hub test in one of them."""
-    hub_tests = collected("tests/hub")
+    hub_tests, marked_hub, left_out = collected(
+        ("tests/hub",), ("-m", "hub", "tests/hub"), ("-m", "not proof and not hub", "tests/hub")
+    )
     assert len(hub_tests) >= 15, hub_tests
-    assert collected("-m", "hub", "tests/hub") == hub_tests
-    assert collected("-m", "not proof and not hub", "tests/hub") == []
+    assert marked_hub == hub_tests
+    assert left_out == []
