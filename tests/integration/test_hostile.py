@@ -54,12 +54,15 @@ SLOW_SECONDS = 2 * TIMEOUT + 15
 
 
 def grade_corpus_and_ordinary_class(folder):
-    """The corpus graded (grade_corpus), and the two ordinary students in a class of their own in folder/ordinary at
-    the same time: the corpus's batch spends most of its time waiting on time limits."""
+    """The corpus graded (grade_corpus), and the two ordinary students in a class of their own in folder/ordinary
+    graded at the same time: the corpus's batch spends most of its time waiting on time limits. Both classes are
+    released here one after the other (nbgrader changes this process's directory while it releases); the ordinary
+    class's commands run beside the corpus's as processes of their own."""
+    ordinary = released_ordinary_class(folder / "ordinary")
     with ThreadPoolExecutor(max_workers=1) as beside:
-        ordinary = beside.submit(grade_ordinary_class, folder / "ordinary")
+        graded = beside.submit(grade_ordinary_class, ordinary, folder / "ordinary")
         grade_corpus(folder)
-        ordinary.result()
+        graded.result()
 
 
 @pytest.fixture(scope="module")
@@ -137,11 +140,16 @@ def test_feedback_shows_no_hidden_test_or_solution_text(corpus):
 # ----------------------------------------------------------------- the ordinary students, in a class of their own
 
 
-def grade_ordinary_class(folder):
-    """The two ordinary students alone, graded and given feedback as the corpus is."""
+def released_ordinary_class(folder) -> Path:
+    """The two ordinary students alone, handed in to a course of their own; its root."""
     root = released_course(folder / "course")
     submit(root, "ordinary_full", notebook())
     submit(root, "ordinary_stub", (root / "notebooks" / LESSON / f"{LESSON}.ipynb").read_bytes())
+    return root
+
+
+def grade_ordinary_class(root, folder) -> None:
+    """The ordinary class graded and given feedback as the corpus is (commands run as processes of their own)."""
     grade(root, folder / "grade.txt")
     write_outputs(root, folder)
 
