@@ -98,15 +98,20 @@ def _until_a_worker_dies(fn, calls, waiting: list[int], workers: int, context, s
     (so a dying worker takes with it only calls that were running). When a worker dies, the calls
     that were running go into `stopped`, and `waiting` keeps the ones not started."""
     running: dict[Future, int] = {}
+
+    def start_more() -> bool:
+        """Start waiting calls while fewer than `workers` run; False if the pool broke (a worker died between calls)."""
+        try:
+            while waiting and len(running) < workers:
+                future = pool.submit(fn, *calls[waiting[0]])
+                running[future] = waiting.pop(0)
+        except BrokenProcessPool:
+            return False
+        return True
+
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         while waiting or running:
-            broken = False
-            try:
-                while waiting and len(running) < workers:
-                    future = pool.submit(fn, *calls[waiting[0]])
-                    running[future] = waiting.pop(0)
-            except BrokenProcessPool:  # a worker died between calls
-                broken = True
+            broken = not start_more()
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             if broken or any(isinstance(future.exception(), BrokenProcessPool) for future in finished):
                 wait(running)  # a broken pool ends every call it still had
@@ -118,8 +123,9 @@ def _until_a_worker_dies(fn, calls, waiting: list[int], workers: int, context, s
                 if not running and waiting:
                     stopped.append(waiting.pop(0))  # a pool that breaks before any call: the next goes alone
                 return
-            for future in finished:
-                yield running.pop(future), future
+            ended = [(running.pop(future), future) for future in finished]
+            start_more()  # the next calls run while the caller records these (a broken pool is seen next round)
+            yield from ended
 
 
 def _alone(fn, args: tuple, context) -> Future:
