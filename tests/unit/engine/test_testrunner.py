@@ -10,6 +10,7 @@ import hypothesis.extra.numpy as hnp
 import nbformat
 import numpy as np
 import pytest
+import zmq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nbgrader.preprocessors import Execute
@@ -483,3 +484,16 @@ def test_ordinary_names_in_a_learners_cell_are_not_suspicious_but_redefined_chec
         "cell 0 redefines the check check_call",
         "cell 1 redefines the check passed",
     ]
+
+
+def test_a_kernel_client_retries_a_refused_connection_soon_and_refuses_a_flood():
+    """Its sockets connect while a new kernel still binds its ports: ZMQ's 100 ms between tries would be waited
+    by every kernel. And a message over MAX_MESSAGE bytes resets the connection instead of being read."""
+    client = testrunner.BoundedClient()
+    socket = client.context.socket(zmq.DEALER)
+    try:
+        assert socket.getsockopt(zmq.RECONNECT_IVL) == testrunner.RECONNECT_MS < 100
+        assert socket.getsockopt(zmq.MAXMSGSIZE) == testrunner.MAX_MESSAGE
+    finally:
+        socket.close()
+        client.context.term()
