@@ -163,14 +163,13 @@ def _check(args) -> int:
 
     if sys.stderr.isatty() and not args.json:
         print(f"Grading {args.notebook} with every test, hidden ones included (a few seconds)...", file=sys.stderr)
-    if Path(args.notebook).is_file():
-        start_zygote()  # first: its imports run while the notebook is read and the grading code imported
     try:
         nb = read_notebook(args.notebook)
         lesson = identify_lesson(args.course, nb, Path(args.notebook))
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    start_zygote()
     from grader.engine.sandbox import GradingFailed, autograde_sandboxed
     from grader.engine.scores import render_table
 
