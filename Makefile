@@ -11,7 +11,8 @@ PORT ?= 8888
 HEADLESS ?=
 TOKEN ?=
 TORCH ?=
-JOBS ?= auto
+# pytest-xdist workers: two per core, since many tests wait (on kernels, time limits, a browser) rather than compute
+JOBS ?= $(shell echo $$((2 * $$(nproc))))
 WORK ?= work
 FIRST_LESSON := 01_naive_division/01_naive_division.ipynb
 LEARNER_LAB_CONFIG := .grading/learner-lab
