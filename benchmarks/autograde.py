@@ -375,8 +375,11 @@ def markdown(figures: dict) -> str:
     """README's speed block."""
     machine, runs = figures["machine"], figures["runs"]
     lessons = " and ".join(f"`{lesson}`" for lesson in figures["lessons"])
+    sizes = " ".join(str(size["submissions"]) for size in figures["sizes"])
+    command = f"benchmarks/autograde.py --sizes {sizes} --runs {runs}"
     intro = (
-        f"Measured by `make benchmark` on {figures['date'][:10]}: {machine['cores']} cores ({machine['cpu']}, "
+        f"Measured by `{command}` (`make benchmark` runs its defaults) on {figures['date'][:10]}: "
+        f"{machine['cores']} cores ({machine['cpu']}, "
         f"load average {machine['load_average_at_start']:.1f} at the start), lessons {lessons}, "
         + (f"the median of {runs} runs with the spread (min–max) in brackets." if runs > 1 else "one run.")
     )
