@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
-import os
 import sys
 from pathlib import Path
 
@@ -169,7 +168,11 @@ def _check(args) -> int:
     except BadInput as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    start_zygote()
+    from grader.engine import warmkernel
+
+    # the zygote check's kernel is forked from (as grade's are), unless an earlier check in this process
+    # started one; it returns at once, so its imports (NumPy, matplotlib, ipykernel) run beside nbgrader's below
+    warmkernel.ensure_zygote()
     from grader.engine.sandbox import GradingFailed, autograde_sandboxed
     from grader.engine.scores import render_table
 
@@ -184,16 +187,6 @@ def _check(args) -> int:
     assert report is not None, "autograde always reports (only a notebook never graded has no report)"
     print(report.to_json() if args.json else render_table(report))
     return 0
-
-
-def start_zygote() -> None:
-    """Start the zygote that check's kernel is forked from (as grade's are), unless one runs already (its
-    socket is in the environment: an earlier check in this process). It returns at once, so the zygote's
-    imports (NumPy, matplotlib, ipykernel) run beside the grader's own (nbgrader's) on the other core."""
-    from grader.engine import warmkernel
-
-    if not os.path.exists(os.environ.get(warmkernel.ADDRESS, "")):
-        warmkernel.start_zygote()
 
 
 def _prove(args) -> int:

@@ -41,8 +41,7 @@ def start_early() -> None:
     the caller's own imports and set-up (nbgrader, the lessons' gradebooks), they import beside
     it on the other cores, and the first worker and kernel are ready sooner. Each listens on a
     socket made before it starts, so a request sent while it imports waits there."""
-    if not os.path.exists(os.environ.get(warmkernel.ADDRESS, "")):
-        warmkernel.start_zygote()  # first: the fork server inherits its address
+    warmkernel.ensure_zygote()  # first: the fork server inherits its address
     _context()
     multiprocessing.forkserver.ensure_running()
 
@@ -75,8 +74,7 @@ def in_workers(
         return
     start = time.monotonic()
     workers = max(1, min(jobs or default_jobs(), len(calls)))
-    if not os.path.exists(os.environ.get(warmkernel.ADDRESS, "")):
-        warmkernel.start_zygote()  # one for every worker, before they start
+    warmkernel.ensure_zygote()  # one for every worker, before they start
     context = _context()
     waiting = list(range(len(calls)))
 

@@ -79,9 +79,9 @@ def is_test_cell(cell) -> bool:
     return cell.get("cell_type") == "code" and bool(meta.get("grade")) and not meta.get("solution")
 
 
-def names_to_fetch(tree: ast.AST, known) -> set[str]:
+def names_to_fetch(cell: CompiledCell, known) -> set[str]:
     """Names the cell reads but neither binds nor gets from the grader: the notebook's to provide."""
-    return set(free_names(tree)) - set(known)
+    return set(cell.reads - set(known))
 
 
 def free_names(tree: ast.AST) -> frozenset[str]:
@@ -132,7 +132,7 @@ def run_test_cell(source: str, name: str, namespace: dict, session: KernelSessio
     stdout, stderr, outputs, failed = io.StringIO(), io.StringIO(), [], None
     try:
         cell = compiled(source, name)
-        fetched = session.describe(sorted(cell.reads - namespace.keys()))
+        fetched = session.describe(sorted(names_to_fetch(cell, namespace)))
     except (SyntaxError, BridgeError, CellTimeoutError) as error:  # the cell fails, the notebook goes on
         return [_error(error)], error
     scope = {**namespace, **fetched}

@@ -290,11 +290,16 @@ def start_zygote() -> subprocess.Popen:
     return process
 
 
+def ensure_zygote() -> None:
+    """Start a zygote unless this process or its parent has published one (its socket is in the environment)."""
+    if not os.path.exists(os.environ.get(ADDRESS, "")):
+        start_zygote()
+
+
 def _zygote() -> socket.socket:
     """A connection to the zygote, started on first use if none runs, and again if the one published has died
     (killed from outside, say): its socket is left, but no one listens there, and the batch must go on."""
-    if not os.path.exists(os.environ.get(ADDRESS, "")):
-        start_zygote()
+    ensure_zygote()
     client = socket.socket(socket.AF_UNIX)
     try:
         client.connect(os.environ[ADDRESS])

@@ -11,7 +11,6 @@ import sys
 
 import pytest
 
-from grader import cli
 from grader.engine import warmkernel
 from tests.support import COURSE, tools_env
 
@@ -75,10 +74,10 @@ def test_check_uses_the_zygote_that_runs_already(monkeypatch, tmp_path):
     monkeypatch.setenv(warmkernel.ADDRESS, str(tmp_path / "socket"))
     started = []
     monkeypatch.setattr(warmkernel, "start_zygote", lambda: started.append(1))
-    cli.start_zygote()
+    warmkernel.ensure_zygote()
     assert started == []
     (tmp_path / "socket").unlink()  # gone: the next check starts one
-    cli.start_zygote()
+    warmkernel.ensure_zygote()
     assert started == [1]
 
 

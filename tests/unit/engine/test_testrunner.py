@@ -125,7 +125,7 @@ def test_a_test_cell_takes_checks_from_the_grader_and_only_other_names_from_the_
         "from math import pi\n_x = np.array([1.0])\nfor _t in (1, 2):\n"
         "    check_call(softmax, _x, expect=[1.0])\nlen(_x)"
     )
-    wanted = testrunner.names_to_fetch(ast.parse(source), testrunner.pinned_names())
+    wanted = testrunner.names_to_fetch(testrunner.compiled(source, "t"), testrunner.pinned_names())
     assert wanted == {"softmax"}
 
 
@@ -151,8 +151,7 @@ def test_test_cells_need_nothing_from_the_notebook_but_its_graded_functions(less
     fetched, known = set(), testrunner.pinned_names()
     for cell in source.cells:
         if testrunner.is_test_cell(cell):
-            tree = ast.parse(cell.source)
-            fetched |= testrunner.names_to_fetch(tree, known)
+            fetched |= testrunner.names_to_fetch(testrunner.compiled(cell.source, "t"), known)
             known = {**known, **{name: None for name in _test_cell_names(lesson)}}
     assert fetched <= graded, f"hidden tests must compute their expected values themselves: {fetched - graded}"
 
@@ -462,7 +461,8 @@ def test_test_cells_are_handed_the_checks_alone_not_what_the_checks_module_impor
     assert set(checks.__all__) <= set(pinned) and {"check_call", "passed", "compare"} <= set(pinned)
     assert not set(ORDINARY_NAMES) & set(pinned)
     source = "_row = copy.deepcopy(numbers)\ncheck_call(softmax, _row, expect=tolerance)"
-    assert testrunner.names_to_fetch(ast.parse(source), pinned) == {"copy", "numbers", "softmax", "tolerance"}
+    wanted = testrunner.names_to_fetch(testrunner.compiled(source, "t"), pinned)
+    assert wanted == {"copy", "numbers", "softmax", "tolerance"}
 
 
 def test_ordinary_names_in_a_learners_cell_are_not_suspicious_but_redefined_checks_are():
