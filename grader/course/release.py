@@ -8,6 +8,7 @@ from nbgrader.apps import NbGraderAPI
 
 from grader.course import authoring
 from grader.course.directory import Course
+from grader.course.gradebook import start_gradebook
 
 
 class ReleaseFailed(RuntimeError):
@@ -20,7 +21,9 @@ def release(course: Course, lessons: list[str] | None = None, progress=print) ->
     Tests pass a copy of the course to compare with the committed release.
     """
     lessons = lessons or course.lesson_ids()
-    api = NbGraderAPI(config=course.nbgrader_config())
+    config = course.nbgrader_config()
+    start_gradebook(course, config.CourseDirectory.db_url)  # a new course's: without nbgrader's alembic command
+    api = NbGraderAPI(config=config)
     written = []
     for lesson in lessons:
         authoring.build(course, lesson)

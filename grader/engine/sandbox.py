@@ -25,7 +25,6 @@ import multiprocessing.util
 import os
 import re
 import shutil
-import sqlite3
 import tempfile
 import traceback
 import warnings
@@ -54,6 +53,7 @@ from nbgrader.preprocessors import (
 from nbgrader.utils import setenv
 
 from grader.course import Course, read_cached
+from grader.course.gradebook import NoSchemaVersion, empty_gradebook
 from grader.engine.scores import Report, report_of, scores_of
 from grader.engine.testrunner import TestsOutsideKernel
 
@@ -133,7 +133,10 @@ def lesson_gradebook(course: Course, lesson: str) -> Path:
     if cached.is_file():
         return cached
     staged = cached.with_suffix(f".{os.getpid()}.tmp")
-    shutil.copy(empty_gradebook(course), staged)
+    try:
+        shutil.copy(empty_gradebook(course), staged)
+    except NoSchemaVersion as error:
+        raise GradingFailed(str(error)) from error
     try:
         record_lesson(course, lesson, f"sqlite:///{staged}")
     except BaseException:
@@ -162,40 +165,6 @@ def record_lesson(course: Course, lesson: str, db_url: str) -> None:
                 nb, resources = step(config=config)(nb, resources)
     except Exception as error:
         raise GradingFailed(f"nbgrader generate_assignment failed: {failure_line(error)}") from error
-
-
-def empty_gradebook(course: Course) -> Path:
-    """A new gradebook with no course in it, made once per nbgrader version.
-
-    nbgrader's Gradebook stamps a new database with its schema's version, which it asks of the
-    `alembic` command (`alembic heads`, 2-4 s). Stamped first here with the same version read
-    in this process (alembic_head), the database looks made already, and Gradebook only adds
-    its tables: the same file, without the command."""
-    empty = course.cache / f"empty-nbgrader-{nbgrader.__version__}.db"
-    if not empty.is_file():
-        empty.parent.mkdir(parents=True, exist_ok=True)
-        staged = empty.with_suffix(f".{os.getpid()}.tmp")
-        staged.unlink(missing_ok=True)
-        with contextlib.closing(sqlite3.connect(staged)) as database, database:
-            database.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)")
-            database.execute("INSERT INTO alembic_version (version_num) VALUES (?)", (alembic_head(),))
-        with quiet_stderr():
-            Gradebook(f"sqlite:///{staged}").close()
-        with contextlib.closing(sqlite3.connect(staged)) as database, database:
-            database.execute("DELETE FROM course")  # the default course it records; a lesson's gradebook adds its own
-        os.replace(staged, empty)
-    return empty
-
-
-def alembic_head() -> str:
-    """The version of nbgrader's gradebook schema, as `alembic heads` prints it for nbgrader's migrations."""
-    from alembic.script import ScriptDirectory
-    from nbgrader.dbutil import ALEMBIC_DIR
-
-    head = ScriptDirectory(ALEMBIC_DIR).get_current_head()
-    if head is None:
-        raise GradingFailed("nbgrader's gradebook migrations name no version")
-    return head
 
 
 @dataclass

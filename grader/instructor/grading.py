@@ -28,6 +28,7 @@ from nbgrader.api import Gradebook, InvalidEntry
 from nbgrader.utils import parse_utc
 
 from grader.course import Course
+from grader.course.gradebook import start_gradebook
 from grader.engine import status as status_
 from grader.engine.grade import Outcome, grade_submission, named_error
 from grader.engine.pool import WorkerDied, in_workers
@@ -186,8 +187,10 @@ def _not_run(course: Course, job: Job, outcome: Outcome) -> Sandboxed:
 
 
 def course_gradebook(course: Course) -> Gradebook:
-    """The course's own nbgrader gradebook, opened (close it, or use it in a `with`)."""
+    """The course's own nbgrader gradebook, opened (close it, or use it in a `with`); a new one is made without
+    nbgrader's alembic command."""
     config = course.nbgrader_config()
+    start_gradebook(course, config.CourseDirectory.db_url)
     return Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id)
 
 
@@ -244,8 +247,7 @@ def record(
 
 
 def _require_assignments(course: Course, lessons: list[str]) -> None:
-    config = course.nbgrader_config()
-    with Gradebook(config.CourseDirectory.db_url, config.CourseDirectory.course_id) as gb:
+    with course_gradebook(course) as gb:
         known = {a.name for a in gb.assignments}
     missing = [lesson for lesson in lessons if lesson not in known]
     if missing:

@@ -1,11 +1,7 @@
-"""The lesson gradebooks the sandbox grades against (the empty one they start from, made without `alembic`), and
-nbgrader's metadata check kept per distinct metadata."""
+"""The lesson gradebooks the sandbox grades against (started from the empty one of tests/unit/course/test_gradebook.py,
+without `alembic`), and nbgrader's metadata check kept per distinct metadata."""
 
 from __future__ import annotations
-
-import sqlite3
-import subprocess
-import sys
 
 import nbformat
 import nbgrader.api
@@ -14,47 +10,7 @@ from nbgrader.nbgraderformat import ValidationError
 
 from grader.course import Course
 from grader.engine import sandbox
-from tests.support import COURSE, tools_env
-
-
-def schema(path) -> tuple[list, list, list]:
-    """A database's tables and indexes as SQL, its alembic version and its courses."""
-    with sqlite3.connect(path) as database:
-        tables = sorted(row[0] for row in database.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL"))
-        version = database.execute("SELECT version_num FROM alembic_version").fetchall()
-        courses = database.execute("SELECT id FROM course").fetchall()
-    return tables, version, courses
-
-
-def test_the_schema_version_is_the_one_the_alembic_command_names():
-    printed = subprocess.run(
-        [sys.executable, "-c", "from nbgrader.api import get_alembic_version; print(get_alembic_version())"],
-        env=tools_env(),
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    assert printed and sandbox.alembic_head() == printed
-
-
-def test_the_empty_gradebook_is_nbgraders_own_without_its_command(tmp_path, monkeypatch):
-    theirs = tmp_path / "nbgrader.db"
-    with sandbox.quiet_stderr():
-        nbgrader.api.Gradebook(f"sqlite:///{theirs}").close()  # nbgrader's way: it runs `alembic heads`
-    with sqlite3.connect(theirs) as database:
-        database.execute("DELETE FROM course")
-
-    def no_command():
-        raise AssertionError("the alembic command was run")
-
-    monkeypatch.setattr(nbgrader.api, "get_alembic_version", no_command)
-    monkeypatch.setattr(Course, "cache", property(lambda self: tmp_path / "cache"))
-    ours = sandbox.empty_gradebook(COURSE)
-    assert ours.parent == tmp_path / "cache" and ours.is_file()
-    assert schema(ours) == schema(theirs)
-    assert schema(ours)[2] == []  # no course: a lesson's gradebook records its own
-    made = ours.stat().st_mtime_ns
-    assert sandbox.empty_gradebook(COURSE) == ours and ours.stat().st_mtime_ns == made  # made once
+from tests.support import COURSE
 
 
 def test_a_lesson_gradebook_starts_from_it(tmp_path, monkeypatch):
