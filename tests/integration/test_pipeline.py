@@ -16,6 +16,7 @@ import pytest
 
 from grader.course import Course
 from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class
+from tests.in_process import grader_here
 from tests.support import COURSE, once_per_run
 
 pytestmark = pytest.mark.xdist_group("pipeline-class")  # its tests read one graded class (tests/conftest.py)
@@ -47,7 +48,10 @@ def graded(tmp_path_factory):
 
 
 def grade(root, *args) -> str:
-    return run(["-m", "grader", "--course", str(root), "grade", *args], root)
+    """`grader grade` in this process: the build's first grading runs it in a process of its own."""
+    done = grader_here("--course", root, "grade", *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
 
 
 def test_every_submission_gets_the_same_score_as_plain_nbgrader(graded):

@@ -7,8 +7,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -22,13 +20,13 @@ from grader.engine import status
 from grader.engine.grade import Outcome, grade_outcome, grade_submission
 from grader.engine.warmkernel import ADDRESS
 from grader.instructor.grading import Job, record
+from tests.in_process import grader_here
 from tests.support import COURSE, run_apart
 
 LESSON = "01_naive_division"
 OTHER = "06_masking"  # a lesson the copy does not have
 TEST = "test_naive_normalize_rows"  # a test cell of LESSON
 MORE = 5  # points the copy adds to it
-ENV = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
 
 
 def points_of(source: Path, grade_id: str) -> float:
@@ -128,17 +126,12 @@ def test_the_default_course_is_the_current_directory_when_it_holds_settings(tmp_
     assert cli.pick_course(tmp_path / "course") == Course(root)
 
 
-def test_check_run_in_a_course_directory_grades_with_its_tests(tmp_path):
-    """The real command line, run from the copy with no --course: the copy's points."""
+def test_check_run_in_a_course_directory_grades_with_its_tests(tmp_path, monkeypatch):
+    """The command line, run from the copy with no --course: the copy's points. In this process (test_cli and
+    test_install run `check` in processes of their own)."""
     root = course_copy(tmp_path / "course")
-    run = subprocess.run(
-        [sys.executable, "-m", "grader", "check", str(reference_notebook(tmp_path)), "--json"],
-        cwd=root,
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    monkeypatch.chdir(root)
+    run = grader_here("check", reference_notebook(tmp_path), "--json")
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     assert report["score"] == report["max_score"] == repository_full_marks() + MORE

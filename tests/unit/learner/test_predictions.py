@@ -18,6 +18,7 @@ from grader.learner.checks import CheckFailed
 from grader.learner.predictions import check_guess, check_prediction, digest, normalised
 from grader.proof.guesses import choices_of, stored_digest, wrong_guesses
 from grader.proof.simulate import cell_scores, course_with_class
+from tests.in_process import grader_here
 from tests.support import COURSE, once_per_run, tools_env
 
 pytestmark = pytest.mark.xdist_group("predictions-graded")  # its tests read one graded class (tests/conftest.py)
@@ -169,7 +170,8 @@ HALVES = (LESSONS[: len(LESSONS) // 2], LESSONS[len(LESSONS) // 2 :])
 
 
 def grade_both_ways(folder):
-    """The hand-ins of every lesson with predictions, graded by plain `nbgrader autograde` and by `grader grade`."""
+    """The hand-ins of every lesson with predictions, graded by plain `nbgrader autograde` (processes of its own)
+    and by `grader grade` (in this process: test_pipeline runs it in one of its own)."""
     class_ = {(kind, lesson): nb for lesson in LESSONS for kind, nb in hand_ins(lesson).items()}
     course_with_class(COURSE, folder / "ours", LESSONS, class_)
     plain = []
@@ -178,27 +180,20 @@ def grade_both_ways(folder):
         for kind, lesson in class_:
             if lesson not in half:
                 shutil.rmtree(copy / ".grading" / "submitted" / kind / lesson)
-        plain.append(
-            subprocess.Popen(  # every lesson of the half in one run (nbgrader takes a pattern): one start-up
-                [sys.executable, "-m", "nbgrader", "autograde", "*"],
-                cwd=copy,
-                env=tools_env(),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
+        with open(folder / f"plain-{number}.log", "w") as log:  # a file: no pipe fills while ours grades
+            plain.append(
+                subprocess.Popen(  # every lesson of the half in one run (nbgrader takes a pattern): one start-up
+                    [sys.executable, "-m", "nbgrader", "autograde", "*"],
+                    cwd=copy,
+                    env=tools_env(),
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
             )
-        )
-    for run in plain:
-        output, _ = run.communicate()
-        assert run.returncode == 0, output[-3000:]
-    done = subprocess.run(
-        [sys.executable, "-m", "grader", "--course", str(folder / "ours"), "grade"],
-        cwd=folder,
-        env=tools_env(),
-        capture_output=True,
-        text=True,
-    )
+    done = grader_here("--course", folder / "ours", "grade")  # in this process, while plain nbgrader runs
     assert done.returncode == 0, done.stderr[-3000:]
+    for number, run in enumerate(plain):
+        assert run.wait() == 0, (folder / f"plain-{number}.log").read_text()[-3000:]
 
 
 @pytest.fixture(scope="module")
