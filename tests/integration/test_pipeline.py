@@ -6,7 +6,6 @@ The end-to-end path through the exchange and an LMS zip, and the outputs, are in
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -15,36 +14,22 @@ import nbformat
 import pytest
 
 from grader.course import Course
-from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class
+from grader.proof.simulate import cell_scores
 from tests.in_process import grader_here
-from tests.support import COURSE, once_per_run
+from tests.plain_class import PIPELINE_LESSON, PIPELINE_STUDENTS, graded_class, pipeline_class, plain_scores
+from tests.support import COURSE
 
-pytestmark = pytest.mark.xdist_group("pipeline-class")  # its tests read one graded class (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("predictions-graded")  # its tests read one graded class (tests.plain_class)
 
-LESSONS = ["01_naive_division"]
-STUDENTS = 6
-
-
-def run(args: list[str], cwd) -> str:
-    env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
-    done = subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
-
-
-def build(folder):
-    """The same class graded twice: by plain nbgrader and by `grader grade`."""
-    class_ = class_in_thirds(COURSE, STUDENTS, LESSONS)
-    course_with_class(COURSE, folder / "plain", LESSONS, class_)
-    shutil.copytree(folder / "plain", folder / "ours")
-    for lesson in LESSONS:
-        run(["-m", "nbgrader", "autograde", lesson], folder / "plain")
-    (folder / "first-run.txt").write_text(run(["-m", "grader", "--course", str(folder / "ours"), "grade"], folder))
+LESSONS = [PIPELINE_LESSON]
+STUDENTS = PIPELINE_STUDENTS
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    return once_per_run(tmp_path_factory, "pipeline-class", build)
+    """The build's folder: the class graded by plain nbgrader (in tests.plain_class's plain runs) and by
+    `grader grade` in a process of its own (folder/pipeline, what it printed in folder/first-run.txt)."""
+    return graded_class(tmp_path_factory)
 
 
 def grade(root, *args) -> str:
@@ -55,17 +40,20 @@ def grade(root, *args) -> str:
 
 
 def test_every_submission_gets_the_same_score_as_plain_nbgrader(graded):
-    expected, got = cell_scores(Course(graded / "plain"), LESSONS), cell_scores(Course(graded / "ours"), LESSONS)
+    students = {student for student, _ in pipeline_class()}
+    expected, got = plain_scores(graded, students, LESSONS), cell_scores(Course(graded / "pipeline"), LESSONS)
     assert len({(student, lesson) for student, lesson, _ in got}) == STUDENTS * len(LESSONS)
     assert got == expected
     assert f"Graded {STUDENTS} submission(s)" in (graded / "first-run.txt").read_text()
     for student in {student for student, _, _ in got}:  # autograded notebooks where formgrader looks
-        assert (graded / "ours" / ".grading" / "autograded" / student / LESSONS[0] / f"{LESSONS[0]}.ipynb").is_file()
+        assert (
+            graded / "pipeline" / ".grading" / "autograded" / student / LESSONS[0] / f"{LESSONS[0]}.ipynb"
+        ).is_file()
 
 
 def test_a_rerun_grades_only_what_changed_and_force_grades_all(graded, tmp_path):
     root = tmp_path / "course"
-    shutil.copytree(graded / "ours", root)
+    shutil.copytree(graded / "pipeline", root)
     before = cell_scores(Course(root), LESSONS)
     assert "Graded 0 submission(s)" in grade(root) and f"{STUDENTS} unchanged" in grade(root)
     assert cell_scores(Course(root), LESSONS) == before
@@ -88,6 +76,6 @@ def test_a_rerun_grades_only_what_changed_and_force_grades_all(graded, tmp_path)
 
 
 def test_grade_refuses_a_lesson_the_course_does_not_have(graded):
-    command = [sys.executable, "-m", "grader", "--course", str(graded / "ours"), "grade", "02_exp_evidence"]
+    command = [sys.executable, "-m", "grader", "--course", str(graded / "pipeline"), "grade", "02_exp_evidence"]
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 2 and "unknown lesson(s): 02_exp_evidence" in done.stderr

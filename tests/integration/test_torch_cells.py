@@ -7,26 +7,28 @@ Without torch the first test fails (it does not skip): CI installs torch from re
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from grader.course import Course
 from grader.engine import status
 from grader.engine.grade import grade_outcome
 from grader.engine.sandbox import IOPUB_SECONDS
 from grader.learner.pytorch import INSTALL_LINE, SKIPPED_LINE
-from grader.proof.simulate import cell_scores, course_with_class
-from tests.support import COURSE, run_apart, tools_env
+from tests.plain_class import (
+    GROUP,
+    TORCH_LESSON,
+    TORCH_STUDENT,
+    graded_class,
+    plain_autograded,
+    plain_scores,
+    torch_probe,
+)
+from tests.support import COURSE, run_apart
 
 TORCH_CALL = "torch_or_none()"
 LESSONS_WITH_TORCH = [lesson for lesson in COURSE.lesson_ids() if TORCH_CALL in COURSE.text_source(lesson).read_text()]
-GRADED_LESSON = "08_log_softmax"
-PROBE = 'import sys\nprint("torch imported in this kernel:", "torch" in sys.modules)'
+GRADED_LESSON = TORCH_LESSON
 
 
 def torch_cells(nb: nbformat.NotebookNode) -> list[int]:
@@ -40,13 +42,6 @@ def torch_cells(nb: nbformat.NotebookNode) -> list[int]:
 
 def printed(cell) -> str:
     return "".join(output.get("text", "") for output in cell.outputs if output.get("output_type") == "stream")
-
-
-def with_probe(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """The notebook with a last cell of the learner's own that says whether the kernel has imported torch."""
-    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
-    nb.cells.append(nbformat.v4.new_code_cell(PROBE))
-    return nb
 
 
 def test_some_lesson_compares_with_pytorch():
@@ -81,7 +76,7 @@ def graded_in_kernel(lesson: str, nb: nbformat.NotebookNode) -> tuple[dict[str, 
 
 
 def test_a_graded_submission_never_imports_torch_and_keeps_full_marks():
-    nb = with_probe(COURSE.learner_notebook(GRADED_LESSON, COURSE.reference_answers(GRADED_LESSON)))
+    nb = torch_probe()
     scores, texts = graded_in_kernel(GRADED_LESSON, nb)
     *torch_texts, probe = texts
     assert torch_texts and all(text == f"{SKIPPED_LINE}\n" or text == "" for text in torch_texts), torch_texts
@@ -96,23 +91,14 @@ def test_a_graded_submission_never_imports_torch_and_keeps_full_marks():
     assert scores == points  # every graded cell its full points
 
 
-def test_plain_nbgrader_autograde_skips_the_torch_cells_too_with_the_same_scores(tmp_path):
-    """benchmarks/autograde.py compares the two tools on the same work: nbgrader sets NBGRADER_EXECUTION itself."""
-    nb = with_probe(COURSE.learner_notebook(GRADED_LESSON, COURSE.reference_answers(GRADED_LESSON)))
-    root = course_with_class(COURSE, tmp_path / "course", [GRADED_LESSON], {("s01", GRADED_LESSON): nb})
-    done = subprocess.run(
-        [sys.executable, "-m", "nbgrader", "autograde", GRADED_LESSON],
-        cwd=root,
-        env=tools_env(),
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-    autograded = root / ".grading" / "autograded" / "s01" / GRADED_LESSON / f"{GRADED_LESSON}.ipynb"
-    executed = nbformat.read(autograded, as_version=4)
+@GROUP
+def test_plain_nbgrader_autograde_skips_the_torch_cells_too_with_the_same_scores(tmp_path_factory):
+    """benchmarks/autograde.py compares the two tools on the same work: nbgrader sets NBGRADER_EXECUTION itself.
+    The notebook is graded in a plain `nbgrader autograde` run shared with other tests (tests.plain_class)."""
+    folder = graded_class(tmp_path_factory)
+    executed = nbformat.read(plain_autograded(folder, TORCH_STUDENT, GRADED_LESSON), as_version=4)
     assert printed(executed.cells[torch_cells(executed)[0]]) == f"{SKIPPED_LINE}\n"
     assert printed(executed.cells[-1]) == "torch imported in this kernel: False\n"
-    plain = {cell: score for (_, _, cell), score in cell_scores(Course(root), [GRADED_LESSON]).items()}
-    ours, _ = graded_in_kernel(GRADED_LESSON, nb)
+    plain = {cell: score for (_, _, cell), score in plain_scores(folder, [TORCH_STUDENT], [GRADED_LESSON]).items()}
+    ours, _ = graded_in_kernel(GRADED_LESSON, torch_probe())
     assert plain == ours

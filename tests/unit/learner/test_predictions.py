@@ -4,7 +4,6 @@ and our grader and plain nbgrader give a right guess its points, and a wrong or 
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 
@@ -16,15 +15,14 @@ from grader.course import Course
 from grader.learner import predictions
 from grader.learner.checks import CheckFailed
 from grader.learner.predictions import check_guess, check_prediction, digest, normalised
-from grader.proof.guesses import choices_of, stored_digest, wrong_guesses
-from grader.proof.simulate import cell_scores, course_with_class
-from tests.in_process import grader_here
-from tests.support import COURSE, once_per_run, tools_env
+from grader.proof.guesses import choices_of, stored_digest
+from grader.proof.simulate import cell_scores
+from tests.plain_class import KINDS, PREDICTION_LESSONS, graded_class, plain_scores
+from tests.support import COURSE, tools_env
 
-pytestmark = pytest.mark.xdist_group("predictions-graded")  # its tests read one graded class (tests/conftest.py)
+pytestmark = pytest.mark.xdist_group("predictions-graded")  # its tests read one graded class (tests.plain_class)
 
-LESSONS = [lesson for lesson in COURSE.lesson_ids() if COURSE.predictions(lesson)]
-KINDS = ("reference", "stub", "wrong")
+LESSONS = PREDICTION_LESSONS  # each with its hand-ins KINDS, graded by plain nbgrader and ours (tests.plain_class)
 
 
 def test_every_lesson_with_predictions_is_tested_and_lesson_01_has_at_least_two():
@@ -154,55 +152,11 @@ def test_the_explanation_after_the_computing_cell_is_folded(lesson):
         assert "</details>" in explanation.source, prediction
 
 
-def hand_ins(lesson: str) -> dict[str, nbformat.NotebookNode]:
-    """The reference, the untouched release, and the reference with every guess wrong (but well formed)."""
-    reference = COURSE.reference_answers(lesson)
-    return {
-        "reference": COURSE.learner_notebook(lesson, reference),
-        "stub": COURSE.learner_notebook(lesson, {}),
-        "wrong": COURSE.learner_notebook(lesson, {**reference, **wrong_guesses(COURSE, lesson)}),
-    }
-
-
-# plain nbgrader grades one notebook after another: the lessons in two halves, each graded at the same time by an
-# `nbgrader autograde` of its own, in a copy of the class that holds only the half's hand-ins (a gradebook of its own)
-HALVES = (LESSONS[: len(LESSONS) // 2], LESSONS[len(LESSONS) // 2 :])
-
-
-def grade_both_ways(folder):
-    """The hand-ins of every lesson with predictions, graded by plain `nbgrader autograde` (processes of its own)
-    and by `grader grade` (in this process: test_pipeline runs it in one of its own)."""
-    class_ = {(kind, lesson): nb for lesson in LESSONS for kind, nb in hand_ins(lesson).items()}
-    course_with_class(COURSE, folder / "ours", LESSONS, class_)
-    plain = []
-    for number, half in enumerate(HALVES):
-        copy = shutil.copytree(folder / "ours", folder / f"plain-{number}")
-        for kind, lesson in class_:
-            if lesson not in half:
-                shutil.rmtree(copy / ".grading" / "submitted" / kind / lesson)
-        with open(folder / f"plain-{number}.log", "w") as log:  # a file: no pipe fills while ours grades
-            plain.append(
-                subprocess.Popen(  # every lesson of the half in one run (nbgrader takes a pattern): one start-up
-                    [sys.executable, "-m", "nbgrader", "autograde", "*"],
-                    cwd=copy,
-                    env=tools_env(),
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                )
-            )
-    done = grader_here("--course", folder / "ours", "grade")  # in this process, while plain nbgrader runs
-    assert done.returncode == 0, done.stderr[-3000:]
-    for number, run in enumerate(plain):
-        assert run.wait() == 0, (folder / f"plain-{number}.log").read_text()[-3000:]
-
-
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    folder = once_per_run(tmp_path_factory, "predictions-graded", grade_both_ways)
-    plain = {}
-    for number, half in enumerate(HALVES):
-        plain |= cell_scores(Course(folder / f"plain-{number}"), half)
-    return {"plain": plain, "ours": cell_scores(Course(folder / "ours"), LESSONS)}
+    """way -> (hand-in kind, lesson, cell) -> score: plain nbgrader's and ours, of every lesson's hand-ins."""
+    folder = graded_class(tmp_path_factory)
+    return {"plain": plain_scores(folder, KINDS, LESSONS), "ours": cell_scores(Course(folder / "ours"), LESSONS)}
 
 
 def test_our_grader_and_plain_nbgrader_give_the_same_scores(graded):

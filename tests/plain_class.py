@@ -1,0 +1,126 @@
+"""One plain `nbgrader autograde` build for every test that compares our grading with it, once per run.
+
+Plain nbgrader pays its start-up (1 to 2 CPU-s of imports) once per run of the command and a kernel per notebook,
+so the notebooks these tests compare go through two runs of it (one per half of the lessons, side by side), each
+in a copy of one course directory: the graded predictions of every lesson (test_predictions), the small class of
+the pipeline (test_pipeline) and the PyTorch lesson with a probe cell (test_torch_cells). Our gradings of the same
+notebooks are made beside them: the predictions' by `grader grade` in this process, the pipeline's by `grader
+grade` in a process of its own, as the README shows it (test_torch_cells grades its notebook itself).
+
+Every test that reads the build carries GROUP, so one pytest-xdist worker makes it and no other waits on it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from grader.course import Course
+from grader.proof.guesses import wrong_guesses
+from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class, hand_in
+from tests.in_process import grader_here
+from tests.support import COURSE, once_per_run, tools_env
+
+GROUP = pytest.mark.xdist_group("predictions-graded")  # the build's readers, on one worker (tests/conftest.py)
+
+PREDICTION_LESSONS = [lesson for lesson in COURSE.lesson_ids() if COURSE.predictions(lesson)]
+KINDS = ("reference", "stub", "wrong")  # the predictions' hand-ins: each a student of the class
+# The lessons of each plain run. Every copy holds every lesson released: the extra hand-ins below go to either.
+HALVES = (PREDICTION_LESSONS[: len(PREDICTION_LESSONS) // 2], PREDICTION_LESSONS[len(PREDICTION_LESSONS) // 2 :])
+
+PIPELINE_LESSON = "01_naive_division"
+PIPELINE_STUDENTS = 6
+
+TORCH_LESSON = "08_log_softmax"
+TORCH_STUDENT = "torch-probe"
+PROBE = 'import sys\nprint("torch imported in this kernel:", "torch" in sys.modules)'
+
+
+def hand_ins(lesson: str) -> dict[str, nbformat.NotebookNode]:
+    """The reference, the untouched release, and the reference with every guess wrong (but well formed)."""
+    reference = COURSE.reference_answers(lesson)
+    return {
+        "reference": COURSE.learner_notebook(lesson, reference),
+        "stub": COURSE.learner_notebook(lesson, {}),
+        "wrong": COURSE.learner_notebook(lesson, {**reference, **wrong_guesses(COURSE, lesson)}),
+    }
+
+
+def with_probe(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The notebook with a last cell of the learner's own that says whether the kernel has imported torch."""
+    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
+    nb.cells.append(nbformat.v4.new_code_cell(PROBE))
+    return nb
+
+
+def torch_probe() -> nbformat.NotebookNode:
+    """The PyTorch lesson's reference answers, with the probe cell."""
+    return with_probe(COURSE.learner_notebook(TORCH_LESSON, COURSE.reference_answers(TORCH_LESSON)))
+
+
+def pipeline_class() -> dict[tuple[str, str], nbformat.NotebookNode]:
+    return class_in_thirds(COURSE, PIPELINE_STUDENTS, [PIPELINE_LESSON])
+
+
+def grade_all(folder: Path) -> None:
+    """folder/plain-0 and plain-1: plain nbgrader's gradings; folder/ours: ours of the predictions; folder/pipeline:
+    the pipeline's class graded by `grader grade`, what it printed in folder/first-run.txt."""
+    predictions = {(kind, lesson): nb for lesson in PREDICTION_LESSONS for kind, nb in hand_ins(lesson).items()}
+    course_with_class(COURSE, folder / "ours", PREDICTION_LESSONS, predictions)
+    pipeline = pipeline_class()
+    course_with_class(COURSE, folder / "pipeline", [PIPELINE_LESSON], pipeline)
+    extra = (pipeline, {(TORCH_STUDENT, TORCH_LESSON): torch_probe()})  # a half's own, for balance
+    runs = []
+    for number, half in enumerate(HALVES):
+        copy = shutil.copytree(folder / "ours", folder / f"plain-{number}")
+        for kind, lesson in predictions:
+            if lesson not in half:
+                shutil.rmtree(copy / ".grading" / "submitted" / kind / lesson)
+        for (student, lesson), nb in extra[number].items():
+            hand_in(copy, student, lesson, nbformat.writes(nb).encode())
+        runs.append(start([sys.executable, "-m", "nbgrader", "autograde", "*"], copy, folder / f"plain-{number}.log"))
+    first = start(
+        [sys.executable, "-m", "grader", "--course", folder / "pipeline", "grade"], folder, folder / "first-run.txt"
+    )
+    done = grader_here("--course", folder / "ours", "grade")  # in this process, while the others run
+    assert done.returncode == 0, done.stderr[-3000:]
+    for run, log in [*runs, first]:
+        assert run.wait(timeout=1200) == 0, log.read_text()[-3000:] + errors(log).read_text()[-3000:]
+
+
+def errors(log: Path) -> Path:
+    return log.with_name(f"{log.name}.stderr")
+
+
+def start(command: list, cwd: Path, log: Path) -> tuple[subprocess.Popen, Path]:
+    """`command` started in a process of its own, what it prints going to `log` and its errors beside (files:
+    no pipe fills while this process works)."""
+    with open(log, "w") as out, open(errors(log), "w") as err:
+        process = subprocess.Popen([str(a) for a in command], cwd=cwd, env=tools_env(), stdout=out, stderr=err)
+    return process, log
+
+
+def graded_class(tmp_path_factory) -> Path:
+    """The build's folder (grade_all), made once per run."""
+    return once_per_run(tmp_path_factory, "predictions-graded", grade_all)
+
+
+def plain_scores(folder: Path, students, lessons) -> dict[tuple[str, str, str], float]:
+    """(student, lesson, cell) -> score that plain nbgrader gave, for these students' notebooks of these lessons."""
+    scores: dict[tuple[str, str, str], float] = {}
+    for number in range(len(HALVES)):
+        scores |= cell_scores(Course(folder / f"plain-{number}"), lessons)
+    students = set(students)
+    return {key: score for key, score in scores.items() if key[0] in students}
+
+
+def plain_autograded(folder: Path, student: str, lesson: str) -> Path:
+    """The notebook plain nbgrader executed for this student's hand-in."""
+    [path] = folder.glob(f"plain-*/.grading/autograded/{student}/{lesson}/{lesson}.ipynb")
+    return path
