@@ -1,7 +1,8 @@
 """A real JupyterLab, started by `make lab` on a throw-away copy, driven by Debian's chromium.
 
-Each xdist worker starts its own server and browser once and shares them among its
-tests; every test gets a fresh browser tab and leaves no kernel running.
+Each xdist worker starts its own server and browser once and shares them among its tests. The
+learner's tests share one loaded JupyterLab tab too (booting JupyterLab's JavaScript was half of
+each test's CPU): every test gets it with no document open, no dialog and no kernel running.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from urllib.error import URLError
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect, sync_playwright
 
 from grader.course import RELEASE, SOLUTIONS, workspace
@@ -188,10 +190,113 @@ def tab(browser):
 
 
 @pytest.fixture
-def page(tab, lab):
-    """A tab for the learners' JupyterLab; afterwards every kernel the test started is shut down."""
+def fresh_page(tab, lab):
+    """A fresh tab for the learners' JupyterLab, for a test of how the lab starts; afterwards every kernel the
+    test started is shut down."""
     yield tab
     lab.stop_kernels()
+
+
+class LabWindow:
+    """One tab of the learners' JupyterLab, loaded once and kept from test to test.
+
+    Between tests every document is closed (unsaved changes discarded) and every kernel shut
+    down; if that fails, the tab is dropped and the next test loads JupyterLab afresh.
+    """
+
+    def __init__(self, browser, lab: Server):
+        self.browser, self.lab = browser, lab
+        self.context = self.page = None
+
+    def ready(self):
+        """The tab, showing JupyterLab with only its Launcher open; loaded now if need be."""
+        if self.page is not None and self.clean():
+            return self.page
+        self.drop()
+        self.context = fresh_context(self.browser)
+        self.page = self.context.new_page()
+        self.page.goto(self.lab.url(f"lab/workspaces/{WORKSPACE}?reset"))
+        self.page.locator("#jp-main-statusbar").wait_for()  # the shell is attached once every plugin is active
+        self.page.locator("#jupyterlab-splash").wait_for(state="detached")  # the splash goes once it is restored
+        expect(self.page.locator(DOCUMENT_TAB)).to_have_count(1)  # what a reset workspace opens: the Launcher
+        assert self.clean(), "JupyterLab opened with more than its Launcher"
+        return self.page
+
+    def clean(self) -> bool:
+        """Whether the tab is still there with no dialog and no document open."""
+        try:
+            return not self.page.locator(DIALOG).count() and not open_documents(self.page).count()
+        except PlaywrightError:
+            return False
+
+    def clear(self) -> None:
+        """Close every document, then shut down every kernel; drop the tab if it will not come clean."""
+        try:
+            if self.page is not None:
+                close_all_documents(self.page)
+        except (PlaywrightError, AssertionError):
+            self.drop()
+        finally:
+            self.lab.stop_kernels()
+
+    def drop(self) -> None:
+        if self.context is not None:
+            self.context.close()
+        self.context = self.page = None
+
+
+# The shared tab's workspace of its own: JupyterLab saves the tab's layout there, and the default workspace,
+# which `make lab`'s address opens, never holds a notebook of another test.
+WORKSPACE = "tests"
+DIALOG = ".jp-Dialog"
+DOCUMENT_TAB = ".lm-DockPanel-tabBar .lm-TabBar-tab"
+LAUNCHER = "Launcher"  # the tab JupyterLab shows whenever its main area has nothing else
+
+
+def open_documents(page):
+    """The main area's tabs but the Launcher."""
+    return page.locator(DOCUMENT_TAB).filter(has_not_text=LAUNCHER)
+
+
+def close_all_documents(page) -> None:
+    """Close whatever a test left open (a dialog, a menu) and every document, as a learner would: Escape,
+    File > Close All Tabs, and Discard for each notebook with unsaved changes."""
+    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    if not open_documents(page).count():
+        return
+    page.get_by_role("menuitem", name="File", exact=True).click()
+    page.get_by_role("menuitem", name="Close All Tabs", exact=True).click()
+    discard = page.locator(DIALOG).get_by_role("button", name="Discard")
+    for _ in range(20):
+        # wait until only the Launcher is left, or a dialog asks whether to save a notebook
+        page.wait_for_function(
+            """([tab, dialog, launcher]) => document.querySelector(dialog)
+                || [...document.querySelectorAll(tab)].every(t => t.textContent.trim() === launcher)""",
+            arg=[DOCUMENT_TAB, DIALOG, LAUNCHER],
+            polling=100,
+            timeout=30_000,
+        )
+        if not discard.count():
+            break
+        discard.click()
+        expect(page.locator(DIALOG)).to_have_count(0)
+    expect(page.locator(DIALOG)).to_have_count(0)
+    expect(open_documents(page)).to_have_count(0)
+
+
+@pytest.fixture(scope="session")
+def lab_window(browser, lab):
+    window = LabWindow(browser, lab)
+    yield window
+    window.drop()
+
+
+@pytest.fixture
+def page(lab_window):
+    """The learners' JupyterLab, loaded, with no document open and no kernel running; left so afterwards."""
+    yield lab_window.ready()
+    lab_window.clear()
 
 
 def screenshot(page, name: str, element=None, folder: Path = ARTIFACTS) -> Path:

@@ -24,12 +24,20 @@ def solved_lesson(lab, lesson: str) -> str:
 
 
 def open_notebook(page, lab, path: str):
-    """Open `path` in a fresh workspace and wait until its kernel is idle; return the notebook panel.
+    """Open `path` with File > Open from Path… in the loaded JupyterLab and wait until its kernel is idle; return
+    the notebook panel.
 
     The status bar names the kernel only once it is connected; the toolbar's indicator says
     "idle" even before the kernel starts, and cells run then are silently skipped.
     """
-    page.goto(lab.url(f"lab/tree/{path}?reset"))
+    assert (lab.root / path).is_file(), path
+    page.get_by_role("menuitem", name="File", exact=True).click()
+    page.get_by_role("menuitem", name="Open from Path…", exact=True).click()
+    dialog = page.locator(".jp-Dialog")
+    dialog.get_by_role("textbox").fill(path)
+    dialog.get_by_role("button", name="Open", exact=True).click()
+    current = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+    expect(current).to_contain_text(Path(path).name)
     expect(page.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE, timeout=120_000)
     return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
 

@@ -9,14 +9,15 @@ from playwright.sync_api import expect
 
 from grader.course import RELEASE
 from tests.browser.conftest import lab_tree, make_lab, screenshot
-from tests.browser.jupyterlab import KERNEL_IDLE
+from tests.browser.jupyterlab import KERNEL_IDLE, open_notebook
 from tests.support import COURSE
 
 FIRST = COURSE.lesson_ids()[0]
 CREATE_ASSIGNMENT = "Nbgrader Create Assignment"
 
 
-def test_make_lab_lands_on_lesson_01(page, lab):
+def test_make_lab_lands_on_lesson_01(fresh_page, lab):
+    page = fresh_page
     page.goto(lab.url(""))  # the address `make lab` prints, less its path: where the server sends a browser
     expect(page).to_have_url(re.compile(rf"/lab/tree/{FIRST}/{FIRST}\.ipynb"))
     panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
@@ -27,8 +28,7 @@ def test_make_lab_lands_on_lesson_01(page, lab):
 
 
 def test_the_learner_sees_no_instructor_tools(page, lab):
-    page.goto(lab.url(f"lab/tree/{FIRST}/{FIRST}.ipynb?reset"))
-    expect(page.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE, timeout=120_000)
+    open_notebook(page, lab, f"{FIRST}/{FIRST}.ipynb")
     # No Create Assignment sidebar (its tab in the right-hand bar has this title).
     expect(page.get_by_title(CREATE_ASSIGNMENT)).to_have_count(0)
     # The Validate button, which is the learner's, is there.
@@ -46,8 +46,7 @@ def test_the_learner_sees_no_instructor_tools(page, lab):
 def test_an_untouched_lesson_closes_without_a_save_prompt(page, lab):
     lesson = COURSE.lesson_ids()[2]
     before = (lab.root / lesson / f"{lesson}.ipynb").read_bytes()
-    page.goto(lab.url(f"lab/tree/{lesson}/{lesson}.ipynb?reset"))
-    expect(page.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE, timeout=120_000)
+    open_notebook(page, lab, f"{lesson}/{lesson}.ipynb")
     tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
     expect(tab).to_contain_text(f"{lesson}.ipynb")
     page.wait_for_timeout(2000)  # the kernel's info has reached the notebook, which would mark it changed then
