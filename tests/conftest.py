@@ -8,6 +8,7 @@ import os
 import pytest
 from hypothesis import settings
 
+import grader  # noqa: F401  # first: it keeps nbformat's import from compiling a grammar no test needs (grader/__init__.py)
 from tests.support import grade_every_lesson, once_per_run, prove_everything, read_lesson_reports
 
 

@@ -14,6 +14,8 @@ from grader.course.gradebook import alembic_head, empty_gradebook, start_gradebo
 from grader.proof.simulate import released_course
 from tests.support import COURSE, tools_env
 
+pytestmark = pytest.mark.xdist_group("gradebook")  # its tests share a module-scoped fixture (tests/conftest.py)
+
 
 def schema(path) -> tuple[list, list, list]:
     """A database's tables and indexes as SQL, its alembic version and its courses."""
