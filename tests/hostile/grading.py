@@ -155,16 +155,16 @@ def grade(root: Path, log: Path) -> None:
     log.write_text(f"{done.returncode}\n{done.stdout}\n{done.stderr}")
 
 
-def write_outputs(root: Path, folder: Path) -> None:
-    """feedback, export and report, as the instructor runs them after grading; their exit statuses in outputs.txt."""
+OUTPUTS = {"feedback": "feedback", "export": "exports", "report": "report.html"}  # command -> what it writes
+
+
+def write_outputs(root: Path, folder: Path, commands=tuple(OUTPUTS)) -> None:
+    """feedback, export and report (or those of `commands`), as the instructor runs them after grading; their exit
+    statuses in outputs.txt."""
     codes = []
-    for command, out in (
-        ("feedback", folder / "feedback"),
-        ("export", folder / "exports"),
-        ("report", folder / "report.html"),
-    ):
+    for command in commands:
         done = subprocess.run(
-            [sys.executable, "-m", "grader", "--course", str(root), command, "--out", str(out)],
+            [sys.executable, "-m", "grader", "--course", str(root), command, "--out", str(folder / OUTPUTS[command])],
             env=ENV,
             capture_output=True,
             text=True,

@@ -149,9 +149,10 @@ def released_ordinary_class(folder) -> Path:
 
 
 def grade_ordinary_class(root, folder) -> None:
-    """The ordinary class graded and given feedback as the corpus is (commands run as processes of their own)."""
+    """The ordinary class graded and given feedback as the corpus is (commands run as processes of their own); the
+    pages are what the tests compare, so no export or report."""
     grade(root, folder / "grade.txt")
-    write_outputs(root, folder)
+    write_outputs(root, folder, ["feedback"])
 
 
 def test_ordinary_students_pages_are_those_of_a_class_without_the_hostile_ones(corpus):

@@ -28,16 +28,24 @@ def schema(path) -> tuple[list, list, list]:
 
 @pytest.fixture(scope="module")
 def nbgraders(tmp_path_factory):
-    """(the version the alembic command prints, a new gradebook as nbgrader's Gradebook makes it with the command)."""
+    """(the version the alembic command printed, a new gradebook as nbgrader's Gradebook makes it with the command,
+    which it stamps with that version)."""
     path = tmp_path_factory.mktemp("nbgrader") / "gradebook.db"
+    printed = []
+
+    def command():
+        printed.append(asked())
+        return printed[-1]
+
+    asked, nbgrader.api.get_alembic_version = nbgrader.api.get_alembic_version, command
     saved = os.environ["PATH"]
     os.environ["PATH"] = tools_env()["PATH"]  # nbgrader runs the venv's `alembic`
     try:
-        printed = nbgrader.api.get_alembic_version()
         nbgrader.api.Gradebook(f"sqlite:///{path}").close()
     finally:
-        os.environ["PATH"] = saved
-    return printed, path
+        os.environ["PATH"], nbgrader.api.get_alembic_version = saved, asked
+    assert len(printed) == 1 and schema(path)[1] == [(printed[0],)]  # the command ran once, for the stamp
+    return printed[0], path
 
 
 @pytest.fixture
