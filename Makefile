@@ -11,8 +11,9 @@ PORT ?= 8888
 HEADLESS ?=
 TOKEN ?=
 TORCH ?=
-# pytest-xdist workers: two per core, since many tests wait (on kernels, time limits, a browser) rather than compute
-JOBS ?= $(shell echo $$((2 * $$(nproc))))
+# pytest-xdist workers: three per core, since many tests wait (on kernels, time limits, a browser) rather than
+# compute, and a group of tests that reads one build keeps its worker while the build runs
+JOBS ?= $(shell echo $$((3 * $$(nproc))))
 WORK ?= work
 FIRST_LESSON := 01_naive_division/01_naive_division.ipynb
 LEARNER_LAB_CONFIG := .grading/learner-lab
@@ -57,6 +58,10 @@ lab-instructor: $(STAMP)
 
 # The suite but the proof of the tests against the catalogue and the mutants (test-proof), the hub's tests
 # (test-hub) and the cluster's (test-cluster); the 25 slowest tests are listed at the end.
+# The suite starts many Python processes from the same sources: they keep compiled bytecode (and pytest its
+# rewritten test modules) in the git-ignored __pycache__ folders, even where the environment says not to write it.
+test test-fast test-proof test-hub test-cluster: export PYTHONDONTWRITEBYTECODE :=
+
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof and not hub and not cluster" --durations=25
 

@@ -38,6 +38,7 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # run as a script: the repository's package and benchmarks/
 from benchmarks import treeusage  # noqa: E402
+from benchmarks.readme import replace_passage  # noqa: E402
 from benchmarks.treeusage import Usage  # noqa: E402
 from grader.course import Course  # noqa: E402
 from grader.engine import warmkernel  # noqa: E402
@@ -394,11 +395,7 @@ def markdown(figures: dict) -> str:
 
 def write_readme(readme: Path, figures: dict) -> None:
     """Replace README's generated speed block with these figures."""
-    text = readme.read_text()
-    if README_BEGIN not in text or README_END not in text:
-        raise SystemExit(f"error: {readme} has no speed block ({README_BEGIN} ... {README_END})")
-    start, end = text.index(README_BEGIN) + len(README_BEGIN), text.index(README_END)
-    readme.write_text(text[:start] + "\n" + markdown(figures) + "\n" + text[end:])
+    replace_passage(readme, README_BEGIN, README_END, markdown(figures), "speed block")
 
 
 def main(argv=None) -> int:

@@ -17,7 +17,6 @@ without measuring.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import resource
@@ -35,6 +34,7 @@ import nbformat
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # run as a script: the repository's package and benchmarks/
 from benchmarks.autograde import tools_env  # noqa: E402
+from benchmarks.readme import add_figures_options, figures_of, replace_passage  # noqa: E402
 from grader.course import SOLUTIONS, Course  # noqa: E402
 
 COURSE = Course(REPOSITORY)  # this repository's course
@@ -94,11 +94,7 @@ def summary(figures: dict) -> str:
 
 def write_readme(readme: Path, text: str) -> None:
     """Replace the README's generated check-time passage with `text`."""
-    old = readme.read_text()
-    if README_BEGIN not in old or README_END not in old:
-        raise SystemExit(f"error: {readme} has no check-time passage ({README_BEGIN} ... {README_END})")
-    start, end = old.index(README_BEGIN) + len(README_BEGIN), old.index(README_END)
-    readme.write_text(old[:start] + "\n" + text + "\n" + old[end:])
+    replace_passage(readme, README_BEGIN, README_END, text, "check-time passage")
 
 
 def measure(lesson: str, runs: int) -> dict:
@@ -144,19 +140,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lesson", default="01_naive_division", choices=COURSE.lesson_ids())
     parser.add_argument("--runs", type=int, default=7, help="warm checks after the first (default: %(default)s)")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures here, as JSON")
-    parser.add_argument(
-        "--readme", type=Path, nargs="?", const=README, metavar="PATH", help="write the figures into README.md"
-    )
-    parser.add_argument("--from-json", type=Path, metavar="PATH", help="measure nothing: show (and --readme) these")
+    add_figures_options(parser, README)
     args = parser.parse_args(argv)
-    if args.from_json:
-        figures = json.loads(args.from_json.read_text())
-    else:
-        figures = measure(args.lesson, args.runs)
-    if args.json and not args.from_json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    figures = figures_of(args, lambda: measure(args.lesson, args.runs))
     report(figures)
     line = summary(figures)
     if args.readme:

@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from benchmarks import check as check_time
+from benchmarks import suite as suite_time
 from grader.course.contract import properties
 from grader.course.directory import read_cached
 from grader.learner import hints
@@ -192,10 +193,26 @@ def test_the_readme_s_generated_timings_state_the_machine():
     made_by = {
         "benchmark": r"`benchmarks/autograde\.py --sizes [\d ]+ --runs \d+` \(`make benchmark` runs its defaults\)",
         "check time": re.escape("`benchmarks/check.py`"),
+        "suite time": re.escape("`benchmarks/suite.py`"),
     }
     for name, script in made_by.items():
         assert re.search(rf"Measured by {script} on \d{{4}}-\d\d-\d\d: \d+ cores \(", blocks[name]), name
         assert TIMING.search(blocks[name]), name
+
+
+def rewritten_from_saved(script, figures: dict, tmp_path) -> tuple[str, str]:
+    """(a README of one passage between `script`'s markers after `script --from-json ... --readme`, its stdout)."""
+    saved, readme = tmp_path / "figures.json", tmp_path / "README.md"
+    saved.write_text(json.dumps(figures))
+    readme.write_text(f"before\n{script.README_BEGIN}\nold figures\n{script.README_END}\nafter\n")
+    run = subprocess.run(
+        [sys.executable, script.__file__, "--from-json", str(saved), "--readme", str(readme)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    return readme.read_text(), run.stdout
 
 
 def test_check_time_from_saved_figures_rewrites_only_its_passage(tmp_path):
@@ -208,22 +225,13 @@ def test_check_time_from_saved_figures_rewrites_only_its_passage(tmp_path):
         "warm_s": [2.9, 2.5, 3.3],
         "warm_cpu_s": [1.4, 1.2, 1.6],
     }
-    saved, readme = tmp_path / "check.json", tmp_path / "README.md"
-    saved.write_text(json.dumps(figures))
-    readme.write_text(f"before\n{check_time.README_BEGIN}\nold figures\n{check_time.README_END}\nafter\n")
-    run = subprocess.run(
-        [sys.executable, "benchmarks/check.py", "--from-json", str(saved), "--readme", str(readme)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    assert run.returncode == 0, run.stderr
+    readme, _ = rewritten_from_saved(check_time, figures, tmp_path)
     expected = (
         "Measured by `benchmarks/check.py` on 2026-12-02: 2 cores (Some CPU, load average 0.5 at the start). "
         "`grader check` of a finished `01_naive_division` takes 2.9 s (median of 3 runs, 2.5 to 3.3 s; 1.4 s of CPU) "
         "and 6.0 s the first time a lesson version is checked, while it caches the lesson's gradebook."
     )
-    assert readme.read_text() == f"before\n{check_time.README_BEGIN}\n{expected}\n{check_time.README_END}\nafter\n"
+    assert readme == f"before\n{check_time.README_BEGIN}\n{expected}\n{check_time.README_END}\nafter\n"
 
 
 def test_check_time_refuses_a_readme_without_its_markers(tmp_path):
@@ -231,4 +239,46 @@ def test_check_time_refuses_a_readme_without_its_markers(tmp_path):
     readme.write_text("no passage here\n")
     with pytest.raises(SystemExit, match="no check-time passage"):
         check_time.write_readme(readme, "figures")
+    assert readme.read_text() == "no passage here\n"
+
+
+SUITE_FIGURES = {
+    "date": "2026-12-04T11:00:00+00:00",
+    "machine": {"cores": 2, "cpu": "Some CPU", "load_average_at_start": 0.2},
+    "measure": "cgroup",
+    "commands": {
+        "make test": [
+            {"wall_s": 281.4, "cpu_s": 530.2, "passed": 1500},
+            {"wall_s": 301.0, "cpu_s": 541.0, "passed": 1500},
+            {"wall_s": 290.6, "cpu_s": 535.5, "passed": 1500},
+        ],
+        "make test-fast": [
+            {"wall_s": 11.2, "cpu_s": 14.0, "passed": 835},
+            {"wall_s": 10.9, "cpu_s": 13.1, "passed": 835},
+            {"wall_s": 12.3, "cpu_s": 15.2, "passed": 835},
+        ],
+    },
+}
+
+
+def test_suite_time_from_saved_figures_rewrites_only_its_passage(tmp_path):
+    readme, printed = rewritten_from_saved(suite_time, SUITE_FIGURES, tmp_path)
+    expected = (
+        "Measured by `benchmarks/suite.py` on 2026-12-04: 2 cores (Some CPU, load average 0.2 at the start). "
+        "`make test` takes 4:51 (median of 3 runs, 4:41 to 5:01) for 1500 tests (536 CPU-seconds, every process "
+        "counted), against a target of 5:00; `make test-fast` takes 11.2 s (median of 3 runs, 10.9 s to 12.3 s) "
+        "for 835 tests (14 CPU-seconds, every process counted), against a target of 1:00."
+    )
+    assert readme == f"before\n{suite_time.README_BEGIN}\n{expected}\n{suite_time.README_END}\nafter\n"
+    assert "make test: 4:51 (meets its 5:00 target, 0.97x of it)" in printed
+    assert "make test-fast: 11.2 s (meets its 1:00 target, 0.19x of it)" in printed
+
+
+def test_the_suite_verdict_says_when_a_target_is_missed(tmp_path):
+    slow = [{"wall_s": 372.0, "cpu_s": 700.0, "passed": 1493}]
+    assert suite_time.verdict("make test", slow) == "make test: 6:12 (MISSES its 5:00 target, 1.24x of it)"
+    readme = tmp_path / "README.md"
+    readme.write_text("no passage here\n")
+    with pytest.raises(SystemExit, match="no suite-time passage"):
+        suite_time.write_readme(readme, "figures")
     assert readme.read_text() == "no passage here\n"
