@@ -24,8 +24,7 @@ import pytest
 from grader.course import Course
 from grader.proof.guesses import wrong_guesses
 from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class, hand_in
-from tests.in_process import grader_here
-from tests.support import COURSE, once_per_run, tools_env
+from tests.support import COURSE, once_per_run, run_cli_here, tools_env
 
 GROUP = pytest.mark.xdist_group("predictions-graded")  # the build's readers, on one worker (tests/conftest.py)
 
@@ -88,7 +87,7 @@ def grade_all(folder: Path) -> None:
     first = start(
         [sys.executable, "-m", "grader", "--course", folder / "pipeline", "grade"], folder, folder / "first-run.txt"
     )
-    done = grader_here("--course", folder / "ours", "grade")  # in this process, while the others run
+    done = run_cli_here("--course", folder / "ours", "grade")  # in this process, while the others run
     assert done.returncode == 0, done.stderr[-3000:]
     for run, log in [*runs, first]:
         assert run.wait(timeout=1200) == 0, log.read_text()[-3000:] + errors(log).read_text()[-3000:]

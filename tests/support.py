@@ -6,8 +6,10 @@ Fixtures are registered in tests/conftest.py; everything a test module imports f
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import copy
 import fcntl
+import io
 import json
 import os
 import re
@@ -194,15 +196,20 @@ class Ran:
     stderr: str
 
 
-def run_cli_here(capsys, *args) -> Ran:
+def run_cli_here(*args) -> Ran:
     """`python -m grader ARGS` run in this process (grader.cli.main, in a thread of its own for the kernels it may
-    start), what it printed read with pytest's `capsys`: no interpreter to start, so a run costs what it does."""
+    start), what it printed caught here: no interpreter to start, so a run costs what it does (a process of its own
+    spends 1 to 2 CPU-s importing first). The working directory is put back, as nbgrader changes it while it works;
+    a kernel zygote or worker pool it starts stays with this pytest worker and ends with it."""
     from grader import cli
 
-    capsys.readouterr()  # what was printed before is not this run's
-    returncode = run_apart(cli.main, [str(arg) for arg in args])
-    out, err = capsys.readouterr()
-    return Ran(returncode, out, err)
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            returncode = run_apart(cli.main, [str(arg) for arg in args])
+    finally:
+        os.chdir(here)
+    return Ran(returncode, out.getvalue(), err.getvalue())
 
 
 # Every bullet of docs/COURSE.md, "The misconceptions the hidden tests must catch", and the

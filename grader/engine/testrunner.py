@@ -81,7 +81,7 @@ def is_test_cell(cell) -> bool:
 
 def names_to_fetch(cell: CompiledCell, known) -> set[str]:
     """Names the cell reads but neither binds nor gets from the grader: the notebook's to provide."""
-    return set(cell.reads - set(known))
+    return set(cell.reads) - set(known)
 
 
 def free_names(tree: ast.AST) -> frozenset[str]:

@@ -42,12 +42,6 @@ def grader(*args, cwd=COURSE.root) -> Ran:
     return Ran(done.returncode, done.stdout, done.stderr)
 
 
-@pytest.fixture
-def grader_here(capsys):
-    """Run the CLI in this process, as `grader` runs it."""
-    return lambda *args: run_cli_here(capsys, *args)
-
-
 @pytest.fixture(scope="module")
 def source_reports(tmp_path_factory):
     """lesson -> {"source": the Report of its source notebook}, graded once per run in one batch."""
@@ -119,9 +113,9 @@ def test_make_check_grades_a_notebook():
 # ----------------------------------------------------------------- in this process
 
 
-def test_check_prints_the_table_of_its_grading(grader_here, lesson_reports):
+def test_check_prints_the_table_of_its_grading(lesson_reports):
     """A real `check` in process prints render_table of the grading, the same as the shared batch's."""
-    run = grader_here("check", COURSE.release_notebook(LESSON))
+    run = run_cli_here("check", COURSE.release_notebook(LESSON))
     assert run.returncode == 0 and run.stderr == ""
     assert run.stdout == render_table(lesson_reports[LESSON]["stub"]) + "\n"
 
@@ -164,17 +158,17 @@ BAD_INPUTS = {
 
 
 @pytest.mark.parametrize("kind", BAD_INPUTS)
-def test_bad_input_is_one_line_on_stderr_and_exit_2(kind, tmp_path, grader_here):
+def test_bad_input_is_one_line_on_stderr_and_exit_2(kind, tmp_path):
     make, message = BAD_INPUTS[kind]
     path = tmp_path / "submission.ipynb"
     if make:
         make(path)
-    run = grader_here("check", path, "--json")
+    run = run_cli_here("check", path, "--json")
     assert run.returncode == 2
     assert run.stdout == ""
     assert len(run.stderr.strip().splitlines()) == 1 and message in run.stderr
 
 
-def test_release_refuses_an_unknown_lesson(grader_here):
-    run = grader_here("release", "99_nothing")
+def test_release_refuses_an_unknown_lesson():
+    run = run_cli_here("release", "99_nothing")
     assert run.returncode == 2 and "unknown lesson" in run.stderr

@@ -15,9 +15,8 @@ import pytest
 
 from grader.course import Course
 from grader.proof.simulate import cell_scores
-from tests.in_process import grader_here
 from tests.plain_class import PIPELINE_LESSON, PIPELINE_STUDENTS, graded_class, pipeline_class, plain_scores
-from tests.support import COURSE
+from tests.support import COURSE, run_cli_here
 
 pytestmark = pytest.mark.xdist_group("predictions-graded")  # its tests read one graded class (tests.plain_class)
 
@@ -34,7 +33,7 @@ def graded(tmp_path_factory):
 
 def grade(root, *args) -> str:
     """`grader grade` in this process: the build's first grading runs it in a process of its own."""
-    done = grader_here("--course", root, "grade", *args)
+    done = run_cli_here("--course", root, "grade", *args)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 

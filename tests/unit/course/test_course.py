@@ -20,8 +20,7 @@ from grader.engine import status
 from grader.engine.grade import Outcome, grade_outcome, grade_submission
 from grader.engine.warmkernel import ADDRESS
 from grader.instructor.grading import Job, record
-from tests.in_process import grader_here
-from tests.support import COURSE, run_apart
+from tests.support import COURSE, run_apart, run_cli_here
 
 LESSON = "01_naive_division"
 OTHER = "06_masking"  # a lesson the copy does not have
@@ -131,7 +130,7 @@ def test_check_run_in_a_course_directory_grades_with_its_tests(tmp_path, monkeyp
     test_install run `check` in processes of their own)."""
     root = course_copy(tmp_path / "course")
     monkeypatch.chdir(root)
-    run = grader_here("check", reference_notebook(tmp_path), "--json")
+    run = run_cli_here("check", reference_notebook(tmp_path), "--json")
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     assert report["score"] == report["max_score"] == repository_full_marks() + MORE

@@ -121,9 +121,9 @@ def collect_command(root, source, *options) -> list[str]:
 
 
 @pytest.fixture
-def collect_here(capsys):
+def collect_here():
     """Run `collect_command` in this process (grader.cli.main), as an instructor runs it."""
-    return lambda root, source, *options: run_cli_here(capsys, *collect_command(root, source, *options))
+    return lambda root, source, *options: run_cli_here(*collect_command(root, source, *options))
 
 
 def collect_measured(root, source, *options):
@@ -394,7 +394,7 @@ def test_names_are_escaped_in_every_line_collect_writes(course_dir, tmp_path, co
     assert "\x1b" not in note and note.splitlines()[0] == "dan_1\\n\\x1b[1mlink.ipynb" and len(note.splitlines()) == 3
 
 
-def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path, capsys):
+def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path):
     """Students write the exchange's inbound folder: one puts a link to the instructor's source notebook
     in place of their own, one a pipe, one a folder that links elsewhere, one names a submission so that
     nbgrader cannot read its time, one names itself '..'; the ordinary student is collected."""
@@ -419,7 +419,7 @@ def test_the_exchange_is_copied_as_a_download_is_read(course_dir, tmp_path, caps
     elsewhere.mkdir()
     (elsewhere / f"{LESSON}.ipynb").write_text(notebook())
     (inbound / f"eve+{LESSON}+{when}+a1b2").symlink_to(elsewhere, target_is_directory=True)
-    run = run_cli_here(capsys, "--course", course_dir, "collect", "--exchange", exchange)
+    run = run_cli_here("--course", course_dir, "collect", "--exchange", exchange)
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
     ana = course_dir / ".grading" / "submitted" / "ana" / LESSON / f"{LESSON}.ipynb"
     assert ana.read_text() == notebook()
