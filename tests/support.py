@@ -84,6 +84,23 @@ def graded_cells_of(nb: nbformat.NotebookNode) -> list:
     return [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
 
 
+TORCH_CALL = "torch_or_none()"  # what a lesson's PyTorch cell calls first
+
+
+def torch_cells(nb: nbformat.NotebookNode) -> list[int]:
+    """Indices of the code cells that call torch_or_none or run only `if torch:`."""
+    return [
+        index
+        for index, cell in enumerate(nb.cells)
+        if cell.cell_type == "code" and (TORCH_CALL in cell.source or cell.source.startswith("if torch:"))
+    ]
+
+
+def printed_by(cell) -> str:
+    """What a code cell printed (its stream outputs)."""
+    return "".join(output.get("text", "") for output in cell.outputs if output.get("output_type") == "stream")
+
+
 def lesson_notebooks(lesson: str) -> dict[str, nbformat.NotebookNode]:
     """The notebooks of a lesson that every run grades: the reference answers, the release's stubs,
     and the reference with its last test cell deleted."""

@@ -1,4 +1,5 @@
-"""Every lesson notebook runs top to bottom, prints the numbers docs/COURSE.md quotes, and hides its answers."""
+"""Every lesson notebook runs top to bottom, prints the numbers docs/COURSE.md quotes, compares with PyTorch where
+it is installed, and hides its answers."""
 
 import re
 
@@ -9,8 +10,9 @@ from nbclient.exceptions import CellExecutionError
 
 from grader.engine.sandbox import IOPUB_SECONDS
 from grader.engine.warmkernel import ForkedKernelManager
+from grader.learner.pytorch import INSTALL_LINE, SKIPPED_LINE
 from tests import lessons
-from tests.support import COURSE, run_apart
+from tests.support import COURSE, TORCH_CALL, printed_by, run_apart, torch_cells
 
 pytestmark = pytest.mark.xdist_group("executed-lessons")  # its tests share a module-scoped fixture (tests/conftest.py)
 
@@ -72,6 +74,18 @@ def test_figures_render_with_alt_text(executed_solution):
     assert figures, "each lesson draws at least one figure"
     for figure in figures:
         assert re.search(r'<img [^>]*alt="[^"]{40,}"', figure["data"]["text/html"])
+
+
+def test_with_torch_installed_every_torch_cell_prints_its_comparison(executed_solution):
+    """Run as in a learner's lab (no grading variable) with torch installed, as CI installs it from requirements.txt:
+    each PyTorch cell prints its comparison, not the install line (without torch this fails; it does not skip)."""
+    lesson, nb = executed_solution
+    cells = torch_cells(nb)
+    assert bool(cells) == (TORCH_CALL in COURSE.text_source(lesson).read_text()), lesson
+    for index in cells:
+        text = printed_by(nb.cells[index])
+        assert text.strip(), nb.cells[index].source
+        assert INSTALL_LINE not in text and SKIPPED_LINE not in text, text
 
 
 @pytest.mark.parametrize("lesson", LESSONS)

@@ -1,20 +1,18 @@
-"""The lessons' PyTorch cells: with torch installed (as in the test environment) they print the comparison, not
-the install line; while grading they print one line and never import torch, under `grader grade` and under plain
-`nbgrader autograde` alike, and the scores are those of every other graded cell.
+"""The lessons' PyTorch cells while grading: they print one line and never import torch, under `grader grade` and
+under plain `nbgrader autograde` alike, and the scores are those of every other graded cell.
 
-Without torch the first test fails (it does not skip): CI installs torch from requirements.txt.
+With torch installed (as in the test environment) they print the comparison, not the install line: test_notebooks.py
+reads that from its run of each lesson (without torch, that test fails; it does not skip).
 """
 
 from __future__ import annotations
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from grader.engine import status
 from grader.engine.grade import grade_outcome
-from grader.engine.sandbox import IOPUB_SECONDS
-from grader.learner.pytorch import INSTALL_LINE, SKIPPED_LINE
+from grader.learner.pytorch import SKIPPED_LINE
 from tests.plain_class import (
     GROUP,
     TORCH_LESSON,
@@ -24,44 +22,14 @@ from tests.plain_class import (
     plain_scores,
     torch_probe,
 )
-from tests.support import COURSE, run_apart
+from tests.support import COURSE, TORCH_CALL, printed_by, run_apart, torch_cells
 
-TORCH_CALL = "torch_or_none()"
 LESSONS_WITH_TORCH = [lesson for lesson in COURSE.lesson_ids() if TORCH_CALL in COURSE.text_source(lesson).read_text()]
 GRADED_LESSON = TORCH_LESSON
 
 
-def torch_cells(nb: nbformat.NotebookNode) -> list[int]:
-    """Indices of the code cells that call torch_or_none or run only `if torch:`."""
-    return [
-        index
-        for index, cell in enumerate(nb.cells)
-        if cell.cell_type == "code" and (TORCH_CALL in cell.source or cell.source.startswith("if torch:"))
-    ]
-
-
-def printed(cell) -> str:
-    return "".join(output.get("text", "") for output in cell.outputs if output.get("output_type") == "stream")
-
-
 def test_some_lesson_compares_with_pytorch():
     assert GRADED_LESSON in LESSONS_WITH_TORCH
-
-
-@pytest.mark.parametrize("lesson", LESSONS_WITH_TORCH)
-def test_with_torch_installed_every_torch_cell_prints_its_comparison(lesson, tmp_path):
-    """The source notebook run up to its last PyTorch cell, as in a learner's lab (no grading variable)."""
-    nb = nbformat.read(COURSE.source_notebook(lesson), as_version=4)
-    cells = torch_cells(nb)
-    nb.cells = nb.cells[: cells[-1] + 1]
-    client = NotebookClient(
-        nb, timeout=300, iopub_timeout=IOPUB_SECONDS, resources={"metadata": {"path": str(tmp_path)}}
-    )
-    run_apart(client.execute)
-    for index in cells:
-        text = printed(nb.cells[index])
-        assert text.strip(), nb.cells[index].source
-        assert INSTALL_LINE not in text and SKIPPED_LINE not in text, text
 
 
 def graded_in_kernel(lesson: str, nb: nbformat.NotebookNode) -> tuple[dict[str, float], list[str]]:
@@ -71,7 +39,7 @@ def graded_in_kernel(lesson: str, nb: nbformat.NotebookNode) -> tuple[dict[str, 
     assert outcome.status == status.GRADED, outcome.detail
     assert outcome.result is not None and outcome.result.executed is not None
     executed = outcome.result.executed
-    texts = [printed(executed.cells[index]) for index in torch_cells(executed)] + [printed(executed.cells[-1])]
+    texts = [printed_by(executed.cells[index]) for index in torch_cells(executed)] + [printed_by(executed.cells[-1])]
     return {cell: score for cell, (score, _) in outcome.result.grades.items()}, texts
 
 
@@ -97,8 +65,8 @@ def test_plain_nbgrader_autograde_skips_the_torch_cells_too_with_the_same_scores
     The notebook is graded in a plain `nbgrader autograde` run shared with other tests (tests.plain_class)."""
     folder = graded_class(tmp_path_factory)
     executed = nbformat.read(plain_autograded(folder, TORCH_STUDENT, GRADED_LESSON), as_version=4)
-    assert printed(executed.cells[torch_cells(executed)[0]]) == f"{SKIPPED_LINE}\n"
-    assert printed(executed.cells[-1]) == "torch imported in this kernel: False\n"
+    assert printed_by(executed.cells[torch_cells(executed)[0]]) == f"{SKIPPED_LINE}\n"
+    assert printed_by(executed.cells[-1]) == "torch imported in this kernel: False\n"
     plain = {cell: score for (_, _, cell), score in plain_scores(folder, [TORCH_STUDENT], [GRADED_LESSON]).items()}
     ours, _ = graded_in_kernel(GRADED_LESSON, torch_probe())
     assert plain == ours
