@@ -2,10 +2,11 @@
 
 Plain nbgrader pays its start-up (1 to 2 CPU-s of imports) once per run of the command and a kernel per notebook,
 so the notebooks these tests compare go through two runs of it (one per half of the lessons, side by side), each
-in a copy of one course directory: the graded predictions of every lesson (test_predictions), the small class of
-the pipeline (test_pipeline) and the PyTorch lesson with a probe cell (test_torch_cells). Our gradings of the same
-notebooks are made beside them: the predictions' by `grader grade` in this process, the pipeline's by `grader
-grade` in a process of its own, as the README shows it (test_torch_cells grades its notebook itself).
+in a copy of one course directory: the graded predictions of every lesson (test_predictions; lesson 01's three
+are also the class of the pipeline, test_pipeline) and the PyTorch lesson with a probe cell (test_torch_cells).
+Our gradings of the same notebooks are made beside them: the predictions' by `grader grade` in this process, the
+pipeline's (a course of its own, with lesson 01 alone) by `grader grade` in a process of its own, as the README
+shows it (test_torch_cells grades its notebook itself).
 
 Every test that reads the build carries GROUP, so one pytest-xdist worker makes it and no other waits on it.
 """
@@ -23,18 +24,19 @@ import pytest
 
 from grader.course import Course
 from grader.proof.guesses import wrong_guesses
-from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class, hand_in
+from grader.proof.simulate import cell_scores, course_with_class, hand_in
 from tests.support import COURSE, once_per_run, run_cli_here, tools_env
 
 GROUP = pytest.mark.xdist_group("predictions-graded")  # the build's readers, on one worker (tests/conftest.py)
 
 PREDICTION_LESSONS = [lesson for lesson in COURSE.lesson_ids() if COURSE.predictions(lesson)]
 KINDS = ("reference", "stub", "wrong")  # the predictions' hand-ins: each a student of the class
-# The lessons of each plain run. Every copy holds every lesson released: the extra hand-ins below go to either.
-HALVES = (PREDICTION_LESSONS[: len(PREDICTION_LESSONS) // 2], PREDICTION_LESSONS[len(PREDICTION_LESSONS) // 2 :])
+# The lessons of each plain run, the larger half first: lesson 01 is the quickest to run, and the second half has the
+# PyTorch probe besides. Every copy holds every lesson released.
+MIDDLE = (len(PREDICTION_LESSONS) + 1) // 2
+HALVES = (PREDICTION_LESSONS[:MIDDLE], PREDICTION_LESSONS[MIDDLE:])
 
-PIPELINE_LESSON = "01_naive_division"
-PIPELINE_STUDENTS = 6
+PIPELINE_LESSON = "01_naive_division"  # its hand-ins KINDS are the pipeline's class, its students named after them
 
 TORCH_LESSON = "08_log_softmax"
 TORCH_STUDENT = "torch-probe"
@@ -63,26 +65,21 @@ def torch_probe() -> nbformat.NotebookNode:
     return with_probe(COURSE.learner_notebook(TORCH_LESSON, COURSE.reference_answers(TORCH_LESSON)))
 
 
-def pipeline_class() -> dict[tuple[str, str], nbformat.NotebookNode]:
-    return class_in_thirds(COURSE, PIPELINE_STUDENTS, [PIPELINE_LESSON])
-
-
 def grade_all(folder: Path) -> None:
     """folder/plain-0 and plain-1: plain nbgrader's gradings; folder/ours: ours of the predictions; folder/pipeline:
-    the pipeline's class graded by `grader grade`, what it printed in folder/first-run.txt."""
+    the pipeline's class (lesson 01's hand-ins) graded by `grader grade`, what it printed in folder/first-run.txt."""
     predictions = {(kind, lesson): nb for lesson in PREDICTION_LESSONS for kind, nb in hand_ins(lesson).items()}
     course_with_class(COURSE, folder / "ours", PREDICTION_LESSONS, predictions)
-    pipeline = pipeline_class()
+    pipeline = {(kind, lesson): nb for (kind, lesson), nb in predictions.items() if lesson == PIPELINE_LESSON}
     course_with_class(COURSE, folder / "pipeline", [PIPELINE_LESSON], pipeline)
-    extra = (pipeline, {(TORCH_STUDENT, TORCH_LESSON): torch_probe()})  # a half's own, for balance
     runs = []
     for number, half in enumerate(HALVES):
         copy = shutil.copytree(folder / "ours", folder / f"plain-{number}")
         for kind, lesson in predictions:
             if lesson not in half:
                 shutil.rmtree(copy / ".grading" / "submitted" / kind / lesson)
-        for (student, lesson), nb in extra[number].items():
-            hand_in(copy, student, lesson, nbformat.writes(nb).encode())
+        if TORCH_LESSON in half:
+            hand_in(copy, TORCH_STUDENT, TORCH_LESSON, nbformat.writes(torch_probe()).encode())
         runs.append(start([sys.executable, "-m", "nbgrader", "autograde", "*"], copy, folder / f"plain-{number}.log"))
     first = start(
         [sys.executable, "-m", "grader", "--course", folder / "pipeline", "grade"], folder, folder / "first-run.txt"

@@ -1,5 +1,6 @@
-"""`grader grade` against plain `nbgrader autograde` on one small class: the same scores, and
-the gradebook stays right after a re-run, a changed submission and `--force`.
+"""`grader grade` against plain `nbgrader autograde` on one small class (lesson 01's reference, stub and wrong
+guesses, one student each): the same scores, and the gradebook stays right after a re-run, a changed submission and
+`--force`.
 
 The end-to-end path through the exchange and an LMS zip, and the outputs, are in test_demo.py.
 """
@@ -15,13 +16,13 @@ import pytest
 
 from grader.course import Course
 from grader.proof.simulate import cell_scores
-from tests.plain_class import PIPELINE_LESSON, PIPELINE_STUDENTS, graded_class, pipeline_class, plain_scores
+from tests.plain_class import KINDS, PIPELINE_LESSON, graded_class, plain_scores
 from tests.support import COURSE, run_cli_here
 
 pytestmark = pytest.mark.xdist_group("predictions-graded")  # its tests read one graded class (tests.plain_class)
 
 LESSONS = [PIPELINE_LESSON]
-STUDENTS = PIPELINE_STUDENTS
+STUDENTS = len(KINDS)  # a student of each kind of hand-in, named after it
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +40,7 @@ def grade(root, *args) -> str:
 
 
 def test_every_submission_gets_the_same_score_as_plain_nbgrader(graded):
-    students = {student for student, _ in pipeline_class()}
-    expected, got = plain_scores(graded, students, LESSONS), cell_scores(Course(graded / "pipeline"), LESSONS)
+    expected, got = plain_scores(graded, KINDS, LESSONS), cell_scores(Course(graded / "pipeline"), LESSONS)
     assert len({(student, lesson) for student, lesson, _ in got}) == STUDENTS * len(LESSONS)
     assert got == expected
     assert f"Graded {STUDENTS} submission(s)" in (graded / "first-run.txt").read_text()
@@ -58,7 +58,7 @@ def test_a_rerun_grades_only_what_changed_and_force_grades_all(graded, tmp_path)
     assert cell_scores(Course(root), LESSONS) == before
 
     lesson = LESSONS[0]
-    stub_student = "s02"  # the simulated class gives every third student (s02, s05, ...) the stubs
+    stub_student = "stub"
     assert sum(v for (s, _, _), v in before.items() if s == stub_student) == 0
     resubmitted = root / ".grading" / "submitted" / stub_student / lesson / f"{lesson}.ipynb"
     nbformat.write(COURSE.learner_notebook(lesson, COURSE.reference_answers(lesson)), resubmitted)
