@@ -11,8 +11,11 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.forkserver
 import os
+import pickle
 import sys
+import tempfile
 import time
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -58,6 +61,13 @@ class WorkerDied(RuntimeError):
     """The worker process grading a call died (killed, or crashed) twice, the second time grading it alone."""
 
 
+class RemoteTraceback(Exception):
+    """The `__cause__` of an error raised in a worker: the traceback it had there, as text."""
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
 def in_workers(
     fn: Callable, calls: Sequence[tuple], jobs: int | None = None, progress=None
 ) -> Iterator[tuple[int, Future]]:
@@ -69,6 +79,7 @@ def in_workers(
     A worker that dies (killed, or a crash in the grading process) takes the pool with it:
     the calls it and the others were running are tried again, each alone in a new pool; one
     that kills that worker too ends as a future holding WorkerDied. The rest go on in a new pool.
+    Each call's outcome comes back through a file (spilled), never whole through the pool's pipe.
     """
     if not calls:
         return
@@ -77,18 +88,64 @@ def in_workers(
     warmkernel.ensure_zygote()  # one for every worker, before they start
     context = _context()
     waiting = list(range(len(calls)))
+    with tempfile.TemporaryDirectory(prefix="softmax-outcomes-") as folder:
+        spilled_calls = [(folder, fn, *args) for args in calls]
 
-    def ended():
-        while waiting:
-            stopped: list[int] = []
-            yield from _until_a_worker_dies(fn, calls, waiting, workers, context, stopped)
-            for index in stopped:  # each alone: one whose worker dies again is the cause
-                yield index, _alone(fn, calls[index], context)
+        def ended():
+            while waiting:
+                stopped: list[int] = []
+                yield from _until_a_worker_dies(spilled, spilled_calls, waiting, workers, context, stopped)
+                for index in stopped:  # each alone: one whose worker dies again is the cause
+                    yield index, _alone(spilled, spilled_calls[index], context)
 
-    for done, (index, future) in enumerate(ended(), 1):
-        yield index, future
-        if progress:
-            progress(done, len(calls), time.monotonic() - start)
+        for done, (index, future) in enumerate(ended(), 1):
+            yield index, read_back(future)
+            if progress:
+                progress(done, len(calls), time.monotonic() - start)
+
+
+def spilled(folder: str, fn: Callable, *args) -> str:
+    """fn(*args), run in a worker: its outcome (result, or error and traceback) pickled to a new file in `folder`,
+    whose path is what the worker sends back.
+
+    The pool sends a result through a pipe, and once it has read the start of a message it reads the rest before
+    it looks at its workers again: a worker killed halfway through sending a large result (by the kernel's
+    out-of-memory killer, or a person) would leave the whole batch waiting forever. A path goes in one write, which
+    no death can cut in two; a worker that dies while it writes the file dies before it has sent anything."""
+    try:
+        outcome: tuple = ("result", fn(*args))
+    except BaseException as error:  # as the pool itself would send it back
+        outcome = ("error", error, "".join(traceback.format_exception(error)))
+    handle, path = tempfile.mkstemp(dir=folder)
+    with os.fdopen(handle, "wb") as file:
+        try:
+            pickle.dump(outcome, file)
+        except Exception as error:  # an outcome that cannot be pickled
+            file.seek(0)
+            file.truncate()
+            unsent = RuntimeError(f"the worker could not send back what it ended with: {error!r}")
+            pickle.dump(("error", unsent, ""), file)
+    return path
+
+
+def read_back(future: Future) -> Future:
+    """The future of a `spilled` call, with the outcome its worker wrote (its file then removed); a future holding
+    the pool's own error (BrokenProcessPool, WorkerDied) as it is."""
+    if future.exception() is not None:
+        return future
+    path = future.result()
+    with open(path, "rb") as file:
+        kind, *outcome = pickle.load(file)
+    os.unlink(path)
+    ended: Future = Future()
+    if kind == "result":
+        ended.set_result(outcome[0])
+    else:
+        error, text = outcome
+        if text:
+            error.__cause__ = RemoteTraceback(text)
+        ended.set_exception(error)
+    return ended
 
 
 def _until_a_worker_dies(fn, calls, waiting: list[int], workers: int, context, stopped: list[int]):

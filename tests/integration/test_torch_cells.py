@@ -8,7 +8,6 @@ reads that from its run of each lesson (without torch, that test fails; it does 
 from __future__ import annotations
 
 import nbformat
-import pytest
 
 from grader.engine import status
 from grader.engine.grade import grade_outcome

@@ -1,11 +1,18 @@
-"""The worker pool (grader.engine.pool) starts the next call before its caller has dealt with one that ended:
-a worker never waits for the instructor's process to record a result."""
+"""The worker pool (grader.engine.pool): it starts the next call before its caller has dealt with one that ended (a
+worker never waits for the instructor's process to record a result); a worker killed while its result leaves it
+never hangs the batch; errors come back with their traceback."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import threading
 import time
 
 from grader.engine import pool
+from tests.support import COURSE
 
 
 def stamp(path: str, index: int) -> int:
@@ -26,3 +33,76 @@ def test_the_next_call_starts_while_the_caller_still_records_the_last(tmp_path):
     started = {int(index): float(when) for index, when in (line.split() for line in log.read_text().splitlines())}
     assert sorted(started) == [0, 1, 2]
     assert started[1] < resumed[0] and started[2] < resumed[1]  # each began before the caller was done with the last
+
+
+WRITE = {"x86_64": 1, "aarch64": 64}[os.uname().machine]  # the write system call's number
+
+
+def blocked_writing(thread: int, at_least: int) -> bool:
+    """Whether `thread` of this process waits inside a write of `at_least` bytes or more (as on a full pipe)."""
+    try:
+        with open(f"/proc/self/task/{thread}/syscall") as state:
+            number, _, count, *_ = state.read().split()
+    except (OSError, ValueError):  # "running", or not in a system call
+        return False
+    return number == str(WRITE) and int(count, 16) >= at_least
+
+
+def answer_or_die_while_sending(size: int, dies: bool) -> bytes:
+    """`size` bytes; when `dies`, this worker is killed if it ever waits inside a write of a megabyte or more, as
+    it does when it sends its result through a pipe whose reader is behind."""
+    if dies:
+        main = threading.main_thread().native_id
+
+        def watch():
+            while not blocked_writing(main, 2**20):
+                time.sleep(0.0005)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        threading.Thread(target=watch, daemon=True).start()
+    return b"x" * size
+
+
+# Run apart: if the pool hangs, only that process is stuck, and the timeout ends it.
+DIES_WHILE_SENDING = """
+from grader.engine import pool
+from tests.unit.engine.test_pool import answer_or_die_while_sending
+calls = [(64 * 2**20, True), (3 * 2**20, False), (5, False)]
+for index, future in pool.in_workers(answer_or_die_while_sending, calls, jobs=2):
+    error = future.exception()
+    print(index, type(error).__name__ if error else len(future.result()), flush=True)
+"""
+
+
+def test_a_worker_killed_while_its_large_result_leaves_it_does_not_hang_the_batch():
+    """A worker killed halfway through sending its result (say by the kernel's out-of-memory killer) once left the
+    pool reading the rest of the message forever: the whole batch hung. Now, whether that worker dies (WorkerDied)
+    or its result comes whole, the batch ends, with the other calls' results."""
+    done = subprocess.run(
+        [sys.executable, "-c", DIES_WHILE_SENDING],
+        cwd=COURSE.root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    ended = dict(line.split() for line in done.stdout.splitlines())
+    assert ended.pop("0") in ("WorkerDied", str(64 * 2**20)), done.stdout
+    assert ended == {"1": str(3 * 2**20), "2": "5"}, done.stdout
+
+
+def fails(text: str) -> None:
+    raise ValueError(text)
+
+
+def unpicklable() -> object:
+    return threading.Lock()
+
+
+def test_an_error_in_a_worker_comes_back_with_its_traceback_and_an_unpicklable_result_as_an_error():
+    [(_, raised)] = pool.in_workers(fails, [("bad input",)], jobs=1)
+    error = raised.exception()
+    assert isinstance(error, ValueError) and str(error) == "bad input"
+    assert isinstance(error.__cause__, pool.RemoteTraceback) and "in fails" in str(error.__cause__)
+    [(_, returned)] = pool.in_workers(unpicklable, [()], jobs=1)
+    assert isinstance(returned.exception(), RuntimeError) and "could not send back" in str(returned.exception())
