@@ -1,6 +1,7 @@
 """The suite's own wiring: every build shared between workers (tests.support.once_per_run), and every
 module-scoped fixture more than one test takes, is read by the tests of one xdist group; and `--dist loadgroup`
-really sends a group to one worker. Else a worker sits waiting on another's lock, or builds what another built."""
+really sends a group to one worker. Else a worker sits waiting on another's lock, or builds what another built.
+And a test that hangs fails, by name, instead of stopping the run."""
 
 from __future__ import annotations
 
@@ -122,6 +123,27 @@ def test_loadgroup_sends_a_group_to_one_worker(tmp_path):
     assert run.returncode == 0, run.stdout[-2000:]
     workers = re.findall(r"^\[(gw\d+)\] .*PASSED test_[ab]\.py::test_grouped", run.stdout, re.MULTILINE)
     assert len(workers) == 12 and len(set(workers)) == 1, run.stdout[-2000:]
+
+
+def test_a_test_that_hangs_fails_by_name_and_the_run_goes_on(tmp_path):
+    """The suite's settings (pyproject.toml) give each test a time limit (there 900 s, here 2): a hang is a
+    failure that names the test, its worker replaced, not a run that never ends."""
+    (tmp_path / "test_hang.py").write_text(
+        "import time\n\ndef test_hangs():\n    time.sleep(60)\n\n\ndef test_after():\n    pass\n"
+    )
+    settings = TESTS.parent / "pyproject.toml"
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-c", str(settings), "--rootdir", str(tmp_path), "-n", "1", "-o", "timeout=2"]
+        + ["-p", "no:cacheprovider", "-v", str(tmp_path / "test_hang.py")],
+        cwd=tmp_path,
+        env=tools_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1, run.stdout[-2000:]
+    assert "crashed while running 'test_hang.py::test_hangs'" in run.stdout, run.stdout[-2000:]
+    assert re.search(r"FAILED .*test_hangs", run.stdout) and re.search(r"PASSED .*test_after", run.stdout)
 
 
 COLLECT = """
