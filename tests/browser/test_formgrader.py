@@ -1,91 +1,18 @@
-"""An instructor opens formgrader (from JupyterLab's Nbgrader menu, or with the command the demo prints) and sees
-the class's scores."""
+"""An instructor opens formgrader (with the command the demo prints, or from JupyterLab's Nbgrader menu) and sees
+the class's scores: the small demo class of tests/integration/test_demo.py, one run per test session."""
 
-import os
 import re
 import shlex
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
 import pytest
 from nbgrader.api import Gradebook
 from playwright.sync_api import expect
 
-from grader.course import Course, text_source_in
-from tests.browser.conftest import Server, lab_tree, make_lab, screenshot, started_by_make
-from tests.support import COURSE, SMALL_DEMO_LESSON, SMALL_DEMO_STUDENTS, once_per_run, run_small_demo
-
-LESSON = "01_naive_division"
-# Three students: everything right, nothing done, and the first function only.
-STUDENTS = {"ada": ("Ada", "Okafor"), "bo": ("Bo", "Lindqvist"), "cy": ("Cy", "Marín")}
-
-
-def answers(student: str) -> dict[str, str]:
-    reference = COURSE.reference_answers(LESSON)
-    return {"ada": reference, "bo": {}, "cy": dict(list(reference.items())[:1])}[student]
-
-
-def grader_cli(root, *args) -> None:
-    """One instructor step through the course's own command line."""
-    env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
-    run = subprocess.run(
-        [sys.executable, "-m", "grader", "--course", str(root), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-
-
-@pytest.fixture(scope="module")
-def graded_class(tmp_path_factory, chromium):
-    """A course directory with the lesson released and three students' work collected and graded."""
-    root = lab_tree(tmp_path_factory.mktemp("class") / "course")
-    source = text_source_in(root, LESSON)
-    source.parent.mkdir(parents=True)
-    source.write_text(COURSE.text_source(LESSON).read_text())
-    grader_cli(root, "release", LESSON, "--no-exchange")
-    downloads = root.parent / "downloads"
-    for student in STUDENTS:
-        (downloads / student).mkdir(parents=True)
-        nbformat.write(COURSE.learner_notebook(LESSON, answers(student)), downloads / student / f"{LESSON}.ipynb")
-    grader_cli(root, "collect", "--from", str(downloads))
-    grader_cli(root, "grade", "--jobs", "2")
-    with Gradebook(Course(root).nbgrader_config().CourseDirectory.db_url) as gradebook:
-        for student, (first, last) in STUDENTS.items():
-            gradebook.update_or_create_student(student, first_name=first, last_name=last)
-        scores = {s: gradebook.find_submission(LESSON, s).score for s in STUDENTS}
-        max_score = gradebook.find_assignment(LESSON).max_score
-    return root, scores, max_score
-
-
-@pytest.fixture
-def instructor_lab(graded_class):
-    server = make_lab(graded_class[0], target="lab-instructor")
-    yield server
-    server.stop()
-
-
-def test_formgrader_shows_each_students_score(tab, graded_class, instructor_lab):
-    _, scores, max_score = graded_class
-    assert scores["ada"] == max_score > 0 and scores["bo"] == 0 and 0 < scores["cy"] < max_score
-    tab.goto(instructor_lab.url("lab?reset"))
-    tab.get_by_role("menuitem", name="Nbgrader", exact=True).click()
-    tab.get_by_role("menuitem", name="Formgrader", exact=True).click()
-    formgrader = tab.frame_locator("iframe[src*='formgrader']")
-    formgrader.get_by_role("link", name="Manage Students").click()
-    rows = formgrader.locator("table tbody tr")
-    expect(rows).to_have_count(len(STUDENTS))
-    for student, (first, last) in STUDENTS.items():
-        row = rows.filter(has=formgrader.locator("td:nth-child(2)", has_text=re.compile(f"^{student}$")))
-        expect(row).to_contain_text(f"{last}, {first}")
-        expect(row).to_contain_text(f"{scores[student]:g} / {max_score:g}")
-    screenshot(tab, "formgrader-students")
-
+from grader.course import Course
+from tests.browser.conftest import Server, screenshot, started_by_make
+from tests.support import SMALL_DEMO_LESSON, SMALL_DEMO_STUDENTS, once_per_run, run_small_demo
 
 # --- the demo class, opened with the command `python -m grader.proof.demo` prints -------------------------------
 
@@ -122,9 +49,10 @@ def start_printed_command(command: str, course: Path, folder: Path) -> Server:
     return started_by_make(words, folder, course, folder / "formgrader.log")
 
 
-@pytest.fixture
-def demo_formgrader(demo_class, tmp_path):
-    server = start_printed_command(demo_class.command, demo_class.root, tmp_path)
+@pytest.fixture(scope="module")
+def demo_formgrader(demo_class, tmp_path_factory):
+    """The printed command's server (JupyterLab with nbgrader's tools, landing on formgrader), for both tests."""
+    server = start_printed_command(demo_class.command, demo_class.root, tmp_path_factory.mktemp("formgrader"))
     yield server
     server.stop()
 
@@ -178,3 +106,22 @@ def test_the_demo_command_opens_formgrader_on_the_demo_class(tab, demo_class, de
     expect(tab.get_by_text(f"Submission 1 / {len(demo_class.submission_scores)}")).to_be_visible()
     expect(tab.locator(".cell").first).to_be_visible()
     screenshot(tab, "demo-formgrader-graded-notebook")
+
+
+def test_formgrader_opens_from_jupyterlabs_nbgrader_menu_and_shows_each_students_score(
+    tab, demo_class, demo_formgrader
+):
+    """The other way in: JupyterLab's Nbgrader menu, in the same server (it is JupyterLab, as `make lab-instructor`
+    is; tests/browser/test_lab_learner.py sees the menu there)."""
+    tab.goto(demo_formgrader.url("lab?reset"))
+    tab.get_by_role("menuitem", name="Nbgrader", exact=True).click()
+    tab.get_by_role("menuitem", name="Formgrader", exact=True).click()
+    formgrader = tab.frame_locator("iframe[src*='formgrader']")
+    formgrader.get_by_role("link", name="Manage Students").click()
+    rows = formgrader.locator("table tbody tr")
+    expect(rows).to_have_count(len(demo_class.students))
+    for student, (first, last, points) in demo_class.students.items():
+        row = rows.filter(has=formgrader.locator("td:nth-child(2)", has_text=re.compile(f"^{student}$")))
+        expect(row).to_contain_text(f"{last}, {first}")
+        expect(row).to_contain_text(score(points, demo_class.max_score))
+    screenshot(tab, "formgrader-students")
