@@ -2,11 +2,11 @@
 
 Plain nbgrader pays its start-up (1 to 2 CPU-s of imports) once per run of the command and a kernel per notebook,
 so the notebooks these tests compare go through two runs of it (one per half of the lessons, side by side), each
-in a copy of one course directory: the graded predictions of every lesson (test_predictions; lesson 01's three
-are also the class of the pipeline, test_pipeline) and the PyTorch lesson with a probe cell (test_torch_cells).
-Our gradings of the same notebooks are made beside them: the predictions' by `grader grade` in this process, the
-pipeline's (a course of its own, with lesson 01 alone) by `grader grade` in a process of its own, as the README
-shows it (test_torch_cells grades its notebook itself).
+in a copy of one course directory: every lesson's hand-ins KINDS (test_predictions compares them with our engine's
+grading of the same notebooks, the `lesson_reports` build; lesson 01's three are also the class of the pipeline,
+test_pipeline) and the PyTorch lesson with a probe cell (test_torch_cells). The pipeline's class (a course of its
+own, with lesson 01 alone) is graded beside them by `grader grade` in a process of its own, as the README shows it
+(test_torch_cells grades its notebook itself).
 
 Every test that reads the build carries GROUP, so one pytest-xdist worker makes it and no other waits on it.
 """
@@ -23,9 +23,8 @@ import nbformat
 import pytest
 
 from grader.course import Course
-from grader.proof.guesses import wrong_guesses
 from grader.proof.simulate import cell_scores, course_with_class, hand_in
-from tests.support import COURSE, once_per_run, run_cli_here, tools_env
+from tests.support import COURSE, lesson_notebooks, once_per_run, tools_env
 
 GROUP = pytest.mark.xdist_group("predictions-graded")  # the build's readers, on one worker (tests/conftest.py)
 
@@ -44,13 +43,9 @@ PROBE = 'import sys\nprint("torch imported in this kernel:", "torch" in sys.modu
 
 
 def hand_ins(lesson: str) -> dict[str, nbformat.NotebookNode]:
-    """The reference, the untouched release, and the reference with every guess wrong (but well formed)."""
-    reference = COURSE.reference_answers(lesson)
-    return {
-        "reference": COURSE.learner_notebook(lesson, reference),
-        "stub": COURSE.learner_notebook(lesson, {}),
-        "wrong": COURSE.learner_notebook(lesson, {**reference, **wrong_guesses(COURSE, lesson)}),
-    }
+    """The lesson's notebooks of KINDS: the reference, the untouched release, the reference with every guess wrong."""
+    notebooks = lesson_notebooks(lesson)
+    return {kind: notebooks[kind] for kind in KINDS}
 
 
 def with_probe(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -66,16 +61,17 @@ def torch_probe() -> nbformat.NotebookNode:
 
 
 def grade_all(folder: Path) -> None:
-    """folder/plain-0 and plain-1: plain nbgrader's gradings; folder/ours: ours of the predictions; folder/pipeline:
-    the pipeline's class (lesson 01's hand-ins) graded by `grader grade`, what it printed in folder/first-run.txt."""
-    predictions = {(kind, lesson): nb for lesson in PREDICTION_LESSONS for kind, nb in hand_ins(lesson).items()}
-    course_with_class(COURSE, folder / "ours", PREDICTION_LESSONS, predictions)
-    pipeline = {(kind, lesson): nb for (kind, lesson), nb in predictions.items() if lesson == PIPELINE_LESSON}
+    """folder/plain-0 and plain-1: plain nbgrader's gradings (copies of folder/class, the course with every hand-in,
+    never graded itself); folder/pipeline: the pipeline's class (lesson 01's hand-ins) graded by `grader grade`,
+    what it printed in folder/first-run.txt."""
+    hand_ins_ = {(kind, lesson): nb for lesson in PREDICTION_LESSONS for kind, nb in hand_ins(lesson).items()}
+    course_with_class(COURSE, folder / "class", PREDICTION_LESSONS, hand_ins_)
+    pipeline = {(kind, lesson): nb for (kind, lesson), nb in hand_ins_.items() if lesson == PIPELINE_LESSON}
     course_with_class(COURSE, folder / "pipeline", [PIPELINE_LESSON], pipeline)
     runs = []
     for number, half in enumerate(HALVES):
-        copy = shutil.copytree(folder / "ours", folder / f"plain-{number}")
-        for kind, lesson in predictions:
+        copy = shutil.copytree(folder / "class", folder / f"plain-{number}")
+        for kind, lesson in hand_ins_:
             if lesson not in half:
                 shutil.rmtree(copy / ".grading" / "submitted" / kind / lesson)
         if TORCH_LESSON in half:
@@ -84,8 +80,6 @@ def grade_all(folder: Path) -> None:
     first = start(
         [sys.executable, "-m", "grader", "--course", folder / "pipeline", "grade"], folder, folder / "first-run.txt"
     )
-    done = run_cli_here("--course", folder / "ours", "grade")  # in this process, while the others run
-    assert done.returncode == 0, done.stderr[-3000:]
     for run, log in [*runs, first]:
         assert run.wait(timeout=1200) == 0, log.read_text()[-3000:] + errors(log).read_text()[-3000:]
 

@@ -102,16 +102,20 @@ def printed_by(cell) -> str:
 
 
 def lesson_notebooks(lesson: str) -> dict[str, nbformat.NotebookNode]:
-    """The notebooks of a lesson that every run grades: the reference answers, the release's stubs,
-    and the reference with its last test cell deleted."""
+    """The notebooks of a lesson that every run grades: the reference answers, the release's stubs, the
+    reference with every guess wrong (but well formed), and the reference with its last test cell deleted."""
+    from grader.proof.guesses import wrong_guesses
+
     reference = learner_notebook(lesson, solution_sources(lesson))
+    wrong = learner_notebook(lesson, {**solution_sources(lesson), **wrong_guesses(COURSE, lesson)})
     deleted = copy.deepcopy(reference)
     deleted.cells.remove(graded_cells_of(deleted)[-1])
-    return {"reference": reference, "stub": learner_notebook(lesson, {}), "deleted": deleted}
+    return {"reference": reference, "stub": learner_notebook(lesson, {}), "wrong": wrong, "deleted": deleted}
 
 
 def grade_every_lesson(folder: Path) -> None:
-    """Grade every lesson's `lesson_notebooks` in one warm batch (grade_many); the reports go to reports.json."""
+    """Grade every lesson's `lesson_notebooks` in one warm batch (grade_many); the reports go to reports.json.
+    (Read by the `lesson_reports` fixture, and by tests/unit/learner/test_predictions.py beside plain nbgrader's.)"""
     from grader.engine.pool import grade_many
 
     items = [(lesson, kind, nb) for lesson in COURSE.lesson_ids() for kind, nb in lesson_notebooks(lesson).items()]
@@ -129,7 +133,7 @@ def grade_every_lesson(folder: Path) -> None:
 
 
 def read_lesson_reports(folder: Path) -> dict[str, dict[str, Report]]:
-    """lesson -> notebook kind (reference, stub, deleted) -> its Report, as grade_every_lesson wrote them."""
+    """lesson -> notebook kind (reference, stub, wrong, deleted) -> its Report, as grade_every_lesson wrote them."""
     graded = json.loads((folder / "reports.json").read_text())
     return {
         lesson: {

@@ -14,7 +14,7 @@ from grader.course import Course
 from tests.browser.conftest import Server, screenshot, started_by_make
 from tests.support import SMALL_DEMO_LESSON, SMALL_DEMO_STUDENTS, once_per_run, run_small_demo
 
-# --- the demo class, opened with the command `python -m grader.proof.demo` prints -------------------------------
+pytestmark = pytest.mark.xdist_group("demo")  # both tests read the demo build and share its server
 
 
 @dataclass
