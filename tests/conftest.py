@@ -9,14 +9,21 @@ import pytest
 from hypothesis import settings
 
 import grader  # noqa: F401  # first: it keeps nbformat's import from compiling a grammar no test needs (grader/__init__.py)
+from grader.engine import warmkernel
 from tests.support import grade_every_lesson, once_per_run, prove_everything, read_lesson_reports
 
 
 def pytest_configure(config):
-    """Kernels run beside the property tests, so time per example means nothing; in CI, the same examples every run."""
+    """Kernels run beside the property tests, so time per example means nothing; in CI, the same examples every run.
+
+    One kernel zygote for the whole run, started here in pytest's first process before it starts its xdist
+    workers: they and every command they start find it in the environment (warmkernel.ensure_zygote), as a
+    grading process's children do, instead of each importing a zygote of its own (about a CPU-second each). A test
+    about a zygote's own life starts its own (test_warmkernel, test_confinement, test_benchmarks)."""
     settings.register_profile("course", deadline=None)
     settings.register_profile("ci", deadline=None, derandomize=True)
     settings.load_profile("ci" if os.environ.get("CI") else "course")
+    warmkernel.ensure_zygote()  # in an xdist worker, the first process's is there already
 
 
 @pytest.fixture(scope="session")
