@@ -61,6 +61,19 @@ def score(points: float, out_of: float) -> str:
     return f"{points:g} / {out_of:g}"
 
 
+def shows_each_students_score(formgrader, demo_class: DemoClass):
+    """Open Manage Students in `formgrader` (its page, or the frame JupyterLab shows it in) and check each student's
+    row: name and overall score; return the rows."""
+    formgrader.get_by_role("link", name="Manage Students").click()
+    rows = formgrader.locator("table tbody tr")
+    expect(rows).to_have_count(len(demo_class.students))
+    for student, (first, last, points) in demo_class.students.items():
+        row = rows.filter(has=formgrader.locator("td:nth-child(2)", has_text=re.compile(f"^{student}$")))
+        expect(row).to_contain_text(f"{last}, {first}")
+        expect(row).to_contain_text(score(points, demo_class.max_score))
+    return rows
+
+
 def test_the_demo_command_opens_formgrader_on_the_demo_class(tab, demo_class, demo_formgrader):
     assert len(demo_class.students) == SMALL_DEMO_STUDENTS and demo_class.submission_scores
     tab.goto(demo_formgrader.url(""))  # where the printed command's browser lands
@@ -71,13 +84,7 @@ def test_the_demo_command_opens_formgrader_on_the_demo_class(tab, demo_class, de
     expect(lessons).to_contain_text("released")
     screenshot(tab, "demo-formgrader-assignments")
 
-    tab.get_by_role("link", name="Manage Students").click()
-    rows = tab.locator("table tbody tr")
-    expect(rows).to_have_count(len(demo_class.students))
-    for student, (first, last, points) in demo_class.students.items():
-        row = rows.filter(has=tab.locator("td:nth-child(2)", has_text=re.compile(f"^{student}$")))
-        expect(row).to_contain_text(f"{last}, {first}")
-        expect(row).to_contain_text(score(points, demo_class.max_score))
+    rows = shows_each_students_score(tab, demo_class)
     screenshot(tab, "demo-formgrader-students")
     best = max(demo_class.students, key=lambda student: demo_class.students[student][2])
     first, last, points = demo_class.students[best]
@@ -116,12 +123,5 @@ def test_formgrader_opens_from_jupyterlabs_nbgrader_menu_and_shows_each_students
     tab.goto(demo_formgrader.url("lab?reset"))
     tab.get_by_role("menuitem", name="Nbgrader", exact=True).click()
     tab.get_by_role("menuitem", name="Formgrader", exact=True).click()
-    formgrader = tab.frame_locator("iframe[src*='formgrader']")
-    formgrader.get_by_role("link", name="Manage Students").click()
-    rows = formgrader.locator("table tbody tr")
-    expect(rows).to_have_count(len(demo_class.students))
-    for student, (first, last, points) in demo_class.students.items():
-        row = rows.filter(has=formgrader.locator("td:nth-child(2)", has_text=re.compile(f"^{student}$")))
-        expect(row).to_contain_text(f"{last}, {first}")
-        expect(row).to_contain_text(score(points, demo_class.max_score))
+    shows_each_students_score(tab.frame_locator("iframe[src*='formgrader']"), demo_class)
     screenshot(tab, "formgrader-students")

@@ -107,19 +107,24 @@ def test_grouped(n):
 """
 
 
-def test_loadgroup_sends_a_group_to_one_worker(tmp_path):
-    """Two modules of one group, run as `make test` runs the suite: every test on the same worker (with some
-    versions of pytest and pytest-xdist together, nothing fails but the groups are spread over the workers)."""
-    for name in ("test_a.py", "test_b.py"):
-        (tmp_path / name).write_text(GROUPED)
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider"],
-        cwd=tmp_path,
+def pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """pytest run verbosely in `folder` (its tests, its settings unless told) with these arguments."""
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", *args],
+        cwd=folder,
         env=tools_env(),
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def test_loadgroup_sends_a_group_to_one_worker(tmp_path):
+    """Two modules of one group, run as `make test` runs the suite: every test on the same worker (with some
+    versions of pytest and pytest-xdist together, nothing fails but the groups are spread over the workers)."""
+    for name in ("test_a.py", "test_b.py"):
+        (tmp_path / name).write_text(GROUPED)
+    run = pytest_in(tmp_path, "-n", "2", "--dist", "loadgroup")
     assert run.returncode == 0, run.stdout[-2000:]
     workers = re.findall(r"^\[(gw\d+)\] .*PASSED test_[ab]\.py::test_grouped", run.stdout, re.MULTILINE)
     assert len(workers) == 12 and len(set(workers)) == 1, run.stdout[-2000:]
@@ -132,14 +137,8 @@ def test_a_test_that_hangs_fails_by_name_and_the_run_goes_on(tmp_path):
         "import time\n\ndef test_hangs():\n    time.sleep(60)\n\n\ndef test_after():\n    pass\n"
     )
     settings = TESTS.parent / "pyproject.toml"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-c", str(settings), "--rootdir", str(tmp_path), "-n", "1", "-o", "timeout=2"]
-        + ["-p", "no:cacheprovider", "-v", str(tmp_path / "test_hang.py")],
-        cwd=tmp_path,
-        env=tools_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
+    run = pytest_in(
+        tmp_path, "-c", str(settings), "--rootdir", str(tmp_path), "-n", "1", "-o", "timeout=2", "test_hang.py"
     )
     assert run.returncode == 1, run.stdout[-2000:]
     assert "crashed while running 'test_hang.py::test_hangs'" in run.stdout, run.stdout[-2000:]
