@@ -10,7 +10,7 @@ from hypothesis import settings
 
 import grader  # noqa: F401  # first: it keeps nbformat's import from compiling a grammar no test needs (grader/__init__.py)
 from grader.engine import warmkernel
-from tests.support import grade_every_lesson, once_per_run, prove_everything, read_lesson_reports
+from tests.support import graded_lessons, once_per_run, prove_everything
 
 
 def pytest_configure(config):
@@ -29,7 +29,7 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def lesson_reports(tmp_path_factory):
     """lesson -> reference / stub / deleted -> Report: every lesson's notebooks graded once per run, in one batch."""
-    return read_lesson_reports(once_per_run(tmp_path_factory, "lesson-reports", grade_every_lesson))
+    return graded_lessons(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")

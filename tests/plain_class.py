@@ -64,14 +64,14 @@ def grade_all(folder: Path) -> None:
     """folder/plain-0 and plain-1: plain nbgrader's gradings (copies of folder/class, the course with every hand-in,
     never graded itself); folder/pipeline: the pipeline's class (lesson 01's hand-ins) graded by `grader grade`,
     what it printed in folder/first-run.txt."""
-    hand_ins_ = {(kind, lesson): nb for lesson in PREDICTION_LESSONS for kind, nb in hand_ins(lesson).items()}
-    course_with_class(COURSE, folder / "class", PREDICTION_LESSONS, hand_ins_)
-    pipeline = {(kind, lesson): nb for (kind, lesson), nb in hand_ins_.items() if lesson == PIPELINE_LESSON}
+    notebooks = {(kind, lesson): nb for lesson in PREDICTION_LESSONS for kind, nb in hand_ins(lesson).items()}
+    course_with_class(COURSE, folder / "class", PREDICTION_LESSONS, notebooks)
+    pipeline = {(kind, lesson): nb for (kind, lesson), nb in notebooks.items() if lesson == PIPELINE_LESSON}
     course_with_class(COURSE, folder / "pipeline", [PIPELINE_LESSON], pipeline)
     runs = []
     for number, half in enumerate(HALVES):
         copy = shutil.copytree(folder / "class", folder / f"plain-{number}")
-        for kind, lesson in hand_ins_:
+        for kind, lesson in notebooks:
             if lesson not in half:
                 shutil.rmtree(copy / ".grading" / "submitted" / kind / lesson)
         if TORCH_LESSON in half:

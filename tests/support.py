@@ -85,6 +85,7 @@ def graded_cells_of(nb: nbformat.NotebookNode) -> list:
 
 
 TORCH_CALL = "torch_or_none()"  # what a lesson's PyTorch cell calls first
+LESSONS_WITH_TORCH = [lesson for lesson in COURSE.lesson_ids() if TORCH_CALL in COURSE.text_source(lesson).read_text()]
 
 
 def torch_cells(nb: nbformat.NotebookNode) -> list[int]:
@@ -106,8 +107,9 @@ def lesson_notebooks(lesson: str) -> dict[str, nbformat.NotebookNode]:
     reference with every guess wrong (but well formed), and the reference with its last test cell deleted."""
     from grader.proof.guesses import wrong_guesses
 
-    reference = learner_notebook(lesson, solution_sources(lesson))
-    wrong = learner_notebook(lesson, {**solution_sources(lesson), **wrong_guesses(COURSE, lesson)})
+    answers = solution_sources(lesson)
+    reference = learner_notebook(lesson, answers)
+    wrong = learner_notebook(lesson, {**answers, **wrong_guesses(COURSE, lesson)})
     deleted = copy.deepcopy(reference)
     deleted.cells.remove(graded_cells_of(deleted)[-1])
     return {"reference": reference, "stub": learner_notebook(lesson, {}), "wrong": wrong, "deleted": deleted}
@@ -130,6 +132,11 @@ def grade_every_lesson(folder: Path) -> None:
     for (lesson, kind, _), report in zip(items, reports, strict=True):
         graded.setdefault(lesson, {})[kind] = asdict(report)
     (folder / "reports.json").write_text(json.dumps(graded))
+
+
+def graded_lessons(tmp_path_factory) -> dict[str, dict[str, Report]]:
+    """Every lesson's `lesson_notebooks` graded (grade_every_lesson), once per run, read back (read_lesson_reports)."""
+    return read_lesson_reports(once_per_run(tmp_path_factory, "lesson-reports", grade_every_lesson))
 
 
 def read_lesson_reports(folder: Path) -> dict[str, dict[str, Report]]:

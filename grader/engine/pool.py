@@ -130,14 +130,20 @@ def spilled(folder: str, fn: Callable, *args) -> str:
 
 def read_back(future: Future) -> Future:
     """The future of a `spilled` call, with the outcome its worker wrote (its file then removed); a future holding
-    the pool's own error (BrokenProcessPool, WorkerDied) as it is."""
+    the pool's own error (BrokenProcessPool, WorkerDied) as it is. Nothing a call ended with stops the batch: an
+    outcome that cannot be read back is an error of that call."""
     if future.exception() is not None:
         return future
     path = future.result()
-    with open(path, "rb") as file:
-        kind, *outcome = pickle.load(file)
-    os.unlink(path)
     ended: Future = Future()
+    try:
+        with open(path, "rb") as file:
+            kind, *outcome = pickle.load(file)
+    except Exception as unreadable:  # what pickle writes but cannot read (an error class that wants more arguments)
+        ended.set_exception(RuntimeError(f"what the worker ended with could not be read back: {unreadable!r}"))
+        return ended
+    finally:
+        os.unlink(path)
     if kind == "result":
         ended.set_result(outcome[0])
     else:

@@ -12,7 +12,7 @@ from grader.engine.sandbox import IOPUB_SECONDS
 from grader.engine.warmkernel import ForkedKernelManager
 from grader.learner.pytorch import INSTALL_LINE, SKIPPED_LINE
 from tests import lessons
-from tests.support import COURSE, TORCH_CALL, printed_by, run_apart, torch_cells
+from tests.support import COURSE, LESSONS_WITH_TORCH, printed_by, run_apart, torch_cells
 
 pytestmark = pytest.mark.xdist_group("executed-lessons")  # its tests share a module-scoped fixture (tests/conftest.py)
 
@@ -81,7 +81,7 @@ def test_with_torch_installed_every_torch_cell_prints_its_comparison(executed_so
     each PyTorch cell prints its comparison, not the install line (without torch this fails; it does not skip)."""
     lesson, nb = executed_solution
     cells = torch_cells(nb)
-    assert bool(cells) == (TORCH_CALL in COURSE.text_source(lesson).read_text()), lesson
+    assert bool(cells) == (lesson in LESSONS_WITH_TORCH), lesson
     for index in cells:
         text = printed_by(nb.cells[index])
         assert text.strip(), nb.cells[index].source

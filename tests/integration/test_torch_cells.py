@@ -21,9 +21,8 @@ from tests.plain_class import (
     plain_scores,
     torch_probe,
 )
-from tests.support import COURSE, TORCH_CALL, printed_by, run_apart, torch_cells
+from tests.support import COURSE, LESSONS_WITH_TORCH, printed_by, run_apart, torch_cells
 
-LESSONS_WITH_TORCH = [lesson for lesson in COURSE.lesson_ids() if TORCH_CALL in COURSE.text_source(lesson).read_text()]
 GRADED_LESSON = TORCH_LESSON
 
 

@@ -99,10 +99,23 @@ def unpicklable() -> object:
     return threading.Lock()
 
 
-def test_an_error_in_a_worker_comes_back_with_its_traceback_and_an_unpicklable_result_as_an_error():
+class TwoPartError(Exception):
+    """An error that pickle writes but cannot read back: its class wants two arguments, its `args` hold one."""
+
+    def __init__(self, what: str, why: str):
+        super().__init__(f"{what}: {why}")
+
+
+def fails_oddly() -> None:
+    raise TwoPartError("bad input", "no reason")
+
+
+def test_an_error_in_a_worker_comes_back_with_its_traceback_and_an_outcome_pickle_cannot_carry_as_an_error():
     [(_, raised)] = pool.in_workers(fails, [("bad input",)], jobs=1)
     error = raised.exception()
     assert isinstance(error, ValueError) and str(error) == "bad input"
     assert isinstance(error.__cause__, pool.RemoteTraceback) and "in fails" in str(error.__cause__)
     [(_, returned)] = pool.in_workers(unpicklable, [()], jobs=1)
     assert isinstance(returned.exception(), RuntimeError) and "could not send back" in str(returned.exception())
+    [(_, unread)] = pool.in_workers(fails_oddly, [()], jobs=1)  # the batch goes on: an error of that call
+    assert isinstance(unread.exception(), RuntimeError) and "could not be read back" in str(unread.exception())

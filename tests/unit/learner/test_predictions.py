@@ -16,7 +16,7 @@ from grader.learner.checks import CheckFailed
 from grader.learner.predictions import check_guess, check_prediction, digest, normalised
 from grader.proof.guesses import choices_of, stored_digest
 from tests.plain_class import KINDS, PREDICTION_LESSONS, graded_class, plain_scores
-from tests.support import COURSE, grade_every_lesson, once_per_run, read_lesson_reports, tools_env
+from tests.support import COURSE, graded_lessons, tools_env
 
 pytestmark = pytest.mark.xdist_group("predictions-graded")  # its tests read one graded class (tests.plain_class)
 
@@ -157,7 +157,7 @@ def graded(tmp_path_factory):
     Ours are the `lesson_reports` build's gradings of the same notebooks, read from its folder here (the fixture's
     name would move these tests to that build's worker): that build is done long before plain nbgrader's runs, so
     nothing waits. `grader grade`'s gradebook against plain nbgrader's is test_pipeline's."""
-    ours = read_lesson_reports(once_per_run(tmp_path_factory, "lesson-reports", grade_every_lesson))
+    ours = graded_lessons(tmp_path_factory)
     engine = {
         (kind, lesson, t.grade_id): t.points for lesson in LESSONS for kind in KINDS for t in ours[lesson][kind].tests
     }
