@@ -413,13 +413,16 @@ class KernelSession:
         serving, self._serving = self._serving, None
         if serving is None:
             return {}
-        self.deadline = max(self.deadline, monotonic() + INTERRUPT_GRACE)  # a serve loop ends at once when hung up on
+        # A serve loop ends at once when hung up on: it gets a grace period even when the cell's time is up. The
+        # cell's own limit stands afterwards (a test cell that follows a timed-out one keeps its full limit, no more).
+        deadline, self.deadline = self.deadline, max(self.deadline, monotonic() + INTERRUPT_GRACE)
         reply = asyncio.ensure_future(self._matching(self.client.kc, serving, math.inf))
         try:
             await self._within_limit({reply})
         except CellTimeoutError:
             return {}
         finally:
+            self.deadline = deadline
             await _cancelled(reply)
         return reply.result() or {}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import time
 
 import hypothesis.extra.numpy as hnp
 import nbformat
@@ -182,13 +183,24 @@ def test_the_kernel_never_sees_a_test_cell(monkeypatch):
     assert plain.score < plain.max_score
 
 
-def test_a_call_that_runs_past_the_time_limit_is_stopped_and_reported_as_a_timeout():
+def test_a_call_that_runs_past_the_time_limit_is_stopped_and_reported_as_a_timeout(monkeypatch):
+    """Every test cell has its own limit: one that follows a timed-out cell gets no more (the bridge waits a grace
+    period for the timed-out cell's serve loop to end, and once gave the next cell that period as its limit)."""
+    calls_limits = []  # seconds left before the limit as each call into the kernel starts waiting
+    exchange = bridge.KernelSession._exchange
+
+    async def timed_exchange(session, request):
+        calls_limits.append(session.deadline - time.monotonic())
+        return await exchange(session, request)
+
+    monkeypatch.setattr(bridge.KernelSession, "_exchange", timed_exchange)
     slow = "import time\n\ndef naive_normalize(scores):\n    time.sleep(60)\n"
     nb = COURSE.learner_notebook(LESSON, {**COURSE.reference_answers(LESSON), "naive_normalize": slow})
     result = sandbox.autograde_sandboxed(COURSE, LESSON, nb, timeout=1, warm=True)
     naive = [t for t in result.report.tests if "naive_normalize" in t.grade_id]
     assert naive and all(t.points == 0 and "CellTimeoutError" in t.message for t in naive)
     assert all(t.passed for t in result.report.tests if "is_distribution" in t.grade_id)
+    assert len(calls_limits) > len(naive) and max(calls_limits) <= 1, calls_limits
 
 
 def test_arguments_come_back_as_the_learner_left_them():
