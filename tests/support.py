@@ -98,8 +98,8 @@ def torch_cells(nb: nbformat.NotebookNode) -> list[int]:
 
 
 def printed_by(cell) -> str:
-    """What a code cell printed (its stream outputs)."""
-    return "".join(output.get("text", "") for output in cell.outputs if output.get("output_type") == "stream")
+    """What a cell printed (its stream outputs; nothing for a cell without outputs)."""
+    return "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
 
 
 def lesson_notebooks(lesson: str) -> dict[str, nbformat.NotebookNode]:

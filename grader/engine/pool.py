@@ -8,6 +8,7 @@ kernels are forked from a process that has done their imports (see warmkernel).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.forkserver
 import os
@@ -143,7 +144,8 @@ def read_back(future: Future) -> Future:
         ended.set_exception(RuntimeError(f"what the worker ended with could not be read back: {unreadable!r}"))
         return ended
     finally:
-        os.unlink(path)
+        with contextlib.suppress(OSError):  # already gone, or not removable: its temporary folder goes anyway
+            os.unlink(path)
     if kind == "result":
         ended.set_result(outcome[0])
     else:

@@ -36,7 +36,7 @@ from tests.hostile import (
     submit,
 )
 from tests.hostile.grading import collect_logs, grade, grade_corpus, outcomes, write_outputs
-from tests.support import COURSE, marked_lines, once_per_run
+from tests.support import COURSE, marked_lines, once_per_run, printed_by
 
 pytestmark = pytest.mark.xdist_group("hostile")  # its tests read one graded class (tests/conftest.py)
 
@@ -218,12 +218,7 @@ def grading_seconds(folder: Path, student: str) -> float | None:
     graded = folder / "course" / ".grading" / "autograded" / student / LESSON / f"{LESSON}.ipynb"
     if not graded.is_file():
         return None
-    text = "".join(
-        output.get("text", "")
-        for cell in nbformat.read(graded, as_version=4).cells
-        for output in cell.get("outputs", [])
-        if output.get("output_type") == "stream"
-    )
+    text = "".join(printed_by(cell) for cell in nbformat.read(graded, as_version=4).cells)
     started = re.search(r"grading started at ([\d.]+)", text)
     return graded.stat().st_mtime - float(started.group(1)) if started else None
 

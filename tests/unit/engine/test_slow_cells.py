@@ -22,7 +22,7 @@ import pytest
 from grader.engine import sandbox, scores, status
 from grader.engine.bridge import INTERRUPT_GRACE
 from grader.learner.predictions import is_prediction
-from tests.support import COURSE, run_apart
+from tests.support import COURSE, printed_by, run_apart
 
 LESSON = "01_naive_division"
 TIMEOUT = 4  # seconds per cell
@@ -172,7 +172,7 @@ def test_what_the_learner_returns_raises_or_prints_leaves_a_small_notebook():
     raised = [m for name, m in messages.items() if "is_distribution" in name]
     assert raised and all("EEEE" in m and "clipped" in m and len(m) < 2000 for m in raised)
     printed = next(c for c in executed.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "is_distribution")
-    text = "".join(o.text for o in printed.outputs if o.output_type == "stream")
+    text = printed_by(printed)
     assert text.startswith("line 0 of") and ("clipped" in text or "truncated" in text) and len(text) < 100_000
     assert status.INVALID not in status.combine(status.execution_problems(executed))[0]
 
