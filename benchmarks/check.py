@@ -29,8 +29,6 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-import nbformat
-
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # run as a script: the repository's package and benchmarks/
 from benchmarks.autograde import tools_env  # noqa: E402
@@ -99,6 +97,8 @@ def write_readme(readme: Path, text: str) -> None:
 
 def measure(lesson: str, runs: int) -> dict:
     """Time the first check and `runs` warm ones of a finished `lesson`, printing each; the figures for JSON."""
+    import nbformat  # here, after grader (imported above), which makes it cheaper; --from-json needs it not
+
     from benchmarks.autograde import cpu_model  # here: it imports the class simulation, which --from-json needs not
 
     figures = {

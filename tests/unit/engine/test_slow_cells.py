@@ -177,27 +177,38 @@ def test_what_the_learner_returns_raises_or_prints_leaves_a_small_notebook():
     assert status.INVALID not in status.combine(status.execution_problems(executed))[0]
 
 
+def flood(scale: int) -> str:
+    """A learner cell that prints, displays and raises output in proportion to `scale`, much of it control characters,
+    which JSON writes six bytes each: at 5, many times the text a cell keeps (testrunner.TEXT_LIMIT) and an image it
+    keeps whole; at 100, megabytes (the cell's and the notebook's RECEIVE_LIMIT) and an image over IMAGE_LIMIT."""
+    return (
+        "import base64\nfrom IPython.display import display\n"
+        f"print('\\x01' * {20_000 * scale})\n"
+        f"image = base64.b64encode(b'p' * {15_000 * scale}).decode()\n"
+        f"display({{'image/png': image, 'text/plain': 'x' * {5_000 * scale}}}, raw=True)\n"
+        f"for _ in range({2 * scale}):\n    display({{'text/html': '<b>' + 'h' * 5000 + '</b>'}}, raw=True)\n"
+        f"raise ValueError('\\x02' * {30_000 * scale})\n"
+    )
+
+
+# Three cells past what a cell and a notebook may send; then enough past a cell's text limit that together they are
+# past what all the learner's cells keep (LEARNER_LIMIT): without that limit the notebook would not stay small.
+FLOODS = [flood(100)] * 3 + [flood(5)] * 27
+
+
 def test_the_notebook_stays_small_when_every_output_is_as_large_as_the_grader_takes():
     """Values just under the bridge's limit quoted by every failing test, and many learner cells that
-    print, display and raise megabytes (of control characters, which JSON writes six bytes each)."""
-    flood = (
-        "import base64\nfrom IPython.display import display\n"
-        "print('\\x01' * 2_000_000)\n"
-        "display({'image/png': base64.b64encode(b'p' * 1_500_000).decode(), 'text/plain': 'x' * 500_000},"
-        " raw=True)\n"
-        "for _ in range(200):\n    display({'text/html': '<b>' + 'h' * 5000 + '</b>'}, raw=True)\n"
-        "raise ValueError('\\x02' * 3_000_000)\n"
-    )
+    print, display and raise more than the grader keeps (FLOODS)."""
     result, _, executed = graded(
         {
             "naive_normalize": "def naive_normalize(scores):\n    return '\\x01' * 600_000\n",
             "is_distribution": f"{SIGNATURE}    return [float(i) for i in range(200_000)]\n",
         },
-        extra_cells=[flood] * 30,
+        extra_cells=FLOODS,
     )
     assert all(t.points == 0 for t in result.report.tests if not is_prediction(t.grade_id))  # the guesses are right
     assert len(result.autograded.encode()) < 2 * MB
-    for cell in code_cells(executed)[-30:]:
+    for cell in code_cells(executed)[-len(FLOODS) :]:
         assert [o.output_type for o in cell.outputs][-1:] == ["error"]  # an error is never left out
 
 
