@@ -241,7 +241,9 @@ from grader.engine import sandbox
 COURSE = Course(".")  # run from the repository
 sandbox.IOPUB_SECONDS = 5  # how long a cell's outputs may trail its reply (30 s when grading)
 answers = COURSE.reference_answers("{LESSON}")
-answers["is_distribution"] += "\\nprint('x' * 150_000_000)\\n"  # one message of 150 MB
+# 200 MB in messages of 10 MB, which the grading reads but keeps only RECEIVE_LIMIT of; then one message of 150 MB
+answers["is_distribution"] += "\\nfor _ in range(20):\\n    print('y' * 10_000_000, flush=True)\\n"
+answers["is_distribution"] += "\\nprint('x' * 150_000_000)\\n"
 result = sandbox.autograde_sandboxed(COURSE, "{LESSON}", COURSE.learner_notebook("{LESSON}", answers),
                                      timeout={TIMEOUT}, warm=True)
 with open("/proc/self/status") as status:  # VmHWM: the most memory it held (ru_maxrss may count its parent's)
@@ -250,14 +252,17 @@ print(json.dumps({{"peak": peak, "notebook": result.autograded}}))
 '''
 
 
-def test_a_message_larger_than_the_grading_reads_never_reaches_its_memory():
-    """ZMQ drops the message unread; the outputs never end, so the kernel is stopped after the output wait."""
+def test_output_past_what_the_grading_reads_or_keeps_never_reaches_its_memory():
+    """Of many messages, no more than RECEIVE_LIMIT is kept while the cell runs; a message larger than the grading
+    reads ZMQ drops unread, and as the outputs never end, the kernel is stopped after the output wait."""
     env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
     done = subprocess.run(
         [sys.executable, "-c", FLOOD], capture_output=True, text=True, env=env, timeout=300, cwd=COURSE.root
     )
     answer = json.loads(done.stdout.strip().splitlines()[-1])
-    assert answer["peak"] < 300 * MB  # reading it would take three times its 150 MB (567 MB measured)
+    # 171 MB measured; reading the 150 MB would take three times that (567 MB), and keeping the 200 MB 391 MB
+    # with no limit per cell (896 MB with neither RECEIVE_LIMIT)
+    assert answer["peak"] < 300 * MB
     executed = nbformat.reads(answer["notebook"], as_version=4)
     report = SimpleNamespace(report=scores.report_of(COURSE, executed, LESSON))
     assert_stopped_at(report, executed, "is_distribution", "CellTimeoutError", "timeout")
