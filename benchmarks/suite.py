@@ -15,11 +15,13 @@ prints; the venv must be built already (`make venv`), so that no run installs an
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import statistics
 import sys
 import tempfile
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -44,13 +46,33 @@ def timed(target: str, log: Path) -> dict:
     return {"wall_s": usage.wall_s, "cpu_s": usage.cpu_s, "passed": int(passed[-1]) if passed else 0}
 
 
+def reference_workload_s(repeats: int = 5) -> float:
+    """CPU seconds of one fixed single-core Python workload (the median of `repeats`).
+
+    The same model of core runs at different speeds on different days here (the same code's `make test` has
+    taken 4:53 one day and 5:49 the next), and the suite is CPU-bound: this figure, taken beside each
+    measurement, tells a slower machine from a slower suite."""
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        numbers = list(range(200_000))
+        for _ in range(5):  # what the suite's Python does most: build, encode and decode data, and sort it
+            numbers = sorted(json.loads(json.dumps([n * 7919 % 1_000_003 for n in numbers])), key=str)
+        times.append(time.process_time() - start)
+    return statistics.median(times)
+
+
 def measure(runs: int) -> dict:
-    """Each command `runs` times, printing each run; the figures for JSON."""
+    """Each command `runs` times, printing each run, the reference workload before and after; the figures for
+    JSON."""
     from benchmarks.autograde import cpu_model  # here: it imports the class simulation, which --from-json needs not
 
+    machine = {"cores": os.cpu_count(), "cpu": cpu_model(), "load_average_at_start": os.getloadavg()[0]}
+    machine["reference_workload_s"] = {"before": reference_workload_s()}
+    print(f"reference workload: {machine['reference_workload_s']['before']:.3f} CPU-s", flush=True)
     figures = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"cores": os.cpu_count(), "cpu": cpu_model(), "load_average_at_start": os.getloadavg()[0]},
+        "machine": machine,
         "measure": treeusage.measure_name(),
         "commands": {},
     }
@@ -62,6 +84,8 @@ def measure(runs: int) -> dict:
                 done.append(timed(command.split()[-1], Path(tmp) / f"{command.split()[-1]}-{number}.log"))
                 print(f"  {minutes(done[-1]['wall_s'])}, {done[-1]['cpu_s']:.0f} CPU-s, {done[-1]['passed']} passed")
             figures["commands"][command] = done
+    machine["reference_workload_s"]["after"] = reference_workload_s()
+    print(f"reference workload after: {machine['reference_workload_s']['after']:.3f} CPU-s", flush=True)
     return figures
 
 
@@ -93,9 +117,15 @@ def summary(figures: dict) -> str:
             f"({median(runs, 'cpu_s'):.0f} CPU-seconds, every process counted), against a target of "
             f"{minutes(TARGETS[command])}"
         )
+    speed = machine.get("reference_workload_s")  # absent from figures saved before it was measured
+    core = (
+        f"; its fixed Python workload took {speed['before']:.2f} CPU-s before, {speed['after']:.2f} after"
+        if speed
+        else ""
+    )
     return (
         f"Measured by `benchmarks/suite.py` on {figures['date'][:10]}: {machine['cores']} cores ({machine['cpu']}, "
-        f"load average {machine['load_average_at_start']:.1f} at the start). " + "; ".join(said) + "."
+        f"load average {machine['load_average_at_start']:.1f} at the start{core}). " + "; ".join(said) + "."
     )
 
 

@@ -275,6 +275,17 @@ def test_suite_time_from_saved_figures_rewrites_only_its_passage(tmp_path):
     assert "make test-fast: 11.2 s (meets its 1:00 target, 0.19x of it)" in printed
 
 
+def test_the_suite_passage_says_how_fast_the_machine_was_before_and_after():
+    """The same code's suite time follows the day's speed of the cores: the passage gives it beside the figures."""
+    speed = {"before": 0.781, "after": 0.8049}
+    line = suite_time.summary({**SUITE_FIGURES, "machine": {**SUITE_FIGURES["machine"], "reference_workload_s": speed}})
+    assert line.startswith(
+        "Measured by `benchmarks/suite.py` on 2026-12-04: 2 cores (Some CPU, load average 0.2 at the start; its fixed "
+        "Python workload took 0.78 CPU-s before, 0.80 after). `make test` takes 4:51"
+    )
+    assert 0 < suite_time.reference_workload_s(repeats=1) < 30
+
+
 def test_the_suite_verdict_says_when_a_target_is_missed(tmp_path):
     slow = [{"wall_s": 372.0, "cpu_s": 700.0, "passed": 1493}]
     assert suite_time.verdict("make test", slow) == "make test: 6:12 (MISSES its 5:00 target, 1.24x of it)"
