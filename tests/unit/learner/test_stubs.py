@@ -9,7 +9,6 @@ import nbformat
 from nbclient import NotebookClient
 
 from grader.engine import sandbox
-from grader.engine.sandbox import IOPUB_SECONDS
 from grader.engine.warmkernel import ForkedKernelManager
 from grader.learner import stubs
 from tests.support import COURSE, run_apart
@@ -228,9 +227,9 @@ def release_with(extra: list[str]) -> nbformat.NotebookNode:
 def test_a_kernel_run_by_nbclient_registers_nothing(tmp_path):
     """nbgrader's Validate and nbconvert run notebooks with nbclient: their outputs stay IPython's own."""
     nb = release_with(["print('pointing:', point_at_stubs())", "calls_the_stub = naive_normalize([1, 2, 1])"])
-    client = NotebookClient(
-        nb, timeout=60, iopub_timeout=IOPUB_SECONDS, allow_errors=True, resources={"metadata": {"path": str(tmp_path)}}
-    )  # nbclient's own 4 s for outputs trailing a reply drops them on a loaded machine
+    path = {"metadata": {"path": str(tmp_path)}}
+    # nbclient's own 4 s for outputs trailing a reply drops them on a loaded machine: wait as grading does
+    client = NotebookClient(nb, timeout=60, iopub_timeout=sandbox.IOPUB_SECONDS, allow_errors=True, resources=path)
     run_apart(client.execute)
     printed = [o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert "pointing: False\n" in printed
