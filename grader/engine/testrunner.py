@@ -61,6 +61,10 @@ NAME_LIMIT = kernelside.NAME_LIMIT  # characters of an exception's name
 DISPLAY_LIMIT = 50  # displays a cell keeps
 RECEIVE_LIMIT = 16 * 2**20, 64 * 2**20  # bytes of output messages kept in memory while a cell, a notebook runs
 MAX_MESSAGE = 64 * 2**20  # bytes of one message from the kernel; a larger one is dropped unread
+# Messages ZMQ may hold received but unread by the grading: more wait in the kernel (in its memory, under its limit),
+# so a kernel that writes faster than a busy grading reads cannot fill the grading's memory (with ZMQ's 1,000, a
+# flood of 10 MB messages on two busy cores took it from 171 MB to 325 MB).
+RECEIVE_QUEUE = 2
 RECONNECT_MS = 5  # milliseconds between a kernel client's tries to reach a kernel still binding its ports
 SHORT = 100  # bytes of a text that is never clipped
 IMAGES = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp"}
@@ -343,7 +347,8 @@ class KernelKilled(Exception):
 
 class BoundedClient(AsyncKernelClient):
     """A kernel client whose sockets drop a message over MAX_MESSAGE bytes before reading it (ZMQ
-    resets that connection), so what the learner's code sends cannot fill the grader's memory.
+    resets that connection) and hold at most RECEIVE_QUEUE messages it has not read, so what the
+    learner's code sends cannot fill the grader's memory.
 
     Its sockets connect while the new kernel is still binding its ports; a refused connection
     is tried again after RECONNECT_MS rather than ZMQ's default 100 ms, which every kernel
@@ -353,6 +358,7 @@ class BoundedClient(AsyncKernelClient):
     def _bounded_context(self):
         context = super()._context_default()
         context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
+        context.setsockopt(zmq.RCVHWM, RECEIVE_QUEUE)
         context.setsockopt(zmq.RECONNECT_IVL, RECONNECT_MS)
         return context
 
