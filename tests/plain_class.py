@@ -86,12 +86,16 @@ def grade_all(folder: Path) -> None:
     first = start(
         [sys.executable, "-m", "grader", "--course", folder / "pipeline", "grade"], folder, folder / "first-run.txt"
     )
-    for number, (run, log) in enumerate([*runs, first]):
-        returncode = run.wait(timeout=1200)
-        if returncode and number < len(runs) and PORT_TAKEN in errors(log).read_text():
+    for number, (run, log) in enumerate(runs):
+        if run.wait(timeout=1200) and PORT_TAKEN in errors(log).read_text():
             run, log = start(PLAIN_AUTOGRADE, folder / f"plain-{number}", folder / f"plain-{number}-again.log")
-            returncode = run.wait(timeout=1200)
-        assert returncode == 0, log.read_text()[-3000:] + errors(log).read_text()[-3000:]
+        finished(run, log)
+    finished(*first)
+
+
+def finished(run: subprocess.Popen, log: Path) -> None:
+    """Wait for `run`, which must succeed; else fail with the end of what it printed."""
+    assert run.wait(timeout=1200) == 0, log.read_text()[-3000:] + errors(log).read_text()[-3000:]
 
 
 def errors(log: Path) -> Path:

@@ -19,6 +19,7 @@ from benchmarks import check as check_time
 from benchmarks import suite as suite_time
 from grader.course.contract import properties
 from grader.course.directory import read_cached
+from grader.engine import testrunner
 from grader.learner import hints
 from tests import lessons
 from tests.support import COURSE, COURSE_MISCONCEPTIONS
@@ -284,6 +285,21 @@ def test_the_suite_passage_says_how_fast_the_machine_was_before_and_after():
         "Python workload took 0.78 CPU-s before, 0.80 after). `make test` takes 4:51"
     )
     assert 0 < suite_time.reference_workload_s(repeats=1) < 30
+
+
+def test_the_readme_states_the_limits_the_grading_keeps():
+    """ "Every size bounded" gives the figures testrunner holds to, not typed ones that have drifted."""
+    text = " ".join(README.split())
+    kb, mb = 2**10, 2**20
+    cell, notebook = testrunner.RECEIVE_LIMIT
+    for said in (
+        f"a cell's text outputs {testrunner.TEXT_LIMIT // kb} KB, its images {testrunner.IMAGE_LIMIT // kb} KB, all "
+        f"learner cells' outputs {testrunner.LEARNER_LIMIT // kb} KB together",
+        f"keeps at most {cell // mb} MB of its output messages ({notebook // mb} MB for the notebook), drops a message "
+        f"over {testrunner.MAX_MESSAGE // mb} MB unread and lets no more than two wait unread",
+    ):
+        assert said in text
+    assert testrunner.RECEIVE_QUEUE == 2
 
 
 def test_the_suite_verdict_says_when_a_target_is_missed(tmp_path):
