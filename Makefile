@@ -11,10 +11,11 @@ PORT ?= 8888
 HEADLESS ?=
 TOKEN ?=
 TORCH ?=
-# pytest-xdist workers: two per core. Many tests wait (on kernels, time limits, a browser) rather than compute, and
-# a group of tests that reads one build keeps its worker while the build runs; more workers cost more than they gain
-# (on 2 cores: 6 workers 5:31-5:49, 4 workers 5:02-5:07, 3 workers 5:15)
-JOBS ?= $(shell echo $$((2 * $$(nproc))))
+# pytest-xdist workers: one more than the cores. Many tests wait (on kernels, time limits, a browser) rather than
+# compute, so one worker per core would leave cores idle; past that, every worker more costs more in contention than
+# it gains (on 2 cores, the same day: 2 workers 6:02 and 604 CPU-s, 3 workers 5:26-5:34 and 630-639 CPU-s,
+# 4 workers 5:40-5:51 and about 700 CPU-s)
+JOBS ?= $(shell echo $$(($$(nproc) + 1)))
 WORK ?= work
 FIRST_LESSON := 01_naive_division/01_naive_division.ipynb
 LEARNER_LAB_CONFIG := .grading/learner-lab

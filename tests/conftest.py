@@ -39,9 +39,9 @@ def proofs(tmp_path_factory) -> dict:
 
 
 # The builds made once per run (tests.support.once_per_run), by the fixture that reads them, and the browser
-# tests' JupyterLab (a session fixture: each worker that ran a test of it would start its own). A module whose
-# fixture has a name this common says instead `pytestmark = pytest.mark.xdist_group(<build>)`, as does a module
-# whose module-scoped fixture several tests take (each worker would build it again; tests/unit/test_suite.py).
+# tests' JupyterLab and chromium (session fixtures: each worker that ran a test of them would start its own). A
+# module whose fixture has a name this common says instead `pytestmark = pytest.mark.xdist_group(<build>)`, as does
+# a module whose module-scoped fixture several tests take (each worker would build it again; tests/unit/test_suite.py).
 SHARED_BUILDS = {
     "proofs": "prove",
     "lesson_reports": "lesson-reports",
@@ -51,6 +51,7 @@ SHARED_BUILDS = {
     "demo": "demo",
     "demo_class": "demo",
     "lab": "learner-lab-browser",
+    "browser": "learner-lab-browser",  # chromium, started once: every browser test but the demo's goes with the lab's
     "hub": "hub",  # tests/hub: the one JupyterHub of a run
 }
 

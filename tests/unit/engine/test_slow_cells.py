@@ -24,6 +24,10 @@ from grader.engine.bridge import INTERRUPT_GRACE
 from grader.learner.predictions import is_prediction
 from tests.support import COURSE, printed_by, run_apart
 
+# Its tests mostly wait for time limits to pass: one worker takes them all, among the first, while the other workers'
+# work keeps the cores busy (spread over every worker at the end of the run, they left the cores idle together).
+pytestmark = pytest.mark.xdist_group("slow-cells")
+
 LESSON = "01_naive_division"
 TIMEOUT = 4  # seconds per cell
 # the limit of the tests that wait for it to pass: the smallest that a warm kernel's other cells keep well within
