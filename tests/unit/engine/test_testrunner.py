@@ -20,6 +20,10 @@ from grader.engine import bridge, kernelside, sandbox, testrunner
 from grader.learner import checks
 from tests.support import COURSE
 
+# Some of its tests wait for time limits to pass: one worker takes the module among the first, while the other
+# workers' work keeps the cores busy (at the end of the run they left the cores idle).
+pytestmark = pytest.mark.xdist_group("time-limits")
+
 LESSON = "01_naive_division"
 CODEC = bridge.Codec()
 
