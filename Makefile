@@ -13,7 +13,7 @@ TOKEN ?=
 TORCH ?=
 # pytest-xdist workers: one more than the cores. Many tests wait (on kernels, time limits, a browser) rather than
 # compute, so one worker per core would leave cores idle; past that, every worker more costs more in contention than
-# it gains (on 2 cores, the same day: 2 workers 6:02 and 604 CPU-s, 3 workers 5:26-5:34 and 630-639 CPU-s,
+# it gains (on 2 cores, 2026-12-05: 2 workers 6:02 and 604 CPU-s, 3 workers 5:21-5:36 and 607-654 CPU-s,
 # 4 workers 5:40-5:51 and about 700 CPU-s)
 JOBS ?= $(shell echo $$(($$(nproc) + 1)))
 WORK ?= work
