@@ -784,13 +784,13 @@ KINDS = [
     # collect trusts what it reads
     Kind(
         "lms_zip_bomb",
-        "an LMS zip entry of 2 GB of zeros (2 MB compressed)",
+        "an LMS zip entry of 1 GB of zeros (1 MB compressed)",
         None,
         NOT_COLLECTED,
         None,
         student="bomb",
         own_zip=True,
-        uploads=_uploads(("bomb_01.ipynb", lambda: Zeros(2 * 2**30), 0)),
+        uploads=_uploads(("bomb_01.ipynb", lambda: Zeros(2**30), 0)),
     ),
     Kind(
         "lms_absolute",
