@@ -6,7 +6,7 @@ nbgrader in a class of its own, next to one ordinary classmate with a correct no
 is graded first, so the table shows both what the submission got and what it did to the
 classmate; several classes are graded at once. Kinds that would hurt the machine under
 plain nbgrader (memory, processes or segments that outlive the kernel, the machine's
-network) are left out of the plain run, with the reason. Both allow 5 s per cell (TIMEOUT). About
+network) are left out of the plain run, with the reason. Both allow 8 s per cell. About
 5 minutes on 2 cores.
 
     .venv/bin/python benchmarks/hostile.py

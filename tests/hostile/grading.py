@@ -175,7 +175,7 @@ def write_outputs(root: Path, folder: Path, commands=tuple(OUTPUTS)) -> None:
 
 
 def grade_corpus(folder):
-    """The corpus course, graded by the CLI (`grade --timeout 5 --memory 512`) while the answer service
+    """The corpus course, graded by the CLI (`grade --timeout 8 --memory 512`) while the answer service
     runs, then its feedback, exports and report; what survived the batch is recorded, then removed."""
     with AnswerService() as service:
         root = build_corpus(folder, service.port)

@@ -1,7 +1,7 @@
 """Broken and hostile submissions, graded in one batch with ordinary ones (tests/hostile/).
 
 The class goes through the whole pipeline as an instructor runs it: `collect --from` an LMS
-zip, `grade --timeout 5 --memory 512`, then `feedback`, `export` and `report`. The batch
+zip, `grade --timeout 8 --memory 512`, then `feedback`, `export` and `report`. The batch
 must finish, each submission must get its status and exactly the points it deserves, the
 ordinary students' pages must be those of a class without the hostile ones, nothing of a
 kernel may outlive the batch, and the README's table must match.
@@ -48,8 +48,8 @@ PAGE_BYTES, AUTOGRADED_BYTES = 200_000, 2_000_000
 # A slow or mute cell costs that cell: its time limit, a grace period after the interrupt no
 # longer than another, and the rest of the notebook, which takes an ordinary student a few
 # seconds (15 s on a machine busy with the rest of the batch). A kernel that stays mute for
-# every later cell costs each its full limit instead: 7 cells after is_distribution's (35 s),
-# and cells x timeout (19 x 5 = 95 s) at worst.
+# every later cell costs each its full limit instead: 7 cells after is_distribution's (56 s),
+# and cells x timeout (19 x 8 = 152 s) at worst.
 SLOW_SECONDS = 2 * TIMEOUT + 15
 
 
