@@ -12,22 +12,22 @@ from tests.support import COURSE
 
 EXPECT_WARNING = "expect-warning"
 # A small window: chromium's work grows with the area it draws, and these runs are most of the browser tests'
-# CPU (the nine lessons took 14 % less at 1000x700 than at the tab's 1400x1000, measured).
+# CPU (chromium took 14 % less for the nine lessons at 1000x700 than at the tab's 1400x1000, measured).
 SMALL_WINDOW = {"width": 1000, "height": 700}
 
 
 @pytest.fixture
-def small_page(page):
+def small_window(page):
     """The shared JupyterLab tab at SMALL_WINDOW for one test; its own size again afterwards."""
     size = page.viewport_size
     page.set_viewport_size(SMALL_WINDOW)
-    yield page
+    yield
     page.set_viewport_size(size)
 
 
+@pytest.mark.usefixtures("small_window")
 @pytest.mark.parametrize("lesson", COURSE.lesson_ids())
-def test_solved_lesson_runs_clean_and_draws_its_figures(small_page, lab, lesson):
-    page = small_page
+def test_solved_lesson_runs_clean_and_draws_its_figures(page, lab, lesson):
     path = solved_lesson(lab, lesson)
     panel = open_notebook(page, lab, path)
     run_all(page, panel, code_cell_count(lab.root / path))
