@@ -25,6 +25,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from grader.course import Course, NotACourse, text_source_in
+from grader.course.authoring import lessons_needed
 from grader.course.directory import CONFIG
 from grader.learner import hints
 from grader.proof.simulate import Upload, content, name_lms_files, simulate_class
@@ -197,7 +198,8 @@ def in_process(name: str, action) -> Step:
 
 
 def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
-    """An empty course directory holding the nbgrader settings and the lessons' text sources of `sources`.
+    """An empty course directory holding the nbgrader settings and the lessons' text sources of `sources`, with
+    those of the earlier lessons whose reference code they take (not released: their release needs it).
 
     The settings are the sources' own with the course's places pinned to this directory,
     so formgrader, which reads nbgrader_config.py as written, opens this class and its gradebook.
@@ -210,7 +212,7 @@ def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
     root.mkdir(parents=True)
     (root / MARKER).write_text("made by python -m grader.proof.demo; wiped by the next run\n")
     (root / CONFIG).write_text((sources.root / CONFIG).read_text().rstrip("\n") + "\n" + ROOTED_HERE)
-    for lesson in lessons:
+    for lesson in lessons_needed(sources.root, lessons):
         target = text_source_in(root, lesson)
         target.parent.mkdir(parents=True)
         shutil.copy(sources.text_source(lesson), target)

@@ -16,7 +16,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader.course import Course, text_source_in
+from grader.course import SOLUTIONS, Course, text_source_in
 from grader.proof.demo import PLAN, formgrader_command, fresh_course
 from grader.proof.simulate import BROKEN
 from tests.support import COURSE, once_per_run, run_small_demo
@@ -123,6 +123,14 @@ def test_the_demo_course_is_its_own_even_when_the_sources_name_their_places(tmp_
     settings = json.loads(read.stdout)
     assert settings["root"] == str(demo_course.resolve())
     assert settings["db_url"] == f"sqlite:///{demo_course.resolve() / '.grading' / 'gradebook.db'}"
+
+
+def test_a_lesson_that_takes_code_from_an_earlier_one_brings_its_source_along(tmp_path):
+    """04 takes 03's reference code: the demo course of 01 and 04 alone holds 03's text source too, or its release
+    fails (it once did)."""
+    fresh_course(COURSE, tmp_path / "demo", ["01_naive_division", "04_temperature"])
+    held = sorted(path.parent.name for path in (tmp_path / "demo").glob(f"{SOLUTIONS}/*/*.py"))
+    assert held == ["01_naive_division", "03_shared_denominator", "04_temperature"]
 
 
 def test_the_summary_ends_with_the_command_that_opens_formgrader(demo):
