@@ -601,8 +601,7 @@ KINDS = [
     Kind(
         "output_flood",
         "20 MB printed (20,000 lines) before a correct answer",
-        # past what a cell keeps (RECEIVE_LIMIT): as 200,000 shorter lines it took the kernel 5 times the CPU, and
-        # went past a 5 s time limit on cores shared with the rest of the suite
+        # past what a cell keeps (RECEIVE_LIMIT); as 200,000 shorter lines it took the kernel 5 times the CPU
         lambda: notebook({NAIVE: "for _ in range(20_000):\n    print('spam ' * 200)\n" + reference()[NAIVE]}),
         status.GRADED,
         FULL,
