@@ -87,10 +87,13 @@ SLOW = {
         "test_is_distribution_public",
         True,
     ),
-    "C code that never checks for signals, in a learner's cell": (  # pbkdf2 runs ~6 minutes in one C call
+    # deque(map(...)) calls libc's sleep again and again from C, which never checks for signals: an interrupt cuts
+    # one sleep short and the next begins. It waits as a long C computation would, without spinning a core for the
+    # time limit and the grace.
+    "C code that never checks for signals, in a learner's cell": (
         {
-            "is_distribution": REFERENCE["is_distribution"]
-            + "\nimport hashlib\nhashlib.pbkdf2_hmac('sha256', b'x', b'salt', 2**31 - 1)\n"
+            "is_distribution": REFERENCE["is_distribution"] + "\nimport collections, ctypes, itertools\n"
+            "collections.deque(map(ctypes.CDLL(None).sleep, itertools.repeat(1000)), maxlen=0)\n"
         },
         "is_distribution",
         True,
