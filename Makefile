@@ -1,10 +1,11 @@
 # Softmax, step by step: the two commands a newcomer needs are `make lab` and `make test`.
 SHELL := /bin/bash
 # The interpreter .venv is made from: the distribution's /usr/bin/python3 where it is 3.10 or newer and can make a
-# venv, else python3 on PATH; PYTHON=... picks another (then `make clean venv`). The suite is CPU-bound, and Debian's
-# CPython (built with profile-guided and link-time optimisation, its interpreter linked statically) ran `make test`
-# on 2 cores in 12 % less CPU than pyenv's default build, the python3 first on PATH here (2026-12-05, two runs each,
-# alternated: 4:34-4:36 and 517-522 CPU-s against 5:04-5:08 and 587-595 CPU-s).
+# venv, else python3 on PATH; PYTHON=... picks another (remove .venv first: `make clean` would also remove .grading,
+# the class's gradebook). The suite is CPU-bound, and Debian's CPython (built with profile-guided and link-time
+# optimisation, its interpreter linked statically) ran `make test` on 2 cores in 12 % less CPU than pyenv's default
+# build, the python3 first on PATH here (2026-12-05, two runs each, alternated: 4:34-4:36 and 517-522 CPU-s against
+# 5:04-5:08 and 587-595 CPU-s).
 SYSTEM_PYTHON := /usr/bin/python3
 ifeq ($(origin PYTHON),undefined)
 PYTHON := $(shell $(SYSTEM_PYTHON) -c 'import sys, ensurepip; ensurepip.version(); sys.exit(sys.version_info < (3, 10))' \
