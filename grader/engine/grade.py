@@ -97,7 +97,7 @@ def grade_outcome(
         return _outcome(course, lesson, notebook, timestamp, beside, timeout, memory, problems)
     except Exception:
         raise
-    except BaseException as error:  # noqa: BLE001 - in a worker, never the instructor's to stop (see pool.GraderError)
+    except BaseException as error:  # noqa: BLE001 - a worker's; the instructor's Ctrl-C stops `grade` itself
         stopped = (status_.GRADER_ERROR, f"grading stopped ({named_error(error)})")
         return Outcome(None, *status_.combine(problems + [stopped]))
 
