@@ -30,7 +30,9 @@ import secrets
 import shutil
 import signal
 import socket
+import sys
 import tempfile
+import types
 import warnings
 from queue import Empty
 from time import monotonic
@@ -41,7 +43,13 @@ from nbclient.util import ensure_async, run_sync
 from grader.engine import kernelside
 from grader.learner import checks
 
-SAFE_MODULES = {"numpy", "math", "cmath", "random", "itertools", "functools", "collections", "operator", "statistics"}
+# The modules (and their submodules) that a test cell may take from the notebook, imported here once: a module the
+# kernel names is then the grading process's own copy when it is one of these already imported (sys.modules), and
+# never imported by that name (an import runs a module's code here; numpy.f2py.__main__ runs f2py and exits).
+SAFE_MODULES = {
+    name: importlib.import_module(name)
+    for name in ("numpy", "math", "cmath", "random", "itertools", "functools", "collections", "operator", "statistics")
+}
 SERVE = (  # the execute request of a run of test cells: the kernel side's loader, which takes its source from here
     "exec({loader!r}, {{'__name__': 'softmax_bridge', 'namespace': globals(),"
     " 'address': {address!r}, 'token': {token!r}}})"
@@ -109,14 +117,10 @@ def rebuilt_class(classes: tuple, root: type) -> type:
 @functools.lru_cache(maxsize=1024)
 def _rebuilt_class(classes: tuple, root: type) -> type:
     for index, (module, name, _) in enumerate(classes):
-        known = None
-        if module == "builtins":
-            known = getattr(builtins, name, None)
-        elif module.split(".")[0] == "numpy":
-            try:
-                known = getattr(importlib.import_module(module), name, None)
-            except ImportError:
-                known = None
+        # read from the module's own namespace, already imported: no import, nor a module's __getattr__ (NumPy's
+        # imports a submodule it is asked for)
+        owner = builtins if module == "builtins" else loaded(module) if module.split(".")[0] == "numpy" else None
+        known = vars(owner).get(name) if owner is not None else None
         if isinstance(known, type) and issubclass(known, root):
             if index == 0 and (root is not BaseException or issubclass(known, Exception)):
                 return known
@@ -126,6 +130,13 @@ def _rebuilt_class(classes: tuple, root: type) -> type:
     if root is BaseException and not issubclass(known, Exception):
         known = Exception  # a learner's SystemExit must not stop the grader
     return _named(*classes[0], known)
+
+
+def loaded(name: str) -> types.ModuleType | None:
+    """The grading process's own module of that name if it is, or is part of, one of SAFE_MODULES and has been
+    imported; else None. Nothing is imported here."""
+    module = sys.modules.get(name) if name.split(".")[0] in SAFE_MODULES else None
+    return module if isinstance(module, types.ModuleType) else None
 
 
 @functools.lru_cache(maxsize=1024)
@@ -248,12 +259,14 @@ class KernelSession:
                     continue
                 if item[0] == "callable":
                     found[name] = KernelFunction(self, name)
-                elif item[0] == "module":
-                    if str(item[1]).split(".")[0] in SAFE_MODULES:
-                        found[name] = importlib.import_module(str(item[1]))
+                elif item[0] == "module":  # the grader's own copy, or a stand-in (never imported by its name)
+                    module = str(item[1])
+                    found[name] = loaded(module) or _stand_in("module")(
+                        f"<module {kernelside.clip(module, NAME_LIMIT)}>"
+                    )
                 else:
                     found[name] = self.codec.read(item)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError, ImportError) as problem:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as problem:
             raise BridgeError(f"the kernel's answer could not be read ({type(problem).__name__})") from None
         return found
 

@@ -81,8 +81,10 @@ def task(call: tuple, digest: str) -> str:
 def grade_task(text: str) -> str:
     """On a worker: check that it holds the task's lesson as the instructor does, then grade the submission.
 
-    Returns {"outcome": grade_submission's data} or {"failed": why} (the machine's failure, or a
-    refusal), as JSON text: no exception, and so no pickled object, goes back."""
+    Returns {"outcome": grade_submission's data}, {"failed": why} (the machine's failure, or a
+    refusal) or {"error": what stopped it} (what is not an Exception, which would stop the worker: Dask lets a
+    SystemExit or KeyboardInterrupt of a task through), as JSON text: no exception, and so no pickled object,
+    goes back."""
     try:
         fields = json.loads(text)
         course = _course or Course(Path(fields["course"]))
@@ -101,6 +103,8 @@ def grade_task(text: str) -> str:
         return json.dumps({"failed": str(error)})
     except Exception as error:  # noqa: BLE001 - a bug of the grader: told as text, graded by the next run
         return json.dumps({"failed": f"the worker could not grade it ({named_error(error)})"})
+    except BaseException as error:  # noqa: BLE001 - the submission's grader error (see grade.grade_outcome)
+        return json.dumps({"error": named_error(error)})
     return json.dumps({"outcome": outcome})
 
 

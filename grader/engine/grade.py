@@ -87,7 +87,23 @@ def grade_outcome(
     timeout: int | None = None,
     memory: int | None = None,
 ) -> Outcome:
-    """grade_submission's work, with its Outcome as an object."""
+    """grade_submission's work, with its Outcome as an object.
+
+    Whatever stops it that is not an Exception (a SystemExit, KeyboardInterrupt or GeneratorExit raised by
+    something the submission reached in this process) ends as GRADER_ERROR beside the problems found so far; an
+    Exception that leaves it is the machine's or the course's (GradingFailed: a kernel that never started)."""
+    problems: list[tuple[str, str]] = []
+    try:
+        return _outcome(course, lesson, notebook, timestamp, beside, timeout, memory, problems)
+    except Exception:
+        raise
+    except BaseException as error:  # noqa: BLE001 - a worker's; the instructor's Ctrl-C stops `grade` itself
+        stopped = (status_.GRADER_ERROR, f"grading stopped ({named_error(error)})")
+        return Outcome(None, *status_.combine(problems + [stopped]))
+
+
+def _outcome(course, lesson, notebook, timestamp, beside, timeout, memory, problems: list) -> Outcome:
+    """grade_outcome's steps; each problem found is added to `problems` as it is found."""
     name = f"{lesson}.ipynb"
     try:
         nb = read_notebook_bytes(notebook, name)
@@ -100,7 +116,7 @@ def grade_outcome(
         nb, edits = metadata.restore(nb, release)
     except Exception as error:
         return Outcome(None, status_.INVALID, f"its grading metadata could not be read ({named_error(error)})")
-    problems = [(status_.TAMPERED, detail) for detail in edits]
+    problems += [(status_.TAMPERED, detail) for detail in edits]
     problems += _found(status_.SUSPICIOUS, "its code could not be inspected", lambda: suspicious.reasons(nb))
     try:
         nb = _compilable(nb)

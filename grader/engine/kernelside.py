@@ -29,6 +29,11 @@ NAME_LIMIT = 200  # characters of a class's module or name
 MESSAGE_LIMIT = 2000  # characters of an exception's or a warning's message
 FRAME = struct.Struct("!Q")  # what precedes each request and answer on the bridge's socket: its length in bytes
 DESCRIBE, CALL = b"d", b"c"  # a request's first byte: which of Bridge's methods answers it
+# the bit generators a random generator may cross with (a state names its own, and the other side makes one)
+BIT_GENERATORS = {
+    bits.__name__: bits
+    for bits in (np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox, np.random.SFC64)
+}
 # What the grader's execute request runs, in a namespace of its own that holds `namespace` (the notebook's),
 # `address` and `token`: it connects, shows the token, takes this file's source as the first frame, runs it
 # there and serves. Short, so that IPython's input transforms and ipykernel's cell hash (pure Python) cost
@@ -114,7 +119,7 @@ class Codec:
             stream.read = int(item[1].get("read", 0))
             return stream
         if tag == "rng":
-            bits = getattr(np.random, item[1]["bit_generator"])()
+            bits = BIT_GENERATORS[item[1]["bit_generator"]]()  # by name from this list only: nothing else is called
             bits.state = item[1]
             return np.random.Generator(bits)
         return opaque(item) if opaque is not None else None

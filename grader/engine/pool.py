@@ -62,6 +62,21 @@ class WorkerDied(RuntimeError):
     """The worker process grading a call died (killed, or crashed) twice, the second time grading it alone."""
 
 
+class GraderError(RuntimeError):
+    """A call in a worker ended with what is not an Exception (a SystemExit, KeyboardInterrupt, GeneratorExit), or
+    with an error of a class that pickle could only name by importing its module: it comes back as this plain
+    error, which names it. So nothing a call raises stops the caller, a KeyboardInterrupt the caller sees is its
+    own (the instructor's Ctrl-C), and no module is imported by a name that an error (one the bridge rebuilt from
+    what a kernel said, say) gives."""
+
+
+def plain(error: BaseException) -> Exception:
+    """`error` if it is an Exception of a module this process has imported, else a GraderError that names it."""
+    if isinstance(error, Exception) and type(error).__module__ in sys.modules:
+        return error
+    return GraderError(f"{type(error).__name__}: {error}".rstrip(": "))
+
+
 class RemoteTraceback(Exception):
     """The `__cause__` of an error raised in a worker: the traceback it had there, as text."""
 
@@ -115,13 +130,14 @@ def spilled(folder: str, fn: Callable, *args) -> str:
     no death can cut in two; a worker that dies while it writes the file dies before it has sent anything."""
     try:
         outcome: tuple = ("result", fn(*args))
-    except BaseException as error:  # as the pool itself would send it back
-        outcome = ("error", error, "".join(traceback.format_exception(error)))
+    except BaseException as error:  # noqa: BLE001 - as the pool itself would send it back, but never one that stops
+        outcome = ("error", plain(error), "".join(traceback.format_exception(error)))
     handle, path = tempfile.mkstemp(dir=folder)
     with os.fdopen(handle, "wb") as file:
         try:
             pickle.dump(outcome, file)
-        except Exception as error:  # an outcome that cannot be pickled
+        except BaseException as error:  # noqa: BLE001 - an outcome that cannot be pickled (pickle imports the
+            # module an error's class names, which may exit)
             file.seek(0)
             file.truncate()
             unsent = RuntimeError(f"the worker could not send back what it ended with: {error!r}")
@@ -132,11 +148,14 @@ def spilled(folder: str, fn: Callable, *args) -> str:
 def read_back(future: Future) -> Future:
     """The future of a `spilled` call, with the outcome its worker wrote (its file then removed); a future holding
     the pool's own error (BrokenProcessPool, WorkerDied) as it is. Nothing a call ended with stops the batch: an
-    outcome that cannot be read back is an error of that call."""
-    if future.exception() is not None:
-        return future
-    path = future.result()
+    outcome that cannot be read back is an error of that call, and one that is not an Exception comes as a
+    GraderError (plain)."""
     ended: Future = Future()
+    failed = future.exception()
+    if failed is not None:
+        ended.set_exception(plain(failed))
+        return ended
+    path = future.result()
     try:
         with open(path, "rb") as file:
             kind, *outcome = pickle.load(file)
@@ -149,7 +168,7 @@ def read_back(future: Future) -> Future:
     if kind == "result":
         ended.set_result(outcome[0])
     else:
-        error, text = outcome
+        error, text = plain(outcome[0]), outcome[1]
         if text:
             error.__cause__ = RemoteTraceback(text)
         ended.set_exception(error)

@@ -2,14 +2,17 @@
 
 A status is one of GRADED or the problems below (several may apply). It is read from the
 executed notebook (a cell interrupted at the time limit, a MemoryError), from how the
-grading ended (the kernel died, the file was not a notebook, the grading process died), and
-from comparing the submission's test cells and their metadata with the release's (deleted,
-edited, duplicated, stripped; metadata edits are found by metadata.restore).
+grading ended (the kernel died, the file was not a notebook, the grading process died or was
+stopped by what no step handles), and from comparing the submission's test cells and their
+metadata with the release's (deleted, edited, duplicated, stripped; metadata edits are found
+by metadata.restore).
 """
 
 from __future__ import annotations
 
 import nbformat
+
+from grader.engine.untrusted import shown
 
 GRADED = "graded"
 TIMEOUT = "timeout"
@@ -20,6 +23,9 @@ TAMPERED = "tests tampered"
 SUSPICIOUS = "suspicious code"
 GRADER_DIED = "grader died"  # the grading process died twice on it (see batch.in_workers)
 BAD_TIMESTAMP = "bad timestamp"  # its timestamp.txt was left out
+# its grading was stopped by what no step handles (a SystemExit, KeyboardInterrupt or GeneratorExit in the grading
+# process, say); graded again by the next run
+GRADER_ERROR = "grader error"
 
 
 def execution_problems(executed: nbformat.NotebookNode) -> list[tuple[str, str]]:
@@ -88,7 +94,7 @@ def tampering(submitted: nbformat.NotebookNode, release: nbformat.NotebookNode) 
 def modules_beside(names: list[str]) -> list[str]:
     """Python modules among the files handed in beside the notebook (paths relative to its folder): a numpy.py
     or grader/ meant to shadow the real ones."""
-    found = sorted(name for name in names if name.endswith(".py"))
+    found = sorted(shown(name) for name in names if name.endswith(".py"))  # a name may hold a newline or an escape
     return [f"hands in Python modules beside the notebook: {', '.join(found)}"] if found else []
 
 

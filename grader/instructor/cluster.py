@@ -18,7 +18,7 @@ from concurrent.futures import Future
 from grader.course import Course
 from grader.engine import clusterworker
 from grader.engine.grade import named_error
-from grader.engine.pool import WorkerDied
+from grader.engine.pool import GraderError, WorkerDied
 from grader.engine.sandbox import GradingFailed
 
 RETRIES = 2  # times a task that raised on a worker is tried again (a dead worker's tasks are rerun anyway)
@@ -94,12 +94,20 @@ def _plain(future) -> Future:
             ) from None
         except Exception as error:  # the cluster's failure (a worker or scheduler without the package, say)
             raise GradingFailed(f"the cluster could not run it ({named_error(error)})") from None
-        if not isinstance(text, str):
-            raise TypeError(f"a worker sent back a {type(text).__name__}, not JSON text")
-        answer = json.loads(text)
-        if "failed" in answer:
-            raise GradingFailed(str(answer["failed"]))
-        plain.set_result(answer["outcome"])
+        plain.set_result(outcome_of(text))
     except Exception as error:  # noqa: BLE001 - each ends as its submission's failure
         plain.set_exception(error)
     return plain
+
+
+def outcome_of(text) -> dict:
+    """grade_submission's data from what a worker sent back (clusterworker.grade_task's JSON text); its failure
+    raised as GradingFailed, and what stopped its grading as GraderError, as the local pool gives it."""
+    if not isinstance(text, str):
+        raise TypeError(f"a worker sent back a {type(text).__name__}, not JSON text")
+    answer = json.loads(text)
+    if "failed" in answer:
+        raise GradingFailed(str(answer["failed"]))
+    if "error" in answer:
+        raise GraderError(str(answer["error"]))
+    return answer["outcome"]

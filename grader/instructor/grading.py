@@ -35,6 +35,7 @@ from grader.engine.pool import WorkerDied, in_workers
 from grader.engine.sandbox import GradingFailed, Sandboxed, lesson_gradebook
 from grader.engine.scores import test_ids
 from grader.engine.submission import BadInput, read_limited
+from grader.engine.untrusted import shown
 from grader.instructor.collect import REJECTED, Rejection, read_rejections, standing
 
 STATE = "graded.json"  # under .grading/: what each submission looked like when it was graded
@@ -42,6 +43,7 @@ SECRET = "submission_secret.txt"  # beside an exchange hand-in (nbgrader writes 
 SECRET_LIMIT = 1024
 TIMESTAMP_LIMIT = 100  # characters a timestamp.txt may hold
 CREATE_ATTEMPTS = 3  # tries at creating a student's rows, when another run into the same database races it
+DETAIL_SHOWN = 2000  # characters of a status's detail the log shows (the gradebook keeps it whole)
 
 
 @dataclass
@@ -69,6 +71,8 @@ class GradeLog:
     seconds: float = 0.0
 
     def render(self) -> str:
+        """The log as text; every name and detail escaped (untrusted.shown), so none can start a line or move the
+        cursor."""
         lines = [
             f"Graded {len(self.graded)} submission(s) in {self.seconds:.1f} s; "
             f"{len(self.unchanged)} unchanged since last graded (use --force to grade them again)."
@@ -76,17 +80,24 @@ class GradeLog:
         problems = [g for g in self.graded if g[3] != status_.GRADED]
         if problems:
             lines.append(f"{len(problems)} with a problem (flagged in the gradebook):")
-            lines += [f"  {student} / {lesson}: {status} ({detail})" for student, lesson, _, status, detail in problems]
+            lines += [
+                f"  {shown(student)} / {shown(lesson)}: {shown(status)} ({shown(detail, DETAIL_SHOWN)})"
+                for student, lesson, _, status, detail in problems
+            ]
         if self.failed:
             lines.append(f"Could not grade {len(self.failed)}:")
-            lines += [f"  {student} / {lesson}: {reason}" for student, lesson, reason in self.failed]
+            lines += [
+                f"  {shown(student)} / {shown(lesson)}: {shown(reason, DETAIL_SHOWN)}"
+                for student, lesson, reason in self.failed
+            ]
         if self.rejected:
             lines.append(
                 f"{len(self.rejected)} hand-in(s) could not be read, so were not graded "
                 f"(listed in .grading/{REJECTED}; the feedback, export and report show each):"
             )
             lines += [
-                f"  {r.student or '(no student id)'} / {r.lesson or '(no lesson known)'}: {r.file}: {r.detail}"
+                f"  {shown(r.student or '(no student id)')} / {shown(r.lesson or '(no lesson known)')}: "
+                f"{shown(r.file)}: {shown(r.detail, DETAIL_SHOWN)}"
                 + ("; an earlier hand-in of the lesson is graded" if earlier else "")
                 for r, earlier in sorted(self.rejected, key=lambda pair: (pair[0].student, pair[0].lesson))
             ]
@@ -385,8 +396,12 @@ def _grade_jobs(course, todo, log, gradebook, run, timeout, memory, progress) ->
             continue
         except WorkerDied as error:  # scored 0 and flagged, and graded again by the next run
             outcome, digest = Outcome(None, status_.GRADER_DIED, f"{error}; the next `grade` tries again"), None
-        except Exception as error:  # what a worker sent back could not be read
-            outcome = Outcome(None, status_.INVALID, f"grading stopped ({named_error(error)})")
+        except Exception as error:  # anything else the worker ended with (pool.GraderError), or could not send back
+            outcome = Outcome(None, status_.GRADER_ERROR, f"grading stopped ({named_error(error)})")
+        # The instructor's own Ctrl-C is no job's: a KeyboardInterrupt here is never a worker's (pool.plain), so it
+        # stops the batch. A grader error is flagged, and graded again by the next run.
+        if status_.GRADER_ERROR in outcome.status.split(", "):
+            outcome.detail, digest = f"{outcome.detail}; the next `grade` tries again", None
         _finish(course, job, outcome, digest, log, gradebook)
 
 

@@ -551,6 +551,24 @@ def naive_normalize(scores):
     raise ValueError("bad input\\n  likely mistake: {FORGED_MISCONCEPTION}\\n  hint: none")
 """
 
+# ----------------------------------------------------------------- issue 40, seams 1 and 7: one student stops the
+# whole class; forged lines in grade's output
+# The module whose import runs NumPy's f2py command line on the grading process's own arguments, which exits
+# (SystemExit): a grader that imports a module by a name the kernel sends stops there.
+EXITS_ON_IMPORT = "numpy.f2py.__main__"
+MODULE_EXITS = f"""
+import types
+
+naive_normalize = types.ModuleType({EXITS_ON_IMPORT!r})
+"""
+# File names beside the notebook: a newline and a forged line of grade's log, ANSI escapes (erase the line, go
+# up one), a bidi override (U+202E: "photo<RLO>gnp.py" shows as "photoyp.png"). Ending in .py, each is named.
+FORGED_LINE = "  mallory / 01_naive_division: graded (forged)"
+FORGED_NAMES = (
+    (f"notes\n{FORGED_LINE}\x1b[2K\x1b[1A.py", b"# a note\n"),
+    ("photo\u202egnp.py", b"# a photo\n"),
+)
+
 
 KINDS = [
     Kind(
@@ -969,6 +987,22 @@ KINDS = [
         lambda: notebook({NAIVE: FORGED_MISTAKE}),
         status.GRADED,
         DISTRIBUTION_ONLY,
+    ),
+    # issue 40, seams 1 and 7: one student stops the whole class; forged lines in grade's output
+    Kind(
+        "module_exits",
+        f"a graded function bound to a module named {EXITS_ON_IMPORT} (importing it runs f2py, which exits)",
+        lambda: notebook({NAIVE: MODULE_EXITS}),
+        status.GRADED,
+        DISTRIBUTION_ONLY,
+    ),
+    Kind(
+        "forged_file_names",
+        "files beside it named with a newline and a forged log line, ANSI escapes, a bidi override; answers right",
+        notebook,
+        status.SUSPICIOUS,
+        FULL,
+        beside=FORGED_NAMES,
     ),
 ]
 SIZES = ("returns_8mb_string", "exception_name_4mb", "forged_mistake")

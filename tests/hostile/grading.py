@@ -134,6 +134,8 @@ def build_corpus(folder, service_port: int = 0, skip=()):
 
 
 def grade(root: Path, log: Path) -> None:
+    """`grade` of the course at `root`: its exit status, output and errors in `log`, its output alone beside it
+    (grade-stdout.txt for grade.txt)."""
     done = subprocess.run(
         [
             sys.executable,
@@ -153,6 +155,7 @@ def grade(root: Path, log: Path) -> None:
         timeout=1200,
     )
     log.write_text(f"{done.returncode}\n{done.stdout}\n{done.stderr}")
+    log.with_name(f"{log.stem}-stdout.txt").write_text(done.stdout)
 
 
 OUTPUTS = {"feedback": "feedback", "export": "exports", "report": "report.html"}  # command -> what it writes

@@ -23,6 +23,7 @@ from grader.instructor.report import misconception_counts
 from grader.instructor.results import class_results
 from grader.learner.predictions import is_prediction
 from tests.hostile import (
+    FORGED_LINE,
     FORGED_MISCONCEPTION,
     FULL,
     KINDS,
@@ -191,6 +192,17 @@ def test_the_collect_log_escapes_names(corpus):
     forged = [line for line in output.splitlines() if line.startswith("  mallory / ")]
     assert not forged, f"a line forged by a file name: {forged}"
     assert [line for line in output.splitlines() if "forger_x" in line and "mallory_01.ipynb" in line], output
+
+
+def test_the_grade_log_escapes_names(corpus):
+    """forged_file_names hands in files whose names hold a newline and a forged line, ANSI escapes and a bidi
+    override: grade's log shows each escaped, as collect's does."""
+    folder, _ = corpus
+    printed = (folder / "grade-stdout.txt").read_text()
+    assert [c for c in printed if not c.isprintable() and c != "\n"] == [], "a raw control character in grade's log"
+    forged = [line for line in (folder / "grade.txt").read_text().splitlines() if line.startswith(FORGED_LINE)]
+    assert not forged, f"a line forged by a file name: {forged}"
+    assert [line for line in printed.splitlines() if line.startswith("  forged_file_names / ") and "\\x1b[2K" in line]
 
 
 def test_an_absolute_path_names_no_student(corpus):

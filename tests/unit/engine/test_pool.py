@@ -1,15 +1,18 @@
 """The worker pool (grader.engine.pool): it starts the next call before its caller has dealt with one that ended (a
 worker never waits for the instructor's process to record a result); a worker killed while its result leaves it
-never hangs the batch; errors come back with their traceback."""
+never hangs the batch; errors come back with their traceback, and what is not an Exception (SystemExit,
+KeyboardInterrupt, GeneratorExit) never reaches the caller as it is."""
 
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import Future
 
 from grader.engine import pool
 from tests.support import COURSE
@@ -119,3 +122,52 @@ def test_an_error_in_a_worker_comes_back_with_its_traceback_and_an_outcome_pickl
     assert isinstance(returned.exception(), RuntimeError) and "could not send back" in str(returned.exception())
     [(_, unread)] = pool.in_workers(fails_oddly, [()], jobs=1)  # the batch goes on: an error of that call
     assert isinstance(unread.exception(), RuntimeError) and "could not be read back" in str(unread.exception())
+
+
+STOPPING = {"SystemExit": SystemExit, "KeyboardInterrupt": KeyboardInterrupt, "GeneratorExit": GeneratorExit}
+
+
+def stops(name: str) -> None:
+    raise STOPPING[name]("raised in the worker")
+
+
+def fails_as_a_class_named(module: str) -> None:
+    """An error of a class that names `module`, as the bridge rebuilds a learner's error from what the kernel says."""
+    raise type("Refused", (ValueError,), {"__module__": module})("a class named as the kernel said")
+
+
+def test_what_is_not_an_exception_comes_back_as_a_grader_error_that_names_it():
+    """A SystemExit that came back as it was ended the instructor's `grade` with exit status 0, and a worker's
+    KeyboardInterrupt could not be told from the instructor's Ctrl-C."""
+    calls = [(name,) for name in STOPPING]
+    ended = dict(pool.in_workers(stops, calls, jobs=2))
+    for index, (name,) in enumerate(calls):
+        error = ended[index].exception()
+        assert isinstance(error, Exception) and str(error) == f"{name}: raised in the worker", repr(error)
+        assert type(error) is pool.GraderError
+        assert isinstance(error.__cause__, pool.RemoteTraceback) and "in stops" in str(error.__cause__)
+
+
+def test_an_error_is_never_sent_back_by_importing_the_module_its_class_names():
+    """pickle names a class by its module, which it imports to check: numpy.f2py.__main__ runs f2py, which exits."""
+    [(_, ended)] = pool.in_workers(fails_as_a_class_named, [("numpy.f2py.__main__",)], jobs=1)
+    error = ended.exception()
+    assert isinstance(error, Exception) and str(error) == "Refused: a class named as the kernel said", repr(error)
+    assert type(error) is pool.GraderError
+
+
+def test_read_back_hands_the_caller_no_systemexit_or_keyboardinterrupt(tmp_path):
+    interrupted: Future = Future()  # as the pool itself holds a call whose worker was interrupted
+    interrupted.set_exception(KeyboardInterrupt())
+    error = pool.read_back(interrupted).exception()
+    assert isinstance(error, Exception) and str(error) == "KeyboardInterrupt", repr(error)
+    written = tmp_path / "outcome"
+    written.write_bytes(pickle.dumps(("error", SystemExit(3), "Traceback: ...")))
+    spilled: Future = Future()
+    spilled.set_result(str(written))
+    error = pool.read_back(spilled).exception()
+    assert isinstance(error, Exception) and str(error) == "SystemExit: 3" and not written.exists(), repr(error)
+    assert type(error) is pool.GraderError
+    broken: Future = Future()  # the pool's own errors stay as they are
+    broken.set_exception(pool.WorkerDied("died twice"))
+    assert type(pool.read_back(broken).exception()) is pool.WorkerDied

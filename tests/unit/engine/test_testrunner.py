@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import sys
 import time
 
 import hypothesis.extra.numpy as hnp
@@ -513,3 +514,51 @@ def test_a_kernel_client_retries_a_refused_connection_soon_and_refuses_a_flood()
     finally:
         socket.close()
         client.context.term()
+
+
+# The module whose import runs NumPy's f2py command line, which exits (SystemExit): the bridge imported a module
+# by the name the kernel gave it, and a class's module by the name an error or a warning gave.
+EXITS_ON_IMPORT = "numpy.f2py.__main__"
+NAMES_MODULES = f"""
+import math as maths
+import os
+import types
+
+import numpy.linalg as linalg
+
+exits = types.ModuleType({EXITS_ON_IMPORT!r})
+"""
+
+
+def test_a_module_the_kernel_names_is_the_graders_own_copy_or_a_stand_in_and_never_imported():
+    from tests.support import run_apart
+
+    found = run_apart(_with_kernel, lambda fns: fns, NAMES_MODULES, ["maths", "os", "exits", "linalg"])
+    assert found["maths"] is __import__("math") and found["linalg"] is np.linalg  # safe, and already imported here
+    assert isinstance(found["exits"], bridge.Opaque) and repr(found["exits"]) == f"<module {EXITS_ON_IMPORT}>"
+    assert isinstance(found["os"], bridge.Opaque)  # not a safe module: not this process's own
+    with pytest.raises(TypeError, match="'module' object is not callable"):
+        found["exits"]()
+    assert EXITS_ON_IMPORT not in sys.modules
+
+
+def test_an_error_or_warning_class_is_never_looked_up_by_importing_the_module_it_names():
+    rest = [["builtins", "ValueError", "ValueError"], ["builtins", "Exception", "Exception"]]
+    error = bridge.rebuilt_error({"classes": [[EXITS_ON_IMPORT, "Refused", "Refused"], *rest], "message": "no"})
+    assert isinstance(error, ValueError) and type(error).__module__ == EXITS_ON_IMPORT and str(error) == "no"
+    category = bridge.rebuilt_class(
+        ((EXITS_ON_IMPORT, "Slow", "Slow"), ("builtins", "UserWarning", "UserWarning")), Warning
+    )
+    assert issubclass(category, UserWarning) and category.__name__ == "Slow"
+    assert EXITS_ON_IMPORT not in sys.modules
+
+
+def test_a_random_generator_crosses_only_with_a_bit_generator_of_numpy_and_calls_nothing_else():
+    """A state named its bit generator, and the grading side called whatever np.random held by that name: seed
+    (the grading process's own global random state), test (NumPy's tests, run by pytest)."""
+    np.random.seed(5)
+    expected = np.random.random()
+    np.random.seed(5)
+    with pytest.raises(KeyError):
+        CODEC.read(["rng", {"bit_generator": "seed", "state": {}}])
+    assert np.random.random() == expected  # never reseeded
