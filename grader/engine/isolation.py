@@ -79,9 +79,19 @@ def _mount(source, target: str, fstype, flags: int, data=None) -> None:
 
 
 def kept_paths() -> list[str]:
-    """What the kernel may read: the system, Python, the virtual environment and the package's learner part."""
+    """What the kernel may read: the system, Python, the virtual environment and the package's learner part;
+    of a kept link (a virtual environment that links to another folder, say), its target too, unless that is
+    inside a kept folder already (/lib -> usr/lib)."""
     paths = [p for p in SYSTEM if os.path.lexists(p)] + [sys.base_prefix, sys.prefix] + learner_part()
-    return list(dict.fromkeys(os.path.abspath(p) for p in paths))
+    kept = list(dict.fromkeys(os.path.abspath(p) for p in paths))
+    folders = [path for path in kept if not os.path.islink(path)]
+    targets = [os.path.realpath(path) for path in kept if os.path.islink(path)]
+    outside = [target for target in targets if not any(_inside(target, folder) for folder in folders)]
+    return list(dict.fromkeys(kept + outside))
+
+
+def _inside(path: str, folder: str) -> bool:
+    return os.path.commonpath([path, folder]) == folder
 
 
 def learner_part() -> list[str]:

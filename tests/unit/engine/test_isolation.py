@@ -160,3 +160,17 @@ def test_the_probe_does_see_everything_without_isolation(tmp_path):
     assert set(seen["package"]) >= {"__init__.py", "learner", *OTHER_ROOMS}
     assert all(tried == {"list": "done", "read": "done"} for tried in seen["rooms"].values()), seen["rooms"]
     assert set(seen["imports"].values()) == {"done"}, seen["imports"]
+
+
+def test_a_kept_link_keeps_its_target_too(tmp_path, monkeypatch):
+    """A virtual environment that is a link to another folder (a git worktree's, say): the kernel needs what
+    the link points to, or it has no Python at all."""
+    link = tmp_path / "venv"
+    link.symlink_to(os.path.realpath(sys.prefix), target_is_directory=True)
+    monkeypatch.setattr(sys, "prefix", str(link))
+    kept = isolation.kept_paths()
+    assert str(link) in kept and os.path.realpath(sys.base_prefix) in [os.path.realpath(p) for p in kept]
+    assert os.path.realpath(link) in kept or any(
+        os.path.commonpath([os.path.realpath(link), folder]) == folder for folder in kept if not os.path.islink(folder)
+    )
+    assert "/usr/lib" not in kept  # /lib -> usr/lib is inside /usr, kept already
