@@ -398,6 +398,34 @@ def test_the_sockets_folder_taken_back_from_the_kernel_is_refused_if_it_holds_a_
     assert (seen.st_uid, oct(seen.st_mode & 0o7777)) == (0, "0o644")
 
 
+def test_root_makes_no_channel_folder_in_a_folder_another_user_made_first(tmp_path, monkeypatch):
+    """The channel folders' own folder is on /dev/shm, where anyone may make it first (and then write in it)."""
+    planted = tmp_path / "softmax-kernels"
+    planted.mkdir(mode=0o777)
+    os.chmod(planted, 0o777)
+    monkeypatch.setattr(isolation, "CHANNELS", str(planted))
+    with pytest.raises(isolation.IsolationError, match="not a folder of this user's alone"):
+        isolation.channel_folder()
+    assert os.listdir(planted) == []
+
+
+def test_the_bridge_will_not_listen_in_a_folder_others_can_write(tmp_path):
+    """Its socket's owner and mode are set by path: in a folder another user can write, a link could be there."""
+    from types import SimpleNamespace
+
+    from grader.engine import bridge
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o777)
+    client = SimpleNamespace(km=SimpleNamespace(channel_folder=str(shared), kernel_uid=isolation.UID_BASE), kc=None)
+    session = bridge.KernelSession(client, time.monotonic() + 30)
+    with pytest.raises(bridge.BridgeError, match="would not listen"):
+        session.describe(["x"])
+    session.close()
+    assert os.listdir(shared) == []
+
+
 # ----------------------------------------------------------------- processes
 
 
