@@ -346,7 +346,7 @@ class KernelSession:
         if self._serving is not None:  # a serve loop whose channel broke: let it end first
             await self._finish()
         if self._listener is None:
-            self._listen(getattr(self.client.km, "channel_folder", None))
+            self._listen(getattr(self.client.km, "channel_folder", None), getattr(self.client.km, "kernel_uid", None))
         assert self._listener is not None
         token = secrets.token_hex(16)
         self._serving = kc.execute(
@@ -376,19 +376,25 @@ class KernelSession:
         finally:
             await _cancelled(reply)
 
-    def _listen(self, folder: str | None) -> None:
-        if folder is None:
-            folder = self._own_folder = tempfile.mkdtemp(prefix="softmax-bridge-")
+    def _listen(self, folder: str | None, group: int | None) -> None:
+        """Listen on a socket in `folder`, an isolated kernel's channel folder, that its `group` may connect to;
+        else in a private folder. The socket's owner and mode are set by path, which is safe only in a folder
+        that no one else can write (no link can take the socket's place): any other folder is refused."""
+        if folder is None or group is None:
+            folder, group = tempfile.mkdtemp(prefix="softmax-bridge-"), None
+            self._own_folder = folder
+        owner = os.stat(folder)
+        if owner.st_uid != os.geteuid() or owner.st_mode & 0o022:
+            raise BridgeError("the grader would not listen in a folder that others can write")
         self._address = os.path.join(folder, "bridge")
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._address)
         listener = socket.socket(socket.AF_UNIX)
         listener.setblocking(False)
         listener.bind(self._address)
-        owner = os.stat(folder)
-        if os.geteuid() == 0 and owner.st_uid != 0:  # an isolated kernel's folder: its user may connect
-            os.chown(self._address, owner.st_uid, owner.st_gid)
-        os.chmod(self._address, 0o600)
+        if group is not None:
+            os.chown(self._address, -1, group)
+        os.chmod(self._address, 0o600 if group is None else 0o660)
         listener.listen(8)
         self._listener = listener
 

@@ -13,9 +13,15 @@ mount, network, IPC and host-name namespaces:
   kernels. What the kernel's process had imported before it was forked (the warm kernel's
   start-up: grader.engine.warmkernel, isolation, status) stays in its memory, nothing more.
   `/proc` is mounted for its own PID namespace, so it lists only the kernel's processes.
+- Its `/dev` is its own: the harmless character devices (null, zero, full, random, urandom), the
+  usual links, its own `/dev/shm` and a terminal file system of its own with PTYS terminals at
+  most: none of the machine's devices, and no terminal taken from the machine's pool.
 - Its network is its own loopback and nothing else: no service of the machine and no other
   kernel can be reached, and it sees no one's sockets. Its channels to the grader are Unix
-  sockets in a folder of its own (channel_folder), which appears at the same path inside.
+  sockets in a channel folder (channel_folder), which appears at the same path inside: root's,
+  which the kernel enters but never writes, so that no path root acts on there can be a link the
+  kernel planted. The kernel binds its own sockets in the folder's IPC sub-folder, which is
+  taken back (take_back) once they are bound, before any learner code runs.
 - Its System V objects live in its IPC namespace and every process it starts lives in its PID
   namespace: all of them end when the kernel does.
 - A control group of its own (Group) caps the memory of the whole kernel (shared mappings,
@@ -31,8 +37,10 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import json
 import os
 import socket
+import stat
 import struct
 import sys
 import tempfile
@@ -43,13 +51,23 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 1 << 14, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 1
-SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/dev")
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc")
+DEVICES = ("null", "zero", "full", "random", "urandom")  # of the machine's /dev, all that a kernel gets
+DEVICE_LINKS = {
+    "fd": "/proc/self/fd",
+    "stdin": "/proc/self/fd/0",
+    "stdout": "/proc/self/fd/1",
+    "stderr": "/proc/self/fd/2",
+    "ptmx": "pts/ptmx",
+}
+PTYS = 8  # the terminals a kernel may hold at once, in a devpts of its own (a `!` shell command takes one)
 NEW_ROOT = "/tmp/softmax-kernel-root"  # made inside a tmpfs that covers /tmp in the kernel's namespace only
 HOME = "/tmp/kernel"  # the kernel's directory, as seen from inside
-# The kernels' channel folders: on a tmpfs when there is one, so that what a kernel writes there is
-# memory of its control group (bounded), not disk.
+# The kernels' channel folders (see channel_folder): on a tmpfs when there is one, memory rather than disk.
 CHANNELS = os.path.join("/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir(), "softmax-kernels")
 USERS = os.path.join(tempfile.gettempdir(), "softmax-kernel-users")  # a lock file per user id in use
+IPC = "ipc"  # in a channel folder: the sub-folder where the kernel binds its ZMQ sockets
+CONNECTION_FILE = "kernel.json"  # in a channel folder: the kernel's connection file
 UID_BASE, UID_COUNT = 100000, 65536
 PROCESSES = 64 + (os.cpu_count() or 1)  # the learner's 64, and room for the kernel's threads (OpenBLAS: one per core)
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # grader/
@@ -79,9 +97,19 @@ def _mount(source, target: str, fstype, flags: int, data=None) -> None:
 
 
 def kept_paths() -> list[str]:
-    """What the kernel may read: the system, Python, the virtual environment and the package's learner part."""
+    """What the kernel may read: the system, Python, the virtual environment and the package's learner part;
+    of a kept link (a virtual environment that links to another folder, say), its target too, unless that is
+    inside a kept folder already (/lib -> usr/lib)."""
     paths = [p for p in SYSTEM if os.path.lexists(p)] + [sys.base_prefix, sys.prefix] + learner_part()
-    return list(dict.fromkeys(os.path.abspath(p) for p in paths))
+    kept = list(dict.fromkeys(os.path.abspath(p) for p in paths))
+    folders = [path for path in kept if not os.path.islink(path)]
+    targets = [os.path.realpath(path) for path in kept if os.path.islink(path)]
+    outside = [target for target in targets if not any(_inside(target, folder) for folder in folders)]
+    return list(dict.fromkeys(kept + outside))
+
+
+def _inside(path: str, folder: str) -> bool:
+    return os.path.commonpath([path, folder]) == folder
 
 
 def learner_part() -> list[str]:
@@ -160,8 +188,7 @@ def enter_own_tree(uid: int, channels: str) -> None:
         _mount(None, NEW_ROOT + folder, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     for path in sorted(handles):  # the learner part, back in place
         _bind_read_only(handles[path], path)
-    if os.path.isdir(NEW_ROOT + "/dev/shm"):
-        _mount("tmpfs", NEW_ROOT + "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m")
+    _own_dev()
     os.makedirs(NEW_ROOT + "/proc", exist_ok=True)
     _mount("proc", NEW_ROOT + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY)
     os.makedirs(NEW_ROOT + os.path.dirname(channels), 0o711, exist_ok=True)
@@ -193,8 +220,27 @@ def _bind_read_only(handle: int, path: str) -> None:
     if os.path.isdir(f"/proc/self/fd/{handle}"):
         os.makedirs(inside, exist_ok=True)
     _mount(f"/proc/self/fd/{handle}", inside, None, MS_BIND | MS_REC)
-    _mount(None, inside, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | (0 if path == "/dev" else MS_NODEV))
+    _mount(None, inside, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     os.close(handle)
+
+
+def _own_dev() -> None:
+    """The new root's /dev: a read-only tmpfs holding DEVICES (made with the machine's device numbers), the
+    DEVICE_LINKS, a devpts instance of its own with PTYS terminals at most, and a /dev/shm tmpfs of its own."""
+    dev = NEW_ROOT + "/dev"
+    os.makedirs(dev, exist_ok=True)
+    _mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k")
+    for name in DEVICES:
+        device = os.stat(os.path.join("/dev", name)).st_rdev
+        os.mknod(os.path.join(dev, name), stat.S_IFCHR | 0o666, device)
+        os.chmod(os.path.join(dev, name), 0o666)  # mknod's mode is masked by the umask
+    for name, target in DEVICE_LINKS.items():
+        os.symlink(target, os.path.join(dev, name))
+    os.mkdir(dev + "/pts", 0o755)
+    os.mkdir(dev + "/shm", 0o755)
+    _mount("devpts", dev + "/pts", "devpts", MS_NOSUID | MS_NOEXEC, f"newinstance,ptmxmode=0666,mode=0620,max={PTYS}")
+    _mount("tmpfs", dev + "/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m")
+    _mount(None, dev, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC)
 
 
 def _loopback_up() -> None:
@@ -209,16 +255,58 @@ def _loopback_up() -> None:
 
 
 def channel_folder() -> str:
-    """A new folder for one kernel's channels and connection file, reachable only by root until hand_over."""
+    """A new folder for one kernel's channels: root's (mode 0711) for good, so that the kernel can never
+    replace what is in it, with an empty IPC sub-folder that only root may use until hand_over."""
     os.makedirs(CHANNELS, 0o711, exist_ok=True)
-    return tempfile.mkdtemp(dir=CHANNELS)
+    top = os.lstat(CHANNELS)  # on /dev/shm, where anyone could have made it first
+    if not stat.S_ISDIR(top.st_mode) or top.st_uid != os.geteuid() or top.st_mode & 0o022:
+        raise IsolationError(errno.EPERM, f"{CHANNELS} is not a folder of this user's alone")
+    folder = tempfile.mkdtemp(dir=CHANNELS)
+    os.chmod(folder, 0o711)
+    os.mkdir(os.path.join(folder, IPC), 0o700)
+    return folder
 
 
 def hand_over(folder: str, uid: int) -> None:
-    """Give the kernel's user its channel folder (mode 0700) and what the grader wrote in it."""
-    for name in os.listdir(folder):
-        os.chown(os.path.join(folder, name), uid, uid, follow_symlinks=False)
-    os.chown(folder, uid, uid)
+    """Before the kernel runs: give its user the IPC sub-folder, and let it read (as its group) the files
+    the grading side wrote in the folder (its connection file), which stay root's."""
+    for entry in os.scandir(folder):
+        if entry.name == IPC:
+            os.chown(entry.path, uid, uid)
+        elif entry.is_file(follow_symlinks=False):
+            os.chown(entry.path, 0, uid)
+            os.chmod(entry.path, 0o640)
+
+
+def socket_names(folder: str) -> set[str]:
+    """The names of the sockets the kernel will bind in the IPC sub-folder, read from the connection file
+    (root's, written by the grading side before hand_over)."""
+    with open(os.path.join(folder, CONNECTION_FILE)) as file:
+        info = json.load(file)
+    if info.get("transport") != "ipc" or os.path.dirname(info["ip"]) != os.path.join(folder, IPC):
+        raise IsolationError(errno.EINVAL, "the connection file does not name sockets in the IPC sub-folder")
+    ports = [info[f"{channel}_port"] for channel in ("shell", "iopub", "stdin", "control", "hb")]
+    return {os.path.basename(f"{info['ip']}-{port}") for port in ports}
+
+
+def bound(folder: str, names: set[str]) -> bool:
+    """Whether each of `names` is in the IPC sub-folder."""
+    return all(os.path.lexists(os.path.join(folder, IPC, name)) for name in names)
+
+
+def take_back(folder: str, uid: int) -> None:
+    """Once the kernel has bound its sockets, before it runs any learner code: make the IPC sub-folder root's
+    (readable by the kernel's group), so that the grading side's connections there, which follow links, can
+    never be turned to another socket; refuse it if it holds anything but sockets."""
+    handle = os.open(os.path.join(folder, IPC), os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        os.fchown(handle, 0, uid)
+        os.fchmod(handle, 0o750)
+        for entry in os.scandir(handle):
+            if not stat.S_ISSOCK(entry.stat(follow_symlinks=False).st_mode):
+                raise IsolationError(errno.EPERM, f"the kernel's channels hold {entry.name!r}, which is not a socket")
+    finally:
+        os.close(handle)
 
 
 # ----------------------------------------------------------------- user ids

@@ -11,11 +11,12 @@ grading worker of a batch, over a Unix socket, and ends when the process that st
 
 An isolated kernel (grading as root, see grader.engine.isolation) gets a keeper: a process forked
 for it that stays outside its namespaces. The keeper gives the kernel a user, a channel
-folder and a control group, forks it as pid 1 of its own PID namespace, and holds the
-grading side's connection for the kernel's life. When the kernel ends, its group runs out of
-memory, or the grading side goes away (even killed), the keeper kills every process of the
-kernel, removes its group, folder and connection file, gives back its user id, and says why
-the kernel stopped.
+folder and a control group, forks it as pid 1 of its own PID namespace, takes back the folder
+where the kernel binds its sockets once they are bound (before the grading side connects, so
+before any learner code runs), and holds the grading side's connection for the kernel's life.
+When the kernel ends, its group runs out of memory, or the grading side goes away (even
+killed), the keeper kills every process of the kernel, removes its group, folder and
+connection file, gives back its user id, and says why the kernel stopped.
 """
 
 from __future__ import annotations
@@ -168,8 +169,9 @@ def _keep(connection: socket.socket, stream, memory: int) -> None:
     """In the process forked for one isolated kernel: start it, watch it, and clean up after it.
 
     The exchange with the grading side: it asked {"isolate", "memory"}, gets {"folder"} (where
-    to write the connection file), sends {"argv", "env", "cwd"}, gets {"pid"}; when the kernel
-    has ended and nothing of it is left, {"returncode", "reason"} (or {"error"})."""
+    to write the connection file), sends {"argv", "env", "cwd"}, gets {"pid", "uid"} once the
+    kernel's sockets are bound and taken back; when the kernel has ended and nothing of it is left,
+    {"returncode", "reason"} (or {"error"})."""
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, _stop)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -185,13 +187,16 @@ def _keep(connection: socket.socket, stream, memory: int) -> None:
             user = isolation.take_uid()
             group = isolation.Group(f"softmax-kernel-{user.uid}", memory * 2**20)
             request = {**json.loads(stream.readline()), "memory": memory}
+            sockets = isolation.socket_names(folder)
             isolation.hand_over(folder, user.uid)
             isolation.own_pid_namespace()
             pid = os.fork()
             if pid == 0:
                 _start_isolated(request, user, folder, group, (stream, connection))
             kernel = os.pidfd_open(pid)
-            _send(stream, {"pid": pid})
+            _await_sockets(folder, sockets, kernel)
+            isolation.take_back(folder, user.uid)
+            _send(stream, {"pid": pid, "uid": user.uid})
             _watch(connection, kernel, group.watch(), group)
         finally:  # the folder (it holds the key) first, the user id last (once no process of it is left)
             if pid:
@@ -223,6 +228,17 @@ def _start_isolated(request: dict, user: isolation.UserId, folder: str, group: i
     except BaseException:
         os._exit(1)
     _become_kernel(request, user.uid, folder)
+
+
+def _await_sockets(folder: str, sockets: set[str], kernel: int, timeout: float = 60) -> None:
+    """Until the kernel has bound its `sockets` (in its channel folder's IPC sub-folder), or has ended
+    (`kernel`, its pidfd, is readable), or `timeout` seconds have passed."""
+    poller = select.poll()
+    poller.register(kernel, select.POLLIN)
+    deadline = time.monotonic() + timeout
+    while not isolation.bound(folder, sockets) and time.monotonic() < deadline:
+        if poller.poll(5):
+            return
 
 
 def _stop(*_) -> None:
@@ -328,17 +344,20 @@ class Keeper:
         """Ask for a keeper, for a kernel whose control group may use `memory` megabytes."""
         self.connection = _zygote()
         self.buffer = b""
+        self.uid: int | None = None  # the kernel's user (and group) id, once it is launched
         self.connection.sendall(json.dumps({"isolate": True, "memory": memory}).encode() + b"\n")
-        self.folder = self._answer()["folder"]
+        self.folder = self._answer("folder")["folder"]
 
     def launch(self, argv: list[str], env: dict, cwd: str) -> int:
-        """Start the kernel (its connection file is in `folder` by now); return its pid."""
+        """Start the kernel (its connection file is in `folder` by now); return its pid once its sockets are bound."""
         self.connection.sendall(json.dumps({"argv": argv, "env": env, "cwd": cwd}).encode() + b"\n")
-        return self._answer()["pid"]
+        answer = self._answer("pid", timeout=120)  # the kernel's start-up, and the keeper's 60 s wait for it
+        self.uid = answer["uid"]
+        return answer["pid"]
 
-    def _answer(self) -> dict:
-        answer = self.receive(timeout=60)  # a keeper answers in milliseconds; a minute is a machine in trouble
-        if not answer or "error" in answer:
+    def _answer(self, key: str, timeout: float = 60) -> dict:
+        answer = self.receive(timeout)  # a keeper answers in milliseconds; a minute is a machine in trouble
+        if not answer or key not in answer:
             self.connection.close()
             why = "its keeper did not answer" if answer is None else answer.get("error", "its keeper ended")
             raise RuntimeError(f"the kernel could not be isolated: {why}")
@@ -464,16 +483,17 @@ def _running(pid: int) -> bool:
 class ForkedProvisioner(LocalProvisioner):
     """Launch an ipykernel by forking the zygote; any other kernel command starts as usual.
 
-    An isolated kernel talks over Unix sockets (ZMQ's ipc transport) in the channel folder its
-    keeper made, where the connection file is written too: no channel is a TCP port (the one TCP
-    socket it has, ipykernel's pipe for the output of forked processes, is on its own loopback)."""
+    An isolated kernel talks over Unix sockets (ZMQ's ipc transport) in the IPC sub-folder of the
+    channel folder its keeper made, where the connection file is written too: no channel is a TCP
+    port (the one TCP socket it has, ipykernel's pipe for the output of forked processes, is on its
+    own loopback)."""
 
     keeper: Keeper | None = None
 
     async def pre_launch(self, **kwargs):
         km = self.parent
         if km is not None:
-            km.channel_folder = None
+            km.channel_folder = km.kernel_uid = None
         if (
             km is not None
             and bool(getattr(km, "isolate", False))
@@ -483,8 +503,8 @@ class ForkedProvisioner(LocalProvisioner):
         ):
             self.keeper = Keeper(km.memory)
             km.transport, km.cache_ports = "ipc", False
-            km.ip = os.path.join(self.keeper.folder, "kernel")
-            km.connection_file = os.path.join(self.keeper.folder, "kernel.json")
+            km.ip = os.path.join(self.keeper.folder, isolation.IPC, "kernel")
+            km.connection_file = os.path.join(self.keeper.folder, isolation.CONNECTION_FILE)
             km.channel_folder = self.keeper.folder
         return await super().pre_launch(**kwargs)
 
@@ -497,6 +517,7 @@ class ForkedProvisioner(LocalProvisioner):
         assert km is not None, "a ForkedKernelManager makes its provisioner with itself as parent"
         if self.keeper is not None:
             process = ForkedProcess(self.keeper.launch(cmd[3:], env, cwd), self.keeper)
+            km.kernel_uid = self.keeper.uid
             self.keeper = None
         else:
             process = ForkedProcess(fork_kernel(cmd[3:], env, cwd, km.memory))
@@ -535,7 +556,8 @@ class ForkedKernelManager(AsyncKernelManager):
         "else each of its processes' data limit.",
     ).tag(config=True)
     kernel_process: ForkedProcess | None = None  # the last kernel started, kept after it ended
-    channel_folder: str | None = None  # an isolated kernel's own folder (its channels; the grading bridge's socket)
+    channel_folder: str | None = None  # an isolated kernel's channel folder (root's: the bridge's socket goes there)
+    kernel_uid: int | None = None  # an isolated kernel's user and group id (the bridge's socket is for its group)
 
     @property
     def stop_reason(self) -> str | None:

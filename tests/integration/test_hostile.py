@@ -10,6 +10,7 @@ kernel may outlive the batch, and the README's table must match.
 from __future__ import annotations
 
 import html
+import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,6 +30,7 @@ from tests.hostile import (
     KINDS,
     LESSON,
     NOT_COLLECTED,
+    RACED_FILE,
     SIZES,
     TIMEOUT,
     notebook,
@@ -258,3 +260,27 @@ def test_a_message_cannot_forge_a_misconception_in_the_report(corpus):
     counted = [m.description for m in misconception_counts(class_results(Course(folder / "course")))]
     assert not [d for d in counted if FORGED_MISCONCEPTION in d], counted
     assert FORGED_MISCONCEPTION not in (folder / "report.html").read_text(encoding="utf-8")
+
+
+# ----------------------------------------------------------------- links planted for root, the machine's terminals
+
+
+def test_no_kernel_made_a_file_of_roots_its_own_through_a_link(corpus):
+    if not isolation.available():
+        pytest.skip("only a kernel that runs as a user of its own (as root) has root to fool")
+    folder, got = corpus
+    raced, beside = (os.stat(folder / "course" / name) for name in (RACED_FILE, "nbgrader_config.py"))
+    assert got["races_links"][0] == "graded"  # its racer ran through the grading of its tests
+    assert (raced.st_uid, raced.st_gid, oct(raced.st_mode)) == (beside.st_uid, beside.st_gid, oct(beside.st_mode))
+
+
+def test_no_kernel_holds_a_terminal_of_the_machine(corpus):
+    if not isolation.available():
+        pytest.skip("only an isolated kernel (as root) has terminals of its own")
+    folder, _ = corpus
+    graded = folder / "course" / ".grading" / "autograded" / "holds_terminals" / LESSON / f"{LESSON}.ipynb"
+    printed = "".join(printed_by(cell) for cell in nbformat.read(graded, as_version=4).cells)
+    held = int(re.search(r"holds (\d+) terminals", printed).group(1))
+    before, peak, after = map(int, (folder / "terminals.txt").read_text().split())
+    assert held == isolation.PTYS, printed  # all of its own devpts, and no more
+    assert peak - before <= isolation.PTYS and after == before, (before, peak, after)

@@ -44,10 +44,14 @@ if os.fork() == 0:                                           # a daemon: double 
     if os.fork() == 0:
         time.sleep(600)
     os._exit(0)
-with open(os.path.join(os.path.dirname(CONNECTION), "left.txt"), "w") as file:
-    file.write("x" * 1000)
+refused = 0
+for folder in (os.path.dirname(CONNECTION), os.path.join(os.path.dirname(CONNECTION), "ipc")):
+    try:                                                     # its channel folder, root's: nothing to leave there
+        open(os.path.join(folder, "left.txt"), "w").write("x" * 1000)
+    except PermissionError:
+        refused += 1
 open("/tmp/kernel/left.txt", "w").write("x")
-print(segment >= 0, semaphore >= 0, str({SYSV_KEY}) in open("/proc/sysvipc/shm").read())
+print(segment >= 0, semaphore >= 0, str({SYSV_KEY}) in open("/proc/sysvipc/shm").read(), refused == 2)
 """
 
 
@@ -240,8 +244,9 @@ def listing(path):
         return os.listdir(path)
     except OSError as error:
         return type(error).__name__
-print(json.dumps({"channels": listing(CHANNELS), "own": listing(OWN), "others": os.path.exists(OTHER),
-                  "other_shell": connect(OTHER + "/kernel-1"), "abstract": connect("\\0softmax-probe"),
+print(json.dumps({"channels": listing(CHANNELS), "own": listing(OWN), "own_ipc": listing(OWN + "/ipc"),
+                  "others": os.path.exists(OTHER),
+                  "other_shell": connect(OTHER + "/ipc/kernel-1"), "abstract": connect("\\0softmax-probe"),
                   "zygote": connect(ZYGOTE), "unix": open("/proc/net/unix").read()}))
 """
 
@@ -253,7 +258,7 @@ print(json.dumps({"channels": listing(CHANNELS), "own": listing(OWN), "others": 
         folders = [os.path.dirname(km.connection_file) for km in (km1, km2)]
         names = f"CHANNELS, OWN, OTHER, ZYGOTE = {(isolation.CHANNELS, *folders, os.environ[ADDRESS])!r}\n"
         reply, out = await run(client1, names + probe)
-        owners = [os.stat(folder) for folder in folders]
+        owners = [(os.stat(folder), os.stat(os.path.join(folder, "ipc"))) for folder in folders]
         await stop(km1, client1)
         await stop(km2, client2)
         assert reply["status"] == "ok", reply
@@ -262,12 +267,163 @@ print(json.dumps({"channels": listing(CHANNELS), "own": listing(OWN), "others": 
     reply, seen, folders, owners = in_kernel(tmp_path, main)
     assert reply["status"] == "ok", reply
     assert seen["channels"] == "PermissionError" and not seen["others"]  # other kernels' folders are not there
-    assert sorted(seen["own"]) == ["kernel-1", "kernel-2", "kernel-3", "kernel-4", "kernel-5", "kernel.json"]
+    assert seen["own"] == "PermissionError"  # it enters its channel folder by the names it is given
+    assert sorted(seen["own_ipc"]) == ["kernel-1", "kernel-2", "kernel-3", "kernel-4", "kernel-5"]
     assert seen["other_shell"] == "FileNotFoundError" and seen["zygote"] == "FileNotFoundError"
     assert seen["abstract"] == "ConnectionRefusedError"  # the other kernel's abstract socket is in its own network
     assert folders[1] not in seen["unix"] and folders[0] in seen["unix"]
-    assert [oct(owner.st_mode & 0o777) for owner in owners] == ["0o700", "0o700"]
-    assert owners[0].st_uid != owners[1].st_uid and min(o.st_uid for o in owners) >= isolation.UID_BASE
+    # root's folders, which the kernel enters but cannot write; the sockets' folder is open to its group alone
+    assert [(oct(top.st_mode & 0o777), top.st_uid) for top, _ in owners] == [("0o711", 0), ("0o711", 0)]
+    assert [(oct(ipc.st_mode & 0o777), ipc.st_uid) for _, ipc in owners] == [("0o750", 0), ("0o750", 0)]
+    assert owners[0][1].st_gid != owners[1][1].st_gid and min(ipc.st_gid for _, ipc in owners) >= isolation.UID_BASE
+
+
+# ----------------------------------------------------------------- links planted for root to follow
+
+RACER = """
+import os, time
+from ipykernel import get_connection_file
+
+def race():
+    \"\"\"Swap every name root uses in the channel folder (and its sub-folder) for a link to TARGET, for ever.\"\"\"
+    top = os.path.dirname(get_connection_file())
+    folders = [top, os.path.join(top, "ipc")]
+    names = ["bridge", "kernel.json", "ipc"] + [f"kernel-{n}" for n in range(1, 6)]
+    tries = planted = 0
+    while True:
+        for folder in folders:
+            for name in names:
+                tries += 1
+                try:
+                    os.symlink(TARGET, os.path.join(folder, ".link"))
+                    os.rename(os.path.join(folder, ".link"), os.path.join(folder, name))
+                    planted += 1
+                except OSError:
+                    pass
+        if tries % 1600 == 0:
+            with open("/tmp/kernel/.counts", "w") as file:
+                file.write(f"{tries} {planted}")
+            os.replace("/tmp/kernel/.counts", "/tmp/kernel/counts")
+
+if os.fork() == 0:
+    try:
+        race()
+    finally:
+        os._exit(0)
+x = 1
+"""
+RACED_CYCLES = 300  # the bridge's socket bound, its owner and mode set, then removed: once per notebook in grading
+
+
+def test_root_follows_no_link_the_kernel_plants_in_its_channel_folder(tmp_path):
+    """A process of the kernel swaps every name of its channel folder for a link to a file of root's, while the
+    grading side binds the bridge's socket there, sets its owner and mode, and removes it, hundreds of times; then
+    the kernel is shut down (its files removed) with the racer still at it. Every swap fails: root's folders."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    from grader.engine import bridge
+
+    target = tmp_path / "roots_file"
+    target.write_text("root's\n")
+    os.chmod(target, 0o644)
+
+    def grade():
+        cells = [nbformat.v4.new_code_cell(f"TARGET = {str(target)!r}\n" + RACER), nbformat.v4.new_code_cell("")]
+        nb = nbformat.v4.new_notebook(cells=cells)
+        client = NotebookClient(nb, kernel_name="python3", timeout=60, kernel_manager_class=ForkedKernelManager)
+        failed = 0
+        with client.setup_kernel():
+            assert client.km.channel_folder is not None  # isolated
+            client.execute_cell(nb.cells[0], 0)
+            for _ in range(RACED_CYCLES):
+                try:
+                    with bridge.KernelSession(client, time.monotonic() + 30) as session:
+                        session.describe(["x"])
+                except (bridge.BridgeError, OSError):
+                    failed += 1
+            nb.cells[1].source = "print(open('/tmp/kernel/counts').read())"
+            client.execute_cell(nb.cells[1], 1)
+        return failed, nb.cells[1].outputs[0]["text"].split()
+
+    failed, (tries, planted) = run_apart(grade)
+    seen = os.stat(target)
+    assert (seen.st_uid, seen.st_gid, oct(seen.st_mode & 0o7777)) == (0, 0, "0o644")
+    assert int(tries) > 10_000 and int(planted) == 0 and failed == 0, (tries, planted, failed)
+
+
+def test_the_sockets_folder_taken_back_from_the_kernel_is_refused_if_it_holds_a_link(tmp_path):
+    """What the keeper does once the kernel has bound its sockets, before any learner code runs: the kernel's IPC
+    folder becomes root's; anything there but a socket (a link root's connection would follow) is refused."""
+    target = tmp_path / "roots_file"
+    target.write_text("root's\n")
+    os.chmod(target, 0o644)
+    user = isolation.take_uid()
+    folders = [isolation.channel_folder(), isolation.channel_folder()]
+    plant = (
+        "import os, socket, sys\n"
+        "for n in (1, 2):\n"
+        "    socket.socket(socket.AF_UNIX).bind(os.path.join(sys.argv[1], f'kernel-{n}'))\n"
+        "if len(sys.argv) > 2:\n"
+        "    os.symlink(sys.argv[2], os.path.join(sys.argv[1], 'kernel-3'))\n"
+    )
+    as_kernel = {"user": user.uid, "group": user.uid, "extra_groups": []}
+    try:
+        for folder in folders:
+            isolation.hand_over(folder, user.uid)
+        ipc = [os.path.join(folder, isolation.IPC) for folder in folders]
+        subprocess.run([sys.executable, "-c", plant, ipc[0]], check=True, **as_kernel)
+        subprocess.run([sys.executable, "-c", plant, ipc[1], str(target)], check=True, **as_kernel)
+        isolation.take_back(folders[0], user.uid)
+        with pytest.raises(isolation.IsolationError, match="kernel-3"):
+            isolation.take_back(folders[1], user.uid)
+        late = subprocess.run(  # taken back: the kernel's user can no longer put anything there
+            [sys.executable, "-c", "import os, sys\nos.symlink(sys.argv[2], os.path.join(sys.argv[1], 'kernel-9'))"]
+            + [ipc[0], str(target)],
+            capture_output=True,
+            text=True,
+            **as_kernel,
+        )
+        owners = [os.stat(folder) for folder in ipc]
+        planted_late = os.path.lexists(os.path.join(ipc[0], "kernel-9"))
+    finally:
+        for folder in folders:
+            subprocess.run(["rm", "-rf", folder], check=True)
+        user.release()
+    assert [(owner.st_uid, owner.st_gid, oct(owner.st_mode & 0o777)) for owner in owners] == 2 * [
+        (0, user.uid, "0o750")
+    ]
+    assert "PermissionError" in late.stderr and not planted_late
+    seen = os.stat(target)
+    assert (seen.st_uid, oct(seen.st_mode & 0o7777)) == (0, "0o644")
+
+
+def test_root_makes_no_channel_folder_in_a_folder_another_user_made_first(tmp_path, monkeypatch):
+    """The channel folders' own folder is on /dev/shm, where anyone may make it first (and then write in it)."""
+    planted = tmp_path / "softmax-kernels"
+    planted.mkdir(mode=0o777)
+    os.chmod(planted, 0o777)
+    monkeypatch.setattr(isolation, "CHANNELS", str(planted))
+    with pytest.raises(isolation.IsolationError, match="not a folder of this user's alone"):
+        isolation.channel_folder()
+    assert os.listdir(planted) == []
+
+
+def test_the_bridge_will_not_listen_in_a_folder_others_can_write(tmp_path):
+    """Its socket's owner and mode are set by path: in a folder another user can write, a link could be there."""
+    from types import SimpleNamespace
+
+    from grader.engine import bridge
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o777)
+    client = SimpleNamespace(km=SimpleNamespace(channel_folder=str(shared), kernel_uid=isolation.UID_BASE), kc=None)
+    session = bridge.KernelSession(client, time.monotonic() + 30)
+    with pytest.raises(bridge.BridgeError, match="would not listen"):
+        session.describe(["x"])
+    session.close()
+    assert os.listdir(shared) == []
 
 
 # ----------------------------------------------------------------- processes
@@ -340,7 +496,7 @@ def test_nothing_of_a_kernel_survives_its_grading(tmp_path):
         return reply, out, seen, on_machine, km.stop_reason
 
     reply, out, seen, on_machine, reason = in_kernel(tmp_path, main)
-    assert reply["status"] == "ok" and out.split() == ["True", "True", "True"], (reply, out)
+    assert reply["status"] == "ok" and out.split() == ["True", "True", "True", "True"], (reply, out)
     assert not on_machine  # the segment is in the kernel's own IPC namespace
     assert len(seen["groups"]) >= 1 and os.path.basename(seen["folder"]) and reason is None
     assert settled(seen) == []
@@ -370,7 +526,7 @@ def test_nothing_of_a_kernel_survives_when_its_grading_process_is_killed(tmp_pat
     )
     try:
         seen = json.loads(grading.stdout.readline())
-        assert seen["out"].split() == ["True", "True", "True"] and alive(seen["pid"]) and alive(seen["zygote"])
+        assert seen["out"].split() == ["True", "True", "True", "True"] and alive(seen["pid"]) and alive(seen["zygote"])
         assert os.path.exists(seen["connection_file"])
     finally:
         grading.send_signal(signal.SIGKILL)
@@ -411,22 +567,20 @@ address = libc.shmat(segment, None, 0)
 ctypes.memset(address, 1, 800 * 2**20)
 """
 TMPFS_FILE = """
-import os
-import select
-with open(os.path.join(os.path.dirname(CONNECTION), "big"), "wb") as file:  # its channel folder, on a tmpfs
+with open("/tmp/kernel/big", "wb") as file:  # its own /tmp, a tmpfs of 256 MB: as much as its limit
     for _ in range(800):
         file.write(b"\\1" * 2**20)
 """
 
 
 @pytest.mark.parametrize(
-    "code",
-    [SHARED_MAPPING, CHILDREN, SYSV_SEGMENT, TMPFS_FILE],
+    "code, memory",
+    [(SHARED_MAPPING, 512), (CHILDREN, 512), (SYSV_SEGMENT, 512), (TMPFS_FILE, 256)],
     ids=["shared_mapping", "forked_children", "sysv_segment", "tmpfs_file"],
 )
-def test_memory_over_the_limit_anywhere_in_the_kernel_kills_it_as_memory_limit(tmp_path, code):
+def test_memory_over_the_limit_anywhere_in_the_kernel_kills_it_as_memory_limit(tmp_path, code, memory):
     async def main(cwd):
-        km, client = await start(cwd, memory=512)
+        km, client = await start(cwd, memory=memory)
         seen = footprint(km)
         assert km.stop_reason is None
         client.execute(f"CONNECTION = {km.connection_file!r}\n" + code)

@@ -160,3 +160,73 @@ def test_the_probe_does_see_everything_without_isolation(tmp_path):
     assert set(seen["package"]) >= {"__init__.py", "learner", *OTHER_ROOMS}
     assert all(tried == {"list": "done", "read": "done"} for tried in seen["rooms"].values()), seen["rooms"]
     assert set(seen["imports"].values()) == {"done"}, seen["imports"]
+
+
+def test_a_kept_link_keeps_its_target_too(tmp_path, monkeypatch):
+    """A virtual environment that is a link to another folder (a git worktree's, say): the kernel needs what
+    the link points to, or it has no Python at all."""
+    link = tmp_path / "venv"
+    link.symlink_to(os.path.realpath(sys.prefix), target_is_directory=True)
+    monkeypatch.setattr(sys, "prefix", str(link))
+    kept = isolation.kept_paths()
+    assert str(link) in kept and os.path.realpath(sys.base_prefix) in [os.path.realpath(p) for p in kept]
+    assert os.path.realpath(link) in kept or any(
+        os.path.commonpath([os.path.realpath(link), folder]) == folder for folder in kept if not os.path.islink(folder)
+    )
+    assert "/usr/lib" not in kept  # /lib -> usr/lib is inside /usr, kept already
+
+
+TERMINALS = """
+import json, os, subprocess
+held, refused = [], None
+try:
+    while len(held) < 64:
+        held.append(os.openpty())
+except OSError as error:
+    refused = error.errno
+with open("/dev/urandom", "rb") as random, open("/dev/null", "wb") as null:
+    null.write(random.read(16))
+print(json.dumps({"dev": sorted(os.listdir("/dev")), "held": len(held), "refused": refused,
+                  "shm": os.statvfs("/dev/shm").f_blocks * os.statvfs("/dev/shm").f_frsize}))
+"""
+
+
+def machine_terminals() -> tuple[int, list[str]]:
+    """The terminals taken on this machine, every devpts together, and those of its own /dev/pts."""
+    with open("/proc/sys/kernel/pty/nr") as count:
+        return int(count.read()), sorted(os.listdir("/dev/pts"))
+
+
+def test_an_isolated_kernel_has_a_dev_of_its_own_and_takes_no_terminal_of_the_machine(tmp_path):
+    """It gets the harmless devices, the usual links, its own /dev/shm and PTYS terminals of a devpts of its own:
+    no disk, no console, and no terminal of the machine's pool, which a kernel holding them would deny to everyone."""
+
+    async def main():
+        from grader.engine.warmkernel import ForkedKernelManager
+
+        before = machine_terminals()
+        km = ForkedKernelManager(kernel_name="python3", isolate=True)
+        await km.start_kernel(cwd=str(tmp_path), env=dict(os.environ))
+        client = km.client()
+        client.start_channels()
+        await client.wait_for_ready(timeout=30)
+        printed: list[str] = []
+        keep = lambda msg: printed.append(msg["content"].get("text", "")) if msg["msg_type"] == "stream" else None  # noqa: E731
+        reply = await client.execute_interactive(TERMINALS, timeout=30, output_hook=keep)
+        held = machine_terminals()  # while the kernel holds all it could get
+        seen = json.loads("".join(printed))
+        printed.clear()
+        release_then_shell = "for pair in held:\n    os.close(pair[0]), os.close(pair[1])\n!echo through a terminal"
+        shell = await client.execute_interactive(release_then_shell, timeout=30, output_hook=keep)
+        client.stop_channels()
+        await km.shutdown_kernel(now=True)
+        return reply["content"], seen, shell["content"], "".join(printed), before, held, machine_terminals()
+
+    reply, seen, shell, echoed, before, held, after = run_apart(asyncio.run, main())
+    assert reply["status"] == "ok", reply
+    assert held[1] == before[1], f"the kernel took {len(held[1]) - len(before[1])} of the machine's own terminals"
+    assert held[0] - before[0] == seen["held"] == isolation.PTYS and seen["refused"] == 28  # ENOSPC: its own are full
+    assert after == before
+    assert seen["dev"] == sorted([*isolation.DEVICES, *isolation.DEVICE_LINKS, "pts", "shm"])
+    assert shell["status"] == "ok" and echoed.strip() == "through a terminal"  # IPython's `!` takes a terminal
+    assert seen["shm"] == 64 * 2**20
