@@ -101,9 +101,13 @@ def grade_outcome(
     except Exception as error:
         return Outcome(None, status_.INVALID, f"its grading metadata could not be read ({named_error(error)})")
     problems = [(status_.TAMPERED, detail) for detail in edits]
-    problems += _found(status_.SUSPICIOUS, "its code could not be inspected", lambda: suspicious.reasons(nb))
     try:
-        nb = _compilable(nb)
+        inspection = suspicious.inspect(nb)
+    except Exception as error:
+        inspection = suspicious.Inspection([f"its code could not be inspected ({named_error(error)})"], [])
+    problems += [(status_.SUSPICIOUS, reason) for reason in inspection.reasons]
+    try:
+        nb = _compilable(nb, inspection.uncompilable)
     except Exception as error:
         problems.append((status_.SUSPICIOUS, f"its code could not be compiled ({named_error(error)})"))
     problems += _found(
@@ -137,11 +141,11 @@ def grade_outcome(
     return Outcome(result, *status_.combine(problems))
 
 
-def _compilable(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """The notebook with each learner cell Python cannot compile (suspicious.uncompilable) replaced by
-    one that raises the error compiling it gives, so the kernel answers at once; it runs nothing either way."""
+def _compilable(nb: nbformat.NotebookNode, uncompilable: list[int]) -> nbformat.NotebookNode:
+    """The notebook with each learner cell Python cannot compile (suspicious.Inspection.uncompilable) replaced
+    by one that raises the error compiling it gives, so the kernel answers at once; it runs nothing either way."""
     cells = list(nb.cells)
-    for index in suspicious.uncompilable(nb):
+    for index in uncompilable:
         cells[index] = nbformat.v4.new_code_cell(
             f"raise RecursionError({NOT_COMPILED!r})", metadata=cells[index].metadata, id=cells[index].get("id")
         )
