@@ -64,18 +64,21 @@ def grade_submission(
     beside: list[str],
     timeout: int | None = None,
     memory: int | None = None,
+    notebook_timeout: float | None = None,
 ) -> dict:
     """Grade one submission of `lesson` (in a worker process); whatever `notebook` holds ends as an Outcome,
     returned as its JSON-able data (Outcome.as_data).
 
     `course_root` is the course directory, `notebook` the file's bytes (or text), `timestamp` its
     timestamp.txt, `beside` the paths (relative to its folder) of the files handed in beside it,
-    `timeout` the seconds each cell may run and `memory` the megabytes its kernel may use.
+    `timeout` the seconds each cell may run, `notebook_timeout` the whole notebook (default: see
+    testrunner.NOTEBOOK_TIMES) and `memory` the megabytes its kernel may use.
     Its grading metadata is rebuilt from the release first, so nbgrader sees the instructor's
     test cells whatever the submission says. It raises GradingFailed only for the machine's
     failure (a kernel that never started, twice).
     """
-    return grade_outcome(Course(Path(course_root)), lesson, notebook, timestamp, beside, timeout, memory).as_data()
+    course = Course(Path(course_root))
+    return grade_outcome(course, lesson, notebook, timestamp, beside, timeout, memory, notebook_timeout).as_data()
 
 
 def grade_outcome(
@@ -86,6 +89,7 @@ def grade_outcome(
     beside: list[str],
     timeout: int | None = None,
     memory: int | None = None,
+    notebook_timeout: float | None = None,
 ) -> Outcome:
     """grade_submission's work, with its Outcome as an object."""
     name = f"{lesson}.ipynb"
@@ -119,7 +123,7 @@ def grade_outcome(
         status_.SUSPICIOUS, "the files beside it could not be listed", lambda: status_.modules_beside(beside)
     )
     try:
-        result = _autograde(course, lesson, nb, timestamp, timeout, memory)
+        result = _autograde(course, lesson, nb, timestamp, timeout, memory, notebook_timeout)
     except GradingFailed as error:  # nbgrader gave up on this notebook: it scores 0, with the reason
         if _never_started(error):
             raise
@@ -171,15 +175,16 @@ def _never_started(error: GradingFailed) -> bool:
     return any(sign in str(error) for sign in KERNEL_NEVER_STARTED)
 
 
-def _autograde(course, lesson, nb, timestamp, timeout, memory) -> Sandboxed:
+def _autograde(course, lesson, nb, timestamp, timeout, memory, notebook_timeout) -> Sandboxed:
     """nbgrader's autograde, tried once more when the kernel never started.
 
     That failure is the machine's (a loaded machine, before any of the learner's code ran);
     if it happens twice, the submission is listed as not graded rather than scored.
     """
+    limits = {"warm": True, "memory": memory, "notebook_timeout": notebook_timeout}
     try:
-        return autograde_sandboxed(course, lesson, nb, timestamp, timeout, warm=True, memory=memory)
+        return autograde_sandboxed(course, lesson, nb, timestamp, timeout, **limits)
     except GradingFailed as error:
         if not _never_started(error):
             raise
-    return autograde_sandboxed(course, lesson, nb, timestamp, timeout, warm=True, memory=memory)
+    return autograde_sandboxed(course, lesson, nb, timestamp, timeout, **limits)
