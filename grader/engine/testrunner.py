@@ -13,9 +13,9 @@ does not answer within a grace period is killed. The whole notebook has a time l
 theirs cannot add up: a cell that starts near its end gets only the time left, and at the end
 the kernel is stopped. Once the kernel is gone (killed, crashed, out of memory, out of time) the
 cells after it are not run: each gets a "NotRun" error and scores 0, while every test before
-keeps its points and nbgrader scores the notebook as usual. Every
-output the executed notebook records is bounded (see bounded_outputs), whatever the
-learner's code prints, displays, raises or returns.
+keeps its points and nbgrader scores the notebook as usual. Every output the executed notebook
+records is bounded (see bounded_outputs), whatever the learner's code prints, displays, raises
+or returns.
 
 The kernel gets none of nbgrader's NBGRADER_* variables, and one of this package's:
 grader.learner.pytorch.SKIP_VARIABLE, so that the lessons' PyTorch cells, which earn no points,
