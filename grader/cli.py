@@ -114,6 +114,7 @@ def _grade(args) -> int:
             force=args.force,
             timeout=args.timeout,
             memory=args.memory,
+            notebook_timeout=args.notebook_timeout,
             progress=print_progress if sys.stderr.isatty() else None,
             cluster=args.cluster,
         )
@@ -300,6 +301,12 @@ def main(argv=None) -> int:
     grade.add_argument("--force", action="store_true", help="grade again even what has not changed")
     grade.add_argument(
         "--timeout", type=int, default=30, metavar="S", help="seconds each cell may run (default: %(default)s)"
+    )
+    grade.add_argument(
+        "--notebook-timeout",
+        type=int,
+        metavar="S",
+        help="seconds the whole notebook may run; the cells left are not run (default: 10 × --timeout)",
     )
     grade.add_argument(
         "--memory",

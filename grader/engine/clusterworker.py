@@ -61,7 +61,7 @@ def versions() -> dict[str, str]:
 def task(call: tuple, digest: str) -> str:
     """grade_submission's arguments as the JSON text of one task, stamped with its lesson's digest
     (lesson_digest, on the instructor's course) and the installed versions."""
-    root, lesson, notebook, timestamp, beside, timeout, memory = call
+    root, lesson, notebook, timestamp, beside, timeout, memory, notebook_timeout = call
     data = notebook.encode() if isinstance(notebook, str) else notebook
     return json.dumps(
         {
@@ -74,6 +74,7 @@ def task(call: tuple, digest: str) -> str:
             "beside": list(beside),
             "timeout": timeout,
             "memory": memory,
+            "notebook_timeout": notebook_timeout,
         }
     )
 
@@ -98,6 +99,7 @@ def grade_task(text: str) -> str:
             fields["beside"],
             fields["timeout"],
             fields["memory"],
+            fields["notebook_timeout"],
         )
     except GradingFailed as error:
         return json.dumps({"failed": str(error)})

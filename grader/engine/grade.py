@@ -64,18 +64,21 @@ def grade_submission(
     beside: list[str],
     timeout: int | None = None,
     memory: int | None = None,
+    notebook_timeout: float | None = None,
 ) -> dict:
     """Grade one submission of `lesson` (in a worker process); whatever `notebook` holds ends as an Outcome,
     returned as its JSON-able data (Outcome.as_data).
 
     `course_root` is the course directory, `notebook` the file's bytes (or text), `timestamp` its
     timestamp.txt, `beside` the paths (relative to its folder) of the files handed in beside it,
-    `timeout` the seconds each cell may run and `memory` the megabytes its kernel may use.
+    `timeout` the seconds each cell may run, `notebook_timeout` the whole notebook (default: see
+    testrunner.NOTEBOOK_TIMES) and `memory` the megabytes its kernel may use.
     Its grading metadata is rebuilt from the release first, so nbgrader sees the instructor's
     test cells whatever the submission says. It raises GradingFailed only for the machine's
     failure (a kernel that never started, twice).
     """
-    return grade_outcome(Course(Path(course_root)), lesson, notebook, timestamp, beside, timeout, memory).as_data()
+    course = Course(Path(course_root))
+    return grade_outcome(course, lesson, notebook, timestamp, beside, timeout, memory, notebook_timeout).as_data()
 
 
 def grade_outcome(
@@ -86,6 +89,7 @@ def grade_outcome(
     beside: list[str],
     timeout: int | None = None,
     memory: int | None = None,
+    notebook_timeout: float | None = None,
 ) -> Outcome:
     """grade_submission's work, with its Outcome as an object.
 
@@ -94,7 +98,7 @@ def grade_outcome(
     Exception that leaves it is the machine's or the course's (GradingFailed: a kernel that never started)."""
     problems: list[tuple[str, str]] = []
     try:
-        return _outcome(course, lesson, notebook, timestamp, beside, timeout, memory, problems)
+        return _outcome(course, lesson, notebook, timestamp, beside, (timeout, memory, notebook_timeout), problems)
     except Exception:
         raise
     except BaseException as error:  # noqa: BLE001 - a worker's; the instructor's Ctrl-C stops `grade` itself
@@ -102,8 +106,10 @@ def grade_outcome(
         return Outcome(None, *status_.combine(problems + [stopped]))
 
 
-def _outcome(course, lesson, notebook, timestamp, beside, timeout, memory, problems: list) -> Outcome:
-    """grade_outcome's steps; each problem found is added to `problems` as it is found."""
+def _outcome(course, lesson, notebook, timestamp, beside, limits: tuple, problems: list) -> Outcome:
+    """grade_outcome's steps, with its (timeout, memory, notebook_timeout); each problem found is added to
+    `problems` as it is found."""
+    timeout, memory, notebook_timeout = limits
     name = f"{lesson}.ipynb"
     try:
         nb = read_notebook_bytes(notebook, name)
@@ -117,9 +123,13 @@ def _outcome(course, lesson, notebook, timestamp, beside, timeout, memory, probl
     except Exception as error:
         return Outcome(None, status_.INVALID, f"its grading metadata could not be read ({named_error(error)})")
     problems += [(status_.TAMPERED, detail) for detail in edits]
-    problems += _found(status_.SUSPICIOUS, "its code could not be inspected", lambda: suspicious.reasons(nb))
     try:
-        nb = _compilable(nb)
+        inspection = suspicious.inspect(nb)
+    except Exception as error:
+        inspection = suspicious.Inspection([f"its code could not be inspected ({named_error(error)})"], [])
+    problems += [(status_.SUSPICIOUS, reason) for reason in inspection.reasons]
+    try:
+        nb = _compilable(nb, inspection.uncompilable)
     except Exception as error:
         problems.append((status_.SUSPICIOUS, f"its code could not be compiled ({named_error(error)})"))
     problems += _found(
@@ -131,7 +141,7 @@ def _outcome(course, lesson, notebook, timestamp, beside, timeout, memory, probl
         status_.SUSPICIOUS, "the files beside it could not be listed", lambda: status_.modules_beside(beside)
     )
     try:
-        result = _autograde(course, lesson, nb, timestamp, timeout, memory)
+        result = _autograde(course, lesson, nb, timestamp, timeout, memory, notebook_timeout)
     except GradingFailed as error:  # nbgrader gave up on this notebook: it scores 0, with the reason
         if _never_started(error):
             raise
@@ -153,11 +163,11 @@ def _outcome(course, lesson, notebook, timestamp, beside, timeout, memory, probl
     return Outcome(result, *status_.combine(problems))
 
 
-def _compilable(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """The notebook with each learner cell Python cannot compile (suspicious.uncompilable) replaced by
-    one that raises the error compiling it gives, so the kernel answers at once; it runs nothing either way."""
+def _compilable(nb: nbformat.NotebookNode, uncompilable: list[int]) -> nbformat.NotebookNode:
+    """The notebook with each learner cell Python cannot compile (suspicious.Inspection.uncompilable) replaced
+    by one that raises the error compiling it gives, so the kernel answers at once; it runs nothing either way."""
     cells = list(nb.cells)
-    for index in suspicious.uncompilable(nb):
+    for index in uncompilable:
         cells[index] = nbformat.v4.new_code_cell(
             f"raise RecursionError({NOT_COMPILED!r})", metadata=cells[index].metadata, id=cells[index].get("id")
         )
@@ -183,15 +193,16 @@ def _never_started(error: GradingFailed) -> bool:
     return any(sign in str(error) for sign in KERNEL_NEVER_STARTED)
 
 
-def _autograde(course, lesson, nb, timestamp, timeout, memory) -> Sandboxed:
+def _autograde(course, lesson, nb, timestamp, timeout, memory, notebook_timeout) -> Sandboxed:
     """nbgrader's autograde, tried once more when the kernel never started.
 
     That failure is the machine's (a loaded machine, before any of the learner's code ran);
     if it happens twice, the submission is listed as not graded rather than scored.
     """
+    limits = {"warm": True, "memory": memory, "notebook_timeout": notebook_timeout}
     try:
-        return autograde_sandboxed(course, lesson, nb, timestamp, timeout, warm=True, memory=memory)
+        return autograde_sandboxed(course, lesson, nb, timestamp, timeout, **limits)
     except GradingFailed as error:
         if not _never_started(error):
             raise
-    return autograde_sandboxed(course, lesson, nb, timestamp, timeout, warm=True, memory=memory)
+    return autograde_sandboxed(course, lesson, nb, timestamp, timeout, **limits)

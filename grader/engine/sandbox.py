@@ -202,19 +202,23 @@ def autograde_sandboxed(
     timeout: int | None = None,
     warm: bool = False,
     memory: int | None = None,
+    notebook_timeout: float | None = None,
 ) -> Sandboxed:
     """Run nbgrader's autograde steps on one submission of a lesson of `course`.
 
     The learner's kernel starts in an empty directory of its own: the gradebook, the
     solutions and other students are elsewhere. `timestamp` (the submission's timestamp.txt)
     changes nothing here: the course's gradebook records it (instructor.grading.record). `timeout` the
-    seconds allowed per cell; `warm` forks the kernel from a process with its imports done
+    seconds allowed per cell, `notebook_timeout` the whole notebook (default: testrunner.NOTEBOOK_TIMES
+    cells' worth); `warm` forks the kernel from a process with its imports done
     (see warmkernel), and `memory` is the megabytes such a kernel may use (default:
     ForkedKernelManager's).
     """
     config = course.nbgrader_settings()
     if timeout:
         config.Execute.timeout = timeout
+    if notebook_timeout is not None:
+        config.TestsOutsideKernel.notebook_timeout = notebook_timeout
     if warm:
         config.Execute.kernel_manager_class = "grader.engine.warmkernel.ForkedKernelManager"
         if memory is not None:

@@ -1,7 +1,7 @@
 """What went wrong with a submission, beyond its test results: the status each grading records.
 
 A status is one of GRADED or the problems below (several may apply). It is read from the
-executed notebook (a cell interrupted at the time limit, a MemoryError), from how the
+executed notebook (a cell interrupted at the time limit, a notebook past its own, a MemoryError), from how the
 grading ended (the kernel died, the file was not a notebook, the grading process died or was
 stopped by what no step handles), and from comparing the submission's test cells and their
 metadata with the release's (deleted, edited, duplicated, stripped; metadata edits are found
@@ -9,6 +9,8 @@ by metadata.restore).
 """
 
 from __future__ import annotations
+
+import re
 
 import nbformat
 
@@ -30,7 +32,8 @@ GRADER_ERROR = "grader error"
 
 def execution_problems(executed: nbformat.NotebookNode) -> list[tuple[str, str]]:
     """(status, detail) for cells the grading stopped at the time limit, that ran out of memory or
-    during which the kernel died, and for the cells not run after that (grader.testrunner's errors)."""
+    during which the kernel died, the cell at which the notebook's own time limit ran out, and for the
+    cells not run after that (grader.testrunner's errors)."""
     found, stopped, not_run = [], KERNEL_DIED, 0
     for index, cell in enumerate(executed.cells):
         for output in cell.get("outputs", []):
@@ -43,6 +46,11 @@ def execution_problems(executed: nbformat.NotebookNode) -> list[tuple[str, str]]
             elif output.ename == "MemoryError":
                 stopped = MEMORY
                 found.append((MEMORY, f"{name} ran out of memory"))
+            elif output.ename == "NotebookTimeoutError":
+                stopped = TIMEOUT
+                seconds = re.search(r"\((\d+(?:\.\d+)?) s\)", str(output.get("evalue", "")))
+                limit = f"{seconds.group(1)} s limit" if seconds else "time limit"
+                found.append((TIMEOUT, f"the notebook ran past its {limit} at {name}"))
             elif output.ename == "KernelDied":
                 stopped = KERNEL_DIED
                 found.append((KERNEL_DIED, f"the kernel stopped (it exited or crashed) while {name} ran"))

@@ -8,11 +8,14 @@ patches there (the checks, NumPy, builtins) can change how their answers are jud
 cell gets the outputs IPython would have given it, and nbgrader scores it as usual.
 
 A cell (the learner's or a test) that runs past its time limit is interrupted; a kernel that
-does not answer within a grace period is killed. Once the kernel is gone (killed, crashed,
-out of memory) the cells after it are not run: each gets a "NotRun" error and scores 0,
-while every test before keeps its points and nbgrader scores the notebook as usual. Every
-output the executed notebook records is bounded (see bounded_outputs), whatever the
-learner's code prints, displays, raises or returns.
+does not answer within a grace period is killed. The whole notebook has a time limit too
+(notebook_timeout; by default NOTEBOOK_TIMES cell limits), so cells that each stay just under
+theirs cannot add up: a cell that starts near its end gets only the time left, and at the end
+the kernel is stopped. Once the kernel is gone (killed, crashed, out of memory, out of time) the
+cells after it are not run: each gets a "NotRun" error and scores 0, while every test before
+keeps its points and nbgrader scores the notebook as usual. Every output the executed notebook
+records is bounded (see bounded_outputs), whatever the learner's code prints, displays, raises
+or returns.
 
 The kernel gets none of nbgrader's NBGRADER_* variables, and one of this package's:
 grader.learner.pytorch.SKIP_VARIABLE, so that the lessons' PyTorch cells, which earn no points,
@@ -43,7 +46,7 @@ from jupyter_client.asynchronous import AsyncKernelClient
 from nbclient.exceptions import DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbgrader.preprocessors import Execute
-from traitlets import default
+from traitlets import Float, default
 
 from grader.engine import kernelside
 from grader.engine.bridge import INTERRUPT_GRACE, BridgeError, CellTimeoutError, KernelDied, KernelSession, stop_kernel
@@ -52,8 +55,15 @@ from grader.learner import checks, predictions, pytorch
 HIDDEN_ENV = "NBGRADER_"  # nbgrader's variables that tell code it is being graded; the kernel gets none
 NOT_RUN = "NotRun"  # the error of a cell after the kernel stopped
 TIMEOUT, DIED = "timeout", "the kernel died"  # why a kernel stopped (or its manager's stop_reason: "memory limit")
-STOPPED_ERROR = {TIMEOUT: "CellTimeoutError", "memory limit": "MemoryError"}  # the stopping cell's error; else:
+NOTEBOOK_TIMEOUT = "notebook time limit"  # why the kernel was stopped when the whole notebook's time ran out
+# the stopping cell's error; else:
+STOPPED_ERROR = {TIMEOUT: "CellTimeoutError", "memory limit": "MemoryError", NOTEBOOK_TIMEOUT: "NotebookTimeoutError"}
 DIED_ERROR = "KernelDied"
+TIMEOUT_ERRORS = ("CellTimeoutError", "KeyboardInterrupt")  # what a cell interrupted at its time limit shows
+# The notebook's time limit, in cell limits, unless set: an ordinary lesson takes a small part of one cell limit
+# in all, and a function of the learner's that runs into the limit in every cell that calls it (up to nine)
+# still leaves the rest of the notebook graded.
+NOTEBOOK_TIMES = 10
 TEXT_LIMIT = 64 * 1024  # bytes of text (as stored) a cell's outputs keep: its streams, results and errors
 IMAGE_LIMIT = 384 * 1024  # bytes of images a learner's cell keeps
 LEARNER_LIMIT = 512 * 1024  # bytes of outputs all the learner's cells keep together (the lessons': 300 KB at most)
@@ -408,13 +418,24 @@ class BoundedClient(AsyncKernelClient):
 
 class TestsOutsideKernel(Execute):
     """nbgrader's Execute preprocessor, with test cells run by `run_test_cell` and every cell's
-    time and outputs bounded (see the module's docstring)."""
+    time and outputs bounded, and the whole notebook's time (see the module's docstring)."""
+
+    notebook_timeout = Float(
+        None,
+        allow_none=True,
+        help="Seconds the whole notebook may run, its kernel's start included (None: NOTEBOOK_TIMES times "
+        "`timeout`; 0: no limit)",
+    ).tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
+        limit = self.notebook_limit()
+        self.notebook_deadline = monotonic() + limit if limit else math.inf
         self._tests_namespace = pinned_names()
         self._session = KernelSession(self)  # its channel opens when a test cell first needs the kernel
-        self.kernel_stopped = None  # why the kernel stopped (TIMEOUT, DIED, "memory limit"), once it has
+        self.kernel_stopped = None  # why the kernel stopped (TIMEOUT, DIED, NOTEBOOK_TIMEOUT, ...), once it has
         self.received = [0, 0]  # bytes of output messages received: this cell's, the notebook's
+        # the running cell's time limit, whether the notebook's end set it, and whether it ran into it
+        self._cell_limit, self._by_notebook, self._timed_out = self._get_timeout(None), False, False
         for cell in nb.cells:
             if isinstance(cell.get("metadata"), dict):
                 cell.metadata.pop("grader", None)  # the grading's to write, whatever the submission holds
@@ -438,6 +459,18 @@ class TestsOutsideKernel(Execute):
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)
 
+    def notebook_limit(self) -> float | None:
+        """Seconds the whole notebook may run (None: no limit)."""
+        if self.notebook_timeout is not None:
+            return self.notebook_timeout or None
+        return NOTEBOOK_TIMES * self.timeout if self.timeout else None
+
+    def _get_timeout(self, cell):
+        """The running cell's time limit: its own, or the notebook's time left when that is shorter."""
+        if cell is None:
+            return super()._get_timeout(None)
+        return self._cell_limit
+
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code" or not cell.source.strip():
             return super().preprocess_cell(cell, resources, index)
@@ -446,17 +479,36 @@ class TestsOutsideKernel(Execute):
         test = is_test_cell(cell)
         if not test and not self.kernel_stopped:
             self._finish_tests()
+        own, left = super()._get_timeout(cell), self.notebook_deadline - monotonic()
+        self._by_notebook, self._timed_out = left < (own or math.inf), False
+        self._cell_limit = left if self._by_notebook else own
+        failed = None
         if self.kernel_stopped:
             cell.outputs = [error_output(NOT_RUN, f"not run: kernel stopped ({self.kernel_stopped})")]
-            cell.execution_count, failed = None, None
-        elif test:
-            failed = self._run_test_cell(cell, index)
+            cell.execution_count = None
+        elif left <= 0:
+            self._out_of_time(cell, ran=False)
         else:
-            failed = self._run_learner_cell(cell, index)
+            failed = self._run_test_cell(cell, index) if test else self._run_learner_cell(cell, index)
+            if self._timed_out and self._by_notebook:
+                self._out_of_time(cell, ran=True)
         if test:
             cell.metadata["grader"] = {"mistakes": mistakes_of(failed)}
         self.nb.cells[index] = cell
         return cell, self.resources
+
+    def _out_of_time(self, cell, ran: bool) -> None:
+        """The notebook's time ran out while this cell ran (it was interrupted) or before it: the cell says so,
+        the kernel is stopped, and the cells after are not run."""
+        limit = f"the notebook ran past its time limit ({self.notebook_limit():g} s)"
+        if ran:
+            note = f"{limit} while this cell ran, so the cell was stopped"
+            kept = [o for o in cell.outputs if o.get("output_type") != "error" or o.get("ename") not in TIMEOUT_ERRORS]
+        else:
+            note, kept, cell.execution_count = f"{limit} before this cell, so it was not run", [], None
+        cell.outputs = [*kept, error_output(STOPPED_ERROR[NOTEBOOK_TIMEOUT], note)]
+        self.kernel_stopped = NOTEBOOK_TIMEOUT
+        run_sync(stop_kernel)(self.km)
 
     def _finish_tests(self) -> None:
         """End the kernel side's serve loop before a learner cell (one serves a whole run of test cells)."""
@@ -489,6 +541,7 @@ class TestsOutsideKernel(Execute):
             return None
         if session.killed:
             self.kernel_stopped = TIMEOUT
+        self._timed_out = session.killed or isinstance(failed, CellTimeoutError)
         return failed
 
     def _run_learner_cell(self, cell, index):
@@ -521,6 +574,7 @@ class TestsOutsideKernel(Execute):
 
     async def _async_handle_timeout(self, timeout, cell=None):
         """nbclient's interrupt at a cell's time limit; a kernel that does not answer it in time is killed."""
+        self._timed_out = cell is not None
         reply = await super()._async_handle_timeout(timeout, cell)
         if cell is None or not self.interrupt_on_timeout:
             return reply

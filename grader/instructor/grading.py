@@ -278,8 +278,16 @@ class Calls(Sequence):
     """grade_submission's arguments for each job; a notebook is read only when its call goes to a worker,
     so a class's files are never all held at once."""
 
-    def __init__(self, course: Course, jobs: list[Job], timeout: int | None, memory: int | None):
+    def __init__(
+        self,
+        course: Course,
+        jobs: list[Job],
+        timeout: int | None,
+        memory: int | None,
+        notebook_timeout: float | None = None,
+    ):
         self.course, self.jobs, self.timeout, self.memory = course, jobs, timeout, memory
+        self.notebook_timeout = notebook_timeout
 
     def __len__(self) -> int:
         return len(self.jobs)
@@ -298,6 +306,7 @@ class Calls(Sequence):
             files_beside(job.notebook),
             self.timeout,
             self.memory,
+            self.notebook_timeout,
         )
 
 
@@ -323,11 +332,13 @@ def grade_class(
     progress=None,
     grade: Callable[..., dict] = grade_submission,
     cluster: str | None = None,
+    notebook_timeout: float | None = None,
 ) -> GradeLog:
     """Autograde every new or changed submission (all of them with `force`), `jobs` at a time.
 
     Each is graded by `grade` (grade_submission; a test may wrap it) in a worker process, its
-    cells given `timeout` seconds and its kernel `memory` megabytes; nothing a submission holds
+    cells given `timeout` seconds, the whole notebook `notebook_timeout` (default: see
+    testrunner.NOTEBOOK_TIMES) and its kernel `memory` megabytes; nothing a submission holds
     stops the batch: a worker that dies is replaced (pool.in_workers). With `cluster`, the address
     of a Dask scheduler, grade_submission runs on its workers instead (instructor.cluster), and `jobs`
     is theirs to say; SchedulerUnreachable when none answers there.
@@ -341,12 +352,12 @@ def grade_class(
 
             client = stack.enter_context(cluster_.connect(cluster))
             run = functools.partial(cluster_.in_cluster, client, course)
-        log = _grade_class(course, lessons, force, timeout, memory, progress, run)
+        log = _grade_class(course, lessons, force, (timeout, memory, notebook_timeout), progress, run)
     log.seconds = time.monotonic() - start
     return log
 
 
-def _grade_class(course, lessons, force, timeout, memory, progress, run) -> GradeLog:
+def _grade_class(course, lessons, force, limits, progress, run) -> GradeLog:
     """grade_class's work, each submission graded by `run` (in_workers, or in_cluster)."""
     state = _state(course)
     todo, log = [], GradeLog()
@@ -368,7 +379,7 @@ def _grade_class(course, lessons, force, timeout, memory, progress, run) -> Grad
         for lesson in {job.lesson for job in todo}:
             lesson_gradebook(course, lesson)  # built once here, not in every worker
         with course_gradebook(course) as gradebook:
-            _grade_jobs(course, todo, log, gradebook, run, timeout, memory, progress)
+            _grade_jobs(course, todo, log, gradebook, run, limits, progress)
     return log
 
 
@@ -377,15 +388,16 @@ def time_of(job: Job) -> datetime | None:
     return parse_utc(job.timestamp) if job.timestamp else None
 
 
-def _grade_jobs(course, todo, log, gradebook, run, timeout, memory, progress) -> None:
+def _grade_jobs(course, todo, log, gradebook, run, limits, progress) -> None:
     """grade_class's work on the jobs to grade, each recorded into the open `gradebook` as it ends;
-    `run(calls, progress=...)` grades them (in_workers, or in_cluster)."""
+    `run(calls, progress=...)` grades them (in_workers, or in_cluster), with `limits` (timeout, memory,
+    notebook_timeout)."""
     finished = [(job, unreadable(job)) for job in todo]
     for job, outcome in finished:
         if outcome is not None:
             _finish(course, job, outcome, job.digest, log, gradebook)
     todo = [job for job, outcome in finished if outcome is None]
-    for index, future in run(Calls(course, todo, timeout, memory), progress=progress):
+    for index, future in run(Calls(course, todo, *limits), progress=progress):
         job = todo[index]
         digest: str | None = job.digest  # None: graded again by the next run
         try:

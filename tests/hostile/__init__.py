@@ -627,6 +627,33 @@ except OSError:
 print(f"holds {len(held)} terminals")
 """
 
+# ----------------------------------------------------------------- budgets per notebook (issue 40, seams 5, 6 and 9)
+SLEEPY_CELLS, SLEEP = 20, TIMEOUT - 2  # cells after naive_normalize's tests, each just under the cell limit
+SHELL_LINES = "\n".join(["!ls -a"] * 8_000)  # 55 kB: IPython reads the cell again for each line it rewrites
+# np.allclose patched through names built at run time: the scan reads no name, so flags nothing
+CHR_NAMES = (
+    """
+module = globals()["".join(map(chr, [110, 112]))]
+setattr(module, "".join(map(chr, [97, 108, 108, 99, 108, 111, 115, 101])), lambda *args, **kwargs: True)
+"""
+    + WRONG
+)
+
+
+def sleepy_cells(count: int, seconds: float):
+    """An edit: `count` plain cells that each sleep `seconds`, after naive_normalize's last test."""
+
+    def edit(nb):
+        at = nb.cells.index(_test_cell(nb, "test_naive_normalize_breaks")) + 1
+        nb.cells[at:at] = [nbformat.v4.new_code_cell(f"import time\ntime.sleep({seconds})") for _ in range(count)]
+
+    return edit
+
+
+def last_cell(source: str):
+    """An edit: a plain cell of `source` at the end of the notebook, after every test."""
+    return lambda nb: nb.cells.append(nbformat.v4.new_code_cell(source))
+
 
 KINDS = [
     Kind(
@@ -1080,6 +1107,30 @@ KINDS = [
         FULL,
         needs_isolation=True,
         unsafe_for_plain="it holds 64 of the machine's terminals",
+    ),
+    # budgets per notebook: time, the grader's own reading, and what that reading is
+    Kind(
+        "just_under_the_limit",
+        f"{SLEEPY_CELLS} cells after naive_normalize's tests, each sleeping just under the cell limit",
+        # the notebook's limit ends it among them, whatever the machine's load: is_distribution's tests are not run
+        lambda: notebook({NAIVE: _timed(reference()[NAIVE])}, edit=sleepy_cells(SLEEPY_CELLS, SLEEP)),
+        status.TIMEOUT,
+        NORMALIZE_ONLY,
+    ),
+    Kind(
+        "shell_lines",
+        "a cell of 8,000 shell-escape lines (55 kB) after the tests, answers right",
+        # too large for the scan, so flagged; the kernel's IPython takes longer than the cell limit to read it
+        lambda: notebook(edit=last_cell(SHELL_LINES)),
+        f"{status.SUSPICIOUS}, {status.TIMEOUT}",
+        FULL,
+    ),
+    Kind(
+        "chr_names",
+        "a wrong answer after patching np.allclose through names built with chr() (unseen by the scan)",
+        lambda: notebook({NAIVE: CHR_NAMES}),
+        status.GRADED,
+        DISTRIBUTION_ONLY,
     ),
 ]
 SIZES = ("returns_8mb_string", "exception_name_4mb", "forged_mistake")

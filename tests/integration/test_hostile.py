@@ -19,7 +19,9 @@ import nbformat
 import pytest
 
 from grader.course import Course
-from grader.engine import isolation
+from grader.engine import isolation, testrunner
+from grader.engine.bridge import INTERRUPT_GRACE
+from grader.instructor.grading import statuses
 from grader.instructor.report import misconception_counts
 from grader.instructor.results import class_results
 from grader.learner.predictions import is_prediction
@@ -51,9 +53,10 @@ PAGE_BYTES, AUTOGRADED_BYTES = 200_000, 2_000_000
 # A slow or mute cell costs that cell: its time limit, a grace period after the interrupt no
 # longer than another, and the rest of the notebook, which takes an ordinary student a few
 # seconds (15 s on a machine busy with the rest of the batch). A kernel that stays mute for
-# every later cell costs each its full limit instead: 7 cells after is_distribution's (56 s),
-# and cells x timeout (19 x 8 = 152 s) at worst.
+# every later cell costs each its full limit instead (7 cells after is_distribution's, 56 s), and
+# no notebook runs past its own limit (NOTEBOOK_SECONDS: 80 s), where cells x timeout would be 152 s.
 SLOW_SECONDS = 2 * TIMEOUT + 15
+NOTEBOOK_SECONDS = testrunner.NOTEBOOK_TIMES * TIMEOUT  # `grade` sets no --notebook-timeout: the default
 
 
 def grade_corpus_and_ordinary_class(folder):
@@ -243,6 +246,15 @@ def test_a_slow_or_mute_cell_costs_that_cell_not_the_notebook(kind, corpus):
     seconds = grading_seconds(folder, kind.student_id)
     assert seconds is not None, f"{kind.id}: its notebook did not run (status {got.get(kind.student_id)})"
     assert seconds < SLOW_SECONDS, f"{kind.id}: its grading took {seconds:.0f} s (at most {SLOW_SECONDS} s)"
+
+
+def test_cells_each_just_under_their_limit_cost_the_notebook_limit_at_most(corpus):
+    folder, got = corpus
+    seconds = grading_seconds(folder, "just_under_the_limit")
+    assert seconds is not None, f"its notebook did not run (status {got.get('just_under_the_limit')})"
+    assert seconds < NOTEBOOK_SECONDS + INTERRUPT_GRACE + 15, f"its grading took {seconds:.0f} s"
+    _, detail = statuses(Course(folder / "course"))["just_under_the_limit", LESSON]
+    assert f"the notebook ran past its {NOTEBOOK_SECONDS} s limit" in detail, detail
 
 
 @pytest.mark.parametrize("student", SIZES)

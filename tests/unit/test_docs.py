@@ -46,6 +46,9 @@ NOT_MEASURED = {
     "Each cell has 30 s": "the same --timeout setting",
     "within 5 s": "how long an interrupted kernel is given before it is killed: a setting",
     "its timeout plus 5 s": "the bound that follows from the two settings above",
+    "300 s by default": "the --notebook-timeout default of grade, ten --timeout's: a setting",
+    "its notebook limit plus 5 s": "the bound that follows from it and the grace above",
+    "its 300 s limit": "the same setting, in the status it gives",
     "(0.2 s and 0.1 s polls per kernel)": "jupyter_client's own fixed pauses, which the forked kernels avoid",
     "fails after 15 minutes": "the time limit per test in pyproject.toml (timeout = 900): a setting",
 }

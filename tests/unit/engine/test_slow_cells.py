@@ -1,6 +1,6 @@
-"""A slow, mute or dying kernel costs the cell it happened in, not the notebook, and whatever the
-learner's code returns, raises or prints, the autograded notebook stays small
-(grader/engine/testrunner.py, grader/engine/bridge.py, grader/engine/kernelside.py).
+"""A slow, mute or dying kernel costs the cell it happened in, not the notebook; a notebook whose cells each
+stay under their limit costs at most its own; and whatever the learner's code returns, raises or prints, the
+autograded notebook stays small (grader/engine/testrunner.py, grader/engine/bridge.py, grader/engine/kernelside.py).
 
 Each test grades a lesson 01 notebook with real nbgrader and real kernels. The tests of
 naive_normalize come first (7 points), then those of is_distribution; the trouble is put in
@@ -19,7 +19,7 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from grader.engine import sandbox, scores, status
+from grader.engine import sandbox, scores, status, testrunner
 from grader.engine.bridge import INTERRUPT_GRACE
 from grader.learner.predictions import is_prediction
 from tests.support import COURSE, printed_by, run_apart
@@ -37,16 +37,23 @@ SIGNATURE = "def is_distribution(weights, atol=1e-8):\n"
 REFERENCE = COURSE.reference_answers(LESSON)
 
 
-def graded(answers: dict, extra_cells=(), warm: bool = True, metadata=None, memory: int | None = None, timeout=TIMEOUT):
+def graded(
+    answers: dict,
+    extra_cells=(),
+    warm: bool = True,
+    metadata=None,
+    memory: int | None = None,
+    timeout=TIMEOUT,
+    notebook_timeout=None,
+):
     """Autograde lesson 01 with these answers (and extra learner cells at the end): (result, seconds, executed)."""
     nb = COURSE.learner_notebook(LESSON, {**REFERENCE, **answers})
     nb.cells += [nbformat.v4.new_code_cell(source) for source in extra_cells]
     for cell in nb.cells:
         cell.metadata.update(metadata or {})
+    limits = {"timeout": timeout, "warm": warm, "memory": memory, "notebook_timeout": notebook_timeout}
     start = monotonic()
-    result = run_apart(
-        lambda: sandbox.autograde_sandboxed(COURSE, LESSON, nb, timeout=timeout, warm=warm, memory=memory)
-    )
+    result = run_apart(lambda: sandbox.autograde_sandboxed(COURSE, LESSON, nb, **limits))
     return result, monotonic() - start, nbformat.reads(result.autograded, as_version=4)
 
 
@@ -72,9 +79,12 @@ def assert_stopped_at(result, executed, stopping: str, ename: str, why: str) -> 
     )
     assert all(scores[name].points == 0 for name in names[at:] if name in scores)
     state, detail = status.combine(status.execution_problems(executed))
-    assert {"timeout": status.TIMEOUT, "the kernel died": status.KERNEL_DIED, "memory limit": status.MEMORY}[
-        why
-    ] in state.split(", ")
+    assert {
+        "timeout": status.TIMEOUT,
+        "the kernel died": status.KERNEL_DIED,
+        "memory limit": status.MEMORY,
+        testrunner.NOTEBOOK_TIMEOUT: status.TIMEOUT,
+    }[why] in state.split(", ")
     assert status.INVALID not in state and f"{len(after)} cells after it were not run" in detail
 
 
@@ -159,6 +169,42 @@ def test_a_kernel_that_dies_keeps_the_points_of_the_tests_before(kind):
     result, seconds, executed = graded(answers, memory=256)  # megabytes for the whole kernel
     assert_stopped_at(result, executed, stopping, ename, why)
     assert seconds < TIMEOUT + 15, seconds  # a death is seen at once, no time limit is waited for
+
+
+# Every call of is_distribution sleeps a second: no test cell runs past its own limit (30 s), but the notebook
+# would run past a minute. Its limit (20 s) leaves the fast cells before, a few seconds, room on a busy machine.
+SLEEPS_EACH_CALL = {
+    "is_distribution": "import time\n\n"
+    + SIGNATURE
+    + "    time.sleep(1)\n"
+    + REFERENCE["is_distribution"].split(":\n", 1)[1]
+}
+OWN_LIMIT, NOTEBOOK_LIMIT = 30, 20
+
+
+def test_a_notebook_whose_every_test_call_sleeps_stops_at_the_notebook_limit_and_keeps_the_tests_before():
+    result, seconds, executed = graded(SLEEPS_EACH_CALL, timeout=OWN_LIMIT, notebook_timeout=NOTEBOOK_LIMIT)
+    stopped = [
+        cell.metadata.get("nbgrader", {}).get("grade_id")
+        for cell in code_cells(executed)
+        if any(o.get("ename") == "NotebookTimeoutError" for o in cell.outputs)
+    ]
+    assert len(stopped) == 1 and stopped[0].startswith("test_is_distribution"), stopped
+    assert_stopped_at(result, executed, stopped[0], "NotebookTimeoutError", testrunner.NOTEBOOK_TIMEOUT)
+    state, detail = status.combine(status.execution_problems(executed))
+    assert state == status.TIMEOUT and f"the notebook ran past its {NOTEBOOK_LIMIT} s limit at {stopped[0]}" in detail
+    # the cell running at the notebook's end got what was left of it, not its own limit
+    assert seconds < NOTEBOOK_LIMIT + INTERRUPT_GRACE + 15 < OWN_LIMIT + NOTEBOOK_LIMIT, seconds
+
+
+def test_the_notebook_limit_is_ten_cell_limits_unless_set():
+    def limit(**settings):
+        return testrunner.TestsOutsideKernel(**settings).notebook_limit()
+
+    assert testrunner.NOTEBOOK_TIMES == 10
+    assert "ten cell limits (`--notebook-timeout S`, 300 s by default)" in (COURSE.root / "README.md").read_text()
+    assert (limit(timeout=4), limit(timeout=4, notebook_timeout=7.5), limit()) == (40, 7.5, 300)
+    assert limit(timeout=4, notebook_timeout=0) is None and limit(timeout=None) is None  # no limit
 
 
 MB = 2**20
