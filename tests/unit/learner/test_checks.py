@@ -8,6 +8,7 @@ holds edge cases that once broke the helpers (warnings, keyword inputs, odd answ
 
 from __future__ import annotations
 
+import re
 import sys
 import warnings
 
@@ -917,6 +918,32 @@ def _draws_at(size, seed):
     for n in range(1, size + 1):
         args = _draw_rows(rng, n)
     return args
+
+
+def test_check_generated_draws_other_inputs_under_each_salt_and_names_the_seed_that_draws_them_again():
+    """A grading mixes a digest of the submission into the seed (salted_draws): another salt draws other inputs,
+    the same salt the same ones, and the seed a failure names draws them again outside a grading."""
+    from grader.learner.checks import check_generated, salted_draws
+
+    def global_max(scores):
+        x = np.asarray(scores, dtype=float)
+        e = np.exp(x - x.max())
+        return e / e.sum(axis=-1, keepdims=True)
+
+    global_max.__name__ = "rowwise"
+
+    def failed(seed=3):
+        return failure_message(check_generated, global_max, _draw_rows, reference=rowwise, seed=seed, examples=30)
+
+    messages = {}
+    for salt in ("one submission", "another submission", "one submission"):
+        with salted_draws(salt):
+            messages.setdefault(salt, set()).add(failed())
+    assert all(len(found) == 1 for found in messages.values())  # the same salt, the same draws
+    first, other = (found.pop() for found in messages.values())
+    seed = int(re.search(r"\(seed (\d+)\)", first).group(1))
+    assert seed != 3 and first != other and "(seed 3)" in failed()
+    assert failed(seed) == first  # outside a grading, the seed it names draws the same inputs
 
 
 def test_check_generated_requires_the_reference_s_error_where_it_refuses():

@@ -1,0 +1,78 @@
+"""Hidden generated inputs are drawn per submission (grader.engine.testrunner.submission_salt, checks.salted_draws):
+the same submission graded again gets the same inputs and score, any change of its code gets others, so a table of
+the answers an earlier feedback showed fails them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from grader.engine import sandbox
+from grader.engine.testrunner import submission_salt
+from grader.learner import checks
+from tests.hostile import LESSON, NAIVE, lookup_table
+from tests.support import COURSE, run_apart
+
+ROWS = "test_naive_normalize_rows"  # its hand-picked inputs, then 12 drawn with seed 101
+SEED = re.compile(r"drawn at random \(seed (\d+)\)")
+
+
+def graded(naive_normalize: str):
+    """The report of lesson 01 graded with this naive_normalize (the reference's is_distribution)."""
+    nb = COURSE.learner_notebook(LESSON, {**COURSE.reference_answers(LESSON), NAIVE: naive_normalize})
+    return run_apart(lambda: sandbox.autograde_sandboxed(COURSE, LESSON, nb).report), nb
+
+
+def rows_test(report):
+    return next(t for t in report.tests if t.grade_id == ROWS)
+
+
+def drawn_seed(message: str) -> int:
+    return int(SEED.search(message).group(1))
+
+
+@pytest.fixture(scope="module")
+def earlier():
+    """A submission whose naive_normalize is right on the hand-picked rows of three scores and wrong on other rows,
+    as the first drawn input always is (one or two scores): its feedback shows that input."""
+    code = (
+        "def naive_normalize(scores):\n    x = np.asarray(scores, dtype=float)\n"
+        "    return x / x.sum(axis=-1, keepdims=True) if x.shape[-1] == 3 else x / x.sum()\n"
+    )
+    return graded(code)
+
+
+def test_a_submission_graded_again_gets_the_same_inputs_and_score(earlier):
+    first, nb = earlier
+    again, _ = graded(nb.cells[next(i for i, c in enumerate(nb.cells) if "def naive_normalize" in c.source)].source)
+    assert again == first
+    assert not rows_test(first).passed and "drawn at random" in rows_test(first).message
+
+
+def test_any_change_of_the_code_draws_other_inputs(earlier):
+    first, nb = earlier
+    source = next(c.source for c in nb.cells if "def naive_normalize" in c.source)
+    changed, _ = graded(source + "\n# one comment more\n")
+    assert drawn_seed(rows_test(changed).message) != drawn_seed(rows_test(first).message)
+    assert changed.score == first.score  # the same mistake: the seed alone names other draws
+
+
+def test_the_seed_a_message_names_draws_the_same_inputs_outside_a_grading(earlier):
+    first, nb = earlier
+    with checks.salted_draws(submission_salt(nb)):
+        seed = checks.drawn_seed(101)
+    assert drawn_seed(rows_test(first).message) == seed != 101
+
+
+def test_a_lookup_table_of_what_an_earlier_feedback_showed_fails_the_drawn_inputs(earlier):
+    """The table holds every input the tests of naive_normalize called the earlier submission with, the drawn ones
+    included, and the reference's answers: what pages that showed each failed test's input and expected value
+    would have handed over. Handed in, it passes every hand-picked test and fails the drawn inputs, which are new."""
+    _, before = earlier
+    table, _ = graded(lookup_table(submission_salt(before)))
+    failed = [t for t in table.tests if not t.passed]
+    assert [t.grade_id for t in failed] == [ROWS], [(t.grade_id, t.message) for t in failed]
+    assert "drawn at random" in rows_test(table).message
+    fixed, _ = graded(lookup_table())  # the table of the draws every grading made before each drew its own
+    assert [t.grade_id for t in fixed.tests if not t.passed] == [ROWS]
