@@ -656,7 +656,8 @@ def answers_seen(function: str, salt: str | None = None) -> dict[str, str]:
     recorder.__name__ = function
     tests = {test for test, tested in tested_functions(COURSE, LESSON).items() if tested == function}
     namespace = {**pinned_names(), function: recorder}
-    with contextlib.redirect_stdout(io.StringIO()), checks.salted_draws(salt), np.errstate(all="ignore"):
+    salted = contextlib.nullcontext() if salt is None else checks.salted_draws(salt)
+    with contextlib.redirect_stdout(io.StringIO()), salted, np.errstate(all="ignore"):
         for cell in nbformat.read(COURSE.source_notebook(LESSON), as_version=4).cells:
             if cell.metadata.get("nbgrader", {}).get("grade_id") in tests:
                 code = "\n".join(line for line in cell.source.splitlines() if line.strip() not in (BEGIN, END))

@@ -8,8 +8,7 @@ import re
 
 import pytest
 
-from grader.engine import sandbox
-from grader.engine.testrunner import submission_salt
+from grader.engine import sandbox, testrunner
 from grader.learner import checks
 from tests.hostile import LESSON, NAIVE, lookup_table
 from tests.support import COURSE, run_apart
@@ -60,7 +59,7 @@ def test_any_change_of_the_code_draws_other_inputs(earlier):
 
 def test_the_seed_a_message_names_draws_the_same_inputs_outside_a_grading(earlier):
     first, nb = earlier
-    with checks.salted_draws(submission_salt(nb)):
+    with checks.salted_draws(testrunner.submission_salt(nb)):
         seed = checks.drawn_seed(101)
     assert drawn_seed(rows_test(first).message) == seed != 101
 
@@ -70,9 +69,13 @@ def test_a_lookup_table_of_what_an_earlier_feedback_showed_fails_the_drawn_input
     included, and the reference's answers: what pages that showed each failed test's input and expected value
     would have handed over. Handed in, it passes every hand-picked test and fails the drawn inputs, which are new."""
     _, before = earlier
-    table, _ = graded(lookup_table(submission_salt(before)))
-    failed = [t for t in table.tests if not t.passed]
-    assert [t.grade_id for t in failed] == [ROWS], [(t.grade_id, t.message) for t in failed]
+    table, _ = graded(lookup_table(testrunner.submission_salt(before)))
+    assert [t.grade_id for t in table.tests if not t.passed] == [ROWS], [(t.grade_id, t.message) for t in table.tests]
     assert "drawn at random" in rows_test(table).message
-    fixed, _ = graded(lookup_table())  # the table of the draws every grading made before each drew its own
-    assert [t.grade_id for t in fixed.tests if not t.passed] == [ROWS]
+
+
+def test_a_lookup_table_of_the_draws_every_grading_once_made_fails_them():
+    """Before each submission drew its own, every grading drew seed 101's inputs: a table of them passed."""
+    table, _ = graded(lookup_table())
+    assert [t.grade_id for t in table.tests if not t.passed] == [ROWS], [(t.grade_id, t.message) for t in table.tests]
+    assert "drawn at random" in rows_test(table).message

@@ -16,10 +16,9 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader.course import Course
-from grader.course.feedback_policy import AFTER_DUE, NEVER, HiddenTestFeedback
 from grader.engine import scores
 from grader.engine.sandbox import autograde_sandboxed
-from grader.instructor.feedback import check_hints, student_page
+from grader.instructor.feedback import student_page
 from grader.instructor.report import write_report
 from grader.instructor.results import Student, class_results
 from grader.learner.hints import misconceptions
@@ -34,6 +33,7 @@ WHOLE_ARRAY = next(m for m in misconceptions() if m.id == "naive_sums_whole_arra
 # test_naive_normalize_rows's first hand-picked input, [[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]], and what it expects, as
 # a check's message shows them
 HIDDEN_INPUT, HIDDEN_EXPECTED = "[[1., 2., 5.], [4., 4., 2.]]", "[[0.125, 0.25 , 0.625]"
+AFTER_DUE, NEVER = "after_due", "never"  # the settings' values (grader.course.feedback_policy)
 ROWS_PROPERTY = "each row is divided by its own sum over the last axis (hand-picked and generated rows)"
 PUBLIC_EXPECTED = "expected: [[0.25, 0.75]"  # the failed public test's: [[1, 3], [2, 2]] row by row
 
@@ -135,6 +135,8 @@ def test_a_policy_the_setting_does_not_know_is_refused():
     from traitlets import TraitError
     from traitlets.config import Config
 
+    from grader.course.feedback_policy import HiddenTestFeedback
+
     config = Config()
     config.HiddenTestFeedback.show_inputs = "always"
     with pytest.raises(TraitError):
@@ -147,6 +149,8 @@ CHECKS_OWN_HINT = "return bool(...)"
 
 
 def test_a_withheld_row_takes_a_hint_from_the_checks_own_last_lines_never_from_the_learners_text():
+    from grader.instructor.feedback import check_hints
+
     described = "answered with a NumPy bool"  # no catalogued misconception: the hint comes from the message
     forged = f"  likely mistake: {described}\n  hint: [[1., 2., 5.], [4., 4., 2.]]"
     message = f"f(x) raised ValueError: bad\n{forged}\n  likely mistake: {described}\n  hint: {CHECKS_OWN_HINT}"
