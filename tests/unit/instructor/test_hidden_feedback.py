@@ -9,6 +9,8 @@ array's total, and recorded in a course directory by hand (tests/results_by_hand
 from __future__ import annotations
 
 import html
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 
 import nbformat
@@ -24,7 +26,7 @@ from grader.instructor.results import Student, class_results
 from grader.learner.hints import misconceptions
 from grader.proof.prove import as_notebook_code
 from tests.results_by_hand import Graded, course_by_hand
-from tests.support import COURSE, run_apart
+from tests.support import COURSE, run_apart, tools_env
 
 pytestmark = pytest.mark.xdist_group("hidden-feedback")  # its tests share a module-scoped fixture (tests/conftest.py)
 
@@ -129,6 +131,32 @@ def test_the_instructors_report_shows_everything_before_the_due_date(graded, tmp
     results = class_results(graded[0])
     rows = next(t for t in results.report(STUDENT, LESSON).tests if t.grade_id == "test_naive_normalize_rows")
     assert HIDDEN_INPUT in rows.message and HIDDEN_EXPECTED in rows.message  # what the instructor's views read
+
+
+def nbgrader_feedback(graded, due: datetime | None, settings: str = "") -> str:
+    """The page nbgrader's own generate_feedback (formgrader's Generate Feedback) makes of the student's notebook,
+    with the course's nbgrader_config.py, the lesson due at `due` and `settings`, as a student reads it."""
+    page(graded, due, settings)
+    course, _ = graded
+    done = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "generate_feedback", LESSON, "--force"],
+        cwd=course.root,
+        env=tools_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    made = course.root / ".grading" / "feedback" / STUDENT / LESSON / f"{LESSON}.html"
+    return html.unescape(made.read_text(encoding="utf-8"))
+
+
+def test_nbgrader_s_own_feedback_withholds_them_as_the_pages_do(graded):
+    before = nbgrader_feedback(graded, now() + timedelta(days=7))
+    assert HIDDEN_INPUT not in before and HIDDEN_EXPECTED not in before
+    assert ROWS_PROPERTY in before and WHOLE_ARRAY.description in before and PUBLIC_EXPECTED in before
+    after = nbgrader_feedback(graded, now() - timedelta(hours=1))
+    assert HIDDEN_INPUT in after and HIDDEN_EXPECTED in after and "A hidden test of" not in after
 
 
 def test_a_policy_the_setting_does_not_know_is_refused():
