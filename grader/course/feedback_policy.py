@@ -9,7 +9,9 @@ it shows them too (`after_due`, the default) or still not (`never`), lesson by l
     c.HiddenTestFeedback.show_inputs = "after_due"                   # every lesson
     c.HiddenTestFeedback.lessons = {"05_stable_softmax": "never"}    # the lessons that differ
 
-The instructor's own views (the report, formgrader, the autograded notebooks) show everything.
+The course's pages (grader.instructor.feedback) and nbgrader's own feedback (grader.instructor.nbgrader_feedback)
+follow it; the instructor's views (the report, formgrader's view of a submission, the autograded notebooks) show
+everything.
 """
 
 from __future__ import annotations
