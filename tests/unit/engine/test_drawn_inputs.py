@@ -13,6 +13,8 @@ from grader.learner import checks
 from tests.hostile import LESSON, NAIVE, lookup_table
 from tests.support import COURSE, run_apart
 
+pytestmark = pytest.mark.xdist_group("drawn-inputs")  # its tests share a module-scoped fixture (tests/conftest.py)
+
 ROWS = "test_naive_normalize_rows"  # its hand-picked inputs, then 12 drawn with seed 101
 SEED = re.compile(r"drawn at random \(seed (\d+)\)")
 
