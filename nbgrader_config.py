@@ -23,9 +23,16 @@ c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedb
 c.Exchange.root = str(grading / "exchange")
 c.Exchange.path_includes_course = True
 # nbgrader's feedback (formgrader's Generate Feedback) is made from the autograded notebook, which holds the
-# hidden tests: they are taken out of its test cells first, or every student reads them on their feedback page.
+# hidden tests: they are taken out of its test cells first, or every student reads them on their feedback page;
+# and, as long as HiddenTestFeedback (below) withholds them, what a failed one called and expected with them.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+    "grader.instructor.nbgrader_feedback.WithholdHiddenInputs",
     "nbgrader.preprocessors.ClearHiddenTests",
 ]
+# What a student's feedback page shows of a failed hidden test (grader/course/feedback_policy.py): before the
+# lesson's due date, or with none, the mistake and the properties it checks, never what it called and expected;
+# after the due date those too ("after_due") or still not ("never"), for every lesson or lesson by lesson.
+c.HiddenTestFeedback.show_inputs = "after_due"
+c.HiddenTestFeedback.lessons = {}  # e.g. {"05_stable_softmax": "never"}

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from traitlets.config import Config, PyFileConfigLoader
 
+from grader.course.feedback_policy import HiddenTestFeedback
+
 SOLUTIONS = "solutions"
 RELEASE = "notebooks"
 CONFIG = "nbgrader_config.py"
@@ -95,6 +97,10 @@ class Course:
     def nbgrader_settings(self) -> Config:
         """The course's nbgrader_config.py as written: no path moved, no folder made (what a grading step reads)."""
         return PyFileConfigLoader(CONFIG, path=str(self.root)).load_config()
+
+    def hidden_test_feedback(self) -> HiddenTestFeedback:
+        """What students' feedback shows of failed hidden tests, as nbgrader_config.py sets it (feedback_policy)."""
+        return HiddenTestFeedback(config=self.nbgrader_settings())
 
     def reference_answers(self, lesson: str) -> dict[str, str]:
         """The reference code of every solution cell of a lesson, by grade_id, as a learner would type it."""

@@ -28,6 +28,7 @@ import ast
 import builtins
 import contextlib
 import functools
+import hashlib
 import io
 import json
 import math
@@ -91,6 +92,13 @@ def pinned_names() -> dict:
 def is_test_cell(cell) -> bool:
     meta = cell.get("metadata", {}).get("nbgrader", {})
     return cell.get("cell_type") == "code" and bool(meta.get("grade")) and not meta.get("solution")
+
+
+def submission_salt(nb) -> str:
+    """A digest of the code of the notebook's cells other than tests: what its hidden inputs are drawn with
+    (checks.salted_draws), the same each time it is graded, other ones after any change of its code."""
+    code = [str(c.get("source", "")) for c in nb.cells if c.get("cell_type") == "code" and not is_test_cell(c)]
+    return hashlib.sha256(json.dumps(code).encode()).hexdigest()
 
 
 def names_to_fetch(cell: CompiledCell, known) -> set[str]:
@@ -440,7 +448,8 @@ class TestsOutsideKernel(Execute):
             if isinstance(cell.get("metadata"), dict):
                 cell.metadata.pop("grader", None)  # the grading's to write, whatever the submission holds
         try:
-            nb, resources = super().preprocess(nb, resources, km)
+            with checks.salted_draws(submission_salt(nb)):
+                nb, resources = super().preprocess(nb, resources, km)
         finally:
             self._session.close()
         bound_notebook(nb)

@@ -4,21 +4,24 @@ The pages go back to students, so they are made from scores, the messages the ch
 printed and the lessons' section headings, never from cell sources: hidden tests and
 solutions cannot leak. A page opens with a summary of every lesson (score, the mistakes
 named, the sections to look at again); each lesson then explains each likely mistake once,
-and its tests say what was expected and what came back.
+and its tests say what was expected and what came back. A failed hidden test of a lesson
+that can still be handed in says instead what it checks (grader.course.feedback_policy):
+what it called and expected would make a lookup table to hand in again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from html import escape
 from pathlib import Path
 
 from grader.engine.scores import MESSAGE_LIMIT, NAME_LIMIT, Report, TestResult, clipped
 from grader.instructor.collect import Rejection
-from grader.instructor.results import ClassResults, Student, points
+from grader.instructor.results import ClassResults, HiddenTest, Student, Withheld, points
+from grader.learner import hints
 from grader.learner.predictions import is_prediction
 
 COURSE_TITLE = "Softmax, step by step"
@@ -45,6 +48,7 @@ LAB_ONLY = " Hidden tests run when your work is graded."
 LIKELY_MISTAKE, HINT = "likely mistake:", "hint:"
 PREDICTION_LABEL = " (prediction)"  # beside a prediction's test: it graded a guess, not a function
 NOT_WRITTEN = "not written yet"  # how a check words a function still a stub
+CLIPPED_END = re.compile(r" \[\.\.\. clipped: [\d,]+ more characters\]$")  # how a clipped message ends (clipped)
 
 
 @dataclass
@@ -100,6 +104,59 @@ def diagnosed(report: Report) -> tuple[list[Diagnosis], dict[str, str]]:
             tests = found.setdefault(description, Diagnosis(description)).tests
             tests += [] if test.grade_id in tests else [test.grade_id]
     return list(found.values()), messages
+
+
+def check_hints(lesson: str, test: TestResult) -> dict[str, str]:
+    """The hint of each mistake the test named, from sources the learner's code cannot write: the lesson's
+    catalogue, else the check's own lines, which end its message (grader.learner.checks.failure) after anything the
+    learner's code raised, so the last line naming a mistake is the check's, unless the message was clipped."""
+    catalogue = {m.description: m.hint for m in hints.misconceptions(lesson=lesson)}
+    found = {description: catalogue[description] for description in test.mistakes if description in catalogue}
+    lines = [] if CLIPPED_END.search(test.message) else [line.strip() for line in test.message.splitlines()]
+    for line, following in zip(lines, lines[1:], strict=False):
+        description = line[len(LIKELY_MISTAKE) :].strip() if line.startswith(LIKELY_MISTAKE) else None
+        if description in test.mistakes and description not in catalogue and following.startswith(HINT):
+            found[description] = following[len(HINT) :].strip()  # a later line overrides an earlier one
+    return found
+
+
+def withheld_message(lesson: str, test: TestResult, hidden: HiddenTest, withheld: Withheld) -> str:
+    """What a failed hidden test's row says while its inputs are withheld: what it checks, the mistakes it named
+    with their hints, and when it shows more. Nothing of its message: that holds what it called and expected, and
+    whatever the learner's code raised, which may be those inputs again."""
+    function = hidden.function or "a function of the lesson"
+    if NOT_WRITTEN in test.message:
+        return f"A hidden test of {function}, which is {NOT_WRITTEN} (it still raises NotImplementedError)."
+    lines = [f"A hidden test of {function}" + (". It checks:" if hidden.properties else ".")]
+    lines += [f"  - {statement}" for statement in hidden.properties]
+    named = check_hints(lesson, test)
+    for description in test.mistakes:
+        lines.append(f"  {LIKELY_MISTAKE} {description}")
+        lines += [f"  {HINT} {named[description]}"] if named.get(description) else []
+    if withheld.never:
+        lines.append("Its inputs and expected values are not shown: this lesson's hidden tests stay hidden.")
+    elif withheld.until is None:
+        lines.append("Its inputs and expected values are shown here after the lesson's due date (none is set yet).")
+    else:
+        lines.append(
+            f"Its inputs and expected values are shown here after the due date, {withheld.until:%Y-%m-%d %H:%M} UTC."
+        )
+    return "\n".join(lines)
+
+
+def shown_report(results: ClassResults, report: Report) -> Report:
+    """The report as a student's page shows it: each failed hidden test whose inputs are withheld now
+    (ClassResults.withheld) with its withheld_message instead of the check's."""
+    withheld = results.withheld.get(report.lesson)
+    if withheld is None:
+        return report
+    tests = [
+        replace(test, message=withheld_message(report.lesson, test, withheld.tests[test.grade_id], withheld))
+        if not test.passed and test.grade_id in withheld.tests
+        else test
+        for test in report.tests
+    ]
+    return replace(report, tests=tests)
 
 
 def inline(text: str) -> str:
@@ -256,7 +313,7 @@ def student_page(results: ClassResults, student: Student) -> str:
     total = results.total(student.id)
     possible = sum(results.max_scores.values())
     read = {
-        lesson: diagnosed(report) if (report := results.report(student.id, lesson)) else ([], {})
+        lesson: diagnosed(shown_report(results, report)) if (report := results.report(student.id, lesson)) else ([], {})
         for lesson in results.lessons
     }
     summary = summary_table([summary_row(results, student.id, lesson, read[lesson][0]) for lesson in results.lessons])
@@ -265,10 +322,12 @@ def student_page(results: ClassResults, student: Student) -> str:
     shown_id = clipped(student.id, NAME_LIMIT)
     who = student.name if student.name == shown_id else f"{student.name} ({shown_id})"
     title = f"Feedback for {who}: {COURSE_TITLE}"
+    withheld = "; before the due date, a failed hidden test says what it checks instead" if results.withheld else ""
     body = (
         f"<h1>{escape(title)}</h1>\n<p>Total: <strong>{points(total)} / {points(possible)}</strong> "
         f"over {len(results.lessons)} lesson(s). Each lesson below names its likely mistakes once, with a hint "
-        f"and the part of the lesson to read again; then each test says what was expected and what came back.</p>"
+        f"and the part of the lesson to read again; then each test says what was expected and what came back{withheld}."
+        "</p>"
         f"\n{summary}{unknown}\n{sections}"
     )
     return page(title, body)

@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import nbformat
 from nbgrader.api import Gradebook
 
 from grader.course import Course, read_cached
-from grader.course.contract import tested_functions
+from grader.course.contract import hidden_lines, properties, tested_functions
+from grader.course.feedback_policy import NEVER
 from grader.engine.scores import MISSING_TEST, NAME_LIMIT, Report, TestResult, clipped, messages_of, mistakes_of
 from grader.engine.submission import grade_ids_in_order
 from grader.engine.untrusted import grade_id_of
 from grader.instructor.collect import Rejection, read_rejections, standing
 from grader.instructor.grading import statuses
+from grader.learner.predictions import is_prediction
 
 HEADING = re.compile(r"^#{1,6}\s+(\S.*?)\s*#*\s*$")  # a Markdown heading line, its text
 
@@ -36,6 +39,24 @@ class Student:
         return clipped(", ".join(part for part in (self.last_name, self.first_name) if part) or self.id, NAME_LIMIT)
 
 
+@dataclass(frozen=True)
+class HiddenTest:
+    """A test cell with hidden tests: the function it tests and the properties it checks, in words."""
+
+    function: str
+    properties: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """A lesson whose failed hidden tests students' pages show without what they called and expected
+    (grader.course.feedback_policy): until its due date (None: none is set), or never."""
+
+    until: datetime | None
+    never: bool
+    tests: dict[str, HiddenTest] = field(default_factory=dict)  # test grade_id -> what it is
+
+
 @dataclass
 class ClassResults:
     """A report for every (student id, lesson); None where nothing was graded (a missing submission)."""
@@ -50,6 +71,8 @@ class ClassResults:
     rejections: list[tuple[Rejection, bool]] = field(default_factory=list)
     # (lesson, test) -> the heading of the lesson's section to look at again when the test fails
     sections: dict[tuple[str, str], str] = field(default_factory=dict)
+    # lesson -> its hidden tests whose inputs and expected values students' pages do not show now
+    withheld: dict[str, Withheld] = field(default_factory=dict)
 
     def problem(self, student: str, lesson: str) -> tuple[str, str] | None:
         """(status, detail) when the grading of this submission met a problem (see grader.status)."""
@@ -114,6 +137,7 @@ def class_results(course: Course) -> ClassResults:
         lessons = [a.name for a in assignments]
         max_scores = {a.name: float(a.max_score) for a in assignments}
         graded_at = {(s.student.id, s.assignment.name): s.timestamp for a in assignments for s in a.submissions}
+        due = {a.name: latest_due_date(a) for a in assignments}
     reports = {
         (student.id, lesson): read_report(course, lesson, student.id) if (student.id, lesson) in graded_at else None
         for student in students
@@ -122,7 +146,48 @@ def class_results(course: Course) -> ClassResults:
     problems = {key: value for key, value in statuses(course).items() if value[0] != "graded"}
     rejections = standing(read_rejections(course), graded_at)
     sections = {(lesson, test): heading for lesson in lessons for test, heading in look_again(course, lesson).items()}
-    return ClassResults(students, lessons, max_scores, reports, problems, rejections, sections)
+    policy, now = course.hidden_test_feedback(), datetime.now(UTC).replace(tzinfo=None)
+    withheld = {
+        lesson: Withheld(due[lesson], policy.policy(lesson) == NEVER, hidden_tests(course, lesson))
+        for lesson in lessons
+        if not policy.shows_inputs(lesson, due[lesson], now)
+    }
+    return ClassResults(students, lessons, max_scores, reports, problems, rejections, sections, withheld)
+
+
+def latest_due_date(assignment) -> datetime | None:
+    """When a gradebook assignment stops being handed in: its due date or the latest extension of it (naive UTC,
+    as nbgrader keeps them); None when it has no due date."""
+    if assignment.duedate is None:
+        return None
+    return max([assignment.duedate] + [s.duedate for s in assignment.submissions if s.duedate is not None])
+
+
+def hidden_tests(course: Course, lesson: str) -> dict[str, HiddenTest]:
+    """The lesson's test cells that hold hidden tests, each with its function and the statements of the properties
+    its cell checks (grader.course.contract). A prediction's is left out: its hidden test compares a hash of the
+    guess, and its message shows the learner's own guess only."""
+    functions = tested_functions(course, lesson)
+    statements: dict[str, list[str]] = {}
+    for props in properties(course, lesson).values():
+        for prop in props.values():
+            for test in prop.tests:
+                statements.setdefault(test, []).append(prop.text)
+    return {
+        test: HiddenTest(functions[test] or "", tuple(statements.get(test, ())))
+        for test, source in test_sources(course, lesson).items()
+        if hidden_lines(source) and not is_prediction(test)
+    }
+
+
+def test_sources(course: Course, lesson: str) -> dict[str, str]:
+    """test grade_id -> its cell's source in the lesson's source notebook (hidden tests included)."""
+    tests = tested_functions(course, lesson)
+    return {
+        cell.metadata.nbgrader.grade_id: cell.source
+        for cell in read_cached(course.source_notebook(lesson)).cells
+        if cell.metadata.get("nbgrader", {}).get("grade_id") in tests
+    }
 
 
 def look_again(course: Course, lesson: str) -> dict[str, str]:

@@ -10,7 +10,9 @@ stdout. Nothing here ever writes to stderr: nbgrader zeroes a test cell that doe
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import copy
+import hashlib
 import numbers
 import textwrap
 import traceback
@@ -773,21 +775,58 @@ def _reference_answer(reference, args, kwargs):
             return None, error
 
 
+# What the grading mixes into check_generated's seeds (salted_draws): one value per submission, so some of its hidden
+# inputs are drawn for it alone. A context variable, so that gradings in threads of one process keep their own.
+_DRAW_SALT: contextvars.ContextVar[str | None] = contextvars.ContextVar("draw_salt", default=None)
+
+
+@contextlib.contextmanager
+def salted_draws(salt: str | None):
+    """Within it, check_generated draws more inputs, from its seed mixed with `salt` (None: none, as in the lab).
+
+    The grading sets a digest of the submission's code: grading it again draws the same inputs,
+    and any change of the code draws others, so a table of answers to inputs an earlier feedback
+    showed does not pass.
+    """
+    token = _DRAW_SALT.set(salt)
+    try:
+        yield
+    finally:
+        _DRAW_SALT.reset(token)
+
+
+def drawn_seeds(seed: int) -> list[int]:
+    """The seeds check_generated draws from: `seed`, the same inputs for every submission (those the proof
+    grades); then, within salted_draws, a 63-bit number made of `seed` and the salt, inputs for this submission
+    alone. A failure names the seed of its input: `check_generated(..., seed=it)` outside a grading draws it again."""
+    salt = _DRAW_SALT.get()
+    if salt is None:
+        return [seed]
+    return [seed, int.from_bytes(hashlib.sha256(f"{seed}\n{salt}".encode()).digest()[:8], "big") >> 1]
+
+
+def drawn_inputs(draw, seed: int, examples: int):
+    """(seed, size, positional arguments) of each input check_generated calls with: each seed's, smallest first."""
+    for drawn in drawn_seeds(seed):
+        rng = np.random.default_rng(drawn)
+        for size in range(1, examples + 1):
+            args = draw(rng, size)
+            yield drawn, size, args if isinstance(args, tuple) else (args,)
+
+
 def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False, **kwargs) -> None:
     """Call `fn` on inputs drawn at random, smallest first, and compare each answer with `reference`'s.
 
     `draw(rng, size)` returns the positional arguments of one call (a tuple, or one value);
     `size` runs from 1 to `examples`, so the first input that fails is the smallest failing
-    input found. The generator is seeded here with `seed`, so every run draws the same
-    inputs. Where `reference` raises, `fn` must raise the same kind of error; `same_dtype`
-    requires the reference's dtype. Answers are judged as `check_call` (arrays) or
-    `check_answer` (a bool or a number) judges them.
+    input found. The generator is seeded here with `seed`, so every run draws the same inputs;
+    while a submission is graded, as many more are drawn for it alone (see salted_draws). Where
+    `reference` raises, `fn` must raise the same kind of error; `same_dtype` requires the
+    reference's dtype. Answers are judged as `check_call` (arrays) or `check_answer` (a bool or
+    a number) judges them.
     """
     __tracebackhide__ = True
-    rng = np.random.default_rng(seed)
-    for size in range(1, examples + 1):
-        args = draw(rng, size)
-        args = args if isinstance(args, tuple) else (args,)
+    for drawn, size, args in drawn_inputs(draw, seed, examples):
         expected, refused = _reference_answer(reference, copy.deepcopy(args), copy.deepcopy(kwargs))
         try:
             if refused is not None:
@@ -800,7 +839,7 @@ def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False,
             if getattr(failed, "not_written", False):
                 raise
             raise CheckFailed(
-                f"Input {size} of {examples} drawn at random (seed {seed}) is the smallest that "
+                f"Input {size} of {examples} drawn at random (seed {drawn}) is the smallest that "
                 f"fails (the inputs grow with their number):\n{failed}",
                 failed.mistakes,
             ) from failed.__cause__

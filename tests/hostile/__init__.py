@@ -13,6 +13,8 @@ it must get does not depend on how the grader goes on after a kernel stops.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import sys
@@ -22,8 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+import numpy as np
 
+from grader.course.contract import BEGIN, END, tested_functions
 from grader.engine import status
+from grader.engine.testrunner import pinned_names
+from grader.learner import checks
 from grader.proof import simulate
 from tests.support import COURSE
 
@@ -655,6 +661,64 @@ def last_cell(source: str):
     return lambda nb: nb.cells.append(nbformat.v4.new_code_cell(source))
 
 
+# ----------------------------------------------------------------- issue 40, seam 8: feedback hands over hidden inputs
+
+
+def answers_seen(function: str, salt: str | None = None) -> dict[str, str]:
+    """What feedback that shows each failed test's input and expected value hands over, one resubmission at a time:
+    every input lesson 01's tests (hidden ones included) call `function` with, keyed by table_key, and the
+    reference's answer as `.npy` bytes in hex. The generated inputs are those a grading with `salt` draws (None:
+    the seed alone, as every grading drew them before each submission drew its own)."""
+    scope: dict = {"np": np}
+    exec(COURSE.reference_answers(LESSON)[function], scope)  # noqa: S102 - the course's own reference
+    reference, seen = scope[function], {}
+
+    def recorder(*args):
+        answer = reference(*deepcopy(args))
+        buffer = io.BytesIO()
+        np.save(buffer, np.asarray(answer), allow_pickle=False)
+        seen[table_key(*args)] = buffer.getvalue().hex()
+        return answer
+
+    recorder.__name__ = function
+    tests = {test for test, tested in tested_functions(COURSE, LESSON).items() if tested == function}
+    namespace = {**pinned_names(), function: recorder}
+    salted = contextlib.nullcontext() if salt is None else checks.salted_draws(salt)
+    with contextlib.redirect_stdout(io.StringIO()), salted, np.errstate(all="ignore"):
+        for cell in nbformat.read(COURSE.source_notebook(LESSON), as_version=4).cells:
+            if cell.metadata.get("nbgrader", {}).get("grade_id") in tests:
+                code = "\n".join(line for line in cell.source.splitlines() if line.strip() not in (BEGIN, END))
+                exec(code, namespace)  # noqa: S102 - the lesson's own tests
+    return seen
+
+
+def table_key(scores) -> str:
+    """An input as a lookup table keys it: its dtype, shape and bytes."""
+    array = np.asarray(scores)
+    return f"{array.dtype.str}{array.shape}{array.tobytes().hex()}"
+
+
+LOOKUP_TABLE = """
+import io
+
+TABLE = TABLE_LITERAL
+
+
+def naive_normalize(scores):
+    \"\"\"The answer an earlier feedback page showed for this very input; a wrong formula for any other.\"\"\"
+    array = np.asarray(scores)
+    answer = TABLE.get(f"{array.dtype.str}{array.shape}{array.tobytes().hex()}")
+    if answer is not None:
+        return np.load(io.BytesIO(bytes.fromhex(answer)))
+    return np.asarray(scores, dtype=float) / np.sum(scores)
+"""
+
+
+def lookup_table(salt: str | None = None) -> str:
+    """naive_normalize as a lookup table of answers_seen (the generated inputs as `salt` drew them)."""
+    return LOOKUP_TABLE.replace("TABLE_LITERAL", repr(answers_seen(NAIVE, salt)))
+
+
 KINDS = [
     Kind(
         "infinite_loop",
@@ -1131,6 +1195,16 @@ KINDS = [
         lambda: notebook({NAIVE: CHR_NAMES}),
         status.GRADED,
         DISTRIBUTION_ONLY,
+    ),
+    # issue 40, seam 8: feedback hands over the hidden tests' inputs and expected values
+    Kind(
+        "lookup_table",
+        "a lookup table of the hidden tests' inputs and answers (as feedback showed them), a wrong formula otherwise",
+        # the hand-picked inputs pass (why pages do not show them before the due date); the generated ones are drawn
+        # for this submission alone, so the table misses them: test_naive_normalize_rows's point is lost
+        lambda: notebook({NAIVE: lookup_table()}),
+        status.GRADED,
+        FULL - 1,
     ),
 ]
 SIZES = ("returns_8mb_string", "exception_name_4mb", "forged_mistake")

@@ -143,6 +143,37 @@ def test_feedback_shows_no_hidden_test_or_solution_text(corpus):
         assert not [line for line in secret if line in text], page.name
 
 
+HIDDEN_INPUT = "[[1., 2., 5.], [4., 4., 2.]]"  # test_naive_normalize_rows's first input, as a message shows it
+
+
+def test_feedback_before_the_due_date_shows_no_hidden_input_or_expected_value(corpus):
+    """The corpus's lesson has no due date, so it can still be handed in: no page shows what a failed hidden test
+    called or expected (a line of its message naming a call or an expected value, unless a public test of the same
+    student shows that line too), though the instructor's view of the same tests holds them."""
+    folder, _ = corpus
+    results = class_results(Course(folder / "course"))
+    hidden = results.withheld[LESSON].tests
+    shown_somewhere = 0
+    for student in results.students:
+        report, page = results.report(student.id, LESSON), folder / "feedback" / f"{student.id}.html"
+        if report is None or not page.is_file():
+            continue
+        text = html.unescape(page.read_text(encoding="utf-8"))
+        public = "\n".join(t.message for t in report.tests if t.grade_id not in hidden)
+        secret = [
+            line.strip()
+            for test in report.tests
+            if test.grade_id in hidden and not test.passed
+            for line in test.message.splitlines()
+            if ("expected:" in line or "naive_normalize(" in line or "is_distribution(" in line)
+            and line.strip() not in public
+        ]
+        shown_somewhere += bool(secret)
+        assert not [line for line in secret if line in text], student.id
+        assert HIDDEN_INPUT not in text, student.id
+    assert shown_somewhere > 10  # the instructor's view holds them for most of the corpus
+
+
 # ----------------------------------------------------------------- the ordinary students, in a class of their own
 
 

@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 import nbformat
 import numpy as np
 import pytest
+from nbgrader.api import Gradebook
 
 from grader.course import Course
 from grader.engine.sandbox import Sandboxed
@@ -280,6 +281,8 @@ def test_a_graded_page_keeps_the_checks_words_but_not_what_holds_only_in_the_lab
     course = course_by_hand(
         COURSE, tmp_path / "course", [NAIVE], {("bo", NAIVE): Graded(executed(COURSE, NAIVE, outcomes))}
     )
+    with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gradebook:  # past: the hidden tests are shown
+        gradebook.update_or_create_assignment(NAIVE, duedate=datetime(2000, 1, 1))
     page = page_text(write_feedback(class_results(course), tmp_path / "feedback")[0])
     assert "✓ naive_normalize: the public checks passed." in page and "Hidden tests run" not in page
     assert str(stub.value) in page and f"1 failing test(s): a function is {NOT_WRITTEN}" in page

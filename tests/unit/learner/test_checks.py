@@ -8,6 +8,7 @@ holds edge cases that once broke the helpers (warnings, keyword inputs, odd answ
 
 from __future__ import annotations
 
+import re
 import sys
 import warnings
 
@@ -917,6 +918,34 @@ def _draws_at(size, seed):
     for n in range(1, size + 1):
         args = _draw_rows(rng, n)
     return args
+
+
+def test_check_generated_draws_more_inputs_under_each_salt_and_names_the_seed_that_draws_them_again():
+    """A grading mixes a digest of the submission into the seed (salted_draws): besides the seed's own inputs, another
+    salt draws other inputs, the same salt the same ones, and the seed a failure names draws them again outside a
+    grading. A table of the seed's own inputs passes those only."""
+    from grader.learner.checks import check_generated, salted_draws
+
+    table = {_draws_at(size, seed=3)[0].tobytes(): rowwise(*_draws_at(size, seed=3)) for size in range(1, 31)}
+
+    def looked_up(scores):
+        return table.get(np.asarray(scores).tobytes(), np.zeros(np.shape(scores)))
+
+    looked_up.__name__ = "rowwise"
+
+    def failed(seed=3):
+        return failure_message(check_generated, looked_up, _draw_rows, reference=rowwise, seed=seed, examples=30)
+
+    check_generated(looked_up, _draw_rows, reference=rowwise, seed=3, examples=30)  # no salt: the seed's inputs only
+    messages = {}
+    for salt in ("one submission", "another submission", "one submission"):
+        with salted_draws(salt):
+            messages.setdefault(salt, set()).add(failed())
+    assert all(len(found) == 1 for found in messages.values())  # the same salt, the same draws
+    first, other = (found.pop() for found in messages.values())
+    seed = int(re.search(r"\(seed (\d+)\)", first).group(1))
+    assert seed != 3 and first != other
+    assert failed(seed) == first  # outside a grading, the seed it names draws the same inputs
 
 
 def test_check_generated_requires_the_reference_s_error_where_it_refuses():
