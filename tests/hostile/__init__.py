@@ -566,6 +566,7 @@ def payload(vector: str) -> str:
 
 SHOWN_HTML = "bold HTML from the learner"  # what an ordinary part of its HTML display shows, kept
 PRINTED = "<script>" + payload("printed") + "</script>"  # what its naive_normalize prints at each call
+GUESSED = "<script>" + payload("guessed") + "</script>"  # its guess of a prediction, which the feedback quotes
 # a display of each kind the template writes as it is, or an address or attribute taken from output metadata
 SCRIPT_DISPLAYS = [
     ({"text/html": f"<b>{SHOWN_HTML}</b><script>{payload('html-script')}</script>"}, {}),
@@ -639,8 +640,12 @@ def _scripts_in_markdown(nb):
 
 
 def scripts_everywhere() -> bytes:
-    """Right answers, with scripts in every place a page may show: displays, Markdown, attachments, metadata."""
-    return notebook({NAIVE: reference()[NAIVE] + SCRIPTS_IN_OUTPUTS}, edit=_scripts_in_markdown)
+    """Right answers, with scripts in every place a page may show: displays, printed text, Markdown, attachments,
+    metadata, and a guess the feedback quotes (a prediction earns nothing in the corpus: see reference())."""
+    guess = next(iter(COURSE.predictions(LESSON).values()))
+    return notebook(
+        {NAIVE: reference()[NAIVE] + SCRIPTS_IN_OUTPUTS, guess: f"{guess} = {GUESSED!r}"}, edit=_scripts_in_markdown
+    )
 
 
 KINDS = [

@@ -9,6 +9,7 @@ kernel may outlive the batch, and the README's table must match.
 
 from __future__ import annotations
 
+import csv
 import html
 import re
 from concurrent.futures import ThreadPoolExecutor
@@ -19,15 +20,19 @@ import pytest
 
 from grader.course import Course
 from grader.engine import isolation
+from grader.instructor.export import FORMULA_STARTS
 from grader.instructor.report import misconception_counts
 from grader.instructor.results import class_results
 from grader.learner.predictions import is_prediction
 from tests.hostile import (
     FORGED_MISCONCEPTION,
     FULL,
+    GUESSED,
     KINDS,
     LESSON,
+    MARKDOWN_HEADING,
     NOT_COLLECTED,
+    SHOWN_HTML,
     SIZES,
     TIMEOUT,
     notebook,
@@ -36,7 +41,7 @@ from tests.hostile import (
     submit,
 )
 from tests.hostile.grading import collect_logs, grade, grade_corpus, outcomes, write_outputs
-from tests.support import COURSE, marked_lines, once_per_run, printed_by
+from tests.support import COURSE, active_markup, formgrader_page, marked_lines, once_per_run, printed_by
 
 pytestmark = pytest.mark.xdist_group("hostile")  # its tests read one graded class (tests/conftest.py)
 
@@ -246,3 +251,31 @@ def test_a_message_cannot_forge_a_misconception_in_the_report(corpus):
     counted = [m.description for m in misconception_counts(class_results(Course(folder / "course")))]
     assert not [d for d in counted if FORGED_MISCONCEPTION in d], counted
     assert FORGED_MISCONCEPTION not in (folder / "report.html").read_text(encoding="utf-8")
+
+
+# ----------------------------------------------------------------- scripts for the pages an instructor opens
+
+
+def test_formgrader_shows_the_scripts_kind_with_nothing_that_runs(corpus):
+    """Its autograded notebook, as formgrader's page shows it (nbgrader's exporter and template), holds nothing
+    that runs but formgrader's own, and still holds its learner's notes."""
+    folder, _ = corpus
+    autograded = folder / "course" / ".grading" / "autograded" / "scripts_everywhere" / LESSON / f"{LESSON}.ipynb"
+    page = formgrader_page(nbformat.read(autograded, as_version=4))
+    assert not active_markup(page) - active_markup(formgrader_page(nbformat.v4.new_notebook()))
+    assert MARKDOWN_HEADING in page and SHOWN_HTML in page
+
+
+def test_the_class_pages_and_exports_show_the_scripts_kind_with_nothing_that_runs(corpus):
+    """Its feedback page quotes its guess as text; nothing runs there or in the report; no export cell starts a
+    formula."""
+    folder, _ = corpus
+    own = active_markup((folder / "feedback" / "ordinary_full.html").read_text(encoding="utf-8"))
+    page = (folder / "feedback" / "scripts_everywhere.html").read_text(encoding="utf-8")
+    assert html.escape(GUESSED) in page
+    for text in (page, (folder / "report.html").read_text(encoding="utf-8")):
+        assert not active_markup(text) - own
+    for export in (folder / "exports").glob("*.csv"):
+        with open(export, newline="", encoding="utf-8") as file:
+            cells = [cell for row in csv.reader(file) for cell in row]
+        assert "scripts_everywhere" in cells and not [cell for cell in cells if cell.startswith(FORMULA_STARTS)]
