@@ -23,6 +23,9 @@ What grading reads and shows stays as it was: test cells' errors and printed tex
 the grader's cell metadata. Cleaning HTML takes time that grows faster than its length where tags
 nest, so a piece over ITEM_LIMIT characters, or past NOTEBOOK_LIMIT in one notebook, is shown as
 escaped text instead (an attachment's data, which costs in proportion to its length, is not counted).
+
+A flagged submission's status, which grading writes as a grade's comment and nbgrader's feedback
+renders as Markdown, may quote the file: markdown_text makes it Markdown that shows it as written.
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ IMAGES = ("image/png", "image/jpeg")  # displays kept when their data is base64
 ATTACHED = ("image/png", "image/jpeg", "image/gif")  # attachments embedded, the same
 HTML, MARKDOWN, PLAIN = "text/html", "text/markdown", "text/plain"
 NOTEBOOK_METADATA = ("kernelspec", "language_info")
+MARKDOWN_MARKUP = re.compile(r"([\\<\[\]&`])")  # what markdown_text escapes
 TAG = re.compile(r"[A-Za-z0-9_-]{1,100}")  # a cell tag the template may write as one class name
 ITEM_LIMIT = 10_000  # characters of one Markdown cell or display rendered and cleaned
 NOTEBOOK_LIMIT = 100_000  # characters of a notebook's Markdown and HTML rendered and cleaned, in all
@@ -167,6 +171,12 @@ def markdown_html(source: str, attachments: dict | None = None) -> str:
 
 # Every student's copy of a lesson holds the same Markdown cells; a cell with attachments (large, and rare) is not kept.
 cached_markdown_html = functools.lru_cache(maxsize=4096)(markdown_html)
+
+
+def markdown_text(text: str) -> str:
+    """Text that Markdown shows as it is written (emphasis aside): a backslash before each character that could
+    begin HTML, a link, an image, an entity or code (nbgrader's feedback renders a grade's comment as Markdown)."""
+    return MARKDOWN_MARKUP.sub(r"\\\1", text)
 
 
 def clean(html: str) -> str:

@@ -31,6 +31,14 @@ from tests.support import COURSE
 
 HOSTILE = "scripts_everywhere"
 SHOWN_TEST = "test_naive_normalize_public"  # a test cell formgrader shows with its score (2 points)
+# A tag nbformat refuses (it holds a comma), quoted by the status "invalid notebook", which grading writes as the
+# submission's comment; nbgrader's feedback renders the comment as Markdown. Written to run as quoted (no ' there).
+FLAGGED = "invalid_tag"
+REFUSED_TAG = f'<img src=x onerror="window.{PWNED}=1;fetch(this.dataset.u)" data-u="{CANARY}/comment">,'
+
+
+def with_refused_tag(nb) -> None:
+    nb.cells[0].metadata["tags"] = [REFUSED_TAG]
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +48,7 @@ def hostile_class(tmp_path_factory, chromium):
     root = released_course(folder / "course")
     submit(root, HOSTILE, scripts_everywhere())
     submit(root, "ordinary", notebook())
+    submit(root, FLAGGED, notebook(edit=with_refused_tag))
     grade(root, folder / "grade.txt")
     assert (folder / "grade.txt").read_text().startswith("0\n"), (folder / "grade.txt").read_text()
     with Gradebook(Course(root).nbgrader_settings().CourseDirectory.db_url) as gradebook:
@@ -91,18 +100,22 @@ def test_the_grading_page_of_a_hostile_submission_runs_none_of_its_scripts(tab, 
 
 
 def test_nbgraders_feedback_generated_in_formgrader_runs_none_of_its_scripts(tab, hostile_class):
-    """formgrader's Generate Feedback renders the autograded notebook into a page of its own, for the student."""
+    """formgrader's Generate Feedback renders each autograded notebook into a page of its own, for its student,
+    with the status of a flagged one as its first comment."""
     server, root, _ = hostile_class
     tab.goto(server.url("formgrader/manage_assignments"))
     row = tab.locator("#main-table tr", has=tab.locator("td.name", has_text=LESSON))
     row.locator("td.generate-feedback a").click()
     success = tab.locator("#success-modal")
     expect(success).to_contain_text("Successfully generated feedback")
-    page = root / ".grading" / "feedback" / HOSTILE / LESSON / f"{LESSON}.html"
+    feedback = root / ".grading" / "feedback"
     asked = watched(tab)
-    tab.goto(page.as_uri())
+    tab.goto((feedback / HOSTILE / LESSON / f"{LESSON}.html").as_uri())
     nothing_ran(tab, asked, LESSON)
     expect(tab.get_by_role("heading", name=MARKDOWN_HEADING)).to_be_visible()
     expect(tab.locator("b", has_text=SHOWN_HTML)).to_be_visible()
     expect(tab.locator("body")).to_contain_text(f"{LESSON} (Score: 12.0 / ")  # its functions' 12 points
     screenshot(tab, "formgrader-hostile-feedback")
+    tab.goto((feedback / FLAGGED / LESSON / f"{LESSON}.html").as_uri())
+    nothing_ran(tab, asked, LESSON)
+    expect(tab.locator("body")).to_contain_text(f"invalid notebook: not a valid Jupyter notebook ('{REFUSED_TAG}'")

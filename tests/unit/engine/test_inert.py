@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import base64
 import copy
+import html
 import re
 import time
 from html.parser import HTMLParser
 
 import nbformat
 import pytest
+from nbconvert.filters.markdown_mistune import markdown2html_mistune
 
 from grader.engine import inert as inert_module
-from grader.engine.inert import ITEM_LIMIT, NOTEBOOK_LIMIT, inert, inert_text
+from grader.engine.inert import ITEM_LIMIT, NOTEBOOK_LIMIT, inert, inert_text, markdown_text
 from grader.engine.scores import report_of
 from grader.learner.hints import misconceptions
 from tests.results_by_hand import executed, not_written, wrong
@@ -195,6 +197,21 @@ def test_the_notebook_given_is_left_as_it_was():
 def test_the_text_written_is_the_notebook_made_inert():
     nb = ACTIVE["a script in a Markdown cell"]
     assert inert_text(nbformat.writes(nb)) == nbformat.writes(inert(nb))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"<script>{RUN}</script> and <img src=x onerror={RUN}>",
+        f"[a](javascript:{RUN}) ![b](javascript:{RUN}) <javascript:{RUN}> [c][r]\n\n[r]: javascript:{RUN}",
+        f"[d](&#106;avascript:{RUN}) &lt;script&gt; `code` \\<b>\\[e](javascript:{RUN})",
+        "timeout: test_naive_normalize_rows ran past 8 s, 2 * 3 < 7 > 5",
+    ],
+)
+def test_markdown_text_shows_as_written_and_runs_nothing(text):
+    shown = markdown2html_mistune(markdown_text(text))  # as nbgrader's feedback renders a comment
+    assert not active_markup(shown)
+    assert html.unescape(re.sub(r"<[^>]+>", "", shown)).strip() == text.replace("\n\n", "\n")
 
 
 def test_markup_too_long_to_clean_in_time_is_shown_as_text():

@@ -4,11 +4,15 @@ records (which formgrader and nbgrader's feedback show), the feedback pages, the
 from __future__ import annotations
 
 import csv
+import html
 import itertools
+import re
 
 import nbformat
+from nbconvert.filters.markdown_mistune import markdown2html_mistune
+from nbgrader.api import Gradebook
 
-from grader.engine import scores
+from grader.engine import scores, status
 from grader.instructor.collect import Rejection
 from grader.instructor.export import FORMULA_STARTS, write_canvas_csv, write_grades_csv
 from grader.instructor.feedback import write_feedback
@@ -42,6 +46,21 @@ def test_grading_records_the_autograded_notebook_inert(tmp_path):
     formgraders_own = active_markup(formgrader_page(nbformat.v4.new_notebook()))
     assert active_markup(formgrader_page(nb)) - formgraders_own, "the notebook grading sent back is active"
     assert not active_markup(formgrader_page(recorded)) - formgraders_own
+
+
+def test_a_flagged_submissions_status_reads_as_written_in_nbgraders_feedback(tmp_path):
+    """Grading writes a flagged submission's status as its first comment, which nbgrader's feedback renders as
+    Markdown; a detail quoting the file (here an invalid tag) shows as written, and nothing of it runs."""
+    detail = f"not a valid Jupyter notebook ('{MARKUP[1]},' does not match '^[^,]+$'); [a](javascript:{RUN})"
+    flagged = Graded(executed(COURSE, LESSON), status.INVALID, detail)
+    course = course_by_hand(COURSE, tmp_path / "course", [LESSON], {("ann", LESSON): flagged})
+    with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gradebook:
+        [comment] = [
+            c.auto_comment for c in gradebook.find_submission_notebook(LESSON, LESSON, "ann").comments if c.auto_comment
+        ]
+    shown = markdown2html_mistune(comment)  # as the feedback template's markdown2html filter renders it
+    assert not active_markup(shown)
+    assert html.unescape(re.sub(r"<[^>]+>", "", shown)).strip() == f"{status.INVALID}: {detail}"
 
 
 def hostile(index: int) -> str:
