@@ -29,6 +29,8 @@ from tests.hostile import (
 from tests.hostile.grading import grade
 from tests.support import COURSE
 
+pytestmark = pytest.mark.xdist_group("formgrader-inert")  # both tests open the one class in the one formgrader
+
 HOSTILE = "scripts_everywhere"
 SHOWN_TEST = "test_naive_normalize_public"  # a test cell formgrader shows with its score (2 points)
 # A tag nbformat refuses (it holds a comma), quoted by the status "invalid notebook", which grading writes as the

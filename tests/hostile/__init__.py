@@ -623,6 +623,10 @@ SCRIPTS_IN_MARKDOWN = f"""## {MARKDOWN_HEADING}
 
 <meta http-equiv="refresh" content="0; url={CANARY}/md-refresh">
 
+```mermaid
+<img src=x onerror="{payload("md-mermaid")}">
+```
+
 Ordinary words, `code with x < y`, and $x^2$.
 """
 
