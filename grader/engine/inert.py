@@ -2,11 +2,11 @@
 
 nbgrader's formgrader (and its generate_feedback) shows the autograded notebook through nbconvert's
 classic template, in the instructor's Jupyter origin. That template writes a display's HTML, Markdown
-and JavaScript as they are, a Markdown cell's HTML and links as mistune renders them (`javascript:`
-links included), an image's `filenames` metadata as its address and its width unquoted. nbconvert's
-SanitizeHTML cleans HTML displays and Markdown source with bleach, but leaves Markdown's own links,
-attachments and output metadata as they are, escapes the `<` of every Markdown code span, and keeps
-LaTeX, which MathJax turns into links.
+and JavaScript as they are, a Markdown cell's HTML, links (`javascript:` ones included) and Mermaid
+blocks as mistune renders them, an HTML display marked "isolated" into an iframe, an image's
+`filenames` metadata as its address and its width unquoted. nbconvert's SanitizeHTML cleans HTML and
+Markdown displays and Markdown source with bleach and drops JavaScript, but leaves Markdown's own links
+and output metadata as they are (so scripts still run), and escapes the `<` of every Markdown code span.
 
 So here, before the notebook is written where formgrader reads it:
 - a Markdown cell (or display) is rendered as nbconvert renders it, its attachments embedded and
@@ -170,7 +170,7 @@ def markdown_html(source: str, attachments: dict | None = None) -> str:
 
 
 # Every student's copy of a lesson holds the same Markdown cells; a cell with attachments (large, and rare) is not kept.
-cached_markdown_html = functools.lru_cache(maxsize=4096)(markdown_html)
+cached_markdown_html = functools.lru_cache(maxsize=1024)(markdown_html)
 
 
 def markdown_text(text: str) -> str:
@@ -214,7 +214,9 @@ def _attached(attachments) -> dict:
     kept = {}
     for name, bundle in attachments.items():
         images = bundle.items() if isinstance(bundle, dict) else ()
-        kept[str(name)] = {mime: _text(data) for mime, data in images if mime in ATTACHED and _is_base64(data)}
+        kept[str(name)] = {
+            mime: re.sub(r"\s+", "", _text(data)) for mime, data in images if mime in ATTACHED and _is_base64(data)
+        }
         kept[str(name)] = kept[str(name)] or {"image/png": ""}
     return kept
 

@@ -140,8 +140,9 @@ def test_the_learners_markup_is_shown_as_text_and_harmless_markup_as_it_was():
     assert "<h2>Notes</h2>" in shown and "<em>kept</em>" in shown and "<sup>2</sup>" in shown
     assert f"&lt;script&gt;{RUN}&lt;/script&gt;" in shown  # the instructor reads what was tried
     assert '<a href="https://example.org">a link</a>' in shown
-    shown = inert(markdown("![a](attachment:a.png)", attachments={"a.png": {"image/png": PNG}})).cells[0].source
-    assert f'src="data:image/png;base64,{PNG}"' in shown  # an attached image stays, embedded
+    for data in (PNG, "\n".join(PNG[i : i + 20] for i in range(0, len(PNG), 20))):  # base64 in lines, too
+        shown = inert(markdown("![a](attachment:a.png)", attachments={"a.png": {"image/png": data}})).cells[0].source
+        assert f'src="data:image/png;base64,{PNG}"' in shown  # an attached image stays, embedded
 
 
 class Text(HTMLParser):
