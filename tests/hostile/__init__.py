@@ -1069,7 +1069,8 @@ KINDS = [
         lambda: notebook({NAIVE: FORGED_MISTAKE}),
         status.GRADED,
         DISTRIBUTION_ONLY,
-    ),  # seam 3: scripts for the pages an instructor opens
+    ),
+    # seam 3: scripts for the pages an instructor opens
     Kind(
         "scripts_everywhere",
         "a notebook whose outputs and markdown carry scripts (raw HTML, SVG, iframe, javascript: links), answers right",
