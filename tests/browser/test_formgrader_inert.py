@@ -3,8 +3,9 @@
 The submission (tests/hostile's scripts_everywhere) answers right and carries a script in every place a page
 may show: HTML, JavaScript, Markdown, SVG, LaTeX and widget displays, image data and output metadata, a Markdown
 cell of HTML, `javascript:` links, an iframe, a refresh and an attachment, cell tags, alt text and a title. It is
-graded with `python -m grader grade` beside an ordinary student, and the course opened with `make formgrader`.
-Every payload, if it ran, would set a global, the page's title and ask CANARY for a page.
+graded with `python -m grader grade` beside an ordinary student and one whose status (an invalid notebook) quotes
+a tag of markup, and the course opened with `make formgrader`. Every payload, if it ran, would set a global, the
+page's title and ask CANARY for a page.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def with_refused_tag(nb) -> None:
 
 @pytest.fixture(scope="module")
 def hostile_class(tmp_path_factory, chromium):
-    """Lesson 01 released, the hostile submission and an ordinary one graded, and formgrader started on it."""
+    """Lesson 01 released, the hostile submissions and an ordinary one graded, and formgrader started on them."""
     folder = tmp_path_factory.mktemp("hostile-formgrader")
     root = released_course(folder / "course")
     submit(root, HOSTILE, scripts_everywhere())
