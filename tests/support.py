@@ -5,6 +5,7 @@ Fixtures are registered in tests/conftest.py; everything a test module imports f
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import contextlib
 import copy
@@ -16,6 +17,7 @@ import re
 import subprocess
 import sys
 from dataclasses import asdict, dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 
 import nbformat
@@ -324,3 +326,73 @@ def assert_no_grader_frame(shown: str) -> None:
     assert "checks.py" not in shown, shown
     quoted = [line for line in grader_source_lines() if line in shown]
     assert not quoted, quoted
+
+
+# ----------------------------------------------------------------- what a page may run (grader/engine/inert.py)
+# Tags that run or load something, or take the page elsewhere, wherever they appear in a page's body.
+ACTIVE_TAGS = {
+    *("script", "iframe", "frame", "frameset", "object", "embed", "applet", "base", "meta", "link", "form"),
+    *("svg", "math", "style", "audio", "video", "source", "track", "portal"),
+}
+URL_ATTRIBUTES = {"href", "src", "action", "formaction", "data", "poster", "background", "xlink:href", "srcset"}
+SAFE_URL = re.compile(r"(?i)(https?://|mailto:|#|data:image/(png|jpeg|gif);base64,)")
+
+
+class ActiveMarkup(HTMLParser):
+    """What in a page could run, load or navigate: each active tag (with its attributes, and a script's first
+    characters), each event handler and each address that is not http(s), mailto, a fragment or an image's
+    data, as one line each."""
+
+    def __init__(self, page: str):
+        super().__init__(convert_charrefs=True)
+        self.found: collections.Counter[str] = collections.Counter()
+        self.script: list[str] | None = None
+        self.feed(page)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        described = f"<{tag} {' '.join(f'{name}={value!r}' for name, value in attrs)}>"
+        if tag == "script":
+            self.script = [described]
+        elif tag in ACTIVE_TAGS:
+            self.found[described] += 1
+        for name, value in attrs:
+            value = (value or "").strip()
+            if name.startswith("on") or name == "srcdoc":
+                self.found[f"{tag} {name}={value!r}"] += 1
+            elif name in URL_ATTRIBUTES and value and not SAFE_URL.match(value):
+                self.found[f"{tag} {name}={value!r}"] += 1
+            elif tag == "img" and name == "src" and not value.startswith("data:image/"):
+                self.found[f"{tag} {name}={value!r} (loaded from elsewhere)"] += 1
+
+    def handle_data(self, data):
+        if self.script is not None:
+            self.script.append(data[:200])
+
+    def handle_endtag(self, tag):
+        if tag == "script" and self.script is not None:
+            self.found["".join(self.script)] += 1
+            self.script = None
+
+
+def active_markup(page: str) -> collections.Counter[str]:
+    """ActiveMarkup's findings in `page`, counted."""
+    return ActiveMarkup(page).found
+
+
+def formgrader_page(nb: nbformat.NotebookNode) -> str:
+    """The page formgrader shows of an autograded notebook: nbgrader's own exporter and template, with the
+    resources its submission page passes them."""
+    from nbconvert.exporters import HTMLExporter
+    from nbgrader.server_extensions.formgrader import handlers
+    from traitlets.config import Config
+
+    config = Config()
+    config.HTMLExporter.template_name = "formgrade"
+    config.HTMLExporter.extra_template_basedirs = [handlers.template_path]
+    resources = {
+        **dict.fromkeys(("assignment_id", "notebook_id", "submission_id", "student", "notebook_path"), "x"),
+        **{"index": 0, "total": 1, "base_url": "", "first_name": "", "last_name": ""},
+    }
+    page, _ = HTMLExporter(config=config).from_notebook_node(copy.deepcopy(nb), resources=resources)
+    return page

@@ -31,6 +31,7 @@ from grader.course import Course
 from grader.course.gradebook import start_gradebook
 from grader.engine import status as status_
 from grader.engine.grade import Outcome, grade_submission, named_error
+from grader.engine.inert import inert_text, markdown_text
 from grader.engine.pool import WorkerDied, in_workers
 from grader.engine.sandbox import GradingFailed, Sandboxed, lesson_gradebook
 from grader.engine.scores import test_ids
@@ -241,14 +242,15 @@ def record(
         for comment in comments:
             comment.auto_comment = None
         graded.flagged = status != status_.GRADED
-        if graded.flagged and comments:
-            comments[0].auto_comment = f"{status}: {detail}"
+        if graded.flagged and comments:  # nbgrader's feedback renders it as Markdown: the detail may quote the file
+            comments[0].auto_comment = markdown_text(f"{status}: {detail}")
         gb.db.commit()
     folder = course.grading / "autograded" / job.student / job.lesson
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    (folder / f"{job.lesson}.ipynb").write_text(result.autograded)
+    # what formgrader and nbgrader's feedback show of it, with nothing the submission carries left to run there
+    (folder / f"{job.lesson}.ipynb").write_text(inert_text(result.autograded))
     if job.timestamp:
         (folder / "timestamp.txt").write_text(job.timestamp)
     # As nbgrader's autograde copies it: generate_feedback passes it on, and release_feedback names the page with it.

@@ -9,6 +9,7 @@ kernel may outlive the batch, and the README's table must match.
 
 from __future__ import annotations
 
+import csv
 import html
 import os
 import re
@@ -21,6 +22,7 @@ import pytest
 from grader.course import Course
 from grader.engine import isolation, testrunner
 from grader.engine.bridge import INTERRUPT_GRACE
+from grader.instructor.export import FORMULA_STARTS
 from grader.instructor.grading import statuses
 from grader.instructor.report import misconception_counts
 from grader.instructor.results import class_results
@@ -29,10 +31,13 @@ from tests.hostile import (
     FORGED_LINE,
     FORGED_MISCONCEPTION,
     FULL,
+    GUESSED,
     KINDS,
     LESSON,
+    MARKDOWN_HEADING,
     NOT_COLLECTED,
     RACED_FILE,
+    SHOWN_HTML,
     SIZES,
     TIMEOUT,
     notebook,
@@ -41,7 +46,7 @@ from tests.hostile import (
     submit,
 )
 from tests.hostile.grading import collect_logs, grade, grade_corpus, outcomes, write_outputs
-from tests.support import COURSE, marked_lines, once_per_run, printed_by
+from tests.support import COURSE, active_markup, formgrader_page, marked_lines, once_per_run, printed_by
 
 pytestmark = pytest.mark.xdist_group("hostile")  # its tests read one graded class (tests/conftest.py)
 
@@ -327,3 +332,31 @@ def test_no_kernel_holds_a_terminal_of_the_machine(corpus):
     before, peak, after = map(int, (folder / "terminals.txt").read_text().split())
     assert held == isolation.PTYS, printed  # all of its own devpts, and no more
     assert peak - before <= isolation.PTYS and after == before, (before, peak, after)
+
+
+# ----------------------------------------------------------------- scripts for the pages an instructor opens
+
+
+def test_formgrader_shows_the_scripts_kind_with_nothing_that_runs(corpus):
+    """Its autograded notebook, as formgrader's page shows it (nbgrader's exporter and template), holds nothing
+    that runs but formgrader's own, and still holds its learner's notes."""
+    folder, _ = corpus
+    autograded = folder / "course" / ".grading" / "autograded" / "scripts_everywhere" / LESSON / f"{LESSON}.ipynb"
+    page = formgrader_page(nbformat.read(autograded, as_version=4))
+    assert not active_markup(page) - active_markup(formgrader_page(nbformat.v4.new_notebook()))
+    assert MARKDOWN_HEADING in page and SHOWN_HTML in page
+
+
+def test_the_class_pages_and_exports_show_the_scripts_kind_with_nothing_that_runs(corpus):
+    """Its feedback page quotes its guess as text; nothing runs there or in the report; no export cell starts a
+    formula."""
+    folder, _ = corpus
+    own = active_markup((folder / "feedback" / "ordinary_full.html").read_text(encoding="utf-8"))
+    page = (folder / "feedback" / "scripts_everywhere.html").read_text(encoding="utf-8")
+    assert html.escape(GUESSED) in page
+    for text in (page, (folder / "report.html").read_text(encoding="utf-8")):
+        assert not active_markup(text) - own
+    for export in (folder / "exports").glob("*.csv"):
+        with open(export, newline="", encoding="utf-8") as file:
+            cells = [cell for row in csv.reader(file) for cell in row]
+        assert "scripts_everywhere" in cells and not [cell for cell in cells if cell.startswith(FORMULA_STARTS)]

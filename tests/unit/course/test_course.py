@@ -18,6 +18,7 @@ from grader.course import Course, NotACourse
 from grader.course.release import release
 from grader.engine import status
 from grader.engine.grade import Outcome, grade_outcome, grade_submission
+from grader.engine.inert import inert_text
 from grader.engine.warmkernel import ADDRESS
 from grader.instructor.grading import Job, record
 from tests.support import COURSE, run_apart, run_cli_here
@@ -238,4 +239,4 @@ def test_grade_submission_takes_and_returns_plain_data_that_records_as_before(tm
         student: (copy.grading / "autograded" / student / LESSON / f"{LESSON}.ipynb").read_text()
         for student in ("direct", "crossed")
     }
-    assert autograded["direct"] == autograded["crossed"] == direct.result.autograded
+    assert autograded["direct"] == autograded["crossed"] == inert_text(direct.result.autograded)
