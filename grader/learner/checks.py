@@ -372,7 +372,7 @@ def _diagnosis(
                 continue
     name = getattr(fn, "__name__", None)
     alike = []
-    for entry in hints.misconceptions(name):
+    for entry in catalogued(name):
         args, kwargs = copy.deepcopy(pristine)
         if _behaves_alike(learner, run(hints.implementation(entry), args, kwargs), same_value):
             alike.append(entry)
@@ -380,6 +380,14 @@ def _diagnosis(
         alike = most_specific(fn, alike, hints.probes(name), hints.implementation, learner.warning is not None)
     named += [(entry.description, entry.hint) for entry in alike]
     return list(dict.fromkeys(named))
+
+
+def catalogued(name) -> list:
+    """The catalogue's misconceptions of the function named `name`; none for what has no name (a value that is no
+    function: the notebook bound the graded name to something else), which no catalogued mistake explains."""
+    from grader.learner import hints
+
+    return hints.misconceptions(name) if isinstance(name, str) and name else []
 
 
 def most_specific(fn, candidates, probes, implementation, record_warnings=False) -> list:
@@ -759,7 +767,7 @@ def check_own_generator(fn, *args, draws=200, varies=True, why="", **kwargs) -> 
     from grader.learner import hints
 
     named = []
-    for entry in hints.misconceptions(getattr(fn, "__name__", None)):
+    for entry in catalogued(getattr(fn, "__name__", None)):
         other = _generator_problem(hints.implementation(entry), args, kwargs, slots[0], draws, varies)
         if other is not None and other.kind == problem.kind:
             named.append((entry.description, entry.hint))

@@ -23,7 +23,7 @@ def test_what_stops_a_grading_comes_back_as_text_and_is_that_submissions_grader_
         raise raised("stopped while grading")
 
     monkeypatch.setattr(clusterworker, "grade_submission", stops)
-    call = (str(root), LESSON, notebook(), None, [], 5, 512)
+    call = (str(root), LESSON, notebook(), None, [], 5, 512, None)
     answer = clusterworker.grade_task(clusterworker.task(call, clusterworker.lesson_digest(Course(root), LESSON)))
     with pytest.raises(GraderError, match=f"^{raised.__name__}: stopped while grading$"):
         cluster.outcome_of(answer)
@@ -31,7 +31,7 @@ def test_what_stops_a_grading_comes_back_as_text_and_is_that_submissions_grader_
 
 def test_an_ordinary_grading_comes_back_as_its_outcome(tmp_path):
     root = released_course(tmp_path / "course")
-    call = (str(root), LESSON, notebook(), None, [], 10, 512)
+    call = (str(root), LESSON, notebook(), None, [], 10, 512, None)
     answer = clusterworker.grade_task(clusterworker.task(call, clusterworker.lesson_digest(Course(root), LESSON)))
     outcome = cluster.outcome_of(answer)
     assert (outcome["status"], outcome["detail"]) == ("graded", "") and outcome["result"] is not None

@@ -275,6 +275,18 @@ def test_check_call_names_no_mistake_when_none_matches():
     assert "multiply by 2" not in message
 
 
+def test_a_graded_name_bound_to_what_is_no_function_names_no_catalogued_mistake():
+    """A notebook that binds the function's name to something else (a module, say: the grader gets a stand-in with
+    no name) fails with what calling it raised; no mistake of any lesson's catalogue is named for it."""
+
+    class StandIn:
+        def __repr__(self):
+            return "<module numpy.f2py.__main__>"
+
+    message = failure_message(check_call, StandIn(), [1, 2, 1], expect=[0.25, 0.5, 0.25])
+    assert "not callable" in message and "likely mistake:" not in message and "hint:" not in message
+
+
 def test_check_call_rejects_a_function_that_changes_its_input_array():
     def normalize_in_place(scores):
         scores /= scores.sum()
