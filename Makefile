@@ -51,7 +51,8 @@ $(STAMP): requirements.txt pyproject.toml
 
 # JupyterLab for the learner, opened at lesson 01, in the git-ignored working folder WORK (default work/): the
 # release is copied there on first use, and a notebook the learner started is never overwritten (a newer release
-# of it goes beside it, and this says so). nbgrader's instructor tools are hidden in this lab (per launch).
+# of it goes beside it, and this says so). nbgrader's instructor tools are hidden in this lab, and its Assignments
+# tab fetches into and submits from WORK (settings written per launch into $(LEARNER_LAB_CONFIG)).
 # PORT=8888 picks the port; HEADLESS=1 starts no browser; TOKEN=... fixes the login token; TORCH=1 installs the
 # optional extra `torch` first (the lessons' PyTorch cells; requirements.txt pins it, so .venv mostly has it already).
 lab: $(STAMP)

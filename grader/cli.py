@@ -239,10 +239,9 @@ def _prove(args) -> int:
 
 def _workspace(args) -> int:
     from grader.course import workspace
-    from grader.course.directory import RELEASE
 
     folder = args.into if args.into is not None else args.course.root / workspace.DEFAULT_FOLDER
-    return workspace.main(args.course.root / RELEASE, folder, lab_config=args.lab_config)
+    return workspace.main(args.course.root, folder, lab_config=args.lab_config)
 
 
 def main(argv=None) -> int:
@@ -366,7 +365,8 @@ def main(argv=None) -> int:
         "--lab-config",
         type=Path,
         metavar="DIR",
-        help="also write a Jupyter config folder (for JUPYTER_CONFIG_PATH) hiding the instructor's nbgrader tools",
+        help="also write a Jupyter config folder (for JUPYTER_CONFIG_PATH) for the learner's lab: the instructor's "
+        "nbgrader tools hidden, the Assignments tab on the working folder",
     )
     room.set_defaults(run=_workspace)
 
