@@ -16,7 +16,8 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader.course import SOLUTIONS, Course, text_source_in
+from grader.course import SOLUTIONS, Course, read_cached, text_source_in
+from grader.course.authoring import build_notebook
 from grader.proof.demo import PLAN, formgrader_command, fresh_course
 from grader.proof.simulate import BROKEN
 from tests.support import COURSE, once_per_run, run_small_demo
@@ -125,12 +126,18 @@ def test_the_demo_course_is_its_own_even_when_the_sources_name_their_places(tmp_
     assert settings["db_url"] == f"sqlite:///{demo_course.resolve() / '.grading' / 'gradebook.db'}"
 
 
-def test_a_lesson_that_takes_code_from_an_earlier_one_brings_its_source_along(tmp_path):
-    """04 takes 03's reference code: the demo course of 01 and 04 alone holds 03's text source too, or its release
-    fails (it once did)."""
-    fresh_course(COURSE, tmp_path / "demo", ["01_naive_division", "04_temperature"])
-    held = sorted(path.parent.name for path in (tmp_path / "demo").glob(f"{SOLUTIONS}/*/*.py"))
-    assert held == ["01_naive_division", "03_shared_denominator", "04_temperature"]
+def test_a_course_of_some_lessons_has_those_lessons_and_no_other(tmp_path):
+    """06 takes 05's reference code, and 04 takes 03's: the demo course of 01, 04 and 06 has three lessons, as
+    formgrader lists them, and each builds from it (04's release once failed for want of 03's text source; then 03 and
+    05, brought along, became lessons of the demo course, and collect failed every LMS file for want of 05's
+    notebook)."""
+    lessons = ["01_naive_division", "04_temperature", "06_masking"]
+    fresh_course(COURSE, tmp_path / "demo", lessons)
+    course = Course(tmp_path / "demo")
+    assert course.lesson_ids() == lessons
+    assert sorted(path.name for path in (course.root / SOLUTIONS).iterdir()) == lessons  # formgrader's list
+    for lesson in lessons:
+        assert build_notebook(course.text_source(lesson), course.root) == read_cached(COURSE.source_notebook(lesson))
 
 
 def test_the_summary_ends_with_the_command_that_opens_formgrader(demo):
