@@ -93,7 +93,7 @@ class GradeLog:
             ]
         if self.rejected:
             lines.append(
-                f"{len(self.rejected)} hand-in(s) could not be read, so were not graded "
+                f"{len(self.rejected)} file(s) handed in could not be read, so were not graded "
                 f"(listed in .grading/{REJECTED}; the feedback, export and report show each):"
             )
             lines += [

@@ -289,8 +289,10 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step], sources: Cours
     from grader.instructor.results import class_results
 
     results = class_results(Course(root))
-    graded = sum(len(results.submitted(lesson)) for lesson in results.lessons)
     unplaced = root / ".grading" / "unplaced"
+    kept = len(list(unplaced.iterdir())) if unplaced.is_dir() else 0
+    lessons_handed_in = [(u.student, u.lesson) for u in uploads if u.kind != "stray-text"]
+    earlier = len(lessons_handed_in) - len(set(lessons_handed_in))
     planted = Counter(
         m.description for m in hints.misconceptions() for u in uploads if u.kind == "misconceived" and m.id in u.entries
     )
@@ -299,8 +301,8 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step], sources: Cours
         "== Summary",
         f"Students: {len({u.student for u in uploads})} "
         f"({len({u.student for u in uploads if u.channel == 'exchange'})} used the exchange)",
-        f"Submissions: {len(uploads)} handed in, {graded} graded, {len(results.rejections)} could not be read "
-        f"({len(list(unplaced.iterdir())) if unplaced.is_dir() else 0} file(s) kept in unplaced/)",
+        f"Files handed in: {len(uploads)} ({earlier} earlier tries a later one replaced; {kept} kept in unplaced/)",
+        f"The class: {results.counts().sentence()}",
         "Mean score per lesson (graded submissions):",
     ]
     for lesson in results.lessons:

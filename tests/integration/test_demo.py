@@ -6,6 +6,7 @@ and a second try; one exchange student also submits twice.
 """
 
 import csv
+import html
 import json
 import shlex
 import subprocess
@@ -18,7 +19,7 @@ from nbgrader.api import Gradebook
 
 from grader.course import SOLUTIONS, Course, read_cached, text_source_in
 from grader.course.authoring import build_notebook
-from grader.proof.demo import PLAN, formgrader_command, fresh_course
+from grader.proof.demo import DEFAULT_LESSONS, PLAN, formgrader_command, fresh_course
 from grader.proof.simulate import BROKEN
 from tests.support import COURSE, once_per_run, run_small_demo
 from tests.support import SMALL_DEMO_LESSON as LESSON
@@ -296,3 +297,50 @@ def test_the_broken_hand_ins_show_with_their_reason_never_as_missing(demo):
         line = next(line for line in text.splitlines() if line.startswith("Your file could not be read: "))
         assert reason in line and name in line
         assert "missing" not in text
+
+
+def test_the_demo_as_make_demo_runs_it_grades_every_hand_in_but_the_broken_ones(tmp_path):
+    """The README's `make demo`, its lessons and seed as the Makefile gives them, on a class of 8: each student's
+    last hand-in of each lesson is graded, but for the three broken files of a lesson and the stray text file of
+    none, and the demo's summary, `grade`'s and the report's first line count it so. It once graded 45 of 90: its
+    course held lesson 05, whose reference code lesson 06 takes, and collect failed every LMS file on 05's notebook."""
+    from grader.instructor.results import Counts
+
+    recipe = subprocess.run(
+        ["make", "--no-print-directory", "-n", "-o", ".venv/.installed", "demo"],
+        cwd=COURSE.root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    command = shlex.split(recipe.splitlines()[-1])
+    assert Path(command[0]).name == "python" and command[1:] == ["-m", "grader.proof.demo"], recipe
+    root = tmp_path / "demo"
+    done = subprocess.run(
+        [sys.executable, *command[1:], "--students", str(STUDENTS), "--course", str(root), "--jobs", "2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    plan = json.loads((root / PLAN).read_text())
+    latest = final_uploads(plan)
+    expected = Counts(
+        students=STUDENTS,
+        off_roster=0,
+        lessons=len(plan["lessons"]),
+        graded=sum(upload["kind"] not in BROKEN for upload in latest.values()),
+        flagged=0,
+        later_unread=0,
+        unreadable=sum(upload["kind"] in BROKEN for upload in latest.values()),
+        unknown_lesson=sum(upload["kind"] == "stray-text" for upload in plan["uploads"]),
+        no_student=0,
+    ).sentence()
+    assert expected.startswith(
+        f"{STUDENTS} student(s), 3 lesson(s): 24 submission(s) expected, 24 handed in: 21 graded"
+    )
+    assert f"The class: {expected}" in done.stdout.split("== Summary")[1]
+    assert f"The class: {expected}" in step(plan, "grade")["output"]
+    assert f'<p class="lede">{html.escape(expected)}</p>' in (root / ".grading" / "report.html").read_text()
+    assert "Traceback" not in done.stdout + done.stderr and "FileNotFoundError" not in done.stdout
+    assert Course(root).lesson_ids() == plan["lessons"] == list(DEFAULT_LESSONS)

@@ -35,6 +35,7 @@ def test_a_lesson_not_built_yet_stops_nothing_and_is_named_in_one_line(tmp_path)
     assert course.built_lessons() == [BUILT]
     graded = run_cli_here("--course", course.root, "grade", "--jobs", "1")
     assert graded.returncode == 0 and graded.stdout.startswith("Graded 1 submission(s)"), graded
+    assert "1 lesson(s): 1 submission(s) expected, 1 handed in: 1 graded" in graded.stdout
     checked = run_cli_here("--course", course.root, "check", tmp_path / "ann.ipynb")
     assert checked.returncode == 0 and "Total: 15 / 15" in checked.stdout, checked
     for command in (["grade", WRITTEN], ["prove", "--lesson", WRITTEN], ["prove"]):
