@@ -124,7 +124,10 @@ def _grade(args) -> int:
     except unreachable as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    from grader.instructor.results import class_counts
+
     print(log.render())
+    print(f"The class: {class_counts(args.course).sentence()}")  # counted as the report, CSV and feedback count
     return 1 if log.failed else 0
 
 

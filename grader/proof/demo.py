@@ -25,7 +25,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from grader.course import Course, NotACourse, text_source_in
-from grader.course.authoring import lessons_needed
+from grader.course.authoring import self_contained
 from grader.course.directory import CONFIG
 from grader.learner import hints
 from grader.proof.simulate import Upload, content, name_lms_files, simulate_class
@@ -198,8 +198,8 @@ def in_process(name: str, action) -> Step:
 
 
 def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
-    """An empty course directory holding the nbgrader settings and the lessons' text sources of `sources`, with
-    those of the earlier lessons whose reference code they take (not released: their release needs it).
+    """An empty course directory holding the nbgrader settings of `sources` and its `lessons`, and no other: each
+    lesson's text source self-contained (the reference code it takes from an earlier lesson written in place).
 
     The settings are the sources' own with the course's places pinned to this directory,
     so formgrader, which reads nbgrader_config.py as written, opens this class and its gradebook.
@@ -212,10 +212,10 @@ def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
     root.mkdir(parents=True)
     (root / MARKER).write_text("made by python -m grader.proof.demo; wiped by the next run\n")
     (root / CONFIG).write_text((sources.root / CONFIG).read_text().rstrip("\n") + "\n" + ROOTED_HERE)
-    for lesson in lessons_needed(sources.root, lessons):
+    for lesson in lessons:
         target = text_source_in(root, lesson)
         target.parent.mkdir(parents=True)
-        shutil.copy(sources.text_source(lesson), target)
+        target.write_text(self_contained(lesson, sources.root))
     settings = Course(root).nbgrader_settings().CourseDirectory
     for folder in (settings.submitted_directory, settings.autograded_directory, settings.feedback_directory):
         (root / folder).mkdir(parents=True, exist_ok=True)  # nbgrader's layout, complete before anything is graded
@@ -289,8 +289,10 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step], sources: Cours
     from grader.instructor.results import class_results
 
     results = class_results(Course(root))
-    graded = sum(len(results.submitted(lesson)) for lesson in results.lessons)
     unplaced = root / ".grading" / "unplaced"
+    kept = len(list(unplaced.iterdir())) if unplaced.is_dir() else 0
+    lessons_handed_in = [(u.student, u.lesson) for u in uploads if u.kind != "stray-text"]
+    earlier = len(lessons_handed_in) - len(set(lessons_handed_in))
     planted = Counter(
         m.description for m in hints.misconceptions() for u in uploads if u.kind == "misconceived" and m.id in u.entries
     )
@@ -299,8 +301,8 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step], sources: Cours
         "== Summary",
         f"Students: {len({u.student for u in uploads})} "
         f"({len({u.student for u in uploads if u.channel == 'exchange'})} used the exchange)",
-        f"Submissions: {len(uploads)} handed in, {graded} graded, {len(results.rejections)} could not be read "
-        f"({len(list(unplaced.iterdir())) if unplaced.is_dir() else 0} file(s) kept in unplaced/)",
+        f"Files handed in: {len(uploads)} ({earlier} earlier tries a later one replaced; {kept} kept in unplaced/)",
+        f"The class: {results.counts().sentence()}",
         "Mean score per lesson (graded submissions):",
     ]
     for lesson in results.lessons:
