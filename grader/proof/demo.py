@@ -10,7 +10,6 @@ The result is a course directory nbgrader's formgrader opens (`make formgrader C
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import shlex
@@ -331,12 +330,14 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step], sources: Cours
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m grader.proof.demo", description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=30, metavar="N", help="class size (default: %(default)s)")
+    from grader.cli import OneLineParser, in_one_line, pick_course, positive
+
+    parser = OneLineParser(prog="python -m grader.proof.demo", description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=positive, default=30, metavar="N", help="class size (default: %(default)s)")
     parser.add_argument(
         "--lessons", nargs="+", default=DEFAULT_LESSONS, metavar="ID", help="lessons to run (default: %(default)s)"
     )
-    parser.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: grade's own)")
+    parser.add_argument("--jobs", type=positive, metavar="N", help="submissions graded at once (default: grade's own)")
     parser.add_argument(
         "--course",
         type=Path,
@@ -351,22 +352,24 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--seed", type=int, default=2025, help="seed of the simulated class (default: %(default)s)")
     args = parser.parse_args(argv)
-    from grader.cli import pick_course
-
     try:
         sources = pick_course(args.sources)
     except NotACourse as error:
         parser.error(str(error))
     unknown = sorted(set(args.lessons) - set(sources.lesson_ids()))
-    if unknown or args.students < 1:
-        parser.error(f"unknown lesson(s): {', '.join(unknown)}" if unknown else "--students must be at least 1")
-    try:
-        uploads, steps = run(sources, args.students, args.lessons, args.jobs, args.course, args.seed)
-    except StepFailed as error:
-        print(f"\ndemo stopped: {error}", file=sys.stderr)
-        return 1
-    print(summary(Path(args.course).resolve() if args.course else sources.grading / DEMO, uploads, steps, sources))
-    return 0
+    if unknown:
+        parser.error(f"unknown lesson(s): {', '.join(unknown)}")
+
+    def demo() -> int:
+        try:
+            uploads, steps = run(sources, args.students, args.lessons, args.jobs, args.course, args.seed)
+        except StepFailed as error:
+            print(f"\ndemo stopped: {error}", file=sys.stderr)
+            return 1
+        print(summary(Path(args.course).resolve() if args.course else sources.grading / DEMO, uploads, steps, sources))
+        return 0
+
+    return in_one_line(demo, "the demo starts over when run again")
 
 
 if __name__ == "__main__":
