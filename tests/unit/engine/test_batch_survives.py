@@ -276,7 +276,9 @@ def test_a_systemexit_keyboardinterrupt_or_generatorexit_in_a_worker_is_that_sub
     assert len(again.unchanged) == 2 and again.failed == []
 
 
-SLEEPS = "97.25"  # how long each kernel's `sleep` runs, and how the test finds it
+# How long each kernel's `sleep` runs, and how the test finds it: its own, by this process's id (the kernels of another
+# run of the suite on the machine sleep too, and the test would send its Ctrl-C before any of its own slept).
+SLEEPS = f"97.{os.getpid()}"
 
 
 def sleeping() -> list[int]:
