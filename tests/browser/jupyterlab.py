@@ -105,7 +105,8 @@ def run_all(page, panel, code_cells: int) -> None:
     error JupyterLab drops the cells still queued (their prompts go from [*] back to [ ]). So the
     run is over once a cell has a count and none shows [*]: waiting for all of them would only
     time out, and the caller's checks then report the error itself. (A failed check shows its
-    message alone, no "Traceback", so the prompts tell.)
+    message alone, no "Traceback", so the prompts tell.) A run that stopped short with no error
+    shown fails here: its kernel, or the page's connection to it, was lost.
     """
     prompts = panel.locator(".jp-CodeCell .jp-InputPrompt")
     assert not prompts.filter(has_text=re.compile(r"\[\d+\]")).count(), "run_all wants a notebook that has not run"
