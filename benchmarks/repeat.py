@@ -14,9 +14,11 @@ run's whole output is kept in artifacts/repeat/run-<i>.log.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -113,18 +115,42 @@ def command(args, clone: Path) -> list[str]:
 
 
 def run_once(argv: list[str], clone: Path, log: Path) -> tuple[bool, str]:
-    """Run `argv` in the clone, its output into `log`; whether it passed, and what pytest counted."""
+    """Run `argv` in the clone, its output into `log`; whether it passed, and what pytest counted.
+
+    The run is a process group of its own, which Ctrl-C here ends as a terminal's Ctrl-C would (pytest tears down
+    its fixtures: servers, browsers, kernels), and its SIGINT is the default even where this script's was ignored
+    (started in the background with `&`)."""
     env = {**os.environ, "PYTHONPATH": str(clone), "PATH": f"{clone / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     with open(log, "w") as out:
         out.write(f"$ {' '.join(argv)}\n")
         out.flush()
-        code = subprocess.run(argv, cwd=clone, env=env, stdout=out, stderr=subprocess.STDOUT).returncode
+        run = subprocess.Popen(argv, cwd=clone, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            code = run.wait()
+        except BaseException:
+            os.killpg(run.pid, signal.SIGINT)
+            try:
+                run.wait()
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(run.pid, signal.SIGKILL)  # what is left of it after a second Ctrl-C
+            raise
+    kept = keep_screenshots(clone, log)
     summaries = SUMMARY.findall(log.read_text(errors="replace"))
     counts = {kind.rstrip("s"): int(n) for n, kind in COUNT.findall(summaries[-1])} if summaries else {}
     said = f"{counts.get('passed', 0)} passed, {counts.get('failed', 0)} failed"
     if counts.get("error"):
         said += f", {counts['error']} errors"
-    return code == 0, said if summaries else f"no pytest summary (exit status {code})"
+    said = said if summaries else f"no pytest summary (exit status {code})"
+    return code == 0, said + (f", {kept} screenshots of failed browser tests" if kept else "")
+
+
+def keep_screenshots(clone: Path, log: Path) -> int:
+    """Move what the browser tests that failed left (tests/browser/conftest.py) out of the clone, beside the log."""
+    shots = sorted((clone / "artifacts" / "browser").glob("failed-*.png"))
+    for shot in shots:
+        shutil.move(shot, log.with_name(f"{log.stem}-{shot.name}"))
+    return len(shots)
 
 
 def minutes(seconds: float) -> str:
@@ -150,8 +176,14 @@ def main(argv=None) -> int:
     return 0 if passed == args.runs else 1
 
 
+def stop(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM as Ctrl-C: the run ends, the loops end, the clone goes
+
+
 if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background, which ignores it
+    signal.signal(signal.SIGTERM, stop)
     try:
         sys.exit(main())
     except KeyboardInterrupt:
-        sys.exit("repeat.py: stopped (Ctrl-C)")
+        sys.exit("repeat.py: stopped")

@@ -45,12 +45,13 @@ def free_port() -> int:
 
 @dataclass
 class Server:
-    """A running Jupyter server: its address, token and the folder it serves."""
+    """A running Jupyter server: its address, token, the folder it serves and its log."""
 
     process: subprocess.Popen
     base: str
     token: str
     root: Path
+    log: Path
 
     def url(self, path: str) -> str:
         return f"{self.base}/{path.lstrip('/')}{'&' if '?' in path else '?'}token={self.token}"
@@ -128,7 +129,7 @@ def started_by_make(command: list[str], home: Path, served: Path, log: Path, cwd
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    server = Server(process, f"http://127.0.0.1:{port}", token, served)
+    server = Server(process, f"http://127.0.0.1:{port}", token, served, log)
     deadline = time.monotonic() + 120
     while True:
         try:
@@ -307,16 +308,21 @@ def page(lab_window):
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
-    """A browser test that fails leaves what its tab showed then, as artifacts/browser/failed-<test>.png: a failure
-    seen once in many runs is read there."""
+    """A browser test that fails leaves what its tab showed then, as artifacts/browser/failed-<test>.png, and its
+    report the end of the learners' lab's log: a failure seen once in many runs is read there."""
     report = yield
+    if not (report.failed and call.when == "call"):
+        return report
     tab = next((item.funcargs[name] for name in ("page", "tab", "fresh_page") if name in item.funcargs), None)
-    if report.failed and call.when == "call" and tab is not None:
-        name = "failed-" + re.sub(r"[^\w.-]+", "-", item.name)
+    if tab is not None:
         try:
-            report.sections.append(("screenshot", str(screenshot(tab, name))))
+            report.sections.append(
+                ("screenshot", str(screenshot(tab, "failed-" + re.sub(r"[^\w.-]+", "-", item.name))))
+            )
         except PlaywrightError:
             pass  # the tab is gone
+    if isinstance(item.funcargs.get("lab"), Server):
+        report.sections.append(("the lab's log, its end", item.funcargs["lab"].log.read_text(errors="replace")[-5000:]))
     return report
 
 

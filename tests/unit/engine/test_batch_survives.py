@@ -47,7 +47,7 @@ from tests.hostile import (
     released_course,
     submit,
 )
-from tests.support import once_per_run, run_apart
+from tests.support import once_per_run, run_apart, terminal_sigint
 
 pytestmark = pytest.mark.xdist_group("batch-survives")  # its tests read one graded class (tests/conftest.py)
 
@@ -300,14 +300,15 @@ def test_the_instructors_ctrl_c_still_stops_grade(tmp_path):
     waits = f"import subprocess\nsubprocess.run(['sleep', '{SLEEPS}'])\n" + reference()[NAIVE]
     for student in ("slow_a", "slow_b", "slow_c"):
         submit(root, student, notebook({NAIVE: waits}))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "grader", "--course", str(root), "grade", "--timeout", "300", "--jobs", "2"],
-        env=ENV,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # a process group of its own, as a terminal's foreground job
-    )
+    with terminal_sigint():
+        process = subprocess.Popen(
+            [sys.executable, "-m", "grader", "--course", str(root), "grade", "--timeout", "300", "--jobs", "2"],
+            env=ENV,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # a process group of its own, as a terminal's foreground job
+        )
     try:
         until = time.monotonic() + 120
         while not sleeping() and time.monotonic() < until and process.poll() is None:
