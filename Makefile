@@ -33,6 +33,11 @@ LEARNER_LAB_CONFIG := .grading/learner-lab
 PROXY := hub/node_modules/.bin/configurable-http-proxy
 LAB_OPTIONS = --ServerApp.port=$(PORT) --ServerApp.port_retries=0 $(if $(HEADLESS),--no-browser) \
 	$(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) $(if $(filter 0,$(shell id -u)),--allow-root)
+# One line, before Jupyter starts, when PORT is no port number or is taken (Jupyter would say it at the end of its
+# start-up log); bound as Jupyter binds it, so a port a stopped server has just left counts as free.
+PORT_FREE = @$(BIN)/python -c 'import socket, sys; s = socket.socket(); \
+	s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1])))' "$(PORT)" \
+	2>/dev/null || { echo "make $@: port $(PORT) is taken or no port number: stop what serves it, or pick another with PORT=..." >&2; exit 2; }
 
 .PHONY: lab test test-proof test-hub test-cluster hub test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
 
@@ -51,10 +56,12 @@ $(STAMP): requirements.txt pyproject.toml
 
 # JupyterLab for the learner, opened at lesson 01, in the git-ignored working folder WORK (default work/): the
 # release is copied there on first use, and a notebook the learner started is never overwritten (a newer release
-# of it goes beside it, and this says so). nbgrader's instructor tools are hidden in this lab (per launch).
+# of it goes beside it, and this says so). nbgrader's instructor tools are hidden in this lab, and its Assignments
+# tab fetches into and submits from WORK (settings written per launch into $(LEARNER_LAB_CONFIG)).
 # PORT=8888 picks the port; HEADLESS=1 starts no browser; TOKEN=... fixes the login token; TORCH=1 installs the
 # optional extra `torch` first (the lessons' PyTorch cells; requirements.txt pins it, so .venv mostly has it already).
 lab: $(STAMP)
+	$(PORT_FREE)
 	$(if $(filter-out 0,$(TORCH)),$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements.txt -e '.[torch]')
 	mkdir -p .grading/exchange
 	$(BIN)/python -m grader workspace --into "$(WORK)" --lab-config $(LEARNER_LAB_CONFIG)
@@ -65,6 +72,7 @@ lab: $(STAMP)
 # sidebar and course list.
 .PHONY: lab-instructor
 lab-instructor: $(STAMP)
+	$(PORT_FREE)
 	mkdir -p .grading/exchange
 	$(BIN)/jupyter lab --ServerApp.root_dir=. $(LAB_OPTIONS)
 
@@ -157,6 +165,7 @@ COURSE ?= .
 formgrader: $(STAMP)
 	@test -f "$(COURSE)/nbgrader_config.py" || \
 		{ echo "make formgrader: $(COURSE) holds no nbgrader_config.py (make demo builds .grading/demo)" >&2; exit 2; }
+	$(PORT_FREE)
 	mkdir -p "$(COURSE)/.grading/exchange"
 	cd "$(COURSE)" && $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/formgrader \
 		--ServerApp.jpserver_extensions=nbgrader.server_extensions.formgrader=True $(LAB_OPTIONS)
