@@ -139,14 +139,22 @@ def source_of(kind: str, checkout: Path, into: Path) -> Path:
 def commands_of(shared: Path, bin_folder: Path) -> None:
     """The running environment's commands (jupyterhub-singleuser, jupyter, nbgrader ...), each run by the new
     environment's python."""
-    ours = os.path.realpath(shared)
     for script in sorted(shared.iterdir()):
         target = bin_folder / script.name
         if target.exists() or target.is_symlink() or not script.is_file() or script.is_symlink():
             continue
         head = script.read_bytes()[:512]
         first = head.split(b"\n", 1)[0]
-        if first.startswith(b"#!") and os.path.realpath(os.path.dirname(first[2:].decode().strip())) == ours:
+        if first.startswith(b"#!") and same_folder(os.path.dirname(first[2:].decode().strip()), shared):
             text = script.read_bytes()
             target.write_bytes(b"#!" + str(bin_folder / "python").encode() + text[len(first) :])
             target.chmod(0o755)
+
+
+def same_folder(named: str, shared: Path) -> bool:
+    """Whether a script's interpreter folder is the running environment's, reached by whatever path (a link, or
+    a bind mount, where the paths differ but the folder is one)."""
+    try:
+        return os.path.samefile(named, shared)
+    except OSError:
+        return False
