@@ -33,8 +33,13 @@ LEARNER_LAB_CONFIG := .grading/learner-lab
 PROXY := hub/node_modules/.bin/configurable-http-proxy
 LAB_OPTIONS = --ServerApp.port=$(PORT) --ServerApp.port_retries=0 $(if $(HEADLESS),--no-browser) \
 	$(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) $(if $(filter 0,$(shell id -u)),--allow-root)
+# One line, before Jupyter starts, when PORT is no port number or is taken (Jupyter would say it at the end of its
+# start-up log); bound as Jupyter binds it, so a port a stopped server has just left counts as free.
+PORT_FREE = @$(BIN)/python -c 'import socket, sys; s = socket.socket(); \
+	s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1])))' "$(PORT)" \
+	2>/dev/null || { echo "make $@: port $(PORT) is taken or no port number: stop what serves it, or pick another with PORT=..." >&2; exit 2; }
 
-.PHONY: lab test test-proof test-hub test-cluster hub test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
+.PHONY: lab test test-proof test-hub test-cluster test-journey hub test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
 
 venv: $(STAMP)
 
@@ -51,10 +56,12 @@ $(STAMP): requirements.txt pyproject.toml
 
 # JupyterLab for the learner, opened at lesson 01, in the git-ignored working folder WORK (default work/): the
 # release is copied there on first use, and a notebook the learner started is never overwritten (a newer release
-# of it goes beside it, and this says so). nbgrader's instructor tools are hidden in this lab (per launch).
+# of it goes beside it, and this says so). nbgrader's instructor tools are hidden in this lab, and its Assignments
+# tab fetches into and submits from WORK (settings written per launch into $(LEARNER_LAB_CONFIG)).
 # PORT=8888 picks the port; HEADLESS=1 starts no browser; TOKEN=... fixes the login token; TORCH=1 installs the
 # optional extra `torch` first (the lessons' PyTorch cells; requirements.txt pins it, so .venv mostly has it already).
 lab: $(STAMP)
+	$(PORT_FREE)
 	$(if $(filter-out 0,$(TORCH)),$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements.txt -e '.[torch]')
 	mkdir -p .grading/exchange
 	$(BIN)/python -m grader workspace --into "$(WORK)" --lab-config $(LEARNER_LAB_CONFIG)
@@ -65,17 +72,19 @@ lab: $(STAMP)
 # sidebar and course list.
 .PHONY: lab-instructor
 lab-instructor: $(STAMP)
+	$(PORT_FREE)
 	mkdir -p .grading/exchange
 	$(BIN)/jupyter lab --ServerApp.root_dir=. $(LAB_OPTIONS)
 
 # The suite but the proof of the tests against the catalogue and the mutants (test-proof), the hub's tests
-# (test-hub) and the cluster's (test-cluster); the 25 slowest tests are listed at the end.
+# (test-hub), the cluster's (test-cluster) and the README's journeys (test-journey); the 25 slowest tests are
+# listed at the end.
 # The suite starts many Python processes from the same sources: they keep compiled bytecode (and pytest its
 # rewritten test modules) in the git-ignored __pycache__ folders, even where the environment says not to write it.
-test test-fast test-proof test-hub test-cluster: export PYTHONDONTWRITEBYTECODE :=
+test test-fast test-proof test-hub test-cluster test-journey: export PYTHONDONTWRITEBYTECODE :=
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof and not hub and not cluster" --durations=25
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof and not hub and not cluster and not journey" --durations=25
 
 # The tests that read one `grader prove --mutate` run (every misconception, alternative and mutant graded;
 # the run itself uses every core, so pytest needs no workers here).
@@ -107,6 +116,14 @@ $(PROXY): hub/package.json hub/package-lock.json
 # test as processes of this machine (README: Grading on a cluster); one at a time, since each uses every core.
 test-cluster: $(STAMP)
 	$(BIN)/python -m pytest -m cluster --durations=10
+
+# The README's journeys as a newcomer walks them (tests/journey): each test clones this checkout's HEAD into a
+# temporary folder, with this venv in it (bind-mounted read-only as root, never built again), types the README's
+# commands there as written and looks at what they print and serve, in Chromium too (artifacts/journey/). Two
+# workers: the three journeys mostly wait on kernels and servers.
+test-journey: $(STAMP)
+	rm -rf artifacts/journey
+	$(BIN)/python -m pytest -n 2 -m journey tests/journey --durations=10
 
 # The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
 FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/unit/learner/test_boundary.py \
@@ -158,6 +175,7 @@ COURSE ?= .
 formgrader: $(STAMP)
 	@test -f "$(COURSE)/nbgrader_config.py" || \
 		{ echo "make formgrader: $(COURSE) holds no nbgrader_config.py (make demo builds .grading/demo)" >&2; exit 2; }
+	$(PORT_FREE)
 	mkdir -p "$(COURSE)/.grading/exchange"
 	cd "$(COURSE)" && $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/formgrader \
 		--ServerApp.jpserver_extensions=nbgrader.server_extensions.formgrader=True $(LAB_OPTIONS)

@@ -11,7 +11,6 @@ process and of everything (its kernels included, when cgroup v1's cpuacct is the
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import functools
 import os
@@ -22,6 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from grader.cli import OneLineParser, positive
 from grader.course import Course
 from grader.engine import grade, sandbox, testrunner, warmkernel
 from grader.learner import hints
@@ -106,10 +106,10 @@ def own_cpu_group() -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="benchmarks/profile.py", description=__doc__.splitlines()[0])
     parser.add_argument("--lesson", default="06_masking", choices=COURSE.lesson_ids())
     parser.add_argument("--answers", default="reference", choices=["reference", "stub", "mistake"])
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=positive, default=5)
     args = parser.parse_args(argv)
     own_cpu_group()
     import nbformat  # after grader's own import (above), which makes it about a second cheaper (grader/__init__.py)

@@ -3,6 +3,9 @@
 Each command imports what it needs when it runs, after checking its arguments: nbgrader and
 nbformat take a second or more to import, and help or a refused argument should answer at once
 (tests/unit/test_imports.py keeps it so).
+
+A mistake the user can put right (REFUSALS: an argument, a course, a lesson, a file, the gradebook) and Ctrl-C are
+each said in one line on stderr, with an exit status (in_one_line); a bug shows its traceback.
 """
 
 from __future__ import annotations
@@ -10,8 +13,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import re
 import sys
+import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from grader.course import Course, NotACourse
 from grader.instructor.collect import DEFAULT_PATTERN, MB, Limits
@@ -27,31 +34,135 @@ OUTPUTS = {
 }
 
 
+class Refused(ValueError):
+    """What the user gave does not fit the course (an unknown lesson, options that exclude each other)."""
+
+
+# The errors that are the user's to put right (what they typed or handed over, their course, their machine), by
+# class (its module and name, so that naming one imports nothing), with the exit status: each is said in one line.
+# A class not here, nor under one here, is a bug of the grader's, and shows its traceback; None marks such a class
+# under one that is here.
+REFUSALS: dict[str, int | None] = {
+    "grader.cli.Refused": 2,
+    "grader.course.directory.NotACourse": 2,
+    "grader.engine.submission.BadInput": 2,  # a file that is no lesson notebook, or a lesson not released
+    "grader.course.authoring.AuthoringError": 2,  # a lesson's text source
+    "grader.course.contract.ContractError": 2,
+    "grader.proof.prove.EntriesError": 2,
+    "grader.engine.sandbox.GradingFailed": 1,  # a kernel that never started
+    "grader.course.release.ReleaseFailed": 1,  # nbgrader's refusal, in its words
+    "grader.instructor.cluster.SchedulerUnreachable": 1,
+    "sqlalchemy.exc.ArgumentError": 1,  # a gradebook URL that names no database
+    "sqlalchemy.exc.OperationalError": 1,  # a database server that does not answer, a locked file
+    "sqlalchemy.exc.IntegrityError": None,
+    "sqlalchemy.exc.DatabaseError": 1,  # a gradebook file that is no database
+    "builtins.OSError": 1,  # a file or folder that cannot be read or written
+}
+GRADEBOOK = "the gradebook (--db, else nbgrader_config.py's db_url, else .grading/gradebook.db) cannot be used"
+# What Ctrl-C leaves, by command: every command can be run again, and grade goes on where it stopped.
+STOPPED = {
+    "grade": "the submissions graded so far are saved; `grade` again grades the rest",
+    "check": "nothing was graded; run it again to grade the notebook",
+}
+
+
+def refusal(error: Exception) -> int | None:
+    """The exit status of an error that is the user's to put right (REFUSALS), None for a bug."""
+    for kind in type(error).__mro__:
+        name = f"{kind.__module__}.{kind.__qualname__}"
+        if name in REFUSALS:
+            return REFUSALS[name]
+    return None
+
+
+def one_line(error: Exception) -> str:
+    """What went wrong, in one line (a database's or a file's error in the words of what the user gave)."""
+    if type(error).__module__ == "sqlalchemy.exc":
+        text = f"{GRADEBOOK}: {getattr(error, 'orig', None) or error}"
+    elif isinstance(error, OSError) and error.filename is not None:
+        text = f"{error.filename}: {error.strerror}"
+    else:
+        text = str(error)
+    return " ".join(text.split())
+
+
+def in_one_line(work: Callable[[], int], after_ctrl_c: str) -> int:
+    """work()'s exit status; Ctrl-C (saying `after_ctrl_c`: what it leaves) or an error that is the user's to put
+    right is said in one line on stderr instead of a traceback, with its exit status. A bug's traceback is shown."""
+    try:
+        return work()
+    except KeyboardInterrupt:
+        newline = "\n" if sys.stderr.isatty() else ""  # below what the terminal shows of a progress bar and ^C
+        print(f"{newline}stopped (Ctrl-C): {after_ctrl_c}", file=sys.stderr)
+        return 130
+    except Exception as error:
+        status = refusal(error)
+        if status is None:
+            raise  # a bug: its traceback is what a report of it needs
+        print(f"error: {one_line(error)}", file=sys.stderr)
+        return status
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, saying a refused argument in one line (argparse prints the usage above it) and where the usage is."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def positive(text: str) -> int:
+    """A number of jobs, seconds or megabytes: a whole number above 0."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number above 0")
+    return int(text)
+
+
+def pattern(text: str) -> str:
+    """A regular expression that compiles."""
+    try:
+        re.compile(text)
+    except re.error as error:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a regular expression ({error})") from None
+    return text
+
+
+def scheduler(text: str) -> str:
+    """A Dask scheduler's address, PROTOCOL://HOST:PORT."""
+    if not re.fullmatch(r"[a-z][a-z0-9+.-]*://[^/\s]+:[0-9]+", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a scheduler's address, tcp://HOST:PORT")
+    return text
+
+
 def pick_course(given: Path | None = None, here: Path | None = None) -> Course:
     """The course every command works on: `given` (--course); else the current directory (`here`) if it
-    holds nbgrader_config.py; else this repository, if the package runs from one. NotACourse if none."""
-    if given is not None:
-        return Course(given)
+    holds nbgrader_config.py; else this repository, if the package runs from one. NotACourse if none, or if its
+    nbgrader_config.py cannot be read."""
     here = Path.cwd() if here is None else Path(here)
-    for candidate in (here, REPO):
-        if (candidate / CONFIG).is_file():
-            return Course(candidate)
-    raise NotACourse(f"{here} holds no {CONFIG}: name the course directory with --course DIR")
+    found = [given] if given is not None else [c for c in (here, REPO) if (c / CONFIG).is_file()][:1]
+    if not found:
+        raise NotACourse(f"{here} holds no {CONFIG}: name the course directory with --course DIR")
+    course = Course(found[0])
+    try:
+        course.nbgrader_settings()
+    except Exception as error:
+        config = course.root / CONFIG
+        at = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == str(config)]
+        where = f"line {at[-1]}: " if at and not isinstance(error, SyntaxError) else ""  # a SyntaxError says it
+        raise NotACourse(
+            f"{config} cannot be read ({where}{type(error).__name__}: {error}): put it right, or name another course "
+            "with --course DIR"
+        ) from None
+    return course
 
 
-def _unknown_lessons(lessons, course: Course) -> bool:
+def require_known(lessons, course: Course) -> None:
     unknown = set(lessons) - set(course.lesson_ids())
     if unknown:
-        print(
-            f"error: unknown lesson(s): {', '.join(sorted(unknown))}; known: {', '.join(course.lesson_ids())}",
-            file=sys.stderr,
-        )
-    return bool(unknown)
+        raise Refused(f"unknown lesson(s): {', '.join(sorted(unknown))}; known: {', '.join(course.lesson_ids())}")
 
 
 def _release(args) -> int:
-    if _unknown_lessons(args.lessons, args.course):
-        return 2
+    require_known(args.lessons, args.course)
     from grader.course.release import publish, release
 
     release(args.course, args.lessons or None)
@@ -61,38 +172,27 @@ def _release(args) -> int:
 
 
 def _collect(args) -> int:
-    import re
-
-    from grader.engine.submission import BadInput
     from grader.instructor.collect import collect_downloads, collect_exchange
 
-    if _unknown_lessons(args.lessons, args.course):
-        return 2
-    try:
-        limits = Limits(file_bytes=args.max_file * MB, download_bytes=args.max_download * MB)
-        if args.downloads:
-            re.compile(args.pattern)
-            log = collect_downloads(args.downloads, args.course, pattern=args.pattern, limits=limits)
-        else:
-            log = collect_exchange(
-                args.course, args.lessons or args.course.lesson_ids(), exchange=args.exchange, limits=limits
-            )
-    except (BadInput, re.error) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    require_known(args.lessons, args.course)
+    limits = Limits(file_bytes=args.max_file * MB, download_bytes=args.max_download * MB)
+    if args.downloads:
+        log = collect_downloads(args.downloads, args.course, pattern=args.pattern, limits=limits)
+    else:
+        log = collect_exchange(
+            args.course, args.lessons or args.course.lesson_ids(), exchange=args.exchange, limits=limits
+        )
     print(log.render())
     return 0
 
 
 def _grade(args) -> int:
-    if _unknown_lessons(args.lessons, args.course):
-        return 2
+    require_known(args.lessons, args.course)
     from grader.engine import isolation, pool
     from grader.engine.pool import print_progress
 
     if not args.cluster:
         pool.start_early()  # the zygote's and the workers' imports, beside nbgrader's below
-    from grader.engine.submission import BadInput
     from grader.instructor.grading import grade_class
 
     if not isolation.available():
@@ -101,30 +201,21 @@ def _grade(args) -> int:
             "this user can read (test cells still run outside the kernel)",
             file=sys.stderr,
         )
-    unreachable: tuple[type[Exception], ...] = ()
-    if args.cluster:
-        from grader.instructor.cluster import SchedulerUnreachable
+    log = grade_class(
+        args.course,
+        lessons=args.lessons or None,
+        jobs=args.jobs,
+        force=args.force,
+        timeout=args.timeout,
+        memory=args.memory,
+        notebook_timeout=args.notebook_timeout,
+        progress=print_progress if sys.stderr.isatty() else None,
+        cluster=args.cluster,
+    )
+    from grader.instructor.results import class_counts
 
-        unreachable = (SchedulerUnreachable,)
-    try:
-        log = grade_class(
-            args.course,
-            lessons=args.lessons or None,
-            jobs=args.jobs,
-            force=args.force,
-            timeout=args.timeout,
-            memory=args.memory,
-            notebook_timeout=args.notebook_timeout,
-            progress=print_progress if sys.stderr.isatty() else None,
-            cluster=args.cluster,
-        )
-    except BadInput as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except unreachable as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
     print(log.render())
+    print(f"The class: {class_counts(args.course).sentence()}")  # counted as the report, CSV and feedback count
     return 1 if log.failed else 0
 
 
@@ -134,8 +225,7 @@ def _outputs(args) -> int:
 
     results = class_results(args.course)
     if not results.students:
-        print("error: the gradebook has no students yet (run `python -m grader collect` and `grade`)", file=sys.stderr)
-        return 2
+        raise Refused("the gradebook has no students yet (run `python -m grader collect` and `grade`)")
     out = Path(args.out) if args.out else args.course.root / OUTPUTS[args.command][1]
     if args.command == "feedback":
         from grader.instructor.feedback import write_feedback
@@ -159,66 +249,44 @@ def _outputs(args) -> int:
 
 
 def _check(args) -> int:
-    from grader.engine.submission import BadInput, identify_lesson, read_notebook
+    from grader.engine.submission import identify_lesson, read_notebook
 
     if sys.stderr.isatty() and not args.json:
         print(f"Grading {args.notebook} with every test, hidden ones included (a few seconds)...", file=sys.stderr)
-    try:
-        nb = read_notebook(args.notebook)
-        lesson = identify_lesson(args.course, nb, Path(args.notebook))
-    except BadInput as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    nb = read_notebook(args.notebook)
+    lesson = identify_lesson(args.course, nb, Path(args.notebook))
     from grader.engine import warmkernel
 
     # the zygote check's kernel is forked from (as grade's are), unless an earlier check in this process
     # started one; it returns at once, so its imports (NumPy, matplotlib, ipykernel) run beside nbgrader's below
     warmkernel.ensure_zygote()
-    from grader.engine.sandbox import GradingFailed, autograde_sandboxed
+    from grader.engine.sandbox import autograde_sandboxed
     from grader.engine.scores import render_table
 
-    try:
-        report = autograde_sandboxed(args.course, lesson, nb, warm=True).report
-    except BadInput as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except GradingFailed as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
+    report = autograde_sandboxed(args.course, lesson, nb, warm=True).report
     assert report is not None, "autograde always reports (only a notebook never graded has no report)"
     print(report.to_json() if args.json else render_table(report))
     return 0
 
 
 def _prove(args) -> int:
-    if args.lesson and _unknown_lessons([args.lesson], args.course):
-        return 2
+    require_known([args.lesson] if args.lesson else [], args.course)
     if args.readme and args.lesson:
-        print("error: --readme writes the whole course's table; leave out --lesson", file=sys.stderr)
-        return 2
+        raise Refused("--readme writes the whole course's table; leave out --lesson")
     if args.entries and (args.readme or args.mutate or args.survivors):
-        print(
-            "error: --entries grades the file's entries only; leave out --mutate, --survivors and --readme",
-            file=sys.stderr,
-        )
-        return 2
+        raise Refused("--entries grades the file's entries only; leave out --mutate, --survivors and --readme")
     from grader.engine.pool import print_progress
     from grader.proof import prove
 
-    try:
-        todo = prove.plan(
-            args.course,
-            [args.lesson] if args.lesson else None,
-            mutants=args.mutate or args.survivors,
-            entries_file=args.entries,
-        )
-    except prove.EntriesError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    todo = prove.plan(
+        args.course,
+        [args.lesson] if args.lesson else None,
+        mutants=args.mutate or args.survivors,
+        entries_file=args.entries,
+    )
     if not todo.entries:
         where = f"{args.entries} has" if args.entries else "the catalogue has"
-        print(f"error: {where} no entries for " + (args.lesson or "any lesson"), file=sys.stderr)
-        return 2
+        raise Refused(f"{where} no entries for " + (args.lesson or "any lesson"))
     what = f"{len(todo.entries)} {'catalogue ' if todo.catalogued else ''}entries"
     if todo.mutants is not None:
         what += f" and {len(todo.mutants)} mechanical mutants"
@@ -239,14 +307,13 @@ def _prove(args) -> int:
 
 def _workspace(args) -> int:
     from grader.course import workspace
-    from grader.course.directory import RELEASE
 
     folder = args.into if args.into is not None else args.course.root / workspace.DEFAULT_FOLDER
-    return workspace.main(args.course.root / RELEASE, folder, lab_config=args.lab_config)
+    return workspace.main(args.course.root, folder, lab_config=args.lab_config)
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m grader", description="Softmax course tools.")
+    parser = OneLineParser(prog="python -m grader", description="Softmax course tools.")
     parser.add_argument(
         "--course",
         type=Path,
@@ -274,20 +341,21 @@ def main(argv=None) -> int:
     )
     collect.add_argument(
         "--pattern",
+        type=pattern,
         default=DEFAULT_PATTERN,
         metavar="REGEX",
         help="finds the student id (group 'student') in a file name (default: %(default)r)",
     )
     collect.add_argument(
         "--max-file",
-        type=int,
+        type=positive,
         default=Limits.file_bytes // MB,
         metavar="MB",
         help="a larger file handed in is listed, not read (default: %(default)s)",
     )
     collect.add_argument(
         "--max-download",
-        type=int,
+        type=positive,
         default=Limits.download_bytes // MB,
         metavar="MB",
         help="files past this much of what is collected are listed, not read (default: %(default)s)",
@@ -297,26 +365,27 @@ def main(argv=None) -> int:
 
     grade = commands.add_parser("grade", help="autograde collected submissions in parallel into the gradebook")
     grade.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all)")
-    grade.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: two per core)")
+    grade.add_argument("--jobs", type=positive, metavar="N", help="submissions graded at once (default: two per core)")
     grade.add_argument("--force", action="store_true", help="grade again even what has not changed")
     grade.add_argument(
-        "--timeout", type=int, default=30, metavar="S", help="seconds each cell may run (default: %(default)s)"
+        "--timeout", type=positive, default=30, metavar="S", help="seconds each cell may run (default: %(default)s)"
     )
     grade.add_argument(
         "--notebook-timeout",
-        type=int,
+        type=positive,
         metavar="S",
         help="seconds the whole notebook may run; the cells left are not run (default: 10 × --timeout)",
     )
     grade.add_argument(
         "--memory",
-        type=int,
+        type=positive,
         default=2048,
         metavar="MB",
         help="memory each grading kernel may use (default: %(default)s)",
     )
     grade.add_argument(
         "--cluster",
+        type=scheduler,
         metavar="tcp://HOST:PORT",
         help="grade on the workers of this Dask scheduler (README: Grading on a cluster); default: here",
     )
@@ -337,7 +406,7 @@ def main(argv=None) -> int:
         help="grade every catalogued misconception and correct alternative (and with --mutate, mechanical mutants)",
     )
     proof.add_argument("--lesson", metavar="ID", help="one lesson only (default: all)")
-    proof.add_argument("--jobs", type=int, metavar="N", help="notebooks graded at once (default: two per core)")
+    proof.add_argument("--jobs", type=positive, metavar="N", help="notebooks graded at once (default: two per core)")
     proof.add_argument("--json", action="store_true", help="print JSON instead of a table")
     proof.add_argument("--readme", action="store_true", help="also write the table into README.md")
     proof.add_argument(
@@ -366,19 +435,20 @@ def main(argv=None) -> int:
         "--lab-config",
         type=Path,
         metavar="DIR",
-        help="also write a Jupyter config folder (for JUPYTER_CONFIG_PATH) hiding the instructor's nbgrader tools",
+        help="also write a Jupyter config folder (for JUPYTER_CONFIG_PATH) for the learner's lab: the instructor's "
+        "nbgrader tools hidden, the Assignments tab on the working folder",
     )
     room.set_defaults(run=_workspace)
 
     args = parser.parse_args(argv)
-    try:
+
+    def run() -> int:
         args.course = pick_course(args.course)
         if args.db:
             args.course = dataclasses.replace(args.course, db_url=args.db)
-    except NotACourse as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    code = args.run(args)
+        return args.run(args)
+
+    code = in_one_line(run, STOPPED.get(args.command, "run it again to finish"))
     if argv is None and args.command == "check":
         # This process's own command line, so the process ends now: the garbage collections Python runs
         # at exit would walk every object the imports left (nearly half a second of a check) for nothing.

@@ -404,17 +404,21 @@ COMMENT = re.compile(r"(^|\s)#.*$")  # a shell comment: a whole line, or after a
 
 def journey_commands(name: str, readme: Path = COURSE.root / "README.md") -> list[str]:
     """The commands a user types in the journey `name`, as the README prints them: the lines of the fenced block that
-    follows each line `<!-- journey: name -->`, comments and blank lines dropped. A test that runs these runs what
-    the README says, so the two cannot drift apart."""
+    follows each line `<!-- journey: name -->`, comments and blank lines dropped, a line ending in a backslash joined
+    to the next as the shell joins them. A test that runs these runs what the README says, so the two cannot drift
+    apart."""
     commands: list[str] = []
-    wanted = inside = False
+    wanted = inside = continued = False
     for line in readme.read_text().splitlines():
         fence = line.strip().startswith("```")
         if inside:
             inside = not fence
             command = COMMENT.sub("", line).strip()
             if inside and command:
-                commands.append(command)
+                if continued:
+                    command = f"{commands.pop()} {command}"
+                continued = command.endswith("\\")
+                commands.append(command.removesuffix("\\").rstrip() if continued else command)
         elif fence and wanted:
             inside, wanted = True, False
         elif marker := JOURNEY.fullmatch(line.strip()):

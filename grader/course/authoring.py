@@ -37,7 +37,9 @@ solution cell. A line
     # << reference masked_softmax from 06_masking >>
 
 in a code cell of a later lesson is replaced, at build time, by that solution cell's
-reference code (without its BEGIN/END SOLUTION lines), indented as the line is.
+reference code (without its BEGIN/END SOLUTION lines), indented as the line is. A course of
+some lessons only (the demo's) takes each lesson's `self_contained` text, the code written in
+place of its markers: a lesson borrowed from is not copied along, where it would be a lesson too.
 
 The build also writes what the learner's release needs to look finished: the kernel's
 `language_info` (which JupyterLab would otherwise add on opening, and then ask to save), and, in
@@ -102,17 +104,13 @@ def references_of(lesson: str, root: Path) -> dict[str, str]:
     }
 
 
-def lessons_needed(root: Path, lessons: list[str]) -> list[str]:
-    """The lessons and every earlier lesson their reference markers take code from (transitively), in course order."""
-    needed, todo = set(), list(lessons)
-    while todo:
-        lesson = todo.pop()
-        if lesson in needed:
-            continue
-        needed.add(lesson)
-        text = text_source_in(root, lesson).read_text()
-        todo += [match["lesson"] for match in map(REFERENCE.match, text.splitlines()) if match]
-    return sorted(needed)
+def self_contained(lesson: str, root: Path) -> str:
+    """The text source of `lesson` in the course at `root`, each reference marker replaced by the code it takes, as
+    the build replaces it: what a course that does not teach the earlier lesson holds instead (the demo's course of
+    some lessons, say), so that its lessons are its own and build alone."""
+    text = text_source_in(root, lesson).read_text()
+    expanded = with_references(text, lesson, root, lesson)
+    return expanded if expanded == text else expanded + "\n"
 
 
 def with_references(source: str, lesson: str, root: Path | None, where: str) -> str:
@@ -135,7 +133,8 @@ def with_references(source: str, lesson: str, root: Path | None, where: str) -> 
         if root is None or earlier not in known:
             raise AuthoringError(
                 f"{where}: reference to unknown lesson {earlier!r} "
-                f"(lessons: {', '.join(known) or 'none, no course directory given'})"
+                f"(lessons: {', '.join(known) or 'none, no course directory given'}); "
+                "a course that does not teach it holds the code itself in place of the marker"
             )
         if not earlier < lesson:
             raise AuthoringError(f"{where}: a reference comes from an earlier lesson; {earlier} is not before {lesson}")

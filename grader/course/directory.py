@@ -47,6 +47,11 @@ class Course:
         """Lesson ids, in course order: every solutions/<id>/ that holds <id>.py."""
         return lesson_ids_in(self.root)
 
+    def built_lessons(self) -> list[str]:
+        """The lessons whose source notebook `release` has built: the only ones a hand-in can be of (a lesson
+        being written has its text source alone)."""
+        return [lesson for lesson in self.lesson_ids() if self.source_notebook(lesson).is_file()]
+
     def text_source(self, lesson: str) -> Path:
         """The jupytext file a lesson is written in (its one source of truth)."""
         return text_source_in(self.root, lesson)

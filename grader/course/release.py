@@ -15,6 +15,14 @@ class ReleaseFailed(RuntimeError):
     """nbgrader generate_assignment refused a lesson."""
 
 
+def refused(lesson: str, result: dict) -> BaseException:
+    """What a failed step of nbgrader's API (which catches everything and gives back its traceback as text) is:
+    ReleaseFailed saying the lesson and the error's last line, or KeyboardInterrupt when it was Ctrl-C."""
+    said = (result.get("error") or result.get("log") or "").strip().splitlines()
+    last = said[-1].strip() if said else "nbgrader gave no reason"
+    return KeyboardInterrupt() if last == "KeyboardInterrupt" else ReleaseFailed(f"{lesson}: {last}")
+
+
 def release(course: Course, lessons: list[str] | None = None, progress=print) -> list[Path]:
     """Build each lesson's source notebook, then generate its student version.
 
@@ -29,7 +37,7 @@ def release(course: Course, lessons: list[str] | None = None, progress=print) ->
         authoring.build(course, lesson)
         result = api.generate_assignment(lesson, force=True)
         if not result["success"]:
-            raise ReleaseFailed(f"{lesson}: {(result.get('error') or result.get('log') or '').strip()}")
+            raise refused(lesson, result)
         authoring.clear_guess_stubs(course.release_notebook(lesson))
         written.append(course.release_notebook(lesson))
         progress(f"released {lesson} -> {written[-1].relative_to(course.root)}")
@@ -44,5 +52,5 @@ def publish(course: Course, lessons: list[str] | None = None, exchange: Path | N
     for lesson in lessons or course.lesson_ids():
         result = api.release_assignment(lesson)
         if not result["success"]:
-            raise ReleaseFailed(f"{lesson}: {(result.get('error') or result.get('log') or '').strip()}")
+            raise refused(lesson, result)
         progress(f"released {lesson} to the exchange at {config.Exchange.root}")

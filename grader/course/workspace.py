@@ -15,6 +15,10 @@ folder holds besides the copies are never read or touched.
 
 Each notebook copy carries the `language_info` of the kernel that will run it, which JupyterLab
 would otherwise write into the notebook on opening it and then ask to save on closing it.
+
+The lab's own Jupyter settings (`write_local_lab_config`) make nbgrader's Assignments tab work on this
+folder too: it lists each lesson here as fetched, submits the lesson's folder as the learner saved it, and
+fetches a released lesson only into a folder that does not exist yet.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.course.directory import CONFIG, RELEASE
+
 RECORD = ".release.json"
 RECORD_VERSION = 1
 DEFAULT_FOLDER = "work"
@@ -33,7 +39,7 @@ BESIDE = "{stem}.release-{short}{suffix}"  # a newer release, put beside a noteb
 
 # The instructor's parts of nbgrader, hidden from the learner's lab: the Create Assignment sidebar,
 # Formgrader and the course list (JupyterLab plugins), and the server extensions behind them.
-# Validate and the Assignments tab (fetch and submit) are the learner's and stay.
+# Validate and the Assignments tab (fetch and submit, here on the working folder) are the learner's and stay.
 INSTRUCTOR_PLUGINS = (
     "@jupyter/nbgrader:create-assignment",
     "@jupyter/nbgrader:formgrader",
@@ -43,6 +49,15 @@ INSTRUCTOR_SERVER_EXTENSIONS = (
     "nbgrader.server_extensions.formgrader",
     "nbgrader.server_extensions.course_list",
 )
+# The lab's kernels, and those nbgrader's Validate starts, take CurveZMQ keys from the server (ipykernel's kernelspec
+# says it can): without them ipykernel warns in the lab's log, at every start, that it runs over TCP unencrypted.
+KERNEL_ENCRYPTION = "auto"
+# jupyter_server's own websocket pings (every 30 s, its timeout 90 s) are read by tornado, which since 6.5 allows no
+# timeout longer than the interval, as its own and warns at the first connection (jupyter_server issue 1612). No
+# setting satisfies both, so the learner's lab, whose browser is on the same machine, sends none.
+NO_WEBSOCKET_PINGS = {"ws_ping_interval": 0}
+# nbgrader's submit, whose check of the notebooks handed in leaves out JupyterLab's checkpoints (it warned of them).
+SUBMIT = "grader.exchange.student.LocalSubmit"
 
 
 def digest(data: bytes) -> str:
@@ -180,16 +195,57 @@ def sync(release: Path, folder: Path, language_info: dict | None = None) -> Sync
     return done
 
 
-def write_learner_lab_config(config: Path) -> Path:
-    """A Jupyter config folder (for JUPYTER_CONFIG_PATH) that hides the instructor's nbgrader tools in one lab.
+def learner_nbgrader_settings(course_settings: Path, folder: Path, handed_in: Path) -> str:
+    """nbgrader's settings in the learner's lab: the course's own, with each lesson where the learner edits it.
+
+    nbgrader's Assignments tab fetches into and submits from `Exchange.assignment_dir`, by default the
+    folder the server was started in (the checkout, where `make lab` runs), and there under a folder named
+    after the course: it fetched a copy the lab did not show and handed that in, untouched. Here it is the
+    working folder, one folder per lesson as `sync` lays it out, so Submit hands in the notebook the learner
+    edits. nbgrader fetches into a lesson's folder only when there is none, so no started notebook is
+    overwritten. `handed_in` keeps the learner's own copy of each hand-in, which the tab lists (nbgrader's
+    cache, by default one for every course of that name on the machine).
+    """
+    lines = [
+        "# Written by `python -m grader workspace --lab-config` (make lab) at each launch: nbgrader in the lab.",
+        f"load_subconfig({course_settings.name!r}, path={str(course_settings.parent)!r})",
+        f"c.Exchange.assignment_dir = {str(folder)!r}",
+        "c.Exchange.path_includes_course = False",
+        f"c.Exchange.cache = {str(handed_in)!r}",
+        f"c.ExchangeFactory.submit = {SUBMIT!r}",
+        f"c.KernelManager.transport_encryption = {KERNEL_ENCRYPTION!r}  # Validate's kernels",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def write_learner_lab_config(config: Path, server: dict | None = None) -> Path:
+    """A Jupyter config folder that hides the instructor's nbgrader tools (the hub's student environment's too), with
+    `server`'s settings added to the server's own."""
+    config = Path(config)
+    page = {"disabledExtensions": {plugin: True for plugin in INSTRUCTOR_PLUGINS}}
+    settings = {"ServerApp": {"jpserver_extensions": {name: False for name in INSTRUCTOR_SERVER_EXTENSIONS}}}
+    for section, values in (server or {}).items():
+        settings[section] = {**settings.get(section, {}), **values}
+    write_atomically(config / "labconfig" / "page_config.json", (json.dumps(page, indent=1) + "\n").encode())
+    write_atomically(config / "jupyter_server_config.json", (json.dumps(settings, indent=1) + "\n").encode())
+    return config
+
+
+def write_local_lab_config(config: Path, course_settings: Path, folder: Path) -> Path:
+    """`make lab`'s config folder (for JUPYTER_CONFIG_PATH): the instructor's nbgrader tools hidden, encrypted kernels
+    and no websocket pings, and nbgrader's settings (`learner_nbgrader_settings`), which every part of nbgrader in
+    the lab reads, so none of them warns that it found no nbgrader_config.py.
 
     Per launch, so the venv's own settings (what `make lab-instructor` sees) stay as they are.
     """
-    config = Path(config)
-    page = {"disabledExtensions": {plugin: True for plugin in INSTRUCTOR_PLUGINS}}
-    server = {"ServerApp": {"jpserver_extensions": {name: False for name in INSTRUCTOR_SERVER_EXTENSIONS}}}
-    write_atomically(config / "labconfig" / "page_config.json", (json.dumps(page, indent=1) + "\n").encode())
-    write_atomically(config / "jupyter_server_config.json", (json.dumps(server, indent=1) + "\n").encode())
+    config = Path(config).resolve()
+    server = {
+        "ServerApp": {"tornado_settings": NO_WEBSOCKET_PINGS},
+        "KernelManager": {"transport_encryption": KERNEL_ENCRYPTION},
+    }
+    write_learner_lab_config(config, server)
+    nbgrader = learner_nbgrader_settings(Path(course_settings).resolve(), Path(folder).resolve(), config / "handed-in")
+    write_atomically(config / CONFIG, nbgrader.encode())
     return config
 
 
@@ -201,15 +257,15 @@ def shown(path: Path) -> str:
         return str(path)
 
 
-def main(release: Path, folder: Path, lab_config: Path | None = None) -> int:
+def main(course_root: Path, folder: Path, lab_config: Path | None = None) -> int:
     """The `workspace` command: sync, print what a learner must know, write the learner's lab config."""
     try:
-        done = sync(release, folder, kernel_language_info())
+        done = sync(course_root / RELEASE, folder, kernel_language_info())
     except FileNotFoundError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     for line in done.summary(shown(folder)):
         print(line)
     if lab_config is not None:
-        write_learner_lab_config(lab_config)
+        write_local_lab_config(lab_config, course_root / CONFIG, folder)
     return 0

@@ -13,6 +13,7 @@ import multiprocessing
 import multiprocessing.forkserver
 import os
 import pickle
+import signal
 import sys
 import tempfile
 import time
@@ -128,10 +129,13 @@ def spilled(folder: str, fn: Callable, *args) -> str:
     it looks at its workers again: a worker killed halfway through sending a large result (by the kernel's
     out-of-memory killer, or a person) would leave the whole batch waiting forever. A path goes in one write, which
     no death can cut in two; a worker that dies while it writes the file dies before it has sent anything."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C stops the call (idle_worker)
     try:
         outcome: tuple = ("result", fn(*args))
     except BaseException as error:  # noqa: BLE001 - as the pool itself would send it back, but never one that stops
         outcome = ("error", plain(error), "".join(traceback.format_exception(error)))
+    finally:
+        idle_worker()
     handle, path = tempfile.mkstemp(dir=folder)
     with os.fdopen(handle, "wb") as file:
         try:
@@ -143,6 +147,13 @@ def spilled(folder: str, fn: Callable, *args) -> str:
             unsent = RuntimeError(f"the worker could not send back what it ended with: {error!r}")
             pickle.dump(("error", unsent, ""), file)
     return path
+
+
+def idle_worker() -> None:
+    """A worker waiting for a call ignores Ctrl-C (which the terminal sends to the whole process group): it is the
+    instructor's, and stops the instructor's process, whose pool then ends its workers; a worker interrupted while
+    it waits would die printing a traceback. A call running when it comes is stopped by it (spilled)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def read_back(future: Future) -> Future:
@@ -191,7 +202,7 @@ def _until_a_worker_dies(fn, calls, waiting: list[int], workers: int, context, s
             return False
         return True
 
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=idle_worker) as pool:
         while waiting or running:
             broken = not start_more()
             finished, _ = wait(running, return_when=FIRST_COMPLETED)

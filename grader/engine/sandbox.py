@@ -323,10 +323,13 @@ def quiet_stderr():
 
 
 def require_success(result: dict, step: str) -> None:
-    """Raise GradingFailed with the most telling line of nbgrader's log when a step failed."""
+    """Raise GradingFailed with the most telling line of nbgrader's log when a step failed; KeyboardInterrupt when
+    it was the instructor's Ctrl-C (nbgrader's API catches everything, and gives back its traceback as text)."""
     if result["success"]:
         return
     lines = f"{result.get('log', '')}\n{result.get('error', '')}".strip().splitlines()
+    if lines and lines[-1].strip() == "KeyboardInterrupt":
+        raise KeyboardInterrupt
     causes = [
         line.strip()
         for line in lines

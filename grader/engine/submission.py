@@ -87,11 +87,15 @@ def grade_ids(nb: nbformat.NotebookNode) -> set[str]:
 
 
 def identify_lesson(course: Course, nb: nbformat.NotebookNode, path: Path) -> str:
-    """The lesson of `course` whose graded cells this notebook carries."""
+    """The lesson of `course` whose graded cells this notebook carries: one `release` has built."""
     ids = grade_ids(nb)
-    lessons = course.lesson_ids()
+    lessons = course.built_lessons()
     overlap = {lesson: len(ids & grade_ids(read_cached(course.source_notebook(lesson)))) for lesson in lessons}
     best = max(overlap, key=overlap.__getitem__, default=None)
     if best is None or overlap[best] == 0:
-        raise BadInput(f"{path}: not a notebook of a known lesson (none of its cells belong to {', '.join(lessons)})")
+        unbuilt = sorted(set(course.lesson_ids()) - set(lessons))
+        later = f"; not built yet (`python -m grader release` builds it): {', '.join(unbuilt)}" if unbuilt else ""
+        raise BadInput(
+            f"{path}: not a notebook of a known lesson (none of its cells belong to {', '.join(lessons)}{later})"
+        )
     return best

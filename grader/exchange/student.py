@@ -3,6 +3,8 @@
 Only submitting differs from nbgrader's default: the submission is copied into the inbound folder
 with modes that let its student and the instructors' group read it and no one else (nbgrader's
 default makes it 0777 and its files 0644), and nothing is readable while the copy is under way.
+Submitting here, and in the learner's lab on one machine (`LocalSubmit`, nbgrader's own copy), compares
+the notebooks handed in with those released as the copy takes them (`ChecksWhatIsHandedIn`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import os
 import secrets
 
 from nbgrader.exchange.default import ExchangeFetchAssignment, ExchangeFetchFeedback, ExchangeList, ExchangeSubmit
-from nbgrader.utils import ignore_patterns
+from nbgrader.utils import find_all_files, ignore_patterns
 
 from .layout import SUBMISSION_DIR_MODE, SUBMISSION_FILE_MODE, StrictExchange, copy_private
 
@@ -29,7 +31,33 @@ class List(StrictExchange, ExchangeList):
     """nbgrader's listing: releases, the student's own cache of submissions, and (for instructors) inbound."""
 
 
-class Submit(StrictExchange, ExchangeSubmit):
+def notebooks_in(folder: str, ignore: list[str]) -> set[str]:
+    """The notebooks under `folder` (relative to it), but those the course's `ignore` globs leave out."""
+    return {os.path.relpath(f, folder) for f in find_all_files(folder, ignore) if f.endswith(".ipynb")}
+
+
+class ChecksWhatIsHandedIn(ExchangeSubmit):
+    """nbgrader's check that a hand-in holds the notebooks released, on the files the copy takes: nbgrader's own
+    counts the checkpoint JupyterLab keeps of each notebook (.ipynb_checkpoints, which the copy leaves out) as an
+    extra notebook, and so warned at every hand-in from JupyterLab."""
+
+    def check_filename_diff(self):
+        released = notebooks_in(self.release_path, [])
+        handed_in = notebooks_in(self.src_path, self.coursedir.ignore)
+        missing, extra = sorted(released - handed_in), sorted(handed_in - released)
+        if missing and self.strict:
+            self.fail(f"{self.coursedir.assignment_id} was not handed in: it lacks {', '.join(missing)}")
+        said = [f"lacks {', '.join(missing)}"] if missing else []
+        said += [f"holds {', '.join(extra)}, which the release does not"] if extra else []
+        if said:
+            self.log.warning("The hand-in of %s %s", self.coursedir.assignment_id, " and ".join(said))
+
+
+class LocalSubmit(ChecksWhatIsHandedIn):
+    """nbgrader's own submit, for the learner's lab on one machine (`make lab`)."""
+
+
+class Submit(StrictExchange, ChecksWhatIsHandedIn):
     """A submission readable by its student and the instructors' group only."""
 
     def copy_files(self):

@@ -10,19 +10,29 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from . import accounts, machine
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 CONFIG = CHECKOUT / "hub" / "jupyterhub_config.py"
+PREFIX = "[a-z][a-z0-9-]*"  # what useradd takes to start a name; never empty, so never a name such as "grader"
+
+
+class Parser(argparse.ArgumentParser):
+    """A refused argument in one line (argparse prints the usage above it), as python -m grader says it."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m grader.hub", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m grader.hub", description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=machine.DEFAULT_ROOT, help="the hub's folder")
     parser.add_argument("--prefix", default="sm-", help="the start of every account's name")
     parser.add_argument("--students", type=int, default=2)
@@ -31,7 +41,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--set-up-only", action="store_true")
     parser.add_argument("--remove", action="store_true")
-    return parser.parse_args(argv)
+    options = parser.parse_args(argv)
+    if not re.fullmatch(PREFIX, options.prefix):
+        parser.error(f"--prefix {options.prefix!r} does not start a Unix account's name: {PREFIX}")
+    if options.students < 0 or not 0 < options.port < 65536:
+        parser.error("--students is 0 or more, and --port a port number (1 to 65535)")
+    return options
 
 
 NOT_ROOT = "make hub needs root (sudo make hub): it creates Unix accounts and sets owners under /srv"

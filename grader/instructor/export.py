@@ -1,7 +1,8 @@
 """Grades out of the gradebook as CSV: a plain table, and Canvas's gradebook-import format.
 
 A missing submission counts 0 in both, as the course's grading rule says, and so does one
-that could not be read; the plain table's `problems` column says which, and why.
+that could not be read; the plain table's `problems` column says which (as ClassResults.counts
+counts them), and why.
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ def as_text(value: str) -> str:
 
 
 def problems_of(results: ClassResults, student: str) -> list[str]:
-    """What went wrong with a student's hand-ins: each lesson's grading problem (timeout, ...) and each file that
-    could not be read (with the reason and the file's name), then the files of no known lesson."""
+    """What went wrong with a student's hand-ins: each lesson missing, its grading problem (timeout, ...) and each
+    file that could not be read (with the reason and the file's name), then the files of no known lesson."""
     problems = []
     for lesson in [*results.lessons, None]:
+        if lesson and results.state(student, lesson) == "missing":
+            problems.append(f"{lesson}: missing (nothing handed in)")
         if lesson and (problem := results.problem(student, lesson)):
             problems.append(f"{lesson}: {problem[0]}")
         for rejection in results.rejected(student, lesson):

@@ -273,7 +273,7 @@ def summary_row(results: ClassResults, student: str, lesson: str, diagnoses: lis
         what = (
             f"your file could not be read: {escape(rejected[0].reason)}"
             if rejected
-            else "nothing graded: a file you handed in could not be read (below)"
+            else "nothing handed in (missing); a file you handed in that could not be read (below) may be meant for it"
             if results.rejected(student, None)
             else "nothing handed in (missing)"
         )
@@ -323,9 +323,22 @@ def student_page(results: ClassResults, student: Student) -> str:
     who = student.name if student.name == shown_id else f"{student.name} ({shown_id})"
     title = f"Feedback for {who}: {COURSE_TITLE}"
     withheld = "; before the due date, a failed hidden test says what it checks instead" if results.withheld else ""
+    counts = results.counts(student=student.id)
+    standing = (
+        ", ".join(
+            f"{n} {what}"
+            for n, what in (
+                (counts.graded, "graded"),
+                (counts.unreadable, "could not be read"),
+                (counts.missing, "missing"),
+            )
+            if n
+        )
+        or "none yet"
+    )
     body = (
         f"<h1>{escape(title)}</h1>\n<p>Total: <strong>{points(total)} / {points(possible)}</strong> "
-        f"over {len(results.lessons)} lesson(s). Each lesson below names its likely mistakes once, with a hint "
+        f"over {counts.lessons} lesson(s): {standing}. Each lesson below names its likely mistakes once, with a hint "
         f"and the part of the lesson to read again; then each test says what was expected and what came back{withheld}."
         "</p>"
         f"\n{summary}{unknown}\n{sections}"

@@ -93,7 +93,7 @@ class GradeLog:
             ]
         if self.rejected:
             lines.append(
-                f"{len(self.rejected)} hand-in(s) could not be read, so were not graded "
+                f"{len(self.rejected)} file(s) handed in could not be read, so were not graded "
                 f"(listed in .grading/{REJECTED}; the feedback, export and report show each):"
             )
             lines += [
@@ -345,7 +345,10 @@ def grade_class(
     of a Dask scheduler, grade_submission runs on its workers instead (instructor.cluster), and `jobs`
     is theirs to say; SchedulerUnreachable when none answers there.
     """
-    lessons = lessons or course.lesson_ids()
+    unbuilt = [lesson for lesson in lessons or [] if lesson not in course.built_lessons()]
+    if unbuilt:
+        raise BadInput(f"not built yet: {', '.join(unbuilt)} (run `python -m grader release {' '.join(unbuilt)}`)")
+    lessons = lessons or course.built_lessons()  # a lesson being written, not built, has no hand-ins
     start = time.monotonic()
     with contextlib.ExitStack() as stack:
         run = functools.partial(in_workers, grade, jobs=jobs)

@@ -285,7 +285,7 @@ def score_histogram(lesson: str, scores: list[float], max_score: float) -> Figur
         xlabel=f"score (points out of {points(max_score)})",
         ylabel="students",
     )
-    ax.set_title(f"{lesson}: scores of {len(scores)} submission(s)", fontsize=9, parse_math=False)
+    ax.set_title(f"{lesson}: scores of {len(scores)} graded submission(s)", fontsize=9, parse_math=False)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     spread = "; ".join(
@@ -299,16 +299,9 @@ def score_histogram(lesson: str, scores: list[float], max_score: float) -> Figur
 
 
 def glance(results: ClassResults) -> str:
-    """The top of the page: who was graded, then the misconception chart and the pass-rate heatmap side by side."""
-    graded = sum(len(results.submitted(lesson)) for lesson in results.lessons)
-    expected = len(results.students) * len(results.lessons)
-    enrolled = {student.id for student in results.students}
-    unread = sum(len(enrolled.intersection(results.not_collected(lesson))) for lesson in results.lessons)
-    lede = (
-        f'<p class="lede">{len(results.students)} student(s), {len(results.lessons)} lesson(s), '
-        f"{graded} graded submission(s) of {expected} ({unread} could not be read, "
-        f"{expected - graded - unread} missing).</p>\n"
-    )
+    """The top of the page: the class's hand-ins counted (ClassResults.counts), then the misconception chart and the
+    pass-rate heatmap side by side."""
+    lede = f'<p class="lede">{escape(results.counts().sentence())}</p>\n'
     links = ['<a href="#summary-heading">summary</a>', '<a href="#misconceptions-heading">misconceptions</a>'] + [
         f'<a href="#lesson-{escape(lesson, quote=True)}">{escape(lesson)}</a>' for lesson in results.lessons
     ]
@@ -341,26 +334,26 @@ def table(table_id: str, caption: str, headers: list[str], rows: list[list[str]]
 
 
 def summary(results: ClassResults) -> str:
+    """Each lesson's hand-ins, counted as the page's first line counts them, and its mean score."""
     rows = []
     for lesson in results.lessons:
+        counts = results.counts(lesson)
         scores = [r.score for r in results.submitted(lesson)]
         mean = sum(scores) / len(scores) if scores else None
         rows.append(
-            [
-                lesson,
-                points(results.max_scores[lesson]),
-                str(len(scores)),
-                str(len(results.students) - len(scores)),
+            [lesson, points(results.max_scores[lesson])]
+            + [str(n) for n in (counts.handed_in, counts.graded, counts.unreadable, counts.missing)]
+            + [
                 points(mean) if mean is not None else "–",
                 percent(mean / results.max_scores[lesson]) if mean is not None and results.max_scores[lesson] else "–",
             ]
         )
     return '<h2 id="summary-heading">Summary</h2>\n' + table(
         "summary",
-        "Mean score per lesson (over graded submissions; missing ones are not counted)",
-        ["Lesson", "Max score", "Submissions", "Missing", "Mean score", "Mean (% of max)"],
+        "Hand-ins and mean score per lesson (the mean over graded submissions only)",
+        ["Lesson", "Max score", "Handed in", "Graded", "Could not be read", "Missing", "Mean score", "Mean (% of max)"],
         rows,
-        numeric=(1, 2, 3, 4, 5),
+        numeric=(1, 2, 3, 4, 5, 6, 7),
     )
 
 

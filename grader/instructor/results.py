@@ -14,6 +14,7 @@ from nbgrader.api import Gradebook
 from grader.course import Course, read_cached
 from grader.course.contract import hidden_lines, properties, tested_functions
 from grader.course.feedback_policy import NEVER
+from grader.course.gradebook import start_gradebook
 from grader.engine.scores import MISSING_TEST, NAME_LIMIT, Report, TestResult, clipped, messages_of, mistakes_of
 from grader.engine.submission import grade_ids_in_order
 from grader.engine.untrusted import grade_id_of
@@ -57,6 +58,94 @@ class Withheld:
     tests: dict[str, HiddenTest] = field(default_factory=dict)  # test grade_id -> what it is
 
 
+@dataclass(frozen=True)
+class Counts:
+    """A class's hand-ins as `count` counts them: the one rule the report, the grades CSV, the feedback pages and the
+    summaries of `grade` and the demo read. Each lesson of each student of the class (the roster, and any other
+    student a hand-in names) is graded, could not be read, or missing; a file that could not be read and is of no
+    known lesson, or names no student, belongs to no lesson and is counted apart."""
+
+    students: int
+    off_roster: int  # of the students, those on no roster: a hand-in that could not be read names them
+    lessons: int
+    graded: int  # a hand-in of the lesson graded
+    flagged: int  # of the graded, those whose grading met a problem (flagged in the gradebook)
+    later_unread: int  # of the graded, those with a later hand-in that could not be read (the earlier one counts)
+    unreadable: int  # a hand-in of the lesson could not be read, and none is graded
+    unknown_lesson: int  # files that could not be read, of no known lesson
+    no_student: int  # files that could not be read, naming no student
+
+    @property
+    def expected(self) -> int:
+        return self.students * self.lessons
+
+    @property
+    def handed_in(self) -> int:
+        return self.graded + self.unreadable
+
+    @property
+    def missing(self) -> int:
+        return self.expected - self.handed_in
+
+    def sentence(self) -> str:
+        """The counts in one line of text (the report's first line, the last of `grade`'s summary)."""
+        off = f" ({self.off_roster} on no roster)" if self.off_roster else ""
+        among = [
+            f"{n} {what}"
+            for n, what in (
+                (self.flagged, "with a grading problem"),
+                (self.later_unread, "whose later file could not be read"),
+            )
+            if n
+        ]
+        files = [
+            f"{n} file(s) {what}"
+            for n, what in ((self.unknown_lesson, "of no known lesson"), (self.no_student, "naming no student"))
+            if n
+        ]
+        graded = f"{self.graded} graded" + (f" ({', '.join(among)})" if among else "")
+        return (
+            f"{self.students} student(s){off}, {self.lessons} lesson(s): {self.expected} submission(s) expected, "
+            f"{self.handed_in} handed in: {graded}, {self.unreadable} could not be read; {self.missing} missing."
+            + (f" Also could not be read: {', '.join(files)}." if files else "")
+        )
+
+
+def count(
+    roster: list[str],
+    lessons: list[str],
+    graded: set[tuple[str, str]],
+    flagged: set[tuple[str, str]],
+    rejections: list[tuple[Rejection, bool]],
+    lesson: str | None = None,
+    student: str | None = None,
+) -> Counts:
+    """How the class's hand-ins stand (Counts): `graded` and `flagged` hold (student, lesson) pairs, `rejections`
+    the standing ones (collect.standing); with `lesson` or `student`, that lesson's or student's alone."""
+    everyone = sorted(set(roster) | {r.student for r, _ in rejections if r.student})
+    students = [s for s in everyone if student in (None, s)]
+    taught = [name for name in lessons if lesson in (None, name)]
+    unread = {(r.student, r.lesson) for r, _ in rejections if r.lesson in lessons}
+    later = {(r.student, r.lesson) for r, earlier in rejections if earlier}
+    pairs = {(s, name) for s in students for name in taught}
+    apart = [  # the files of no (student, lesson) of the class
+        r
+        for r, _ in rejections
+        if (not r.student or r.lesson not in lessons) and lesson is None and student in (None, r.student)
+    ]
+    return Counts(
+        students=len(students),
+        off_roster=len(set(students) - set(roster)),
+        lessons=len(taught),
+        graded=len(pairs & graded),
+        flagged=len(pairs & graded & flagged),
+        later_unread=len(pairs & graded & later),
+        unreadable=len((pairs & unread) - graded),
+        unknown_lesson=sum(1 for r in apart if r.student),
+        no_student=sum(1 for r in apart if not r.student),
+    )
+
+
 @dataclass
 class ClassResults:
     """A report for every (student id, lesson); None where nothing was graded (a missing submission)."""
@@ -87,12 +176,16 @@ class ClassResults:
         """The rejection's lesson if it is one of this class's, else ""."""
         return rejection.lesson if rejection.lesson in self.lessons else ""
 
-    def not_collected(self, lesson: str) -> list[str]:
-        """The students whose hand-in of `lesson` could not be read and who have nothing graded of it."""
-        return sorted(
-            {r.student for r, _ in self.rejections if r.student and self.lesson_of(r) == lesson}
-            - {s for (s, graded_lesson), report in self.reports.items() if graded_lesson == lesson and report}
-        )
+    def counts(self, lesson: str | None = None, student: str | None = None) -> Counts:
+        """How the class's hand-ins stand (`count`); with `lesson` or `student`, that lesson's or student's alone."""
+        graded = {key for key, report in self.reports.items() if report is not None}
+        roster = [s.id for s in self.students]
+        return count(roster, self.lessons, graded, set(self.statuses), self.rejections, lesson, student)
+
+    def state(self, student: str, lesson: str) -> str:
+        """ "graded", "could not be read" or "missing": how `count` counts this lesson of this student."""
+        counts = self.counts(lesson, student)
+        return "graded" if counts.graded else "could not be read" if counts.unreadable else "missing"
 
     @property
     def everyone(self) -> list[Student]:
@@ -126,33 +219,70 @@ def points(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def class_results(course: Course) -> ClassResults:
-    """Read the gradebook of `course`: students by id, lessons by name (course order)."""
-    config = course.nbgrader_config()
-    with Gradebook(config.CourseDirectory.db_url) as gradebook:
+@dataclass(frozen=True)
+class Enrolment:
+    """What the gradebook of a course holds of its class: students by id, lessons by name (course order), when each
+    graded submission was handed in (None: not known), each lesson's maximum and latest due date."""
+
+    students: list[Student]
+    lessons: list[str]
+    graded_at: dict[tuple[str, str], datetime | None]
+    max_scores: dict[str, float]
+    due: dict[str, datetime | None]
+
+
+def enrolment(course: Course) -> Enrolment:
+    """Read the gradebook of `course` (an empty one is started if it has none yet)."""
+    db_url = course.nbgrader_config().CourseDirectory.db_url
+    start_gradebook(course, db_url)
+    with Gradebook(db_url) as gradebook:
         students = sorted(
             (Student(s.id, s.first_name, s.last_name, s.lms_user_id) for s in gradebook.students), key=lambda s: s.id
         )
         assignments = sorted(gradebook.assignments, key=lambda a: a.name)
-        lessons = [a.name for a in assignments]
-        max_scores = {a.name: float(a.max_score) for a in assignments}
-        graded_at = {(s.student.id, s.assignment.name): s.timestamp for a in assignments for s in a.submissions}
-        due = {a.name: latest_due_date(a) for a in assignments}
+        return Enrolment(
+            students,
+            [a.name for a in assignments],
+            {(s.student.id, s.assignment.name): s.timestamp for a in assignments for s in a.submissions},
+            {a.name: float(a.max_score) for a in assignments},
+            {a.name: latest_due_date(a) for a in assignments},
+        )
+
+
+def grading_problems(course: Course) -> dict[tuple[str, str], tuple[str, str]]:
+    """(student, lesson) -> (status, detail) of each graded submission whose grading met a problem."""
+    return {key: value for key, value in statuses(course).items() if value[0] != "graded"}
+
+
+def class_counts(course: Course) -> Counts:
+    """The class's counts (`count`, as the report gives them) read without a graded notebook: `grade`'s summary."""
+    known = enrolment(course)
+    rejections = standing(read_rejections(course), known.graded_at)
+    roster = [s.id for s in known.students]
+    return count(roster, known.lessons, set(known.graded_at), set(grading_problems(course)), rejections)
+
+
+def class_results(course: Course) -> ClassResults:
+    """Read the gradebook of `course` and each graded submission's autograded notebook."""
+    known = enrolment(course)
+    lessons = known.lessons
     reports = {
-        (student.id, lesson): read_report(course, lesson, student.id) if (student.id, lesson) in graded_at else None
-        for student in students
+        (student.id, lesson): read_report(course, lesson, student.id)
+        if (student.id, lesson) in known.graded_at
+        else None
+        for student in known.students
         for lesson in lessons
     }
-    problems = {key: value for key, value in statuses(course).items() if value[0] != "graded"}
-    rejections = standing(read_rejections(course), graded_at)
+    rejections = standing(read_rejections(course), known.graded_at)
     sections = {(lesson, test): heading for lesson in lessons for test, heading in look_again(course, lesson).items()}
     policy, now = course.hidden_test_feedback(), datetime.now(UTC).replace(tzinfo=None)
     withheld = {
-        lesson: Withheld(due[lesson], policy.policy(lesson) == NEVER, hidden_tests(course, lesson))
+        lesson: Withheld(known.due[lesson], policy.policy(lesson) == NEVER, hidden_tests(course, lesson))
         for lesson in lessons
-        if not policy.shows_inputs(lesson, due[lesson], now)
+        if not policy.shows_inputs(lesson, known.due[lesson], now)
     }
-    return ClassResults(students, lessons, max_scores, reports, problems, rejections, sections, withheld)
+    problems = {key: problem for key, problem in grading_problems(course).items() if key in known.graded_at}
+    return ClassResults(known.students, lessons, known.max_scores, reports, problems, rejections, sections, withheld)
 
 
 def latest_due_date(assignment) -> datetime | None:

@@ -32,7 +32,7 @@ from typing import Any
 
 from grader.learner.checks import ERROR_NAME_COLOUR
 
-__all__ = ["point_at_stubs", "unfinished"]
+__all__ = ["point_at_stubs", "pointing_at_stubs", "unfinished"]
 
 FILLING = {  # methods that fill or change the object they are called on: a cell that fails midway leaves it partial
     *("append", "extend", "insert", "update", "setdefault", "add", "pop", "popitem", "clear", "remove", "discard"),
@@ -324,28 +324,34 @@ def for_a_person(shell) -> bool:
     return bool(kernel.get_parent().get("content", {}).get("allow_stdin", False))
 
 
-def point_at_stubs(shell=None) -> bool:
-    """Have IPython show a failure an unfinished exercise caused as one line naming it; whether it now does.
+def point_at_stubs(shell=None) -> None:
+    """Have IPython show a failure an unfinished exercise caused as one line naming it.
 
-    False outside IPython and in a kernel nobody types into (grading, Validate). Running it again
-    changes nothing; exceptions another handler took before are still given to it.
+    Nothing outside IPython and in a kernel nobody types into (grading, Validate); running it again changes
+    nothing, and exceptions another handler took before are still given to it. It returns nothing, so the
+    setup cell that calls it last shows nothing (`pointing_at_stubs` says whether it took effect).
     """
-    if shell is None:
-        try:
-            from IPython import get_ipython
-        except ImportError:
-            return False
-        shell = get_ipython()
-        if shell is None:
-            return False
-    if id(shell) in POINTERS:
-        return True
-    if not for_a_person(shell):
-        return False
+    shell = shell if shell is not None else current_shell()
+    if shell is None or id(shell) in POINTERS or not for_a_person(shell):
+        return
     pointing = StubPointer(shell, tuple(shell.custom_exceptions), shell.CustomTB)
     pointing.before_cell(types.SimpleNamespace(raw_cell=""))
     POINTERS[id(shell)] = pointing
     shell.events.register("pre_run_cell", pointing.before_cell)
     shell.events.register("post_run_cell", pointing.after_cell)
     shell.set_custom_exc(tuple(dict.fromkeys((*pointing.before_types, Exception))), pointing.handle)
-    return True
+
+
+def pointing_at_stubs(shell=None) -> bool:
+    """Whether `point_at_stubs` took effect in `shell` (by default IPython's running one, if any)."""
+    shell = shell if shell is not None else current_shell()
+    return shell is not None and id(shell) in POINTERS
+
+
+def current_shell():
+    """IPython's running shell; None outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    return get_ipython()

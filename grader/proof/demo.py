@@ -10,7 +10,6 @@ The result is a course directory nbgrader's formgrader opens (`make formgrader C
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import shlex
@@ -25,7 +24,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from grader.course import Course, NotACourse, text_source_in
-from grader.course.authoring import lessons_needed
+from grader.course.authoring import self_contained
 from grader.course.directory import CONFIG
 from grader.learner import hints
 from grader.proof.simulate import Upload, content, name_lms_files, simulate_class
@@ -198,8 +197,8 @@ def in_process(name: str, action) -> Step:
 
 
 def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
-    """An empty course directory holding the nbgrader settings and the lessons' text sources of `sources`, with
-    those of the earlier lessons whose reference code they take (not released: their release needs it).
+    """An empty course directory holding the nbgrader settings of `sources` and its `lessons`, and no other: each
+    lesson's text source self-contained (the reference code it takes from an earlier lesson written in place).
 
     The settings are the sources' own with the course's places pinned to this directory,
     so formgrader, which reads nbgrader_config.py as written, opens this class and its gradebook.
@@ -212,10 +211,10 @@ def fresh_course(sources: Course, root: Path, lessons: list[str]) -> None:
     root.mkdir(parents=True)
     (root / MARKER).write_text("made by python -m grader.proof.demo; wiped by the next run\n")
     (root / CONFIG).write_text((sources.root / CONFIG).read_text().rstrip("\n") + "\n" + ROOTED_HERE)
-    for lesson in lessons_needed(sources.root, lessons):
+    for lesson in lessons:
         target = text_source_in(root, lesson)
         target.parent.mkdir(parents=True)
-        shutil.copy(sources.text_source(lesson), target)
+        target.write_text(self_contained(lesson, sources.root))
     settings = Course(root).nbgrader_settings().CourseDirectory
     for folder in (settings.submitted_directory, settings.autograded_directory, settings.feedback_directory):
         (root / folder).mkdir(parents=True, exist_ok=True)  # nbgrader's layout, complete before anything is graded
@@ -289,8 +288,10 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step], sources: Cours
     from grader.instructor.results import class_results
 
     results = class_results(Course(root))
-    graded = sum(len(results.submitted(lesson)) for lesson in results.lessons)
     unplaced = root / ".grading" / "unplaced"
+    kept = len(list(unplaced.iterdir())) if unplaced.is_dir() else 0
+    lessons_handed_in = [(u.student, u.lesson) for u in uploads if u.kind != "stray-text"]
+    earlier = len(lessons_handed_in) - len(set(lessons_handed_in))
     planted = Counter(
         m.description for m in hints.misconceptions() for u in uploads if u.kind == "misconceived" and m.id in u.entries
     )
@@ -299,8 +300,8 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step], sources: Cours
         "== Summary",
         f"Students: {len({u.student for u in uploads})} "
         f"({len({u.student for u in uploads if u.channel == 'exchange'})} used the exchange)",
-        f"Submissions: {len(uploads)} handed in, {graded} graded, {len(results.rejections)} could not be read "
-        f"({len(list(unplaced.iterdir())) if unplaced.is_dir() else 0} file(s) kept in unplaced/)",
+        f"Files handed in: {len(uploads)} ({earlier} earlier tries a later one replaced; {kept} kept in unplaced/)",
+        f"The class: {results.counts().sentence()}",
         "Mean score per lesson (graded submissions):",
     ]
     for lesson in results.lessons:
@@ -329,12 +330,14 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step], sources: Cours
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m grader.proof.demo", description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=30, metavar="N", help="class size (default: %(default)s)")
+    from grader.cli import OneLineParser, in_one_line, pick_course, positive
+
+    parser = OneLineParser(prog="python -m grader.proof.demo", description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=positive, default=30, metavar="N", help="class size (default: %(default)s)")
     parser.add_argument(
         "--lessons", nargs="+", default=DEFAULT_LESSONS, metavar="ID", help="lessons to run (default: %(default)s)"
     )
-    parser.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: grade's own)")
+    parser.add_argument("--jobs", type=positive, metavar="N", help="submissions graded at once (default: grade's own)")
     parser.add_argument(
         "--course",
         type=Path,
@@ -349,22 +352,24 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--seed", type=int, default=2025, help="seed of the simulated class (default: %(default)s)")
     args = parser.parse_args(argv)
-    from grader.cli import pick_course
-
     try:
         sources = pick_course(args.sources)
     except NotACourse as error:
         parser.error(str(error))
     unknown = sorted(set(args.lessons) - set(sources.lesson_ids()))
-    if unknown or args.students < 1:
-        parser.error(f"unknown lesson(s): {', '.join(unknown)}" if unknown else "--students must be at least 1")
-    try:
-        uploads, steps = run(sources, args.students, args.lessons, args.jobs, args.course, args.seed)
-    except StepFailed as error:
-        print(f"\ndemo stopped: {error}", file=sys.stderr)
-        return 1
-    print(summary(Path(args.course).resolve() if args.course else sources.grading / DEMO, uploads, steps, sources))
-    return 0
+    if unknown:
+        parser.error(f"unknown lesson(s): {', '.join(unknown)}")
+
+    def demo() -> int:
+        try:
+            uploads, steps = run(sources, args.students, args.lessons, args.jobs, args.course, args.seed)
+        except StepFailed as error:
+            print(f"\ndemo stopped: {error}", file=sys.stderr)
+            return 1
+        print(summary(Path(args.course).resolve() if args.course else sources.grading / DEMO, uploads, steps, sources))
+        return 0
+
+    return in_one_line(demo, "the demo starts over when run again")
 
 
 if __name__ == "__main__":

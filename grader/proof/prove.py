@@ -174,7 +174,8 @@ def judge_mutant(
 
 
 class EntriesError(ValueError):
-    """A file of entries that cannot be proven: missing, not importable, or naming an unknown lesson or function."""
+    """What `prove` cannot run on: a lesson not built yet, or a file of entries that is missing, not importable, or
+    names an unknown lesson or function."""
 
 
 def load_entries(course: Course, path) -> list[tuple[str, str, Misconception | Alternative]]:
@@ -236,6 +237,9 @@ def plan(course: Course, lessons: list[str] | None = None, mutants: bool = False
     """The catalogue's entries (or a file's) of the given lessons of `course` (default: all), and their mutants
     if asked."""
     lessons = lessons or course.lesson_ids()
+    unbuilt = [lesson for lesson in lessons if lesson not in course.built_lessons()]
+    if unbuilt:
+        raise EntriesError(f"not built yet: {', '.join(unbuilt)} (run `python -m grader release {' '.join(unbuilt)}`)")
     if entries_file is not None:
         return Plan(lessons, [e for e in load_entries(course, entries_file) if e[0] in lessons], catalogued=False)
     return Plan(

@@ -186,17 +186,16 @@ def class_in_thirds(course: Course, students: int, lessons: list[str]) -> dict[t
 
 
 def released_course(sources: Course, root: Path, lessons: list[str]) -> Path:
-    """A course directory with the lessons' text sources (from `sources`), released into its gradebook
-    (no exchange, no submissions); the earlier lessons they take reference code from come along, released too."""
-    from grader.course.authoring import lessons_needed
+    """A course directory of the lessons (from `sources`, each self-contained: see authoring.self_contained),
+    released into its gradebook (no exchange, no submissions)."""
+    from grader.course.authoring import self_contained
     from grader.course.release import release
 
     root.mkdir(parents=True, exist_ok=True)
     shutil.copy(sources.root / "nbgrader_config.py", root)  # roots itself where it lies
-    lessons = lessons_needed(sources.root, lessons)
     for lesson in lessons:
         text_source_in(root, lesson).parent.mkdir(parents=True)
-        shutil.copy(sources.text_source(lesson), text_source_in(root, lesson))
+        text_source_in(root, lesson).write_text(self_contained(lesson, sources.root))
     release(Course(root), lessons, progress=lambda _: None)
     return root
 

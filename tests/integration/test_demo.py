@@ -6,6 +6,7 @@ and a second try; one exchange student also submits twice.
 """
 
 import csv
+import html
 import json
 import shlex
 import subprocess
@@ -16,8 +17,9 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader.course import SOLUTIONS, Course, text_source_in
-from grader.proof.demo import PLAN, formgrader_command, fresh_course
+from grader.course import SOLUTIONS, Course, read_cached, text_source_in
+from grader.course.authoring import build_notebook
+from grader.proof.demo import DEFAULT_LESSONS, PLAN, formgrader_command, fresh_course
 from grader.proof.simulate import BROKEN
 from tests.support import COURSE, once_per_run, run_small_demo
 from tests.support import SMALL_DEMO_LESSON as LESSON
@@ -125,12 +127,18 @@ def test_the_demo_course_is_its_own_even_when_the_sources_name_their_places(tmp_
     assert settings["db_url"] == f"sqlite:///{demo_course.resolve() / '.grading' / 'gradebook.db'}"
 
 
-def test_a_lesson_that_takes_code_from_an_earlier_one_brings_its_source_along(tmp_path):
-    """04 takes 03's reference code: the demo course of 01 and 04 alone holds 03's text source too, or its release
-    fails (it once did)."""
-    fresh_course(COURSE, tmp_path / "demo", ["01_naive_division", "04_temperature"])
-    held = sorted(path.parent.name for path in (tmp_path / "demo").glob(f"{SOLUTIONS}/*/*.py"))
-    assert held == ["01_naive_division", "03_shared_denominator", "04_temperature"]
+def test_a_course_of_some_lessons_has_those_lessons_and_no_other(tmp_path):
+    """06 takes 05's reference code, and 04 takes 03's: the demo course of 01, 04 and 06 has three lessons, as
+    formgrader lists them, and each builds from it (04's release once failed for want of 03's text source; then 03 and
+    05, brought along, became lessons of the demo course, and collect failed every LMS file for want of 05's
+    notebook)."""
+    lessons = ["01_naive_division", "04_temperature", "06_masking"]
+    fresh_course(COURSE, tmp_path / "demo", lessons)
+    course = Course(tmp_path / "demo")
+    assert course.lesson_ids() == lessons
+    assert sorted(path.name for path in (course.root / SOLUTIONS).iterdir()) == lessons  # formgrader's list
+    for lesson in lessons:
+        assert build_notebook(course.text_source(lesson), course.root) == read_cached(COURSE.source_notebook(lesson))
 
 
 def test_the_summary_ends_with_the_command_that_opens_formgrader(demo):
@@ -289,3 +297,50 @@ def test_the_broken_hand_ins_show_with_their_reason_never_as_missing(demo):
         line = next(line for line in text.splitlines() if line.startswith("Your file could not be read: "))
         assert reason in line and name in line
         assert "missing" not in text
+
+
+def test_the_demo_as_make_demo_runs_it_grades_every_hand_in_but_the_broken_ones(tmp_path):
+    """The README's `make demo`, its lessons and seed as the Makefile gives them, on a class of 8: each student's
+    last hand-in of each lesson is graded, but for the three broken files of a lesson and the stray text file of
+    none, and the demo's summary, `grade`'s and the report's first line count it so. It once graded 45 of 90: its
+    course held lesson 05, whose reference code lesson 06 takes, and collect failed every LMS file on 05's notebook."""
+    from grader.instructor.results import Counts
+
+    recipe = subprocess.run(
+        ["make", "--no-print-directory", "-n", "-o", ".venv/.installed", "demo"],
+        cwd=COURSE.root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    command = shlex.split(recipe.splitlines()[-1])
+    assert Path(command[0]).name == "python" and command[1:] == ["-m", "grader.proof.demo"], recipe
+    root = tmp_path / "demo"
+    done = subprocess.run(
+        [sys.executable, *command[1:], "--students", str(STUDENTS), "--course", str(root), "--jobs", "2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    plan = json.loads((root / PLAN).read_text())
+    latest = final_uploads(plan)
+    expected = Counts(
+        students=STUDENTS,
+        off_roster=0,
+        lessons=len(plan["lessons"]),
+        graded=sum(upload["kind"] not in BROKEN for upload in latest.values()),
+        flagged=0,
+        later_unread=0,
+        unreadable=sum(upload["kind"] in BROKEN for upload in latest.values()),
+        unknown_lesson=sum(upload["kind"] == "stray-text" for upload in plan["uploads"]),
+        no_student=0,
+    ).sentence()
+    assert expected.startswith(
+        f"{STUDENTS} student(s), 3 lesson(s): 24 submission(s) expected, 24 handed in: 21 graded"
+    )
+    assert f"The class: {expected}" in done.stdout.split("== Summary")[1]
+    assert f"The class: {expected}" in step(plan, "grade")["output"]
+    assert f'<p class="lede">{html.escape(expected)}</p>' in (root / ".grading" / "report.html").read_text()
+    assert "Traceback" not in done.stdout + done.stderr and "FileNotFoundError" not in done.stdout
+    assert Course(root).lesson_ids() == plan["lessons"] == list(DEFAULT_LESSONS)

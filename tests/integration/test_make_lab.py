@@ -73,6 +73,11 @@ class Lab:
     def json(self, path):
         return json.loads(get(self.url(path))[1])
 
+    def post(self, path):
+        request = urllib.request.Request(self.url(path), data=b"", method="POST")
+        with urllib.request.urlopen(request, timeout=300) as response:  # a Validate runs the whole lesson
+            return json.loads(response.read())
+
     def disabled_plugins(self) -> list[str]:
         """The JupyterLab plugins this lab's page turns off (its page config)."""
         page = get(self.url("lab"))[1].decode()
@@ -102,6 +107,14 @@ def redirect_of(url) -> str:
 def snapshot(folder) -> dict:
     """Each file under `folder` (none when it does not exist) with its size and modification time."""
     return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# What nbgrader logged, in the learner's lab, at each look at the Assignments tab: it found its settings nowhere.
+NO_SETTINGS = "No nbgrader_config.py file found"
+# A line Jupyter ("[W 2026-..."), nbgrader ("[NbGrader | WARNING]") or a kernel ("[IPKernelApp] WARNING") logs
+WARNING_LINE = re.compile(
+    r"^\[(?:[WEC] |[^\]\n]*\b(?:WARNING|ERROR|CRITICAL)\b|[^\]\n]*\] (?:WARNING|ERROR|CRITICAL)\b)", re.M
+)
 
 
 @pytest.fixture(scope="module")
@@ -136,6 +149,22 @@ def test_the_learners_lab_hides_the_instructor_tools(learner_lab):
     # What the learner needs stays: the nbgrader Validate button's and the Assignments tab's server parts.
     assert learner_lab.status("assignments") == 400  # the assignment list answers (it wants its arguments)
     assert "@jupyter/nbgrader:validate-assignment" not in learner_lab.disabled_plugins()
+
+
+def test_the_learners_lab_logs_no_warning_through_the_assignments_tab_and_a_validate(learner_lab):
+    """nbgrader in the lab reads the course's settings with the working folder as where lessons are, so it neither
+    warns nor fetches outside it; Validate's kernel runs encrypted, so ipykernel does not warn either."""
+    course = COURSE.nbgrader_settings().CourseDirectory.course_id
+    start = learner_lab.log.read_text()
+    started = len(start)  # what the module's other tests asked (a 404 for formgrader, say) is logged before
+    assert NO_SETTINGS not in start and not WARNING_LINE.findall(start[: start.index("is running at:")]), start
+    listed = learner_lab.json(f"assignments?course_id={course}")
+    assert listed["success"], listed
+    validated = learner_lab.post(f"assignments/validate?path={FIRST}")
+    assert validated["success"] and "failed" in validated["value"], validated  # the release's stubs fail
+    log = learner_lab.log.read_text()[started:]
+    assert NO_SETTINGS not in log
+    assert not WARNING_LINE.findall(log), log
 
 
 def test_make_lab_instructor_shows_formgrader_and_every_lesson(tmp_path):

@@ -251,16 +251,31 @@ def test_editing_a_real_reference_reaches_the_lesson_that_reuses_it(tmp_path):
     assert "nothing in its mask is allowed" in given.source and "its mask is all False" not in given.source
 
 
-@pytest.mark.parametrize(
-    "lessons, needed",
-    [
-        (["01_naive_division"], ["01_naive_division"]),
-        (["01_naive_division", "06_masking"], ["01_naive_division", "05_stable_softmax", "06_masking"]),
-        (["07_attention"], ["05_stable_softmax", "06_masking", "07_attention"]),  # 06 itself needs 05
-    ],
-)
-def test_a_course_of_some_lessons_brings_the_lessons_they_take_code_from(lessons, needed):
-    assert authoring.lessons_needed(COURSE.root, lessons) == needed
+@pytest.mark.parametrize("lesson", sorted({lesson for lesson, _, _ in course_markers()}))
+def test_a_course_of_one_lesson_that_takes_code_from_another_holds_that_lesson_alone(tmp_path, lesson):
+    """What a course of some lessons (the demo's) holds: the lesson's text with the code written in place of its
+    markers, which builds alone to the notebook the whole course builds. A lesson borrowed from, copied along, would be
+    a lesson of that course (formgrader listed it, and collect failed every file on its missing notebook)."""
+    target = text_source_in(tmp_path, lesson)
+    target.parent.mkdir(parents=True)
+    target.write_text(authoring.self_contained(lesson, COURSE.root))
+    (tmp_path / "nbgrader_config.py").write_text("")
+    assert Course(tmp_path).lesson_ids() == [lesson]
+    assert "<< reference" not in target.read_text()
+    assert build_notebook(target, tmp_path) == read_cached(COURSE.source_notebook(lesson))
+
+
+def test_a_lesson_without_markers_is_its_own_text_word_for_word():
+    assert (
+        authoring.self_contained("01_naive_division", COURSE.root)
+        == COURSE.text_source("01_naive_division").read_text()
+    )
+
+
+def test_a_reference_to_a_lesson_the_course_does_not_teach_says_what_to_do(tmp_path):
+    write_lesson(tmp_path, "06_masking", "# %%\n# << reference stable_softmax from 05_stable_softmax >>\n")
+    with pytest.raises(AuthoringError, match="holds the code itself in place of the marker"):
+        authoring.build(Course(tmp_path), "06_masking")
 
 
 @pytest.mark.parametrize("lesson", COURSE.lesson_ids())

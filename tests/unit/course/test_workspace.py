@@ -139,6 +139,8 @@ def test_a_deleted_copy_is_copied_again(release, tmp_path):
 
 
 def test_the_learner_lab_config_hides_the_instructor_tools(tmp_path):
+    """As the hub's student environment gets it: the tools hidden, nothing else (the hub writes its own nbgrader
+    settings there)."""
     config = workspace.write_learner_lab_config(tmp_path / "config")
     page = json.loads((config / "labconfig" / "page_config.json").read_text())
     assert set(page["disabledExtensions"]) == {
@@ -146,8 +148,45 @@ def test_the_learner_lab_config_hides_the_instructor_tools(tmp_path):
         "@jupyter/nbgrader:formgrader",
         "@jupyter/nbgrader:course-list",
     }
-    server = json.loads((config / "jupyter_server_config.json").read_text())["ServerApp"]["jpserver_extensions"]
-    assert server == {"nbgrader.server_extensions.formgrader": False, "nbgrader.server_extensions.course_list": False}
+    server = json.loads((config / "jupyter_server_config.json").read_text())
+    assert server == {
+        "ServerApp": {
+            "jpserver_extensions": {
+                "nbgrader.server_extensions.formgrader": False,
+                "nbgrader.server_extensions.course_list": False,
+            }
+        }
+    }
+    assert not (config / "nbgrader_config.py").exists()
+
+
+def test_the_learner_labs_assignments_are_the_working_folders_lessons(tmp_path, monkeypatch):
+    """nbgrader, in the learner's lab, reads the course's settings, but fetches into and submits from the working
+    folder, a lesson per folder; nbgrader's own loader reads them as every part of nbgrader in the lab does."""
+    from nbgrader.apps import NbGrader
+
+    work = tmp_path / "work"
+    config = workspace.write_local_lab_config(tmp_path / "config", COURSE.root / "nbgrader_config.py", work)
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", str(config))
+    monkeypatch.chdir(tmp_path)  # as the lab's Assignments tab reads them: in the working folder's parent, say
+    app = NbGrader()
+    app.load_config_file()
+    settings = app.config
+    assert settings.Exchange.assignment_dir == str(work) and settings.Exchange.path_includes_course is False
+    assert settings.Exchange.cache == str(config / "handed-in")
+    assert settings.ExchangeFactory.submit == "grader.exchange.student.LocalSubmit"
+    assert settings.KernelManager.transport_encryption == "auto"  # Validate's kernels
+    course = COURSE.nbgrader_settings()
+    assert settings.CourseDirectory.course_id == course.CourseDirectory.course_id
+    assert settings.Exchange.root == course.Exchange.root
+
+
+def test_the_local_labs_server_hides_the_tools_encrypts_kernels_and_sends_no_websocket_pings(tmp_path):
+    config = workspace.write_local_lab_config(tmp_path / "config", COURSE.root / "nbgrader_config.py", tmp_path)
+    server = json.loads((config / "jupyter_server_config.json").read_text())
+    assert server["ServerApp"]["jpserver_extensions"] == dict.fromkeys(workspace.INSTRUCTOR_SERVER_EXTENSIONS, False)
+    assert server["ServerApp"]["tornado_settings"] == {"ws_ping_interval": 0}
+    assert server["KernelManager"] == {"transport_encryption": "auto"}
 
 
 def run_grader(*args, cwd):
@@ -163,6 +202,10 @@ def test_the_command_syncs_and_writes_the_lab_config(tmp_path):
         f"Copied {len(COURSE.lesson_ids())} lesson file(s) into work/, your working folder."
     ]
     assert (tmp_path / "work" / NOTEBOOK).is_file() and (tmp_path / "config" / "labconfig").is_dir()
+    assert (
+        f"c.Exchange.assignment_dir = {str(tmp_path / 'work')!r}"
+        in (tmp_path / "config" / "nbgrader_config.py").read_text()
+    )
     assert run_grader("--course", str(COURSE.root), "workspace", "--into", "work", cwd=tmp_path).stdout == ""
 
 

@@ -17,7 +17,7 @@ from traitlets.config import Config
 
 from grader.exchange.instructor import Collect, latest
 from grader.exchange.layout import copy_private
-from grader.exchange.student import Submit
+from grader.exchange.student import LocalSubmit, Submit
 
 ME = pwd.getpwuid(os.getuid()).pw_name
 
@@ -84,6 +84,22 @@ def test_submit_hands_in_a_copy_readable_by_its_student_and_the_instructors_grou
     }
     [cached] = (tmp_path / "cache" / "c101").iterdir()
     assert (cached / "submission_secret.txt").read_text() == (entry / "submission_secret.txt").read_text()
+
+
+@pytest.mark.parametrize("kind", [Submit, LocalSubmit])
+def test_a_hand_in_from_jupyterlab_is_checked_without_its_checkpoints(tmp_path, caplog, kind):
+    """JupyterLab keeps a checkpoint of each notebook it opened, which the copy leaves out: nbgrader's check counted
+    it as an extra notebook and warned at every hand-in from the lab. A notebook truly extra or missing still warns."""
+    config = exchange_config(tmp_path)
+    checkpoints = tmp_path / "student" / "ps1" / ".ipynb_checkpoints"
+    checkpoints.mkdir()
+    nbformat.write(nbformat.v4.new_notebook(), checkpoints / "ps1-checkpoint.ipynb")
+    run(kind, config)
+    assert not [r for r in caplog.records if r.levelname == "WARNING"], caplog.text
+    assert all(".ipynb_checkpoints" not in str(p) for p in (tmp_path / "exchange").rglob("*"))
+    (tmp_path / "student" / "ps1" / "ps1.ipynb").rename(tmp_path / "student" / "ps1" / "mine.ipynb")
+    run(kind, config)
+    assert "The hand-in of ps1 lacks ps1.ipynb and holds mine.ipynb, which the release does not" in caplog.text
 
 
 def hand_in(inbound, student: str, when: str, text: str) -> None:

@@ -190,7 +190,10 @@ def test_a_good_hand_in_wins_over_an_earlier_broken_one_and_is_not_erased_by_a_l
 def test_each_file_left_out_reaches_grade_csv_report_and_feedback_never_as_missing(hand_ins):
     course, _, graded_log, out = hand_ins
     summary = graded_log.render()
-    assert graded_log.graded == [] and f"{len(BROKEN) + 1} hand-in(s) could not be read, so were not graded" in summary
+    assert (
+        graded_log.graded == []
+        and f"{len(BROKEN) + 1} file(s) handed in could not be read, so were not graded" in summary
+    )
     lines = summary.splitlines()
     for name, (_, student, lesson, _) in BROKEN.items():
         shown = name.replace("\x1b", "\\x1b")
@@ -223,7 +226,7 @@ def test_each_file_left_out_reaches_grade_csv_report_and_feedback_never_as_missi
             assert "missing" not in page and "Nothing of it could be graded: 0 of 15 points" in page
         else:
             assert f"A file you handed in could not be read: {reason}" in page
-            assert "nothing graded: a file you handed in could not be read" in page
+            assert "nothing handed in (missing); a file you handed in that could not be read (below)" in page
         assert shown in page and "\x1b" not in page
     assert rows["ivy"] == ["15", "15", ""]  # the good hand-in after the broken one is graded, with no problem
     assert rows["jon"][:2] == ["15", "15"] and "a later file could not be read" in rows["jon"][-1]
@@ -233,11 +236,16 @@ def test_each_file_left_out_reaches_grade_csv_report_and_feedback_never_as_missi
     assert ["jon", NAIVE, "later file not read"] == next(row for row in table if row[0] == "jon")[:3]
     assert "could not be read" not in page_text(out / "feedback" / "ivy.html")
     results = class_results(course)
-    assert results.not_collected(NAIVE) == ["dan", "eli", "fay", "hal", "zed"]
+    unread = [s.id for s in results.everyone if results.state(s.id, NAIVE) == "could not be read"]
+    assert unread == ["dan", "eli", "fay", "hal", "zed"]
     assert [s.id for s in results.students] == ROSTER  # the roster stays the gradebook's
-    graded = len(results.submitted(NAIVE))  # the report's first line counts unread hand-ins apart from missing ones
-    lede = f"{graded} graded submission(s) of 9 (4 could not be read, {9 - graded - 4} missing)"
-    assert lede in (out / "report.html").read_text(encoding="utf-8")
+    assert len(results.submitted(NAIVE)) == 4  # ann, cy, ivy, jon
+    lede = (  # the report's first line counts unread hand-ins apart from missing ones (gus's file names no lesson)
+        "10 student(s) (1 on no roster), 1 lesson(s): 10 submission(s) expected, 9 handed in: 4 graded (1 whose later "
+        "file could not be read), 5 could not be read; 1 missing. Also could not be read: 1 file(s) of no known "
+        "lesson, 1 file(s) naming no student."
+    )
+    assert f'<p class="lede">{lede}</p>' in (out / "report.html").read_text(encoding="utf-8")
     with open(out / "canvas.csv", newline="", encoding="utf-8") as file:
         assert sorted(row[3] for row in list(csv.reader(file))[2:]) == ROSTER  # what Canvas imports: the roster
 

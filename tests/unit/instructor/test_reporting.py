@@ -163,7 +163,14 @@ def test_grades_csv_holds_the_gradebook_scores(graded_class):
     root, results, out, _ = graded_class
     rows = read_csv(out / "grades.csv")
     assert rows[0] == ["student", "01_naive_division (15)", "06_masking (17)", "total (32)", "problems"]
-    assert all(row[-1] == "" for row in rows[1:])  # every submission of this class was graded without a problem
+    missing = f"{MASKING}: missing (nothing handed in)"  # every submission handed in was graded without a problem
+    assert {row[0]: row[-1] for row in rows[1:]} == {
+        "ada": "",
+        "bo": missing,
+        "cy": "",
+        "di": "",
+        "eve": f"{NAIVE}: missing (nothing handed in); {missing}",
+    }
     scores = gradebook_scores(root)
     by_student = {row[0]: [float(x) for x in row[1:-1]] for row in rows[1:]}
     assert list(by_student) == ["ada", "bo", "cy", "di", "eve"]
@@ -232,7 +239,7 @@ def test_report_has_summary_figures_and_pass_rates(graded_class):
         assert f'alt="Histogram of the scores of the {submissions} graded submission(s) of {lesson}' in text
     tables = Tables(text).tables
     summary = {row[0]: row for row in tables["summary"][1:]}
-    assert summary[NAIVE][2:4] == ["4", "1"] and summary[MASKING][2:4] == ["3", "2"]
+    assert summary[NAIVE][2:6] == ["4", "4", "0", "1"] and summary[MASKING][2:6] == ["3", "3", "0", "2"]
     naive_rates = {row[0]: row for row in tables[f"pass-rates-{NAIVE}"][1:]}
     assert naive_rates["test_naive_normalize_rows"][2:] == ["1", "4", "25%"]  # the whole-array sum fails it
     assert naive_rates["test_is_distribution_public"][2:] == ["3", "4", "75%"]  # only the stub fails it

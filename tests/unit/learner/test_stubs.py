@@ -17,16 +17,19 @@ LESSON = COURSE.lesson_ids()[0]  # 01_naive_division: naive_normalize, then is_d
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 TRACEBACK = "Traceback (most recent call last)"  # IPython's header of a traceback with frames
 NAIVE, IS_DISTRIBUTION = ["naive_normalize"], ["is_distribution"]
+OUTPUTS = ("stream", "display_data", "execute_result", "error")  # the messages a cell's outputs are made of
 
 
 @dataclass
 class Ran:
-    """What a cell showed: its error's name (None: it passed) and traceback lines, the images it displayed."""
+    """What a cell showed: its error's name (None: it passed) and traceback lines, the images it displayed, what it
+    printed, and the kinds of every output it sent."""
 
     ename: str | None
     shown: list[str]
     images: int
     printed: str
+    outputs: list[str]
 
     @property
     def text(self) -> str:
@@ -65,7 +68,8 @@ async def outcomes(cells: list[str], tmp_path) -> list[Ran]:
                 if m["msg_type"] in ("display_data", "execute_result") and "image/png" in m["content"]["data"]
             ]
             printed = "".join(m["content"]["text"] for m in messages if m["msg_type"] == "stream")
-            found.append(Ran(errors[0]["ename"] if errors else None, shown, len(images), printed))
+            kinds = [m["msg_type"] for m in messages if m["msg_type"] in OUTPUTS]
+            found.append(Ran(errors[0]["ename"] if errors else None, shown, len(images), printed, kinds))
         return found
     finally:
         client.stop_channels()
@@ -216,6 +220,28 @@ def test_running_the_setup_cell_again_shows_the_line_once(tmp_path):
     assert failed.shown == [stubs.pointer(NAIVE)]
 
 
+def setup_cell(lesson: str) -> str:
+    nb = nbformat.read(COURSE.release_notebook(lesson), as_version=4)
+    return next(c.source for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "setup")
+
+
+def test_every_lessons_setup_cell_shows_nothing(tmp_path):
+    """Each setup cell ends with `point_at_stubs()`, which showed a bare True in the lab (False in Validate)."""
+    setups = [setup_cell(lesson) for lesson in COURSE.lesson_ids()]
+    assert all(setup.rstrip().splitlines()[-1].startswith("point_at_stubs()") for setup in setups)
+    asked = "from grader.learner.stubs import pointing_at_stubs\nprint(pointing_at_stubs())"
+    # As JupyterLab runs them, one lesson after another in a kernel: each took effect and showed nothing.
+    *ran, pointing = run_apart(asyncio.run, outcomes([*setups, asked], tmp_path))
+    assert [r.outputs for r in ran] == [[]] * len(setups) and pointing.printed == "True\n"
+    # As nbgrader's Validate runs a lesson (nbclient, no person there): nothing shown either.
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(setup) for setup in setups])
+    client = NotebookClient(
+        nb, timeout=60, iopub_timeout=sandbox.IOPUB_SECONDS, resources={"metadata": {"path": str(tmp_path)}}
+    )
+    run_apart(client.execute)
+    assert [cell.outputs for cell in nb.cells] == [[]] * len(setups)
+
+
 def release_with(extra: list[str]) -> nbformat.NotebookNode:
     """The untouched release of LESSON with `extra` code cells after its stubs' cells."""
     nb = nbformat.read(COURSE.release_notebook(LESSON), as_version=4)
@@ -226,7 +252,12 @@ def release_with(extra: list[str]) -> nbformat.NotebookNode:
 
 def test_a_kernel_run_by_nbclient_registers_nothing(tmp_path):
     """nbgrader's Validate and nbconvert run notebooks with nbclient: their outputs stay IPython's own."""
-    nb = release_with(["print('pointing:', point_at_stubs())", "calls_the_stub = naive_normalize([1, 2, 1])"])
+    nb = release_with(
+        [
+            "from grader.learner.stubs import pointing_at_stubs\nprint('pointing:', pointing_at_stubs())",
+            "calls_the_stub = naive_normalize([1, 2, 1])",
+        ]
+    )
     path = {"metadata": {"path": str(tmp_path)}}
     # nbclient's own 4 s for outputs trailing a reply drops them on a loaded machine: wait as grading does
     client = NotebookClient(nb, timeout=60, iopub_timeout=sandbox.IOPUB_SECONDS, allow_errors=True, resources=path)
@@ -254,7 +285,7 @@ def test_grading_sees_the_release_fail_with_ipythons_own_tracebacks():
 
 
 def test_outside_ipython_it_registers_nothing():
-    assert stubs.point_at_stubs() is False
+    assert stubs.point_at_stubs() is None and stubs.pointing_at_stubs() is False
 
 
 def test_a_stub_is_a_notebook_function_that_still_raises_not_implemented():
