@@ -97,14 +97,15 @@ test-hub: $(STAMP) $(PROXY)
 	$(BIN)/python -m pytest -m hub tests/hub --durations=10
 
 # The course's JupyterHub on http://127.0.0.1:$(HUB_PORT), as root: accounts (an instructor, the course's grader
-# account, STUDENTS students, names starting with HUB_PREFIX), the hub's folder /srv/softmax-hub (the course
+# account, STUDENTS students, names starting with HUB_PREFIX), the hub's folder HUB_ROOT (the course
 # directory, the exchange, the student and instructor environments), then JupyterHub in the foreground.
-# The generated passwords are in /srv/softmax-hub/passwords.json (root only).
+# The generated passwords are in $(HUB_ROOT)/passwords.json (root only).
 HUB_PORT ?= 8000
 HUB_PREFIX ?= sm-
+HUB_ROOT ?= /srv/softmax-hub
 STUDENTS ?= 2
 hub: $(STAMP) $(PROXY)
-	$(BIN)/python -m grader.hub --port $(HUB_PORT) --prefix $(HUB_PREFIX) --students $(STUDENTS)
+	$(BIN)/python -m grader.hub --port $(HUB_PORT) --prefix $(HUB_PREFIX) --root $(HUB_ROOT) --students $(STUDENTS)
 
 # The hub's proxy, npm's configurable-http-proxy at the version hub/package-lock.json pins, in hub/node_modules.
 $(PROXY): hub/package.json hub/package-lock.json

@@ -80,10 +80,16 @@ def runtime_environment(python: Path) -> dict[str, str]:
     return {"LD_LIBRARY_PATH": str(python / "lib"), "PATH": "/usr/bin:/bin"}
 
 
+# Left out of both environments: rfc3987_syntax compiles a grammar when jsonschema imports it, a second of CPU at
+# the start of every Jupyter server (formgrader, which the hub waits for, and each person's), for two format checks
+# that nothing there runs; without it jsonschema leaves them out, as grader/__init__.py has it do for the grader.
+LEFT_OUT = "rfc3987_syntax"  # the package and its .dist-info
+
+
 def stamp_of(sources: list[Path]) -> str:
-    """A digest of what an environment is built from (the running environment's packages by name, and the
-    package's files it installs): a change rebuilds it."""
-    digest = hashlib.sha256(sys.version.encode())
+    """A digest of what an environment is built from (the running environment's packages by name, what is left out
+    of them, and the package's files it installs): a change rebuilds it."""
+    digest = hashlib.sha256(sys.version.encode() + LEFT_OUT.encode())
     site = Path(sysconfig.get_paths()["purelib"])
     digest.update("\n".join(sorted(os.listdir(site))).encode())
     for source in sources:
@@ -107,7 +113,8 @@ def build(kind: str, checkout: Path, python: Path, into: Path) -> Path:
     subprocess.run([python / "bin" / VERSION, "-m", "venv", "--without-pip", into], check=True, env=env)
     site = into / "lib" / VERSION / "site-packages"
     site.rmdir()
-    linked_tree(Path(sysconfig.get_paths()["purelib"]), site)
+    packages = Path(sysconfig.get_paths()["purelib"])
+    linked_tree(packages, site, leave_out=[name for name in os.listdir(packages) if name.startswith(LEFT_OUT)])
     for shared in ("etc", "share"):
         if (Path(sys.prefix) / shared).is_dir():
             linked_tree(Path(sys.prefix) / shared, into / shared)
