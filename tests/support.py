@@ -14,6 +14,7 @@ import io
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from dataclasses import asdict, dataclass
@@ -54,6 +55,20 @@ def once_per_run(tmp_path_factory, name: str, build) -> Path:
             build(folder)
             (folder / ".built").touch()
     return folder
+
+
+@contextlib.contextmanager
+def terminal_sigint():
+    """While it lasts, a command started here gets SIGINT as a terminal's foreground job has it: Ctrl-C stops it.
+
+    A run of the suite started in the background (`nohup make test &`, a script's `&`) ignores SIGINT, and a
+    command inherits that: a test that sends it Ctrl-C would wait for it in vain. (Python's own handler is undone
+    by exec, so the command starts with the default.)"""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def run_apart(function, *args):

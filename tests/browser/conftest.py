@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -31,8 +32,9 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = COURSE.root / "artifacts" / "browser"
 # What `make lab` needs to run outside the repository.
 LAB_FILES = ("Makefile", "requirements.txt", "pyproject.toml", "nbgrader_config.py")
-# Kernels answer slowly when other test workers share the cores.
-expect.set_options(timeout=30_000)
+# Kernels answer slowly when other test workers share the cores (a quarter of a core each, say); an expectation
+# returns as soon as it holds, so a long limit costs a passing test nothing.
+expect.set_options(timeout=60_000)
 
 
 def free_port() -> int:
@@ -43,19 +45,21 @@ def free_port() -> int:
 
 @dataclass
 class Server:
-    """A running Jupyter server: its address, token and the folder it serves."""
+    """A running Jupyter server: its address, token, the folder it serves and its log."""
 
     process: subprocess.Popen
     base: str
     token: str
     root: Path
+    log: Path
 
     def url(self, path: str) -> str:
         return f"{self.base}/{path.lstrip('/')}{'&' if '?' in path else '?'}token={self.token}"
 
     def api(self, path: str, method: str = "GET"):
+        """The server's REST API; a DELETE of a session answers once its kernel has stopped, slowly on busy cores."""
         request = urllib.request.Request(self.url(path), method=method)
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             body = response.read()
         return json.loads(body) if body else None
 
@@ -125,17 +129,20 @@ def started_by_make(command: list[str], home: Path, served: Path, log: Path, cwd
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    server = Server(process, f"http://127.0.0.1:{port}", token, served)
+    server = Server(process, f"http://127.0.0.1:{port}", token, served, log)
     deadline = time.monotonic() + 120
     while True:
         try:
             server.api("api/status")
             return server
-        except (URLError, ConnectionError):
-            if process.poll() is not None or time.monotonic() > deadline:
-                server.stop()
-                pytest.fail(f"`{' '.join(command)}` did not start Jupyter:\n{log.read_text()[-3000:]}")
-            time.sleep(0.5)
+        except (URLError, ConnectionError, TimeoutError):
+            try:  # ask again in half a second, unless the command ends before
+                process.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                if time.monotonic() < deadline:
+                    continue
+            server.stop()
+            pytest.fail(f"`{' '.join(command)}` did not start Jupyter:\n{log.read_text()[-3000:]}")
 
 
 def require_chromium(path: Path = CHROMIUM) -> Path:
@@ -177,7 +184,7 @@ def browser(chromium):
 def fresh_context(browser):
     """A browser context of its own (no cookies or storage of another test, or of another person)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(60_000)
+    context.set_default_timeout(90_000)  # an action waits for its element: as long as an expectation, and a load
     return context
 
 
@@ -297,6 +304,26 @@ def page(lab_window):
     """The learners' JupyterLab, loaded, with no document open and no kernel running; left so afterwards."""
     yield lab_window.ready()
     lab_window.clear()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails leaves what its tab showed then, as artifacts/browser/failed-<test>.png, and its
+    report the end of the learners' lab's log: a failure seen once in many runs is read there."""
+    report = yield
+    if not (report.failed and call.when == "call"):
+        return report
+    tab = next((item.funcargs[name] for name in ("page", "tab", "fresh_page") if name in item.funcargs), None)
+    if tab is not None:
+        try:
+            report.sections.append(
+                ("screenshot", str(screenshot(tab, "failed-" + re.sub(r"[^\w.-]+", "-", item.name))))
+            )
+        except PlaywrightError:
+            pass  # the tab is gone
+    if isinstance(item.funcargs.get("lab"), Server):
+        report.sections.append(("the lab's log, its end", item.funcargs["lab"].log.read_text(errors="replace")[-5000:]))
+    return report
 
 
 def screenshot(page, name: str, element=None, folder: Path = ARTIFACTS) -> Path:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from pathlib import Path
 
 import nbformat
@@ -10,9 +12,9 @@ from playwright.sync_api import expect
 
 from tests.support import COURSE
 
-RUN_ALL_SECONDS = 180  # a lesson's kernel work, on two cores shared with other test workers
-STOPPED_SECONDS = 3  # how long no cell may be running or queued before a run counts as stopped at an error
+RUN_ALL_SECONDS = 300  # a lesson's kernel work, on two cores shared with other test workers (a quarter of a core)
 KERNEL_IDLE = re.compile(r"Python 3 \(ipykernel\) \| Idle")
+ERROR_OUTPUT = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'  # errors and warnings
 
 
 def solved_lesson(lab, lesson: str) -> str:
@@ -42,32 +44,89 @@ def open_notebook(page, lab, path: str):
     return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
 
 
-def run_all(page, panel, code_cells: int) -> None:
-    """Run > Run All Cells; wait until all `code_cells` cells show an execution count, or the run stopped at an error.
+class KernelInfoWatch:
+    """What the page hears from kernels on its websockets, from now on: whether its own kernel_info request has
+    been answered, reply and idle status both. JupyterLab updates a notebook's metadata from that answer only then
+    (which marks the notebook changed when the answer differs), and the status bar may say Idle before it, from a
+    status the server's own requests caused."""
 
-    After an error JupyterLab drops the cells still queued (their prompts go from [*] back to
-    [ ]), so waiting for all of them would only time out; the caller's checks then report the
-    error itself. (A failed check shows its message alone, no "Traceback", so the prompts tell.)
-    Between two cells no prompt may show [*] for a moment, so the run counts as stopped only when
-    none has for STOPPED_SECONDS.
+    def __init__(self, page):
+        self.page, self.sockets = page, []
+        self.replied, self.idle = set(), set()  # the msg_id of each kernel_info request: answered, then idle
+        page.on("websocket", self._watch)
+
+    def _watch(self, socket) -> None:
+        if "/api/kernels/" in socket.url:
+            self.sockets.append(socket)
+            socket.on("framereceived", self._note)
+
+    def _note(self, payload) -> None:
+        channel, header, parent, content = kernel_message(payload)
+        if parent.get("msg_type") != "kernel_info_request":
+            return
+        if channel == "shell" and header["msg_type"] == "kernel_info_reply":
+            self.replied.add(parent["msg_id"])
+        elif channel == "iopub" and header["msg_type"] == "status" and content["execution_state"] == "idle":
+            self.idle.add(parent["msg_id"])
+
+    def wait(self, seconds: float = 120) -> None:
+        """Wait until a kernel_info request of the page has its reply and its idle status, then for JupyterLab to
+        have drawn what it did with them."""
+        deadline = time.monotonic() + seconds
+        while not self.replied & self.idle:
+            left = deadline - time.monotonic()
+            assert left > 0, "the page heard no answer to its kernel_info request"
+            listening = [socket for socket in self.sockets if not socket.is_closed()]
+            if listening:  # the next message on the kernel's socket: it may be the answer
+                listening[-1].wait_for_event("framereceived", timeout=left * 1000)
+            else:
+                self.page.wait_for_event("websocket", timeout=left * 1000)
+        self.page.remove_listener("websocket", self._watch)
+        self.page.evaluate("() => new Promise(drawn => requestAnimationFrame(() => requestAnimationFrame(drawn)))")
+
+
+def kernel_message(payload: str | bytes) -> tuple[str, dict, dict, dict]:
+    """A kernel message on a websocket of jupyter_server's: channel, header, parent header, content. JSON, or the
+    binary v1 protocol: the number of offsets, the offsets, then channel, header, parent header, metadata, content."""
+    if isinstance(payload, str):
+        message = json.loads(payload)
+        return message["channel"], message["header"], message["parent_header"], message["content"]
+    count = int.from_bytes(payload[:8], "little")
+    offsets = [int.from_bytes(payload[8 * i : 8 * i + 8], "little") for i in range(1, count + 1)]
+    channel, header, parent, _, content = (payload[a:b] for a, b in zip(offsets, offsets[1:6], strict=False))
+    return channel.decode(), json.loads(header), json.loads(parent), json.loads(content)
+
+
+def run_all(page, panel, code_cells: int) -> None:
+    """Run > Run All Cells in a notebook that has not run; wait until all `code_cells` cells show an execution count,
+    or the run stopped at an error.
+
+    Run All queues every code cell at once, so each shows [*] until its turn is over; after an
+    error JupyterLab drops the cells still queued (their prompts go from [*] back to [ ]). So the
+    run is over once a cell has a count and none shows [*]: waiting for all of them would only
+    time out, and the caller's checks then report the error itself. (A failed check shows its
+    message alone, no "Traceback", so the prompts tell.) A run that stopped short with no error
+    shown fails here: its kernel, or the page's connection to it, was lost.
     """
-    panel.evaluate("panel => { panel.quietSince = null; }")  # a new run: nothing seen yet
+    prompts = panel.locator(".jp-CodeCell .jp-InputPrompt")
+    assert not prompts.filter(has_text=re.compile(r"\[\d+\]")).count(), "run_all wants a notebook that has not run"
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    page.wait_for_function(
-        """([panel, wanted, wait]) => {
+    counted = page.wait_for_function(
+        """([panel, wanted]) => {
         const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(p => p.textContent.trim());
         const counted = prompts.filter(prompt => /^\\[\\d+\\]:$/.test(prompt)).length;
-        const quiet = counted > 0 && !prompts.includes('[*]:');
-        if (!quiet) panel.quietSince = null;
-        else if (!panel.quietSince) panel.quietSince = Date.now();
-        return counted === wanted || (quiet && Date.now() - panel.quietSince >= wait);
+        return (counted === wanted || (counted > 0 && !prompts.includes('[*]:'))) && counted;
     }""",
-        arg=[panel.element_handle(), code_cells, STOPPED_SECONDS * 1000],
-        polling=500,
+        arg=[panel.element_handle(), code_cells],
+        polling=200,
         timeout=RUN_ALL_SECONDS * 1000,
-    )
+    ).json_value()
     expect(page.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE)
+    # a run that stopped short shows why (a cell's error); else the kernel or its connection was lost
+    assert counted == code_cells or panel.locator(ERROR_OUTPUT).count(), (
+        f"Run All stopped at cell {counted + 1} of {code_cells}, no error shown"
+    )
 
 
 def save(page, panel) -> None:

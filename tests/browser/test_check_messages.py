@@ -8,6 +8,7 @@ its frames are shown, and still none of the grader's.
 from __future__ import annotations
 
 import nbformat
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from grader.learner import hints
@@ -39,10 +40,8 @@ def learner_notebook(lab) -> str:
     return path
 
 
-def on_screen(page, container, text: str) -> bool:
-    """Whether `text` (within `container`) is drawn inside the window and inside every box that clips it."""
-    return container.evaluate(
-        """(root, text) => {
+# Whether `text` (within `root`) is drawn inside the window and inside every box that clips it.
+ON_SCREEN = """([root, text]) => {
         const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
             const at = node.textContent.indexOf(text);
@@ -62,9 +61,16 @@ def on_screen(page, container, text: str) -> bool:
             return true;
         }
         return false;
-    }""",
-        text,
-    )
+    }"""
+
+
+def on_screen(page, container, text: str) -> bool:
+    """Whether `text` (within `container`) is on screen, or comes on screen while JupyterLab lays the page out."""
+    try:
+        page.wait_for_function(ON_SCREEN, arg=[container.element_handle(), text], timeout=30_000)
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def assert_the_wrong_answer_s_message(text: str) -> None:

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from grader.course import RELEASE
 from tests.browser.conftest import lab_tree, make_lab, screenshot
-from tests.browser.jupyterlab import KERNEL_IDLE, open_notebook
+from tests.browser.jupyterlab import KERNEL_IDLE, KernelInfoWatch, open_notebook
 from tests.support import COURSE
 
 FIRST = COURSE.lesson_ids()[0]
@@ -46,10 +46,11 @@ def test_the_learner_sees_no_instructor_tools(page, lab):
 def test_an_untouched_lesson_closes_without_a_save_prompt(page, lab):
     lesson = COURSE.lesson_ids()[2]
     before = (lab.root / lesson / f"{lesson}.ipynb").read_bytes()
+    kernel_info = KernelInfoWatch(page)
     open_notebook(page, lab, f"{lesson}/{lesson}.ipynb")
     tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
     expect(tab).to_contain_text(f"{lesson}.ipynb")
-    page.wait_for_timeout(2000)  # the kernel's info has reached the notebook, which would mark it changed then
+    kernel_info.wait()  # the kernel's info has reached the notebook, which would mark it changed then
     expect(tab).not_to_have_class(re.compile(r"\bjp-mod-dirty\b"))
     screenshot(page, "lab-learner-untouched-lesson")
     tab.locator(".lm-TabBar-tabCloseIcon").click()

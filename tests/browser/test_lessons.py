@@ -35,10 +35,11 @@ def test_solved_lesson_runs_clean_and_draws_its_figures(page, lab, lesson):
     errors = outputs.filter(has_text=re.compile("Traceback|CheckFailed"))
     assert errors.count() == 0, errors.first.inner_text()[-3000:]
     figures = outputs.locator("img")
-    assert figures.count() > 0, "no figure was drawn"
+    expect(figures).not_to_have_count(0)  # a figure was drawn
     for figure in figures.all():
         figure.scroll_into_view_if_needed()
-        assert figure.evaluate("img => img.complete && img.naturalWidth > 100"), "a figure did not render"
+        # it renders: loaded, and wider than an icon (a broken image is neither)
+        page.wait_for_function("img => img.complete && img.naturalWidth > 100", arg=figure.element_handle())
         assert len(figure.get_attribute("alt") or "") > 20, "a figure has no alt text"
     figures.first.scroll_into_view_if_needed()
     screenshot(page, f"{lesson}-run-all")

@@ -10,6 +10,25 @@ from tests.browser.conftest import screenshot
 from tests.browser.jupyterlab import code_cell_count, open_notebook, run_all, solved_lesson
 
 LESSON = "04_temperature"
+TOKENS = {"I", "am", "learning", "to", "Delhi"}
+
+
+def drawn_explorer(page, panel):
+    """The explorer in the run notebook, once its widget is drawn whole.
+
+    ipywidgets draws a box's children as each view is made, in any order, so the box is there before its rows,
+    and a row before its field, bar and label: wait for every part a reading takes.
+    """
+    explorer = panel.locator(".jp-OutputArea-output .widget-vbox").filter(has=page.locator(".noUi-handle"))
+    expect(explorer).to_have_count(1)
+    rows = explorer.locator(".widget-hbox")
+    expect(rows).to_have_count(len(TOKENS))
+    for part in (".widget-text input", ".progress-bar", ".widget-hprogress .widget-label", ":scope > .widget-label"):
+        expect(rows.locator(part)).to_have_count(len(TOKENS))
+    expect(rows.locator(":scope > .widget-label")).to_have_text([re.compile(r"^\d+\.\d%$")] * len(TOKENS))
+    expect(explorer.locator(".widget-readout")).to_have_text("1.00")
+    expect(explorer.locator(".widget-html-content")).to_contain_text("the predicted token is")
+    return explorer
 
 
 def read_explorer(explorer) -> dict:
@@ -31,17 +50,26 @@ def read_explorer(explorer) -> dict:
 def drag_to(page, explorer, end: str) -> None:
     """Drag the slider's handle with the mouse past the left or right end of its track.
 
-    Both boxes are measured in one go, after the handle is in view: cells above it may
-    still be laid out while the page scrolls, which moves everything.
+    The mouse goes down where Playwright has just found the handle in view and still; cells above
+    it may still be laid out (a figure decoded late), which moves everything, so a press that
+    missed the handle is let go and made again. noUiSlider marks the handle it holds as the press
+    is handled, so whether it took is known at once. The mouse moves only once the slider holds
+    the handle; past the end, a later shift of the track changes nothing.
     """
-    explorer.locator(".noUi-handle").hover()
-    handle, track = explorer.evaluate("""box => ['.noUi-handle', '.noUi-base'].map(s => {
-        const r = box.querySelector(s).getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })""")
-    y = handle["y"] + handle["h"] / 2
-    page.mouse.move(handle["x"] + handle["w"] / 2, y)
-    page.mouse.down()
-    page.mouse.move(track["x"] - 40 if end == "left" else track["x"] + track["w"] + 40, y, steps=8)
+    handle = explorer.locator(".noUi-handle")
+    for _ in range(5):
+        handle.hover()
+        page.mouse.down()
+        if "noUi-active" in (handle.get_attribute("class") or "").split():  # noUiSlider's mark of the handle it drags
+            break
+        page.mouse.up()
+    else:
+        raise AssertionError("five presses on the slider's handle each missed it: the page kept moving")
+    track, held = explorer.locator(".noUi-base").bounding_box(), handle.bounding_box()
+    past = track["x"] - 40 if end == "left" else track["x"] + track["width"] + 40
+    page.mouse.move(past, held["y"] + held["height"] / 2, steps=8)
     page.mouse.up()
+    expect(handle).not_to_have_class(re.compile(r"\bnoUi-active\b"))
 
 
 def settled(page, explorer, end: str) -> dict:
@@ -77,11 +105,10 @@ def test_dragging_the_temperature_slider_moves_the_bars_and_the_prediction(page,
     path = solved_lesson(lab, LESSON)
     panel = open_notebook(page, lab, path)
     run_all(page, panel, code_cell_count(lab.root / path))
-    explorer = panel.locator(".jp-OutputArea-output .widget-vbox").filter(has=page.locator(".noUi-handle"))
-    expect(explorer).to_have_count(1)
+    explorer = drawn_explorer(page, panel)
     explorer.scroll_into_view_if_needed()
     warm = read_explorer(explorer)
-    assert warm["T"] == 1.0 and set(warm["bars"]) == {"I", "am", "learning", "to", "Delhi"}
+    assert warm["T"] == 1.0 and set(warm["bars"]) == TOKENS
 
     cell = panel.locator(".jp-CodeCell").filter(has=page.locator(".widget-vbox .noUi-handle"))
     cold = settled(page, explorer, "left")
@@ -115,8 +142,7 @@ def test_typing_a_logit_moves_the_bars_and_the_printed_weights(page, lab):
     path = solved_lesson(lab, LESSON)
     panel = open_notebook(page, lab, path)
     run_all(page, panel, code_cell_count(lab.root / path))
-    explorer = panel.locator(".jp-OutputArea-output .widget-vbox").filter(has=page.locator(".noUi-handle"))
-    expect(explorer).to_have_count(1)
+    explorer = drawn_explorer(page, panel)
     explorer.scroll_into_view_if_needed()
     warm = read_explorer(explorer)
     # The fields start at the lesson's logits, the natural logs of the weights at T = 1.

@@ -29,7 +29,7 @@ from grader.instructor.grading import STATE
 from grader.instructor.results import class_results
 from grader.proof.demo import MARKER
 from tests.results_by_hand import course_by_hand
-from tests.support import COURSE
+from tests.support import COURSE, terminal_sigint
 
 pytestmark = pytest.mark.xdist_group("error-places")  # its tests share a module-scoped fixture
 
@@ -271,9 +271,10 @@ def ctrl_c(argv: list, ready: Callable[[int], bool], out: Path, cwd: Path = COUR
     its process group, as Ctrl-C in a terminal does; then wait until every process it had started has ended."""
     env = {k: v for k, v in os.environ.items() if k != warmkernel.ADDRESS}
     with open(out / "stdout", "w") as stdout, open(out / "stderr", "w") as stderr:
-        process = subprocess.Popen(
-            [str(a) for a in argv], stdout=stdout, stderr=stderr, cwd=cwd, env=env, start_new_session=True
-        )
+        with terminal_sigint():
+            process = subprocess.Popen(
+                [str(a) for a in argv], stdout=stdout, stderr=stderr, cwd=cwd, env=env, start_new_session=True
+            )
         deadline = time.monotonic() + 240
         while not ready(process.pid):
             assert process.poll() is None, f"it ended before it was interrupted: {(out / 'stderr').read_text()}"

@@ -1,7 +1,7 @@
 """The suite's own wiring: every build shared between workers (tests.support.once_per_run), and every
 module-scoped fixture more than one test takes, is read by the tests of one xdist group; and `--dist loadgroup`
 really sends a group to one worker. Else a worker sits waiting on another's lock, or builds what another built.
-And a test that hangs fails, by name, instead of stopping the run."""
+And a test that hangs fails, by name, instead of stopping the run; and no browser test waits on a clock."""
 
 from __future__ import annotations
 
@@ -145,6 +145,26 @@ def test_a_test_that_hangs_fails_by_name_and_the_run_goes_on(tmp_path):
     assert run.returncode == 1, run.stdout[-2000:]
     assert "crashed while running 'test_hang.py::test_hangs'" in run.stdout, run.stdout[-2000:]
     assert re.search(r"FAILED .*test_hangs", run.stdout) and re.search(r"PASSED .*test_after", run.stdout)
+
+
+def browser_modules() -> list[Path]:
+    """The modules that drive a browser: tests/browser/ whole, and every other one that imports Playwright."""
+    imports = re.compile(r"^(from|import) playwright\b", re.M)
+    driving = {path for path in TESTS.rglob("*.py") if imports.search(path.read_text())}
+    return sorted(driving | set((TESTS / "browser").glob("*.py")))
+
+
+def test_no_browser_test_waits_on_a_clock():
+    """A browser test waits for what it needs to see (a selector, a text, a kernel's answer), never for a time: a
+    fixed wait is too short on busy cores (the temperature slider's test once failed in a full run) and too long
+    everywhere else."""
+    modules = browser_modules()
+    for path in modules:
+        calls = [node for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Call)]
+        named = {getattr(call.func, "attr", getattr(call.func, "id", None)): call.lineno for call in calls}
+        clocks = {name: line for name, line in named.items() if name in ("sleep", "wait_for_timeout")}
+        assert not clocks, f"{path.relative_to(TESTS)} waits on a clock (line {min(clocks.values())}): {sorted(clocks)}"
+    assert {TESTS / "browser" / "jupyterlab.py", TESTS / "hub" / "test_term_browser.py"} <= set(modules)  # it looks
 
 
 COLLECT = """

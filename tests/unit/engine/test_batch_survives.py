@@ -47,7 +47,7 @@ from tests.hostile import (
     released_course,
     submit,
 )
-from tests.support import once_per_run, run_apart
+from tests.support import once_per_run, run_apart, terminal_sigint
 
 pytestmark = pytest.mark.xdist_group("batch-survives")  # its tests read one graded class (tests/conftest.py)
 
@@ -276,7 +276,9 @@ def test_a_systemexit_keyboardinterrupt_or_generatorexit_in_a_worker_is_that_sub
     assert len(again.unchanged) == 2 and again.failed == []
 
 
-SLEEPS = "97.25"  # how long each kernel's `sleep` runs, and how the test finds it
+# How long each kernel's `sleep` runs, and how the test finds it: its own, by this process's id (the kernels of another
+# run of the suite on the machine sleep too, and the test would send its Ctrl-C before any of its own slept).
+SLEEPS = f"97.{os.getpid()}"
 
 
 def sleeping() -> list[int]:
@@ -298,14 +300,15 @@ def test_the_instructors_ctrl_c_still_stops_grade(tmp_path):
     waits = f"import subprocess\nsubprocess.run(['sleep', '{SLEEPS}'])\n" + reference()[NAIVE]
     for student in ("slow_a", "slow_b", "slow_c"):
         submit(root, student, notebook({NAIVE: waits}))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "grader", "--course", str(root), "grade", "--timeout", "300", "--jobs", "2"],
-        env=ENV,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # a process group of its own, as a terminal's foreground job
-    )
+    with terminal_sigint():
+        process = subprocess.Popen(
+            [sys.executable, "-m", "grader", "--course", str(root), "grade", "--timeout", "300", "--jobs", "2"],
+            env=ENV,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # a process group of its own, as a terminal's foreground job
+        )
     try:
         until = time.monotonic() + 120
         while not sleeping() and time.monotonic() < until and process.poll() is None:

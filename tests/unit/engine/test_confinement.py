@@ -171,8 +171,8 @@ def _places_for_keys() -> list[str]:
     return [path for path in places if os.path.isfile(path) and not os.path.islink(path)]
 
 
-def settled(seen: dict, seconds: float = 15) -> list[str]:
-    """leftovers(seen), once there are none or `seconds` have passed."""
+def settled(seen: dict, seconds: float = 60) -> list[str]:
+    """leftovers(seen), once there are none or `seconds` have passed (the cleaning is quick, slower on busy cores)."""
     deadline = time.monotonic() + seconds
     while (found := leftovers(seen)) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -454,7 +454,8 @@ def test_a_kernel_is_pid_1_of_its_own_namespace_and_still_interrupts(tmp_path):
 
     (pid, processes), interrupted, waited, after = in_kernel(tmp_path, main)
     assert pid == 1 and processes == [1]  # /proc is its own PID namespace's
-    assert interrupted["status"] == "error" and interrupted["ename"] == "KeyboardInterrupt" and waited < 10
+    # at once, not after the 60 s sleep (a few seconds at most on busy cores)
+    assert interrupted["status"] == "error" and interrupted["ename"] == "KeyboardInterrupt" and waited < 30
     assert after["status"] == "ok"
 
 
@@ -532,7 +533,7 @@ def test_nothing_of_a_kernel_survives_when_its_grading_process_is_killed(tmp_pat
         grading.send_signal(signal.SIGKILL)
         grading.wait()
     assert settled(seen) == []
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while (alive(seen["zygote"]) or os.path.exists(seen["zygote_socket"])) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not alive(seen["zygote"]) and not os.path.exists(os.path.dirname(seen["zygote_socket"]))
@@ -650,7 +651,7 @@ def test_the_uid_pool_never_hands_out_a_uid_a_process_runs_as():
     uid = isolation.UID_BASE + isolation.UID_COUNT - 7
     sleeper = subprocess.Popen(["sleep", "60"], user=uid, group=uid)
     try:
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60
         while uid not in isolation.uids_in_use() and time.monotonic() < deadline:
             time.sleep(0.01)
         taken = isolation.take_uid([uid, uid + 1])
