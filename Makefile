@@ -39,7 +39,7 @@ PORT_FREE = @$(BIN)/python -c 'import socket, sys; s = socket.socket(); \
 	s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1])))' "$(PORT)" \
 	2>/dev/null || { echo "make $@: port $(PORT) is taken or no port number: stop what serves it, or pick another with PORT=..." >&2; exit 2; }
 
-.PHONY: lab test test-proof test-hub test-cluster hub test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
+.PHONY: lab test test-proof test-hub test-cluster test-journey hub test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
 
 venv: $(STAMP)
 
@@ -77,13 +77,14 @@ lab-instructor: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=. $(LAB_OPTIONS)
 
 # The suite but the proof of the tests against the catalogue and the mutants (test-proof), the hub's tests
-# (test-hub) and the cluster's (test-cluster); the 25 slowest tests are listed at the end.
+# (test-hub), the cluster's (test-cluster) and the README's journeys (test-journey); the 25 slowest tests are
+# listed at the end.
 # The suite starts many Python processes from the same sources: they keep compiled bytecode (and pytest its
 # rewritten test modules) in the git-ignored __pycache__ folders, even where the environment says not to write it.
-test test-fast test-proof test-hub test-cluster: export PYTHONDONTWRITEBYTECODE :=
+test test-fast test-proof test-hub test-cluster test-journey: export PYTHONDONTWRITEBYTECODE :=
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof and not hub and not cluster" --durations=25
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not proof and not hub and not cluster and not journey" --durations=25
 
 # The tests that read one `grader prove --mutate` run (every misconception, alternative and mutant graded;
 # the run itself uses every core, so pytest needs no workers here).
@@ -96,14 +97,15 @@ test-hub: $(STAMP) $(PROXY)
 	$(BIN)/python -m pytest -m hub tests/hub --durations=10
 
 # The course's JupyterHub on http://127.0.0.1:$(HUB_PORT), as root: accounts (an instructor, the course's grader
-# account, STUDENTS students, names starting with HUB_PREFIX), the hub's folder /srv/softmax-hub (the course
+# account, STUDENTS students, names starting with HUB_PREFIX), the hub's folder HUB_ROOT (the course
 # directory, the exchange, the student and instructor environments), then JupyterHub in the foreground.
-# The generated passwords are in /srv/softmax-hub/passwords.json (root only).
+# The generated passwords are in $(HUB_ROOT)/passwords.json (root only).
 HUB_PORT ?= 8000
 HUB_PREFIX ?= sm-
+HUB_ROOT ?= /srv/softmax-hub
 STUDENTS ?= 2
 hub: $(STAMP) $(PROXY)
-	$(BIN)/python -m grader.hub --port $(HUB_PORT) --prefix $(HUB_PREFIX) --students $(STUDENTS)
+	$(BIN)/python -m grader.hub --port $(HUB_PORT) --prefix $(HUB_PREFIX) --root $(HUB_ROOT) --students $(STUDENTS)
 
 # The hub's proxy, npm's configurable-http-proxy at the version hub/package-lock.json pins, in hub/node_modules.
 $(PROXY): hub/package.json hub/package-lock.json
@@ -114,6 +116,14 @@ $(PROXY): hub/package.json hub/package-lock.json
 # test as processes of this machine (README: Grading on a cluster); one at a time, since each uses every core.
 test-cluster: $(STAMP)
 	$(BIN)/python -m pytest -m cluster --durations=10
+
+# The README's journeys as a newcomer walks them (tests/journey): each test clones this checkout's HEAD into a
+# temporary folder, with this venv in it (bind-mounted read-only as root, never built again), types the README's
+# commands there as written and looks at what they print and serve, in Chromium too (artifacts/journey/). Two
+# workers: the three journeys mostly wait on kernels and servers.
+test-journey: $(STAMP)
+	rm -rf artifacts/journey
+	$(BIN)/python -m pytest -n 2 -m journey tests/journey --durations=10
 
 # The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
 FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/unit/learner/test_boundary.py \

@@ -411,3 +411,33 @@ def formgrader_page(nb: nbformat.NotebookNode) -> str:
     }
     page, _ = HTMLExporter(config=config).from_notebook_node(copy.deepcopy(nb), resources=resources)
     return page
+
+
+JOURNEY = re.compile(r"<!-- journey: ([\w-]+) -->")
+COMMENT = re.compile(r"(^|\s)#.*$")  # a shell comment: a whole line, or after a space
+
+
+def journey_commands(name: str, readme: Path = COURSE.root / "README.md") -> list[str]:
+    """The commands a user types in the journey `name`, as the README prints them: the lines of the fenced block that
+    follows each line `<!-- journey: name -->`, comments and blank lines dropped, a line ending in a backslash joined
+    to the next as the shell joins them. A test that runs these runs what the README says, so the two cannot drift
+    apart."""
+    commands: list[str] = []
+    wanted = inside = continued = False
+    for line in readme.read_text().splitlines():
+        fence = line.strip().startswith("```")
+        if inside:
+            inside = not fence
+            command = COMMENT.sub("", line).strip()
+            if inside and command:
+                if continued:
+                    command = f"{commands.pop()} {command}"
+                continued = command.endswith("\\")
+                commands.append(command.removesuffix("\\").rstrip() if continued else command)
+        elif fence and wanted:
+            inside, wanted = True, False
+        elif marker := JOURNEY.fullmatch(line.strip()):
+            wanted = marker[1] == name
+    if not commands:
+        raise LookupError(f"README.md has no fenced block after <!-- journey: {name} -->")
+    return commands

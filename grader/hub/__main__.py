@@ -1,15 +1,18 @@
 """`python -m grader.hub` (make hub): set the hub up, then run JupyterHub in the foreground.
 
 --set-up-only makes everything and starts nothing (the tests start the hub themselves); --remove takes
-away the accounts and homes made with --prefix, and the folder --root.
+away the accounts and homes made with --prefix, and the folder --root, gives the checkout back the mode the
+set-up took from it, and says what it did.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
+import signal
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -66,12 +69,28 @@ def ports_from(port: int) -> dict[str, int]:
     return {"public": port, "proxy_api": port + 1, "hub": port + 2, "formgrader": port + 3, "servers": port + 4}
 
 
+def remove(root: Path, people: accounts.Accounts) -> list[str]:
+    """Everything the set-up made with this prefix and root, gone, and the checkout's mode put back; what it did."""
+    settings_file = root / "hub.json"
+    settings = json.loads(settings_file.read_text()) if settings_file.exists() else {}
+    removed = accounts.remove(people)
+    said = [f"removed {', '.join(removed)} (accounts with their homes and processes, and the group)"] if removed else []
+    if root.exists():
+        shutil.rmtree(root)
+        said.append(f"removed {root} (the course directory, its gradebook, the exchange, the environments)")
+    said += machine.reopen_checkout(settings)
+    return said or [f"nothing to remove: no account starting with {people.prefix}, no {root}"]
+
+
 def main(argv: list[str] | None = None) -> int:
     options = parse(sys.argv[1:] if argv is None else argv)
     people = accounts.Accounts(options.prefix, options.students)
-    if options.remove and os.geteuid() == 0:
-        accounts.remove(people)
-        shutil.rmtree(options.root, ignore_errors=True)
+    if options.remove:
+        if os.geteuid() != 0:
+            print("python -m grader.hub --remove needs root (sudo): it removes Unix accounts", file=sys.stderr)
+            return 2
+        for line in remove(options.root, people):
+            print(line)
         return 0
     problem = missing()
     if problem:
@@ -85,8 +104,30 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     os.chdir(hub["state"])
     os.environ["SOFTMAX_HUB_SETTINGS"] = str(options.root / "hub.json")
-    jupyterhub = Path(sys.executable).parent / "jupyterhub"
-    os.execv(jupyterhub, [str(jupyterhub), "-f", str(CONFIG)])
+    stoppable_by_ctrl_c()
+    serve()
+    return 0
+
+
+def serve() -> None:
+    """JupyterHub with the hub's settings, in this process: no second interpreter to start and import what the
+    set-up imported, and nbformat's import here skipped the IRI grammar (grader/__init__.py) that JupyterHub's
+    own import would build. Each is about a second of CPU of the hub's start."""
+    from jupyterhub.app import main as jupyterhub
+
+    jupyterhub(["-f", str(CONFIG)])
+
+
+def stoppable_by_ctrl_c() -> None:
+    """What JupyterHub's stop needs of the processes it starts: JupyterHub starts formgrader before it handles
+    SIGINT itself, so formgrader inherits this process's SIGINT and standard input, and JupyterHub stops it
+    with SIGINT, waiting 30 s for it to end. Ignored (make hub run as a background job), SIGINT would not end
+    formgrader; with a terminal as its input, formgrader would ask "Shutdown this Jupyter server (y/[n])?"
+    and carry on. The hub reads nothing from its input."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)
+    os.close(nothing)
 
 
 if __name__ == "__main__":

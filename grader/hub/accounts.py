@@ -12,6 +12,7 @@ import grp
 import json
 import os
 import pwd
+import re
 import secrets
 import signal
 import subprocess
@@ -113,9 +114,16 @@ def processes_of(uids: set[int]) -> list[int]:
     return found
 
 
-def remove(accounts: Accounts) -> None:
-    """Ends the accounts' processes (by id), then removes the accounts, their homes and the group."""
-    names = [name for name in accounts.everyone if exists(name)]
+def made_with(prefix: str) -> list[str]:
+    """The accounts of this machine that the set-up makes with `prefix`, whatever number of students it was given."""
+    ours = re.compile(re.escape(prefix) + r"(instructor|grader|student\d+)")
+    return sorted(entry.pw_name for entry in pwd.getpwall() if ours.fullmatch(entry.pw_name))
+
+
+def remove(accounts: Accounts) -> list[str]:
+    """Ends the accounts' processes (by id), then removes the accounts, their homes and the group. Returns the
+    names of the accounts and group it removed."""
+    names = made_with(accounts.prefix)
     uids = {uid(name) for name in names}
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in processes_of(uids):
@@ -128,5 +136,8 @@ def remove(accounts: Accounts) -> None:
             time.sleep(0.1)
     for name in names:
         subprocess.run(["userdel", "--remove", name], check=False, capture_output=True)
+    removed = [name for name in names if not exists(name)]
     if group_exists(accounts.group):
         subprocess.run(["groupdel", accounts.group], check=False, capture_output=True)
+        removed += [] if group_exists(accounts.group) else [accounts.group]
+    return removed

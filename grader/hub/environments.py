@@ -80,10 +80,16 @@ def runtime_environment(python: Path) -> dict[str, str]:
     return {"LD_LIBRARY_PATH": str(python / "lib"), "PATH": "/usr/bin:/bin"}
 
 
+# Left out of both environments: rfc3987_syntax compiles a grammar when jsonschema imports it, a second of CPU at
+# the start of every Jupyter server (formgrader, which the hub waits for, and each person's), for two format checks
+# that nothing there runs; without it jsonschema leaves them out, as grader/__init__.py has it do for the grader.
+LEFT_OUT = "rfc3987_syntax"  # the package and its .dist-info
+
+
 def stamp_of(sources: list[Path]) -> str:
-    """A digest of what an environment is built from (the running environment's packages by name, and the
-    package's files it installs): a change rebuilds it."""
-    digest = hashlib.sha256(sys.version.encode())
+    """A digest of what an environment is built from (the running environment's packages by name, what is left out
+    of them, and the package's files it installs): a change rebuilds it."""
+    digest = hashlib.sha256(sys.version.encode() + LEFT_OUT.encode())
     site = Path(sysconfig.get_paths()["purelib"])
     digest.update("\n".join(sorted(os.listdir(site))).encode())
     for source in sources:
@@ -107,7 +113,8 @@ def build(kind: str, checkout: Path, python: Path, into: Path) -> Path:
     subprocess.run([python / "bin" / VERSION, "-m", "venv", "--without-pip", into], check=True, env=env)
     site = into / "lib" / VERSION / "site-packages"
     site.rmdir()
-    linked_tree(Path(sysconfig.get_paths()["purelib"]), site)
+    packages = Path(sysconfig.get_paths()["purelib"])
+    linked_tree(packages, site, leave_out=[name for name in os.listdir(packages) if name.startswith(LEFT_OUT)])
     for shared in ("etc", "share"):
         if (Path(sys.prefix) / shared).is_dir():
             linked_tree(Path(sys.prefix) / shared, into / shared)
@@ -139,14 +146,22 @@ def source_of(kind: str, checkout: Path, into: Path) -> Path:
 def commands_of(shared: Path, bin_folder: Path) -> None:
     """The running environment's commands (jupyterhub-singleuser, jupyter, nbgrader ...), each run by the new
     environment's python."""
-    ours = os.path.realpath(shared)
     for script in sorted(shared.iterdir()):
         target = bin_folder / script.name
         if target.exists() or target.is_symlink() or not script.is_file() or script.is_symlink():
             continue
         head = script.read_bytes()[:512]
         first = head.split(b"\n", 1)[0]
-        if first.startswith(b"#!") and os.path.realpath(os.path.dirname(first[2:].decode().strip())) == ours:
+        if first.startswith(b"#!") and same_folder(os.path.dirname(first[2:].decode().strip()), shared):
             text = script.read_bytes()
             target.write_bytes(b"#!" + str(bin_folder / "python").encode() + text[len(first) :])
             target.chmod(0o755)
+
+
+def same_folder(named: str, shared: Path) -> bool:
+    """Whether a script's interpreter folder is the running environment's, reached by whatever path (a link, or
+    a bind mount, where the paths differ but the folder is one)."""
+    try:
+        return os.path.samefile(named, shared)
+    except OSError:
+        return False

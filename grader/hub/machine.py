@@ -8,22 +8,28 @@
     envs/student/       0755        the learner part only
     envs/instructor/    root:instructors 0750   the whole package
     course/             grader:instructors 2770  the course directory: nbgrader_config.py, solutions/,
-                                    notebooks/ and, once used, .grading/ (gradebook, submissions)
+                                    notebooks/, .grading/ (the gradebook, every lesson generated into it
+                                    at the first set-up; then submissions, grades)
     exchange/           the strict exchange (grader.exchange.layout)
+
+The grader account's login shell (`su - sm-grader`) starts in the course directory with the instructors'
+environment (a block of its ~/.profile).
 
 The checkout the hub is set up from holds the solutions too, and is often readable by everyone: the
 set-up closes it to other users (its top folder loses every permission of "other"), since the hub uses
-the copy under <root> only.
+the copy under <root> only; hub.json records the mode it had, which --remove puts back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import grp
 import json
 import os
 import pwd
 import secrets
 import shutil
+import sqlite3
 import stat
 import subprocess
 from pathlib import Path
@@ -60,8 +66,8 @@ def exchange(root: Path, course: str, people: unix.Accounts) -> Path:
 
 
 def exchange_settings(course: str, root: Path) -> str:
-    """nbgrader settings for the hub: this exchange, its strict classes, and the course list from the hub's
-    groups (nbgrader-<course>, formgrade-<course>)."""
+    """nbgrader settings for the people's servers: this exchange, its strict classes, and each person's courses
+    read from the hub's groups (nbgrader-<course>, formgrade-<course>) by nbgrader's JupyterHubAuthPlugin."""
     lines = [
         "# Written by grader.hub (python -m grader.hub): the hub's exchange.",
         f"c.CourseDirectory.course_id = {course!r}",
@@ -73,7 +79,16 @@ def exchange_settings(course: str, root: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def course_copy(checkout: Path, into: Path, people: unix.Accounts, settings: str) -> Path:
+def course_settings(course: str, root: Path) -> str:
+    """nbgrader settings for the course directory, read by what runs there as the grader account: formgrader,
+    `python -m grader` and `nbgrader`. The exchange's, but no JupyterHubAuthPlugin: it asks the hub who runs it
+    (JUPYTERHUB_USER, which only a server of the hub has), and `grader release` and `grade` run in a shell. The
+    course is this one, and the hub's groups are the set-up's (hub/jupyterhub_config.py), so it has nothing to
+    tell them."""
+    return exchange_settings(course, root) + "c.Authenticator.plugin_class = 'nbgrader.auth.NoAuthPlugin'\n"
+
+
+def course_copy(checkout: Path, into: Path, settings: str) -> Path:
     """The course directory the hub uses, made from the checkout's once (an existing one, with its gradebook
     and submissions, is kept: only its nbgrader settings are written again)."""
     if not into.exists():
@@ -83,20 +98,81 @@ def course_copy(checkout: Path, into: Path, people: unix.Accounts, settings: str
     (into / ".grading").mkdir(exist_ok=True)  # the gradebook's folder: sqlite makes the file, not the folder
     original = (checkout / "nbgrader_config.py").read_text()
     (into / "nbgrader_config.py").write_text(original + "\n" + settings)
-    for path in [into, *into.rglob("*")]:
-        if not path.is_symlink():
-            chown(path, people.grader, people.group)
-            os.chmod(path, 0o2770 if path.is_dir() else 0o660)
     return into
 
 
-def close_checkout(checkout: Path) -> list[str]:
+def give_to_grader(course_dir: Path, people: unix.Accounts) -> None:
+    """Every file of the course directory the grader account's, and the instructors' group's to read and write."""
+    for path in [course_dir, *course_dir.rglob("*")]:
+        if not path.is_symlink():
+            chown(path, people.grader, people.group)
+            os.chmod(path, 0o2770 if path.is_dir() else 0o660)
+
+
+def lessons_in_gradebook(course_dir: Path) -> set[str]:
+    """The lessons the course's gradebook holds (nbgrader's table of assignments), read without changing it."""
+    database = course_dir / ".grading" / "gradebook.db"
+    if not database.exists():
+        return set()
+    with contextlib.closing(sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True)) as gradebook:
+        return {name for (name,) in gradebook.execute("SELECT name FROM assignment")}
+
+
+def every_lesson_generated(course_dir: Path, people: unix.Accounts, instructor_env: Path, python: Path) -> list[str]:
+    """Each lesson missing from the course's gradebook put there, as `grader release --no-exchange` does, run as the
+    grader account: formgrader's Release publishes notebooks/ as it is, and its Autograde, like `grader grade`,
+    needs the lesson in the gradebook (which nbgrader's generate step puts there). Says what it did."""
+    missing = [lesson for lesson in Course(course_dir).lesson_ids() if lesson not in lessons_in_gradebook(course_dir)]
+    if not missing:
+        return []
+    subprocess.run(
+        ["runuser", "-u", people.grader, "--", "env", "-i", *as_grader(people, instructor_env, python),
+         "python", "-m", "grader", "release", "--no-exchange", *missing],
+        cwd=course_dir, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return [f"generated {len(missing)} lesson(s) into the course's gradebook (grader release --no-exchange)"]
+
+
+def as_grader(people: unix.Accounts, instructor_env: Path, python: Path) -> list[str]:
+    """The environment of a command of the grader account: the instructors' environment, its home."""
+    home = pwd.getpwnam(people.grader).pw_dir
+    return [f"PATH={instructor_env}/bin:/usr/bin:/bin", f"LD_LIBRARY_PATH={python / 'lib'}", f"HOME={home}"]
+
+
+PROFILE_BEGIN = "# >>> softmax hub (written by python -m grader.hub)"
+PROFILE_END = "# <<< softmax hub"
+
+
+def grader_shell(people: unix.Accounts, course_dir: Path, instructor_env: Path, python: Path) -> None:
+    """The grader account's login shell (`su - sm-grader`) in the course directory, with the instructors'
+    environment first on PATH, and files it writes kept the instructors' group's: `python -m grader release`
+    and `grade` run there as the README says. A block of its own in ~/.profile, written again at each set-up."""
+    profile = Path(pwd.getpwnam(people.grader).pw_dir) / ".profile"
+    kept = profile.read_text() if profile.exists() else ""
+    if PROFILE_BEGIN in kept:
+        before, _, rest = kept.partition(PROFILE_BEGIN)
+        kept = before + rest.partition(PROFILE_END + "\n")[2]
+    block = [
+        PROFILE_BEGIN,
+        f'export PATH="{instructor_env}/bin:$PATH" LD_LIBRARY_PATH="{python / "lib"}"',
+        "umask 007",
+        f"cd {course_dir}",
+        PROFILE_END,
+    ]
+    profile.write_text(kept + "\n".join(block) + "\n")
+    chown(profile, people.grader, people.grader)
+
+
+def close_checkout(checkout: Path) -> tuple[list[str], int | None]:
     """Takes every permission of "other" from the checkout's top folder; says what it did, and names a git
-    folder outside the checkout (a worktree's) that others can still read, which it leaves alone."""
+    folder outside the checkout (a worktree's) that others can still read, which it leaves alone. Returns what
+    it said and the mode it changed (None if it changed none), for --remove to put back."""
     said = []
     mode = checkout.stat().st_mode
+    changed = None
     if mode & 0o007:
-        os.chmod(checkout, stat.S_IMODE(mode) & ~0o007)
+        changed = stat.S_IMODE(mode)
+        os.chmod(checkout, changed & ~0o007)
         said.append(f"closed the checkout to other users (chmod o= {checkout}): the hub uses its own copy")
     found = subprocess.run(
         ["git", "-C", str(checkout), "rev-parse", "--path-format=absolute", "--git-common-dir"],
@@ -106,7 +182,17 @@ def close_checkout(checkout: Path) -> list[str]:
     common = Path(found.stdout.strip()) if found.returncode == 0 else None
     if common and not common.is_relative_to(checkout) and readable_by_others(common):
         said.append(f"warning: {common} (this checkout's git history, solutions included) is readable by others")
-    return said
+    return said, changed
+
+
+def reopen_checkout(settings: dict) -> list[str]:
+    """Gives the checkout back the permissions of "other" that the set-up took (as hub.json recorded them)."""
+    checkout, mode = settings.get("checkout"), settings.get("checkout_mode")
+    if checkout is None or mode is None or not Path(checkout).is_dir():
+        return []
+    now = stat.S_IMODE(Path(checkout).stat().st_mode)
+    os.chmod(checkout, now | (mode & 0o007))
+    return [f"gave the checkout back its mode for other users (chmod {mode:o} {checkout})"]
 
 
 def readable_by_others(path: Path) -> bool:
@@ -117,6 +203,17 @@ def readable_by_others(path: Path) -> bool:
     return bool(path.stat().st_mode & 0o004)
 
 
+# A Jupyter server's settings file runs in the server's process: this one makes it end as soon as it has shut its
+# kernels down. At exit, Python's last garbage collection walks every object JupyterLab and nbgrader left (2 s,
+# more on a busy machine), only to free memory the process hands back anyway; frozen objects are left out of it.
+QUICK_EXIT = """# Written by grader.hub: no last garbage collection at exit (grader/hub/machine.py says why).
+import atexit
+import gc
+
+atexit.register(gc.freeze)
+"""
+
+
 def set_up(checkout: Path, root: Path, people: unix.Accounts, ports: dict[str, int]) -> dict:
     """Everything the hub needs, made or brought up to date; returns the settings, also written to
     <root>/hub.json. Needs root."""
@@ -125,16 +222,23 @@ def set_up(checkout: Path, root: Path, people: unix.Accounts, ports: dict[str, i
     course = Course(checkout).nbgrader_config().CourseDirectory.course_id
     exchange_root = exchange(root / "exchange", course, people)
     settings = exchange_settings(course, exchange_root)
-    course_dir = course_copy(checkout, root / "course", people, settings)
+    course_dir = course_copy(checkout, root / "course", course_settings(course, exchange_root))
     python = environments.runtime(root / "python")
     envs = make_folder(root / "envs", 0, "root", 0o755)
     student = environments.build("student", checkout, python, envs / "student")
-    write_new(student / "etc" / "jupyter" / "nbgrader_config.py", settings)
     instructor = environments.build("instructor", checkout, python, envs / "instructor")
-    write_new(instructor / "etc" / "jupyter" / "nbgrader_config.py", settings)
+    for environment in (student, instructor):
+        write_new(environment / "etc" / "jupyter" / "nbgrader_config.py", settings)
+        write_new(environment / "etc" / "jupyter" / "jupyter_server_config.py", QUICK_EXIT)
     chown(instructor, 0, people.group)
     os.chmod(instructor, 0o750)
-    said = close_checkout(checkout)
+    give_to_grader(course_dir, people)
+    said = every_lesson_generated(course_dir, people, instructor, python)
+    if said:
+        give_to_grader(course_dir, people)  # what the release wrote, with the account's own umask
+    grader_shell(people, course_dir, instructor, python)
+    closed, closed_mode = close_checkout(checkout)
+    said += closed
     state = make_folder(root / "state", 0, "root", 0o700)
     previous = json.loads((root / "hub.json").read_text()) if (root / "hub.json").exists() else {}
     hub = {
@@ -152,6 +256,8 @@ def set_up(checkout: Path, root: Path, people: unix.Accounts, ports: dict[str, i
         "grader": people.grader,
         "students": people.student_names,
         "operator_token": previous.get("operator_token") or secrets.token_hex(32),
+        "checkout": str(checkout),
+        "checkout_mode": previous.get("checkout_mode") if closed_mode is None else closed_mode,
         "said": said,
     }
     (root / "hub.json").touch(mode=0o600)

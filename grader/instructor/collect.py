@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import re
 import shutil
 import stat
@@ -454,12 +455,16 @@ def collect_exchange(
     """
     # here, not at the top: the command line imports this module for its defaults (nbgrader's take a second)
     from nbgrader.apps import NbGraderAPI
+    from nbgrader.exchange import ExchangeFactory
 
     from grader.engine.sandbox import quiet_stderr, require_success
 
     config = course.nbgrader_config(exchange)
     inbound = Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"
-    config.ExchangeCollect.check_owner = False  # the copies are the instructor's; nbgrader would only warn
+    # The copies are the instructor's: nbgrader's owner check (which only warns) is off, and an exchange that
+    # collects a submission only from the account it is named after (the hub's) has that checked here, on inbound.
+    config.ExchangeCollect.check_owner = False
+    owner_must_be_student = getattr(ExchangeFactory(config=config).collect, "checks_owner", False)
     log, budget, unplaced = CollectLog(), Budget(limits), Unplaced(course, limits.kept_bytes)
     rejections: list[Rejection] = []
     for lesson in lessons:
@@ -468,6 +473,12 @@ def collect_exchange(
             copy = Path(staging) / config.CourseDirectory.course_id / "inbound"
             copy.mkdir(parents=True)
             for entry in sorted(inbound.glob(f"*+{lesson}+*")) if inbound.is_dir() else []:
+                named, owner = entry.name.split("+")[0], owner_name(entry) if owner_must_be_student else None
+                if owner_must_be_student and owner != named:  # not the named student's hand-in: listed, not theirs
+                    name, reason = f"exchange:{entry.name}", f"handed in under the name {named} by {owner or 'no one'}"
+                    log.unplaced.append((name, reason))
+                    unplaced.keep(Upload(name, b"", UNKNOWN_TIME, reason), reason)
+                    continue
                 try:
                     student, when = submission_of(entry.name)
                     if entry.is_symlink() or not entry.is_dir():
@@ -512,6 +523,18 @@ def exchange_rejection(folder: str, name: str, reason: str, lesson: str) -> Reje
     except BadInput:
         when = None
     return Rejection.of(name, reason, student if STUDENT_ID.fullmatch(student) else "", lesson, when)
+
+
+def owner_name(path: Path) -> str | None:
+    """The name of the account that owns `path` (its number when no account has it); None if it is gone."""
+    try:
+        uid = path.lstat().st_uid
+    except OSError:
+        return None
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
 
 
 def submission_of(name: str) -> tuple[str, datetime]:

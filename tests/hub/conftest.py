@@ -120,13 +120,6 @@ def hub(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def small_hub(tmp_path_factory):
-    """Two students only, and nothing of the other tests' hand-ins: the browser walk's own term."""
-    with running_hub(tmp_path_factory, 2) as running:
-        yield running
-
-
-@pytest.fixture(scope="session")
 def released(hub):
     """Lesson 01 released by the grader account (nbgrader release_assignment, the strict exchange's class)."""
     done = hub.nbgrader_as_grader("release_assignment", "01_naive_division", "--force")

@@ -11,8 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import SHARED_BUILDS
-from tests.support import tools_env
+from tests.support import journey_commands, tools_env
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -197,3 +199,60 @@ def test_the_hub_tests_are_marked_hub_and_make_test_leaves_them_out():
     assert len(hub_tests) >= 15, hub_tests
     assert marked_hub == hub_tests
     assert left_out == []
+
+
+def make_test_markers() -> str:
+    """The marker expression `make test` runs pytest with, read from the Makefile."""
+    makefile = (TESTS.parent / "Makefile").read_text()
+    return re.search(r'^test: .*\n\t.* -m "([^"]+)"', makefile, re.M)[1]
+
+
+def test_the_journey_tests_are_marked_journey_and_make_test_leaves_them_out():
+    """make test-journey runs `-m journey tests/journey`; make test, whose markers the Makefile gives, none of them."""
+    journey_tests, marked, left_in = collected(
+        ("tests/journey",), ("-m", "journey", "tests/journey"), ("-m", make_test_markers(), "tests/journey")
+    )
+    assert len(journey_tests) >= 3, journey_tests
+    assert marked == journey_tests
+    assert left_in == []
+
+
+README = """\
+Start here:
+
+<!-- journey: walk -->
+```bash
+make lab    # a comment
+# a line of comment alone
+
+export PATH=$PWD/.venv/bin:$PATH   # the venv first
+```
+
+<!-- journey: other -->
+```bash
+make other
+```
+
+Later:
+
+<!-- journey: walk -->
+```bash
+.venv/bin/dask worker tcp://SCHEDULER:8786 --nthreads 1 \\
+    --course "$PWD"           # on each worker machine
+python -m grader grade#not a comment
+```
+"""
+
+
+def test_a_journey_s_commands_are_its_blocks_lines_as_typed(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(README)
+    assert journey_commands("walk", readme) == [
+        "make lab",
+        "export PATH=$PWD/.venv/bin:$PATH",
+        '.venv/bin/dask worker tcp://SCHEDULER:8786 --nthreads 1 --course "$PWD"',
+        "python -m grader grade#not a comment",
+    ]
+    assert journey_commands("other", readme) == ["make other"]
+    with pytest.raises(LookupError, match="no fenced block after <!-- journey: missing -->"):
+        journey_commands("missing", readme)

@@ -1,5 +1,6 @@
-"""The hub's nbgrader settings select the strict exchange through nbgrader's own ExchangeFactory, and the
-set-up's check of who can read a folder (no root needed)."""
+"""The hub's nbgrader settings select the strict exchange through nbgrader's own ExchangeFactory, the course
+directory's let nbgrader's API start in a shell of the grader account, and the set-up's check of who can read a
+folder (no root needed)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
 from nbgrader.exchange import ExchangeFactory
 from traitlets.config import Config
 
 from grader.exchange import instructor, layout, student
-from grader.hub.machine import exchange_settings, readable_by_others
+from grader.hub.machine import course_settings, exchange_settings, readable_by_others
 
 
 def test_the_hub_s_settings_make_nbgrader_use_the_strict_exchange(tmp_path):
@@ -32,6 +34,24 @@ def test_the_hub_s_settings_make_nbgrader_use_the_strict_exchange(tmp_path):
     )
     assert config.Exchange.root == str(tmp_path) and config.CourseDirectory.course_id == "softmax"
     assert config.Authenticator.plugin_class == "nbgrader.auth.JupyterHubAuthPlugin"
+
+
+def test_the_course_directory_s_settings_let_nbgrader_s_api_start_outside_a_hub_server(tmp_path, monkeypatch):
+    """`grader release` and `grade` make nbgrader's API, which lists the exchange and asks the authenticator for the
+    user's courses: with the people's settings that needs a server's JUPYTERHUB_USER, which a shell has not."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.auth.jupyterhub import JupyterhubEnvironmentError
+
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    (tmp_path / "softmax" / "outbound").mkdir(parents=True)
+    people, course = Config(), Config()
+    exec(exchange_settings("softmax", tmp_path), {"c": people})
+    exec(course_settings("softmax", tmp_path), {"c": course})
+    with pytest.raises(JupyterhubEnvironmentError):
+        NbGraderAPI(config=people)
+    api = NbGraderAPI(config=course)
+    assert api.course_id == "softmax" and not api.exchange_missing
+    assert ExchangeFactory(config=course).release_assignment is instructor.ReleaseAssignment
 
 
 def test_a_folder_is_readable_by_others_only_when_every_folder_above_lets_them_pass(tmp_path):

@@ -27,6 +27,7 @@ from nbgrader.api import Gradebook
 from grader.course import Course
 from grader.engine.sandbox import Sandboxed
 from grader.engine.scores import report_of, scores_of
+from grader.instructor import collect as collect_module
 from grader.instructor.collect import REJECTED, Rejection, collect_downloads, collect_exchange, standing
 from grader.instructor.feedback import LAB_ONLY, NOT_WRITTEN, write_feedback
 from grader.instructor.grading import STATE, grade_class, record, submissions
@@ -312,3 +313,33 @@ def test_grading_keeps_the_submission_secret_release_feedback_names_the_page_wit
         Sandboxed(report_of(course, graded, NAIVE), nbformat.writes(graded), scores_of(course, graded, NAIVE)),
     )
     assert (course.grading / "autograded" / "ann" / NAIVE / "submission_secret.txt").read_text() == "s" * 128
+
+
+def test_with_the_hub_s_exchange_collect_takes_each_student_s_own_hand_in_and_lists_one_under_another_s_name(
+    tmp_path, monkeypatch
+):
+    """The hub's strict exchange collects a hand-in only from the account it is named after, and collect reads
+    copies of inbound, all of them the collector's: the owners are checked on inbound itself (issue 41: `grader
+    collect` as the hub's grader account said "Collected 2" and collected nothing). Owners as the hub's accounts
+    have them, given here (one account runs the unit tests); tests/hub/test_journey.py runs it as the real users."""
+    course = course_by_hand(COURSE, tmp_path / "course", [NAIVE], {})
+    with open(course.root / "nbgrader_config.py", "a") as settings:
+        settings.write("c.ExchangeFactory.collect = 'grader.exchange.instructor.Collect'\n")
+    exchange = tmp_path / "exchange"
+    inbound = exchange / course.nbgrader_config(exchange).CourseDirectory.course_id / "inbound"
+    when = "2026-11-30 12:00:00.000000 UTC"
+    owners = {}
+    for named, owner in (("bob", "bob"), ("eve", "mallory")):
+        folder = inbound / f"{named}+{NAIVE}+{when}+a1b2"
+        folder.mkdir(parents=True)
+        (folder / "timestamp.txt").write_text(when)
+        (folder / f"{NAIVE}.ipynb").write_bytes(course.release_notebook(NAIVE).read_bytes())
+        owners[folder.name] = owner
+    monkeypatch.setattr(collect_module, "owner_name", lambda path: owners[path.name], raising=False)
+    log = collect_exchange(course, [NAIVE], exchange)
+    submitted = course.grading / "submitted"
+    assert sorted(path.name for path in submitted.iterdir()) == ["bob"]
+    assert (submitted / "bob" / NAIVE / f"{NAIVE}.ipynb").read_bytes() == course.release_notebook(NAIVE).read_bytes()
+    assert [student for student, _, _ in log.placed] == ["bob"]
+    assert log.unplaced == [(f"exchange:eve+{NAIVE}+{when}+a1b2", "handed in under the name eve by mallory")]
+    assert not (course.grading / REJECTED).exists()  # no hand-in of eve's: nothing to show on eve's feedback
