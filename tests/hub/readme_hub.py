@@ -143,6 +143,15 @@ class ReadmeHub:
             self.process.wait()
         return time.monotonic() - started
 
+    def end_proxy(self) -> None:
+        """The hub's proxy, if a hub that did not stop cleanly left it running (it outlives a killed JupyterHub)."""
+        try:
+            pid = int((self.root / "state" / "proxy.pid").read_text())  # JupyterHub's clean stop removes the file
+            if b"configurable-http-proxy" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                os.kill(pid, signal.SIGKILL)
+        except (OSError, ValueError):
+            pass  # no file, or no such process: nothing left
+
     def log(self) -> str:
         return "".join(log.read_text(errors="replace") for log in self.log_files)
 

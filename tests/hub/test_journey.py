@@ -74,6 +74,7 @@ def journey(tmp_path_factory):
         yield readme_hub
     finally:
         readme_hub.stop()
+        readme_hub.end_proxy()
         accounts.remove(people)
         shutil.rmtree(readme_hub.root, ignore_errors=True)
         print(f"make hub's output: {readme_hub.log_files}")
