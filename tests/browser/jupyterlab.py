@@ -103,22 +103,24 @@ def run_all(page, panel, code_cells: int) -> None:
 
     Run All queues every code cell at once, so each shows [*] until its turn is over; after an
     error JupyterLab drops the cells still queued (their prompts go from [*] back to [ ]). So the
-    run is over once a cell has a count and none shows [*]: waiting for all of them would only
-    time out, and the caller's checks then report the error itself. (A failed check shows its
-    message alone, no "Traceback", so the prompts tell.) A run that stopped short with no error
-    shown fails here: its kernel, or the page's connection to it, was lost.
+    run is over once every cell has a count, or once an error is shown and no cell shows [*]:
+    waiting for all of them would only time out, and the caller's checks then report the error
+    itself. No [*] on screen alone does not end the wait: on busy cores the page can show none for
+    a moment between two cells. A run that stops short with no error shown fails here, at the
+    time limit: its kernel, or the page's connection to it, was lost.
     """
     prompts = panel.locator(".jp-CodeCell .jp-InputPrompt")
     assert not prompts.filter(has_text=re.compile(r"\[\d+\]")).count(), "run_all wants a notebook that has not run"
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
     counted = page.wait_for_function(
-        """([panel, wanted]) => {
+        """([panel, wanted, error]) => {
         const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(p => p.textContent.trim());
         const counted = prompts.filter(prompt => /^\\[\\d+\\]:$/.test(prompt)).length;
-        return (counted === wanted || (counted > 0 && !prompts.includes('[*]:'))) && counted;
+        const stopped = panel.querySelector(error) !== null && !prompts.includes('[*]:');
+        return (counted === wanted || (counted > 0 && stopped)) && counted;
     }""",
-        arg=[panel.element_handle(), code_cells],
+        arg=[panel.element_handle(), code_cells, ERROR_OUTPUT],
         polling=200,
         timeout=RUN_ALL_SECONDS * 1000,
     ).json_value()
