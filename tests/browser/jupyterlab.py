@@ -26,11 +26,14 @@ def solved_lesson(lab, lesson: str) -> str:
 
 
 def open_notebook(page, lab, path: str):
-    """Open `path` with File > Open from Path… in the loaded JupyterLab and wait until its kernel is idle; return
-    the notebook panel.
+    """Open `path` with File > Open from Path… in the loaded JupyterLab and wait until its kernel is idle and every
+    cell is in the page; return the notebook panel.
 
     The status bar names the kernel only once it is connected; the toolbar's indicator says
-    "idle" even before the kernel starts, and cells run then are silently skipped.
+    "idle" even before the kernel starts, and cells run then are silently skipped. JupyterLab
+    puts a long notebook's cells into the page a few at a time, and on busy cores the last come
+    seconds later: a cell not there yet shows no prompt, so a run seemed over before it was (the
+    slider's test failed so in a full run, 20 of lesson 04's 44 code cells still to come).
     """
     assert (lab.root / path).is_file(), path
     page.get_by_role("menuitem", name="File", exact=True).click()
@@ -41,7 +44,9 @@ def open_notebook(page, lab, path: str):
     current = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
     expect(current).to_contain_text(Path(path).name)
     expect(page.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE, timeout=120_000)
-    return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    expect(panel.locator(".jp-Cell")).to_have_count(len(nbformat.read(lab.root / path, as_version=4).cells))
+    return panel
 
 
 class KernelInfoWatch:

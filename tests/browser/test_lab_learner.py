@@ -1,15 +1,17 @@
 """The lab a learner gets from `make lab`: it opens at lesson 01, shows none of the instructor's nbgrader tools,
-and an untouched lesson closes without asking to be saved."""
+and an untouched lesson closes without asking to be saved; and the browser tests' open_notebook returns a long
+lesson with all its cells in the page, even when the browser is slow."""
 
 import re
 import shutil
 
+import nbformat
 import pytest
 from playwright.sync_api import expect
 
 from grader.course import RELEASE
 from tests.browser.conftest import lab_tree, make_lab, screenshot
-from tests.browser.jupyterlab import KERNEL_IDLE, KernelInfoWatch, open_notebook
+from tests.browser.jupyterlab import KERNEL_IDLE, KernelInfoWatch, open_notebook, solved_lesson
 from tests.support import COURSE
 
 FIRST = COURSE.lesson_ids()[0]
@@ -58,6 +60,21 @@ def test_an_untouched_lesson_closes_without_a_save_prompt(page, lab):
     expect(page.locator(".jp-Dialog")).to_have_count(0)
     screenshot(page, "lab-learner-closed-without-prompt")
     assert (lab.root / lesson / f"{lesson}.ipynb").read_bytes() == before
+
+
+def test_a_long_lesson_is_all_in_the_page_once_opened_even_by_a_slow_browser(page, lab):
+    """open_notebook waits for every cell: JupyterLab adds a long notebook's cells a few at a time, and a run
+    judged by the prompts in the page was over too soon (with the page's CPU six times slower, 6 of lesson 04's
+    74 cells were there when its kernel was idle)."""
+    path = solved_lesson(lab, "04_temperature")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 6})
+    try:
+        panel = open_notebook(page, lab, path)
+        assert panel.locator(".jp-Cell").count() == len(nbformat.read(lab.root / path, as_version=4).cells)
+    finally:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+        cdp.detach()
 
 
 @pytest.fixture
