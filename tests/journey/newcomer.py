@@ -71,9 +71,10 @@ def clone_of_head(into: Path) -> Path:
 def venv_in(checkout: Path) -> Iterator[Path]:
     """This checkout's venv as `checkout`/.venv for as long as the block runs (see the module's docstring)."""
     shared, venv = COURSE.root / ".venv", checkout / ".venv"
-    built = (shared / ".installed").stat().st_mtime
+    # in nanoseconds: a float mtime can round up past the stamp's, and make would rebuild the read-only venv
+    built = (shared / ".installed").stat().st_mtime_ns
     for made_from in ("requirements.txt", "pyproject.toml"):
-        os.utime(checkout / made_from, (built, built))
+        os.utime(checkout / made_from, ns=(built, built))
     (checkout / ".grading" / "exchange").mkdir(parents=True, exist_ok=True)
     mounted = os.geteuid() == 0
     if mounted:
@@ -84,6 +85,8 @@ def venv_in(checkout: Path) -> Iterator[Path]:
     try:
         if mounted:
             subprocess.run(["mount", "-o", "remount,bind,ro", str(venv)], check=True)
+        stale = subprocess.run(["make", "-q", ".venv/.installed"], cwd=checkout, capture_output=True).returncode
+        assert not stale, f"make would rebuild the shared venv in {checkout}: its stamp is older than its sources"
         yield venv
     finally:
         if mounted and subprocess.run(["umount", str(venv)], capture_output=True).returncode:
