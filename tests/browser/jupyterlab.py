@@ -137,12 +137,22 @@ def run_all(page, panel, code_cells: int) -> None:
 
 
 def save(page, panel) -> None:
-    """Ctrl+S, then wait until the notebook's tab no longer marks unsaved changes."""
+    """Ctrl+S, then wait until the notebook's tab no longer marks unsaved changes and JupyterLab has written the
+    checkpoint it makes after each save (.ipynb_checkpoints/): it asks for it once the save is done, so on busy
+    cores a test that read the files as soon as the tab was clean saw the checkpoint change afterwards."""
     tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
     dirty = re.compile(r"\bjp-mod-dirty\b")
     expect(tab).to_have_class(dirty)  # it ran, so there is something to save
     panel.locator(".jp-Notebook").click(position={"x": 5, "y": 5})
-    page.keyboard.press("Control+s")
+    saved = []
+
+    def checkpointed(response) -> bool:  # the checkpoint made after the save (opening a notebook may make one too)
+        if response.request.method == "PUT" and "/api/contents/" in response.url:
+            saved.append(response.url)
+        return bool(saved) and response.request.method == "POST" and response.url.split("?")[0].endswith("/checkpoints")
+
+    with page.expect_response(checkpointed):
+        page.keyboard.press("Control+s")
     expect(tab).not_to_have_class(dirty)
 
 
