@@ -5,8 +5,8 @@
     .venv/bin/python benchmarks/repeat.py --runs 1 -- -k slider tests/browser   # pytest options after --
 
 The clone is of this checkout's commit (`--revision` another; uncommitted changes are not in it), made in a temporary
-folder and removed at the end. It uses this checkout's .venv as it is, never builds one: bind-mounted as root (an
-isolated kernel needs a real folder), else linked; make runs with `-o .venv/.installed`. A pytest selection runs as
+folder and removed at the end. It uses this checkout's .venv as it is, never builds one: a hard-linked copy (the
+temporary folder must be on the venv's file system); make runs with `-o .venv/.installed`. A pytest selection runs as
 `make test` runs the suite (`-n JOBS --dist loadgroup`). `--load K` keeps K busy loops running beside the runs, as
 other work on the machine would. One line per run (tests passed and failed, time), then "N of N runs passed"; each
 run's whole output is kept in artifacts/repeat/run-<i>.log.
@@ -66,10 +66,14 @@ def git(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 @contextmanager
 def fresh_clone(commit: str):
-    """A clone of `commit` in a temporary folder, with this checkout's .venv in it; removed afterwards."""
+    """A clone of `commit` in a temporary folder, with this checkout's .venv in it; removed afterwards.
+
+    The venv is a hard-linked copy (`cp -al`: a real folder, as isolated kernels need, on the same mount, as
+    hard-linking tests need, and no disk): whatever a run deletes there is its own link, never the shared venv.
+    What the venv is made from gets the stamp's time to the nanosecond, so a test that runs make in the clone
+    does not rebuild it."""
     top = Path(tempfile.mkdtemp(prefix="repeat-"))
-    clone, venv = top / "clone", top / "clone" / ".venv"
-    mounted = False
+    clone, venv, shared = top / "clone", top / "clone" / ".venv", REPOSITORY / ".venv"
     try:
         for args, cwd in (
             (("clone", "--quiet", "--no-checkout", str(REPOSITORY), str(clone)), top),
@@ -79,20 +83,15 @@ def fresh_clone(commit: str):
             if done.returncode:
                 said = (done.stderr.strip() or f"exit status {done.returncode}").splitlines()[-1]
                 raise SystemExit(f"repeat.py: git {args[0]} failed: {said}")
-        if os.geteuid() == 0:
-            venv.mkdir()
-            subprocess.run(["mount", "--bind", str(REPOSITORY / ".venv"), str(venv)], check=True)
-            mounted = True
-        else:
-            venv.symlink_to(REPOSITORY / ".venv")
+        linked = subprocess.run(["cp", "-al", str(shared), str(venv)], capture_output=True, text=True)
+        if linked.returncode:
+            raise SystemExit(f"repeat.py: could not link {shared} into the clone: {linked.stderr.strip()}")
+        built = (shared / ".installed").stat().st_mtime_ns
+        for made_from in ("requirements.txt", "pyproject.toml"):
+            os.utime(clone / made_from, ns=(built, built))
         yield clone
     finally:
-        if mounted:
-            subprocess.run(["umount", "--lazy", str(venv)], check=False)
-        if os.path.ismount(venv) or (venv.is_dir() and not venv.is_symlink() and any(venv.iterdir())):
-            print(f"repeat.py: {venv} is still the shared venv: {top} left in place", file=sys.stderr)
-        else:
-            shutil.rmtree(top)
+        shutil.rmtree(top, ignore_errors=True)
 
 
 @contextmanager

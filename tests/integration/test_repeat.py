@@ -72,3 +72,22 @@ def test_a_bad_argument_is_one_line_and_nothing_is_cloned(args, said):
     assert done.returncode == 2 and done.stdout == "", done
     assert done.stderr.count("\n") == 1 and f"repeat.py: error: {said}" in done.stderr, done.stderr
     assert clones() == before
+
+
+def test_what_a_run_does_to_the_clones_venv_never_reaches_the_shared_one():
+    """A test that runs make in the clone finds the venv up to date; one that deletes the clone's venv (as make's
+    rebuild does) deletes its own links only."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import repeat as script
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    shared = COURSE.root / ".venv" / "bin" / "python"
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=COURSE.root, capture_output=True, text=True).stdout.strip()
+    with script.fresh_clone(head) as clone:
+        venv = clone / ".venv"
+        assert venv.is_dir() and not venv.is_symlink() and not os.path.ismount(venv)
+        assert subprocess.run(["make", "-q", ".venv/.installed"], cwd=clone).returncode == 0
+        subprocess.run(["rm", "-rf", str(venv)], check=True)
+        assert shared.exists()
+    assert shared.exists()
