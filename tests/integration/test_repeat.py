@@ -75,8 +75,8 @@ def test_a_bad_argument_is_one_line_and_nothing_is_cloned(args, said):
 
 
 def test_what_a_run_does_to_the_clones_venv_never_reaches_the_shared_one():
-    """A test that runs make in the clone finds the venv up to date; one that deletes the clone's venv (as make's
-    rebuild does) deletes its own links only."""
+    """A test that runs make in the clone finds the venv up to date, a kernel's user can run it, and a test that
+    deletes the clone's venv (as make's rebuild does) deletes its own links only."""
     sys.path.insert(0, str(SCRIPT.parent))
     try:
         import repeat as script
@@ -87,6 +87,7 @@ def test_what_a_run_does_to_the_clones_venv_never_reaches_the_shared_one():
     with script.fresh_clone(head) as clone:
         venv = clone / ".venv"
         assert venv.is_dir() and not venv.is_symlink() and not os.path.ismount(venv)
+        assert clone.parent.stat().st_mode & 0o055 == 0o055  # a kernel's own user reaches the clone's venv
         assert subprocess.run(["make", "-q", ".venv/.installed"], cwd=clone).returncode == 0
         subprocess.run(["rm", "-rf", str(venv)], check=True)
         assert shared.exists()
