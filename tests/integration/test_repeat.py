@@ -15,6 +15,9 @@ import pytest
 
 from tests.support import COURSE
 
+# one worker for the module: a test that makes a clone must not run while another counts the clones
+pytestmark = pytest.mark.xdist_group("repeat")
+
 SCRIPT = COURSE.root / "benchmarks" / "repeat.py"
 # quick, and reads no shared build
 TINY = "tests/unit/test_suite.py::test_no_browser_test_waits_on_a_clock"
