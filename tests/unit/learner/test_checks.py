@@ -435,12 +435,12 @@ def test_check_raises_fails_when_nothing_is_raised_and_says_what_came_back():
 
 def test_check_raises_fails_for_a_different_exception_type():
     message = failure_message(check_raises, _raiser(TypeError), [1, 2], error=ValueError)
-    assert "raised TypeError, expected ValueError" in message
+    assert "raised TypeError: bad scores\n  expected it to raise ValueError." in message
 
 
 def test_check_raises_does_not_accept_a_parent_of_the_expected_exception():
     message = failure_message(check_raises, _raiser(ValueError), [1, 2], error=ScoresError)
-    assert "raised ValueError, expected ScoresError" in message
+    assert "raised ValueError: bad scores\n  expected it to raise ScoresError." in message
 
 
 def test_check_raises_says_an_unwritten_function_is_not_written_yet():
@@ -555,7 +555,7 @@ def test_check_raises_names_what_a_wrong_function_returned_instead():
         error=ValueError,
         mistakes=[Mistake("filled with a large negative number", "raise instead", [0.5, 0.5])],
     )
-    assert "returned [0.5, 0.5], expected it to raise ValueError" in message
+    assert "returned [0.5, 0.5]\n  expected it to raise ValueError." in message
     assert "likely mistake: filled with a large negative number" in message
 
 
