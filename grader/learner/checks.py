@@ -174,9 +174,29 @@ def tolerance(dtype, scale=1.0) -> float:
 
 
 def describe_call(fn, args, kwargs) -> str:
-    """`name(arg, ..., key=value)` as the learner would have typed it."""
-    shown = [_short_repr(a) for a in args] + [f"{k}={_short_repr(v)}" for k, v in kwargs.items()]
-    return f"{getattr(fn, '__name__', 'function')}({', '.join(shown)})"
+    """`name(arg, ..., key=value)` as the learner would have typed it; for a test cell's helper around the
+    learner's function, the learner's own call its `shown_as` gives."""
+    shown = ", ".join([_short_repr(a) for a in args] + [f"{k}={_short_repr(v)}" for k, v in kwargs.items()])
+    template = getattr(fn, SHOWN_AS, None)
+    if isinstance(template, str):
+        return template.format(shown)
+    return f"{getattr(fn, '__name__', 'function')}({shown})"
+
+
+# The attribute of a test cell's helper that says how its call is shown (see shown_as).
+SHOWN_AS = "shown_as"
+
+
+def shown_as(template: str):
+    """A decorator for a test cell's helper that calls the learner's function: a failure shows the learner's own
+    call, `template` with the arguments in place of `{}` (`"np.log(softmax({}))"`), never the helper's name,
+    which the learner never wrote."""
+
+    def mark(helper):
+        setattr(helper, SHOWN_AS, template)
+        return helper
+
+    return mark
 
 
 def _short_repr(value) -> str:
