@@ -13,6 +13,7 @@ sends the line too, as text (`raised_at`), and the rebuilt error carries it (`re
 
 from __future__ import annotations
 
+import inspect
 import re
 import sysconfig
 import traceback
@@ -27,6 +28,7 @@ NOT_THE_LEARNER_S = tuple(
     | {Path(sysconfig.get_paths()[key]).resolve() for key in ("stdlib", "platstdlib", "purelib", "platlib")}
     | {Path(np.__file__).resolve().parent}
 )
+NAMED_POSITIONS = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 LINE_LIMIT = 160  # characters of a learner's line shown (and sent from the kernel)
 WHERE_ATTRIBUTE = "learner_line"  # the rebuilt error's attribute holding its Where (see remember_where)
 
@@ -96,16 +98,19 @@ class Argument(typing.NamedTuple):
 
 def arguments(fn, args, kwargs) -> list[Argument]:
     """The call's arguments, each named by its parameter when `fn` has a signature, else by its position."""
-    import inspect
-
     try:
-        names = list(inspect.signature(fn).parameters)
+        names = [p.name for p in inspect.signature(fn).parameters.values() if p.kind in NAMED_POSITIONS]
     except (TypeError, ValueError):
-        names = []
-    shown = [
-        Argument(f"`{names[i]}`" if i < len(names) else f"argument {i + 1}", value) for i, value in enumerate(args)
-    ]
+        names = []  # the learner's function seen from the grading process: its parameters are not sent
+    ordinal = ["the 1st argument", "the 2nd argument", "the 3rd argument"]
+    unnamed = ["the input"] if len(args) == 1 and not kwargs else ordinal + [f"argument {i + 1}" for i in range(3, 99)]
+    shown = [Argument(f"`{names[i]}`" if i < len(names) else unnamed[i], value) for i, value in enumerate(args)]
     return shown + [Argument(f"`{key}`", value) for key, value in kwargs.items()]
+
+
+def _variable(argument: Argument) -> str:
+    """The argument's parameter as code names it (`scores`), or `...` when its name is unknown."""
+    return argument.name.strip("`") if argument.name.startswith("`") else "..."
 
 
 def what_it_is(value) -> str:
@@ -161,7 +166,7 @@ def _a_list(error, given, message) -> Explanation | None:
     )
     return Explanation(
         f"{argument.name} was a Python {what}, and {did}.",
-        f"make an array of it first: `x = np.asarray({argument.name.strip('`')}, dtype=float)`, and use x.",
+        f"make an array of it first: `x = np.asarray({_variable(argument)}, dtype=float)`, and use x.",
     )
 
 
