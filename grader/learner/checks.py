@@ -453,7 +453,7 @@ def _crash_lines(fn, pristine, call, error) -> tuple[list[str], list[str]]:
     """The lines of a failure whose call raised `error`: what it raised, what the input had that the code did not
     expect and the learner's line that raised (see crashes.explained); and its hint, shown when no catalogued
     mistake is named."""
-    explanation, hint = crashes.explained(fn, *pristine, error)
+    explanation, hint = crashes.explained(fn, pristine[0], pristine[1], error)
     return [f"{call} raised {type(error).__name__}: {error}", *explanation], hint
 
 
@@ -507,7 +507,7 @@ def _fail(fn, pristine, call, reason, got, expected, diagnosis):
         f"  expected: {_show(np.asarray(expected))}",
         f"  got:      {_show(got)}",
     ]
-    broken = None if diagnosis else properties.broken(fn, *pristine, got, expected)
+    broken = None if diagnosis else properties.broken(fn, pristine[0], pristine[1], got, expected)
     raise failure(lines, diagnosis, otherwise=broken.lines() if broken is not None else ())
 
 

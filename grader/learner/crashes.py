@@ -153,7 +153,9 @@ class Explanation(typing.NamedTuple):
 
 def _a_list(error, given, message) -> Explanation | None:
     lists = [a for a in given if isinstance(a.value, (list, tuple))]
-    kind = re.search(r"'(list|tuple)' object|\b(list|tuple) indices|(?:to|and|for) (list|tuple)\b|'(list|tuple)'", message)
+    kind = re.search(
+        r"'(list|tuple)' object|\b(list|tuple) indices|(?:to|and|for) (list|tuple)\b|'(list|tuple)'", message
+    )
     if not lists or kind is None:
         return None
     what = next(k for k in kind.groups() if k)

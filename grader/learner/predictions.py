@@ -108,8 +108,7 @@ def guess_not_run(error: BaseException, cell: str) -> str | None:
     if name is None or name not in GUESS_CHECKED.findall(cell):
         return None
     return (
-        f"NameError: {name} is not set yet: run the guess cell above first (the cell that sets {name}), "
-        "then this cell."
+        f"NameError: {name} is not set yet: run the guess cell above first (the cell that sets {name}), then this cell."
     )
 
 

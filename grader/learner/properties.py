@@ -153,11 +153,23 @@ def _rows_sum(call, scores):
 
 def _weights(expected) -> bool:
     """Whether `expected` is weights: finite, at least 0, each row summing to 1 (so every answer must be)."""
-    return (
+    return bool(
         expected.size > 0
         and np.all(np.isfinite(expected))
         and np.all(expected >= 0)
         and np.allclose(expected.sum(axis=-1), 1.0, rtol=0, atol=1e-9)
+    )
+
+
+def _not_finite_where_expected(x, got, expected) -> bool:
+    """Whether the answer to finite scores holds nan or inf where the expected answer is finite."""
+    value = _array(got)
+    return bool(
+        value is not None
+        and value.shape == expected.shape
+        and np.all(np.isfinite(x))
+        and np.all(np.isfinite(expected))
+        and not np.all(np.isfinite(value))
     )
 
 
@@ -290,13 +302,7 @@ JUDGES = (
     Judge(
         frozenset({"extremes", "value"}),
         "finite scores give a finite answer, never nan or inf.",
-        lambda x, got, expected: (
-            _array(got) is not None
-            and _array(got).shape == expected.shape
-            and np.all(np.isfinite(x))
-            and np.all(np.isfinite(expected))
-            and not np.all(np.isfinite(_array(got)))
-        ),
+        _not_finite_where_expected,
         _finite,
         "find the step that makes inf or nan (an exp that overflows, 0 / 0) and reorder the computation so that "
         "no step leaves the finite range.",

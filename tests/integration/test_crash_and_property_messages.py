@@ -10,17 +10,17 @@ import pytest
 from grader.engine import sandbox
 from tests.support import COURSE
 
-CRASHES_ON_ONE_ROW = '''
+CRASHES_ON_ONE_ROW = """
 def softmax(scores):
     x = np.asarray(scores, dtype=float)
     e = np.exp(x - x.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
-'''
-LEAKS = '''
+"""
+LEAKS = """
 def softmax(scores):
     e = np.exp(np.asarray(scores, dtype=float))
     return e / (e.sum(axis=-1, keepdims=True) + 1)
-'''
+"""
 
 
 def graded(code: str) -> dict[str, str]:

@@ -69,9 +69,21 @@ STABLE = contracts.PROPERTIES["stable_softmax"]
 @pytest.mark.parametrize(
     ("fn", "scores", "promised", "named", "evidence"),
     [
-        (leaks, [[1.0, 3.0], [2.0, 2.0]], SOFTMAX, "value", "leaks([1.0, 2.0]) returned [0.2447, 0.6652]: the row sums"),
+        (
+            leaks,
+            [[1.0, 3.0], [2.0, 2.0]],
+            SOFTMAX,
+            "value",
+            "leaks([1.0, 2.0]) returned [0.2447, 0.6652]: the row sums",
+        ),
         (squares, np.array([[1.0, 3.0], [2.0, 2.0]]), SOFTMAX, "shift", "squares(np.array([1., 2.])) returned"),
-        (shared_scale, np.array([[1.0, 3.0, 0.5], [20.0, 2.0, 1.0]]), STABLE, "rows", "shared_scale(np.array([[1., 2.]]))"),
+        (
+            shared_scale,
+            np.array([[1.0, 3.0, 0.5], [20.0, 2.0, 1.0]]),
+            STABLE,
+            "rows",
+            "shared_scale(np.array([[1., 2.]]))",
+        ),
         (reversed_weights, np.array([1.0, 3.0]), ("compete",), "compete", "score 0 raised by 1"),
         (first_is_special, np.array([1.0, 3.0]), ("permutation",), "permutation", "the same scores reversed"),
         (overflows, np.array([[1.0, 1000.0]]), STABLE, "extremes, value", "nan at index (1,)"),

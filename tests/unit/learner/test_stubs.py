@@ -321,7 +321,9 @@ def test_what_a_cell_makes_and_what_it_takes_in():
 
 def test_a_check_cell_run_before_its_guess_cell_says_to_run_the_guess_cell_first(tmp_path):
     check = 'check_guess("predict_journey_weight", guess_journey_weight, choices=["a", "b", "c", "d"])'
-    before, other, _, after = run([check, "print(guess_not_made_anywhere)", 'guess_journey_weight = "b"', check], tmp_path)
+    before, other, _, after = run(
+        [check, "print(guess_not_made_anywhere)", 'guess_journey_weight = "b"', check], tmp_path
+    )
     assert before.ename == "NameError"  # the same error, the kernel's status unchanged
     assert before.shown == [
         "NameError: guess_journey_weight is not set yet: run the guess cell above first (the cell that sets "
