@@ -197,16 +197,33 @@ def _one_row(error, given, message) -> Explanation | None:
 
 
 def _integer_dtype(error, given, message) -> Explanation | None:
-    integers = [a for a in given if isinstance(a.value, np.ndarray) and a.value.dtype.kind in "iu"]
+    integers = [a for a in given if _integer_dtype_of(a.value) is not None]
     if not integers or not re.search(r"[Cc]ast|[Ii]ntegers? to", message):
         return None
-    argument = next((a for a in integers if str(a.value.dtype) in message), integers[0])
+    argument = next((a for a in integers if str(_integer_dtype_of(a.value)) in message), integers[0])
+    dtype = _integer_dtype_of(argument.value)
+    what = (
+        f"an integer array (dtype {dtype})"
+        if isinstance(argument.value, np.ndarray)
+        else f"a list of integers (NumPy makes an array of dtype {dtype} of it)"
+    )
     return Explanation(
-        f"{argument.name} was an integer array (dtype {argument.value.dtype}), and a float result cannot be "
-        "stored back into it (`x /= total`, `x -= m`, `out=x`).",
+        f"{argument.name} was {what}, and a float result cannot be stored back into it (`x /= total`, `x -= m`, "
+        "`out=x`).",
         "compute a new float array instead of writing into the input: `x = np.asarray(x, dtype=float)`, then "
         "`y = x - m`.",
     )
+
+
+def _integer_dtype_of(value) -> np.dtype | None:
+    """The integer dtype NumPy gives `value` (an array, a list of integers), else None."""
+    if not isinstance(value, (np.ndarray, list, tuple)):
+        return None
+    try:
+        dtype = np.asarray(value).dtype
+    except (ValueError, TypeError):
+        return None
+    return dtype if dtype.kind in "iu" else None
 
 
 def _shapes_disagree(error, given, message) -> Explanation | None:

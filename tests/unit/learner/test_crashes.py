@@ -32,6 +32,12 @@ def in_place(scores):
     return scores
 
 
+def copied_in_place(scores):
+    x = np.array(scores)
+    x /= x.sum(axis=-1, keepdims=True)
+    return x
+
+
 def masked(scores, mask):
     shifted = np.array(scores, dtype=float)
     shifted[~np.asarray(mask)] = -np.inf
@@ -77,6 +83,11 @@ ROW = [0.25, 0.75]
             "scores /= scores.sum(axis=-1, keepdims=True)",
         ),
         (
+            lambda: message(check_call, copied_in_place, [[1, 3]], expect=[ROW]),
+            "`scores` was a list of integers (NumPy makes an array of dtype int64 of it), and a float result cannot be",
+            "x /= x.sum(axis=-1, keepdims=True)",
+        ),
+        (
             lambda: message(check_call, masked, np.ones((2, 3)), np.array([True, False, True]), expect=np.ones((2, 3))),
             "`mask` was a mask of shape (3,) for `scores` of shape (2, 3)",
             "shifted[~np.asarray(mask)] = -np.inf",
@@ -97,7 +108,16 @@ ROW = [0.25, 0.75]
             "return queries @ keys.T",
         ),
     ],
-    ids=["list", "one row", "integer dtype", "mask shape", "empty row", "zero temperature", "batch"],
+    ids=[
+        "list",
+        "one row",
+        "integer dtype",
+        "list of integers",
+        "mask shape",
+        "empty row",
+        "zero temperature",
+        "batch",
+    ],
 )
 def test_a_crash_says_what_the_input_had_and_shows_the_learner_s_line(call, why, line):
     text = call()
