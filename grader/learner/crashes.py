@@ -255,8 +255,10 @@ def _empty(error, given, message) -> Explanation | None:
     argument = empty[0]
     shape = _shape(argument.value)
     what = "rows of no score" if shape and shape[-1] == 0 else "no rows at all"
+    reduction = re.search(r"reduction operation (\w+)", message)
+    none = f"the {reduction.group(1)} of nothing has no value" if reduction else "there is no score to take"
     return Explanation(
-        f"{argument.name} had {what} ({what_it_is(argument.value)}): the max of nothing has no value.",
+        f"{argument.name} had {what} ({what_it_is(argument.value)}): {none}.",
         "decide what an empty input gives before reducing it (NumPy's reductions take `initial=`, or test "
         "`x.size == 0` first).",
     )

@@ -94,7 +94,7 @@ ROW = [0.25, 0.75]
         ),
         (
             lambda: message(check_call, biggest_first, np.zeros((2, 0)), expect=np.zeros((2, 0))),
-            "`scores` had rows of no score (a float64 array of shape (2, 0))",
+            "`scores` had rows of no score (a float64 array of shape (2, 0)): the maximum of nothing has no value",
             "return x - x.max(axis=-1, keepdims=True)",
         ),
         (
