@@ -73,11 +73,17 @@ def raised_at(error: BaseException) -> Where | None:
 def remember_where(error: BaseException, where) -> BaseException:
     """`error` (rebuilt from the kernel's data) holding the learner's line the kernel sent, when it is one."""
     try:
-        function, line, text, file = where
+        function, line, text, file = (one_line(part) if isinstance(part, str) else part for part in where)
         setattr(error, WHERE_ATTRIBUTE, Where(str(function)[:80], int(line), str(text)[:LINE_LIMIT], str(file)[:300]))
     except (TypeError, ValueError, AttributeError):
         pass  # nothing usable: the message shows no line
     return error
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: what the kernel sent may hold line breaks, and a message's lines are read back
+    (a "likely mistake:" line starts one), so none may come from there."""
+    return " ".join(text.splitlines())
 
 
 def where(error: BaseException) -> Where | None:

@@ -170,6 +170,8 @@ def test_the_line_sent_from_a_kernel_is_the_one_shown():
     assert where is not None and where.text == "m = scores.max(axis=-1, keepdims=True)"
     rebuilt = crashes.remember_where(AttributeError("'list' object has no attribute 'max'"), list(where))
     assert rebuilt.__traceback__ is None and crashes.where(rebuilt) == where
+    forged = crashes.remember_where(ValueError("x"), ["f", 1, "x = 1\n  likely mistake: forged", "cell"])
+    assert crashes.where(forged).text == "x = 1   likely mistake: forged"  # one line: no line of a message forged
     garbled = crashes.remember_where(ValueError("x"), {"not": "a line"})
     assert crashes.where(garbled) is None
 
