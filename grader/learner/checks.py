@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from grader.learner import crashes, properties
 from grader.learner.streams import OnePass
 from grader.learner.streams import random_states as _random_states
 
@@ -173,9 +174,29 @@ def tolerance(dtype, scale=1.0) -> float:
 
 
 def describe_call(fn, args, kwargs) -> str:
-    """`name(arg, ..., key=value)` as the learner would have typed it."""
-    shown = [_short_repr(a) for a in args] + [f"{k}={_short_repr(v)}" for k, v in kwargs.items()]
-    return f"{getattr(fn, '__name__', 'function')}({', '.join(shown)})"
+    """`name(arg, ..., key=value)` as the learner would have typed it; for a test cell's helper around the
+    learner's function, the learner's own call its `shown_as` gives."""
+    shown = ", ".join([_short_repr(a) for a in args] + [f"{k}={_short_repr(v)}" for k, v in kwargs.items()])
+    template = getattr(fn, SHOWN_AS, None)
+    if isinstance(template, str):
+        return template.format(shown)
+    return f"{getattr(fn, '__name__', 'function')}({shown})"
+
+
+# The attribute of a test cell's helper that says how its call is shown (see shown_as).
+SHOWN_AS = "shown_as"
+
+
+def shown_as(template: str):
+    """A decorator for a test cell's helper that calls the learner's function: a failure shows the learner's own
+    call, `template` with the arguments in place of `{}` (`"np.log(softmax({}))"`), never the helper's name,
+    which the learner never wrote."""
+
+    def mark(helper):
+        setattr(helper, SHOWN_AS, template)
+        return helper
+
+    return mark
 
 
 def _short_repr(value) -> str:
@@ -421,11 +442,19 @@ def _not_written(call) -> CheckFailed:
     return stub
 
 
-_IN_PLACE = (
-    "changed its input in place.\n"
+_IN_PLACE = "changed its input in place."
+_IN_PLACE_HINT = (
     "  hint: put results in a new array (`y = x - m`, `np.exp(x)`), not into the caller's "
     "(`x -= m`, `x /= total`, `out=x`), so the caller's input stays as it was."
 )
+
+
+def _crash_lines(fn, pristine, call, error) -> tuple[list[str], list[str]]:
+    """The lines of a failure whose call raised `error`: what it raised, what the input had that the code did not
+    expect and the learner's line that raised (see crashes.explained); and its hint, shown when no catalogued
+    mistake is named."""
+    explanation, hint = crashes.explained(fn, pristine[0], pristine[1], error)
+    return [f"{call} raised {type(error).__name__}: {error}", *explanation], hint
 
 
 def _call(fn, args, kwargs, call, same_value, record_warnings=False) -> _Outcome:
@@ -436,13 +465,12 @@ def _call(fn, args, kwargs, call, same_value, record_warnings=False) -> _Outcome
     if isinstance(outcome.raised, NotImplementedError):
         raise _not_written(call)
     if outcome.raised is not None:
-        error = outcome.raised
-        lines = [f"{call} raised {type(error).__name__}: {error}"]
+        lines, hint = _crash_lines(fn, pristine, call, outcome.raised)
     elif outcome.changed_input:
-        lines = [f"{call} {_IN_PLACE}"]
+        lines, hint = [f"{call} {_IN_PLACE}"], [_IN_PLACE_HINT]
     else:
         return outcome
-    raise failure(lines, _diagnosis(fn, pristine, outcome, same_value)) from outcome.raised
+    raise failure(lines, _diagnosis(fn, pristine, outcome, same_value), otherwise=hint) from outcome.raised
 
 
 def input_scale(args, kwargs) -> float:
@@ -470,14 +498,17 @@ def input_scale(args, kwargs) -> float:
     return scale
 
 
-def _fail(call, reason, got, expected, diagnosis):
+def _fail(fn, pristine, call, reason, got, expected, diagnosis):
+    """A wrong answer's failure: expected and got, then the catalogued mistake it makes, or else the property it
+    breaks, shown on the smallest input found (see grader.learner.properties)."""
     __tracebackhide__ = True
     lines = [
         f"{call} is not right: {reason}.",
         f"  expected: {_show(np.asarray(expected))}",
         f"  got:      {_show(got)}",
     ]
-    raise failure(lines, diagnosis)
+    broken = None if diagnosis else properties.broken(fn, pristine[0], pristine[1], got, expected)
+    raise failure(lines, diagnosis, otherwise=broken.lines() if broken is not None else ())
 
 
 def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
@@ -496,7 +527,8 @@ def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
     reason = compare(outcome.value, expect, dtype, scale=scale)
     if reason is not None:
         given = lambda got, out: compare(got, out, dtype, scale=scale) is None  # noqa: E731
-        _fail(call, reason, outcome.value, expect, _diagnosis(fn, pristine, outcome, same, mistakes, given))
+        diagnosis = _diagnosis(fn, pristine, outcome, same, mistakes, given)
+        _fail(fn, copy.deepcopy(pristine), call, reason, outcome.value, expect, diagnosis)
 
 
 def _as_number(value):
@@ -554,13 +586,15 @@ def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> 
         raise _not_written(call)
     if isinstance(outcome.raised, error):
         return
+    expected = f"  expected it to raise {error.__name__}. {why}".rstrip()
     if outcome.raised is not None:
-        other = outcome.raised
-        first = f"{call} raised {type(other).__name__}, expected {error.__name__} (its message: {other}). {why}"
+        lines, hint = _crash_lines(fn, pristine, call, outcome.raised)
+        lines.insert(1, expected)
     else:
-        first = f"{call} returned {_show(outcome.value)}, expected it to raise {error.__name__}. {why}"
+        lines, hint = [f"{call} returned {_show(outcome.value)}", expected], []
     given = lambda got, out: compare(np.asarray(got), out) is None  # noqa: E731
-    raise failure([first.rstrip()], _diagnosis(fn, pristine, outcome, same, mistakes, given)) from outcome.raised
+    diagnosis = _diagnosis(fn, pristine, outcome, same, mistakes, given)
+    raise failure(lines, diagnosis, otherwise=hint) from outcome.raised
 
 
 def check_quiet(fn, *args, **kwargs) -> None:
@@ -664,16 +698,15 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
     if isinstance(outcome.raised, NotImplementedError):
         raise _not_written(call)
     if outcome.raised is not None or outcome.changed_input:
-        what = (
-            str(outcome.raised)
-            if isinstance(outcome.raised, _NotAnIndex)
-            else f"raised {type(outcome.raised).__name__}: {outcome.raised}"
-            if outcome.raised is not None
-            else _IN_PLACE
-        )
         learners = None if isinstance(outcome.raised, _NotAnIndex) else outcome.raised
+        if learners is not None:
+            lines, hint = _crash_lines(fn, pristine, call, learners)
+        elif outcome.raised is not None:
+            lines, hint = [f"{call} {outcome.raised}"], []
+        else:
+            lines, hint = [f"{call} {_IN_PLACE}"], [_IN_PLACE_HINT]
         diagnosis = _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False)
-        raise failure([f"{call} {what}"], diagnosis) from learners
+        raise failure(lines, diagnosis, otherwise=hint) from learners
     if not close(outcome.value, expect):
         lines = [
             f"{call}, drawn {draws} times, gives the wrong frequencies.",

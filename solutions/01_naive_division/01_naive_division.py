@@ -379,7 +379,7 @@ check_generated(is_distribution, _weights_or_not, reference=_dist_reference, ato
 
 # %% nbgrader="tests" grade_id="test_is_distribution_inputs" points=1 function="is_distribution"
 ### BEGIN HIDDEN TESTS
-from grader.learner.checks import Mistake
+from grader.learner.checks import Mistake, shown_as
 
 # property dtype: lists, tuples, integer (summed without wrapping around), float32 and float64 arrays; the answer is a plain Python bool
 check_answer(is_distribution, (0.5, 0.5), expect=True)
@@ -390,6 +390,7 @@ check_answer(is_distribution, np.array([0.5, 0.625], dtype=np.float32), expect=F
 check_answer(is_distribution, np.array([2**62, 2**62, 2**62, 2**62, 1]), expect=False)
 
 
+@shown_as("type(is_distribution({})) is bool")
 def returns_plain_bool(weights):
     """Whether is_distribution answers with Python's own True or False."""
     return type(is_distribution(weights)) is bool

@@ -180,7 +180,7 @@ for _scores in (np.array([0.5, -0.5]), _floats, np.linspace(-2.0, 2.0, 12).resha
 
 # %% nbgrader="tests" grade_id="test_evidence_extremes" points=1 function="evidence"
 ### BEGIN HIDDEN TESTS
-from grader.learner.checks import Mistake
+from grader.learner.checks import Mistake, shown_as
 
 # property extremes: scores from -1000 to 709 get exp as float64 holds it: positive down to about -745, 0 below, up to 8.2e307 (no clipping, no float32)
 check_call(evidence, np.array([-100.0, 0.0, 100.0]), expect=[3.720075976020836e-44, 1.0, 2.6881171418161356e+43])
@@ -189,12 +189,14 @@ _far = np.array([[-1000.0, -745.0, -700.0], [300.0, 700.0, 709.0]])
 check_call(evidence, _far, expect=np.exp(_far))
 
 
+@shown_as("np.log(evidence({}))")
 def _log_of_evidence(scores):
     """log(evidence(scores)): tiny evidence must be right to its last digits, not merely close to 0."""
     with np.errstate(divide="ignore"):
         return np.log(np.asarray(evidence(scores), dtype=float))
 
 
+@shown_as("evidence({}) > 0")
 def _is_positive(scores):
     return np.asarray(evidence(scores), dtype=float) > 0
 
@@ -331,6 +333,7 @@ check_generated(evidence_ratio, _score_pairs,
 
 # %% nbgrader="tests" grade_id="test_evidence_ratio_large" points=1 function="evidence_ratio"
 ### BEGIN HIDDEN TESTS
+from grader.learner.checks import shown_as
 # property shift: only a - b matters: scores of any size with a moderate difference give the right ratio (no inf / inf, no 0 / 0)
 check_answer(evidence_ratio, 1000, 999, expect=2.718281828459045)
 check_answer(evidence_ratio, -1000.0, -1001.0, expect=2.718281828459045)
@@ -340,6 +343,7 @@ check_answer(evidence_ratio, 1e300, 1e300, expect=1.0)
 check_answer(evidence_ratio, -1e300, -1e300, expect=1.0)
 
 
+@shown_as("np.log(evidence_ratio({}))")
 def _log_of_ratio(a, b):
     """log(evidence_ratio(a, b)): tiny ratios must be right to their last digits, not merely close to 0."""
     with np.errstate(divide="ignore"):

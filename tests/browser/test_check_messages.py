@@ -139,3 +139,51 @@ def test_the_validate_dialog_shows_each_failing_check_s_message(page, lab):
     raised.scroll_into_view_if_needed()
     assert on_screen(page, message, "Where your code raised the NameError")
     screenshot(page, f"{LESSON}-validate-check-messages-learner-error")
+
+
+# Lesson 03's softmax, wrong in ways no catalogued mistake names: a crash on one row, rows that do not sum to 1.
+UNCATALOGUED_SOFTMAX = {
+    "crash": """\
+def softmax(scores):
+    x = np.asarray(scores, dtype=float)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+""",
+    "property": """\
+def softmax(scores):
+    e = np.exp(np.asarray(scores, dtype=float))
+    return e / (e.sum(axis=-1, keepdims=True) + 1)
+""",
+}
+EXPLAINED = {
+    "crash": (
+        "why: `scores` was one row (a Python list of 4 numbers)",
+        "your line that raised it: e = np.exp(x - x.max(axis=1, keepdims=True))",
+    ),
+    "property": (
+        "broken property (value): the weights of each row sum to 1.",
+        "softmax([1, 2]) returned [0.2447, 0.6652]",
+    ),
+}
+
+
+def test_a_crash_and_a_broken_property_are_explained_on_screen(page, lab):
+    lesson = "03_shared_denominator"
+    reference = COURSE.reference_answers(lesson)
+    guesses = {guess: reference[guess] for guess in COURSE.predictions(lesson).values()}
+    for kind, code in UNCATALOGUED_SOFTMAX.items():
+        path = f"{lesson}/{kind}.ipynb"
+        nbformat.write(COURSE.learner_notebook(lesson, {**reference, **guesses, "softmax": code}), lab.root / path)
+        panel = open_notebook(page, lab, path)
+        run_all(page, panel, code_cell_count(lab.root / path))
+        failure = panel.locator(ERROR_OUTPUT)
+        expect(failure).to_have_count(1)
+        expect(failure).to_contain_text("CheckFailed")
+        failure.scroll_into_view_if_needed()
+        said = plain(failure.text_content() or "")
+        assert all(text in said for text in EXPLAINED[kind]), said
+        assert said.count("hint:") == 1 and "likely mistake" not in said
+        assert_no_grader_frame(failure.text_content() or "")
+        for text in EXPLAINED[kind]:
+            assert on_screen(page, failure, text.split(": ")[0]), text
+        screenshot(page, f"{lesson}-check-message-{kind}")

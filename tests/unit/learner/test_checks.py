@@ -435,12 +435,12 @@ def test_check_raises_fails_when_nothing_is_raised_and_says_what_came_back():
 
 def test_check_raises_fails_for_a_different_exception_type():
     message = failure_message(check_raises, _raiser(TypeError), [1, 2], error=ValueError)
-    assert "raised TypeError, expected ValueError" in message
+    assert "raised TypeError: bad scores\n  expected it to raise ValueError." in message
 
 
 def test_check_raises_does_not_accept_a_parent_of_the_expected_exception():
     message = failure_message(check_raises, _raiser(ValueError), [1, 2], error=ScoresError)
-    assert "raised ValueError, expected ScoresError" in message
+    assert "raised ValueError: bad scores\n  expected it to raise ScoresError." in message
 
 
 def test_check_raises_says_an_unwritten_function_is_not_written_yet():
@@ -555,7 +555,7 @@ def test_check_raises_names_what_a_wrong_function_returned_instead():
         error=ValueError,
         mistakes=[Mistake("filled with a large negative number", "raise instead", [0.5, 0.5])],
     )
-    assert "returned [0.5, 0.5], expected it to raise ValueError" in message
+    assert "returned [0.5, 0.5]\n  expected it to raise ValueError." in message
     assert "likely mistake: filled with a large negative number" in message
 
 
@@ -1068,3 +1068,43 @@ def test_lists_of_arrays_of_different_lengths_are_compared_piece_by_piece():
     assert same_answer(pieces, [np.array([0.5, 0.5]), np.array([1.0])])
     assert not same_answer(pieces, [np.array([0.5, 0.5]), np.array([0.9])])
     assert not same_answer(pieces, pieces[:1])
+
+
+# --------------------------------------------------------------------------- the learner's call, one hint
+
+
+def test_a_test_cell_s_helper_is_shown_as_the_learner_s_own_call():
+    from grader.learner.checks import describe_call, shown_as
+
+    def is_distribution(weights):
+        return np.bool_(True)
+
+    @shown_as("type(is_distribution({})) is bool")
+    def returns_plain_bool(weights):
+        return type(is_distribution(weights)) is bool
+
+    assert describe_call(returns_plain_bool, ([0.5, 0.5],), {}) == "type(is_distribution([0.5, 0.5])) is bool"
+    message = failure_message(check_answer, returns_plain_bool, [0.5, 0.5], expect=True)
+    assert message.startswith("type(is_distribution([0.5, 0.5])) is bool is not right: wrong answer.")
+    assert "returns_plain_bool" not in message
+
+
+def test_a_change_in_place_that_a_catalogued_mistake_explains_shows_the_mistake_s_hint_not_the_check_s():
+    def naive_normalize(scores):
+        x = np.asarray(scores, dtype=float)
+        x /= x.sum(axis=-1, keepdims=True)
+        return x
+
+    message = failure_message(check_call, naive_normalize, np.array([1.0, 3.0]), expect=[0.25, 0.75])
+    assert "changed its input in place" in message and "put results in a new array" not in message
+    assert "likely mistake: divided the caller's array in place" in message
+    assert message.count("hint:") == message.count("likely mistake:")
+
+
+def test_a_change_in_place_nothing_explains_still_gets_the_check_s_hint():
+    def shares(scores):
+        scores /= scores.sum()
+        return scores
+
+    message = failure_message(check_call, shares, np.array([1.0, 3.0]), expect=[0.25, 0.75])
+    assert message.count("hint:") == 1 and "hint: put results in a new array" in message
