@@ -361,7 +361,9 @@ def left_to_hidden(proofs: list[Proof]) -> list[Proof]:
 def public_problems(proofs: list[Proof]) -> list[str]:
     """Catalogued misconceptions that pass the public checks without a recorded reason, records of ones they catch,
     and ones the public checks could not grade."""
-    out = []
+    out: list[str] = []
+    if not any(p.public is not None for p in proofs):  # not measured (a run read from older JSON)
+        return out
     for p in proofs:
         if p.kind != "misconception" or not p.catalogued:
             continue
