@@ -370,13 +370,18 @@ check_call(softmax_with_temperature, [2, 0, -1], expect=[0.8437947344813395, 0.1
 check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), 0.5, expect=[1 / 14, 4 / 14, 9 / 14])
 check_call(softmax_with_temperature, np.array([[0.0, np.log(4), np.log(9)], [np.log(9), np.log(9), 0.0]]),
            temperature=2, expect=[[1 / 6, 2 / 6, 3 / 6], [3 / 7, 3 / 7, 1 / 7]])
-check_call(softmax_with_temperature, [[0.0, np.log(3)]], expect=[[0.25, 0.75]])  # a batch of one row stays a batch
+# a batch of one row stays a batch
+check_call(softmax_with_temperature, [[0.0, np.log(3)]], expect=[[0.25, 0.75]])
 check_call(softmax_with_temperature, [[-700.0, -700.0 + np.log(3)], [700.0, 700.0 + np.log(3)]],
            expect=[[0.25, 0.75], [0.25, 0.75]])  # rows far apart: each row on its own
-check_call(softmax_with_temperature, [100.0, 100.0 + np.log(3)], expect=[0.25, 0.75])  # large scores: no clipping
-check_call(softmax_with_temperature, [0.0, np.log(3), -np.inf], expect=[0.25, 0.75, 0.0])  # -inf gets weight 0
-check_call(softmax_with_temperature, [800.0, 0.0], 1000, expect=[0.6899744811276125, 0.3100255188723875])  # divide first
-check_call(softmax_with_temperature, [0.0, np.log(3)], np.int64(2), expect=[0.36602540378443865, 0.6339745962155614])  # a NumPy T
+# large scores: no clipping
+check_call(softmax_with_temperature, [100.0, 100.0 + np.log(3)], expect=[0.25, 0.75])
+# -inf gets weight 0
+check_call(softmax_with_temperature, [0.0, np.log(3), -np.inf], expect=[0.25, 0.75, 0.0])
+# divide first
+check_call(softmax_with_temperature, [800.0, 0.0], 1000, expect=[0.6899744811276125, 0.3100255188723875])
+# a NumPy T
+check_call(softmax_with_temperature, [0.0, np.log(3)], np.int64(2), expect=[0.36602540378443865, 0.6339745962155614])
 check_raises(softmax_with_temperature, [2, 0, -1], 0, why="T = 0 divides by zero: it is not a temperature.")
 check_raises(softmax_with_temperature, [2, 0, -1], -1, why="T < 0 is not a temperature: it would reverse the ranking.")
 check_raises(softmax_with_temperature, [2, 0, -1], np.nan, why="T = nan is not a temperature.")
