@@ -154,9 +154,13 @@ def evidence(scores):
 
 
 # %% nbgrader="tests" grade_id="test_evidence_public" points=2 function="evidence"
-check_call(evidence, [0, 1], expect=[1.0, 2.718281828459045])
+# a list of integers gives float64
+check_call(evidence, [0, 1], expect=[1.0, 2.718281828459045], dtype=np.float64)
 check_call(evidence, np.array([-2.0, 0.0, 3.0]), expect=[0.1353352832366127, 1.0, 20.085536923187668])
 check_call(evidence, [[0, -1], [2, 0]], expect=[[1.0, 0.36787944117144233], [7.38905609893065, 1.0]])
+# a large score: its evidence is about 1e304, no clipping
+check_call(evidence, [700.0], expect=[np.exp(700.0)])
+check_answer(evidence, 0.0, expect=1.0)  # a single number gives a number
 passed("evidence")
 
 # %% nbgrader="tests" grade_id="test_evidence_inputs" points=1 function="evidence"
@@ -299,7 +303,12 @@ def evidence_ratio(a, b):
 check_answer(evidence_ratio, 3, 1, expect=7.38905609893065)
 check_answer(evidence_ratio, np.log(6), np.log(2), expect=3.0)
 check_answer(evidence_ratio, -1, -1, expect=1.0)
-check_call(evidence_ratio, [2, 0], [0, 2], expect=[7.38905609893065, 0.1353352832366127])
+check_call(evidence_ratio, [2, 0], [0, 2], expect=[7.38905609893065, 0.1353352832366127], dtype=np.float64)
+# neither array changes
+check_call(evidence_ratio, np.array([1.0, 3.0]), np.array([1.0, 1.0]), expect=[1.0, np.exp(2.0)])
+# only the difference matters, however large the scores
+check_answer(evidence_ratio, 1000, 999, expect=np.e)
+check_answer(evidence_ratio, 705, 0, expect=np.exp(705.0))  # a large difference: no clipping
 passed("evidence_ratio")
 
 # %% nbgrader="tests" grade_id="test_evidence_ratio_arrays" points=1 function="evidence_ratio"
@@ -453,6 +462,12 @@ check_call(normalize_evidence, [1, 2, 3], expect=[1 / 6, 2 / 6, 3 / 6])
 check_call(normalize_evidence, np.array([2.0, 6.0]), expect=[0.25, 0.75])
 check_call(normalize_evidence, [[1, 3], [1, 1]], expect=[[0.25, 0.75], [0.5, 0.5]])
 check_call(normalize_evidence, np.exp(np.full(3, 709.0)), expect=[1 / 3, 1 / 3, 1 / 3])
+# rows far apart
+check_call(normalize_evidence, [[1e-300, 3e-300], [1e300, 1e300]], expect=[[0.25, 0.75], [0.5, 0.5]])
+# a batch of one row stays a batch
+check_call(normalize_evidence, [[2.0, 6.0]], expect=[[0.25, 0.75]])
+# a batch of shape (2, 3, 4): 6 rows
+check_call(normalize_evidence, np.ones((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
 passed("normalize_evidence")
 
 # %% nbgrader="tests" grade_id="test_normalize_evidence_rows" points=1 function="normalize_evidence"

@@ -185,9 +185,15 @@ def softmax(scores):
 
 
 # %% nbgrader="tests" grade_id="test_softmax_public" points=2 function="softmax"
-check_call(softmax, [0, 0, 0, 0], expect=[0.25, 0.25, 0.25, 0.25])
+# a list of integers gives float64
+check_call(softmax, [0, 0, 0, 0], expect=[0.25, 0.25, 0.25, 0.25], dtype=np.float64)
 check_call(softmax, [0.0, np.log(2), np.log(3)], expect=[1 / 6, 2 / 6, 3 / 6])
+check_call(softmax, [np.log(3), 0.0], expect=[0.75, 0.25])  # the weights keep the scores' order
+check_call(softmax, [60.0, 60.0 + np.log(3)], expect=[0.25, 0.75])  # large scores: no clipping
 check_call(softmax, np.log(np.array([[1.0, 3.0], [2.0, 6.0]])), expect=[[0.25, 0.75], [0.25, 0.75]])
+check_call(softmax, [[1.0, 1.0]], expect=[[0.5, 0.5]])  # a batch of one row stays a batch
+# a batch of shape (2, 3, 4): 6 rows
+check_call(softmax, np.zeros((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
 passed("softmax")
 
 # %% nbgrader="tests" grade_id="test_softmax_journey" points=2 function="softmax"

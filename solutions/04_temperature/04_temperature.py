@@ -29,7 +29,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.learner.checks import check_call, check_frequencies, check_raises, passed
+from grader.learner.checks import check_call, check_frequencies, check_own_generator, check_raises, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess
 from grader.learner.stubs import point_at_stubs
@@ -365,11 +365,26 @@ def softmax_with_temperature(scores, temperature=1.0):
 
 # %% nbgrader="tests" grade_id="test_softmax_with_temperature_public" points=2 function="softmax_with_temperature"
 check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), expect=[1 / 6, 2 / 6, 3 / 6])
-check_call(softmax_with_temperature, [2, 0, -1], expect=[0.8437947344813395, 0.11419519938459446, 0.04201006613406605])
+check_call(softmax_with_temperature, [2, 0, -1], expect=[0.8437947344813395, 0.11419519938459446, 0.04201006613406605],
+           dtype=np.float64)  # a list of integers gives float64
 check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), 0.5, expect=[1 / 14, 4 / 14, 9 / 14])
 check_call(softmax_with_temperature, np.array([[0.0, np.log(4), np.log(9)], [np.log(9), np.log(9), 0.0]]),
            temperature=2, expect=[[1 / 6, 2 / 6, 3 / 6], [3 / 7, 3 / 7, 1 / 7]])
+# a batch of one row stays a batch
+check_call(softmax_with_temperature, [[0.0, np.log(3)]], expect=[[0.25, 0.75]])
+check_call(softmax_with_temperature, [[-700.0, -700.0 + np.log(3)], [700.0, 700.0 + np.log(3)]],
+           expect=[[0.25, 0.75], [0.25, 0.75]])  # rows far apart: each row on its own
+# large scores: no clipping
+check_call(softmax_with_temperature, [100.0, 100.0 + np.log(3)], expect=[0.25, 0.75])
+# -inf gets weight 0
+check_call(softmax_with_temperature, [0.0, np.log(3), -np.inf], expect=[0.25, 0.75, 0.0])
+# divide first
+check_call(softmax_with_temperature, [800.0, 0.0], 1000, expect=[0.6899744811276125, 0.3100255188723875])
+# a NumPy T
+check_call(softmax_with_temperature, [0.0, np.log(3)], np.int64(2), expect=[0.36602540378443865, 0.6339745962155614])
 check_raises(softmax_with_temperature, [2, 0, -1], 0, why="T = 0 divides by zero: it is not a temperature.")
+check_raises(softmax_with_temperature, [2, 0, -1], -1, why="T < 0 is not a temperature: it would reverse the ranking.")
+check_raises(softmax_with_temperature, [2, 0, -1], np.nan, why="T = nan is not a temperature.")
 passed("softmax_with_temperature")
 
 # %% nbgrader="tests" grade_id="test_softmax_with_temperature_divides" points=1 function="softmax_with_temperature"
@@ -627,6 +642,10 @@ check_frequencies(sample_next_token, [0.5, 2.0, -1.0], 0, np.random.default_rng(
                   why="T = 0: greedy decoding, no dice")
 check_frequencies(sample_next_token, np.array([0.0, np.log(2), np.log(3)]), 0.5, np.random.default_rng(2025),
                   expect=[1 / 14, 4 / 14, 9 / 14], why="logits [0, log 2, log 3] at T = 0.5: weights 1/14, 4/14, 9/14")
+check_frequencies(sample_next_token, [0, 1], 1, np.random.default_rng(2026), expect=[0.2689414213699951, 0.7310585786300049],
+                  why="a list of integer logits at T = 1")
+check_own_generator(sample_next_token, [0.0, np.log(3)], 1.0, np.random.default_rng(7), why="it draws from rng alone")
+assert type(sample_next_token([0.5, 2.0], 0, np.random.default_rng(0))) is int, "at T = 0 return the index as a Python int"
 check_raises(sample_next_token, [0.5, 2.0, -1.0], -1.0, np.random.default_rng(0),
              why="T < 0 is not a temperature: dividing by it would reverse the ranking.")
 passed("sample_next_token")
