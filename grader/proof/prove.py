@@ -214,7 +214,10 @@ class EntriesError(ValueError):
     names an unknown lesson or function."""
 
 
-def load_entries(course: Course, path) -> list[tuple[str, str, Misconception | Alternative | OutsideEntry]]:
+Entry = Misconception | Alternative | OutsideEntry  # what prove grades: a catalogue's entry or an outside one
+
+
+def load_entries(course: Course, path) -> list[tuple[str, str, Entry]]:
     """(lesson, kind, entry) for every entry of a file written like a catalogue module, for a lesson of `course`.
 
     The file holds LESSON, MISCONCEPTIONS and ALTERNATIVES, or, for several lessons,
@@ -242,7 +245,7 @@ def load_entries(course: Course, path) -> list[tuple[str, str, Misconception | A
     else:
         raise EntriesError(f"{path} defines neither LESSON, MISCONCEPTIONS and ALTERNATIVES nor ENTRIES nor OUTSIDE")
     known = course.lesson_ids()
-    out = []
+    out: list[tuple[str, str, Entry]] = []
     for lesson, pair in dict(groups).items():
         if lesson not in known:
             raise EntriesError(f"{path}: unknown lesson {lesson!r}; known: {', '.join(known)}")
@@ -262,12 +265,12 @@ def load_entries(course: Course, path) -> list[tuple[str, str, Misconception | A
     return out
 
 
-def _outside_entries(course: Course, path: Path, module) -> list[tuple[str, str, OutsideEntry]]:
+def _outside_entries(course: Course, path: Path, module) -> list[tuple[str, str, Entry]]:
     """(lesson, kind, entry) for a file's OUTSIDE entries: a wrong one is proven like a misconception, a correct
     one like an alternative."""
     groups = module.OUTSIDE if isinstance(module.OUTSIDE, dict) else {getattr(module, "LESSON", None): module.OUTSIDE}
     known = course.lesson_ids()
-    out = []
+    out: list[tuple[str, str, Entry]] = []
     for lesson, items in groups.items():
         if lesson not in known:
             raise EntriesError(f"{path}: unknown lesson {lesson!r}; known: {', '.join(known)}")
@@ -291,7 +294,7 @@ class Plan:
     """What one `prove` run grades."""
 
     lessons: list[str]
-    entries: list[tuple[str, str, Misconception | Alternative | OutsideEntry]]  # (lesson, kind, entry)
+    entries: list[tuple[str, str, Entry]]  # (lesson, kind, entry)
     mutants: list[mutate.Mutant] | None = None  # None: no mutants this run
     catalogued: bool = True  # False: the entries come from a file
 

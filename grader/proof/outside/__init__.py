@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from grader.learner import hints
 
 VERDICTS = ("correct", "wrong")
+# what `licence` says when the repository's stored copy holds no LICENSE file: the code is public but not licensed
+# for reuse; these entries are kept as small test fixtures that quote it with its origin
+NO_LICENCE = "no LICENSE file found in the repository"
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ class OutsideEntry:
     names: tuple[str, ...] = ()  # the catalogued misconceptions that describe its mistake
     breaks: tuple[str, ...] = ()  # the contract's properties it breaks
     note: str = ""  # what was adapted besides the name and the signature, and anything else worth knowing
-    licence: str = ""  # the repository's licence as its files say, or "none stated"
+    licence: str = ""  # the repository's licence, as its LICENSE file says, or NO_LICENCE
 
     @property
     def description(self) -> str:

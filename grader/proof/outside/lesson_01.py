@@ -1,6 +1,6 @@
 """Lesson 01_naive_division: public implementations of naive_normalize and is_distribution."""
 
-from grader.proof.outside import OutsideEntry, github
+from grader.proof.outside import NO_LICENCE, OutsideEntry, github
 
 LESSON = "01_naive_division"
 
@@ -23,7 +23,7 @@ def naive_normalize(array, axis=1):
         names=("naive_int_sum_wraps",),
         breaks=("shapes", "value", "dtype"),
         note="named normalize(array, axis=1); the function alone, without the file's log_likelihood",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "catgo_normalize_epsilon",
@@ -45,7 +45,7 @@ def naive_normalize(array, axis=1):
         names=("naive_guards_zero_sum", "naive_int_sum_wraps"),
         breaks=("shapes", "value", "meant_to_break", "dtype"),
         note="another stored version of the same file; its module constant ep kept",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "cb_ai_nlp_softmax_1",
@@ -61,7 +61,7 @@ def naive_normalize(dist):
         names=("naive_sums_whole_array", "naive_int_sum_wraps"),
         breaks=("value", "shapes", "dtype"),
         note="named softmax_1(dist) in the lecture example, where it normalises a row",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "deeplearning_is_probability",
@@ -77,6 +77,6 @@ def is_distribution(P, atol=1e-8):
         names=("dist_exact_sum", "dist_ignores_atol", "dist_returns_numpy_bool"),
         breaks=("atol", "every_row", "shapes", "dtype"),
         note="named is_probability(P); the atol parameter added by the adaptation is unused, as the original has none",
-        licence="none stated",
+        licence="MIT",
     ),
 ]

@@ -1,6 +1,6 @@
 """Lesson 02_exp_evidence: public implementations of normalize_evidence."""
 
-from grader.proof.outside import OutsideEntry, github
+from grader.proof.outside import NO_LICENCE, OutsideEntry, github
 
 LESSON = "02_exp_evidence"
 
@@ -23,7 +23,7 @@ def normalize_evidence(array, axis=1):
         names=("normalize_plain_total", "normalize_int_sum_wraps"),
         breaks=("scale", "shapes", "value", "dtype"),
         note="the normalize(array, axis=1) of lesson 01's catgo_normalize_axis1, graded as normalize_evidence",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "cb_ai_nlp_normalize_evidence",
@@ -39,6 +39,6 @@ def normalize_evidence(dist):
         names=("normalize_whole_array", "normalize_plain_total", "normalize_int_sum_wraps"),
         breaks=("value", "shapes", "scale", "dtype"),
         note="the softmax_1(dist) of lesson 01's cb_ai_nlp_softmax_1, graded as normalize_evidence",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
 ]

@@ -1,6 +1,6 @@
 """Lesson 03_shared_denominator: public implementations of softmax."""
 
-from grader.proof.outside import OutsideEntry, github
+from grader.proof.outside import NO_LICENCE, OutsideEntry, github
 
 LESSON = "03_shared_denominator"
 
@@ -22,7 +22,7 @@ def softmax(X):
         names=("softmax_whole_array", "softmax_exp_of_small_ints"),
         breaks=("value", "shapes", "compete", "dtype"),
         note="named softmax(X); the original imports numpy as `numpy` but calls `np`, which the notebook defines",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "dlfs_study_softmax",
@@ -38,7 +38,7 @@ def softmax(x):
         "divides by the total evidence of the whole array, so the rows of a batch compete" + SMALL_INTS,
         names=("softmax_whole_array", "softmax_exp_of_small_ints"),
         breaks=("value", "shapes", "compete", "dtype"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "pytorch_tutorial_softmax_axis0",
@@ -52,7 +52,7 @@ def softmax(x):
         "sums down axis 0: right for one row, but a batch is normalised down its columns" + SMALL_INTS,
         names=("softmax_axis0", "softmax_exp_of_small_ints"),
         breaks=("value", "shapes", "dtype"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "self_attention_softmax_axis1",
@@ -67,7 +67,7 @@ def softmax(x):
         + SMALL_INTS,
         names=("softmax_axis1", "softmax_exp_of_small_ints"),
         breaks=("shapes", "dtype"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "self_attention_stable_axis1",
@@ -85,7 +85,7 @@ def softmax(x):
         names=("softmax_axis1", "softmax_exp_of_small_ints"),
         breaks=("shapes", "dtype", "value"),
         note="a later stored version of the same file",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "learn_ai_soft_max",
@@ -103,7 +103,7 @@ def softmax(z):
         names=("softmax_axis1", "softmax_exp_of_small_ints"),
         breaks=("shapes", "dtype"),
         note="named soft_max(z)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "npbench_softmax_cupy",
@@ -173,7 +173,7 @@ def softmax(x):
         names=("softmax_exp_of_small_ints",),
         breaks=("dtype", "value"),
         note="named stable_softmax(x); graded as lesson 03's softmax, whose signature it has",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "coursera_attention_softmax",
@@ -189,7 +189,7 @@ def softmax(x):
         "gives them float16 weights",
         names=("softmax_exp_of_small_ints",),
         breaks=("dtype", "value"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "m2cgen_softmax",
@@ -226,7 +226,7 @@ def softmax(z):
         "batch is normalised down its columns (or fails to broadcast)" + SMALL_INTS,
         names=("softmax_shift_in_place", "softmax_axis0", "softmax_transposes"),
         breaks=("unchanged", "shapes", "value", "dtype"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "nn_from_scratch_softmax_axis0",
@@ -240,7 +240,7 @@ def softmax(x):
         "sums down axis 0: right for one row, but a batch is normalised down its columns" + SMALL_INTS,
         names=("softmax_axis0", "softmax_exp_of_small_ints"),
         breaks=("value", "shapes", "dtype"),
-        licence="none stated",
+        licence="MIT",
     ),
     OutsideEntry(
         "pvcd_softmax_array_methods",
@@ -255,7 +255,7 @@ def softmax(scores):
         "calls scores.max(), which a Python list does not have" + SMALL_INTS,
         names=("softmax_fails_on_lists", "softmax_exp_of_small_ints"),
         breaks=("dtype", "value"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "program_synthesis_softmax",
@@ -270,7 +270,7 @@ def softmax(x):
         "shifts by the global max and sums down axis 0: a batch is normalised down its columns" + SMALL_INTS,
         names=("softmax_axis0", "softmax_exp_of_small_ints"),
         breaks=("value", "shapes", "dtype"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "llamppl_softmax",
@@ -299,7 +299,7 @@ def softmax(nums):
         names=("softmax_whole_array", "softmax_exp_of_small_ints"),
         breaks=("value", "shapes", "compete", "dtype"),
         note="with the file's logsumexp and log_softmax, which softmax calls",
-        licence="MIT",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "distill_softmax_unshifted_total",
@@ -317,7 +317,7 @@ def softmax(x):
         "exp(-max) instead of 1 (and the whole array shares that total)",
         names=(),
         breaks=("value", "shift", "shapes", "compete"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "murphy_softmax_transposed",
@@ -340,7 +340,7 @@ def softmax(x):
         names=("softmax_axis1", "softmax_transposes"),
         breaks=("shapes",),
         note="with the file's helper works(x)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "cb_ai_nlp_softmax_2",
@@ -356,7 +356,7 @@ def softmax(dist):
         names=("softmax_whole_array", "softmax_exp_of_small_ints"),
         breaks=("value", "shapes", "compete", "dtype"),
         note="named softmax_2(dist)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "numpy_neural_net_softmax",
@@ -380,7 +380,7 @@ def softmax(in_):
         "gives them float16 weights",
         names=("softmax_exp_of_small_ints",),
         breaks=("dtype", "value"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "crossentropy_softmax_axis1",
@@ -397,7 +397,7 @@ def softmax(x):
         "middle axis" + SMALL_INTS,
         names=("softmax_axis1", "softmax_exp_of_small_ints"),
         breaks=("shapes", "dtype"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "hm1_softmax_axis1",
@@ -415,7 +415,7 @@ def softmax(x):
         names=("softmax_axis1", "softmax_exp_of_small_ints"),
         breaks=("shapes", "dtype"),
         note="the file is a pasted interpreter session; the function alone",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "oscar_softmax_whole_array",
@@ -431,7 +431,7 @@ def softmax(x):
         "divides by the total evidence of the whole array, so the rows of a batch compete" + SMALL_INTS,
         names=("softmax_whole_array", "softmax_exp_of_small_ints"),
         breaks=("value", "shapes", "compete", "dtype"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "self_attention_softmax_transposed",
@@ -446,7 +446,7 @@ def softmax(x):
         "batch, but .T reverses every axis of a 3-D batch" + SMALL_INTS,
         names=("softmax_transposes", "softmax_exp_of_small_ints"),
         breaks=("shapes", "dtype"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "starxin_softmax_func",
@@ -463,7 +463,7 @@ def softmax(x):
         names=("softmax_axis1", "softmax_exp_of_small_ints"),
         breaks=("shapes", "dtype"),
         note="named softmax_func(x)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "da6401_softmax_forward",
@@ -483,7 +483,7 @@ def softmax(x):
         names=("softmax_axis1", "softmax_exp_of_small_ints"),
         breaks=("shapes", "dtype"),
         note="the method Softmax.forward(self, x) as a function (self dropped)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "npbench_softmax_dpnp",
@@ -553,7 +553,7 @@ def softmax(x):
         names=("softmax_axis0", "softmax_exp_of_small_ints"),
         breaks=("value", "shapes", "dtype"),
         note="the same code as program_synthesis_softmax, with its comment",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "ml_from_scratch_self_attention_softmax",
@@ -569,7 +569,7 @@ def softmax(x):
         "gives them float16 weights",
         names=("softmax_exp_of_small_ints",),
         breaks=("dtype", "value"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "ai_mastery_bootcamp_softmax",
@@ -585,6 +585,6 @@ def softmax(x):
         "gives them float16 weights",
         names=("softmax_exp_of_small_ints",),
         breaks=("dtype", "value"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
 ]

@@ -1,6 +1,6 @@
 """Lesson 04_temperature: public implementations of softmax_with_temperature and sample_next_token."""
 
-from grader.proof.outside import OutsideEntry, github
+from grader.proof.outside import NO_LICENCE, OutsideEntry, github
 
 LESSON = "04_temperature"
 
@@ -23,7 +23,7 @@ def softmax_with_temperature(x, temperature=1.0):
         names=("swt_sums_whole_array", "swt_global_max_shift", "swt_no_checks"),
         breaks=("rows", "shapes", "value", "rejects_nonpositive", "rejects_nonfinite"),
         note="named softmax(x, temp=1.0); one adapter line maps temperature to temp",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "mlhelper_softmax_t",
@@ -39,7 +39,7 @@ def softmax_with_temperature(logits, temperature=1): #default temperature is 1
         names=("swt_no_checks", "swt_keeps_dtype", "swt_fails_on_lists"),
         breaks=("rows", "shapes", "value", "dtype", "rejects_nonpositive", "rejects_nonfinite"),
         note="named softmaxT(logits, temperature=1)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "distillation_fixed_temperature",
@@ -58,7 +58,7 @@ def softmax_with_temperature(x, temperature=1.0):
         names=("swt_ignores_temperature", "swt_axis_one", "swt_fails_on_lists", "swt_no_checks"),
         breaks=("value", "scale", "limits", "shapes", "dtype", "rejects_nonpositive", "rejects_nonfinite"),
         note="named softmax_with_temp(x); the temperature parameter is the adaptation's, the body never reads it",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "cb_ai_nlp_temperature_pick",
@@ -76,7 +76,7 @@ def softmax_with_temperature(dist, temperature=1.0):
         names=("swt_sums_whole_array", "swt_no_checks"),
         breaks=("value", "shift", "rows", "shapes", "rejects_nonpositive", "rejects_nonfinite"),
         note="named temperature_pick(dist, temperature); the graded default temperature=1.0 added",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "mcmc_softmax_max_as_temperature",
@@ -94,7 +94,7 @@ def softmax_with_temperature(xs,temperature=1e3):
         names=("swt_ignores_temperature", "swt_axis_one", "swt_no_checks"),
         breaks=("value", "scale", "limits", "shapes", "rejects_nonpositive", "rejects_nonfinite"),
         note="named softmax(xs, temperature=1e3)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "tsn_softmax_times_t",
@@ -113,7 +113,7 @@ def softmax_with_temperature(raw_score, temperature=1.0):
         names=("swt_multiplies_by_t", "swt_fails_on_lists", "swt_no_checks"),
         breaks=("value", "scale", "limits", "dtype", "rejects_nonpositive", "rejects_nonfinite"),
         note="named softmax(raw_score, T=1); one adapter line maps temperature to T",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "coding_problems_temp_sampling",
@@ -149,7 +149,7 @@ def sample_next_token(logits, temperature, rng):
             "rejects_negative",
         ),
         note="named temp_sampling(logits, t=0.6); one adapter line maps temperature to t; rng is never used",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "keras_lstm_sample",
@@ -174,6 +174,6 @@ def sample_next_token(preds, temperature, rng):
         breaks=("value", "greedy", "returns_int", "no_draw_at_zero", "own_generator", "rejects_negative"),
         note="named sample(preds, temperature=1.0), copied from Keras's LSTM text-generation example; rng is "
         "never used",
-        licence="none stated (the function is Keras's example, Apache-2.0)",
+        licence=NO_LICENCE + " (the function is Keras's example: Apache-2.0)",
     ),
 ]

@@ -1,6 +1,6 @@
 """Lesson 05_stable_softmax: public implementations of stable_softmax (a softmax with a temperature)."""
 
-from grader.proof.outside import OutsideEntry, github
+from grader.proof.outside import NO_LICENCE, OutsideEntry, github
 
 LESSON = "05_stable_softmax"
 
@@ -21,7 +21,7 @@ def stable_softmax(x, temperature=1.0):
         names=("stable_global_max", "stable_sums_whole_array"),
         breaks=("value", "rows", "extremes", "shift", "quiet"),
         note="lesson 04's ci2025_softmax_temp, graded as stable_softmax",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "tsn_stable_times_t",
@@ -40,7 +40,7 @@ def stable_softmax(raw_score, temperature=1.0):
         names=("stable_multiplies_temperature", "stable_fails_on_lists"),
         breaks=("temperature", "value", "dtype"),
         note="lesson 04's tsn_softmax_times_t, graded as stable_softmax",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "mcmc_stable_max_as_temperature",
@@ -58,7 +58,7 @@ def stable_softmax(xs,temperature=1e3):
         names=("stable_ignores_temperature", "stable_axis_one"),
         breaks=("temperature", "value", "shapes", "extremes", "shift"),
         note="lesson 04's mcmc_softmax_max_as_temperature, graded as stable_softmax",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "distillation_stable_fixed_t",
@@ -77,7 +77,7 @@ def stable_softmax(x, temperature=1.0):
         names=("stable_ignores_temperature", "stable_axis_one", "stable_fails_on_lists"),
         breaks=("temperature", "value", "shapes", "dtype"),
         note="lesson 04's distillation_fixed_temperature, graded as stable_softmax",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "mlhelper_stable_no_shift",
@@ -93,6 +93,6 @@ def stable_softmax(logits, temperature=1): #default temperature is 1
         names=("stable_no_shift", "stable_sums_axis0", "stable_fails_on_lists"),
         breaks=("extremes", "quiet", "shift", "value", "rows", "dtype"),
         note="lesson 04's mlhelper_softmax_t, graded as stable_softmax",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
 ]

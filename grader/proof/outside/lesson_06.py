@@ -1,6 +1,6 @@
 """Lesson 06_masking: public implementations of causal_mask, padding_mask and masked_softmax."""
 
-from grader.proof.outside import OutsideEntry, github
+from grader.proof.outside import NO_LICENCE, OutsideEntry, github
 
 LESSON = "06_masking"
 
@@ -17,7 +17,7 @@ def causal_mask(sequence_len):
         github("gaminghusky1/AIProjects", "base_model/masks.py"),
         "correct",
         note="named causal(sequence_len)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "aiprojects_causal_additive",
@@ -35,7 +35,7 @@ def causal_mask(sequence_len):
         names=("causal_floats", "causal_inverted"),
         breaks=("value", "dtype"),
         note="another stored version of the same file; named causal(sequence_len)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "transformers_lab_causal_minus_inf",
@@ -53,7 +53,7 @@ def causal_mask(seq_len: int) -> np.ndarray:
         names=("causal_floats", "causal_inverted"),
         breaks=("value", "dtype"),
         note="the docstring left out",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "sequence_regression_sequence_mask",
@@ -73,7 +73,7 @@ def padding_mask(lengths,max_len=None,type_=np.bool):
         "correct",
         note="named sequence_mask(lengths, max_len=None, type_=np.bool); the file's torch variant left out "
         "(np.bool is NumPy's bool again since NumPy 2)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "flatland_masked_softmax",
@@ -104,6 +104,6 @@ def masked_softmax(vec, mask, temperature=1, dim=1, fill_value=0):
         breaks=("extremes", "quiet", "shift", "all_forbidden", "shapes", "dtype"),
         note="the signature reordered to the graded one (the original is masked_softmax(vec, mask, dim=1, "
         "fill_value=0, temperature=1)); its own import of numpy.ma kept",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
 ]

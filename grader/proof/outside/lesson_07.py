@@ -1,6 +1,6 @@
 """Lesson 07_attention: public implementations of attention_weights and attend."""
 
-from grader.proof.outside import OutsideEntry, github
+from grader.proof.outside import NO_LICENCE, OutsideEntry, github
 
 LESSON = "07_attention"
 
@@ -22,7 +22,7 @@ def attention_weights(q, k, mask=None, scale=True, temp=1):
         breaks=("scaling", "forbidden", "all_forbidden", "value", "extremes", "quiet", "dtype"),
         note="named attention(q, k, temp=1); mask and scale are the adaptation's and never read; with its "
         "helper softmaxT",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "coursera_attention_tuple",
@@ -47,7 +47,7 @@ def attend(query, key, value, mask=None, scale=True):
         breaks=("returns_array", "value", "forbidden", "all_forbidden", "scaling", "dtype"),
         note="named attention(query, key, value); mask and scale are the adaptation's and never read; with its "
         "helper softmax",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "transformers_additive_mask_attention",
@@ -73,6 +73,6 @@ def attend(q, k, v, mask=None, scale=True):
         breaks=("returns_array", "value", "forbidden", "all_forbidden", "scaling", "extremes", "quiet"),
         note="named scaled_dot_product_attention(q, k, v, mask=None); scale is the adaptation's; with its helper "
         "softmax; math is imported for it",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
 ]

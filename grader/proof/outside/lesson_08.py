@@ -1,6 +1,6 @@
 """Lesson 08_log_softmax: public implementations of logsumexp, log_softmax and cross_entropy."""
 
-from grader.proof.outside import OutsideEntry, github
+from grader.proof.outside import NO_LICENCE, OutsideEntry, github
 
 LESSON = "08_log_softmax"
 
@@ -23,7 +23,7 @@ def logsumexp(nums):
         "scores are shifted as integers",
         names=("logsumexp_no_cast",),
         breaks=("value", "shapes", "returns_array", "dtype"),
-        licence="MIT",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "exp_mixtures_logsumexp_rows",
@@ -41,7 +41,7 @@ def logsumexp(x, axis=-1):
         names=("logsumexp_nan_for_masked_rows",),
         breaks=("shapes", "neg_inf", "quiet", "value"),
         note="the original's axis has no default; the adaptation gives it -1",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "aml_logsumexp_ravel",
@@ -73,7 +73,7 @@ def logsumexp(a, axis=None, b=None):
         names=("logsumexp_nan_for_masked_rows",),
         breaks=("value", "shapes", "returns_array", "neg_inf", "quiet"),
         note="the file says it is borrowed from rock-learning/bolero's mathext.py; its unused scipy import left out",
-        licence="none stated (bolero: BSD-3-Clause)",
+        licence=NO_LICENCE + " (the function is bolero's: BSD-3-Clause)",
     ),
     OutsideEntry(
         "ift6390_logsumexp_trick",
@@ -93,7 +93,7 @@ def logsumexp(vector):
         names=("logsumexp_nan_for_masked_rows",),
         breaks=("shapes", "neg_inf", "dtype", "returns_array"),
         note="named logsumexp2(vector); uses math, imported for it",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "ift6390_logsumexp_plain",
@@ -112,7 +112,7 @@ def logsumexp(vector):
         names=("logsumexp_no_shift",),
         breaks=("extremes", "shift", "neg_inf", "shapes", "dtype"),
         note="named logsumexp1(vector); uses math, imported for it",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "starxin_log_sum_exp",
@@ -130,7 +130,7 @@ def logsumexp(x):
         names=("logsumexp_keeps_axis", "logsumexp_nan_for_masked_rows"),
         breaks=("shapes", "neg_inf", "quiet"),
         note="named log_sum_exp(x)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "llamppl_log_softmax",
@@ -156,7 +156,7 @@ def log_softmax(nums):
         breaks=("value", "shapes", "dtype"),
         note="with the file's logsumexp, which log_softmax calls (in the notebook it replaces the graded "
         "logsumexp for the cells after it, as a learner's copy would)",
-        licence="MIT",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "mynn_log_softmax",
@@ -183,7 +183,7 @@ def log_softmax(x):
         breaks=("shapes", "dtype"),
         note="the original computes on mygrad tensors; its log and exp are pointed at NumPy's (mygrad's own "
         "follow NumPy's); the docstring's parameter list left out",
-        licence="none stated",
+        licence="MIT",
     ),
     OutsideEntry(
         "murphy_log_softmax",
@@ -206,7 +206,7 @@ def log_softmax(x):
         names=("log_softmax_axis_one", "log_softmax_float32_becomes_float64"),
         breaks=("shapes", "dtype"),
         note="with the file's helper works(x)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "nn_metrics_cross_entropy",
@@ -225,7 +225,7 @@ def cross_entropy(probs, y): # https://deepnotes.io/softmax-crossentropy
         "batch; an integer target has no .shape",
         names=("cross_entropy_mean_over_batch", "cross_entropy_target_not_array"),
         breaks=("value", "per_row", "from_logits", "shapes", "targets", "quiet"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "hm1_cross_entropy_loss",
@@ -250,7 +250,7 @@ def cross_entropy(y_hat,y):
         names=("cross_entropy_via_log_of_softmax", "cross_entropy_log_eps", "cross_entropy_mean_over_batch"),
         breaks=("value", "per_row", "from_logits", "shapes", "targets"),
         note="named CrossEntropyLoss(y_hat, y), with the file's softmax",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "my_own_nn_crossentropy",
@@ -271,7 +271,7 @@ def cross_entropy(logits,reference_answers):
         names=("cross_entropy_no_shift", "cross_entropy_two_axes_only"),
         breaks=("extremes", "quiet", "shift", "shapes", "targets", "from_logits"),
         note="named softmax_crossentropy_with_logits (the Coursera 'Intro to deep learning' version)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "neural_networks_crossentropy_print",
@@ -291,7 +291,7 @@ def cross_entropy(logits, targets):
         names=("cross_entropy_no_shift", "cross_entropy_two_axes_only"),
         breaks=("extremes", "quiet", "shift", "shapes", "targets", "from_logits"),
         note="named softmax_crossentropy_with_logits; the same code as my_own_nn_crossentropy with a print",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "murphy_cross_entropy_one_hot",
@@ -318,7 +318,7 @@ def cross_entropy(x, y):
         breaks=("targets", "value", "shapes"),
         note="named softmax_cross_entropy_with_logits(x, y), with the file's works and log_softmax (in the notebook "
         "its log_softmax replaces the graded one for the cells after it, as a learner's copy would)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "resnet_cross_entropy_loss_forward",
@@ -344,7 +344,7 @@ def cross_entropy(logits, labels):
         names=("cross_entropy_mean_over_batch", "cross_entropy_via_log_of_softmax", "cross_entropy_two_axes_only"),
         breaks=("per_row", "from_logits", "shapes", "returns_array", "value", "targets"),
         note="the method CrossEntropyLoss.forward(self, logits, labels) as a function (self dropped)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "cnn_from_scratch_cross_entropy_one_hot",
@@ -363,7 +363,7 @@ def cross_entropy(inputs, labels):
         "and takes the log of the whole sum (one number, often nan), and an int target has no .shape",
         names=(),
         breaks=("value", "targets", "per_row", "shapes", "from_logits"),
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "digit_recognition_crossentropy",
@@ -381,6 +381,6 @@ def cross_entropy(logits, reference_answers):
         names=("cross_entropy_no_shift", "cross_entropy_two_axes_only"),
         breaks=("extremes", "quiet", "shift", "shapes", "targets", "from_logits"),
         note="named softmax_crossentropy_with_logits; another copy of the same course code",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
 ]

@@ -1,7 +1,7 @@
 """Lesson 09_gradient_and_online: public implementations of softmax_jacobian, cross_entropy_grad and
 online_softmax."""
 
-from grader.proof.outside import OutsideEntry, github
+from grader.proof.outside import NO_LICENCE, OutsideEntry, github
 
 LESSON = "09_gradient_and_online"
 
@@ -21,7 +21,7 @@ def softmax_jacobian(softmax):
         names=("jacobian_fails_on_lists", "jacobian_keeps_ints"),
         breaks=("dtype", "unchanged"),
         note="named softmax_grad(softmax)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "seq2seq_softmax_grad_loops",
@@ -49,7 +49,7 @@ def softmax_jacobian(s):
         names=("jacobian_keeps_ints",),
         breaks=("dtype",),
         note="named softmax_grad(s)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "nn_from_scratch_softmax_prime",
@@ -70,7 +70,7 @@ def softmax_jacobian(x):
         github("knarfamlap/neural_nets_from_scratch", "examples/softmax_example.py"),
         "correct",
         note="named softmax_prime(x); x is the vector of weights, as in the exercise",
-        licence="none stated",
+        licence="MIT",
     ),
     OutsideEntry(
         "my_own_nn_grad_crossentropy",
@@ -93,7 +93,7 @@ def cross_entropy_grad(logits,reference_answers):
         names=("cegrad_mean_over_batch", "cegrad_no_shift", "cegrad_2d_only"),
         breaks=("per_row", "extremes", "quiet", "confidently_wrong", "shift", "shapes", "targets"),
         note="named grad_softmax_crossentropy_with_logits (the Coursera 'Intro to deep learning' version)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "digit_recognition_grad_crossentropy",
@@ -113,7 +113,7 @@ def cross_entropy_grad(logits, reference_answers):
         names=("cegrad_mean_over_batch", "cegrad_no_shift", "cegrad_2d_only"),
         breaks=("per_row", "extremes", "quiet", "confidently_wrong", "shift", "shapes", "targets"),
         note="named grad_softmax_crossentropy_with_logits; another copy of the same course code",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
     OutsideEntry(
         "kernel_handbook_online_softmax",
@@ -151,7 +151,7 @@ def online_softmax(chunks, chunk: int = 3):
         breaks=("masked", "quiet"),
         note="the original takes the whole row; one adapter line joins the chunks into it (copying each, so a "
         "reused buffer is safe), and its own loop re-chunks the row by 3",
-        licence="none stated",
+        licence="MIT (code/)",
     ),
     OutsideEntry(
         "resnet_cross_entropy_loss_backward",
@@ -172,6 +172,6 @@ def cross_entropy_grad(probs, labels):
         names=("cegrad_mean_over_batch", "cegrad_2d_only"),
         breaks=("value", "per_row", "signs", "confidently_wrong", "shapes", "targets", "dtype"),
         note="the method CrossEntropyLoss.backward(self, probs, labels) as a function (self dropped)",
-        licence="none stated",
+        licence=NO_LICENCE,
     ),
 ]
