@@ -125,7 +125,7 @@ def test_prove_reports_one_lessons_outside_entries_through_the_real_engine():
         if entry.verdict == "correct":
             assert "full marks" in row
         else:
-            assert "loses" in row and re.search(r"  (mistake|property|wrong|neither)  test_", row), row
+            assert "loses" in row and re.search(r"\s{2,}(mistake|property|wrong|neither)\s{2,}test_", row), row
     assert "caught: 3/3 (100%)" in table and "fair: 2/2 (100%)" in table
     assert re.search(r"right diagnosis \d+/3 \(\d+%\) \(target >= 80%\)", table)
     assert "every verdict judged by hand (5/5)" in table
