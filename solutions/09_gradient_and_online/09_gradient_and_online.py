@@ -1183,6 +1183,7 @@ _inf = np.inf
 check_quiet(online_softmax, [np.array([-_inf, -_inf]), np.array([-_inf]), np.array([1000.0, -_inf]),
                              np.array([-_inf, -_inf]), np.array([1001.0, 999.0]), np.array([-_inf])])
 check_quiet(online_softmax, OnePass([[-_inf, -_inf, -_inf], [-1000.0, -1001.0], [-_inf], [-999.0]]))
+check_quiet(online_softmax, [np.full(64, -_inf), np.full(6, -_inf), np.array([1.0, 2.0]), np.full(40, -_inf)])
 check_quiet(online_softmax, [np.array([-1e300, 0.0]), np.array([1e300]), np.array([3.0, 1e299])])
 check_quiet(online_softmax, [np.array([-1e12]), np.array([-1e12 - 1e4, -_inf])])
 check_quiet(online_softmax, [np.array([0.0, 5.0]), np.array([1000.0])])
@@ -1253,6 +1254,28 @@ check_call(online_softmax, [np.array(_c) for _c in _runs], expect=_softmax_of_ro
 check_call(online_softmax, OnePass(_runs), expect=_softmax_of_row(_runs))
 check_call(online_softmax, [np.array([-_inf]), np.array([-_inf, 3.0]), np.array([-_inf])], expect=[0.0, 0.0, 1.0, 0.0])
 check_call(online_softmax, [np.array([-_inf, -1e12]), np.array([-1e12 - 2e4])], expect=[0.0, 1.0, 0.0])
+# any number of leading -inf scores, in chunks of any size: a row that begins with 70 of them, 64 in one chunk
+check_call(online_softmax, [np.full(64, -_inf), np.full(6, -_inf), np.array([1.0, 2.0])],
+           expect=np.r_[np.zeros(70), _softmax_of_row([[1.0, 2.0]])])
+from grader.learner.checks import check_generated
+
+
+def _leading_minus_inf(rng, size):
+    """A row that begins with 1 to about 70 -inf scores, then finite scores with -inf among them and chunks of
+    nothing but -inf anywhere, cut into chunks of 1 to 12 scores, as a list of arrays or a one-pass stream (lists
+    and reused buffers have tests of their own)."""
+    _lead = int(rng.integers(1, 5 + 4 * size))
+    _rest = rng.normal(scale=3.0, size=int(rng.integers(1, 3 + size)))
+    _rest[1:][rng.random(_rest.size - 1) < 0.3] = -_inf
+    _row = np.r_[np.full(_lead, -_inf), _rest]
+    _cuts = np.cumsum(rng.integers(1, 13, size=_row.size))
+    chunks = [_c for _c in np.split(_row, _cuts[_cuts < _row.size]) if _c.size]
+    for _k in range(int(rng.integers(0, 3))):  # chunks of nothing but -inf in the middle or at the end
+        chunks.insert(int(rng.integers(1, len(chunks) + 1)), np.full(int(rng.integers(1, 9)), -_inf))
+    return (OnePass(chunks),) if rng.random() < 0.5 else (chunks,)
+
+
+check_generated(online_softmax, _leading_minus_inf, reference=_softmax_of_row, seed=2019, examples=16)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_inputs" points=1 function="online_softmax"
