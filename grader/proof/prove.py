@@ -160,11 +160,11 @@ def judge(
         _failed(report),
         others,
         catalogued,
-        first.grade_id if first else "",
-        first.message if first else "",
-        first_named,
-        isinstance(entry, OutsideEntry),
-        outside_diagnosis_of(course, lesson, entry, first, first_named) if first and wrong else "",
+        first_test=first.grade_id if first else "",
+        first_message=first.message if first else "",
+        first_named=first_named,
+        outside=isinstance(entry, OutsideEntry),
+        diagnosis=outside_diagnosis_of(course, lesson, entry, first, first_named) if first and wrong else "",
     )
 
 
