@@ -13,6 +13,8 @@ import contextlib
 import contextvars
 import copy
 import hashlib
+import json
+import math
 import numbers
 import textwrap
 import traceback
@@ -342,65 +344,248 @@ def same_answer(a, b, scale=1.0) -> bool:
         return a == b
 
 
-def _behaves_alike(learner: _Outcome, other: _Outcome, same_value) -> bool:
-    """Whether a known mistake did what the learner's function did on the same input."""
-    if learner.raised is not None:
-        return other.raised is not None and _kind(type(other.raised)) == _kind(type(learner.raised))
-    if learner.changed_input:
-        return other.changed_input
-    if learner.warning is not None:
-        return (
-            other.warning is not None
-            and _kind(other.warning.category) == _kind(learner.warning.category)
-            and str(other.warning.message) == str(learner.warning.message)
-        )
-    if other.raised is not None or other.changed_input:
-        return False
-    try:
-        return bool(same_value(learner.value, other.value))
-    except Exception:  # an answer of an unexpected kind matches no known mistake
-        return False
-
-
-def _kind(cls: type) -> tuple[str, str]:
+def _kind(cls: type) -> str:
     """A class by its module and name: the learner's exceptions are rebuilt in the grader (grader.engine.bridge)."""
-    return cls.__module__, cls.__qualname__
+    return f"{cls.__module__}:{cls.__qualname__}"
 
 
-def _diagnosis(
-    fn, pristine, learner: _Outcome, same_value, mistakes=(), matches=None, run=None, rank=True
-) -> list[tuple[str, str]]:
-    """(description, hint) of each known mistake that behaves like the learner's code (see `failure`).
+# --- fingerprints: what a function does on a probe, as plain data ----------------------------------------------
+#
+# A misconception's fingerprint is its outcome on each of its function's probes (hints.PROBES) where that outcome is
+# not the reference's. grader.proof.fingerprints computes them from the catalogue's code, on the instructor's side,
+# with the functions below; a failed check runs the learner's function on the same probes with them and compares.
 
-    The catalogue's misconceptions of `fn` are run on a fresh copy of the same input
-    (`pristine`: args and kwargs as they were before the learner's call), by `run` when
-    the check calls functions its own way, and compared with `same_value`. When several
-    behave alike here, only the most specific are named (see `most_specific`; `rank`
-    False skips that). `mistakes` are wrong answers the check itself knows, compared with
-    `matches` (default `same_value`).
+FINGERPRINT_DRAWS = (
+    2000  # calls per probe of a function given a random generator: its outcome is how often each value came
+)
+LARGE_ARRAY = (
+    4096  # items past which an array is recorded by a digest of its bytes (compared exactly), not item by item
+)
+LARGE_OUTCOME = 65536  # characters of JSON past which an outcome is not recorded: it may not cross the grading bridge
+GENERATOR_DRAWS = 50  # calls per generator state when watching what a function draws from (see _generator_problem)
+
+
+def encoded(value) -> dict:
+    """A value as plain JSON data that keeps what a check compares: an array's dtype, shape and values (nan and
+    inf as text; a NumPy number is a 0-d array), a Python number's kind, the items of a list or tuple."""
+    if isinstance(value, np.generic) and value.dtype.kind in "biuf":
+        value = np.asarray(value)
+    if type(value) is np.ndarray and value.size > LARGE_ARRAY and value.dtype.kind in "biuf":
+        digest = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()
+        return {"digest": digest, "dtype": value.dtype.str, "shape": list(value.shape)}
+    if type(value) is np.ndarray:
+        items = [encoded(v) for v in value.flat] if value.dtype.kind not in "biuf" else [_plain(v) for v in value.flat]
+        return {
+            "array": items,
+            "dtype": value.dtype.str if value.dtype.kind in "biuf" else value.dtype.kind,
+            "shape": list(value.shape),
+        }
+    if isinstance(value, bool):
+        return {"bool": value}
+    if isinstance(value, numbers.Integral):
+        return {"int": int(value)}
+    if isinstance(value, numbers.Real):
+        return {"float": _plain(value)}
+    if isinstance(value, (list, tuple)):
+        return {type(value).__name__: [encoded(v) for v in value]}
+    if value is None or isinstance(value, str):
+        return {"text": None if value is None else value[:200]}
+    return {"other": type(value).__name__}
+
+
+def _plain(number):
+    """A NumPy or Python number as JSON holds it exactly: nan and infinities as text."""
+    number = number.item() if isinstance(number, np.generic) else number
+    if isinstance(number, float) and not math.isfinite(number):
+        return repr(number)
+    return number
+
+
+def _decoded_array(data: dict) -> np.ndarray:
+    return np.array([float(v) if isinstance(v, str) else v for v in data["array"]], dtype=data["dtype"]).reshape(
+        data["shape"]
+    )
+
+
+def same_encoded(a: dict, b: dict, scale: float = 1.0) -> bool:
+    """Whether two encoded values are the same kind of thing with the same values (floats within `compare`'s
+    tolerance for inputs of magnitude `scale`, and of the same signs: exp(-720) is no 0, however small)."""
+    if a.keys() != b.keys():
+        return False
+    if "array" in a:
+        if a["dtype"] != b["dtype"] or a["shape"] != b["shape"]:
+            return False
+        if a["dtype"] in ("O", "V", "U", "S", "c", "m", "M"):
+            return len(a["array"]) == len(b["array"]) and all(
+                same_encoded(x, y, scale) for x, y in zip(a["array"], b["array"], strict=True)
+            )
+        x, y = _decoded_array(a), _decoded_array(b)
+        return compare(x, y, scale=scale) is None and (
+            x.dtype.kind != "f" or np.array_equal(np.sign(x), np.sign(y), equal_nan=True)
+        )
+    if "float" in a or "int" in a:
+        key = "float" if "float" in a else "int"
+        got, expected = (float(d[key]) if isinstance(d[key], str) else d[key] for d in (a, b))
+        return compare(np.asarray(float(got)), float(expected), scale=scale) is None
+    for key in ("list", "tuple"):
+        if key in a:
+            return len(a[key]) == len(b[key]) and all(
+                same_encoded(x, y, scale) for x, y in zip(a[key], b[key], strict=True)
+            )
+    return a == b
+
+
+def _generator_slot(args, kwargs) -> int | str | None:
+    """Where a random generator is among the arguments (an index or a keyword), or None."""
+    for slot, value in [*enumerate(args), *kwargs.items()]:
+        if isinstance(value, np.random.Generator):
+            return slot
+    return None
+
+
+def probe_outcome(fn, args, kwargs) -> dict:
+    """What `fn` does on one probe, as plain data: {"raised": its class}, {"changed_input": True}, or
+    {"value": encoded, "warning": its class (when it warned)}. Given a random generator, `fn` is called
+    FINGERPRINT_DRAWS times from it instead: {"draws": [{"value": encoded, "share": how often}], "generator": what
+    _generator_problem finds (or None), "advanced": whether it drew from the generator at all}."""
+    args, kwargs = copy.deepcopy((list(args), dict(kwargs)))
+    slot = _generator_slot(args, kwargs)
+    if slot is not None:
+        return _random_outcome(fn, args, kwargs, slot)
+    outcome = _run(fn, args, kwargs, record_warnings=True)
+    if outcome.raised is not None:
+        return {"raised": _kind(type(outcome.raised))}
+    if outcome.changed_input:
+        return {"changed_input": True}
+    data: dict = {"value": encoded(outcome.value)}
+    if outcome.warning is not None:
+        data["warning"] = _kind(outcome.warning.category)
+    return data
+
+
+def _random_outcome(fn, args, kwargs, slot) -> dict:
+    pristine = copy.deepcopy((args, kwargs))
+    inputs = [*args, *kwargs.values()]
+    before = copy.deepcopy(inputs)
+    given = args[slot] if isinstance(slot, int) else kwargs[slot]
+    state = copy.deepcopy(given.bit_generator.state)
+    with _silenced():
+        values, raised = _draws(fn, args, kwargs, FINGERPRINT_DRAWS)
+    if raised is not None:
+        return {"raised": _kind(type(raised))}
+    if changed_in_place(before, inputs):
+        return {"changed_input": True}
+    counts: dict[str, int] = {}
+    for value in values:
+        key = json.dumps(encoded(value), sort_keys=True)
+        counts[key] = counts.get(key, 0) + 1
+    problem = _generator_problem(fn, *pristine, slot, GENERATOR_DRAWS)
+    return {
+        "draws": [{"value": json.loads(key), "share": count / len(values)} for key, count in sorted(counts.items())],
+        "generator": None if problem is None else problem.kind,
+        "advanced": given.bit_generator.state != state,
+    }
+
+
+def same_frequencies(a: list[dict], b: list[dict], draws: int = FINGERPRINT_DRAWS) -> bool:
+    """Whether two samples of `draws` values each ([{"value": encoded, "share": its frequency}, ...]) come from
+    the same distribution: each value's frequencies within five standard errors of their difference (and two
+    draws)."""
+    first, second = ({json.dumps(d["value"], sort_keys=True): d["share"] for d in sample} for sample in (a, b))
+    for key in first.keys() | second.keys():
+        p, q = first.get(key, 0.0), second.get(key, 0.0)
+        spread = math.sqrt((p * (1 - p) + q * (1 - q)) / draws)
+        if abs(p - q) > 5 * spread + 2 / draws:
+            return False
+    return True
+
+
+def same_outcome(a: dict, b: dict, scale: float = 1.0) -> bool:
+    """Whether two probe outcomes (see probe_outcome) agree on every part `b` holds: a fingerprint records
+    only the parts of a random function's outcome that are not the reference's."""
+    if "raised" in b or "changed_input" in b:
+        return a == b
+    if "value" in b:
+        return "value" in a and a.get("warning") == b.get("warning") and same_encoded(a["value"], b["value"], scale)
+    if "raised" in a or "changed_input" in a or "value" in a:
+        return False
+    return all(same_frequencies(a[part], b[part]) if part == "draws" else a.get(part) == b[part] for part in b)
+
+
+def fingerprint(outcome: dict, reference: dict, scale: float = 1.0) -> dict | None:
+    """What of `outcome` a fingerprint records where the reference's outcome on the same probe is `reference`:
+    nothing (None) where they agree, or where it is too large to trust (a value that large may not cross the
+    grading bridge intact); of a random function's draws, only the parts that differ."""
+    if same_outcome(outcome, reference, scale) or len(json.dumps(outcome)) > LARGE_OUTCOME:
+        return None
+    if "draws" not in outcome or "draws" not in reference:
+        return outcome
+    return {part: value for part, value in outcome.items() if not same_outcome(outcome, {part: reference[part]})}
+
+
+def catalogued_mistake(fn):
+    """The one catalogued misconception of `fn` whose fingerprint the learner's function matches, or None.
+
+    A misconception fits when `fn` does what it does on every probe where it differs from the reference.
+    When several fit, the one whose fingerprint covers all the others' probes (and parts of a random
+    function's outcome) is named, the most specific; when none does, none is: a failure names one
+    mistake or none, never competing ones.
     """
-    from grader.learner import hints  # the catalogue's sources are compiled only when a check fails
+    from grader.learner import hints  # the catalogue is read only when a check fails
 
-    run = run or (lambda impl, args, kwargs: _run(impl, args, kwargs, learner.warning is not None))
-    matches = matches or same_value
-    named = []
+    name = getattr(fn, "__name__", None)
+    entries = catalogued(name)
+    if not entries or not isinstance(name, str):
+        return None
+    recorded, probes = hints.fingerprints(name), hints.probes(name)
+    seen: dict[int, dict] = {}
+
+    def agrees(index, outcome) -> bool:
+        if index >= len(probes):
+            return False  # a fingerprint of other probes: no fit rather than a guess
+        args, kwargs = probes[index]
+        if index not in seen:
+            seen[index] = probe_outcome(fn, args, kwargs)
+        return same_outcome(seen[index], outcome, input_scale(args, kwargs))
+
+    fits = [
+        (entry, _recorded_parts(recorded[entry.id]))
+        for entry in entries
+        if recorded.get(entry.id) and all(agrees(i, outcome) for i, outcome in recorded[entry.id].items())
+    ]
+    widest = [entry for entry, where in fits if all(other <= where for _, other in fits)]
+    return widest[0] if len(widest) == 1 else None
+
+
+def _recorded_parts(prints: dict[int, dict]) -> set[tuple[int, str]]:
+    """(probe, part) for each part of an outcome a fingerprint records: a random function's draws, generator use
+    and advance are parts of their own, any other outcome is one part."""
+    return {
+        (index, part if "draws" in outcome or "advanced" in outcome or "generator" in outcome else "outcome")
+        for index, outcome in prints.items()
+        for part in outcome
+    }
+
+
+def _diagnosis(fn, learner: _Outcome, same_value, mistakes=(), matches=None) -> list[tuple[str, str]]:
+    """The (description, hint) of the one known mistake a failure names, or none (see `failure`).
+
+    `mistakes` are wrong answers the check itself knows on its input, compared with the learner's
+    answer by `matches` (default `same_value`); when exactly one fits, it is named. Otherwise the
+    catalogue's misconception of `fn` whose fingerprint the learner's function matches, if one does.
+    """
+    fitting = []
     if learner.raised is None and not learner.changed_input and learner.warning is None:
         for mistake in mistakes:
             try:
-                if matches(learner.value, mistake.output):
-                    named.append((mistake.description, mistake.hint))
+                if (matches or same_value)(learner.value, mistake.output):
+                    fitting.append((mistake.description, mistake.hint))
             except Exception:  # an answer of an unexpected kind matches no known mistake
                 continue
-    name = getattr(fn, "__name__", None)
-    alike = []
-    for entry in catalogued(name):
-        args, kwargs = copy.deepcopy(pristine)
-        if _behaves_alike(learner, run(hints.implementation(entry), args, kwargs), same_value):
-            alike.append(entry)
-    if rank and alike:
-        alike = most_specific(fn, alike, hints.probes(name), hints.implementation, learner.warning is not None)
-    named += [(entry.description, entry.hint) for entry in alike]
-    return list(dict.fromkeys(named))
+    if fitting:
+        return fitting[:1] if len(set(fitting)) == 1 else []
+    entry = catalogued_mistake(fn)
+    return [] if entry is None else [(entry.description, entry.hint)]
 
 
 def catalogued(name) -> list:
@@ -409,30 +594,6 @@ def catalogued(name) -> list:
     from grader.learner import hints
 
     return hints.misconceptions(name) if isinstance(name, str) and name else []
-
-
-def most_specific(fn, candidates, probes, implementation, record_warnings=False) -> list:
-    """The candidates that behave like the learner's function on the most probes (and on half of them at least).
-
-    Several misconceptions can give the same wrong answer on the input that failed; the
-    catalogue's probes of a function are inputs on which its misconceptions differ, so the
-    one the learner made agrees with them on more of the probes than the others do. One
-    that agrees on fewer than half is not what the learner wrote, and is not named.
-    """
-    if not probes:
-        return candidates
-    agree = [0] * len(candidates)
-    for args, kwargs in probes:
-        scale = input_scale(args, kwargs)
-        same = lambda a, b, scale=scale: same_answer(a, b, scale)  # noqa: E731
-        learner = _run(fn, *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
-        for index, entry in enumerate(candidates):
-            other = _run(implementation(entry), *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
-            agree[index] += _behaves_alike(learner, other, same)
-    best = max(agree)
-    if 2 * best < len(probes):
-        return []
-    return [entry for entry, count in zip(candidates, agree, strict=False) if count == best]
 
 
 def _not_written(call) -> CheckFailed:
@@ -470,7 +631,7 @@ def _call(fn, args, kwargs, call, same_value, record_warnings=False) -> _Outcome
         lines, hint = [f"{call} {_IN_PLACE}"], [_IN_PLACE_HINT]
     else:
         return outcome
-    raise failure(lines, _diagnosis(fn, pristine, outcome, same_value), otherwise=hint) from outcome.raised
+    raise failure(lines, _diagnosis(fn, outcome, same_value), otherwise=hint) from outcome.raised
 
 
 def input_scale(args, kwargs) -> float:
@@ -527,7 +688,7 @@ def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
     reason = compare(outcome.value, expect, dtype, scale=scale)
     if reason is not None:
         given = lambda got, out: compare(got, out, dtype, scale=scale) is None  # noqa: E731
-        diagnosis = _diagnosis(fn, pristine, outcome, same, mistakes, given)
+        diagnosis = _diagnosis(fn, outcome, same, mistakes, given)
         _fail(fn, copy.deepcopy(pristine), call, reason, outcome.value, expect, diagnosis)
 
 
@@ -561,14 +722,13 @@ def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
     """Call `fn` and require a plain answer (a bool or a number) equal to `expect`."""
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
-    pristine = copy.deepcopy((args, kwargs))
     outcome = _call(fn, args, kwargs, call, same_answer)
     scale = input_scale(args, kwargs)
     problem = _answer_problem(outcome.value, expect, scale)
     if problem is not None:
         lines = [f"{call} is not right: {problem}.", f"  expected: {expect!r}", f"  got:      {_show(outcome.value)}"]
         given = lambda got, out: _answer_problem(got, out, scale) is None  # noqa: E731
-        raise failure(lines, _diagnosis(fn, pristine, outcome, same_answer, mistakes, given))
+        raise failure(lines, _diagnosis(fn, outcome, same_answer, mistakes, given))
 
 
 def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> None:
@@ -593,7 +753,7 @@ def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> 
     else:
         lines, hint = [f"{call} returned {_show(outcome.value)}", expected], []
     given = lambda got, out: compare(np.asarray(got), out) is None  # noqa: E731
-    diagnosis = _diagnosis(fn, pristine, outcome, same, mistakes, given)
+    diagnosis = _diagnosis(fn, outcome, same, mistakes, given)
     raise failure(lines, diagnosis, otherwise=hint) from outcome.raised
 
 
@@ -604,14 +764,13 @@ def check_quiet(fn, *args, **kwargs) -> None:
     """
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
-    pristine = copy.deepcopy((args, kwargs))
     outcome = _call(fn, args, kwargs, call, same_answer, record_warnings=True)
     if outcome.warning is not None:
         first = outcome.warning
         lines = [f"{call} warned: {first.category.__name__}: {first.message}"]
         raise failure(
             lines,
-            _diagnosis(fn, pristine, outcome, same_answer),
+            _diagnosis(fn, outcome, same_answer),
             otherwise=[
                 "  hint: a correct answer never overflows or divides by zero; "
                 "shift the scores before exp so the largest becomes 0."
@@ -678,8 +837,7 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
     """Call `fn(*args, **kwargs)` `draws` times and require each index's frequency to match `expect`.
 
     Each frequency may differ from its expected probability by five standard errors
-    (and one draw), so a correct sampler fails about once in a few million runs. A
-    catalogued mistake is run the same number of times from the same random state.
+    (and one draw), so a correct sampler fails about once in a few million runs.
     """
     __tracebackhide__ = True
     expect = np.asarray(expect, dtype=float)
@@ -691,10 +849,7 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
         spread = np.sqrt(np.clip(probs * (1 - probs), 0, None) / draws)
         return freqs.shape == probs.shape and bool(np.all(np.abs(freqs - probs) <= 5 * spread + 1 / draws))
 
-    def run(impl, args, kwargs):
-        return _frequencies(impl, args, kwargs, len(expect), draws)
-
-    outcome = run(fn, args, kwargs)
+    outcome = _frequencies(fn, args, kwargs, len(expect), draws)
     if isinstance(outcome.raised, NotImplementedError):
         raise _not_written(call)
     if outcome.raised is not None or outcome.changed_input:
@@ -705,7 +860,7 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
             lines, hint = [f"{call} {outcome.raised}"], []
         else:
             lines, hint = [f"{call} {_IN_PLACE}"], [_IN_PLACE_HINT]
-        diagnosis = _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False)
+        diagnosis = _diagnosis(fn, outcome, close, mistakes)
         raise failure(lines, diagnosis, otherwise=hint) from learners
     if not close(outcome.value, expect):
         lines = [
@@ -713,7 +868,7 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
             f"  expected: {_show(expect)}",
             f"  got:      {_show(outcome.value)}",
         ]
-        raise failure(lines, _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False))
+        raise failure(lines, _diagnosis(fn, outcome, close, mistakes))
 
 
 class _GeneratorProblem(typing.NamedTuple):
@@ -783,8 +938,7 @@ def check_own_generator(fn, *args, draws=200, varies=True, why="", **kwargs) -> 
 
     Two generators in the same state must give the same draws, and (with `varies`, for an
     input whose draws are random) one in another state other draws; NumPy's global random
-    state and Python's `random` module must stay untouched. A catalogued mistake that fails
-    the same way is named.
+    state and Python's `random` module must stay untouched.
     """
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs) + (f" ({why})" if why else "")
@@ -797,14 +951,8 @@ def check_own_generator(fn, *args, draws=200, varies=True, why="", **kwargs) -> 
         return
     if problem.kind == "raised" and "NotImplementedError" in problem.what:
         raise _not_written(call)
-    from grader.learner import hints
-
-    named = []
-    for entry in catalogued(getattr(fn, "__name__", None)):
-        other = _generator_problem(hints.implementation(entry), args, kwargs, slots[0], draws, varies)
-        if other is not None and other.kind == problem.kind:
-            named.append((entry.description, entry.hint))
-    raise failure([f"{call} {problem.what}."], named) from problem.raised
+    learner = _Outcome(raised=problem.raised)
+    raise failure([f"{call} {problem.what}."], _diagnosis(fn, learner, same_answer)) from problem.raised
 
 
 def _reference_answer(reference, args, kwargs):

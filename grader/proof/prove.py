@@ -19,9 +19,9 @@ from grader.course.contract import function_of_test, properties
 from grader.engine.pool import grade_many
 from grader.engine.scores import Report
 from grader.learner import hints
-from grader.learner.hints import Misconception
-from grader.proof import alternatives, mutate, public
+from grader.proof import alternatives, catalogue, mutate, public
 from grader.proof.alternatives import Alternative
+from grader.proof.catalogue import Misconception
 from grader.proof.outside import VERDICTS, OutsideEntry
 from grader.proof.outside import diagnosis as outside_diagnosis
 
@@ -65,8 +65,8 @@ class Proof:
 
     @property
     def specific(self) -> bool:
-        """Named, and alongside at most one other misconception: the feedback points at the mistake."""
-        return self.named and len(self.named_others) <= 1
+        """Named alone: the feedback points at this mistake and at no other."""
+        return self.named and not self.named_others
 
 
 @dataclass
@@ -93,7 +93,7 @@ class MutantProof:
 
 def entries(lesson: str | None = None):
     """Every catalogue entry to prove, misconceptions first, in catalogue order."""
-    return [("misconception", m) for m in hints.misconceptions(lesson=lesson)] + [
+    return [("misconception", m) for m in catalogue.misconceptions(lesson=lesson)] + [
         ("alternative", a) for a in alternatives.alternatives(lesson=lesson)
     ]
 
@@ -223,7 +223,8 @@ def load_entries(course: Course, path) -> list[tuple[str, str, Entry]]:
     """(lesson, kind, entry) for every entry of a file written like a catalogue module, for a lesson of `course`.
 
     The file holds LESSON, MISCONCEPTIONS and ALTERNATIVES, or, for several lessons,
-    ENTRIES = {lesson: (MISCONCEPTIONS, ALTERNATIVES)}; or, written like the outside corpus
+    ENTRIES = {lesson: (MISCONCEPTIONS, ALTERNATIVES)}, each misconception a grader.proof.catalogue.Misconception
+    (it carries its source), each alternative an Alternative; or, written like the outside corpus
     (grader/proof/outside/), LESSON and OUTSIDE = [OutsideEntry, ...] or OUTSIDE = {lesson: [...]}.
     """
     path = Path(path)
@@ -256,6 +257,11 @@ def load_entries(course: Course, path) -> list[tuple[str, str, Entry]]:
         functions = course.graded_functions(lesson)
         for kind, items, cls in (("misconception", pair[0], Misconception), ("alternative", pair[1], Alternative)):
             for entry in items:
+                if isinstance(entry, hints.Misconception):
+                    raise EntriesError(
+                        f"{path}: {entry.id} is the learner room's record, which holds no code: "
+                        "write misconceptions with grader.proof.catalogue.Misconception"
+                    )
                 if not isinstance(entry, cls):
                     raise EntriesError(f"{path}: {lesson}'s {kind}s hold {entry!r:.60}, not a {cls.__name__}")
                 if entry.function not in functions:
@@ -455,7 +461,7 @@ class Summary:
     named: int
     alternatives: int
     accepted: int
-    specific: int = 0  # named with at most one other misconception
+    specific: int = 0  # named alone
     public: int = 0  # misconceptions a public check fails for
 
     @property
@@ -610,7 +616,7 @@ def _summary_line(proven: Proven) -> str:
     line = (
         f"{s.caught}/{s.misconceptions} ({s.mutation_score:.0%}) misconceptions lose points; "
         f"{s.named}/{s.misconceptions} ({s.named_rate:.0%}) are named in the feedback, "
-        f"{s.specific}/{s.misconceptions} ({s.specific_rate:.0%}) named with at most one other; "
+        f"{s.specific}/{s.misconceptions} ({s.specific_rate:.0%}) named alone; "
         f"{_public_part(proven)}"
         f"{s.accepted}/{s.alternatives} ({s.pass_rate:.0%}) alternatives get full marks"
     )

@@ -11,13 +11,13 @@ import nbformat
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from grader.learner import hints
+from grader.proof import catalogue
 from tests.browser.conftest import screenshot
 from tests.browser.jupyterlab import code_cell_count, open_notebook, run_all
 from tests.support import COURSE, assert_no_grader_frame, plain
 
 LESSON = "01_naive_division"
-WHOLE_ARRAY = next(m for m in hints.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")
+WHOLE_ARRAY = next(m for m in catalogue.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")
 # is_distribution, with a bug one call down: `limit` was never defined.
 BUGGY_IS_DISTRIBUTION = """\
 def is_distribution(weights, atol=1e-8):

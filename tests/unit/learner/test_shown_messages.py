@@ -19,7 +19,6 @@ import pytest
 from nbclient import NotebookClient
 
 from grader.engine.sandbox import IOPUB_SECONDS
-from grader.learner import hints
 from grader.learner.checks import (
     CheckFailed,
     CheckMisused,
@@ -30,12 +29,13 @@ from grader.learner.checks import (
     shown_to_learner,
     wrapped,
 )
+from grader.proof import catalogue
 from tests.support import ANSI, COURSE, assert_no_grader_frame, plain, run_apart
 
 pytestmark = pytest.mark.xdist_group("shown-messages")  # its tests share a module-scoped fixture (tests/conftest.py)
 
 LESSON = "01_naive_division"
-WHOLE_ARRAY = next(m for m in hints.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")
+WHOLE_ARRAY = next(m for m in catalogue.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")
 
 # The learner's code, as a solution cell holds it: one wrong answer, one bug two calls deep, one wrong exception.
 LEARNER_CELL = f"""
