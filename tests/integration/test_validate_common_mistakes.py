@@ -13,8 +13,7 @@ import nbformat
 import pytest
 from nbgrader.validator import Validator
 
-from grader.learner import hints
-from grader.proof import prove, public
+from grader.proof import catalogue, prove, public
 from tests.support import COURSE
 
 COMMON = [
@@ -30,7 +29,7 @@ COMMON = [
     "cross_entropy_via_log_of_softmax",
     "online_skips_masked_chunks",
 ]
-ENTRIES = {m.id: m for m in hints.misconceptions()}
+ENTRIES = {m.id: m for m in catalogue.misconceptions()}
 
 
 def validate(lesson: str, answers: dict[str, str], folder) -> dict:
@@ -49,7 +48,7 @@ def says_success(found: dict) -> bool:
 
 def with_entry(entry_id: str) -> tuple[str, dict[str, str]]:
     entry = ENTRIES[entry_id]
-    lesson = hints.lesson_of(entry)
+    lesson = catalogue.lesson_of(entry)
     answers = COURSE.reference_answers(lesson)
     answers[entry.function] = prove.as_notebook_code(entry.source)
     return lesson, answers

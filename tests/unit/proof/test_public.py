@@ -11,7 +11,7 @@ from grader.course.contract import BEGIN
 from grader.engine.pool import grade_many
 from grader.engine.testrunner import is_test_cell
 from grader.learner import hints
-from grader.proof import prove, public
+from grader.proof import catalogue, prove, public
 from grader.proof.prove import Proof, Proven
 from tests.support import COURSE, by_id
 
@@ -56,7 +56,7 @@ def test_the_public_checks_catch_forgotten_keepdims_and_pass_the_reference():
     """Graded by nbgrader with the release's test cells: the reference passes; forgetting keepdims (rows with
     equal totals hid it) fails a public check, and a mistake left to the hidden tests does not."""
     lesson = "01_naive_division"
-    entries = {m.id: m for m in hints.misconceptions(lesson=lesson)}
+    entries = {m.id: m for m in catalogue.misconceptions(lesson=lesson)}
     notebooks = [(lesson, COURSE.learner_notebook(lesson, COURSE.reference_answers(lesson)))]
     for entry_id in ("naive_drops_keepdims", "naive_int_sum_wraps"):
         answers = COURSE.reference_answers(lesson)
