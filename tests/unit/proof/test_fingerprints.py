@@ -23,6 +23,9 @@ LESSONS = COURSE.lesson_ids()
 MISCONCEPTIONS = catalogue.misconceptions()
 
 
+pytestmark = pytest.mark.xdist_group("fingerprints")  # the module fixture below, computed once
+
+
 @pytest.fixture(scope="module")
 def computed() -> dict:
     return {}
