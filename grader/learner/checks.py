@@ -512,24 +512,53 @@ def same_outcome(a: dict, b: dict, scale: float = 1.0) -> bool:
     return all(same_frequencies(a[part], b[part]) if part == "draws" else a.get(part) == b[part] for part in b)
 
 
+def same_values(a: dict, b: dict, scale: float = 1.0) -> bool:
+    """Whether two probe outcomes agree but for their dtypes and warnings: the same numbers within the coarser
+    dtype's tolerance, or the same outcome otherwise (an error raised, a random function's draws)."""
+    x, y = (_numbers(outcome.get("value")) for outcome in (a, b))
+    if x is None or y is None:
+        return same_outcome(a, b, scale)
+    return compare(x, y, scale=scale) is None
+
+
+def _numbers(value: dict | None) -> np.ndarray | None:
+    """An encoded number or numeric array as an array (None for anything else, or an array kept as a digest)."""
+    if value is None:
+        return None
+    if "array" in value and value["dtype"] not in ("O", "V", "U", "S", "c", "m", "M"):
+        return _decoded_array(value)
+    for key in ("float", "int", "bool"):
+        if key in value:
+            number = value[key]
+            return np.asarray(float(number) if isinstance(number, str) else number)
+    return None
+
+
 def fingerprint(outcome: dict, reference: dict, scale: float = 1.0) -> dict | None:
     """What of `outcome` a fingerprint records where the reference's outcome on the same probe is `reference`:
-    nothing (None) where they agree, or where it is too large to trust (a value that large may not cross the
-    grading bridge intact); of a random function's draws, only the parts that differ."""
-    if same_outcome(outcome, reference, scale) or len(json.dumps(outcome)) > LARGE_OUTCOME:
+    nothing (None) where they agree; UNRECORDED where it is too large to trust (a value that large may not cross
+    the grading bridge intact), which any outcome matches; of a random function's draws, only the parts that
+    differ."""
+    if same_outcome(outcome, reference, scale):
         return None
+    if len(json.dumps(outcome)) > LARGE_OUTCOME:
+        return dict(UNRECORDED)
     if "draws" not in outcome or "draws" not in reference:
         return outcome
     return {part: value for part, value in outcome.items() if not same_outcome(outcome, {part: reference[part]})}
 
 
+UNRECORDED = {"unrecorded": True}  # a fingerprint's outcome where the misconception's was too large to record
+
+
 def catalogued_mistake(fn):
     """The one catalogued misconception of `fn` whose fingerprint the learner's function matches, or None.
 
-    A misconception fits when `fn` does what it does on every probe where it differs from the reference.
-    When several fit, the one whose fingerprint covers all the others' probes (and parts of a random
-    function's outcome) is named, the most specific; when none does, none is: a failure names one
-    mistake or none, never competing ones.
+    A misconception fits when `fn` does what it does on every probe: its outcome where it differs from the
+    reference, and the reference's numbers (dtype and warnings aside) elsewhere: a function wrong in another way on
+    a probe the misconception gets right does not make that mistake, or not only it. When several fit, the one whose fingerprint covers all the
+    others' probes (and parts of a random function's outcome) is named, the most specific; when none does, none
+    is: a failure names one mistake or none, never competing ones.
     """
     from grader.learner import hints  # the catalogue is read only when a check fails
 
@@ -537,24 +566,38 @@ def catalogued_mistake(fn):
     entries = catalogued(name)
     if not entries or not isinstance(name, str):
         return None
-    recorded, probes = hints.fingerprints(name), hints.probes(name)
+    recorded, probes, reference = hints.fingerprints(name), hints.probes(name), hints.reference_outcomes(name)
     seen: dict[int, dict] = {}
 
-    def agrees(index, outcome) -> bool:
+    def agrees(index, outcome, same=same_outcome) -> bool:
+        if outcome == UNRECORDED:
+            return True
         if index >= len(probes):
             return False  # a fingerprint of other probes: no fit rather than a guess
         args, kwargs = probes[index]
         if index not in seen:
             seen[index] = probe_outcome(fn, args, kwargs)
-        return same_outcome(seen[index], outcome, input_scale(args, kwargs))
+        return same(seen[index], outcome, input_scale(args, kwargs))
 
-    fits = [
-        (entry, _recorded_parts(recorded[entry.id]))
-        for entry in entries
-        if recorded.get(entry.id) and all(agrees(i, outcome) for i, outcome in recorded[entry.id].items())
-    ]
-    widest = [entry for entry, where in fits if all(other <= where for _, other in fits)]
+    def fits(prints: dict[int, dict]) -> bool:
+        return all(
+            agrees(index, expected_outcome(prints[index], reference.get(index))) for index in sorted(prints)
+        ) and all(agrees(index, reference[index], same_values) for index in sorted(reference.keys() - prints.keys()))
+
+    fitting = [(entry, _recorded_parts(recorded[entry.id])) for entry in entries if recorded.get(entry.id)]
+    fitting = [(entry, where) for entry, where in fitting if fits(recorded[entry.id])]
+    widest = [entry for entry, where in fitting if all(other <= where for _, other in fitting)]
     return widest[0] if len(widest) == 1 else None
+
+
+def expected_outcome(recorded: dict, reference: dict | None) -> dict:
+    """What a misconception does on a probe its fingerprint records: the outcome there, completed by the
+    reference's parts for a random function's (which records only the parts that differ)."""
+    if reference is None:
+        return recorded
+    if "draws" in reference and recorded.keys() <= reference.keys():
+        return {**reference, **recorded}
+    return recorded
 
 
 def _recorded_parts(prints: dict[int, dict]) -> set[tuple[int, str]]:

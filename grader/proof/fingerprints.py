@@ -2,8 +2,9 @@
 learner's side (grader/learner/hints/fingerprints/lesson_NN.json), so that no code of it ships there.
 
 A misconception's fingerprint holds its outcome on each probe where that outcome is not the reference's (the
-course's solution); a check that fails names it when the learner's function does the same on all of them
-(grader.learner.checks). `python -m grader.proof.fingerprints` (`make fingerprints`) writes them; a test fails
+course's solution), and each function's record holds the reference's outcome on every probe; a check that fails
+names a misconception when the learner's function does what it does on every probe: its mistake where it differs,
+the reference's answer elsewhere (grader.learner.checks). `python -m grader.proof.fingerprints` (`make fingerprints`) writes them; a test fails
 when the written ones drift from what the catalogue computes.
 """
 
@@ -56,14 +57,27 @@ def outcomes(fn, probes) -> list[dict]:
 
 
 def compute(course: Course, lesson: str) -> dict:
-    """The lesson's fingerprints: {"lesson", "functions": {function: {"probes": how many,
-    "misconceptions": {id: {probe index: outcome}}}}}, probe indices as text (JSON's keys)."""
+    """The lesson's fingerprints: {"lesson", "functions": {function: {"probes": how many, "reference": {probe index:
+    outcome}, "misconceptions": {id: {probe index: outcome}}}}}, probe indices as text (JSON's keys)."""
     functions = {}
     for function, reference in references(course, lesson).items():
         probes = hints.probes(function)
         wrong = {m.id: catalogue.implementation(m) for m in catalogue.misconceptions(function, lesson)}
-        functions[function] = {"probes": len(probes), "misconceptions": fingerprints_of(reference, wrong, probes)}
+        functions[function] = {
+            "probes": len(probes),
+            "reference": reference_outcomes(reference, probes),
+            "misconceptions": fingerprints_of(reference, wrong, probes),
+        }
     return {"lesson": lesson, "functions": functions}
+
+
+def reference_outcomes(reference, probes) -> dict[str, dict]:
+    """{probe index (as text): outcome} of the reference on each probe, but for an outcome too large to record."""
+    return {
+        str(index): outcome
+        for index, outcome in enumerate(outcomes(reference, probes))
+        if len(json.dumps(outcome)) <= checks.LARGE_OUTCOME
+    }
 
 
 def fingerprints_of(reference, wrong: dict, probes) -> dict[str, dict[str, dict]]:

@@ -105,3 +105,12 @@ def fingerprints(function: str) -> dict[str, dict[int, dict]]:
             for ident, outcomes in recorded.get("misconceptions", {}).items():
                 found[ident] = {int(index): outcome for index, outcome in outcomes.items()}
     return found
+
+
+def reference_outcomes(function: str) -> dict[int, dict]:
+    """Probe index -> the reference's outcome there, for each of `function`'s probes whose outcome is recorded."""
+    for lesson, module in lessons().items():
+        if any(m.function == function for m in module.MISCONCEPTIONS):
+            recorded = _fingerprints(lesson).get("functions", {}).get(function, {})
+            return {int(index): outcome for index, outcome in recorded.get("reference", {}).items()}
+    return {}

@@ -46,12 +46,23 @@ def same_prints(written: dict, fresh: dict, scale_of) -> list[str]:
         new = fresh[function]
         if old["probes"] != new["probes"]:
             problems.append(f"{function}: {old['probes']} probes written, {new['probes']} now")
+        scale = scale_of(function)
+        a, b = old.get("reference", {}), new["reference"]
+        problems += [
+            f"{function}: the reference's outcome on probe {index} differs"
+            for index in a.keys() | b.keys()
+            if index not in a
+            or index not in b
+            or not (
+                checks.same_outcome(a[index], b[index], scale[int(index)])
+                and checks.same_outcome(b[index], a[index], scale[int(index)])
+            )
+        ]
         for ident in old["misconceptions"].keys() | new["misconceptions"].keys():
             a, b = old["misconceptions"].get(ident), new["misconceptions"].get(ident)
             if a is None or b is None or a.keys() != b.keys():
                 problems.append(f"{ident}: probes {sorted(a or {})} written, {sorted(b or {})} now")
                 continue
-            scale = scale_of(function)
             problems += [
                 f"{ident}: probe {index} differs"
                 for index in a
@@ -86,6 +97,8 @@ def test_a_drifted_fingerprint_is_seen(computed):
     assert same_prints(drifted, now, scales) == [f"naive_sums_whole_array: probe {index} differs"]
     del drifted["naive_normalize"]["misconceptions"]["naive_sums_axis0"][next(iter(prints))]
     assert len(same_prints(drifted, now, scales)) == 2
+    drifted["naive_normalize"]["reference"]["0"] = {"raised": "builtins:ValueError"}
+    assert "naive_normalize: the reference's outcome on probe 0 differs" in same_prints(drifted, now, scales)
 
 
 def test_the_written_files_are_plain_json():
@@ -158,3 +171,37 @@ def test_a_probe_changed_by_the_bridge_is_seen():
     transposed = np.arange(1.0, 9.0).reshape(2, 2, 2).T
     codec = kernelside.Codec()
     assert not unchanged_across([transposed], codec.decode(codec.encode([transposed])))
+
+
+SHIFT_BY_FIRST = """
+def stable_softmax(scores, temperature=1.0):
+    x = np.asarray(scores, dtype=float) / temperature  # float64 even for float32 scores: a dtype detail
+    e = np.exp(x - x[..., :1])
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights{tail}
+"""
+
+
+def learner_function(source: str):
+    namespace: dict = {"np": np}
+    exec(source, namespace)  # noqa: S102 - the test's own code
+    return namespace["stable_softmax"]
+
+
+def test_a_mistake_is_named_whatever_the_dtype_but_not_beside_another_mistake():
+    """Shifting by the first score is named though the learner's weights are float64 where the reference keeps
+    float32; the same mistake with batches also reversed (wrong where the misconception is right) is not."""
+    alone = learner_function(SHIFT_BY_FIRST.format(tail=""))
+    assert checks.catalogued_mistake(alone).id == "stable_shift_by_first_score"
+    recorded = hints.fingerprints("stable_softmax")["stable_shift_by_first_score"]
+    assert all(
+        np.ndim(args[0]) == 1 for index, (args, _) in enumerate(hints.probes("stable_softmax")) if index in recorded
+    )
+    with_another = learner_function(SHIFT_BY_FIRST.format(tail=" if x.ndim == 1 else weights[..., ::-1]"))
+    assert checks.catalogued_mistake(with_another) is None
+
+
+def test_an_uncatalogued_mistake_is_not_named():
+    """Weights divided by one more than their total: wrong on every probe, and no misconception's fingerprint."""
+    plus_one = learner_function(SHIFT_BY_FIRST.format(tail=" / (1 + weights.sum(axis=-1, keepdims=True))"))
+    assert checks.catalogued_mistake(plus_one) is None
