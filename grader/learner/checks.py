@@ -556,9 +556,9 @@ def catalogued_mistake(fn):
 
     A misconception fits when `fn` does what it does on every probe: its outcome where it differs from the
     reference, and the reference's numbers (dtype and warnings aside) elsewhere: a function wrong in another way on
-    a probe the misconception gets right does not make that mistake, or not only it. When several fit, the one whose fingerprint covers all the
-    others' probes (and parts of a random function's outcome) is named, the most specific; when none does, none
-    is: a failure names one mistake or none, never competing ones.
+    a probe the misconception gets right does not make that mistake, or not only it. When several fit, the one
+    whose fingerprint covers all the others' probes (and parts of a random function's outcome) is named, the most
+    specific; when none does, none is: a failure names one mistake or none, never competing ones.
     """
     from grader.learner import hints  # the catalogue is read only when a check fails
 

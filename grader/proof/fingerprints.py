@@ -4,8 +4,8 @@ learner's side (grader/learner/hints/fingerprints/lesson_NN.json), so that no co
 A misconception's fingerprint holds its outcome on each probe where that outcome is not the reference's (the
 course's solution), and each function's record holds the reference's outcome on every probe; a check that fails
 names a misconception when the learner's function does what it does on every probe: its mistake where it differs,
-the reference's answer elsewhere (grader.learner.checks). `python -m grader.proof.fingerprints` (`make fingerprints`) writes them; a test fails
-when the written ones drift from what the catalogue computes.
+the reference's answer elsewhere (grader.learner.checks). `python -m grader.proof.fingerprints` (`make
+fingerprints`) writes them; a test fails when the written ones drift from what the catalogue computes.
 """
 
 from __future__ import annotations
