@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from grader.learner import crashes, properties
+from grader.learner import contracts, crashes, properties
 from grader.learner.streams import OnePass
 from grader.learner.streams import random_states as _random_states
 
@@ -653,6 +653,13 @@ _IN_PLACE_HINT = (
 )
 
 
+def _in_place_property(fn) -> list[str]:
+    """The contract's property a change to the caller's input breaks, as a failure's line, when `fn` promises it."""
+    if "unchanged" not in contracts.PROPERTIES.get(str(getattr(fn, "__name__", "")), ()):
+        return []
+    return ["  broken property (unchanged): the caller's input is never changed."]
+
+
 def _crash_lines(fn, pristine, call, error) -> tuple[list[str], list[str]]:
     """The lines of a failure whose call raised `error`: what it raised, what the input had that the code did not
     expect and the learner's line that raised (see crashes.explained); and its hint, shown when no catalogued
@@ -671,7 +678,7 @@ def _call(fn, args, kwargs, call, same_value, record_warnings=False) -> _Outcome
     if outcome.raised is not None:
         lines, hint = _crash_lines(fn, pristine, call, outcome.raised)
     elif outcome.changed_input:
-        lines, hint = [f"{call} {_IN_PLACE}"], [_IN_PLACE_HINT]
+        lines, hint = [f"{call} {_IN_PLACE}"], [*_in_place_property(fn), _IN_PLACE_HINT]
     else:
         return outcome
     raise failure(lines, _diagnosis(fn, outcome, same_value), otherwise=hint) from outcome.raised

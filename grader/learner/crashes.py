@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from grader.learner import contracts
+
 # Where a frame is not the learner's: this package, Python's own library and the installed packages (NumPy's).
 NOT_THE_LEARNER_S = tuple(
     {Path(__file__).resolve().parent.parent}
@@ -151,10 +153,14 @@ def _shape(value) -> tuple | None:
 
 
 class Explanation(typing.NamedTuple):
-    """What the input had that the code did not expect, and how to write code that expects it."""
+    """What the input had that the code did not expect, and how to write code that expects it; `breaks` are the
+    contract's property ids such an input belongs to, in order of preference (the first the function promises is
+    named), and `promise` says what that property promises of it."""
 
     why: str
     hint: str
+    breaks: tuple[str, ...] = ()
+    promise: str = ""
 
 
 def _a_list(error, given, message) -> Explanation | None:
@@ -175,6 +181,8 @@ def _a_list(error, given, message) -> Explanation | None:
     return Explanation(
         f"{argument.name} was a Python {what}, and {did}.",
         f"make an array of it first: `x = np.asarray({_variable(argument)}, dtype=float)`, and use x.",
+        ("dtype", "targets", "shapes"),
+        f"a Python {what} is an input it must take, as an array is.",
     )
 
 
@@ -192,6 +200,8 @@ def _one_row(error, given, message) -> Explanation | None:
         return Explanation(
             f"{argument.name} was a single number ({what_it_is(argument.value)}): it has no axis to work along.",
             "turn it into an array first (`np.asarray(x, dtype=float)`) and index from the end (`axis=-1`).",
+            ("shapes",),
+            "a single number is an input it must take.",
         )
     if dimension != 1:
         return None
@@ -199,6 +209,88 @@ def _one_row(error, given, message) -> Explanation | None:
         f"{argument.name} was one row ({what_it_is(argument.value)}), which has axis 0 only, so `axis=1` or "
         "`x[:, j]` fails on it.",
         "work along the last axis, `axis=-1` (and `x[..., j]`): it is the row's axis for one row and for a batch.",
+        ("shapes",),
+        ONE_ROW,
+    )
+
+
+ONE_ROW = "one row is an input it must take, as a batch is."
+
+
+def _reduced_to_a_number(error, given, message) -> Explanation | None:
+    if "invalid index to scalar variable" not in message:
+        return None
+    rows = [a for a in given if (shape := _shape(a.value)) is not None and len(shape) == 1]
+    if not rows:
+        return None
+    argument = rows[0]
+    return Explanation(
+        f"{argument.name} was one row ({what_it_is(argument.value)}): a max or sum over its last axis is a "
+        "single number, and the code indexed it as an array.",
+        "keep the reduced axis (`x.max(axis=-1, keepdims=True)`): the result then lines up with one row and with "
+        "a batch alike.",
+        ("shapes",),
+        ONE_ROW,
+    )
+
+
+def _a_number(error, given, message) -> Explanation | None:
+    kind = re.search(r"'(int|float)' object (?:has no attribute '(\w+)'|is not subscriptable)", message)
+    if kind is None:
+        return None
+    numbers = [a for a in given if type(a.value).__name__ == kind.group(1)]
+    if not numbers:
+        return None
+    argument = numbers[0]
+    lacks = f"has no `.{kind.group(2)}`" if kind.group(2) else "cannot be indexed"
+    return Explanation(
+        f"{argument.name} was a plain Python {kind.group(1)} ({argument.value!r}), which {lacks} (NumPy arrays do).",
+        f"make an array of it first (`np.asarray({_variable(argument)})`): one row's {argument.name.strip('`')} may "
+        "come as a single number.",
+        ("targets", "dtype", "shapes"),
+        "a plain Python number is an input it must take, as an array is.",
+    )
+
+
+def _rows_as_numbers(error, given, message) -> Explanation | None:
+    if not re.search(r"must be real number, not (?:list|tuple|numpy\.ndarray)|only (?:length|size)-1 arrays", message):
+        return None
+    batches = [a for a in given if (shape := _shape(a.value)) is not None and len(shape) >= 2]
+    if not batches:
+        return None
+    argument = batches[0]
+    return Explanation(
+        f"{argument.name} was a batch ({what_it_is(argument.value)}), and the code took each of its rows for a "
+        "single number (the math module's functions and float() take one number).",
+        "use NumPy's functions, which work on whole rows and batches (`np.exp`, `x.max(axis=-1, keepdims=True)`), "
+        "instead of the math module's.",
+        ("shapes",),
+        "a batch of rows is an input it must take, as one row is.",
+    )
+
+
+def _overflow(error, given, message) -> Explanation | None:
+    if not isinstance(error, OverflowError):
+        return None
+    sizes = []
+    for argument in given:
+        try:
+            values = np.asarray(argument.value, dtype=float)
+        except (TypeError, ValueError):
+            continue
+        finite = values[np.isfinite(values)]
+        if finite.size:
+            sizes.append((float(np.abs(finite).max()), argument))
+    if not sizes or max(sizes, key=lambda s: s[0])[0] <= 709:
+        return None
+    largest, argument = max(sizes, key=lambda s: s[0])
+    return Explanation(
+        f"{argument.name} held a score as large as {largest:g} in size, and e to the power of more than about 709.8 "
+        "is past the largest float (about 1.8e308).",
+        "shift each row by its own max before exp (`x - x.max(axis=-1, keepdims=True)`): exp of a number that is "
+        "at most 0 never overflows.",
+        ("extremes",),
+        "scores of any finite size are inputs it must take, with a finite answer.",
     )
 
 
@@ -218,6 +310,8 @@ def _integer_dtype(error, given, message) -> Explanation | None:
         "`out=x`).",
         "compute a new float array instead of writing into the input: `x = np.asarray(x, dtype=float)`, then "
         "`y = x - m`.",
+        ("dtype",),
+        "integer scores are an input it must take, and the answer is a float array.",
     )
 
 
@@ -249,6 +343,8 @@ def _shapes_disagree(error, given, message) -> Explanation | None:
         "expected both to have one shape.",
         "a mask may have any shape that broadcasts to the scores' (one shared row, one entry per row): use it "
         "through broadcasting, `np.where(mask, scores, -np.inf)`, or `np.broadcast_to(mask, scores.shape)`.",
+        ("shapes",),
+        "a mask of any shape that broadcasts to the scores is an input it must take.",
     )
 
 
@@ -295,11 +391,25 @@ def _batch(error, given, message) -> Explanation | None:
         f"{argument.name} was a batch of shape {_shape(argument.value)}, with more than two axes: code written "
         "for a row or a matrix (`.T`, `axis=1`, `x[:, j]`) fails on it.",
         "work along the last axes only: `axis=-1`, `x[..., j]`, `np.swapaxes(x, -1, -2)` instead of `.T`.",
+        ("shapes",),
+        "a batch with more than two axes is an input it must take.",
     )
 
 
 # Tried in this order: the first whose evidence fits explains the crash.
-EXPLANATIONS = (_a_list, _one_row, _integer_dtype, _empty, _zero, _shapes_disagree, _batch)
+EXPLANATIONS = (
+    _a_list,
+    _one_row,
+    _reduced_to_a_number,
+    _a_number,
+    _rows_as_numbers,
+    _integer_dtype,
+    _empty,
+    _zero,
+    _overflow,
+    _shapes_disagree,
+    _batch,
+)
 
 
 def explanation(fn, args, kwargs, error: BaseException) -> Explanation | None:
@@ -317,10 +427,11 @@ def explanation(fn, args, kwargs, error: BaseException) -> Explanation | None:
 
 
 def explained(fn, args, kwargs, error: BaseException) -> tuple[list[str], list[str]]:
-    """(the lines that follow the crash's first line, the hint line shown when no catalogued mistake is named).
+    """(the lines that follow the crash's first line, the lines shown when no catalogued mistake is named).
 
-    The first says what the input had that the code did not expect, or, when nothing fits the evidence, what the
-    input was; the second shows the learner's line that raised, when it is known."""
+    The first say what the input had that the code did not expect, or, when nothing fits the evidence, what the
+    input was, and show the learner's line that raised, when it is known; the second name the property of the
+    function's contract that such an input belongs to (when it promises one) and give the hint."""
     found = explanation(fn, args, kwargs, error)
     given = arguments(fn, args, kwargs)
     if found is not None:
@@ -331,4 +442,9 @@ def explained(fn, args, kwargs, error: BaseException) -> tuple[list[str], list[s
     line = where(error)
     if line is not None and line.text:
         lines.append(f"  your line that raised it: {line.shown()}")
-    return lines, [f"  hint: {found.hint}"] if found is not None else []
+    if found is None:
+        return lines, []
+    promised = contracts.PROPERTIES.get(str(getattr(fn, "__name__", "")), ())
+    named = next((pid for pid in found.breaks if pid in promised), None)
+    broken = [f"  broken property ({named}): {found.promise}"] if named is not None else []
+    return lines, [*broken, f"  hint: {found.hint}"]

@@ -374,6 +374,22 @@ JUDGES = (
 )
 
 
+def _not_a_mask(call, first, got, expected, promised) -> Broken | None:
+    """A mask expected (a boolean array) and numbers given: shown on the failing call itself, whatever its input."""
+    expected = np.asarray(expected)
+    if "dtype" not in promised or expected.dtype.kind != "b" or expected.ndim == 0:
+        return None
+    if type(got) is np.ndarray and got.dtype.kind == "b":
+        return None
+    what = f"an array of dtype {got.dtype}" if type(got) is np.ndarray else f"a {type(got).__name__}"
+    return Broken(
+        "dtype",
+        "the answer is a boolean NumPy array, True where a position may be looked at.",
+        [f"{call.shown(first)} returned {what}."],
+        "build the mask from comparisons (`<=`, `<`, `==`), which give booleans, not from numbers such as 0 and -inf.",
+    )
+
+
 def broken(fn, args, kwargs, got, expected, promised=None) -> Broken | None:
     """The first property of `fn`'s contract (`promised`: its ids, by default the course's for its name) that
     the wrong answer `got` (`expected` was right) breaks, shown on the smallest input found; or None."""
@@ -381,6 +397,9 @@ def broken(fn, args, kwargs, got, expected, promised=None) -> Broken | None:
     promised = set(promised if promised is not None else contracts.PROPERTIES.get(str(name), ()))
     if not promised or not args:
         return None
+    not_a_mask = _not_a_mask(Call(fn, args, kwargs, name), args[0], got, expected, promised)
+    if not_a_mask is not None:
+        return not_a_mask
     try:
         x = np.asarray(args[0])
         expected = np.asarray(expected)

@@ -269,7 +269,7 @@ def cross_entropy(logits,reference_answers):
         "no shift (exp overflows to inf for large logits), and picks the targets with "
         "logits[np.arange(len(logits)), target], which needs a 2-D batch: a single row fails",
         names=("cross_entropy_no_shift", "cross_entropy_two_axes_only"),
-        breaks=("extremes", "quiet", "shift", "shapes", "targets", "from_logits"),
+        breaks=("extremes", "quiet", "shift", "shapes", "targets", "from_logits", "dtype"),
         note="named softmax_crossentropy_with_logits (the Coursera 'Intro to deep learning' version)",
         licence=NO_LICENCE,
     ),
@@ -289,7 +289,7 @@ def cross_entropy(logits, targets):
         "no shift (exp overflows to inf for large logits), picks the targets in a way that needs a 2-D batch, "
         "and prints the largest logit on every call",
         names=("cross_entropy_no_shift", "cross_entropy_two_axes_only"),
-        breaks=("extremes", "quiet", "shift", "shapes", "targets", "from_logits"),
+        breaks=("extremes", "quiet", "shift", "shapes", "targets", "from_logits", "dtype"),
         note="named softmax_crossentropy_with_logits; the same code as my_own_nn_crossentropy with a print",
         licence=NO_LICENCE,
     ),
@@ -342,7 +342,7 @@ def cross_entropy(logits, labels):
         "softmax (inf when the target's weight underflows), and the max and the targets are taken over axis 1, "
         "so a single row fails",
         names=("cross_entropy_mean_over_batch", "cross_entropy_via_log_of_softmax", "cross_entropy_two_axes_only"),
-        breaks=("per_row", "from_logits", "shapes", "returns_array", "value", "targets"),
+        breaks=("per_row", "from_logits", "shapes", "returns_array", "value", "targets", "dtype"),
         note="the method CrossEntropyLoss.forward(self, logits, labels) as a function (self dropped)",
         licence=NO_LICENCE,
     ),
@@ -379,7 +379,7 @@ def cross_entropy(logits, reference_answers):
         "wrong",
         "no shift (exp overflows to inf for large logits), and picks the targets in a way that needs a 2-D batch",
         names=("cross_entropy_no_shift", "cross_entropy_two_axes_only"),
-        breaks=("extremes", "quiet", "shift", "shapes", "targets", "from_logits"),
+        breaks=("extremes", "quiet", "shift", "shapes", "targets", "from_logits", "dtype"),
         note="named softmax_crossentropy_with_logits; another copy of the same course code",
         licence=NO_LICENCE,
     ),

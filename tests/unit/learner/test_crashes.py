@@ -183,3 +183,97 @@ def test_no_line_of_the_grader_or_of_numpy_is_shown_as_the_learner_s():
         where = crashes.raised_at(error)
     assert where is not None and where.text == "np.asarray([1.0, 2.0]).sum(axis=3)"  # this file's, not NumPy's
     assert crashes.raised_at(ValueError("never raised")) is None
+
+
+# More learner code, each crashing on an input of its contract in a way public code was seen to.
+def indexed_max(scores):
+    x = np.asarray(scores, dtype=float)
+    return np.exp(x - np.max(x, axis=-1)[:, np.newaxis])
+
+
+def target_shape(logits, targets):
+    return np.zeros(targets.shape[0])
+
+
+def plain_exp(scores):
+    import math
+
+    return math.log(sum(math.exp(s) for s in scores))
+
+
+@pytest.mark.parametrize(
+    ("call", "why", "line"),
+    [
+        (
+            lambda: message(check_call, indexed_max, [1.0, 3.0], expect=[0.1, 1.0]),
+            "`scores` was one row (a Python list of 2 numbers): a max or sum over its last axis is a single number",
+            "return np.exp(x - np.max(x, axis=-1)[:, np.newaxis])",
+        ),
+        (
+            lambda: message(check_call, target_shape, [2.0, 0.0], 0, expect=[1.0]),
+            "`targets` was a plain Python int (0), which has no `.shape` (NumPy arrays do)",
+            "return np.zeros(targets.shape[0])",
+        ),
+        (
+            lambda: message(check_call, plain_exp, [[1.0, 2.0], [3.0, 4.0]], expect=[2.3, 4.3]),
+            "`scores` was a batch (a Python list of 2 rows), and the code took each of its rows for a single number",
+            "return math.log(sum(math.exp(s) for s in scores))",
+        ),
+        (
+            lambda: message(check_call, plain_exp, [1000.0, 1001.0], expect=1001.3),
+            "`scores` held a score as large as 1001 in size, and e to the power of more than about 709.8",
+            "return math.log(sum(math.exp(s) for s in scores))",
+        ),
+    ],
+    ids=["reduced to a number", "a number", "rows as numbers", "overflow"],
+)
+def test_crashes_public_code_makes_are_explained_too(call, why, line):
+    text = call()
+    assert f"  why: {why}" in text, text
+    assert f"  your line that raised it: {line}" in text
+    assert text.count("hint:") == 1
+
+
+class _Named:
+    """A learner's function under a graded function's name, so that its contract's properties apply."""
+
+    @staticmethod
+    def of(fn, name):
+        fn.__name__ = name
+        return fn
+
+
+@pytest.mark.parametrize(
+    ("fn", "args", "error", "shown"),
+    [
+        (
+            _Named.of(lambda scores: scores.max(), "softmax"),
+            ([1.0, 2.0],),
+            AttributeError("'list' object has no attribute 'max'"),
+            "  broken property (dtype): a Python list is an input it must take, as an array is.",
+        ),
+        (
+            _Named.of(lambda scores: scores, "softmax"),
+            (np.ones(3),),
+            np.exceptions.AxisError("axis 1 is out of bounds for array of dimension 1"),
+            "  broken property (shapes): one row is an input it must take, as a batch is.",
+        ),
+        (
+            _Named.of(lambda logits, targets: targets, "cross_entropy"),
+            ([2.0, 0.0], 0),
+            AttributeError("'int' object has no attribute 'shape'"),
+            "  broken property (targets): a plain Python number is an input it must take, as an array is.",
+        ),
+    ],
+    ids=["list", "one row", "a number"],
+)
+def test_an_explained_crash_names_the_property_of_the_contract_its_input_belongs_to(fn, args, error, shown):
+    _, hint = crashes.explained(fn, args, {}, error)
+    assert hint[0] == shown and hint[1].startswith("  hint: ")
+
+
+def test_a_function_without_a_contract_gets_no_property_line():
+    _, hint = crashes.explained(
+        rows_of, (np.ones(3),), {}, ValueError("axis 1 is out of bounds for array of dimension 1")
+    )
+    assert len(hint) == 1 and hint[0].startswith("  hint: ")

@@ -139,3 +139,28 @@ def test_the_learner_room_s_contracts_are_the_lessons_own():
     """grader/learner/contracts.py is generated (python -m grader.course.contract): it must not drift."""
     assert {f: tuple(sorted(p)) for f, p in contract.course_properties(COURSE).items()} == contracts.PROPERTIES
     assert (COURSE.root / contract.LEARNER_CONTRACTS).read_text() == contract.learner_contracts(COURSE)
+
+
+def additive_mask(n):  # a mask of numbers (0 and -inf), as attention code often builds it, not of booleans
+    return np.triu(np.full((n, n), -np.inf), k=1)
+
+
+def test_a_mask_of_numbers_breaks_the_boolean_dtype_shown_on_the_call_itself():
+    expected = np.tril(np.ones((3, 3), dtype=bool))
+    broken = properties.broken(additive_mask, (3,), {}, additive_mask(3), expected, promised=("dtype", "value"))
+    assert broken is not None and broken.property == "dtype"
+    assert broken.evidence == ["additive_mask(3) returned an array of dtype float64."]
+    assert properties.broken(additive_mask, (3,), {}, additive_mask(3), expected, promised=("value",)) is None
+    right = expected.copy()
+    right[0, 0] = False  # a boolean answer with a wrong entry: its dtype is not what is broken
+    assert properties.broken(additive_mask, (3,), {}, right, expected, promised=("dtype",)) is None
+
+
+def test_an_answer_written_into_the_input_names_the_unchanged_property():
+    def softmax(scores):
+        scores -= scores.max(axis=-1, keepdims=True)
+        return softmax_rows(scores)
+
+    with pytest.raises(CheckFailed) as failed:
+        check_call(softmax, np.array([[1.0, 2.0]]), expect=softmax_rows([[1.0, 2.0]]))
+    assert "  broken property (unchanged): the caller's input is never changed." in str(failed.value)
