@@ -73,6 +73,7 @@ def fresh_clone(commit: str):
     What the venv is made from gets the stamp's time to the nanosecond, so a test that runs make in the clone
     does not rebuild it."""
     top = Path(tempfile.mkdtemp(prefix="repeat-"))
+    top.chmod(0o755)  # as a checkout is: a kernel's own user runs the clone's venv (mkdtemp made it root's alone)
     clone, venv, shared = top / "clone", top / "clone" / ".venv", REPOSITORY / ".venv"
     try:
         for args, cwd in (

@@ -45,7 +45,10 @@ def open_notebook(page, lab, path: str):
     expect(current).to_contain_text(Path(path).name)
     expect(page.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE, timeout=120_000)
     panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
-    expect(panel.locator(".jp-Cell")).to_have_count(len(nbformat.read(lab.root / path, as_version=4).cells))
+    # JupyterLab adds the cells while the page is idle, which a busy machine seldom lets it be: as long as a run
+    expect(panel.locator(".jp-Cell")).to_have_count(
+        len(nbformat.read(lab.root / path, as_version=4).cells), timeout=RUN_ALL_SECONDS * 1000
+    )
     return panel
 
 

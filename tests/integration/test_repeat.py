@@ -13,7 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import repeat as repeat_script
 from tests.support import COURSE
+
+# one worker for the module: a test that makes a clone must not run while another counts the clones
+pytestmark = pytest.mark.xdist_group("repeat")
 
 SCRIPT = COURSE.root / "benchmarks" / "repeat.py"
 # quick, and reads no shared build
@@ -75,18 +79,14 @@ def test_a_bad_argument_is_one_line_and_nothing_is_cloned(args, said):
 
 
 def test_what_a_run_does_to_the_clones_venv_never_reaches_the_shared_one():
-    """A test that runs make in the clone finds the venv up to date; one that deletes the clone's venv (as make's
-    rebuild does) deletes its own links only."""
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import repeat as script
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    """A test that runs make in the clone finds the venv up to date, a kernel's user can run it, and a test that
+    deletes the clone's venv (as make's rebuild does) deletes its own links only."""
     shared = COURSE.root / ".venv" / "bin" / "python"
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=COURSE.root, capture_output=True, text=True).stdout.strip()
-    with script.fresh_clone(head) as clone:
+    with repeat_script.fresh_clone(head) as clone:
         venv = clone / ".venv"
         assert venv.is_dir() and not venv.is_symlink() and not os.path.ismount(venv)
+        assert clone.parent.stat().st_mode & 0o055 == 0o055  # a kernel's own user reaches the clone's venv
         assert subprocess.run(["make", "-q", ".venv/.installed"], cwd=clone).returncode == 0
         subprocess.run(["rm", "-rf", str(venv)], check=True)
         assert shared.exists()
