@@ -154,13 +154,17 @@ def _shape(value) -> tuple | None:
 
 class Explanation(typing.NamedTuple):
     """What the input had that the code did not expect, and how to write code that expects it; `breaks` are the
-    contract's property ids such an input belongs to, in order of preference (the first the function promises is
-    named), and `promise` says what that property promises of it."""
+    contract's properties such an input belongs to, (id, what it promises of it), in order of preference: the first
+    the function promises is named."""
 
     why: str
     hint: str
-    breaks: tuple[str, ...] = ()
-    promise: str = ""
+    breaks: tuple[tuple[str, str], ...] = ()
+
+
+def breaks(promise: str, *ids: str) -> tuple[tuple[str, str], ...]:
+    """(id, promise) for each property id that promises the same of such an input."""
+    return tuple((pid, promise) for pid in ids)
 
 
 def _a_list(error, given, message) -> Explanation | None:
@@ -181,8 +185,7 @@ def _a_list(error, given, message) -> Explanation | None:
     return Explanation(
         f"{argument.name} was a Python {what}, and {did}.",
         f"make an array of it first: `x = np.asarray({_variable(argument)}, dtype=float)`, and use x.",
-        ("dtype", "targets", "shapes"),
-        f"a Python {what} is an input it must take, as an array is.",
+        breaks(f"a Python {what} is an input it must take, as an array is.", "dtype", "targets", "shapes"),
     )
 
 
@@ -200,8 +203,7 @@ def _one_row(error, given, message) -> Explanation | None:
         return Explanation(
             f"{argument.name} was a single number ({what_it_is(argument.value)}): it has no axis to work along.",
             "turn it into an array first (`np.asarray(x, dtype=float)`) and index from the end (`axis=-1`).",
-            ("shapes",),
-            "a single number is an input it must take.",
+            breaks("a single number is an input it must take.", "shapes"),
         )
     if dimension != 1:
         return None
@@ -209,8 +211,7 @@ def _one_row(error, given, message) -> Explanation | None:
         f"{argument.name} was one row ({what_it_is(argument.value)}), which has axis 0 only, so `axis=1` or "
         "`x[:, j]` fails on it.",
         "work along the last axis, `axis=-1` (and `x[..., j]`): it is the row's axis for one row and for a batch.",
-        ("shapes",),
-        ONE_ROW,
+        breaks(ONE_ROW, "shapes"),
     )
 
 
@@ -229,8 +230,7 @@ def _reduced_to_a_number(error, given, message) -> Explanation | None:
         "single number, and the code indexed it as an array.",
         "keep the reduced axis (`x.max(axis=-1, keepdims=True)`): the result then lines up with one row and with "
         "a batch alike.",
-        ("shapes",),
-        ONE_ROW,
+        breaks(ONE_ROW, "shapes"),
     )
 
 
@@ -247,8 +247,7 @@ def _a_number(error, given, message) -> Explanation | None:
         f"{argument.name} was a plain Python {kind.group(1)} ({argument.value!r}), which {lacks} (NumPy arrays do).",
         f"make an array of it first (`np.asarray({_variable(argument)})`): one row's {argument.name.strip('`')} may "
         "come as a single number.",
-        ("targets", "dtype", "shapes"),
-        "a plain Python number is an input it must take, as an array is.",
+        breaks("a plain Python number is an input it must take, as an array is.", "targets", "dtype", "shapes"),
     )
 
 
@@ -264,8 +263,7 @@ def _rows_as_numbers(error, given, message) -> Explanation | None:
         "single number (the math module's functions and float() take one number).",
         "use NumPy's functions, which work on whole rows and batches (`np.exp`, `x.max(axis=-1, keepdims=True)`), "
         "instead of the math module's.",
-        ("shapes",),
-        "a batch of rows is an input it must take, as one row is.",
+        breaks("a batch of rows is an input it must take, as one row is.", "shapes"),
     )
 
 
@@ -289,8 +287,7 @@ def _overflow(error, given, message) -> Explanation | None:
         "is past the largest float (about 1.8e308).",
         "shift each row by its own max before exp (`x - x.max(axis=-1, keepdims=True)`): exp of a number that is "
         "at most 0 never overflows.",
-        ("extremes",),
-        "scores of any finite size are inputs it must take, with a finite answer.",
+        breaks("scores of any finite size are inputs it must take, with a finite answer.", "extremes"),
     )
 
 
@@ -310,8 +307,7 @@ def _integer_dtype(error, given, message) -> Explanation | None:
         "`out=x`).",
         "compute a new float array instead of writing into the input: `x = np.asarray(x, dtype=float)`, then "
         "`y = x - m`.",
-        ("dtype",),
-        "integer scores are an input it must take, and the answer is a float array.",
+        breaks("integer scores are an input it must take, and the answer is a float array.", "dtype"),
     )
 
 
@@ -343,8 +339,7 @@ def _shapes_disagree(error, given, message) -> Explanation | None:
         "expected both to have one shape.",
         "a mask may have any shape that broadcasts to the scores' (one shared row, one entry per row): use it "
         "through broadcasting, `np.where(mask, scores, -np.inf)`, or `np.broadcast_to(mask, scores.shape)`.",
-        ("shapes",),
-        "a mask of any shape that broadcasts to the scores is an input it must take.",
+        breaks("a mask of any shape that broadcasts to the scores is an input it must take.", "shapes"),
     )
 
 
@@ -366,17 +361,28 @@ def _empty(error, given, message) -> Explanation | None:
     )
 
 
+ZERO = (
+    *breaks("a zero temperature is an input it must take: it picks the largest logit, with no draw.", "greedy"),
+    *breaks("a zero temperature is an input it must refuse with ValueError.", "rejects_nonpositive"),
+)
+
+
 def _zero(error, given, message) -> Explanation | None:
-    if not isinstance(error, ZeroDivisionError):
+    divided = isinstance(error, ZeroDivisionError)
+    if not divided and not re.search(r"\bnan\b|NaN|divide by zero|invalid value", message):
         return None
     zeros = [a for a in given if isinstance(a.value, (int, float, np.number)) and not isinstance(a.value, bool)]
     zeros = [a for a in zeros if a.value == 0]
     if not zeros:
         return None
     argument = zeros[0]
+    did = (
+        "your code divided by it" if divided else "dividing by it gives inf and nan (0 / 0), which your code then used"
+    )
     return Explanation(
-        f"{argument.name} was {argument.value!r}, and your code divided by it.",
+        f"{argument.name} was {argument.value!r}, and {did}.",
         f"look at {argument.name} before you divide by it: the exercise says what a zero must give.",
+        ZERO,
     )
 
 
@@ -391,8 +397,7 @@ def _batch(error, given, message) -> Explanation | None:
         f"{argument.name} was a batch of shape {_shape(argument.value)}, with more than two axes: code written "
         "for a row or a matrix (`.T`, `axis=1`, `x[:, j]`) fails on it.",
         "work along the last axes only: `axis=-1`, `x[..., j]`, `np.swapaxes(x, -1, -2)` instead of `.T`.",
-        ("shapes",),
-        "a batch with more than two axes is an input it must take.",
+        breaks("a batch with more than two axes is an input it must take.", "shapes"),
     )
 
 
@@ -445,6 +450,6 @@ def explained(fn, args, kwargs, error: BaseException) -> tuple[list[str], list[s
     if found is None:
         return lines, []
     promised = contracts.PROPERTIES.get(str(getattr(fn, "__name__", "")), ())
-    named = next((pid for pid in found.breaks if pid in promised), None)
-    broken = [f"  broken property ({named}): {found.promise}"] if named is not None else []
+    named = next(((pid, promise) for pid, promise in found.breaks if pid in promised), None)
+    broken = [f"  broken property ({named[0]}): {named[1]}"] if named is not None else []
     return lines, [*broken, f"  hint: {found.hint}"]

@@ -156,6 +156,33 @@ def _rows_sum(call, scores):
     return [f"{call.shown(scores)} returned {_shown(got)}: {row} sums to {float(sums[off[0]]):.6g}, not 1."]
 
 
+def _log_rows_sum(call, scores):
+    scores, got = call(scores)
+    value = _array(got)
+    x = np.asarray(scores, dtype=float)
+    if value is None or value.ndim < 1 or not np.all(np.isfinite(value)) or not np.all(np.isfinite(x)):
+        return None
+    with np.errstate(all="ignore"):
+        sums = np.exp(value).sum(axis=-1).reshape(-1)
+    off = np.flatnonzero(np.abs(sums - 1) > CLEARLY)
+    if not off.size:
+        return None
+    row = f"row {off[0]}" if value.ndim > 1 else "the row"
+    return [f"{call.shown(scores)} returned {_shown(got)}: the exp of {row} sums to {float(sums[off[0]]):.6g}, not 1."]
+
+
+def _log_weights(expected) -> bool:
+    """Whether `expected` is log-weights: at most 0, and the exp of each row summing to 1 (so every answer must)."""
+    with np.errstate(all="ignore"):
+        return bool(
+            expected.size > 0
+            and expected.dtype.kind == "f"
+            and np.all(np.isfinite(expected))
+            and np.all(expected <= 0)
+            and np.allclose(np.exp(expected).sum(axis=-1), 1.0, rtol=0, atol=1e-9)
+        )
+
+
 def _weights(expected) -> bool:
     """Whether `expected` is weights: finite, at least 0, each row summing to 1 (so every answer must be)."""
     return bool(
@@ -334,6 +361,13 @@ JUDGES = (
         "divide each row by its own total, computed from the same numbers you divide.",
     ),
     Judge(
+        frozenset({"value"}),
+        "the exp of each row's log-weights sums to 1.",
+        lambda x, got, expected: np.shape(got) == expected.shape and _log_weights(expected),
+        _log_rows_sum,
+        "subtract from each row its own log-sum-exp, computed from that row alone (`axis=-1, keepdims=True`).",
+    ),
+    Judge(
         frozenset({"rows", "per_row", "compete"}),
         "each row is computed from itself alone: the other rows change nothing in it.",
         lambda x, got, expected: x.ndim >= 2,
@@ -390,6 +424,57 @@ def _not_a_mask(call, first, got, expected, promised) -> Broken | None:
     )
 
 
+MINUS_INF_PROPERTIES = ("masked", "minus_inf", "neg_inf")  # the contract ids that promise what -inf scores give
+
+
+def _not_finite_here(call, first, got, expected, promised) -> Broken | None:
+    """nan or inf where the expected answer of the failing call itself is finite, whatever its input (chunks of a
+    stream too): named as the property about -inf scores when the input holds them beside moderate ones (under 700
+    in size, where no exp overflows), else as `extremes`."""
+    value, right = _array(got), np.asarray(expected)
+    if value is None or right.dtype.kind != "f" or value.shape != right.shape or not np.all(np.isfinite(right)):
+        return None
+    bad = ~np.isfinite(value)
+    if not bad.any():
+        return None
+    scores = _all_scores(first)
+    finite = scores[np.isfinite(scores)] if scores is not None else np.array([np.inf])
+    moderate = finite.size == 0 or float(np.abs(finite).max()) < 700
+    minus_inf = scores is not None and bool(np.isneginf(scores).any())
+    wanted = (*MINUS_INF_PROPERTIES, "extremes") if minus_inf and moderate else ("extremes",)
+    pid = next((p for p in wanted if p in promised), None)
+    if pid is None:
+        return None
+    where = tuple(int(i) for i in np.argwhere(bad)[0])
+    promise = (
+        "a score of -inf gets weight 0 and changes nothing else: the answer stays finite."
+        if pid in MINUS_INF_PROPERTIES
+        else "scores of any finite size, and -inf beside finite ones, give a finite answer."
+    )
+    hint = (
+        "find the step that makes nan (-inf - -inf, 0 / 0) and let a row or a chunk that holds no finite score "
+        "yet add nothing instead."
+        if pid in MINUS_INF_PROPERTIES or (minus_inf and moderate)
+        else "find the step that leaves the finite range (an exp that overflows, inf - inf, 0 / 0): shift each row "
+        "by its own max before exp."
+    )
+    shown = [f"{call.shown(first)} returned {value[where]} at index {where}, where {right[where]:g} is right."]
+    return Broken(pid, promise, shown, hint)
+
+
+def _all_scores(first) -> np.ndarray | None:
+    """Every score of the input as one flat float array: an array's, a list's, or a stream's chunks'."""
+    first = getattr(first, "chunks", first)
+    try:
+        return np.asarray(first, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        pass
+    try:
+        return np.concatenate([np.asarray(chunk, dtype=float).reshape(-1) for chunk in first])
+    except (TypeError, ValueError):
+        return None
+
+
 def broken(fn, args, kwargs, got, expected, promised=None) -> Broken | None:
     """The first property of `fn`'s contract (`promised`: its ids, by default the course's for its name) that
     the wrong answer `got` (`expected` was right) breaks, shown on the smallest input found; or None."""
@@ -400,6 +485,14 @@ def broken(fn, args, kwargs, got, expected, promised=None) -> Broken | None:
     not_a_mask = _not_a_mask(Call(fn, args, kwargs, name), args[0], got, expected, promised)
     if not_a_mask is not None:
         return not_a_mask
+    found = _searched(fn, args, kwargs, got, expected, promised, name)
+    return (
+        found if found is not None else _not_finite_here(Call(fn, args, kwargs, name), args[0], got, expected, promised)
+    )
+
+
+def _searched(fn, args, kwargs, got, expected, promised, name) -> Broken | None:
+    """The first property JUDGES find broken, on the smallest of the candidate inputs it shows."""
     try:
         x = np.asarray(args[0])
         expected = np.asarray(expected)

@@ -277,3 +277,17 @@ def test_a_function_without_a_contract_gets_no_property_line():
         rows_of, (np.ones(3),), {}, ValueError("axis 1 is out of bounds for array of dimension 1")
     )
     assert len(hint) == 1 and hint[0].startswith("  hint: ")
+
+
+def test_a_zero_temperature_that_made_nan_is_explained_and_names_greedy():
+    def sample_next_token(logits, temperature, rng):
+        weights = np.exp(np.asarray(logits) / temperature)
+        return int(rng.choice(len(weights), p=weights / weights.sum()))
+
+    error = ValueError("probabilities contain NaN")
+    lines, hint = crashes.explained(sample_next_token, ([0.5, 2.0], 0, np.random.default_rng(0)), {}, error)
+    assert (
+        lines[0]
+        == "  why: `temperature` was 0, and dividing by it gives inf and nan (0 / 0), which your code then used."
+    )
+    assert hint[0].startswith("  broken property (greedy): a zero temperature is an input it must take")

@@ -164,3 +164,51 @@ def test_an_answer_written_into_the_input_names_the_unchanged_property():
     with pytest.raises(CheckFailed) as failed:
         check_call(softmax, np.array([[1.0, 2.0]]), expect=softmax_rows([[1.0, 2.0]]))
     assert "  broken property (unchanged): the caller's input is never changed." in str(failed.value)
+
+
+def log_softmax_whole_array(scores):  # shifts and normalises by the whole array's log-sum-exp: rows compete
+    x = np.asarray(scores, dtype=float)
+    return x - x.max() - np.log(np.exp(x - x.max()).sum())
+
+
+def test_log_weights_whose_exp_does_not_sum_to_one_break_value():
+    x = [[1001.0, 1002.0], [4.0, 3.0]]
+    right = np.asarray(x) - np.log(np.exp(np.asarray(x) - np.max(x, axis=-1, keepdims=True)).sum(-1, keepdims=True))
+    right -= np.max(x, axis=-1, keepdims=True)
+    broken = properties.broken(
+        log_softmax_whole_array, (x,), {}, log_softmax_whole_array(x), right, promised=("value", "shift")
+    )
+    assert broken is not None and broken.property == "value"
+    assert broken.promise == "the exp of each row's log-weights sums to 1."
+    assert "log_softmax_whole_array([[1.0, 2.0], [1.0, 3.0]]) returned" in broken.evidence[0]
+
+
+def chunked_without_guard(chunks):  # an online softmax whose first all -inf chunk makes exp(-inf - -inf) = nan
+    best, total, seen = -np.inf, 0.0, []
+    for chunk in chunks:
+        chunk = np.asarray(chunk, dtype=float)
+        new = max(best, chunk.max())
+        total = total * np.exp(best - new) + np.exp(chunk - new).sum()
+        best = new
+        seen.append(chunk)
+    return np.exp(np.concatenate(seen) - best) / total
+
+
+@pytest.mark.parametrize(
+    ("chunks", "named"),
+    [
+        ([np.array([-np.inf, -np.inf]), np.array([1.0, 2.0])], "masked"),
+        ([np.array([1000.0, -np.inf]), np.array([1.0, 2.0])], "extremes"),
+    ],
+    ids=["-inf beside moderate scores", "-inf beside huge ones"],
+)
+def test_nan_where_the_answer_is_finite_is_named_on_the_call_itself_even_for_a_stream(chunks, named):
+    with np.errstate(all="ignore"):
+        got = chunked_without_guard(chunks)
+    flat = np.concatenate(chunks)
+    right = np.exp(flat - flat.max()) / np.exp(flat - flat.max()).sum()
+    got = got if not np.all(np.isfinite(got)) else np.full_like(got, np.nan)  # the huge case: nan as such code gives
+    broken = properties.broken(chunked_without_guard, (chunks,), {}, got, right, promised=("masked", "extremes"))
+    assert broken is not None and broken.property == named
+    assert "returned nan at index (0,), where " in broken.evidence[0]
+    assert properties.broken(chunked_without_guard, (chunks,), {}, got, right, promised=("value",)) is None
