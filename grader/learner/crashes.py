@@ -245,8 +245,7 @@ def _a_number(error, given, message) -> Explanation | None:
     lacks = f"has no `.{kind.group(2)}`" if kind.group(2) else "cannot be indexed"
     return Explanation(
         f"{argument.name} was a plain Python {kind.group(1)} ({argument.value!r}), which {lacks} (NumPy arrays do).",
-        f"make an array of it first (`np.asarray({_variable(argument)})`): one row's {argument.name.strip('`')} may "
-        "come as a single number.",
+        f"make an array of it first (`np.asarray({_variable(argument)})`): for a single row it may come as one number.",
         breaks("a plain Python number is an input it must take, as an array is.", "targets", "dtype", "shapes"),
     )
 
