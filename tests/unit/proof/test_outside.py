@@ -144,9 +144,8 @@ OUTSIDE = [
 """
 
 
-def test_prove_json_carries_each_first_failure_and_the_corpus_figures(tmp_path):
-    entries = tmp_path / "two.py"
-    entries.write_text(TWO_MASKS)
+def proven(entries) -> dict:
+    """What `python -m grader prove --entries ENTRIES --json` prints, read."""
     run = subprocess.run(
         [sys.executable, "-m", "grader", "prove", "--entries", str(entries), "--json"],
         cwd=COURSE.root,
@@ -155,7 +154,13 @@ def test_prove_json_carries_each_first_failure_and_the_corpus_figures(tmp_path):
         timeout=600,
     )
     assert run.returncode == 0, run.stderr[-3000:]
-    result = json.loads(run.stdout)
+    return json.loads(run.stdout)
+
+
+def test_prove_json_carries_each_first_failure_and_the_corpus_figures(tmp_path):
+    entries = tmp_path / "two.py"
+    entries.write_text(TWO_MASKS)
+    result = proven(entries)
     wrong, right = result["entries"]
     assert wrong["outside"] and wrong["first_test"] == "test_causal_mask_public"
     assert wrong["diagnosis"] in ("mistake", "property", "wrong", "neither") and wrong["first_message"]
@@ -177,14 +182,6 @@ def test_hidden_tests_catch_an_online_softmax_whose_row_begins_with_more_minus_i
         "LESSON = '09_gradient_and_online'\n"
         f"OUTSIDE = [OutsideEntry('rechunked_by_8', 'online_softmax', {source!r}, {entry.origin!r}, 'wrong')]\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-m", "grader", "prove", "--entries", str(entries), "--json"],
-        cwd=COURSE.root,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    [proof] = json.loads(run.stdout)["entries"]
+    [proof] = proven(entries)["entries"]
     assert proof["lost"] > 0, proof
     assert {"test_online_softmax_masked", "test_online_softmax_quiet"} <= set(proof["failed_tests"]), proof
