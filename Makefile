@@ -39,7 +39,7 @@ PORT_FREE = @$(BIN)/python -c 'import socket, sys; s = socket.socket(); \
 	s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1])))' "$(PORT)" \
 	2>/dev/null || { echo "make $@: port $(PORT) is taken or no port number: stop what serves it, or pick another with PORT=..." >&2; exit 2; }
 
-.PHONY: lab test test-proof test-hub test-cluster test-journey hub test-fast lint check release prove demo benchmark benchmark-hostile profile venv clean
+.PHONY: lab test test-proof test-hub test-cluster test-journey hub test-fast lint check release fingerprints prove demo benchmark benchmark-hostile profile venv clean
 
 venv: $(STAMP)
 
@@ -157,6 +157,12 @@ check: $(STAMP)
 # Rebuild solutions/*/*.ipynb from their text sources and regenerate notebooks/ with nbgrader.
 release: $(STAMP)
 	$(BIN)/python -m grader release
+
+# What each catalogued misconception does on its function's probes, computed from its code (grader/proof/catalogue/)
+# and written as data into the learner room (grader/learner/hints/fingerprints/): run it after changing a misconception,
+# a probe or a reference; tests/unit/proof/test_fingerprints.py fails until then.
+fingerprints: $(STAMP)
+	$(BIN)/python -m grader.proof.fingerprints
 
 # Grade every catalogued misconception, correct alternative and mechanical mutant with nbgrader; rewrite README's table.
 prove: $(STAMP)

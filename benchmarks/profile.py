@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from grader.cli import OneLineParser, positive
 from grader.course import Course
 from grader.engine import grade, sandbox, testrunner, warmkernel
-from grader.learner import hints
+from grader.proof import catalogue
 
 if TYPE_CHECKING:
     import nbformat
@@ -85,7 +85,7 @@ def notebook(lesson: str, answers: str) -> nbformat.NotebookNode:
         return COURSE.learner_notebook(lesson, COURSE.reference_answers(lesson))
     if answers == "stub":
         return COURSE.learner_notebook(lesson, {})
-    mistake = hints.misconceptions(lesson=lesson)[0]
+    mistake = catalogue.misconceptions(lesson=lesson)[0]
     return COURSE.learner_notebook(lesson, {**COURSE.reference_answers(lesson), mistake.function: mistake.source})
 
 

@@ -302,6 +302,9 @@ def _prove(args) -> int:
             print(f"error: {problem}", file=sys.stderr)
     else:
         print(prove.render_table(proven))
+        corpus = prove.render_corpus(proven)
+        if corpus:
+            print("\n" + corpus)
     return 0 if proven.ok else 1
 
 

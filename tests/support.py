@@ -5,6 +5,7 @@ Fixtures are registered in tests/conftest.py; everything a test module imports f
 
 from __future__ import annotations
 
+import ast
 import collections
 import concurrent.futures
 import contextlib
@@ -441,3 +442,52 @@ def journey_commands(name: str, readme: Path = COURSE.root / "README.md") -> lis
     if not commands:
         raise LookupError(f"README.md has no fenced block after <!-- journey: {name} -->")
     return commands
+
+
+GRADED_FUNCTIONS = frozenset(f for lesson in COURSE.lesson_ids() for f in COURSE.graded_functions(lesson))
+
+
+def defined_graded_functions(code: str) -> set[str]:
+    """The graded functions `code` defines, when it is Python (at any depth); none when it is not."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return set()
+    return {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in GRADED_FUNCTIONS
+    }
+
+
+def strings_in(value) -> list[str]:
+    """Every string in a JSON value, keys included."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*strings_in(k), *strings_in(v))]
+    if isinstance(value, list):
+        return [s for item in value for s in strings_in(item)]
+    return []
+
+
+def graded_function_implementations(folder: Path) -> dict[str, set[str]]:
+    """{file: the graded functions it implements} for each file under `folder` that defines one: a Python module by
+    its own code or by any string in it that compiles to code defining one; a JSON file by any of its strings; any
+    other file by a `def NAME(` in its text."""
+    found = {}
+    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        if path.suffix == ".py":
+            tree = ast.parse(text)
+            pieces = [text] + [
+                n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            ]
+        elif path.suffix == ".json":
+            pieces = strings_in(json.loads(text))
+        else:
+            pieces = [f"def {name}(): pass" for name in GRADED_FUNCTIONS if re.search(rf"\bdef\s+{name}\s*\(", text)]
+        defined = set().union(*(defined_graded_functions(piece) for piece in pieces))
+        if defined:
+            found[str(path)] = defined
+    return found

@@ -15,6 +15,7 @@ breaking it fails.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -109,3 +110,38 @@ def course_properties(course: Course) -> dict[str, dict[str, Property]]:
     for lesson in course.lesson_ids():
         merged.update(properties(course, lesson))
     return merged
+
+
+# The learner's side of the contracts: the ids of each graded function's properties, as data the learner room
+# reads (grader.learner.properties names a broken one). Written by `python -m grader.course.contract`;
+# tests/unit/learner/test_properties.py fails when the lessons' properties and this file drift apart.
+LEARNER_CONTRACTS = "grader/learner/contracts.py"
+
+
+def learner_contracts(course: Course) -> str:
+    """The source of grader/learner/contracts.py for `course`: {function: (property id, ...)}, sorted."""
+    lines = [
+        '"""Each graded function\'s promised properties, by id: made from the lessons\' hidden tests by',
+        "`python -m grader.course.contract` (see grader.course.contract); do not edit by hand.",
+        '"""',
+        "",
+        "PROPERTIES = {",
+    ]
+    for function, found in course_properties(course).items():
+        ids = [json.dumps(pid) for pid in sorted(found)]
+        line = f"    {json.dumps(function)}: ({', '.join(ids)}),"
+        # as `ruff format` writes it: one line when it fits, else one id a line
+        lines += (
+            [line]
+            if len(line) <= 120
+            else [f"    {json.dumps(function)}: (", *[f"        {i}," for i in ids], "    ),"]
+        )
+    return "\n".join([*lines, "}", ""])
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    here = Course(Path(__file__).resolve().parent.parent.parent)
+    (here.root / LEARNER_CONTRACTS).write_text(learner_contracts(here))
+    print(f"wrote {LEARNER_CONTRACTS}")

@@ -41,7 +41,7 @@ import numpy as np
 from nbclient.util import ensure_async, run_sync
 
 from grader.engine import kernelside
-from grader.learner import checks
+from grader.learner import checks, crashes
 
 # The modules (and their submodules) that a test cell may take from the notebook, imported here once: a module the
 # kernel names is then the grading process's own copy when it is one of these already imported (sys.modules), and
@@ -159,9 +159,10 @@ def rebuilt_error(raised: dict) -> BaseException:
     cls = rebuilt_class(tuple(map(tuple, raised["classes"])), BaseException)
     message = kernelside.clip(raised["message"])
     try:
-        return cls(message)
+        error = cls(message)
     except Exception:  # a class whose constructor wants more than a message (NumPy's casting errors)
-        return _named(cls.__module__, cls.__qualname__, cls.__name__, cls)(message)
+        error = _named(cls.__module__, cls.__qualname__, cls.__name__, cls)(message)
+    return crashes.remember_where(error, raised.get("where"))
 
 
 class Codec(kernelside.Codec):

@@ -21,6 +21,7 @@ import warnings
 
 import numpy as np
 
+from grader.learner import crashes
 from grader.learner.streams import OnePass, random_states
 
 MAX_VALUE = 4 * 2**20  # characters of one encoded value: a softmax lesson's largest answers are ~0.5 MB
@@ -163,8 +164,13 @@ def _message(thing):
 
 
 def describe_error(error):
-    """An exception as data: its classes (module, name), innermost first, and its message."""
-    return {"classes": _classes(type(error)), "message": _message(error)}
+    """An exception as data: its classes (module, name), innermost first, its message, and the learner's line that
+    raised it (function, line number, text, file: plain strings and a number, see grader.learner.crashes)."""
+    try:
+        where = crashes.raised_at(error)
+    except Exception:  # a traceback that cannot be read: the message shows no line
+        where = None
+    return {"classes": _classes(type(error)), "message": _message(error), "where": where and list(where)}
 
 
 def _classes(cls):

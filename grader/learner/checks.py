@@ -13,6 +13,8 @@ import contextlib
 import contextvars
 import copy
 import hashlib
+import json
+import math
 import numbers
 import textwrap
 import traceback
@@ -24,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from grader.learner import contracts, crashes, properties
 from grader.learner.streams import OnePass
 from grader.learner.streams import random_states as _random_states
 
@@ -173,9 +176,29 @@ def tolerance(dtype, scale=1.0) -> float:
 
 
 def describe_call(fn, args, kwargs) -> str:
-    """`name(arg, ..., key=value)` as the learner would have typed it."""
-    shown = [_short_repr(a) for a in args] + [f"{k}={_short_repr(v)}" for k, v in kwargs.items()]
-    return f"{getattr(fn, '__name__', 'function')}({', '.join(shown)})"
+    """`name(arg, ..., key=value)` as the learner would have typed it; for a test cell's helper around the
+    learner's function, the learner's own call its `shown_as` gives."""
+    shown = ", ".join([_short_repr(a) for a in args] + [f"{k}={_short_repr(v)}" for k, v in kwargs.items()])
+    template = getattr(fn, SHOWN_AS, None)
+    if isinstance(template, str):
+        return template.format(shown)
+    return f"{getattr(fn, '__name__', 'function')}({shown})"
+
+
+# The attribute of a test cell's helper that says how its call is shown (see shown_as).
+SHOWN_AS = "shown_as"
+
+
+def shown_as(template: str):
+    """A decorator for a test cell's helper that calls the learner's function: a failure shows the learner's own
+    call, `template` with the arguments in place of `{}` (`"np.log(softmax({}))"`), never the helper's name,
+    which the learner never wrote."""
+
+    def mark(helper):
+        setattr(helper, SHOWN_AS, template)
+        return helper
+
+    return mark
 
 
 def _short_repr(value) -> str:
@@ -321,65 +344,291 @@ def same_answer(a, b, scale=1.0) -> bool:
         return a == b
 
 
-def _behaves_alike(learner: _Outcome, other: _Outcome, same_value) -> bool:
-    """Whether a known mistake did what the learner's function did on the same input."""
-    if learner.raised is not None:
-        return other.raised is not None and _kind(type(other.raised)) == _kind(type(learner.raised))
-    if learner.changed_input:
-        return other.changed_input
-    if learner.warning is not None:
-        return (
-            other.warning is not None
-            and _kind(other.warning.category) == _kind(learner.warning.category)
-            and str(other.warning.message) == str(learner.warning.message)
-        )
-    if other.raised is not None or other.changed_input:
-        return False
-    try:
-        return bool(same_value(learner.value, other.value))
-    except Exception:  # an answer of an unexpected kind matches no known mistake
-        return False
-
-
-def _kind(cls: type) -> tuple[str, str]:
+def _kind(cls: type) -> str:
     """A class by its module and name: the learner's exceptions are rebuilt in the grader (grader.engine.bridge)."""
-    return cls.__module__, cls.__qualname__
+    return f"{cls.__module__}:{cls.__qualname__}"
 
 
-def _diagnosis(
-    fn, pristine, learner: _Outcome, same_value, mistakes=(), matches=None, run=None, rank=True
-) -> list[tuple[str, str]]:
-    """(description, hint) of each known mistake that behaves like the learner's code (see `failure`).
+# --- fingerprints: what a function does on a probe, as plain data ----------------------------------------------
+#
+# A misconception's fingerprint is its outcome on each of its function's probes (hints.PROBES) where that outcome is
+# not the reference's. grader.proof.fingerprints computes them from the catalogue's code, on the instructor's side,
+# with the functions below; a failed check runs the learner's function on the same probes with them and compares.
 
-    The catalogue's misconceptions of `fn` are run on a fresh copy of the same input
-    (`pristine`: args and kwargs as they were before the learner's call), by `run` when
-    the check calls functions its own way, and compared with `same_value`. When several
-    behave alike here, only the most specific are named (see `most_specific`; `rank`
-    False skips that). `mistakes` are wrong answers the check itself knows, compared with
-    `matches` (default `same_value`).
+FINGERPRINT_DRAWS = (
+    2000  # calls per probe of a function given a random generator: its outcome is how often each value came
+)
+LARGE_ARRAY = (
+    4096  # items past which an array is recorded by a digest of its bytes (compared exactly), not item by item
+)
+LARGE_OUTCOME = 65536  # characters of JSON past which an outcome is not recorded: it may not cross the grading bridge
+GENERATOR_DRAWS = 50  # calls per generator state when watching what a function draws from (see _generator_problem)
+
+
+def encoded(value) -> dict:
+    """A value as plain JSON data that keeps what a check compares: an array's dtype, shape and values (nan and
+    inf as text; a NumPy number is a 0-d array), a Python number's kind, the items of a list or tuple."""
+    if isinstance(value, np.generic) and value.dtype.kind in "biuf":
+        value = np.asarray(value)
+    if type(value) is np.ndarray and value.size > LARGE_ARRAY and value.dtype.kind in "biuf":
+        digest = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()
+        return {"digest": digest, "dtype": value.dtype.str, "shape": list(value.shape)}
+    if type(value) is np.ndarray:
+        items = [encoded(v) for v in value.flat] if value.dtype.kind not in "biuf" else [_plain(v) for v in value.flat]
+        return {
+            "array": items,
+            "dtype": value.dtype.str if value.dtype.kind in "biuf" else value.dtype.kind,
+            "shape": list(value.shape),
+        }
+    if isinstance(value, bool):
+        return {"bool": value}
+    if isinstance(value, numbers.Integral):
+        return {"int": int(value)}
+    if isinstance(value, numbers.Real):
+        return {"float": _plain(value)}
+    if isinstance(value, (list, tuple)):
+        return {type(value).__name__: [encoded(v) for v in value]}
+    if value is None or isinstance(value, str):
+        return {"text": None if value is None else value[:200]}
+    return {"other": type(value).__name__}
+
+
+def _plain(number):
+    """A NumPy or Python number as JSON holds it exactly: nan and infinities as text."""
+    number = number.item() if isinstance(number, np.generic) else number
+    if isinstance(number, float) and not math.isfinite(number):
+        return repr(number)
+    return number
+
+
+def _decoded_array(data: dict) -> np.ndarray:
+    return np.array([float(v) if isinstance(v, str) else v for v in data["array"]], dtype=data["dtype"]).reshape(
+        data["shape"]
+    )
+
+
+def same_encoded(a: dict, b: dict, scale: float = 1.0) -> bool:
+    """Whether two encoded values are the same kind of thing with the same values (floats within `compare`'s
+    tolerance for inputs of magnitude `scale`, and of the same signs: exp(-720) is no 0, however small)."""
+    if a.keys() != b.keys():
+        return False
+    if "array" in a:
+        if a["dtype"] != b["dtype"] or a["shape"] != b["shape"]:
+            return False
+        if a["dtype"] in ("O", "V", "U", "S", "c", "m", "M"):
+            return len(a["array"]) == len(b["array"]) and all(
+                same_encoded(x, y, scale) for x, y in zip(a["array"], b["array"], strict=True)
+            )
+        x, y = _decoded_array(a), _decoded_array(b)
+        return compare(x, y, scale=scale) is None and (
+            x.dtype.kind != "f" or np.array_equal(np.sign(x), np.sign(y), equal_nan=True)
+        )
+    if "float" in a or "int" in a:
+        key = "float" if "float" in a else "int"
+        got, expected = (float(d[key]) if isinstance(d[key], str) else d[key] for d in (a, b))
+        return compare(np.asarray(float(got)), float(expected), scale=scale) is None
+    for key in ("list", "tuple"):
+        if key in a:
+            return len(a[key]) == len(b[key]) and all(
+                same_encoded(x, y, scale) for x, y in zip(a[key], b[key], strict=True)
+            )
+    return a == b
+
+
+def _generator_slot(args, kwargs) -> int | str | None:
+    """Where a random generator is among the arguments (an index or a keyword), or None."""
+    for slot, value in [*enumerate(args), *kwargs.items()]:
+        if isinstance(value, np.random.Generator):
+            return slot
+    return None
+
+
+def probe_outcome(fn, args, kwargs) -> dict:
+    """What `fn` does on one probe, as plain data: {"raised": its class}, {"changed_input": True}, or
+    {"value": encoded, "warning": its class (when it warned)}. Given a random generator, `fn` is called
+    FINGERPRINT_DRAWS times from it instead: {"draws": [{"value": encoded, "share": how often}], "generator": what
+    _generator_problem finds (or None), "advanced": whether it drew from the generator at all}."""
+    args, kwargs = copy.deepcopy((list(args), dict(kwargs)))
+    slot = _generator_slot(args, kwargs)
+    if slot is not None:
+        return _random_outcome(fn, args, kwargs, slot)
+    outcome = _run(fn, args, kwargs, record_warnings=True)
+    if outcome.raised is not None:
+        return {"raised": _kind(type(outcome.raised))}
+    if outcome.changed_input:
+        return {"changed_input": True}
+    data: dict = {"value": encoded(outcome.value)}
+    if outcome.warning is not None:
+        data["warning"] = _kind(outcome.warning.category)
+    return data
+
+
+def _random_outcome(fn, args, kwargs, slot) -> dict:
+    pristine = copy.deepcopy((args, kwargs))
+    inputs = [*args, *kwargs.values()]
+    before = copy.deepcopy(inputs)
+    given = args[slot] if isinstance(slot, int) else kwargs[slot]
+    state = copy.deepcopy(given.bit_generator.state)
+    with _silenced():
+        values, raised = _draws(fn, args, kwargs, FINGERPRINT_DRAWS)
+    if raised is not None:
+        return {"raised": _kind(type(raised))}
+    if changed_in_place(before, inputs):
+        return {"changed_input": True}
+    counts: dict[str, int] = {}
+    for value in values:
+        key = json.dumps(encoded(value), sort_keys=True)
+        counts[key] = counts.get(key, 0) + 1
+    problem = _generator_problem(fn, *pristine, slot, GENERATOR_DRAWS)
+    return {
+        "draws": [{"value": json.loads(key), "share": count / len(values)} for key, count in sorted(counts.items())],
+        "generator": None if problem is None else problem.kind,
+        "advanced": given.bit_generator.state != state,
+    }
+
+
+def same_frequencies(a: list[dict], b: list[dict], draws: int = FINGERPRINT_DRAWS) -> bool:
+    """Whether two samples of `draws` values each ([{"value": encoded, "share": its frequency}, ...]) come from
+    the same distribution: each value's frequencies within five standard errors of their difference (and two
+    draws)."""
+    first, second = ({json.dumps(d["value"], sort_keys=True): d["share"] for d in sample} for sample in (a, b))
+    for key in first.keys() | second.keys():
+        p, q = first.get(key, 0.0), second.get(key, 0.0)
+        spread = math.sqrt((p * (1 - p) + q * (1 - q)) / draws)
+        if abs(p - q) > 5 * spread + 2 / draws:
+            return False
+    return True
+
+
+def same_outcome(a: dict, b: dict, scale: float = 1.0) -> bool:
+    """Whether two probe outcomes (see probe_outcome) agree on every part `b` holds: a fingerprint records
+    only the parts of a random function's outcome that are not the reference's."""
+    if "raised" in b or "changed_input" in b:
+        return a == b
+    if "value" in b:
+        return "value" in a and a.get("warning") == b.get("warning") and same_encoded(a["value"], b["value"], scale)
+    if "raised" in a or "changed_input" in a or "value" in a:
+        return False
+    return all(same_frequencies(a[part], b[part]) if part == "draws" else a.get(part) == b[part] for part in b)
+
+
+def same_values(a: dict, b: dict, scale: float = 1.0) -> bool:
+    """Whether two probe outcomes agree but for their dtypes and warnings: the same numbers within the coarser
+    dtype's tolerance, or the same outcome otherwise (an error raised, a random function's draws)."""
+    x, y = (_numbers(outcome.get("value")) for outcome in (a, b))
+    if x is None or y is None:
+        return same_outcome(a, b, scale)
+    return compare(x, y, scale=scale) is None
+
+
+def _numbers(value: dict | None) -> np.ndarray | None:
+    """An encoded number or numeric array as an array (None for anything else, or an array kept as a digest)."""
+    if value is None:
+        return None
+    if "array" in value and value["dtype"] not in ("O", "V", "U", "S", "c", "m", "M"):
+        return _decoded_array(value)
+    for key in ("float", "int", "bool"):
+        if key in value:
+            number = value[key]
+            return np.asarray(float(number) if isinstance(number, str) else number)
+    return None
+
+
+def fingerprint(outcome: dict, reference: dict, scale: float = 1.0) -> dict | None:
+    """What of `outcome` a fingerprint records where the reference's outcome on the same probe is `reference`:
+    nothing (None) where they agree; UNRECORDED where it is too large to trust (a value that large may not cross
+    the grading bridge intact), which any outcome matches; of a random function's draws, only the parts that
+    differ."""
+    if same_outcome(outcome, reference, scale):
+        return None
+    if len(json.dumps(outcome)) > LARGE_OUTCOME:
+        return dict(UNRECORDED)
+    if "draws" not in outcome or "draws" not in reference:
+        return outcome
+    return {part: value for part, value in outcome.items() if not same_outcome(outcome, {part: reference[part]})}
+
+
+UNRECORDED = {"unrecorded": True}  # a fingerprint's outcome where the misconception's was too large to record
+
+
+def catalogued_mistake(fn):
+    """The one catalogued misconception of `fn` whose fingerprint the learner's function matches, or None.
+
+    A misconception fits when `fn` does what it does on every probe: its outcome where it differs from the
+    reference, and the reference's numbers (dtype and warnings aside) elsewhere: a function wrong in another way on
+    a probe the misconception gets right does not make that mistake, or not only it. When several fit, the one
+    whose fingerprint covers all the others' probes (and parts of a random function's outcome) is named, the most
+    specific; when none does, none is: a failure names one mistake or none, never competing ones.
     """
-    from grader.learner import hints  # the catalogue's sources are compiled only when a check fails
+    from grader.learner import hints  # the catalogue is read only when a check fails
 
-    run = run or (lambda impl, args, kwargs: _run(impl, args, kwargs, learner.warning is not None))
-    matches = matches or same_value
-    named = []
+    name = getattr(fn, "__name__", None)
+    entries = catalogued(name)
+    if not entries or not isinstance(name, str):
+        return None
+    recorded, probes, reference = hints.fingerprints(name), hints.probes(name), hints.reference_outcomes(name)
+    seen: dict[int, dict] = {}
+
+    def agrees(index, outcome, same=same_outcome) -> bool:
+        if outcome == UNRECORDED:
+            return True
+        if index >= len(probes):
+            return False  # a fingerprint of other probes: no fit rather than a guess
+        args, kwargs = probes[index]
+        if index not in seen:
+            seen[index] = probe_outcome(fn, args, kwargs)
+        return same(seen[index], outcome, input_scale(args, kwargs))
+
+    def fits(prints: dict[int, dict]) -> bool:
+        return all(
+            agrees(index, expected_outcome(prints[index], reference.get(index))) for index in sorted(prints)
+        ) and all(agrees(index, reference[index], same_values) for index in sorted(reference.keys() - prints.keys()))
+
+    fitting = [(entry, _recorded_parts(recorded[entry.id])) for entry in entries if recorded.get(entry.id)]
+    fitting = [(entry, where) for entry, where in fitting if fits(recorded[entry.id])]
+    widest = [entry for entry, where in fitting if all(other <= where for _, other in fitting)]
+    return widest[0] if len(widest) == 1 else None
+
+
+def expected_outcome(recorded: dict, reference: dict | None) -> dict:
+    """What a misconception does on a probe its fingerprint records: the outcome there, completed by the
+    reference's parts for a random function's (which records only the parts that differ)."""
+    if reference is None:
+        return recorded
+    if "draws" in reference and recorded.keys() <= reference.keys():
+        return {**reference, **recorded}
+    return recorded
+
+
+def _recorded_parts(prints: dict[int, dict]) -> set[tuple[int, str]]:
+    """(probe, part) for each part of an outcome a fingerprint records: a random function's draws, generator use
+    and advance are parts of their own, any other outcome is one part."""
+    return {
+        (index, part if "draws" in outcome or "advanced" in outcome or "generator" in outcome else "outcome")
+        for index, outcome in prints.items()
+        for part in outcome
+    }
+
+
+def _diagnosis(fn, learner: _Outcome, same_value, mistakes=(), matches=None) -> list[tuple[str, str]]:
+    """The (description, hint) of the one known mistake a failure names, or none (see `failure`).
+
+    `mistakes` are wrong answers the check itself knows on its input, compared with the learner's
+    answer by `matches` (default `same_value`); when exactly one fits, it is named. Otherwise the
+    catalogue's misconception of `fn` whose fingerprint the learner's function matches, if one does.
+    """
+    fitting = []
     if learner.raised is None and not learner.changed_input and learner.warning is None:
         for mistake in mistakes:
             try:
-                if matches(learner.value, mistake.output):
-                    named.append((mistake.description, mistake.hint))
+                if (matches or same_value)(learner.value, mistake.output):
+                    fitting.append((mistake.description, mistake.hint))
             except Exception:  # an answer of an unexpected kind matches no known mistake
                 continue
-    name = getattr(fn, "__name__", None)
-    alike = []
-    for entry in catalogued(name):
-        args, kwargs = copy.deepcopy(pristine)
-        if _behaves_alike(learner, run(hints.implementation(entry), args, kwargs), same_value):
-            alike.append(entry)
-    if rank and alike:
-        alike = most_specific(fn, alike, hints.probes(name), hints.implementation, learner.warning is not None)
-    named += [(entry.description, entry.hint) for entry in alike]
-    return list(dict.fromkeys(named))
+    if fitting:
+        return fitting[:1] if len(set(fitting)) == 1 else []
+    entry = catalogued_mistake(fn)
+    return [] if entry is None else [(entry.description, entry.hint)]
 
 
 def catalogued(name) -> list:
@@ -390,30 +639,6 @@ def catalogued(name) -> list:
     return hints.misconceptions(name) if isinstance(name, str) and name else []
 
 
-def most_specific(fn, candidates, probes, implementation, record_warnings=False) -> list:
-    """The candidates that behave like the learner's function on the most probes (and on half of them at least).
-
-    Several misconceptions can give the same wrong answer on the input that failed; the
-    catalogue's probes of a function are inputs on which its misconceptions differ, so the
-    one the learner made agrees with them on more of the probes than the others do. One
-    that agrees on fewer than half is not what the learner wrote, and is not named.
-    """
-    if not probes:
-        return candidates
-    agree = [0] * len(candidates)
-    for args, kwargs in probes:
-        scale = input_scale(args, kwargs)
-        same = lambda a, b, scale=scale: same_answer(a, b, scale)  # noqa: E731
-        learner = _run(fn, *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
-        for index, entry in enumerate(candidates):
-            other = _run(implementation(entry), *copy.deepcopy((list(args), dict(kwargs))), record_warnings)
-            agree[index] += _behaves_alike(learner, other, same)
-    best = max(agree)
-    if 2 * best < len(probes):
-        return []
-    return [entry for entry, count in zip(candidates, agree, strict=False) if count == best]
-
-
 def _not_written(call) -> CheckFailed:
     """The failure for a stub: marked, so that a check made of other checks passes it on as it is."""
     stub = CheckFailed(f"{call}: not written yet (it still raises NotImplementedError).")
@@ -421,11 +646,26 @@ def _not_written(call) -> CheckFailed:
     return stub
 
 
-_IN_PLACE = (
-    "changed its input in place.\n"
+_IN_PLACE = "changed its input in place."
+_IN_PLACE_HINT = (
     "  hint: put results in a new array (`y = x - m`, `np.exp(x)`), not into the caller's "
     "(`x -= m`, `x /= total`, `out=x`), so the caller's input stays as it was."
 )
+
+
+def _in_place_property(fn) -> list[str]:
+    """The contract's property a change to the caller's input breaks, as a failure's line, when `fn` promises it."""
+    if "unchanged" not in contracts.PROPERTIES.get(str(getattr(fn, "__name__", "")), ()):
+        return []
+    return ["  broken property (unchanged): the caller's input is never changed."]
+
+
+def _crash_lines(fn, pristine, call, error) -> tuple[list[str], list[str]]:
+    """The lines of a failure whose call raised `error`: what it raised, what the input had that the code did not
+    expect and the learner's line that raised (see crashes.explained); and its hint, shown when no catalogued
+    mistake is named."""
+    explanation, hint = crashes.explained(fn, pristine[0], pristine[1], error)
+    return [f"{call} raised {type(error).__name__}: {error}", *explanation], hint
 
 
 def _call(fn, args, kwargs, call, same_value, record_warnings=False) -> _Outcome:
@@ -436,13 +676,12 @@ def _call(fn, args, kwargs, call, same_value, record_warnings=False) -> _Outcome
     if isinstance(outcome.raised, NotImplementedError):
         raise _not_written(call)
     if outcome.raised is not None:
-        error = outcome.raised
-        lines = [f"{call} raised {type(error).__name__}: {error}"]
+        lines, hint = _crash_lines(fn, pristine, call, outcome.raised)
     elif outcome.changed_input:
-        lines = [f"{call} {_IN_PLACE}"]
+        lines, hint = [f"{call} {_IN_PLACE}"], [*_in_place_property(fn), _IN_PLACE_HINT]
     else:
         return outcome
-    raise failure(lines, _diagnosis(fn, pristine, outcome, same_value)) from outcome.raised
+    raise failure(lines, _diagnosis(fn, outcome, same_value), otherwise=hint) from outcome.raised
 
 
 def input_scale(args, kwargs) -> float:
@@ -470,14 +709,17 @@ def input_scale(args, kwargs) -> float:
     return scale
 
 
-def _fail(call, reason, got, expected, diagnosis):
+def _fail(fn, pristine, call, reason, got, expected, diagnosis):
+    """A wrong answer's failure: expected and got, then the catalogued mistake it makes, or else the property it
+    breaks, shown on the smallest input found (see grader.learner.properties)."""
     __tracebackhide__ = True
     lines = [
         f"{call} is not right: {reason}.",
         f"  expected: {_show(np.asarray(expected))}",
         f"  got:      {_show(got)}",
     ]
-    raise failure(lines, diagnosis)
+    broken = None if diagnosis else properties.broken(fn, pristine[0], pristine[1], got, expected)
+    raise failure(lines, diagnosis, otherwise=broken.lines() if broken is not None else ())
 
 
 def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
@@ -496,7 +738,8 @@ def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
     reason = compare(outcome.value, expect, dtype, scale=scale)
     if reason is not None:
         given = lambda got, out: compare(got, out, dtype, scale=scale) is None  # noqa: E731
-        _fail(call, reason, outcome.value, expect, _diagnosis(fn, pristine, outcome, same, mistakes, given))
+        diagnosis = _diagnosis(fn, outcome, same, mistakes, given)
+        _fail(fn, copy.deepcopy(pristine), call, reason, outcome.value, expect, diagnosis)
 
 
 def _as_number(value):
@@ -529,14 +772,13 @@ def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
     """Call `fn` and require a plain answer (a bool or a number) equal to `expect`."""
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
-    pristine = copy.deepcopy((args, kwargs))
     outcome = _call(fn, args, kwargs, call, same_answer)
     scale = input_scale(args, kwargs)
     problem = _answer_problem(outcome.value, expect, scale)
     if problem is not None:
         lines = [f"{call} is not right: {problem}.", f"  expected: {expect!r}", f"  got:      {_show(outcome.value)}"]
         given = lambda got, out: _answer_problem(got, out, scale) is None  # noqa: E731
-        raise failure(lines, _diagnosis(fn, pristine, outcome, same_answer, mistakes, given))
+        raise failure(lines, _diagnosis(fn, outcome, same_answer, mistakes, given))
 
 
 def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> None:
@@ -554,13 +796,15 @@ def check_raises(fn, *args, error=ValueError, why="", mistakes=(), **kwargs) -> 
         raise _not_written(call)
     if isinstance(outcome.raised, error):
         return
+    expected = f"  expected it to raise {error.__name__}. {why}".rstrip()
     if outcome.raised is not None:
-        other = outcome.raised
-        first = f"{call} raised {type(other).__name__}, expected {error.__name__} (its message: {other}). {why}"
+        lines, hint = _crash_lines(fn, pristine, call, outcome.raised)
+        lines.insert(1, expected)
     else:
-        first = f"{call} returned {_show(outcome.value)}, expected it to raise {error.__name__}. {why}"
+        lines, hint = [f"{call} returned {_show(outcome.value)}", expected], []
     given = lambda got, out: compare(np.asarray(got), out) is None  # noqa: E731
-    raise failure([first.rstrip()], _diagnosis(fn, pristine, outcome, same, mistakes, given)) from outcome.raised
+    diagnosis = _diagnosis(fn, outcome, same, mistakes, given)
+    raise failure(lines, diagnosis, otherwise=hint) from outcome.raised
 
 
 def check_quiet(fn, *args, **kwargs) -> None:
@@ -570,14 +814,13 @@ def check_quiet(fn, *args, **kwargs) -> None:
     """
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
-    pristine = copy.deepcopy((args, kwargs))
     outcome = _call(fn, args, kwargs, call, same_answer, record_warnings=True)
     if outcome.warning is not None:
         first = outcome.warning
         lines = [f"{call} warned: {first.category.__name__}: {first.message}"]
         raise failure(
             lines,
-            _diagnosis(fn, pristine, outcome, same_answer),
+            _diagnosis(fn, outcome, same_answer),
             otherwise=[
                 "  hint: a correct answer never overflows or divides by zero; "
                 "shift the scores before exp so the largest becomes 0."
@@ -644,8 +887,7 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
     """Call `fn(*args, **kwargs)` `draws` times and require each index's frequency to match `expect`.
 
     Each frequency may differ from its expected probability by five standard errors
-    (and one draw), so a correct sampler fails about once in a few million runs. A
-    catalogued mistake is run the same number of times from the same random state.
+    (and one draw), so a correct sampler fails about once in a few million runs.
     """
     __tracebackhide__ = True
     expect = np.asarray(expect, dtype=float)
@@ -657,30 +899,26 @@ def check_frequencies(fn, *args, expect, draws=4000, why="", mistakes=(), **kwar
         spread = np.sqrt(np.clip(probs * (1 - probs), 0, None) / draws)
         return freqs.shape == probs.shape and bool(np.all(np.abs(freqs - probs) <= 5 * spread + 1 / draws))
 
-    def run(impl, args, kwargs):
-        return _frequencies(impl, args, kwargs, len(expect), draws)
-
-    outcome = run(fn, args, kwargs)
+    outcome = _frequencies(fn, args, kwargs, len(expect), draws)
     if isinstance(outcome.raised, NotImplementedError):
         raise _not_written(call)
     if outcome.raised is not None or outcome.changed_input:
-        what = (
-            str(outcome.raised)
-            if isinstance(outcome.raised, _NotAnIndex)
-            else f"raised {type(outcome.raised).__name__}: {outcome.raised}"
-            if outcome.raised is not None
-            else _IN_PLACE
-        )
         learners = None if isinstance(outcome.raised, _NotAnIndex) else outcome.raised
-        diagnosis = _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False)
-        raise failure([f"{call} {what}"], diagnosis) from learners
+        if learners is not None:
+            lines, hint = _crash_lines(fn, pristine, call, learners)
+        elif outcome.raised is not None:
+            lines, hint = [f"{call} {outcome.raised}"], []
+        else:
+            lines, hint = [f"{call} {_IN_PLACE}"], [_IN_PLACE_HINT]
+        diagnosis = _diagnosis(fn, outcome, close, mistakes)
+        raise failure(lines, diagnosis, otherwise=hint) from learners
     if not close(outcome.value, expect):
         lines = [
             f"{call}, drawn {draws} times, gives the wrong frequencies.",
             f"  expected: {_show(expect)}",
             f"  got:      {_show(outcome.value)}",
         ]
-        raise failure(lines, _diagnosis(fn, pristine, outcome, close, mistakes, run=run, rank=False))
+        raise failure(lines, _diagnosis(fn, outcome, close, mistakes))
 
 
 class _GeneratorProblem(typing.NamedTuple):
@@ -750,8 +988,7 @@ def check_own_generator(fn, *args, draws=200, varies=True, why="", **kwargs) -> 
 
     Two generators in the same state must give the same draws, and (with `varies`, for an
     input whose draws are random) one in another state other draws; NumPy's global random
-    state and Python's `random` module must stay untouched. A catalogued mistake that fails
-    the same way is named.
+    state and Python's `random` module must stay untouched.
     """
     __tracebackhide__ = True
     call = describe_call(fn, args, kwargs) + (f" ({why})" if why else "")
@@ -764,14 +1001,8 @@ def check_own_generator(fn, *args, draws=200, varies=True, why="", **kwargs) -> 
         return
     if problem.kind == "raised" and "NotImplementedError" in problem.what:
         raise _not_written(call)
-    from grader.learner import hints
-
-    named = []
-    for entry in catalogued(getattr(fn, "__name__", None)):
-        other = _generator_problem(hints.implementation(entry), args, kwargs, slots[0], draws, varies)
-        if other is not None and other.kind == problem.kind:
-            named.append((entry.description, entry.hint))
-    raise failure([f"{call} {problem.what}."], named) from problem.raised
+    learner = _Outcome(raised=problem.raised)
+    raise failure([f"{call} {problem.what}."], _diagnosis(fn, learner, same_answer)) from problem.raised
 
 
 def _reference_answer(reference, args, kwargs):

@@ -36,6 +36,7 @@ from grader.learner.checks import CheckFailed
 __all__ = ["check_guess", "check_prediction"]
 
 PREFIX = "predict_"  # every prediction's id (its tests cell's grade_id) starts so
+GUESS_CHECKED = re.compile(r"check_guess\(\s*['\"][^'\"]*['\"]\s*,\s*([A-Za-z_]\w*)")  # the guess a check reads
 SALT = "softmax-course prediction"  # with the prediction's id, makes equal guesses of two predictions hash apart
 DIGEST_LENGTH = 16  # hex digits kept: 64 bits tell a right guess from every wrong one
 YES, NO = "yes", "no"
@@ -98,6 +99,17 @@ def check_guess(prediction: str, guess, choices) -> None:
             f"{prediction}: {guess!r} is not an answer this prediction takes: it takes {shown_choices(choices)}."
         )
     print(f"✓ {prediction}: your guess {guess!r} is written down. Whether it is right is a hidden test. {LAB_NOTE}")
+
+
+def guess_not_run(error: BaseException, cell: str) -> str | None:
+    """The one line a check cell shows when it ran before its guess cell (its guess variable is not set yet),
+    instead of a NameError's traceback; None for any other error."""
+    name = getattr(error, "name", None) if isinstance(error, NameError) else None
+    if name is None or name not in GUESS_CHECKED.findall(cell):
+        return None
+    return (
+        f"NameError: {name} is not set yet: run the guess cell above first (the cell that sets {name}), then this cell."
+    )
 
 
 def check_prediction(prediction: str, guess, expected: str) -> None:

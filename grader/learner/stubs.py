@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.learner.checks import ERROR_NAME_COLOUR
+from grader.learner.predictions import guess_not_run
 
 __all__ = ["point_at_stubs", "pointing_at_stubs", "unfinished"]
 
@@ -300,6 +301,8 @@ class StubPointer:
                 found = self.cause(value)
                 self.left_unmade(found[0] if found else [], value)
                 shown = pointer(*found, plot=plot) if found else None
+                unguessed = None if found else guess_not_run(value, self.source)
+                shown = shown if unguessed is None else ERROR_NAME_COLOUR.format("NameError") + unguessed[9:]
             if shown is not None:
                 value._render_traceback_ = lambda: [shown]  # IPython's way for an error to show itself
         except Exception:  # noqa: BLE001 - a fault of ours must not hide the learner's error (nor unregister us)

@@ -18,8 +18,7 @@ import nbformat
 from nbgrader.api import Gradebook
 
 from grader.course import Course, text_source_in
-from grader.learner import hints
-from grader.proof import alternatives
+from grader.proof import alternatives, catalogue
 from grader.proof.guesses import wrong_guesses
 
 BROKEN = ("not-json", "empty", "other-course", "stray-text")
@@ -44,7 +43,7 @@ class Upload:
 
 def common_mistake(function: str, rng: random.Random):
     """A catalogued misconception of `function`, the first few listed (the classic ones) far more often."""
-    entries = hints.misconceptions(function=function)
+    entries = catalogue.misconceptions(function=function)
     return rng.choices(entries, weights=[1 / (rank + 1) ** 2 for rank in range(len(entries))])[0]
 
 
@@ -178,7 +177,7 @@ def class_in_thirds(course: Course, students: int, lessons: list[str]) -> dict[t
             if number % 3 == 1:
                 answers = {}
             elif number % 3 == 2:
-                wrong = hints.misconceptions(lesson=lesson)
+                wrong = catalogue.misconceptions(lesson=lesson)
                 entry = wrong[number % len(wrong)]
                 answers[entry.function] = entry.source
             class_[student, lesson] = course.learner_notebook(lesson, answers)

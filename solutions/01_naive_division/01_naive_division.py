@@ -155,7 +155,7 @@ for total in (true_total, 18.751):
 # Write `naive_normalize(scores)`: divide the scores by their sum **over the last axis**.
 # A 1-D input is one row of scores; a 2-D input is a batch of rows, and each row must be
 # divided by *its own* total. Accept lists and integer arrays, always return a new float
-# NumPy array, and never change the array you were given.
+# NumPy array (float64 for lists and integers), and never change the array you were given.
 #
 # Hint: each row needs its own total, and that total has to line up with its row when you
 # divide. NumPy's sums can add along one axis only, and can keep that axis (with length 1)
@@ -171,9 +171,15 @@ def naive_normalize(scores):
 
 
 # %% nbgrader="tests" grade_id="test_naive_normalize_public" points=2 function="naive_normalize"
-check_call(naive_normalize, [1, 2, 1], expect=[0.25, 0.5, 0.25])
+# a list of integers gives float64
+check_call(naive_normalize, [1, 2, 1], expect=[0.25, 0.5, 0.25], dtype=np.float64)
 check_call(naive_normalize, np.array([3.0, 1.0]), expect=[0.75, 0.25])
 check_call(naive_normalize, [[1, 3], [2, 2]], expect=[[0.25, 0.75], [0.5, 0.5]])
+# rows with different totals
+check_call(naive_normalize, [[1, 3], [2, 6], [4, 4]], expect=[[0.25, 0.75], [0.25, 0.75], [0.5, 0.5]])
+check_call(naive_normalize, [[2, 6]], expect=[[0.25, 0.75]])  # a batch of one row stays a batch
+# a batch of shape (2, 3, 4): 6 rows
+check_call(naive_normalize, np.ones((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
 passed("naive_normalize")
 
 # %% nbgrader="tests" grade_id="test_naive_normalize_rows" points=1 function="naive_normalize"
@@ -299,6 +305,18 @@ check_answer(is_distribution, [0.25, 0.5, 0.25], expect=True)
 check_answer(is_distribution, [0.7, 0.2, 0.1], expect=True)
 check_answer(is_distribution, [0.5, 0.6], expect=False)
 check_answer(is_distribution, [-2, 0, 3], expect=False)
+check_answer(is_distribution, [1.0 + 1e-9, -1e-9], expect=False)  # no entry below 0, however little
+check_answer(is_distribution, np.array([0.5, np.nan, 0.5]), expect=False)  # nan is not a weight
+# nor is inf, however loose atol
+check_answer(is_distribution, [0.0, np.inf], atol=np.inf, expect=False)
+check_answer(is_distribution, [[0.5, 0.5], [0.25, 0.75]], expect=True)  # every row sums to 1
+check_answer(is_distribution, [[0.25, 0.75], [0.6, 0.6]], expect=False)  # the second row does not
+check_answer(is_distribution, [[0.2, 0.9], [0.6, 0.3]], expect=False)  # nor does either row here
+# a batch of shape (2, 2, 2): 4 rows
+check_answer(is_distribution, np.full((2, 2, 2), 0.5), expect=True)
+check_answer(is_distribution, [0.5, 0.5 + 1e-6], expect=False)  # off by more than atol=1e-8
+check_answer(is_distribution, [0.5, 0.25], atol=0.25, expect=True)  # off by exactly atol counts
+assert type(is_distribution([0.5, 0.5])) is bool, "is_distribution should return a plain Python bool: wrap it in bool(...)"
 passed("is_distribution")
 
 # %% nbgrader="tests" grade_id="test_is_distribution_rejects" points=1 function="is_distribution"
@@ -379,7 +397,7 @@ check_generated(is_distribution, _weights_or_not, reference=_dist_reference, ato
 
 # %% nbgrader="tests" grade_id="test_is_distribution_inputs" points=1 function="is_distribution"
 ### BEGIN HIDDEN TESTS
-from grader.learner.checks import Mistake
+from grader.learner.checks import Mistake, shown_as
 
 # property dtype: lists, tuples, integer (summed without wrapping around), float32 and float64 arrays; the answer is a plain Python bool
 check_answer(is_distribution, (0.5, 0.5), expect=True)
@@ -390,6 +408,7 @@ check_answer(is_distribution, np.array([0.5, 0.625], dtype=np.float32), expect=F
 check_answer(is_distribution, np.array([2**62, 2**62, 2**62, 2**62, 1]), expect=False)
 
 
+@shown_as("type(is_distribution({})) is bool")
 def returns_plain_bool(weights):
     """Whether is_distribution answers with Python's own True or False."""
     return type(is_distribution(weights)) is bool

@@ -154,9 +154,13 @@ def evidence(scores):
 
 
 # %% nbgrader="tests" grade_id="test_evidence_public" points=2 function="evidence"
-check_call(evidence, [0, 1], expect=[1.0, 2.718281828459045])
+# a list of integers gives float64
+check_call(evidence, [0, 1], expect=[1.0, 2.718281828459045], dtype=np.float64)
 check_call(evidence, np.array([-2.0, 0.0, 3.0]), expect=[0.1353352832366127, 1.0, 20.085536923187668])
 check_call(evidence, [[0, -1], [2, 0]], expect=[[1.0, 0.36787944117144233], [7.38905609893065, 1.0]])
+# a large score: its evidence is about 1e304, no clipping
+check_call(evidence, [700.0], expect=[np.exp(700.0)])
+check_answer(evidence, 0.0, expect=1.0)  # a single number gives a number
 passed("evidence")
 
 # %% nbgrader="tests" grade_id="test_evidence_inputs" points=1 function="evidence"
@@ -180,7 +184,7 @@ for _scores in (np.array([0.5, -0.5]), _floats, np.linspace(-2.0, 2.0, 12).resha
 
 # %% nbgrader="tests" grade_id="test_evidence_extremes" points=1 function="evidence"
 ### BEGIN HIDDEN TESTS
-from grader.learner.checks import Mistake
+from grader.learner.checks import Mistake, shown_as
 
 # property extremes: scores from -1000 to 709 get exp as float64 holds it: positive down to about -745, 0 below, up to 8.2e307 (no clipping, no float32)
 check_call(evidence, np.array([-100.0, 0.0, 100.0]), expect=[3.720075976020836e-44, 1.0, 2.6881171418161356e+43])
@@ -189,12 +193,14 @@ _far = np.array([[-1000.0, -745.0, -700.0], [300.0, 700.0, 709.0]])
 check_call(evidence, _far, expect=np.exp(_far))
 
 
+@shown_as("np.log(evidence({}))")
 def _log_of_evidence(scores):
     """log(evidence(scores)): tiny evidence must be right to its last digits, not merely close to 0."""
     with np.errstate(divide="ignore"):
         return np.log(np.asarray(evidence(scores), dtype=float))
 
 
+@shown_as("evidence({}) > 0")
 def _is_positive(scores):
     return np.asarray(evidence(scores), dtype=float) > 0
 
@@ -297,7 +303,12 @@ def evidence_ratio(a, b):
 check_answer(evidence_ratio, 3, 1, expect=7.38905609893065)
 check_answer(evidence_ratio, np.log(6), np.log(2), expect=3.0)
 check_answer(evidence_ratio, -1, -1, expect=1.0)
-check_call(evidence_ratio, [2, 0], [0, 2], expect=[7.38905609893065, 0.1353352832366127])
+check_call(evidence_ratio, [2, 0], [0, 2], expect=[7.38905609893065, 0.1353352832366127], dtype=np.float64)
+# neither array changes
+check_call(evidence_ratio, np.array([1.0, 3.0]), np.array([1.0, 1.0]), expect=[1.0, np.exp(2.0)])
+# only the difference matters, however large the scores
+check_answer(evidence_ratio, 1000, 999, expect=np.e)
+check_answer(evidence_ratio, 705, 0, expect=np.exp(705.0))  # a large difference: no clipping
 passed("evidence_ratio")
 
 # %% nbgrader="tests" grade_id="test_evidence_ratio_arrays" points=1 function="evidence_ratio"
@@ -331,6 +342,7 @@ check_generated(evidence_ratio, _score_pairs,
 
 # %% nbgrader="tests" grade_id="test_evidence_ratio_large" points=1 function="evidence_ratio"
 ### BEGIN HIDDEN TESTS
+from grader.learner.checks import shown_as
 # property shift: only a - b matters: scores of any size with a moderate difference give the right ratio (no inf / inf, no 0 / 0)
 check_answer(evidence_ratio, 1000, 999, expect=2.718281828459045)
 check_answer(evidence_ratio, -1000.0, -1001.0, expect=2.718281828459045)
@@ -340,6 +352,7 @@ check_answer(evidence_ratio, 1e300, 1e300, expect=1.0)
 check_answer(evidence_ratio, -1e300, -1e300, expect=1.0)
 
 
+@shown_as("np.log(evidence_ratio({}))")
 def _log_of_ratio(a, b):
     """log(evidence_ratio(a, b)): tiny ratios must be right to their last digits, not merely close to 0."""
     with np.errstate(divide="ignore"):
@@ -449,6 +462,12 @@ check_call(normalize_evidence, [1, 2, 3], expect=[1 / 6, 2 / 6, 3 / 6])
 check_call(normalize_evidence, np.array([2.0, 6.0]), expect=[0.25, 0.75])
 check_call(normalize_evidence, [[1, 3], [1, 1]], expect=[[0.25, 0.75], [0.5, 0.5]])
 check_call(normalize_evidence, np.exp(np.full(3, 709.0)), expect=[1 / 3, 1 / 3, 1 / 3])
+# rows far apart
+check_call(normalize_evidence, [[1e-300, 3e-300], [1e300, 1e300]], expect=[[0.25, 0.75], [0.5, 0.5]])
+# a batch of one row stays a batch
+check_call(normalize_evidence, [[2.0, 6.0]], expect=[[0.25, 0.75]])
+# a batch of shape (2, 3, 4): 6 rows
+check_call(normalize_evidence, np.ones((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
 passed("normalize_evidence")
 
 # %% nbgrader="tests" grade_id="test_normalize_evidence_rows" points=1 function="normalize_evidence"

@@ -185,14 +185,20 @@ def softmax(scores):
 
 
 # %% nbgrader="tests" grade_id="test_softmax_public" points=2 function="softmax"
-check_call(softmax, [0, 0, 0, 0], expect=[0.25, 0.25, 0.25, 0.25])
+# a list of integers gives float64
+check_call(softmax, [0, 0, 0, 0], expect=[0.25, 0.25, 0.25, 0.25], dtype=np.float64)
 check_call(softmax, [0.0, np.log(2), np.log(3)], expect=[1 / 6, 2 / 6, 3 / 6])
+check_call(softmax, [np.log(3), 0.0], expect=[0.75, 0.25])  # the weights keep the scores' order
+check_call(softmax, [60.0, 60.0 + np.log(3)], expect=[0.25, 0.75])  # large scores: no clipping
 check_call(softmax, np.log(np.array([[1.0, 3.0], [2.0, 6.0]])), expect=[[0.25, 0.75], [0.25, 0.75]])
+check_call(softmax, [[1.0, 1.0]], expect=[[0.5, 0.5]])  # a batch of one row stays a batch
+# a batch of shape (2, 3, 4): 6 rows
+check_call(softmax, np.zeros((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
 passed("softmax")
 
 # %% nbgrader="tests" grade_id="test_softmax_journey" points=2 function="softmax"
 ### BEGIN HIDDEN TESTS
-from grader.learner.checks import check_generated
+from grader.learner.checks import check_generated, shown_as
 
 # property value: the exp of each score over its row's total evidence (the journey rows; generated rows of any size, scores between -20 and 20)
 def _softmax_reference(x):
@@ -213,6 +219,7 @@ def _moderate_scores(rng, size):
 check_generated(softmax, _moderate_scores, reference=_softmax_reference, seed=301, examples=12)
 
 
+@shown_as("np.log(softmax({}))")
 def _log_of_softmax(scores):
     """log(softmax(scores)): tiny weights must be right to their last digits, not merely close to 0."""
     with np.errstate(divide="ignore"):
@@ -278,12 +285,14 @@ check_call(softmax, [[60.0, 61.0], [-61.0, -60.0]], expect=_softmax_reference([[
 
 # %% nbgrader="tests" grade_id="test_softmax_properties" points=1 function="softmax"
 ### BEGIN HIDDEN TESTS
+from grader.learner.checks import shown_as
 def _softmax_reference(x):
     _ev = np.exp(np.asarray(x, dtype=float))
     return _ev / _ev.sum(axis=-1, keepdims=True)
 
 
 # property compete: raising one score raises its own weight, lowers every other weight of its row, and leaves the other rows alone
+@shown_as("np.sign(softmax(scores + 1 at index 2) - softmax(scores)) for scores = {}")
 def _sign_of_each_change_when_score_2_rises(scores):
     """+1 where a weight rose, -1 where it fell, 0 where it stayed, when the score at index 2 of the first row goes up by 1."""
     _raised = np.array(scores, dtype=float)
@@ -302,6 +311,7 @@ check_call(softmax, [3.0, 1.0, 2.0, 0.0], expect=_softmax_reference([3.0, 1.0, 2
 
 
 # property value
+@shown_as("softmax({}).sum(axis=-1)")
 def _row_sums_of_softmax(scores):
     return np.asarray(softmax(scores), dtype=float).sum(axis=-1)
 

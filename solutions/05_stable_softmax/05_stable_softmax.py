@@ -313,10 +313,21 @@ def stable_softmax(scores, temperature=1.0):
 
 # %% nbgrader="tests" grade_id="test_stable_softmax_public" points=2 function="stable_softmax"
 _low, _high = 0.2689414213699951, 0.7310585786300049
-check_call(stable_softmax, [1.0, 2.0], expect=[_low, _high])
+# a list gives float64
+check_call(stable_softmax, [1.0, 2.0], expect=[_low, _high], dtype=np.float64)
 check_call(stable_softmax, np.array([1000.0, 1001.0]), expect=[_low, _high])
 check_call(stable_softmax, [-1000, -1001], expect=[_high, _low])
 check_call(stable_softmax, [[1001, 1002], [3, 4]], expect=[[_low, _high], [_low, _high]])
+# stays float32
+check_call(stable_softmax, np.array([1000.0, 1001.0], dtype=np.float32), expect=[_low, _high], dtype=np.float32)
+# scores / T, the scores left alone
+check_call(stable_softmax, np.array([2.0, 4.0]), temperature=2, expect=[_low, _high])
+check_call(stable_softmax, [0.0, 2000.0], expect=[0.0, 1.0])  # one score far above the others
+# exp of each score is finite, their total is not
+check_call(stable_softmax, [709.5, 709.5], expect=[0.5, 0.5])
+check_call(stable_softmax, [[1.0, 2.0]], expect=[[_low, _high]])  # a batch of one row stays a batch
+# a batch of shape (2, 3, 4): 6 rows
+check_call(stable_softmax, np.zeros((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
 passed("stable_softmax")
 
 # %% nbgrader="tests" grade_id="test_stable_softmax_extremes" points=2 function="stable_softmax"

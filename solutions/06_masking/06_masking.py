@@ -169,6 +169,8 @@ def padding_mask(lengths, n):
 # %% nbgrader="tests" grade_id="test_padding_mask_public" points=1 function="padding_mask"
 _pad_expected = np.array([[True, True, True, False], [True, False, False, False]])
 check_call(padding_mask, [3, 1], 4, expect=_pad_expected)
+# an array of lengths, left unchanged
+check_call(padding_mask, np.array([3, 1]), 4, expect=_pad_expected)
 passed("padding_mask")
 
 # %% nbgrader="tests" grade_id="test_padding_mask_batches" points=1 function="padding_mask"
@@ -442,6 +444,22 @@ check_call(masked_softmax, [0.5, 1, 2], [True, True, False], expect=[0.377540668
 check_call(masked_softmax, np.array([2.0, 2.0, 2.0, 2.0]), np.array([True, False, True, False]),
            expect=[0.5, 0.0, 0.5, 0.0])
 check_call(masked_softmax, [[1, 1], [0, 3]], [[True, True], [True, False]], expect=[[0.5, 0.5], [1.0, 0.0]])
+# one mask row for every row
+check_call(masked_softmax, [[1, 2], [3, 4]], [True, False], expect=[[1.0, 0.0], [1.0, 0.0]])
+# a batch of one row stays a batch
+check_call(masked_softmax, [[1.0, 1.0]], [[True, True]], expect=[[0.5, 0.5]])
+# a forbidden first choice
+check_call(masked_softmax, [5.0, 1.0, 1.0], [False, True, True], expect=[0.0, 0.5, 0.5])
+# however low the allowed scores
+check_call(masked_softmax, [-2e9, 5.0], [True, False], expect=[1.0, 0.0])
+# rows far apart
+check_call(masked_softmax, [[0.0, 0.0], [1000.0, 1000.0]], [True, True], expect=[[0.5, 0.5], [0.5, 0.5]])
+check_call(masked_softmax, np.array([2.0, 4.0, 9.0]), [True, True, False], temperature=2,
+           expect=[0.2689414213699951, 0.7310585786300049, 0.0])  # scores / T
+# a huge forbidden score: no overflow, no warning
+check_quiet(masked_softmax, [0.0, 1000.0], [True, False])
+check_raises(masked_softmax, [[1.0, 2.0], [3.0, 4.0]], [[True, False], [False, False]],
+             why="row 1 has no allowed choice: it has no distribution.")
 passed("masked_softmax")
 
 # %% nbgrader="tests" grade_id="test_masked_softmax_rows" points=1 function="masked_softmax"

@@ -30,7 +30,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.learner.checks import check_call, check_raises, passed
+from grader.learner.checks import check_call, check_quiet, check_raises, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess
 from grader.learner.pytorch import torch_or_none
@@ -441,6 +441,21 @@ check_call(attention_weights, np.array([[2.0, 0.0]]), np.array([[2.0, 0.0], [0.0
 check_call(attention_weights, np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [1.0, 0.0]]),
            mask=np.array([[True, False], [True, True]]), scale=False,
            expect=[[1.0, 0.0], [1 / (1 + np.e), np.e / (1 + np.e)]])
+_low, _high = 1 / (1 + np.e), np.e / (1 + np.e)  # the weights of two scores 1 apart
+# lists
+check_call(attention_weights, [[1, 0]], [[1, 0], [0, 1]], scale=False, expect=[[_high, _low]], dtype=np.float64)
+# 2 queries, 3 keys of width 4: the scores are divided by sqrt(4)
+check_call(attention_weights, 2 * np.eye(2, 4), np.eye(3, 4), expect=np.array([[np.e, 1, 1], [1, np.e, 1]]) / (np.e + 2))
+check_call(attention_weights, np.zeros((2, 2)), np.ones((3, 2)), mask=[True, False, True],
+           expect=[[0.5, 0.0, 0.5], [0.5, 0.0, 0.5]])  # one mask row shared by every query
+check_call(attention_weights, [[1.0], [-1.0]], [[1000.0], [1001.0]], scale=False,
+           expect=[[_low, _high], [_high, _low]])  # large scores, queries far apart
+check_call(attention_weights, [[1.0]], [[-1000.0], [-1001.0], [5.0]], mask=[True, True, False], scale=False,
+           expect=[[_high, _low, 0.0]])  # allowed scores far below zero, a forbidden one above
+# no warning
+check_quiet(attention_weights, [[1.0]], [[0.0], [1000.0]], mask=[True, False], scale=False)
+check_raises(attention_weights, np.zeros((2, 2)), np.ones((3, 2)), mask=[[True, True, True], [False, False, False]],
+             why="query 1 has no allowed key: it has no distribution.")
 passed("attention_weights")
 
 # %% nbgrader="tests" grade_id="test_attention_weights_scaling" points=1 function="attention_weights"
@@ -719,6 +734,20 @@ check_call(attend, np.array([[1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]), n
            scale=False, expect=[[10 / (1 + np.exp(-1)), 10 / (1 + np.exp(1))]])
 check_call(attend, np.array([[0.0, 0.0]]), np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
            np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]]), mask=np.array([[True, False, False]]), expect=[[1.0, 2.0]])
+_low, _high = 1 / (1 + np.e), np.e / (1 + np.e)  # the weights of two scores 1 apart
+# 2 queries, 3 keys of width 4: the scores are divided by sqrt(4); the outputs are float64
+check_call(attend, 2 * np.eye(2, 4), np.eye(3, 4), np.eye(3), dtype=np.float64,
+           expect=np.array([[np.e, 1, 1], [1, np.e, 1]]) / (np.e + 2))
+check_call(attend, np.zeros((2, 2)), np.ones((3, 2)), np.eye(3), mask=[True, False, True],
+           expect=[[0.5, 0.0, 0.5], [0.5, 0.0, 0.5]])  # one mask row shared by every query
+check_call(attend, [[1.0], [-1.0]], [[1000.0], [1001.0]], np.eye(2), scale=False,
+           expect=[[_low, _high], [_high, _low]])  # large scores, queries far apart
+check_call(attend, [[1.0]], [[-1000.0], [-1001.0], [5.0]], np.eye(3), mask=[True, True, False], scale=False,
+           expect=[[_high, _low, 0.0]])  # allowed scores far below zero, a forbidden one above
+# no warning
+check_quiet(attend, [[1.0]], [[0.0], [1000.0]], np.eye(2), mask=[True, False], scale=False)
+check_raises(attend, np.zeros((2, 2)), np.ones((3, 2)), np.eye(3), mask=[[True, True, True], [False, False, False]],
+             why="query 1 has no allowed key: it has no distribution.")
 passed("attend")
 
 # %% nbgrader="tests" grade_id="test_attend_values" points=1 function="attend"

@@ -275,6 +275,14 @@ check_answer(logsumexp, [1.0, 2.0], expect=2.3132616875182228)
 check_answer(logsumexp, [1000.0, 1001.0], expect=1001.3132616875182)
 check_answer(logsumexp, [-1000, -1001], expect=-999.6867383124818)
 check_call(logsumexp, [[1001, 1002], [3, 4]], expect=[1002.3132616875182, 4.313261687518223])
+check_answer(logsumexp, [0.0, 1000.0], expect=1000.0)  # a later score far above the first
+# a batch of one row gives one LSE, shape (1,)
+check_call(logsumexp, [[1.0, 2.0]], expect=[2.3132616875182228])
+# float32 stays float32
+check_call(logsumexp, np.array([[1.0, 2.0]], dtype=np.float32), expect=[2.3132617], dtype=np.float32)
+# a row of -inf scores: nothing to add up
+check_answer(logsumexp, [-np.inf, -np.inf], expect=-np.inf)
+check_quiet(logsumexp, [-np.inf, -np.inf])  # and no warning about it
 passed("logsumexp")
 
 # %% nbgrader="tests" grade_id="test_logsumexp_rows" points=1 function="logsumexp"
@@ -528,6 +536,12 @@ check_call(log_softmax, [1.0, 2.0], expect=[-1.0 - _gap1, -_gap1])
 check_call(log_softmax, np.array([1000.0, 1001.0]), expect=[-1.0 - _gap1, -_gap1])
 check_call(log_softmax, [800, 0], expect=[0.0, -800.0])
 check_call(log_softmax, [[1001, 1002], [4, 3]], expect=[[-1.0 - _gap1, -_gap1], [-_gap1, -1.0 - _gap1]])
+check_call(log_softmax, [0.0, 1000.0], expect=[-1000.0, 0.0])  # a later score far above the first
+check_call(log_softmax, [0.0, -np.inf], expect=[0.0, -np.inf])  # -inf gets log-weight -inf
+# stays float32
+check_call(log_softmax, np.array([1.0, 2.0], dtype=np.float32), expect=[-1.0 - _gap1, -_gap1], dtype=np.float32)
+# a batch of shape (2, 3, 4): 6 rows
+check_call(log_softmax, np.zeros((2, 3, 4)), expect=np.full((2, 3, 4), -np.log(4)))
 passed("log_softmax")
 
 # %% nbgrader="tests" grade_id="test_log_softmax_rows" points=1 function="log_softmax"
@@ -812,6 +826,12 @@ def cross_entropy(logits, target):
 check_answer(cross_entropy, [2.0, 0.0, -1.0], 0, expect=0.16984601955628564)
 check_answer(cross_entropy, [2, 0, -1], 2, expect=3.1698460195562856)
 check_call(cross_entropy, [[2.0, 0.0, -1.0], [2.0, 0.0, -1.0]], [0, 1], expect=[0.16984601955628564, 2.1698460195562856])
+# a confident mistake costs 1000, not inf
+check_answer(cross_entropy, [0.0, 1000.0], 0, expect=1000.0)
+# a class of logit -inf plays no part
+check_answer(cross_entropy, [0.0, 0.0, -np.inf], 0, expect=np.log(2))
+# float32 stays float32; a batch of one row gives one loss, shape (1,)
+check_call(cross_entropy, np.array([[2.0, 0.0, -1.0]], dtype=np.float32), [0], expect=[0.16984602], dtype=np.float32)
 passed("cross_entropy")
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_far_apart" points=1 function="cross_entropy"

@@ -28,7 +28,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.learner.checks import check_call, passed
+from grader.learner.checks import check_call, check_quiet, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess
 from grader.learner.pytorch import torch_or_none
@@ -102,6 +102,10 @@ def softmax_jacobian(p):
 check_call(softmax_jacobian, np.array([0.5, 0.5]), expect=[[0.25, -0.25], [-0.25, 0.25]])
 check_call(softmax_jacobian, np.array([0.2, 0.3, 0.5]),
            expect=[[0.16, -0.06, -0.10], [-0.06, 0.21, -0.15], [-0.10, -0.15, 0.25]])
+check_call(softmax_jacobian, [0.25, 0.75], expect=[[0.1875, -0.1875], [-0.1875, 0.1875]])  # a list
+# integers give floats
+check_call(softmax_jacobian, np.array([0, 1]), expect=[[0.0, 0.0], [0.0, 0.0]], dtype=np.float64)
+check_call(softmax_jacobian, np.array([1.0]), expect=[[0.0]])  # one weight: a (1, 1) matrix
 passed("softmax_jacobian")
 
 # %% nbgrader="tests" grade_id="test_softmax_jacobian_values" points=2 function="softmax_jacobian"
@@ -469,6 +473,12 @@ def cross_entropy_grad(logits, target):
 check_call(cross_entropy_grad, [2.0, 0.0, -1.0], 0, expect=[-0.15620526551866054, 0.11419519938459449, 0.04201006613406605])
 check_call(cross_entropy_grad, [[2.0, 0.0, -1.0], [0.0, 0.0, 0.0]], [2, 1],
            expect=[[0.8437947344813395, 0.11419519938459449, 0.04201006613406605 - 1.0], [1 / 3, 1 / 3 - 1.0, 1 / 3]])
+# confidently wrong: about +1 and -1, never nan
+check_call(cross_entropy_grad, [1000.0, 0.0], 1, expect=[1.0, -1.0])
+# rows far apart
+check_call(cross_entropy_grad, [[0.0, 0.0], [-1000.0, -1000.0]], [0, 0], expect=[[-0.5, 0.5], [-0.5, 0.5]])
+# stays float32
+check_call(cross_entropy_grad, np.array([1.0, 1.0], dtype=np.float32), 0, expect=[-0.5, 0.5], dtype=np.float32)
 passed("cross_entropy_grad")
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_grad_values" points=1 function="cross_entropy_grad"
@@ -1042,6 +1052,20 @@ _w = [0.08714431874203257, 0.23688281808991013, 0.6439142598879724, 0.0320586032
 check_call(online_softmax, [np.array([1.0, 2.0]), np.array([3.0, 0.0])], expect=_w)
 check_call(online_softmax, [np.array([1.0, 2.0, 3.0, 0.0])], expect=_w)
 check_call(online_softmax, _Stream([1.0, 2.0], [3.0, 0.0]), expect=_w)
+check_call(online_softmax, [[1.0, 2.0], [3.0, 0.0]], expect=_w)  # chunks given as lists
+# float32 chunks give float64 weights (as accurate as float32)
+check_call(online_softmax, [np.array([1.0, 2.0], dtype=np.float32)], dtype=np.float64,
+           expect=np.array([0.2689414213699951, 0.7310585786300049], dtype=np.float32))
+# a later score far above the first
+check_call(online_softmax, [np.array([0.0]), np.array([1000.0])], expect=[0.0, 1.0])
+# far below 0
+check_call(online_softmax, [np.array([-1000.0, -1001.0])], expect=[0.7310585786300049, 0.2689414213699951])
+# -inf first
+check_call(online_softmax, [np.array([-np.inf, -np.inf]), np.array([0.0, 0.0])], expect=[0.0, 0.0, 0.5, 0.5])
+# -inf is below even -1e12
+check_call(online_softmax, [np.array([-1e12]), np.array([-np.inf])], expect=[1.0, 0.0])
+# no warning on any of these
+check_quiet(online_softmax, [np.array([-np.inf]), np.array([0.0]), np.array([1000.0])])
 passed("online_softmax")
 
 # %% nbgrader="tests" grade_id="test_online_softmax_growing_max" points=1 function="online_softmax"
@@ -1159,6 +1183,7 @@ _inf = np.inf
 check_quiet(online_softmax, [np.array([-_inf, -_inf]), np.array([-_inf]), np.array([1000.0, -_inf]),
                              np.array([-_inf, -_inf]), np.array([1001.0, 999.0]), np.array([-_inf])])
 check_quiet(online_softmax, OnePass([[-_inf, -_inf, -_inf], [-1000.0, -1001.0], [-_inf], [-999.0]]))
+check_quiet(online_softmax, [np.full(64, -_inf), np.full(6, -_inf), np.array([1.0, 2.0]), np.full(40, -_inf)])
 check_quiet(online_softmax, [np.array([-1e300, 0.0]), np.array([1e300]), np.array([3.0, 1e299])])
 check_quiet(online_softmax, [np.array([-1e12]), np.array([-1e12 - 1e4, -_inf])])
 check_quiet(online_softmax, [np.array([0.0, 5.0]), np.array([1000.0])])
@@ -1229,6 +1254,28 @@ check_call(online_softmax, [np.array(_c) for _c in _runs], expect=_softmax_of_ro
 check_call(online_softmax, OnePass(_runs), expect=_softmax_of_row(_runs))
 check_call(online_softmax, [np.array([-_inf]), np.array([-_inf, 3.0]), np.array([-_inf])], expect=[0.0, 0.0, 1.0, 0.0])
 check_call(online_softmax, [np.array([-_inf, -1e12]), np.array([-1e12 - 2e4])], expect=[0.0, 1.0, 0.0])
+# any number of leading -inf scores, in chunks of any size: a row that begins with 70 of them, 64 in one chunk
+check_call(online_softmax, [np.full(64, -_inf), np.full(6, -_inf), np.array([1.0, 2.0])],
+           expect=np.r_[np.zeros(70), _softmax_of_row([[1.0, 2.0]])])
+from grader.learner.checks import check_generated
+
+
+def _leading_minus_inf(rng, size):
+    """A row that begins with 1 to about 70 -inf scores, then finite scores with -inf among them and chunks of
+    nothing but -inf anywhere, cut into chunks of 1 to 12 scores, as a list of arrays or a one-pass stream (lists
+    and reused buffers have tests of their own)."""
+    _lead = int(rng.integers(1, 5 + 4 * size))
+    _rest = rng.normal(scale=3.0, size=int(rng.integers(1, 3 + size)))
+    _rest[1:][rng.random(_rest.size - 1) < 0.3] = -_inf
+    _row = np.r_[np.full(_lead, -_inf), _rest]
+    _cuts = np.cumsum(rng.integers(1, 13, size=_row.size))
+    chunks = [_c for _c in np.split(_row, _cuts[_cuts < _row.size]) if _c.size]
+    for _k in range(int(rng.integers(0, 3))):  # chunks of nothing but -inf in the middle or at the end
+        chunks.insert(int(rng.integers(1, len(chunks) + 1)), np.full(int(rng.integers(1, 9)), -_inf))
+    return (OnePass(chunks),) if rng.random() < 0.5 else (chunks,)
+
+
+check_generated(online_softmax, _leading_minus_inf, reference=_softmax_of_row, seed=2019, examples=16)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_inputs" points=1 function="online_softmax"

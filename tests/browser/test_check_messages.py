@@ -11,13 +11,13 @@ import nbformat
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from grader.learner import hints
+from grader.proof import catalogue
 from tests.browser.conftest import screenshot
 from tests.browser.jupyterlab import code_cell_count, open_notebook, run_all
 from tests.support import COURSE, assert_no_grader_frame, plain
 
 LESSON = "01_naive_division"
-WHOLE_ARRAY = next(m for m in hints.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")
+WHOLE_ARRAY = next(m for m in catalogue.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")
 # is_distribution, with a bug one call down: `limit` was never defined.
 BUGGY_IS_DISTRIBUTION = """\
 def is_distribution(weights, atol=1e-8):
@@ -130,8 +130,10 @@ def test_the_validate_dialog_shows_each_failing_check_s_message(page, lab):
     expect(errors).to_have_count(2)
     wrong, raised = errors.all()
     assert_the_wrong_answer_s_message(wrong.inner_text())
+    # the dialog shows the failing cell's source (its checks, one per line) above its message
+    wrong.scroll_into_view_if_needed()
     for text in ("largest error 0.375", "likely mistake:", "hint: sum over the last axis only"):
-        assert on_screen(page, message, text), text  # on screen as the dialog opens: no scrolling needed
+        assert on_screen(page, message, text), text
     screenshot(page, f"{LESSON}-validate-check-messages")
     said = plain(raised.inner_text())
     assert "raised NameError: name 'limit' is not defined" in said and "in rows_sum_to_one(w, atol)" in said
@@ -139,3 +141,51 @@ def test_the_validate_dialog_shows_each_failing_check_s_message(page, lab):
     raised.scroll_into_view_if_needed()
     assert on_screen(page, message, "Where your code raised the NameError")
     screenshot(page, f"{LESSON}-validate-check-messages-learner-error")
+
+
+# Lesson 03's softmax, wrong in ways no catalogued mistake names: a crash on one row, rows that do not sum to 1.
+UNCATALOGUED_SOFTMAX = {
+    "crash": """\
+def softmax(scores):
+    x = np.asarray(scores, dtype=float)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+""",
+    "property": """\
+def softmax(scores):
+    e = np.exp(np.asarray(scores, dtype=float))
+    return e / (e.sum(axis=-1, keepdims=True) + 1)
+""",
+}
+EXPLAINED = {
+    "crash": (
+        "why: `scores` was one row (a Python list of 4 numbers)",
+        "your line that raised it: e = np.exp(x - x.max(axis=1, keepdims=True))",
+    ),
+    "property": (
+        "broken property (value): the weights of each row sum to 1.",
+        "softmax([1, 2]) returned [0.2447, 0.6652]",
+    ),
+}
+
+
+def test_a_crash_and_a_broken_property_are_explained_on_screen(page, lab):
+    lesson = "03_shared_denominator"
+    reference = COURSE.reference_answers(lesson)
+    guesses = {guess: reference[guess] for guess in COURSE.predictions(lesson).values()}
+    for kind, code in UNCATALOGUED_SOFTMAX.items():
+        path = f"{lesson}/{kind}.ipynb"
+        nbformat.write(COURSE.learner_notebook(lesson, {**reference, **guesses, "softmax": code}), lab.root / path)
+        panel = open_notebook(page, lab, path)
+        run_all(page, panel, code_cell_count(lab.root / path))
+        failure = panel.locator(ERROR_OUTPUT)
+        expect(failure).to_have_count(1)
+        expect(failure).to_contain_text("CheckFailed")
+        failure.scroll_into_view_if_needed()
+        said = plain(failure.text_content() or "")
+        assert all(text in said for text in EXPLAINED[kind]), said
+        assert said.count("hint:") == 1 and "likely mistake" not in said
+        assert_no_grader_frame(failure.text_content() or "")
+        for text in EXPLAINED[kind]:
+            assert on_screen(page, failure, text.split(": ")[0]), text
+        screenshot(page, f"{lesson}-check-message-{kind}")

@@ -30,7 +30,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader.course import Course, source_notebook_in
-from tests.support import COURSE, once_per_run
+from tests.support import COURSE, graded_function_implementations, once_per_run
 
 SHARED = Path(sysconfig.get_paths()["purelib"])  # the running environment's site-packages
 LESSON = "01_naive_division"
@@ -116,7 +116,10 @@ def installed_files(site: Path) -> set[str]:
 
 
 def files_of(folder: Path, prefix: str) -> set[str]:
-    return {f"{prefix}/{p.relative_to(folder)}" for p in folder.rglob("*.py") if "__pycache__" not in p.parts}
+    """The files under `folder` a distribution ships (its modules and their data), named as installed."""
+    return {
+        f"{prefix}/{p.relative_to(folder)}" for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def record_of(site: Path, distribution: str) -> set[str]:
@@ -199,6 +202,34 @@ def test_a_learner_install_holds_only_the_learner_part(learner_venv):
     expected |= files_of(COURSE.root / "grader" / "exchange", "grader/exchange")  # a student's server submits
     assert installed_files(site) == expected
     assert {name for name in record_of(site, "softmax_learner") if "__pycache__" not in name} == expected
+
+
+def test_a_learner_install_holds_no_implementation_of_any_graded_function_and_diagnoses_from_data(
+    learner_venv, tmp_path
+):
+    """The catalogue's mistakes ship as fingerprints (data), so a failed check there still names one."""
+    venv, site = learner_venv
+    assert (site / "grader" / "learner" / "hints" / "fingerprints" / "lesson_01.json").is_file()
+    assert graded_function_implementations(site / "grader") == {}
+    named = python_of(venv, NAMED_FROM_FINGERPRINTS, cwd=tmp_path)
+    assert named.strip() == "divided by the total of the whole array instead of each row's own total", named
+
+
+# A learner's naive_normalize that divides by the grand total, checked in the learner venv: its failure names the
+# catalogued mistake, read from the installed fingerprints.
+NAMED_FROM_FINGERPRINTS = """
+import numpy as np
+from grader.learner import checks
+
+def naive_normalize(scores):
+    x = np.asarray(scores, dtype=float)
+    return x / np.sum(x)
+
+try:
+    checks.check_call(naive_normalize, [[1.0, 3.0], [2.0, 2.0]], expect=[[0.25, 0.75], [0.5, 0.5]])
+except checks.CheckFailed as failure:
+    print(*failure.mistakes)
+"""
 
 
 def test_the_shared_packages_editable_install_stays_inactive_in_the_learner_venv(learner_venv, tmp_path):
@@ -313,7 +344,7 @@ def test_the_installed_command_grades_a_collected_class(grader_venv, tmp_path):
 # Two entries of the lesson's graded function, one wrong and one right: proving them runs every part of `prove`
 # (the lesson's tests from --course, a batch of gradings, the table) at a fraction of the catalogue's cost.
 ENTRIES = f'''
-from grader.learner.hints import Misconception
+from grader.proof.catalogue import Misconception
 from grader.proof.alternatives import Alternative
 
 LESSON = "{LESSON}"

@@ -1,41 +1,40 @@
 """The mistakes learners are known to make, which the checks use to name a learner's mistake.
 
 Each lesson has a module `lesson_NN.py` naming its `LESSON` and holding
-- MISCONCEPTIONS: wrong implementations that real learners write, each with a one-line
-  description a learner understands and a hint. When a check fails, the checks run them on
-  the input that failed and name the one the learner's answer behaves like. `breaks` names
-  the properties of the function's contract (declared in its hidden test cells) that the
-  entry violates.
-and optionally
-- PROBES: {function: [(args, kwargs), ...]}, inputs on which the function's misconceptions
-  differ from each other; when several give the learner's wrong answer, the one that agrees
-  with the learner on the most probes is named.
+- MISCONCEPTIONS: the mistakes real learners make, each with a one-line description a learner
+  understands and a hint. `breaks` names the properties of the function's contract (declared in
+  its hidden test cells) that the mistake violates.
+- PROBES: {function: [(args, kwargs), ...]}, fixed inputs on which the function's misconceptions
+  differ from the reference and from each other.
 
-These are wrong answers only, so they may sit in the learner's kernel. Every source is
-self-contained: it defines its function using only `np` (NumPy) and `math`.
+What each misconception does on its function's probes is its fingerprint: `fingerprints/lesson_NN.json`,
+computed from the catalogue's code (which stays on the instructor's side, grader/proof/catalogue/)
+by `make fingerprints`. Only data sits here: no implementation of a graded function, right or wrong,
+ever reaches a learner's kernel.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib
-import math
+import json
 import pkgutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
-import numpy as np
+FINGERPRINTS = Path(__file__).parent / "fingerprints"
 
 
 @dataclass(frozen=True)
 class Misconception:
-    """A wrong implementation of `function` that a real learner writes."""
+    """A mistake real learners make in `function`: what it is, and how to put it right (its code is the proof's)."""
 
     id: str
     function: str
     description: str
     hint: str
-    source: str
-    breaks: tuple[str, ...] = ()
+    breaks: tuple[str, ...] = field(default=(), kw_only=True)
 
 
 def lesson_modules(package: str, path) -> dict:
@@ -66,11 +65,14 @@ def misconceptions(function: str | None = None, lesson: str | None = None) -> li
 
 
 def probes(function: str | None) -> list[tuple[tuple, dict]]:
-    """The inputs that tell `function`'s misconceptions apart (its lesson's PROBES), as (args, kwargs)."""
+    """The inputs that tell `function`'s misconceptions apart (its lesson's PROBES), as (args, kwargs).
+
+    Each argument is a copy of its own: an array given twice (`(q, q)`) would be one array here and two in a
+    grading kernel, where the learner's function runs, and an in-place change would tell them apart."""
     found = []
     for module in lessons().values():
         for args, kwargs in getattr(module, "PROBES", {}).get(function, []):
-            found.append((tuple(args), dict(kwargs)))
+            found.append((tuple(map(copy.deepcopy, args)), {k: copy.deepcopy(v) for k, v in kwargs.items()}))
     return found
 
 
@@ -82,14 +84,33 @@ def lesson_of(entry: Misconception) -> str:
     raise KeyError(entry.id)
 
 
+def fingerprints_file(lesson: str) -> Path:
+    """Where the lesson's fingerprints are written (`lesson` is its id, such as 01_naive_division)."""
+    return FINGERPRINTS / f"lesson_{lesson[:2]}.json"
+
+
 @functools.cache
-def compiled(function: str, source: str):
-    """The function `function` defined by `source`, which may use only `np` and `math`."""
-    namespace = {"np": np, "math": math}
-    exec(compile(source, f"<catalogue: {function}>", "exec"), namespace)  # noqa: S102 - our own catalogue text
-    return namespace[function]
+def _fingerprints(lesson: str) -> dict:
+    path = fingerprints_file(lesson)
+    return json.loads(path.read_text()) if path.is_file() else {}
 
 
-def implementation(entry) -> object:
-    """The entry's function (a Misconception, or any entry with `function` and `source`), defined from its source."""
-    return compiled(entry.function, entry.source)
+def fingerprints(function: str) -> dict[str, dict[int, dict]]:
+    """Misconception id -> {probe index: its outcome there}, for each of `function`'s misconceptions, on the
+    probes where it does not do what the reference does (see grader.proof.fingerprints for an outcome's form)."""
+    found = {}
+    for lesson, module in lessons().items():
+        if any(m.function == function for m in module.MISCONCEPTIONS):
+            recorded = _fingerprints(lesson).get("functions", {}).get(function, {})
+            for ident, outcomes in recorded.get("misconceptions", {}).items():
+                found[ident] = {int(index): outcome for index, outcome in outcomes.items()}
+    return found
+
+
+def reference_outcomes(function: str) -> dict[int, dict]:
+    """Probe index -> the reference's outcome there, for each of `function`'s probes whose outcome is recorded."""
+    for lesson, module in lessons().items():
+        if any(m.function == function for m in module.MISCONCEPTIONS):
+            recorded = _fingerprints(lesson).get("functions", {}).get(function, {})
+            return {int(index): outcome for index, outcome in recorded.get("reference", {}).items()}
+    return {}

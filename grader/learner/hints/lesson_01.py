@@ -13,11 +13,6 @@ MISCONCEPTIONS = [
         "naive_normalize",
         "divided by the total of the whole array instead of each row's own total",
         "sum over the last axis only, where each row's choices are, one total per row",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=float)
-    return x / x.sum()
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -25,11 +20,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "summed down the columns (axis 0) instead of along each row",
         "the choices are along the last axis: give each row a total of its own",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=float)
-    return x / x.sum(axis=0)
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -37,11 +27,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "summed each row but dropped the summed axis, so the row totals no longer line up with the rows",
         "keep the summed axis, with length 1, so that each total lines up with its row",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=float)
-    return x / x.sum(axis=-1)
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -49,12 +34,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "divided the caller's array in place (x /= total on the input itself)",
         "return a new array: x / total, not x /= total",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=float)
-    x /= x.sum(axis=-1, keepdims=True)
-    return x
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -62,10 +41,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "returned a Python list (a list comprehension) instead of a NumPy array",
         "convert the scores with np.asarray(scores, dtype=float) and divide the whole array at once",
-        """
-def naive_normalize(scores):
-    return [s / sum(scores) for s in scores]
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -73,12 +48,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "kept the integer dtype of the input, so dividing in place into it fails (an int array cannot hold fractions)",
         "convert to floats first: np.asarray(scores, dtype=float), then divide into a new array",
-        """
-def naive_normalize(scores):
-    x = np.array(scores)
-    x /= x.sum(axis=-1, keepdims=True)
-    return x
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -86,10 +55,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "called array methods on the input directly, so a Python list fails (a list has no .sum(axis=...))",
         "convert first: x = np.asarray(scores, dtype=float)",
-        """
-def naive_normalize(scores):
-    return scores / scores.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -97,11 +62,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "changed the scores (abs or clipping) before dividing; this function is meant to break on negative scores",
         "just divide by the plain sum: lesson 02 fixes negative scores properly",
-        """
-def naive_normalize(scores):
-    x = np.abs(np.asarray(scores, dtype=float))
-    return x / x.sum(axis=-1, keepdims=True)
-""",
         breaks=("meant_to_break",),
     ),
     Misconception(
@@ -109,12 +69,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "guarded against a zero sum; this function is meant to break there, giving inf and nan",
         "just divide by the plain sum, zero or not: the failure is the lesson",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=float)
-    total = x.sum(axis=-1, keepdims=True)
-    return x / np.where(total == 0, 1.0, total)
-""",
         breaks=("meant_to_break",),
     ),
     Misconception(
@@ -123,11 +77,6 @@ def naive_normalize(scores):
         "squeezed the size-1 axes away first, so a batch of one row (1, n) came back as (n,) and a column (n, 1) "
         "was divided as one row",
         "keep the input's shape (no np.squeeze): x.sum(axis=-1, keepdims=True) already works for rows of any shape",
-        """
-def naive_normalize(scores):
-    x = np.squeeze(np.asarray(scores, dtype=float))
-    return x / x.sum(axis=-1, keepdims=True)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -136,11 +85,6 @@ def naive_normalize(scores):
         "converted the scores to float32 (the deep-learning default), so float64 and integer scores came back "
         "as float32 with only about 7 correct digits",
         "convert with dtype=float, which is float64 and keeps every digit",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=np.float32)
-    return x / x.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -149,11 +93,6 @@ def naive_normalize(scores):
         "summed integer scores as integers: NumPy's int64 sum wraps around past 9.2e18 without a warning, "
         "so huge integer scores got a wrong total",
         "convert to floats before you sum: np.asarray(scores, dtype=float)",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores)
-    return x / x.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -161,11 +100,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "divided each row by its largest score instead of its total, so the top score became 1",
         "weights must add up to 1: divide by the row's sum, x.sum(axis=-1, keepdims=True)",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=float)
-    return x / x.max(axis=-1, keepdims=True)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -173,11 +107,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "divided each row by its length (the L2 norm, root of the sum of squares) instead of its sum",
         "weights must add up to 1: divide by the plain sum, not by np.linalg.norm",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=float)
-    return x / np.linalg.norm(x, axis=-1, keepdims=True)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -185,12 +114,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "rescaled each row to run from 0 to 1 (min-max scaling) instead of dividing it by its sum",
         "no shifting: divide the scores as they are by their row's sum",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=float)
-    low, high = x.min(axis=-1, keepdims=True), x.max(axis=-1, keepdims=True)
-    return (x - low) / (high - low)
-""",
         breaks=("value", "meant_to_break"),
     ),
     Misconception(
@@ -199,11 +122,6 @@ def naive_normalize(scores):
         "divided the transpose by the row totals and transposed back: .T reverses every axis, so in a 3-D batch "
         "rows met other rows' totals",
         "no transposes: x.sum(axis=-1, keepdims=True) lines each total up with its own row in any number of dimensions",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=float)
-    return (x.T / x.sum(axis=-1)).T
-""",
         breaks=("shapes", "value"),
     ),
     Misconception(
@@ -211,16 +129,6 @@ def naive_normalize(scores):
         "naive_normalize",
         "looped over the first axis only, so in a 3-D batch each whole 2-D block shared one total",
         "divide every row along the last axis: x.sum(axis=-1, keepdims=True) works for any number of dimensions",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=float)
-    if x.ndim == 1:
-        return x / x.sum()
-    out = np.empty_like(x)
-    for i, row in enumerate(x):
-        out[i] = row / row.sum(axis=-1, keepdims=True) if row.ndim == 1 else row / row.sum()
-    return out
-""",
         breaks=("shapes", "value"),
     ),
     Misconception(
@@ -229,14 +137,6 @@ def naive_normalize(scores):
         "divided the rows one at a time into np.asarray(scores), which is the caller's own array when it is "
         "already float64, so the input was overwritten",
         "np.asarray does not copy a float64 array: start from np.array(scores, dtype=float) (a copy) or a new output",
-        """
-def naive_normalize(scores):
-    x = np.asarray(scores, dtype=float)
-    rows = x.reshape(-1, x.shape[-1])
-    for i in range(len(rows)):
-        rows[i] = rows[i] / rows[i].sum()
-    return x
-""",
         breaks=("unchanged",),
     ),
     # is_distribution
@@ -245,11 +145,6 @@ def naive_normalize(scores):
         "is_distribution",
         "only checked the sums, so negative entries slipped through",
         "also require every entry to be >= 0",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    return bool(np.all(np.abs(w.sum(axis=-1) - 1) <= atol))
-""",
         breaks=("negatives", "value"),
     ),
     Misconception(
@@ -258,11 +153,6 @@ def is_distribution(weights, atol=1e-8):
         "looked for entries below 0 and sums off by more than atol, but every comparison with nan is False, "
         "so nan slipped through",
         "require np.isfinite for every entry and ask for what must hold (w >= 0, |sum - 1| <= atol)",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    return not (w < 0).any() and not (np.abs(w.sum(axis=-1) - 1) > atol).any()
-""",
         breaks=("finite", "value"),
     ),
     Misconception(
@@ -270,12 +160,6 @@ def is_distribution(weights, atol=1e-8):
         "is_distribution",
         "checked only the first row",
         "check every entry and every row's sum (sum over axis=-1, then np.all)",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    row = w.reshape(-1, w.shape[-1])[0]
-    return bool(np.all(np.isfinite(row)) and np.all(row >= 0) and abs(row.sum() - 1) <= atol)
-""",
         breaks=("every_row", "value"),
     ),
     Misconception(
@@ -283,11 +167,6 @@ def is_distribution(weights, atol=1e-8):
         "is_distribution",
         "summed the whole array instead of each row",
         "each row must sum to 1: sum over axis=-1",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    return bool(np.all(np.isfinite(w)) and np.all(w >= 0) and abs(w.sum() - 1) <= atol)
-""",
         breaks=("every_row", "shapes", "value"),
     ),
     Misconception(
@@ -295,11 +174,6 @@ def is_distribution(weights, atol=1e-8):
         "is_distribution",
         "compared the sum with 1 exactly; rounding makes a computed sum like 0.7 + 0.2 + 0.1 miss 1.0",
         "allow a small difference: |sum - 1| <= atol",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    return bool(np.all(np.isfinite(w)) and np.all(w >= 0) and np.all(w.sum(axis=-1) == 1))
-""",
         breaks=("atol",),
     ),
     Misconception(
@@ -307,11 +181,6 @@ def is_distribution(weights, atol=1e-8):
         "is_distribution",
         "ignored the atol argument and used a fixed tolerance",
         "compare |sum - 1| with the atol that was passed in",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    return bool(np.all(np.isfinite(w)) and np.all(w >= 0) and np.all(np.abs(w.sum(axis=-1) - 1) <= 1e-8))
-""",
         breaks=("atol",),
     ),
     Misconception(
@@ -319,11 +188,6 @@ def is_distribution(weights, atol=1e-8):
         "is_distribution",
         "used np.allclose (or np.isclose) with its default rtol=1e-05, which allows far more than atol",
         "pass rtol=0, or compare np.abs(sum - 1) <= atol yourself",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    return bool(np.all(np.isfinite(w)) and np.all(w >= 0) and np.allclose(w.sum(axis=-1), 1.0, atol=atol))
-""",
         breaks=("atol",),
     ),
     Misconception(
@@ -331,11 +195,6 @@ def is_distribution(weights, atol=1e-8):
         "is_distribution",
         "returned one True/False per row instead of one answer for the whole input",
         "combine the rows' answers with np.all(...) and return a single bool",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    return np.all(np.isfinite(w), axis=-1) & np.all(w >= 0, axis=-1) & (np.abs(w.sum(axis=-1) - 1) <= atol)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -343,12 +202,6 @@ def is_distribution(weights, atol=1e-8):
         "is_distribution",
         "compared the input with numbers directly, so a Python list fails (a list cannot be compared with 0)",
         "convert first: w = np.asarray(weights, dtype=float)",
-        """
-def is_distribution(weights, atol=1e-8):
-    if np.any(weights < 0) or not np.all(np.isfinite(weights)):
-        return False
-    return bool(np.all(np.abs(np.sum(weights, axis=-1) - 1) <= atol))
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -357,11 +210,6 @@ def is_distribution(weights, atol=1e-8):
         "answered with a NumPy bool (np.True_ or np.False_, which np.all gives, or an array of them) "
         "instead of a plain Python bool",
         "wrap the final answer in bool(...)",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    return np.all(np.isfinite(w)) & np.all(w >= 0) & np.all(np.abs(w.sum(axis=-1) - 1) <= atol)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -369,13 +217,6 @@ def is_distribution(weights, atol=1e-8):
         "is_distribution",
         "required each row sum to be strictly closer to 1 than atol, so a sum exactly atol away was rejected",
         "within atol includes atol itself: compare with <=",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    if not np.all(np.isfinite(w)) or np.any(w < 0):
-        return False
-    return bool(np.all(np.abs(w.sum(axis=-1) - 1) < atol))
-""",
         breaks=("atol",),
     ),
     Misconception(
@@ -384,11 +225,6 @@ def is_distribution(weights, atol=1e-8):
         "left out the finiteness check, counting on the row sum to catch inf: with a loose atol (atol=inf) "
         "an infinite entry slipped through",
         "check np.isfinite for every entry yourself, whatever atol is",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    return bool(np.all(w >= 0) and np.all(np.abs(w.sum(axis=-1) - 1) <= atol))
-""",
         breaks=("finite",),
     ),
     Misconception(
@@ -397,13 +233,6 @@ def is_distribution(weights, atol=1e-8):
         "summed integer weights as integers: NumPy's int64 sum wraps around without a warning, so huge integers "
         "could seem to add up to 1",
         "convert to floats first: np.asarray(weights, dtype=float)",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights)
-    if not np.all(np.isfinite(w)) or np.any(w < 0):
-        return False
-    return bool(np.all(np.abs(w.sum(axis=-1) - 1) <= atol))
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -412,12 +241,6 @@ def is_distribution(weights, atol=1e-8):
         "wrote -1 over the nan and inf entries of the caller's array (to make the >= 0 test reject them), "
         "which changed the input",
         "do not write into the input: test np.isfinite(w) on its own instead of overwriting entries",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    w[~np.isfinite(w)] = -1.0
-    return bool(np.all(w >= 0) and np.all(np.abs(w.sum(axis=-1) - 1) <= atol))
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -426,14 +249,6 @@ def is_distribution(weights, atol=1e-8):
         "handled 1-D and 2-D input but treated any other shape as one long row, so a 3-D batch of rows "
         "never counted as distributions",
         "sum over the last axis, w.sum(axis=-1): it gives every row's total in any number of dimensions",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    if not np.all(np.isfinite(w)) or np.any(w < 0):
-        return False
-    rows = w if w.ndim == 2 else w.reshape(1, -1)
-    return bool(np.all(np.abs(rows.sum(axis=1) - 1) <= atol))
-""",
         breaks=("every_row", "shapes"),
     ),
     Misconception(
@@ -441,14 +256,6 @@ def is_distribution(weights, atol=1e-8):
         "is_distribution",
         "checked that all the entries add up to the number of rows: a row above 1 and another below 1 cancel out",
         "check each row's own sum: np.abs(w.sum(axis=-1) - 1) <= atol for every row",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    if not np.all(np.isfinite(w)) or np.any(w < 0):
-        return False
-    rows = w.size // w.shape[-1]
-    return bool(abs(w.sum() - rows) <= atol * rows)
-""",
         breaks=("every_row",),
     ),
     Misconception(
@@ -456,13 +263,6 @@ def is_distribution(weights, atol=1e-8):
         "is_distribution",
         "let entries slightly below 0 pass (w >= -atol, for rounding): a weight can never be negative, however little",
         "atol is for the row sums only: every entry must be >= 0",
-        """
-def is_distribution(weights, atol=1e-8):
-    w = np.asarray(weights, dtype=float)
-    if not np.all(np.isfinite(w)) or np.any(w < -atol):
-        return False
-    return bool(np.all(np.abs(w.sum(axis=-1) - 1) <= atol))
-""",
         breaks=("negatives",),
     ),
 ]
@@ -478,6 +278,7 @@ PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), 
         ((np.arange(1.0, 13.0).reshape(2, 2, 3),), {}),
         ((np.array([4 * 10**18, 4 * 10**18, 8 * 10**18]),), {}),
         ((np.array([[1.0], [3.0]]),), {}),
+        (([],), {}),  # no scores: nothing to divide, and no row length to reshape by
     ],
     "is_distribution": [
         (([[0.5, 0.5], [1.5, -0.5]],), {}),

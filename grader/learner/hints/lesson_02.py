@@ -13,10 +13,6 @@ MISCONCEPTIONS = [
         "evidence",
         "returned a Python list (a list comprehension) instead of a NumPy array",
         "the answer must be an array like the scores: exp can work on the whole array at once, no loop needed",
-        """
-def evidence(scores):
-    return [np.exp(s) for s in scores]
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -24,12 +20,6 @@ def evidence(scores):
         "evidence",
         "wrote the exponentials into the caller's array (np.exp(x, out=x))",
         "the caller's scores must survive the call: put the exponentials in a new array",
-        """
-def evidence(scores):
-    x = np.asarray(scores, dtype=float)
-    np.exp(x, out=x)
-    return x
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -37,11 +27,6 @@ def evidence(scores):
         "evidence",
         "converted the result back to the scores' integer dtype, so the evidence was cut down to whole numbers",
         "evidence such as e = 2.718... is not a whole number: the result must be floats, whatever the scores' dtype",
-        """
-def evidence(scores):
-    x = np.asarray(scores)
-    return np.exp(x).astype(x.dtype)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -49,12 +34,6 @@ def evidence(scores):
         "evidence",
         "kept the integer dtype of the input, so writing exp into it fails (an int array cannot hold e = 2.718...)",
         "an integer array cannot hold e = 2.718...: work on a float copy of the scores, not in the integer array",
-        """
-def evidence(scores):
-    x = np.array(scores)
-    np.exp(x, out=x)
-    return x
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -62,10 +41,6 @@ def evidence(scores):
         "evidence",
         "used np.e ** scores on the input directly, so a Python list fails (a list cannot be a power)",
         "a Python list is not a NumPy array: make the scores an array of floats before any arithmetic",
-        """
-def evidence(scores):
-    return np.e ** scores
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -73,11 +48,6 @@ def evidence(scores):
         "evidence",
         "normalised the evidence; dividing by the total is a later step",
         "evidence is only the exponential of each score; dividing by the total is the job of normalize_evidence",
-        """
-def evidence(scores):
-    e = np.exp(np.asarray(scores, dtype=float))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -85,10 +55,6 @@ def evidence(scores):
         "evidence",
         "returned the total evidence (one number) instead of the evidence of each score",
         "each score has its own evidence: the answer has the scores' shape, nothing is added up",
-        """
-def evidence(scores):
-    return np.exp(np.asarray(scores, dtype=float)).sum()
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -97,10 +63,6 @@ def evidence(scores):
         "computed the evidence in float32 (the deep-learning default): only about 7 correct digits, and exp "
         "overflows to inf past a score of about 88.7",
         "float32 holds exp only up to a score of about 88.7 and keeps about 7 digits: stay in float64",
-        """
-def evidence(scores):
-    return np.exp(np.asarray(scores, dtype=np.float32))
-""",
         breaks=("dtype", "extremes"),
     ),
     Misconception(
@@ -109,10 +71,6 @@ def evidence(scores):
         "called np.exp on integer scores without converting them: NumPy gives int8 scores float16 evidence and "
         "int16 scores float32, with only 3 or 7 correct digits",
         "NumPy picks a small float type for small integers: make the scores float64 before exp",
-        """
-def evidence(scores):
-    return np.exp(np.asarray(scores))
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -120,10 +78,6 @@ def evidence(scores):
         "evidence",
         "clipped the scores to [-100, 100] before exp to avoid overflow, so larger scores got far too little evidence",
         "exp of any score up to about 709 fits in float64: leave the scores as they are (section 11 shows the limit)",
-        """
-def evidence(scores):
-    return np.exp(np.clip(np.asarray(scores, dtype=float), -100.0, 100.0))
-""",
         breaks=("extremes",),
     ),
     Misconception(
@@ -132,13 +86,6 @@ def evidence(scores):
         "took exp of each score in a flat list and returned it flat: a batch of rows lost its shape, and a single "
         "number came back as an array of one",
         "the evidence keeps the scores' shape, a single number included: a flat list loses it",
-        """
-import math
-
-def evidence(scores):
-    x = np.asarray(scores, dtype=float)
-    return np.array([math.exp(s) for s in x.ravel()])
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -147,10 +94,6 @@ def evidence(scores):
         "made every input at least 1-D (np.atleast_1d), so a single number came back as an array of one "
         "instead of a number",
         "a single score has a single number as evidence: leave the shape as it came",
-        """
-def evidence(scores):
-    return np.exp(np.atleast_1d(np.asarray(scores, dtype=float)))
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -158,11 +101,6 @@ def evidence(scores):
         "evidence",
         "set the evidence of very low scores (below -700) to 0 to avoid tiny numbers, but exp of any score is positive",
         "exp of a very low score is tiny but positive, down to about -745 in float64: leave it to exp",
-        """
-def evidence(scores):
-    x = np.asarray(scores, dtype=float)
-    return np.where(x < -700.0, 0.0, np.exp(x))
-""",
         breaks=("extremes",),
     ),
     # evidence_ratio
@@ -171,10 +109,6 @@ def evidence(scores):
         "evidence_ratio",
         "swapped the two scores: that is how many times more evidence b has than a",
         "the question is how many times more evidence a has than b: a's evidence goes on top",
-        """
-def evidence_ratio(a, b):
-    return np.exp(np.asarray(b, dtype=float) - np.asarray(a, dtype=float))
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -182,10 +116,6 @@ def evidence_ratio(a, b):
         "evidence_ratio",
         "returned the difference of the scores, without exp",
         "a difference of scores becomes a ratio of evidence only through exp (section 6)",
-        """
-def evidence_ratio(a, b):
-    return np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -193,10 +123,6 @@ def evidence_ratio(a, b):
         "evidence_ratio",
         "divided the raw scores; scores are not evidence",
         "scores are not evidence: the ratio of two evidence values depends only on the difference of the scores",
-        """
-def evidence_ratio(a, b):
-    return np.asarray(a, dtype=float) / np.asarray(b, dtype=float)
-""",
         breaks=("value", "shift"),
     ),
     Misconception(
@@ -205,10 +131,6 @@ def evidence_ratio(a, b):
         "computed exp(a) / exp(b): for large scores each exp overflows to inf (or underflows to 0), "
         "and inf / inf or 0 / 0 is nan",
         "each exp on its own can overflow or underflow; the ratio depends only on a - b, which stays moderate",
-        """
-def evidence_ratio(a, b):
-    return np.exp(np.asarray(a, dtype=float)) / np.exp(np.asarray(b, dtype=float))
-""",
         breaks=("shift",),
     ),
     Misconception(
@@ -216,10 +138,6 @@ def evidence_ratio(a, b):
         "evidence_ratio",
         "subtracted the inputs directly, so Python lists fail (a list cannot be subtracted from a list)",
         "Python lists cannot be subtracted: make both inputs float arrays first",
-        """
-def evidence_ratio(a, b):
-    return np.exp(a - b)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -227,10 +145,6 @@ def evidence_ratio(a, b):
         "evidence_ratio",
         "converted the answer with float(), which works only for single numbers, so arrays of scores fail",
         "arrays of scores need an array of ratios: return the result as NumPy gives it, a number only for numbers",
-        """
-def evidence_ratio(a, b):
-    return float(np.exp(np.asarray(a, dtype=float) - np.asarray(b, dtype=float)))
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -238,12 +152,6 @@ def evidence_ratio(a, b):
         "evidence_ratio",
         "subtracted b from the caller's array a in place (a -= b on the input itself)",
         "the caller's a must survive the call: put the difference in a new array",
-        """
-def evidence_ratio(a, b):
-    a = np.asarray(a, dtype=float)
-    a -= np.asarray(b, dtype=float)
-    return np.exp(a)
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -253,10 +161,6 @@ def evidence_ratio(a, b):
         "small integer types float16 or float32 evidence",
         "small integer types wrap around when they subtract, and NumPy gives them small float types: subtract "
         "as float64",
-        """
-def evidence_ratio(a, b):
-    return np.exp(np.subtract(a, b))
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -265,10 +169,6 @@ def evidence_ratio(a, b):
         "computed the ratio in float32 (the deep-learning default), so it came back as float32 with only about "
         "7 correct digits",
         "float32 keeps about 7 digits: compute the ratio in float64",
-        """
-def evidence_ratio(a, b):
-    return np.exp(np.asarray(a, dtype=np.float32) - np.asarray(b, dtype=np.float32))
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -277,13 +177,6 @@ def evidence_ratio(a, b):
         "computed each ratio in a flat loop with math.exp and returned the flat list as an array: two numbers gave "
         "an array of one, and a 2-D input lost its shape",
         "the ratios keep the shape of the scores, a single number for two numbers: a flat loop loses it",
-        """
-import math
-
-def evidence_ratio(a, b):
-    pairs = zip(np.ravel(a).tolist(), np.ravel(b).tolist())
-    return np.array([math.exp(x - y) for x, y in pairs])
-""",
         breaks=("shapes",),
     ),
     # normalize_evidence
@@ -294,11 +187,6 @@ def evidence_ratio(a, b):
         "it is inf, and every share comes out 0",
         "a row's shares do not change when you multiply the whole row by one factor above 0: pick one that keeps "
         "the total within float64",
-        """
-def normalize_evidence(ev):
-    x = np.asarray(ev, dtype=float)
-    return x / x.sum(axis=-1, keepdims=True)
-""",
         breaks=("scale",),
     ),
     Misconception(
@@ -306,11 +194,6 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "divided each row by its largest value only: the largest choice got 1 and the row no longer sums to 1",
         "scaling by the largest value only makes the total fit; the shares still come from dividing by that total",
-        """
-def normalize_evidence(ev):
-    x = np.asarray(ev, dtype=float)
-    return x / x.max(axis=-1, keepdims=True)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -319,12 +202,6 @@ def normalize_evidence(ev):
         "scaled the whole array by its one largest value: a row of tiny evidence next to a row of huge evidence "
         "underflowed to 0, and 0 / 0 is nan",
         "rows do not share anything: each row needs its own factor",
-        """
-def normalize_evidence(ev):
-    x = np.asarray(ev, dtype=float)
-    x = x / x.max()
-    return x / x.sum(axis=-1, keepdims=True)
-""",
         breaks=("scale",),
     ),
     Misconception(
@@ -332,11 +209,6 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "applied exp again: the input is already evidence",
         "exp was the evidence step; here you only divide",
-        """
-def normalize_evidence(ev):
-    e = np.exp(np.asarray(ev, dtype=float))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("value", "scale"),
     ),
     Misconception(
@@ -344,12 +216,6 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "divided by the total of the whole array instead of each row's own total",
         "each row is its own set of choices and sums to 1 on its own",
-        """
-def normalize_evidence(ev):
-    x = np.asarray(ev, dtype=float)
-    x = x / x.max(axis=-1, keepdims=True)
-    return x / x.sum()
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -357,12 +223,6 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "summed down the columns (axis 0) instead of along each row",
         "the choices of a row lie along the last axis, whatever the number of dimensions",
-        """
-def normalize_evidence(ev):
-    x = np.asarray(ev, dtype=float)
-    x = x / x.max(axis=-1, keepdims=True)
-    return x / x.sum(axis=0)
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -370,12 +230,6 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "summed each row but dropped the summed axis, so the row totals were lined up with the columns",
         "each row's total must line up with its own row when you divide: keep the summed axis, with length 1",
-        """
-def normalize_evidence(ev):
-    x = np.asarray(ev, dtype=float)
-    x = x / x.max(axis=-1, keepdims=True)
-    return x / x.sum(axis=-1)
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -383,13 +237,6 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "divided the caller's array in place (x /= ... on the input itself)",
         "the caller's evidence must survive the call: divide into a new array",
-        """
-def normalize_evidence(ev):
-    x = np.asarray(ev, dtype=float)
-    x /= x.max(axis=-1, keepdims=True)
-    x /= x.sum(axis=-1, keepdims=True)
-    return x
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -397,11 +244,6 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "called array methods on the input directly, so a Python list fails (a list has no .max(axis=...))",
         "a Python list is not a NumPy array: make the evidence an array of floats first",
-        """
-def normalize_evidence(ev):
-    ev = ev / ev.max(axis=-1, keepdims=True)
-    return ev / ev.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -409,13 +251,6 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "kept the integer dtype of the input, so dividing in place into it fails (an int array cannot hold fractions)",
         "shares are fractions: work on a float copy of the evidence, not in the integer array",
-        """
-def normalize_evidence(ev):
-    x = np.array(ev)
-    x /= x.max(axis=-1, keepdims=True)
-    x /= x.sum(axis=-1, keepdims=True)
-    return x
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -423,13 +258,6 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "returned a Python list (a list comprehension) instead of a NumPy array",
         "the answer must be a NumPy array, and NumPy divides a whole array at once",
-        """
-def normalize_evidence(ev):
-    top = max(ev)
-    scaled = [e / top for e in ev]
-    total = sum(scaled)
-    return [e / total for e in scaled]
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -437,12 +265,6 @@ def normalize_evidence(ev):
         "normalize_evidence",
         "added a small epsilon to the total to be safe: the weights no longer sum to 1",
         "positive evidence has a total above 0, so there is nothing to guard: divide by the total itself",
-        """
-def normalize_evidence(ev):
-    x = np.asarray(ev, dtype=float)
-    x = x / x.max(axis=-1, keepdims=True)
-    return x / (x.sum(axis=-1, keepdims=True) + 1e-9)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -451,12 +273,6 @@ def normalize_evidence(ev):
         "converted the evidence to float32 (the deep-learning default): float64 came back as float32, evidence "
         "above 3.4e38 became inf and tiny evidence (1e-300) became 0, so their rows were nan",
         "float32 holds numbers only from about 1e-45 to 3.4e38: stay in float64",
-        """
-def normalize_evidence(ev):
-    x = np.asarray(ev, dtype=np.float32)
-    x = x / x.max(axis=-1, keepdims=True)
-    return x / x.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype", "scale"),
     ),
     Misconception(
@@ -465,11 +281,6 @@ def normalize_evidence(ev):
         "summed integer evidence as integers: NumPy's int64 sum wraps around past 9.2e18 without a warning, so huge "
         "integer evidence got a wrong total",
         "integers that big wrap around when added: make the evidence floats before anything is added up",
-        """
-def normalize_evidence(ev):
-    x = np.asarray(ev)
-    return x / x.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype", "scale"),
     ),
     Misconception(
@@ -478,12 +289,6 @@ def normalize_evidence(ev):
         "squeezed the size-1 axes away first, so a batch of one row (1, n) came back as (n,) and a column (n, 1) "
         "was divided as one row",
         "keep the input's shape: a row of one value is still a row, and a batch of one is still a batch",
-        """
-def normalize_evidence(ev):
-    x = np.squeeze(np.asarray(ev, dtype=float))
-    x = x / x.max(axis=-1, keepdims=True)
-    return x / x.sum(axis=-1, keepdims=True)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -492,12 +297,6 @@ def normalize_evidence(ev):
         "divided the transpose by the row totals and transposed back: .T reverses every axis, so in a 3-D batch "
         "rows met other rows' totals",
         "a transpose reverses every axis, not only the last two: line each total up with its own row instead",
-        """
-def normalize_evidence(ev):
-    x = np.asarray(ev, dtype=float)
-    x = x / x.max(axis=-1, keepdims=True)
-    return (x.T / x.sum(axis=-1)).T
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -506,11 +305,6 @@ def normalize_evidence(ev):
         "clipped the difference a - b to a range such as [-700, 700] to keep exp from overflowing, so ratios near "
         "exp's limits come out wrong",
         "the difference itself is the exponent of the answer: clipping it changes ratios that float64 can hold",
-        """
-def evidence_ratio(a, b):
-    gap = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-    return np.exp(np.clip(gap, -700, 700))
-""",
         breaks=("shift",),
     ),
 ]
@@ -532,6 +326,7 @@ PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), 
         ((np.array([100, -100], dtype=np.int8), np.array([-100, 100], dtype=np.int8)), {}),
         ((1000.0, 999.0), {}),
         ((np.array([[1.0, -1.0], [0.5, 2.0]]), np.array([[0.0, 0.0], [1.0, 1.0]])), {}),
+        ((800.0, 0.0), {}),  # exp(800) is inf: the ratio too
     ],
     "normalize_evidence": [
         (([1, 3],), {}),

@@ -13,11 +13,6 @@ MISCONCEPTIONS = [
         "divided the raw scores by their sum, without exp",
         "scores can be negative or cancel out: each score becomes evidence first (lesson 02), then the evidence "
         "is divided",
-        """
-def softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    return x / x.sum(axis=-1, keepdims=True)
-""",
         breaks=("value", "shift"),
     ),
     Misconception(
@@ -25,11 +20,6 @@ def softmax(scores):
         "softmax",
         "took exp of the scores but divided by the sum of the raw scores",
         "the bottom of the fraction is the total evidence, the same kind of number as the top",
-        """
-def softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    return np.exp(x) / x.sum(axis=-1, keepdims=True)
-""",
         breaks=("value", "shift"),
     ),
     Misconception(
@@ -37,11 +27,6 @@ def softmax(scores):
         "softmax",
         "divided by the total evidence of the whole array instead of each row's own total",
         "each row is its own set of choices with its own total: rows of a batch do not compete",
-        """
-def softmax(scores):
-    evidence = np.exp(scores)
-    return evidence / evidence.sum()
-""",
         breaks=("value", "shapes", "compete"),
     ),
     Misconception(
@@ -49,11 +34,6 @@ def softmax(scores):
         "softmax",
         "summed down the first axis (axis 0) instead of along each row",
         "the choices of a row lie along the last axis (section 3), whatever the number of dimensions",
-        """
-def softmax(scores):
-    evidence = np.exp(scores)
-    return evidence / np.sum(evidence, axis=0)
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -61,13 +41,6 @@ def softmax(scores):
         "softmax",
         "summed over axis 1, which is the last axis only for 2-D input",
         "axis 1 is the last axis only for 2-D input: a negative axis counts from the end (section 3)",
-        """
-def softmax(scores):
-    evidence = np.exp(np.asarray(scores, dtype=float))
-    if evidence.ndim == 1:
-        return evidence / evidence.sum()
-    return evidence / evidence.sum(axis=1, keepdims=True)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -76,11 +49,6 @@ def softmax(scores):
         "summed each row but dropped keepdims=True, so the row totals were spread across the columns",
         "each row's total must line up with its own row when you divide: keep the summed axis, with length 1 "
         "(section 3)",
-        """
-def softmax(scores):
-    evidence = np.exp(scores)
-    return evidence / evidence.sum(axis=-1)
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -88,12 +56,6 @@ def softmax(scores):
         "softmax",
         "subtracted each row's max without keepdims=True, so the row maxima were spread across the columns",
         "a shift by each row's max must line up with its own row: keep the reduced axis, with length 1 (section 3)",
-        """
-def softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    evidence = np.exp(x - x.max(axis=-1))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -101,17 +63,6 @@ def softmax(scores):
         "softmax",
         "looped over the first axis only, so in a 3-D batch each whole 2-D block shared one total",
         "in a 3-D batch, one step along the first axis is a whole block of rows: every row needs its own total",
-        """
-def softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    if x.ndim == 1:
-        return np.exp(x) / np.exp(x).sum()
-    out = np.empty_like(x)
-    for i, row in enumerate(x):
-        evidence = np.exp(row)
-        out[i] = evidence / evidence.sum()
-    return out
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -119,13 +70,6 @@ def softmax(scores):
         "softmax",
         "wrote the evidence and the weights into the caller's array (np.exp(x, out=x), x /= total)",
         "the caller's scores must survive the call: put the evidence and the weights in new arrays",
-        """
-def softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    np.exp(x, out=x)
-    x /= x.sum(axis=-1, keepdims=True)
-    return x
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -133,14 +77,6 @@ def softmax(scores):
         "softmax",
         "returned a Python list (built with math.exp) instead of a NumPy array",
         "the answer must be a NumPy array: NumPy takes exp and divides a whole array at once",
-        """
-import math
-
-def softmax(scores):
-    evidence = [math.exp(s) for s in scores]
-    total = sum(evidence)
-    return [e / total for e in evidence]
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -148,13 +84,6 @@ def softmax(scores):
         "softmax",
         "kept integer scores as integers and wrote float results into them, which NumPy refuses",
         "an integer array cannot hold weights such as 0.25: work on a float copy of the scores",
-        """
-def softmax(scores):
-    x = np.array(scores)
-    np.exp(x, out=x)
-    x /= x.sum(axis=-1, keepdims=True)
-    return x
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -163,14 +92,6 @@ def softmax(scores):
         "filled an output made with np.zeros_like(scores): for integer scores it is an integer array, "
         "so every weight was cut down to a whole number",
         "an output made like integer scores holds only whole numbers: the weights need a float array",
-        """
-def softmax(scores):
-    x = np.asarray(scores)
-    out = np.zeros_like(x)
-    evidence = np.exp(x)
-    out[...] = evidence / evidence.sum(axis=-1, keepdims=True)
-    return out
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -178,11 +99,6 @@ def softmax(scores):
         "softmax",
         "called array methods such as .max() on the input, which fails for a Python list",
         "a Python list is not a NumPy array: make the scores an array of floats before any arithmetic",
-        """
-def softmax(scores):
-    evidence = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -191,11 +107,6 @@ def softmax(scores):
         "squeezed the size-1 axes away first, so a batch of one row (1, n) came back as (n,) and a column of "
         "one-score rows (n, 1) was normalised as one row",
         "keep the input's shape: a row of one score is still a row, and a batch of one is still a batch",
-        """
-def softmax(scores):
-    evidence = np.exp(np.squeeze(np.asarray(scores, dtype=float)))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -204,11 +115,6 @@ def softmax(scores):
         "divided the transposed evidence by the row totals and transposed back: .T reverses every axis, so in a "
         "3-D batch rows met other rows' totals",
         "a transpose reverses every axis, not only the last two: line each total up with its own row instead",
-        """
-def softmax(scores):
-    evidence = np.exp(np.asarray(scores, dtype=float))
-    return (evidence.T / evidence.sum(axis=-1)).T
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -217,13 +123,6 @@ def softmax(scores):
         "flattened a batch into rows (x.reshape(-1, n)) and returned those rows without the batch's shape: "
         "a 3-D batch came back 2-D",
         "the weights have the scores' shape: whatever you reshape on the way in, give the answer that shape",
-        """
-def softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    rows = np.exp(x.reshape(-1, x.shape[-1]))
-    weights = rows / rows.sum(axis=1, keepdims=True)
-    return weights[0] if x.ndim == 1 else weights
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -232,11 +131,6 @@ def softmax(scores):
         "computed in float32 (the deep-learning default): only about 7 correct digits, and exp overflows past "
         "a score of about 88.7, so rows near 100 come out nan",
         "float32 holds exp only up to a score of about 88.7 and keeps about 7 digits: stay in float64",
-        """
-def softmax(scores):
-    evidence = np.exp(np.asarray(scores, dtype=np.float32))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype", "shift"),
     ),
     Misconception(
@@ -245,11 +139,6 @@ def softmax(scores):
         "called np.exp on integer scores without converting them: NumPy gives int8 scores float16 weights and "
         "int16 scores float32, with only 3 or 7 correct digits",
         "NumPy picks a small float type for small integers: make the scores float64 before exp",
-        """
-def softmax(scores):
-    evidence = np.exp(np.asarray(scores))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -259,11 +148,6 @@ def softmax(scores):
         "beyond that range",
         "only differences between scores matter, and exp of every score in this lesson fits in float64: leave "
         "the scores as they are",
-        """
-def softmax(scores):
-    evidence = np.exp(np.clip(np.asarray(scores, dtype=float), -50.0, 50.0))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("shift",),
     ),
     Misconception(
@@ -272,13 +156,6 @@ def softmax(scores):
         "sorted each row to find its largest score (x.sort()), which also reordered the scores: the weights came "
         "back in sorted order, not the scores' order",
         "the weights must come back in the order of the scores: finding the largest score must not move the scores",
-        """
-def softmax(scores):
-    x = np.array(scores, dtype=float)
-    x.sort(axis=-1)
-    evidence = np.exp(x - x[..., -1:])
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("permutation", "value"),
     ),
     Misconception(
@@ -287,15 +164,6 @@ def softmax(scores):
         "started the loop that adds up the evidence at index 1, so the first score's evidence was left out of the "
         "total",
         "the total evidence includes every choice of the row, the first one too",
-        """
-def softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    evidence = np.exp(x)
-    total = np.zeros(x.shape[:-1] + (1,))
-    for j in range(1, x.shape[-1]):
-        total[..., 0] += evidence[..., j]
-    return evidence / total
-""",
         breaks=("permutation", "value"),
     ),
     Misconception(
@@ -303,11 +171,6 @@ def softmax(scores):
         "softmax",
         "divided by np.cumsum (a running total) instead of np.sum: only the last weight of a row saw the whole total",
         "the total is one number per row, shared by every choice of the row (a running total is not)",
-        """
-def softmax(scores):
-    evidence = np.exp(np.asarray(scores, dtype=float))
-    return evidence / np.cumsum(evidence, axis=-1)
-""",
         breaks=("permutation", "value"),
     ),
     Misconception(
@@ -316,13 +179,6 @@ def softmax(scores):
         "subtracted each row's max in place (x -= ...) from np.asarray(scores), which is the caller's own array "
         "when it is already float64",
         "np.asarray does not copy an array that is already float64: a shift done in place changes the caller's scores",
-        """
-def softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    x -= x.max(axis=-1, keepdims=True)
-    evidence = np.exp(x)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -332,11 +188,6 @@ def softmax(scores):
         "of low scores (all -100, say) come out near 0",
         "the total evidence is never 0 for scores in this lesson's range: there is nothing to guard, divide by "
         "the total itself",
-        """
-def softmax(scores):
-    evidence = np.exp(np.asarray(scores, dtype=float))
-    return evidence / (evidence.sum(axis=-1, keepdims=True) + 1e-9)
-""",
         breaks=("value", "shift"),
     ),
     Misconception(
@@ -345,11 +196,6 @@ def softmax(scores):
         "gave every score its own sigmoid, exp(x) / (1 + exp(x)): the weights share no denominator, so they do "
         "not compete and do not sum to 1",
         "the weights of a row share one denominator, the total evidence of the row: that is what makes them compete",
-        """
-def softmax(scores):
-    evidence = np.exp(np.asarray(scores, dtype=float))
-    return evidence / (1.0 + evidence)
-""",
         breaks=("compete", "value"),
     ),
 ]

@@ -13,13 +13,6 @@ MISCONCEPTIONS = [
         "softmax_with_temperature",
         "multiplied the scores by T instead of dividing them by T",
         "a small T should sharpen the weights, so the scores must grow as T shrinks: which operation does that?",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be positive")
-    evidence = np.exp(np.asarray(scores, dtype=float) * temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("value", "scale", "limits"),
     ),
     Misconception(
@@ -27,13 +20,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "checked the temperature but never used it: the scores went into exp unchanged",
         "the temperature has to reach the scores before they become evidence, or it changes nothing",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    evidence = np.exp(np.asarray(scores, dtype=float))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("value", "scale", "limits"),
     ),
     Misconception(
@@ -41,11 +27,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "never checked the temperature, so T <= 0 is accepted: T = 0 gives nan and a negative T reverses the ranking",
         "decide which temperatures have a meaning, and refuse every other one with a ValueError before anything else",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("rejects_nonpositive", "rejects_nonfinite"),
     ),
     Misconception(
@@ -53,13 +34,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "rejected only negative temperatures, so T = 0 divides by zero and returns nan instead of raising",
         "T = 0 is not a temperature either: it divides by zero, so refuse it as you refuse the negative ones",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if temperature < 0:
-        raise ValueError("negative temperature")
-    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("rejects_nonpositive", "rejects_nonfinite"),
     ),
     Misconception(
@@ -67,13 +41,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "rejected only T = 0, so a negative T is accepted and silently reverses the ranking",
         "zero is not the only bad temperature: a negative one flips the ranking, so refuse all that are not above 0",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if temperature == 0:
-        raise ValueError("cannot divide by a zero temperature")
-    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("rejects_nonpositive", "rejects_nonfinite"),
     ),
     Misconception(
@@ -81,13 +48,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "checked only temperature <= 0, so T = inf (uniform weights) and T = nan (nan weights) get through",
         "infinity and not-a-number are not temperatures either: a valid T is finite as well as positive",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if temperature <= 0:
-        raise ValueError("temperature must be > 0")
-    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("rejects_nonfinite",),
     ),
     Misconception(
@@ -96,12 +56,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "used assert to check the temperature: that raises AssertionError (and vanishes under python -O), "
         "not ValueError",
         "an assert can be switched off and raises the wrong kind of error: the contract asks for a ValueError",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    assert np.isfinite(temperature) and temperature > 0, "temperature must be a finite number > 0"
-    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("rejects_nonpositive", "rejects_nonfinite"),
     ),
     Misconception(
@@ -109,15 +63,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "divided the caller's array by T in place (x /= T on the input itself)",
         "the caller's scores are not yours to change: let the division make a new array",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    x = np.asarray(scores, dtype=float)
-    x /= temperature
-    evidence = np.exp(x)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -125,13 +70,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "divided by the total of the whole array instead of each row's own total",
         "each row is a distribution of its own, so each row needs its own total",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
-    return evidence / evidence.sum()
-""",
         breaks=("value", "shapes", "rows"),
     ),
     Misconception(
@@ -139,13 +77,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "divided the scores by T without making them an array first, which fails for a Python list",
         "a list cannot be divided by a number: turn the input into a float array first",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    evidence = np.exp(scores / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -153,15 +84,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "made an array without asking for floats, then divided it in place: an integer array cannot hold the quotient",
         "a quotient of integers is fractional, so it needs a new float array to live in",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    x = np.array(scores)
-    x /= temperature
-    evidence = np.exp(x)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -169,13 +91,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "squeezed the result, which drops every axis of length 1: a batch of one row (1, n) comes back as (n,)",
         "the weights must have exactly the shape of the scores, axes of length 1 included",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
-    return np.squeeze(evidence / evidence.sum(axis=-1, keepdims=True))
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -184,13 +99,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "summed over axis=1, which is the last axis only of a 2-D batch: a single row fails and a 3-D batch is summed "
         "over the wrong axis",
         "the choices always sit on the last axis, however many axes come before it: count the axis from the end",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
-    return evidence / evidence.sum(axis=1, keepdims=True)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -199,14 +107,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "subtracted the largest score of the whole array instead of each row's own, so a row far below the others "
         "underflows to 0 and comes back wrong or nan",
         "a shift is safe only when every row gets its own (or leave overflow to lesson 05)",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    x = np.asarray(scores, dtype=float) / temperature
-    evidence = np.exp(x - x.max())
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("rows",),
     ),
     Misconception(
@@ -215,14 +115,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "shifted each row by its smallest score instead of its largest: a score of -inf turns the row into nan, and a "
         "wide row overflows",
         "if you shift, shift so that the largest score of each row becomes 0, never the smallest",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    x = np.asarray(scores, dtype=float) / temperature
-    evidence = np.exp(x - x.min(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("minus_inf",),
     ),
     Misconception(
@@ -232,14 +124,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "of large scores: a row shifted up by 100 comes back uniform",
         "do not clip: only the differences within a row matter (lesson 05 avoids overflow by subtracting each row's "
         "max, which changes no weight)",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    x = np.clip(np.asarray(scores, dtype=float) / temperature, -50.0, 50.0)
-    evidence = np.exp(x)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("shift",),
     ),
     Misconception(
@@ -247,15 +131,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "subtracted each row's max in place (x -= ...), which changes the caller's array",
         "shifting is fine, but into a new array: the caller's scores must come back unchanged",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    x = np.asarray(scores, dtype=float)
-    x -= x.max(axis=-1, keepdims=True)
-    evidence = np.exp(x / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -264,18 +139,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "filled the weights into np.zeros_like(scores), which keeps the scores' dtype: for integer scores every "
         "weight is cut down to a whole number",
         "an array shaped and typed like integer scores can hold only integers: the weights need a float array",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    x = np.asarray(scores)
-    weights = np.zeros_like(x)
-    rows, out = x.reshape(-1, x.shape[-1]), weights.reshape(-1, x.shape[-1])
-    for i, row in enumerate(rows):
-        evidence = np.exp(row / temperature)
-        out[i] = evidence / evidence.sum()
-    return weights
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -284,13 +147,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "converted the scores to float32, so float64 scores lose half their digits and the weights come back as "
         "float32",
         "keep the precision you were given: float64 scores deserve float64 weights",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    evidence = np.exp(np.asarray(scores, dtype=np.float32) / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -299,13 +155,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "made an array with np.asarray(scores) and no dtype, so float16 scores stay float16, whose exp overflows "
         "above 11: their weights come back nan",
         "half-precision scores overflow exp early: compute in float64 whatever the input's precision",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    evidence = np.exp(np.asarray(scores) / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -313,13 +162,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "softmax_with_temperature",
         "returned the weights as a Python list (.tolist()) instead of a NumPy array",
         "the contract promises a NumPy array: leave the result as one",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
-    return (evidence / evidence.sum(axis=-1, keepdims=True)).tolist()
-""",
         breaks=("returns_array",),
     ),
     Misconception(
@@ -328,13 +170,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "rejected T <= 0 and T = inf, but every comparison with nan is False, so T = nan got through and gave nan "
         "weights",
         "test what T must be, not what it must not be: nan fails every comparison, so a test for bad values passes it",
-        """
-def softmax_with_temperature(scores, temperature=1.0):
-    if temperature <= 0 or np.isinf(temperature):
-        raise ValueError("temperature must be a finite number > 0")
-    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("rejects_nonfinite",),
     ),
     Misconception(
@@ -343,15 +178,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "checked isinstance(temperature, (int, float)), which NumPy numbers such as np.float32(0.5) and np.int64(3) "
         "are not, so valid temperatures are refused",
         "check the value, not its type: NumPy numbers are temperatures too",
-        """
-import math
-
-def softmax_with_temperature(scores, temperature=1.0):
-    if not isinstance(temperature, (int, float)) or not math.isfinite(temperature) or temperature <= 0:
-        raise ValueError("temperature must be a finite number > 0")
-    evidence = np.exp(np.asarray(scores, dtype=float) / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("accepts",),
     ),
     # sample_next_token
@@ -360,12 +186,6 @@ def softmax_with_temperature(scores, temperature=1.0):
         "sample_next_token",
         "always took the largest logit, even for T > 0, instead of sampling",
         "only T = 0 skips the dice: for T > 0 draw an index at random, as often as its weight says",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    return int(np.argmax(logits))
-""",
         breaks=("value", "own_generator"),
     ),
     Misconception(
@@ -373,14 +193,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "sampled at T = 0 (replaced it by T = 1) instead of taking the largest logit",
         "at T = 0 there is nothing to draw: greedy decoding takes the position of the largest logit",
-        """
-def sample_next_token(logits, temperature, rng):
-    temperature = temperature or 1.0  # avoid dividing by zero
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    evidence = np.exp(np.asarray(logits, dtype=float) / temperature)
-    return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("greedy",),
     ),
     Misconception(
@@ -388,13 +200,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "raised an error at T = 0 instead of greedy decoding (taking the largest logit)",
         "T = 0 is a case of its own, greedy decoding, and must be decided before anything is divided by T",
-        """
-def sample_next_token(logits, temperature, rng):
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError("the temperature must be a finite number > 0")
-    evidence = np.exp(np.asarray(logits, dtype=float) / temperature)
-    return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("greedy",),
     ),
     Misconception(
@@ -402,15 +207,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "sampled from softmax(logits) and ignored the temperature",
         "the weights you draw from must be those of the logits divided by T",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    if temperature == 0:
-        return int(np.argmax(logits))
-    evidence = np.exp(np.asarray(logits, dtype=float))
-    return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -418,15 +214,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "multiplied the logits by T instead of dividing them by T",
         "a small T should make the draws more predictable, so the logits must grow as T shrinks: divide them by T",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    if temperature == 0:
-        return int(np.argmax(logits))
-    evidence = np.exp(np.asarray(logits, dtype=float) * temperature)
-    return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -434,13 +221,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "treated a negative T like T = 0 (greedy) instead of raising ValueError",
         "only T = 0 means greedy; a negative T has no meaning and must raise a ValueError",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature <= 0:
-        return int(np.argmax(logits))
-    evidence = np.exp(np.asarray(logits, dtype=float) / temperature)
-    return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("rejects_negative",),
     ),
     Misconception(
@@ -448,15 +228,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "accepted a negative T and sampled with the ranking reversed instead of raising ValueError",
         "a negative temperature is nothing to sample with: refuse it with a ValueError first",
-        """
-def sample_next_token(logits, temperature, rng):
-    logits = np.asarray(logits, dtype=float)
-    if temperature == 0:
-        return int(np.argmax(logits))
-    weights = np.exp(logits / temperature)
-    weights = weights / weights.sum()
-    return int(np.searchsorted(np.cumsum(weights), rng.random()))
-""",
         breaks=("rejects_negative",),
     ),
     Misconception(
@@ -464,17 +235,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "divided the caller's logits by T in place (logits /= T on the input itself)",
         "the caller's logits are not yours to change: let the division make a new array",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    logits = np.asarray(logits, dtype=float)
-    if temperature == 0:
-        return int(np.argmax(logits))
-    logits /= temperature
-    evidence = np.exp(logits)
-    return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -482,15 +242,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "divided the logits by T without making them an array first, which fails for a Python list",
         "a list cannot be divided by a number: make a float array of the logits first",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    if temperature == 0:
-        return int(np.argmax(logits))
-    evidence = np.exp(logits / temperature)
-    return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -499,16 +250,6 @@ def sample_next_token(logits, temperature, rng):
         "drew with np.random.choice (NumPy's global random state) instead of the generator rng it was given, so a "
         "seed does not repeat the draws",
         "every random number must come from the generator you are given, so that its seed makes the draws repeatable",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    logits = np.asarray(logits, dtype=float)
-    if temperature == 0:
-        return int(np.argmax(logits))
-    evidence = np.exp(logits / temperature)
-    return int(np.random.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("own_generator",),
     ),
     Misconception(
@@ -517,17 +258,6 @@ def sample_next_token(logits, temperature, rng):
         "made a new generator with np.random.default_rng() inside the function instead of using rng, so the draws "
         "cannot be repeated",
         "a generator made inside the function ignores the caller's seed: draw from the one passed in",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    logits = np.asarray(logits, dtype=float)
-    if temperature == 0:
-        return int(np.argmax(logits))
-    evidence = np.exp(logits / temperature)
-    generator = np.random.default_rng()
-    return int(generator.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("own_generator",),
     ),
     Misconception(
@@ -535,17 +265,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "made a new generator with a fixed seed on every call, so every call draws the same index whatever rng holds",
         "draw with the generator you are given, and seed nothing inside the function",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    logits = np.asarray(logits, dtype=float)
-    if temperature == 0:
-        return int(np.argmax(logits))
-    evidence = np.exp(logits / temperature)
-    generator = np.random.default_rng(0)
-    return int(generator.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("own_generator", "value"),
     ),
     Misconception(
@@ -554,16 +273,6 @@ def sample_next_token(logits, temperature, rng):
         "returned np.argmax(...) as it is at T = 0, a NumPy integer, where the exercise asks for the index as a "
         "Python int",
         "the position NumPy finds is a NumPy integer: the contract asks for a plain Python int",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    logits = np.asarray(logits, dtype=float)
-    if temperature == 0:
-        return np.argmax(logits)
-    evidence = np.exp(logits / temperature)
-    return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("returns_int",),
     ),
     Misconception(
@@ -571,15 +280,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "at T = 0 returned the largest logit itself instead of its index",
         "greedy decoding returns where the largest logit is, not how large it is",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    if temperature == 0:
-        return max(logits)
-    evidence = np.exp(np.asarray(logits, dtype=float) / temperature)
-    return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("greedy",),
     ),
     Misconception(
@@ -587,16 +287,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "passed the logits themselves to rng.choice, which then returns one of the logits, not its index",
         "the draw must pick a position in the vocabulary, not one of the logits themselves",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    logits = np.asarray(logits, dtype=float)
-    if temperature == 0:
-        return int(np.argmax(logits))
-    evidence = np.exp(logits / temperature)
-    return rng.choice(logits, p=evidence / evidence.sum())
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -604,16 +294,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "drew with size=1, which returns an array holding one index instead of the index itself",
         "one draw is one index: asking for a sample of size one hands back an array instead",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    logits = np.asarray(logits, dtype=float)
-    if temperature == 0:
-        return int(np.argmax(logits))
-    evidence = np.exp(logits / temperature)
-    return rng.choice(len(evidence), size=1, p=evidence / evidence.sum())
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -622,17 +302,6 @@ def sample_next_token(logits, temperature, rng):
         "made an array without asking for floats, then divided it in place: an integer array of logits cannot hold "
         "the quotient",
         "integer logits divided by T give fractions: they need a new float array",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    x = np.array(logits)
-    if temperature == 0:
-        return int(np.argmax(x))
-    x /= temperature
-    evidence = np.exp(x)
-    return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -640,15 +309,6 @@ def sample_next_token(logits, temperature, rng):
         "sample_next_token",
         "used assert to reject a negative T: that raises AssertionError (and vanishes under python -O), not ValueError",
         "an assert can be switched off and raises the wrong kind of error: a negative T must raise a ValueError",
-        """
-def sample_next_token(logits, temperature, rng):
-    assert temperature >= 0, "temperature must be >= 0"
-    logits = np.asarray(logits, dtype=float)
-    if temperature == 0:
-        return int(np.argmax(logits))
-    evidence = np.exp(logits / temperature)
-    return int(rng.choice(len(evidence), p=evidence / evidence.sum()))
-""",
         breaks=("rejects_negative",),
     ),
     Misconception(
@@ -657,18 +317,6 @@ def sample_next_token(logits, temperature, rng):
         "drew a random number before checking for T = 0, so greedy decoding still uses up the generator (and changes "
         "every later draw)",
         "decide the greedy case before touching the generator: at T = 0 it must be left as it was",
-        """
-def sample_next_token(logits, temperature, rng):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    x = np.asarray(logits, dtype=float)
-    u = rng.random()
-    if temperature == 0:
-        return int(np.argmax(x))
-    weights = np.exp(x / temperature)
-    cdf = np.cumsum(weights / weights.sum())
-    return int(min(np.searchsorted(cdf, u, side="right"), len(x) - 1))
-""",
         breaks=("no_draw_at_zero",),
     ),
     Misconception(
@@ -677,24 +325,12 @@ def sample_next_token(logits, temperature, rng):
         "raised the weights at T = 1 (exp of the raw scores) to the power 1 / T: equal in algebra, but exp of a "
         "large score overflows (or underflows) where exp(score / T) does not",
         "divide the scores by T before exp: exp(800) is inf, exp(800 / 10) is an ordinary number",
-        """
-import math
-
-def softmax_with_temperature(scores, temperature=1.0):
-    if not (math.isfinite(temperature) and temperature > 0):
-        raise ValueError(f"temperature {temperature!r} is not a positive finite number")
-    evidence = np.exp(np.asarray(scores, dtype=float))
-    p = evidence / evidence.sum(axis=-1, keepdims=True)
-    sharpened = p ** (1 / temperature)
-    return sharpened / sharpened.sum(axis=-1, keepdims=True)
-""",
         breaks=("scale",),
     ),
 ]
 
-# Small inputs on which the misconceptions above behave differently from each other (values, errors, in-place
-# changes): when several give the learner's wrong answer, the one that agrees with the learner on most of these
-# is named.
+# Small inputs on which the misconceptions above differ from the reference and from each other: what each
+# misconception does on them is its fingerprint (fingerprints/), which a failed check compares with the learner's.
 PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "softmax_with_temperature": [
         (([2.0, 0.0, -1.0], 0), {}),
@@ -709,6 +345,7 @@ PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), 
         ((np.array([12.0, 10.0, 0.0], dtype=np.float16), 1.0), {}),
         (([[0.5, 2.0], [1.0, -1.0]], 0.5), {}),
         (([[1.0, -np.inf, 0.5]], 1.0), {}),
+        (([[800.0, 790.0]], 10.0), {}),  # exp(800) overflows, exp(800 / 10) does not
     ],
     "sample_next_token": [
         (([0.5, 2.0, -1.0], -1.0, np.random.default_rng(3)), {}),

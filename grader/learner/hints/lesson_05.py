@@ -12,15 +12,6 @@ MISCONCEPTIONS = [
         "stable_softmax",
         "subtracted the global max of the whole array instead of each row's own max",
         "the rows are separate distributions, so each needs its own max",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = x / temperature
-    evidence = np.exp(z - z.max())
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("value", "rows", "extremes", "shift"),
     ),
     Misconception(
@@ -29,14 +20,6 @@ def stable_softmax(scores, temperature=1.0):
         "did not shift the scores before exp: exp of a huge score overflows to inf, exp of a very "
         "negative one underflows to 0, and the division gives nan",
         "subtract each row's max before exp, so the largest shifted score is 0",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    evidence = np.exp(x / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("extremes", "quiet", "shift"),
     ),
     Misconception(
@@ -45,15 +28,6 @@ def stable_softmax(scores, temperature=1.0):
         "divided the evidence by its largest value after exp instead of subtracting the max before: "
         "exp has already overflowed by then",
         "shift the scores before exp, not the evidence after it: by then the overflow has happened",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    evidence = np.exp(x / temperature)
-    evidence = evidence / evidence.max(axis=-1, keepdims=True)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("extremes", "quiet", "shift"),
     ),
     Misconception(
@@ -61,15 +35,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "shifted each row by its minimum instead of its maximum, so the largest score can still overflow exp",
         "subtract the max, so the largest shifted score is 0 and every evidence value is at most 1",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = x / temperature
-    evidence = np.exp(z - z.min(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("extremes", "quiet"),
     ),
     Misconception(
@@ -77,15 +42,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "shifted the scores but divided them by their sum without exp",
         "the shifted scores are still scores: they must become evidence before you divide by the row's total",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = x / temperature
-    z = z - z.max(axis=-1, keepdims=True)
-    return z / z.sum(axis=-1, keepdims=True)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -93,15 +49,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "summed down the first axis (axis 0) instead of along each row",
         "the choices lie along the last axis: total the evidence there",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = x / temperature
-    evidence = np.exp(z - z.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=0)
-""",
         breaks=("value", "rows"),
     ),
     Misconception(
@@ -109,15 +56,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "normalised the whole array at once, so unrelated rows competed for one total",
         "each row is a distribution of its own, so each row needs its own total",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = x / temperature
-    evidence = np.exp(z - z.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum()
-""",
         breaks=("value", "rows"),
     ),
     Misconception(
@@ -125,15 +63,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "took each row's max without keepdims=True, so the row maxima were subtracted along the wrong axis",
         "the row maxima must keep a place for the last axis, so that each is subtracted from its own row, not a column",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = x / temperature
-    evidence = np.exp(z - z.max(axis=-1))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("rows", "shapes"),
     ),
     Misconception(
@@ -141,15 +70,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "subtracted the max in place (x -= ...), which changed the caller's array",
         "the shift must go into a new array: a change in place alters the caller's scores",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    x -= x.max(axis=-1, keepdims=True)
-    evidence = np.exp(x / temperature)
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -157,13 +77,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "copied integer scores as integers and divided in place (x /= temperature), which NumPy refuses",
         "integer input must become floats before any division, and the quotient needs a new array",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.array(scores)
-    x /= temperature
-    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -171,12 +84,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "used the input as an array without converting it, which fails for a Python list",
         "a list has no dtype and no rows to take a max of: make an array first, keeping a float input's dtype",
-        """
-def stable_softmax(scores, temperature=1.0):
-    z = scores / temperature
-    evidence = np.exp(z - z.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -184,16 +91,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "returned a Python list (built with math.exp) instead of a NumPy array",
         "the contract promises a NumPy array, in the input's own float dtype",
-        """
-import math
-
-def stable_softmax(scores, temperature=1.0):
-    z = [s / temperature for s in scores]
-    top = max(z)
-    evidence = [math.exp(v - top) for v in z]
-    total = sum(evidence)
-    return [e / total for e in evidence]
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -201,12 +98,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "turned float32 scores into float64 (np.asarray(scores, dtype=float) converts every input)",
         "convert only input that is not floating already: float32 must stay float32",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores, dtype=float) / temperature
-    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -215,19 +106,6 @@ def stable_softmax(scores, temperature=1.0):
         "computed each row with Python floats (math.exp) and rebuilt the array without a dtype, "
         "so float32 scores came back as float64",
         "Python floats are float64: give the rebuilt array the input's own float dtype",
-        """
-import math
-
-def stable_softmax(scores, temperature=1.0):
-    def one_row(row):
-        z = [s / temperature for s in row]
-        top = max(z)
-        evidence = [math.exp(v - top) for v in z]
-        total = sum(evidence)
-        return [e / total for e in evidence]
-
-    return np.apply_along_axis(one_row, -1, np.asarray(scores))
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -235,12 +113,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "converted every input to float32, so integer and float64 scores lost precision",
         "keep a float input's own dtype, and turn only non-float input into float64",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores, dtype=np.float32) / temperature
-    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -248,15 +120,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "multiplied the scores by the temperature instead of dividing by it",
         "a small T should sharpen the weights, so the scores must grow as T shrinks",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = x * temperature
-    evidence = np.exp(z - z.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("temperature",),
     ),
     Misconception(
@@ -264,14 +127,6 @@ def stable_softmax(scores, temperature=1.0):
         "stable_softmax",
         "ignored the temperature argument",
         "divide the scores by temperature before the shift and exp",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("temperature",),
     ),
     Misconception(
@@ -280,15 +135,6 @@ def stable_softmax(scores, temperature=1.0):
         "squeezed away the size-1 axes (np.squeeze), so a batch of one row, shape (1, n), or rows of one "
         "choice, shape (n, 1), came back with another shape",
         "keep the scores' own shape, axes of length 1 included",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.squeeze(np.asarray(scores))
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = x / temperature
-    evidence = np.exp(z - z.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -297,16 +143,6 @@ def stable_softmax(scores, temperature=1.0):
         "took the max and the sum over axis=1, which is the choices' axis only for 2-D scores: with more "
         "leading axes the rows are normalised over the wrong axis",
         "the choices sit on the last axis whatever the number of dimensions: count it from the end, for max and sum",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = np.atleast_2d(x / temperature)
-    evidence = np.exp(z - z.max(axis=1, keepdims=True))
-    weights = evidence / evidence.sum(axis=1, keepdims=True)
-    return weights[0] if x.ndim == 1 else weights
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -315,15 +151,6 @@ def stable_softmax(scores, temperature=1.0):
         "sorted each row (np.sort) to find its max, and returned the weights in sorted order instead of "
         "the choices' own order",
         "the max of each row is all you need: the scores must stay in their own order",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = np.sort(x / temperature, axis=-1)
-    evidence = np.exp(z - z[..., -1:])
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("permutation",),
     ),
     Misconception(
@@ -332,15 +159,6 @@ def stable_softmax(scores, temperature=1.0):
         "shifted each row by its first score instead of its max: a later score far above the first one "
         "still overflows exp",
         "any shift cancels, but only the row's max keeps every shifted score at or below 0",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = x / temperature
-    evidence = np.exp(z - z[..., :1])
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("permutation", "extremes"),
     ),
     Misconception(
@@ -349,15 +167,6 @@ def stable_softmax(scores, temperature=1.0):
         "shifted each row by its mean instead of its max: a score far above the mean still overflows exp, "
         "and a -inf score makes the mean -inf",
         "shift by the row's max, so the largest shifted score is exactly 0",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = x / temperature
-    evidence = np.exp(z - z.mean(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("extremes", "quiet"),
     ),
     Misconception(
@@ -366,18 +175,6 @@ def stable_softmax(scores, temperature=1.0):
         "computed the plain exp / sum first and redid only the rows that came out nan with the shift: "
         "exp still overflows (NumPy warns), and a row whose total alone overflows comes back as zeros",
         "subtract each row's max before the first exp, for every row; then nothing needs fixing afterwards",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    z = x / temperature
-    evidence = np.exp(z)
-    weights = evidence / evidence.sum(axis=-1, keepdims=True)
-    broken = np.isnan(weights).any(axis=-1, keepdims=True)
-    shifted = np.exp(z - z.max(axis=-1, keepdims=True))
-    return np.where(broken, shifted / shifted.sum(axis=-1, keepdims=True), weights)
-""",
         breaks=("extremes", "quiet"),
     ),
     Misconception(
@@ -386,15 +183,6 @@ def stable_softmax(scores, temperature=1.0):
         "divided the caller's array by the temperature in place (x /= temperature), which changes the "
         "caller's scores whenever the temperature is not 1",
         "dividing in place changes the caller's scores: let the division make a new array",
-        """
-def stable_softmax(scores, temperature=1.0):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(float)
-    x /= temperature
-    evidence = np.exp(x - x.max(axis=-1, keepdims=True))
-    return evidence / evidence.sum(axis=-1, keepdims=True)
-""",
         breaks=("unchanged",),
     ),
 ]
@@ -411,5 +199,6 @@ PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), 
         (([709.0, 709.0, 709.0],), {}),
         (([1e300, 0.0],), {}),
         (([3.0, 1.0, 2.0],), {"temperature": 2.0}),
+        ((np.zeros((0, 3), dtype=np.float32),), {}),  # no rows at all: row by row in Python, there is no row to map
     ],
 }

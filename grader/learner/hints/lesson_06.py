@@ -13,12 +13,6 @@ MISCONCEPTIONS = [
         "masked_softmax",
         "gave forbidden choices a score of 0: exp(0) = 1, so they still take weight",
         "a score of 0 is an ordinary score with evidence exp(0) = 1; which score has no evidence at all?",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.where(mask, np.asarray(scores, dtype=float) / temperature, 0.0)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("value", "forbidden", "shift"),
     ),
     Misconception(
@@ -27,12 +21,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "multiplied the scores by the mask: False counts as a score of 0, and exp(0) = 1 still takes weight",
         "multiplying turns a forbidden score into 0, an ordinary score; a forbidden choice needs a score whose "
         "evidence is exactly 0",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.asarray(scores, dtype=float) * mask / temperature
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("value", "forbidden"),
     ),
     Misconception(
@@ -42,12 +30,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "choice forbidden silently comes back uniform",
         "no finite score is low enough, and a row of only forbidden choices has no distribution: say so with a "
         "ValueError",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.where(mask, np.asarray(scores, dtype=float) / temperature, -1e9)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("all_forbidden", "forbidden"),
     ),
     Misconception(
@@ -55,15 +37,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "inverted the mask (treated True as forbidden); here True means allowed",
         "in this course True means allowed: the choices the mask marks True are the ones that keep their scores",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.asarray(scores, dtype=float) / temperature
-    if np.all(mask, axis=-1).any():
-        raise ValueError("a row has no allowed choice")
-    x = np.where(mask, -np.inf, x)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -72,12 +45,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "returned nan for a row with no allowed choice: -inf - (-inf) is nan, not an answer",
         "look for rows with nothing allowed before you compute anything, and refuse them with a ValueError that names "
         "the row",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.where(mask, np.asarray(scores, dtype=float) / temperature, -np.inf)
-    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
-    return e / np.sum(e, axis=-1, keepdims=True)
-""",
         breaks=("all_forbidden",),
     ),
     Misconception(
@@ -86,14 +53,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "checked only whether the whole mask allows something, not every row",
         "an empty row can hide in a mask that allows plenty elsewhere: ask the question row by row, after giving the "
         "mask the scores' shape",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    if not np.any(mask):
-        raise ValueError("nothing is allowed")
-    x = np.where(mask, np.asarray(scores, dtype=float) / temperature, -np.inf)
-    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
-    return e / np.sum(e, axis=-1, keepdims=True)
-""",
         breaks=("all_forbidden",),
     ),
     Misconception(
@@ -103,14 +62,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "python -O), not ValueError",
         "an assert is for the programmer's own mistakes (and python -O removes it); a bad argument deserves a "
         "ValueError",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    allowed = np.broadcast_to(mask, np.shape(scores))
-    assert allowed.any(axis=-1).all(), "a row has no allowed choice"
-    x = np.where(allowed, np.asarray(scores, dtype=float) / temperature, -np.inf)
-    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
-    return e / np.sum(e, axis=-1, keepdims=True)
-""",
         breaks=("all_forbidden",),
     ),
     Misconception(
@@ -118,15 +69,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "subtracted the global max of the whole array instead of each row's own max",
         "each row is its own softmax: shift it by its own largest allowed score, not the largest of the whole array",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    allowed = np.broadcast_to(mask, np.shape(scores))
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x = np.where(allowed, np.asarray(scores, dtype=float) / temperature, -np.inf)
-    e = np.exp(x - x.max())
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("extremes", "shift"),
     ),
     Misconception(
@@ -134,14 +76,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "did not shift the scores before exp: exp(1000) overflows to inf and exp(-1000) underflows to 0",
         "lesson 05: shift each row by its largest allowed score before exp, so no exp can overflow",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    allowed = np.broadcast_to(mask, np.shape(scores))
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    e = np.exp(np.asarray(scores, dtype=float) / temperature) * allowed
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("extremes", "quiet", "shift"),
     ),
     Misconception(
@@ -149,15 +83,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "zeroed the forbidden weights after the softmax without renormalising, so the row no longer sums to 1",
         "a forbidden choice must drop out of the shared denominator too, so remove it before exp, not after",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    allowed = np.broadcast_to(mask, np.shape(scores))
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x = np.asarray(scores, dtype=float) / temperature
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) * allowed
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -165,15 +90,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "normalised over the whole array instead of each row",
         "each row is a separate distribution: its total is over its own choices only (the last axis)",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    allowed = np.broadcast_to(mask, np.shape(scores))
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x = np.where(allowed, np.asarray(scores, dtype=float) / temperature, -np.inf)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum()
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -181,17 +97,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "wrote -inf into the caller's scores array (x[~mask] = -inf on the input itself)",
         "the caller's scores are not yours to change: build a new array instead of writing into theirs",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.asarray(scores, dtype=float)
-    allowed = np.broadcast_to(mask, x.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x[~allowed] = -np.inf
-    x = x / temperature
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -199,15 +104,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "ignored the temperature",
         "the temperature of lesson 04 applies to the scores before the softmax",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    allowed = np.broadcast_to(mask, np.shape(scores))
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x = np.where(allowed, np.asarray(scores, dtype=float), -np.inf)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("temperature",),
     ),
     Misconception(
@@ -215,15 +111,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "multiplied the scores by the temperature instead of dividing",
         "T < 1 must sharpen and T > 1 flatten: which of dividing and multiplying does that?",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    allowed = np.broadcast_to(mask, np.shape(scores))
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x = np.where(allowed, np.asarray(scores, dtype=float) * temperature, -np.inf)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("temperature",),
     ),
     Misconception(
@@ -232,16 +119,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "refused empty rows but filled forbidden scores with -1e9 instead of -inf: allowed scores below "
         "-1e9 lose to the forbidden ones, which take the weight",
         "whatever finite number you pick, some allowed score can be lower; only one value is below every score",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.asarray(scores, dtype=float) / temperature
-    allowed = np.broadcast_to(mask, x.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x = np.where(allowed, x, -1e9)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("forbidden",),
     ),
     Misconception(
@@ -250,16 +127,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "added a finite penalty (-1e9) to the forbidden scores instead of replacing them: a forbidden score "
         "more than 1e9 above the allowed ones (1e300, or 7 beside allowed scores of -1e12) still takes the weight",
         "a penalty leaves a forbidden score in the race, however large the penalty; replace the score instead",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.asarray(scores, dtype=float) / temperature
-    allowed = np.broadcast_to(mask, x.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x = x + np.where(allowed, 0.0, -1e9)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("forbidden",),
     ),
     Misconception(
@@ -268,16 +135,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "took the softmax of every score, then zeroed the forbidden weights and renormalised: a huge "
         "forbidden score takes all the evidence, so the allowed evidence underflows to 0 and the row is 0 / 0",
         "a huge forbidden score should not even set the row's shift: take it out before the shift and exp",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.asarray(scores, dtype=float) / temperature
-    allowed = np.broadcast_to(mask, x.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    kept = e * allowed
-    return kept / kept.sum(axis=-1, keepdims=True)
-""",
         breaks=("forbidden",),
     ),
     Misconception(
@@ -286,16 +143,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "took exp of every shifted score, forbidden ones included, and zeroed the forbidden ones "
         "afterwards: a huge forbidden score overflows exp, and NumPy warns",
         "exp should never see a forbidden score: decide the forbidden scores before taking exp, not the evidence after",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.asarray(scores, dtype=float) / temperature
-    allowed = np.broadcast_to(mask, x.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    top = np.where(allowed, x, -np.inf).max(axis=-1, keepdims=True)
-    e = np.where(allowed, np.exp(x - top), 0.0)
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("quiet",),
     ),
     Misconception(
@@ -305,16 +152,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "subtracting a large row max from it overflows, and NumPy warns",
         "the most negative float still overflows when a large max is subtracted from it; only -inf minus a finite "
         "number stays put",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.asarray(scores, dtype=float) / temperature
-    allowed = np.broadcast_to(mask, x.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x = np.where(allowed, x, np.finfo(float).min)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("quiet",),
     ),
     Misconception(
@@ -323,16 +160,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "shifted each row by its first score instead of the max of its allowed scores: a forbidden first "
         "choice makes the shift -inf (nan), and a later score far above the first overflows exp",
         "the shift must be a score that is allowed and at least as large as every other allowed score",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.asarray(scores, dtype=float) / temperature
-    allowed = np.broadcast_to(mask, x.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x = np.where(allowed, x, -np.inf)
-    e = np.exp(x - x[..., :1])
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("permutation", "extremes"),
     ),
     Misconception(
@@ -342,16 +169,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "scores' full shape, not for a mask that broadcasts, such as one row shared by every row",
         "a mask may broadcast to the scores; indexing with it needs the scores' full shape, choosing elementwise does "
         "not",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.array(scores, dtype=float) / temperature
-    mask = np.asarray(mask, dtype=bool)
-    if not np.broadcast_to(mask, x.shape).any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x[~mask] = -np.inf
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -360,16 +177,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "squeezed away the size-1 axes of the scores (np.squeeze), so a batch of one row, shape (1, n), "
         "came back with another shape or no longer lined up with its mask",
         "the answer has the scores' own shape, size-1 axes included",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.squeeze(np.asarray(scores, dtype=float)) / temperature
-    allowed = np.broadcast_to(np.squeeze(np.asarray(mask, dtype=bool)), x.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x = np.where(allowed, x, -np.inf)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -378,17 +185,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "copied integer scores as integers and wrote -inf into the copy: an integer array cannot hold -inf, "
         "so NumPy refuses",
         "an integer array cannot hold -inf: make your copy of the scores floats first",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.array(scores)
-    allowed = np.broadcast_to(mask, x.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row has no allowed choice")
-    x[~allowed] = -np.inf
-    x = x / temperature
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -396,16 +192,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "masked_softmax",
         "raised RuntimeError for a row with no allowed choice; the contract asks for ValueError",
         "a bad argument is a ValueError (a subclass counts); name the row in its message",
-        """
-def masked_softmax(scores, mask, temperature=1.0):
-    x = np.asarray(scores, dtype=float) / temperature
-    allowed = np.broadcast_to(mask, x.shape)
-    if not allowed.any(axis=-1).all():
-        raise RuntimeError("a row has no allowed choice")
-    x = np.where(allowed, x, -np.inf)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("all_forbidden",),
     ),
     # causal_mask
@@ -415,10 +201,6 @@ def masked_softmax(scores, mask, temperature=1.0):
         "used np.triu: that is the transpose, where each token sees itself and the future",
         "a token sees itself and the tokens before it: row i allows the columns up to i, below the diagonal, not "
         "above it",
-        """
-def causal_mask(n):
-    return np.triu(np.ones((n, n), dtype=bool))
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -426,10 +208,6 @@ def causal_mask(n):
         "causal_mask",
         "left out the diagonal: a token must be allowed to attend to itself",
         "a token may attend to itself: its own column is allowed",
-        """
-def causal_mask(n):
-    return np.tril(np.ones((n, n), dtype=bool), k=-1)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -437,11 +215,6 @@ def causal_mask(n):
         "causal_mask",
         "inverted the causal mask (True = forbidden); here True means allowed",
         "in this course True means allowed, and a token is allowed to see itself and the tokens before it",
-        """
-def causal_mask(n):
-    rows, cols = np.indices((n, n))
-    return cols > rows
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -449,10 +222,6 @@ def causal_mask(n):
         "causal_mask",
         "returned 0/1 numbers instead of booleans",
         "a mask is booleans, which comparisons give you directly; 0/1 numbers turn into other numbers under ~",
-        """
-def causal_mask(n):
-    return np.tril(np.ones((n, n)))
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -460,14 +229,6 @@ def causal_mask(n):
         "causal_mask",
         "counted n down with n -= 1, which changes the caller's n in place when it is a NumPy array",
         "n is the caller's: count with a new variable (or none) and leave n as it was given",
-        """
-def causal_mask(n):
-    mask = np.zeros((n, n), dtype=bool)
-    while n > 0:
-        n -= 1
-        mask[n, :n + 1] = True
-    return mask
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -475,13 +236,6 @@ def causal_mask(n):
         "causal_mask",
         "sliced a mask precomputed for at most 512 tokens, so a longer sequence gets a mask of the wrong shape",
         "a sequence may be longer than any size you pick in advance: build the mask for the n you are given",
-        """
-_CAUSAL_512 = np.tril(np.ones((512, 512), dtype=bool))
-
-
-def causal_mask(n):
-    return _CAUSAL_512[:n, :n].copy()
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -489,10 +243,6 @@ def causal_mask(n):
         "causal_mask",
         "returned nested Python lists of True/False instead of a NumPy array",
         "the caller expects a NumPy array of booleans, not nested lists",
-        """
-def causal_mask(n):
-    return [[column <= row for column in range(n)] for row in range(n)]
-""",
         breaks=("dtype",),
     ),
     # padding_mask
@@ -501,10 +251,6 @@ def causal_mask(n):
         "padding_mask",
         "used <= instead of <: a sequence of length L has positions 0 to L - 1",
         "positions count from 0, so a sentence of length L has real positions 0 to L - 1",
-        """
-def padding_mask(lengths, n):
-    return np.arange(n) <= np.asarray(lengths)[:, None]
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -512,10 +258,6 @@ def padding_mask(lengths, n):
         "padding_mask",
         "inverted the padding mask (True = padding); here True means allowed",
         "in this course True means allowed: the real positions, not the padding",
-        """
-def padding_mask(lengths, n):
-    return np.array([[position >= length for position in range(n)] for length in lengths])
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -523,10 +265,6 @@ def padding_mask(lengths, n):
         "padding_mask",
         "transposed the result: the shape must be (len(lengths), n), one row per sequence",
         "put the sequences on the rows and the positions on the columns",
-        """
-def padding_mask(lengths, n):
-    return np.arange(n)[:, None] < np.asarray(lengths)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -534,13 +272,6 @@ def padding_mask(lengths, n):
         "padding_mask",
         "returned a 0/1 integer mask instead of a boolean one",
         "a mask is booleans, which comparisons give you directly",
-        """
-def padding_mask(lengths, n):
-    mask = np.zeros((len(lengths), n), dtype=int)
-    for row, length in enumerate(lengths):
-        mask[row, :length] = 1
-    return mask
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -549,12 +280,6 @@ def padding_mask(lengths, n):
         "turned the lengths into last positions in place (last -= 1 on np.asarray(lengths), which is the "
         "caller's own array), so the caller's lengths changed",
         "the caller's lengths are not yours to change: compare positions with the lengths as they are",
-        """
-def padding_mask(lengths, n):
-    last = np.asarray(lengths)
-    last -= 1
-    return np.arange(n) <= last[:, None]
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -562,11 +287,6 @@ def padding_mask(lengths, n):
         "padding_mask",
         "made the mask as wide as the longest sequence instead of n positions",
         "the width is the n you are given, whatever the lengths are",
-        """
-def padding_mask(lengths, n):
-    lengths = np.asarray(lengths)
-    return np.arange(lengths.max()) < lengths[:, None]
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -574,10 +294,6 @@ def padding_mask(lengths, n):
         "padding_mask",
         "indexed the lengths as an array (lengths[:, None]) without converting them, so a list or a tuple fails",
         "lengths may come as a list or a tuple: make them an array before you index them as one",
-        """
-def padding_mask(lengths, n):
-    return np.arange(n) < lengths[:, None]
-""",
         breaks=("dtype",),
     ),
 ]

@@ -13,18 +13,6 @@ MISCONCEPTIONS = [
         "attention_weights",
         "never divided the scores by sqrt(d_k), so scale=True gives the unscaled (too sharp) weights",
         "with scale True the scores are divided by the square root of the key width (section 5)",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("scaling",),
     ),
     Misconception(
@@ -32,20 +20,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "divided the scores by d_k instead of by its square root",
         "the spread of dot products grows like the square root of d_k, not like d_k itself",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / k.shape[-1]
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("scaling",),
     ),
     Misconception(
@@ -53,20 +27,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "divided by the square root of the number of keys instead of sqrt(d_k), the width of each key",
         "d_k is the width of one key vector, not the number of keys",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(len(k))
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("scaling",),
     ),
     Misconception(
@@ -74,18 +34,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "divided by sqrt(d_k) even when scale=False",
         "scale only when the scale argument is True",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("scaling",),
     ),
     Misconception(
@@ -94,19 +42,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "divided the weights by sqrt(d_k) after the softmax instead of the scores before it, so the rows "
         "no longer sum to 1",
         "the scaling belongs to the scores, before the softmax; scaled weights no longer sum to 1",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    weights = e / e.sum(axis=-1, keepdims=True)
-    return weights / np.sqrt(k.shape[-1]) if scale else weights
-""",
         breaks=("scaling", "value"),
     ),
     Misconception(
@@ -114,20 +49,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "took the softmax down each column (over the queries, axis 0) instead of along each row (over the keys)",
         "each query spreads its attention over the keys: its own row of weights sums to 1",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=0))
-    return e / e.sum(axis=0)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -135,20 +56,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "multiplied queries @ keys without transposing the keys, so the scores are not query-key dot products",
         "each score is one query row times one key row: the keys' rows have to become columns",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -157,18 +64,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "gave forbidden keys a score of 0 (or multiplied the scores by the mask): exp(0) = 1, so they still "
         "take weight",
         "a score of 0 still has evidence exp(0) = 1; masked_softmax knows how to forbid a key",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is not None:
-        scores = scores * mask
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("forbidden",),
     ),
     Misconception(
@@ -176,21 +71,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "inverted the mask (treated True as a forbidden key); here True means the query may attend to that key",
         "in this course True means the query may attend to that key",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is not None:
-        forbidden = np.broadcast_to(mask, scores.shape)
-        if forbidden.all(axis=-1).any():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(forbidden, -np.inf, scores)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("forbidden",),
     ),
     Misconception(
@@ -198,16 +78,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "never used the mask, so forbidden keys still take weight",
         "the mask says which keys a query may read: the softmax has to be told",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("forbidden",),
     ),
     Misconception(
@@ -215,19 +85,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "zeroed the forbidden weights after the softmax without renormalising, so the rows no longer sum to 1",
         "a forbidden key must drop out of the shared denominator too: masked_softmax does that",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) * allowed
-""",
         breaks=("forbidden", "value"),
     ),
     Misconception(
@@ -236,18 +93,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "filled forbidden scores with a large finite negative number (like -1e9), so a query with no allowed "
         "key silently gets uniform weights instead of an error",
         "no finite fill is low enough, and a query with no allowed key deserves an error: masked_softmax does both",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is not None:
-        scores = np.where(mask, scores, -1e9)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("forbidden", "all_forbidden"),
     ),
     Misconception(
@@ -256,18 +101,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "did not check for a query with no allowed key: its row of -inf scores comes back as nan instead of "
         "raising ValueError",
         "a query with no allowed key has no distribution: refuse it with a ValueError (masked_softmax does)",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is not None:
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("all_forbidden",),
     ),
     Misconception(
@@ -276,19 +109,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "took exp of the scores without subtracting each row's max: large scores overflow to inf and the "
         "weights become nan",
         "lesson 05: shift each row by its largest score before exp, or let masked_softmax do the softmax",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    e = np.exp(scores) * allowed
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("extremes", "quiet"),
     ),
     Misconception(
@@ -296,21 +116,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "divided the caller's queries by sqrt(d_k) in place (queries /= ...), which changed the caller's array",
         "the caller's queries are not yours to change: scale a new array, such as the scores",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    import math
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    if scale:
-        q /= math.sqrt(k.shape[-1])
-    scores = q @ k.T
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -318,18 +123,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "used keys.T and keys.shape without making the inputs arrays first, which fails for Python lists",
         "queries and keys may come as lists: make them arrays before you use array operations on them",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    scores = queries @ keys.T
-    if scale:
-        scores = scores / np.sqrt(keys.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -338,20 +131,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "shifted by the largest score of the whole array instead of each query's own max, so a query whose "
         "scores lie far below another query's comes out as 0/0 = nan",
         "each query's row is its own softmax: shift it by its own largest score",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max())
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("extremes",),
     ),
     Misconception(
@@ -361,19 +140,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "so a row of huge (or hugely negative) scores comes out uniform",
         "clipping makes large scores look alike; the shift of lesson 05 prevents overflow without losing any "
         "difference",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    e = np.where(allowed, np.exp(np.clip(scores, -500, 500)), 0.0)
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("extremes",),
     ),
     Misconception(
@@ -382,19 +148,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "shifted by the row's max over every key, forbidden ones included, then zeroed the forbidden evidence: "
         "a forbidden key with a huge score makes every allowed evidence 0, so the row is 0/0 = nan",
         "a forbidden key should not even set the row's shift: forbid it before the shift and exp",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * allowed
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("forbidden", "quiet"),
     ),
     Misconception(
@@ -404,18 +157,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "takes all the weight, and a query with no allowed key gets weights instead of an error",
         "a penalty leaves a forbidden score in the race, however large; replace the score, and refuse a query with no "
         "allowed key",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is not None:
-        scores = scores + np.where(mask, 0.0, -1e9)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("forbidden", "all_forbidden"),
     ),
     Misconception(
@@ -424,20 +165,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "took exp of every score, forbidden ones included, and dropped the forbidden ones afterwards: exp of a "
         "huge forbidden score overflows and warns, even though the weights come out right",
         "exp should never see a forbidden score: forbid the scores before exp, not the evidence after",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    top = np.where(allowed, scores, -np.inf).max(axis=-1, keepdims=True)
-    e = np.where(allowed, np.exp(scores - top), 0.0)
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("quiet",),
     ),
     Misconception(
@@ -446,20 +173,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "added np.log(mask) to the scores: log(0) = -inf does mask the key, but it warns 'divide by zero' on "
         "every call with a forbidden key",
         "log(0) does give -inf, but with a warning; choose the forbidden entries instead of computing a log",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = scores + np.log(allowed)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("quiet",),
     ),
     Misconception(
@@ -468,20 +181,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "checked only that the mask allows some key somewhere (mask.any()), not that every query has one: a "
         "query whose row is all False comes back as nan",
         "an empty row can hide in a mask that allows keys elsewhere: ask the question for every query",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is not None:
-        if not np.any(mask):
-            raise ValueError("the mask allows no key")
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("all_forbidden",),
     ),
     Misconception(
@@ -489,20 +188,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "squeezed the result (np.squeeze), so one query gives a 1-D row instead of shape (1, n_keys)",
         "keep both axes: the weights have shape (n_queries, n_keys) even when there is one query or one key",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return np.squeeze(e / e.sum(axis=-1, keepdims=True))
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -511,21 +196,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "set the forbidden scores with scores[~mask] = -np.inf, which needs a mask of exactly the scores' shape: "
         "a mask row shared by every query picks whole queries instead of keys, or fails",
         "a mask may broadcast to the scores (one row shared by every query); indexing with it needs the full shape",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is not None:
-        mask = np.asarray(mask, dtype=bool)
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores[~mask] = -np.inf
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -534,23 +204,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "took row i of the mask for query i without broadcasting it: a 1-D mask (one row shared by every query) "
         "is read as one flag per query",
         "a mask may broadcast: a 1-D mask is one row of keys shared by every query, not one flag per query",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-    rows = []
-    for i in range(len(scores)):
-        row = np.where(allowed[i], scores[i], -np.inf)
-        if np.all(row == -np.inf):
-            raise ValueError(f"query {i} has no allowed key")
-        e = np.exp(row - row.max())
-        rows.append(e / e.sum())
-    return np.array(rows)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -559,22 +212,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "built the default mask as (n_queries, n_queries), as if there were as many keys as queries: it does not "
         "fit when the numbers differ",
         "the scores have one row per query and one column per key: with no mask, allow every entry of that shape",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is None:
-        mask = np.ones((len(q), len(q)), dtype=bool)
-    allowed = np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -583,20 +220,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "turned every input into float32 (as GPUs do), so float64 queries and keys come back as float32, with "
         "half their digits lost",
         "float64 in, float64 out: convert to the default float, not to float32",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=np.float32)
-    k = np.asarray(keys, dtype=np.float32)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.float32(np.sqrt(k.shape[-1]))
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, np.float32(-np.inf))
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -604,23 +227,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attention_weights",
         "built the rows of weights in a Python list and returned the list, not a NumPy array",
         "the caller expects a NumPy array of shape (n_queries, n_keys), not a list",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    import math
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), (len(q), len(k)))
-    rows = []
-    for i in range(len(q)):
-        scores = [float(q[i] @ k[j]) / (math.sqrt(k.shape[-1]) if scale else 1.0) for j in range(len(k))]
-        kept = [s for s, ok in zip(scores, allowed[i]) if ok]
-        if not kept:
-            raise ValueError(f"query {i} may attend to no key")
-        top = max(kept)
-        evidence = [math.exp(s - top) if ok else 0.0 for s, ok in zip(scores, allowed[i])]
-        rows.append([e / sum(evidence) for e in evidence])
-    return rows
-""",
         breaks=("returns_array",),
     ),
     Misconception(
@@ -629,22 +235,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "took the softmax of the unscaled scores and then raised the weights to the power 1/sqrt(d_k), "
         "renormalised: equal on paper, but with wide keys the unscaled weights underflow to 0 and stay 0",
         "scale the scores before the softmax: weights of unscaled wide-key scores have already underflowed",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    weights = e / e.sum(axis=-1, keepdims=True)
-    if scale:
-        weights = weights ** (1 / np.sqrt(k.shape[-1]))
-        weights = weights / weights.sum(axis=-1, keepdims=True)
-    return weights
-""",
         breaks=("wide_keys",),
     ),
     Misconception(
@@ -653,24 +243,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "passed mask=None straight on to masked_softmax, which reads None as False: nothing is allowed, so every "
         "call without a mask raises ValueError",
         "no mask means every key is allowed, and masked_softmax needs to be told that in its own terms",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    def masked_softmax(scores, mask, temperature=1.0):
-        x = np.asarray(scores, dtype=float) / temperature
-        allowed = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
-        if not allowed.any(axis=-1).all():
-            raise ValueError("a row has no allowed choice: its mask is all False")
-        x = np.where(allowed, x, -np.inf)
-        evidence = np.exp(x - x.max(axis=-1, keepdims=True))
-        return evidence / evidence.sum(axis=-1, keepdims=True)
-
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    return masked_softmax(scores, mask)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -679,20 +251,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "took each row's max over np.where(mask, scores, 0): when every allowed score is far below zero the "
         "shift is 0 instead of their max, so their evidence underflows to 0 and the row is 0/0 = nan",
         "the shift must be the largest allowed score; forbidden entries must not take part in finding it",
-        """
-def attention_weights(queries, keys, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    top = np.where(allowed, scores, 0.0).max(axis=-1, keepdims=True)
-    e = np.exp(np.where(allowed, scores - top, -np.inf))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("forbidden",),
     ),
     # attend
@@ -701,18 +259,6 @@ def attention_weights(queries, keys, mask=None, scale=True):
         "attend",
         "multiplied the weights by the keys instead of the values",
         "the keys only decide the weights; what gets mixed is the values",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    if mask is not None:
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ k
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -720,18 +266,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "returned the attention weights without multiplying them by the values",
         "the weights say how much of each value to take; the answer is the mixture, one row of width d_v per query",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    if mask is not None:
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -740,19 +274,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "multiplied weights.T @ values, which mixes the values with a key's weights across queries instead "
         "of each query's own row of weights",
         "each output row mixes the values with its own query's row of weights",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    if mask is not None:
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    weights = e / e.sum(axis=-1, keepdims=True)
-    return weights.T @ np.asarray(values, dtype=float)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -761,18 +282,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "compared the queries with the values instead of the keys: the keys decide the weights, the values are "
         "what gets mixed",
         "queries are compared with the keys; the values are only what gets mixed",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    v = np.asarray(values, dtype=float)
-    scores = q @ v.T / (np.sqrt(v.shape[-1]) if scale else 1.0)
-    if mask is not None:
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ v
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -780,14 +289,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "did not pass the mask on, so the output mixes in values of forbidden keys",
         "the mask must reach the weights: attention_weights takes it",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("forbidden",),
     ),
     Misconception(
@@ -795,18 +296,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "did not pass scale on, so scale=False still divides the scores by sqrt(d_k)",
         "the scale argument must reach the weights: attention_weights takes it",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / np.sqrt(k.shape[-1])
-    if mask is not None:
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("scaling",),
     ),
     Misconception(
@@ -814,18 +303,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "never divided the scores by sqrt(d_k), so the default scale=True gives unscaled context vectors",
         "with scale True the scores are divided by the square root of the key width before the softmax",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if mask is not None:
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("scaling",),
     ),
     Misconception(
@@ -834,18 +311,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "shifted by the largest score of the whole array instead of each query's own max, so a query whose "
         "scores lie far below another query's gets nan",
         "each query's row is its own softmax: shift it by its own largest score",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    if mask is not None:
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max())
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("extremes",),
     ),
     Misconception(
@@ -854,17 +319,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "took exp of the scores without subtracting each row's max: large scores overflow to inf and the "
         "context vectors become nan",
         "lesson 05: shift each row of scores by its largest score before exp",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    e = np.exp(scores) * allowed
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("extremes", "quiet"),
     ),
     Misconception(
@@ -873,17 +327,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "shifted by the row's max over every key, forbidden ones included, then zeroed the forbidden evidence: "
         "a forbidden key with a huge score makes the query's context vector 0/0 = nan",
         "a forbidden key should not even set the row's shift: forbid it before the shift and exp",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * allowed
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("forbidden", "quiet"),
     ),
     Misconception(
@@ -892,16 +335,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "filled forbidden scores with -1e9: allowed scores below -1e9 then lose to the forbidden keys, and a "
         "query with no allowed key gets an average instead of an error",
         "no finite fill is low enough, and a query with no allowed key deserves an error",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    if mask is not None:
-        scores = np.where(mask, scores, -1e9)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("forbidden", "all_forbidden"),
     ),
     Misconception(
@@ -910,16 +343,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "did not check for a query with no allowed key: its context vector comes back as nan instead of raising "
         "ValueError",
         "a query with no allowed key has no context vector: refuse it with a ValueError",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    if mask is not None:
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("all_forbidden",),
     ),
     Misconception(
@@ -928,18 +351,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "took exp of every score, forbidden ones included, and dropped the forbidden ones afterwards: exp of a "
         "huge forbidden score overflows and warns, even though the context vectors come out right",
         "exp should never see a forbidden score: forbid the scores before exp, not the evidence after",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    top = np.where(allowed, scores, -np.inf).max(axis=-1, keepdims=True)
-    e = np.where(allowed, np.exp(scores - top), 0.0)
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("quiet",),
     ),
     Misconception(
@@ -947,18 +358,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "squeezed the result (np.squeeze), so one query gives a 1-D vector instead of shape (1, d_v)",
         "keep both axes: the output has shape (n_queries, d_v) even when there is one query or d_v is 1",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    if mask is not None:
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return np.squeeze(e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float))
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -967,19 +366,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "set the forbidden scores with scores[~mask] = -np.inf (in attend or in the attention_weights it calls), "
         "which needs a mask of exactly the scores' shape: a shared mask row picks whole queries, or fails",
         "a mask may broadcast to the scores (one row shared by every query); indexing with it needs the full shape",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T / (np.sqrt(k.shape[-1]) if scale else 1.0)
-    if mask is not None:
-        mask = np.asarray(mask, dtype=bool)
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores[~mask] = -np.inf
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -988,19 +374,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "turned every input into float32 (as GPUs do), so float64 inputs come back as float32, with half their "
         "digits lost",
         "float64 in, float64 out: convert to the default float, not to float32",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=np.float32)
-    k = np.asarray(keys, dtype=np.float32)
-    v = np.asarray(values, dtype=np.float32)
-    scores = q @ k.T / np.float32(np.sqrt(k.shape[-1]) if scale else 1.0)
-    if mask is not None:
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(mask, scores, np.float32(-np.inf))
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ v
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -1009,21 +382,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "divided the caller's queries by sqrt(d_k) in place (queries /= ..., in attend or in the attention_weights "
         "it calls), which changed the caller's array",
         "the caller's queries are not yours to change: scale a new array, such as the scores",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    import math
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    if scale:
-        q /= math.sqrt(k.shape[-1])
-    scores = q @ k.T
-    if mask is not None:
-        if not np.broadcast_to(mask, scores.shape).any(axis=-1).all():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -1031,22 +389,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "attend",
         "built the context vectors in a Python list and returned the list, not a NumPy array",
         "the caller expects a NumPy array of shape (n_queries, d_v), not a list",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    import math
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    v = np.asarray(values, dtype=float)
-    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), (len(q), len(k)))
-    rows = []
-    for i in range(len(q)):
-        if not allowed[i].any():
-            raise ValueError(f"query {i} has no allowed key")
-        scores = k[allowed[i]] @ q[i] / (math.sqrt(k.shape[-1]) if scale else 1.0)
-        e = np.exp(scores - scores.max())
-        rows.append(list(e / e.sum() @ v[allowed[i]]))
-    return rows
-""",
         breaks=("returns_array",),
     ),
     Misconception(
@@ -1055,20 +397,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "took the scores as queries @ keys without transposing the keys (in attend or in the "
         "attention_weights it calls), so they are not query-key dot products",
         "each score is one query row times one key row: the keys' rows have to become columns",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -1077,18 +405,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "gave forbidden keys a score of 0 (in attend or in the attention_weights it calls): exp(0) = 1, so "
         "their values still get mixed in",
         "a score of 0 still has evidence exp(0) = 1, so the value of a forbidden key gets mixed in",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is not None:
-        scores = scores * mask
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("forbidden",),
     ),
     Misconception(
@@ -1099,18 +415,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "key gets an output instead of an error",
         "a penalty leaves a forbidden score in the race, however large; replace the score, and refuse a query with no "
         "allowed key",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is not None:
-        scores = scores + np.where(mask, 0.0, -1e9)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("forbidden", "all_forbidden"),
     ),
     Misconception(
@@ -1119,23 +423,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "took row i of the mask for query i without broadcasting it (in attend or in the attention_weights "
         "it calls): a 1-D mask shared by every query is read as one flag per query",
         "a mask may broadcast: a 1-D mask is one row of keys shared by every query, not one flag per query",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-    rows = []
-    for i in range(len(scores)):
-        row = np.where(allowed[i], scores[i], -np.inf)
-        if np.all(row == -np.inf):
-            raise ValueError(f"query {i} has no allowed key")
-        e = np.exp(row - row.max())
-        rows.append(e / e.sum())
-    return np.array(rows) @ np.asarray(values, dtype=float)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -1144,22 +431,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "built the default mask as (n_queries, n_queries) (in attend or in the attention_weights it "
         "calls), as if there were as many keys as queries: it does not fit when the numbers differ",
         "the scores have one row per query and one column per key: with no mask, allow every entry of that shape",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is None:
-        mask = np.ones((len(q), len(q)), dtype=bool)
-    allowed = np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    scores = np.where(allowed, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -1168,24 +439,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "passed mask=None straight on to masked_softmax (in attend or in the attention_weights it calls), "
         "which reads None as False: every call without a mask raises ValueError",
         "no mask means every key is allowed, and masked_softmax needs to be told that in its own terms",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    def masked_softmax(scores, mask, temperature=1.0):
-        x = np.asarray(scores, dtype=float) / temperature
-        allowed = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
-        if not allowed.any(axis=-1).all():
-            raise ValueError("a row has no allowed choice: its mask is all False")
-        x = np.where(allowed, x, -np.inf)
-        evidence = np.exp(x - x.max(axis=-1, keepdims=True))
-        return evidence / evidence.sum(axis=-1, keepdims=True)
-
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    return masked_softmax(scores, mask) @ np.asarray(values, dtype=float)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -1194,20 +447,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "took each row's max over np.where(mask, scores, 0) (in attend or in the attention_weights it "
         "calls): when every allowed score is far below zero the row comes out 0/0 = nan",
         "the shift must be the largest allowed score; forbidden entries must not take part in finding it",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    allowed = np.ones(scores.shape, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query has no allowed key")
-    top = np.where(allowed, scores, 0.0).max(axis=-1, keepdims=True)
-    e = np.exp(np.where(allowed, scores - top, -np.inf))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("forbidden",),
     ),
     Misconception(
@@ -1216,21 +455,6 @@ def attend(queries, keys, values, mask=None, scale=True):
         "inverted the mask (in attend or in the attention_weights it calls), treating True as a forbidden "
         "key; here True means the query may attend to that key",
         "in this course True means the query may attend to that key",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is not None:
-        forbidden = np.broadcast_to(mask, scores.shape)
-        if forbidden.all(axis=-1).any():
-            raise ValueError("a query has no allowed key")
-        scores = np.where(forbidden, -np.inf, scores)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("forbidden",),
     ),
     Misconception(
@@ -1239,27 +463,12 @@ def attend(queries, keys, values, mask=None, scale=True):
         "checked only that the mask allows some key somewhere (in attend or in the attention_weights it "
         "calls), not that every query has one: a query whose row is all False gets a nan context vector",
         "an empty row can hide in a mask that allows keys elsewhere: ask the question for every query",
-        """
-def attend(queries, keys, values, mask=None, scale=True):
-    q = np.asarray(queries, dtype=float)
-    k = np.asarray(keys, dtype=float)
-    scores = q @ k.T
-    if scale:
-        scores = scores / np.sqrt(k.shape[-1])
-    if mask is not None:
-        if not np.any(mask):
-            raise ValueError("the mask allows no key")
-        scores = np.where(mask, scores, -np.inf)
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(values, dtype=float)
-""",
         breaks=("all_forbidden",),
     ),
 ]
 
-# Small inputs on which the misconceptions above behave differently from each other (see
-# grader.learner.hints): when several give the learner's wrong answer, the checks name those that
-# agree with the learner on the most of these.
+# Small inputs on which the misconceptions above differ from the reference and from each other: what each
+# misconception does on them is its fingerprint (fingerprints/), which a failed check compares with the learner's.
 _EYE2, _EYE3 = np.eye(2), np.eye(3)
 _Q = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]])
 _K = np.array([[1.0, 0.0, -1.0], [0.5, 2.0, 0.0], [-1.0, 1.0, 1.5]])
@@ -1285,11 +494,14 @@ PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), 
             {"mask": np.array([[True, False, True]]), "scale": False},
         ),  # every allowed score far below zero
         ((_SQUARE, _SQUARE), {"mask": np.array([True, False, True])}),  # a 1-D mask, as many queries as keys
+        (([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]]), {}),  # Python lists
+        # d_k = 1024: the scores 768 apart underflow exp unscaled, not once divided by sqrt(d_k) = 32
+        ((np.full((1, 1024), 0.75), np.vstack([np.ones(1024), np.zeros(1024)])), {}),
     ],
     "attend": [
         ((_K, _V, _K2), {}),  # 3 queries, 3 keys, d_v = d_k = 3
         (
-            (_K, _V, _K.T),
+            (_K, _V, np.ascontiguousarray(_K.T)),
             {"mask": np.array([[True, False, True], [False, True, True], [True, True, False]]), "scale": False},
         ),
         ((_EYE2 * 3.0, _EYE2, _SQUARE[:2]), {"mask": np.zeros((2, 2), dtype=bool)}),  # nothing allowed at all
@@ -1302,7 +514,9 @@ PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), 
             (np.array([[-1e12, -2e12, -1e12 - 1.0]]), _EYE3, _V),
             {"mask": np.array([[True, False, True]]), "scale": False},
         ),
-        ((_SQUARE, _SQUARE, _V[:, :2]), {"mask": np.array([True, False, True])}),
+        ((_SQUARE, _SQUARE, np.ascontiguousarray(_V[:, :2])), {"mask": np.array([True, False, True])}),
         ((_SQUARE[:1], _SQUARE, _V), {"mask": np.array([True, True, False]), "scale": False}),
+        ((_Q, _K, _V), {}),  # 2 queries, 3 keys, no mask
+        ((_EYE2 * 3.0, _EYE2, _SQUARE[:2]), {"mask": np.array([[True, False], [False, False]])}),  # one query: none
     ],
 }

@@ -13,10 +13,6 @@ MISCONCEPTIONS = [
         "logsumexp",
         "took log(sum(exp(x))) with no shift: exp(1000) overflows to inf and exp(-1000) underflows to 0",
         "take each row's largest score out of the sum first, so no exp can overflow; it is still part of the answer",
-        """
-def logsumexp(scores):
-    return np.log(np.sum(np.exp(scores), axis=-1))
-""",
         breaks=("extremes", "quiet", "shift"),
     ),
     Misconception(
@@ -24,12 +20,6 @@ def logsumexp(scores):
         "logsumexp",
         "shifted by the max but forgot to add it back: that is the LSE of x - m, not of x",
         "the shift does not cancel here as it does in a softmax: the max you took out belongs in the result",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores, dtype=float)
-    m = np.max(x, axis=-1, keepdims=True)
-    return np.log(np.sum(np.exp(x - m), axis=-1))
-""",
         breaks=("value", "shift"),
     ),
     Misconception(
@@ -37,12 +27,6 @@ def logsumexp(scores):
         "logsumexp",
         "shifted every row's LSE by the global max of the whole array instead of the row's own max",
         "each row is its own problem: shift it by its own largest score, not the largest of the whole array",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores, dtype=float)
-    m = x.max()
-    return m + np.log(np.sum(np.exp(x - m), axis=-1))
-""",
         breaks=("value", "extremes"),
     ),
     Misconception(
@@ -50,12 +34,6 @@ def logsumexp(scores):
         "logsumexp",
         "returned nan for a row whose scores are all -inf: -inf - (-inf) is nan, but the LSE of such a row is -inf",
         "a row of -inf scores has no evidence: -inf is no use as a shift, and any finite one leaves its sum at 0",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores, dtype=float)
-    m = x.max(axis=-1, keepdims=True)
-    return (m + np.log(np.sum(np.exp(x - m), axis=-1, keepdims=True)))[..., 0]
-""",
         breaks=("neg_inf", "quiet"),
     ),
     Misconception(
@@ -63,14 +41,6 @@ def logsumexp(scores):
         "logsumexp",
         "kept the summed axis (keepdims=True) in the result: one number per row is expected, shape scores.shape[:-1]",
         "one number per row: the axis you summed over should not survive into the result",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores, dtype=float)
-    m = np.max(x, axis=-1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0)
-    total = np.sum(np.exp(x - m), axis=-1, keepdims=True)
-    return m + np.log(total, out=np.full_like(total, -np.inf), where=total > 0)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -78,12 +48,6 @@ def logsumexp(scores):
         "logsumexp",
         "summed down the first axis (axis 0) instead of along each row",
         "a row is the last axis, whatever the number of axes: take its max and its sum there",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores, dtype=float)
-    m = x.max(axis=0)
-    return m + np.log(np.sum(np.exp(x - m), axis=0))
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -91,14 +55,6 @@ def logsumexp(scores):
         "logsumexp",
         "turned float32 scores into float64 LSEs (np.asarray(scores, dtype=float) converts every input)",
         "convert only what is not already a float: a float32 row should give a float32 answer",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores, dtype=float)
-    m = x.max(axis=-1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0)
-    total = np.sum(np.exp(x - m), axis=-1)
-    return m[..., 0] + np.log(total, out=np.full_like(total, -np.inf), where=total > 0)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -106,17 +62,6 @@ def logsumexp(scores):
         "logsumexp",
         "shifted the caller's array in place (x -= m on the input itself), so the scores it was given changed",
         "the scores belong to the caller: shift a new array, never the one you were given",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    m = x.max(axis=-1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0).astype(x.dtype)
-    x -= m
-    total = np.sum(np.exp(x), axis=-1)
-    return m[..., 0] + np.log(total, out=np.full_like(total, -np.inf), where=total > 0)
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -125,15 +70,6 @@ def logsumexp(scores):
         "took np.log of the zero sum of a row of -inf scores: -inf is the right answer, but NumPy warns "
         "(divide by zero encountered in log)",
         "-inf is the right answer for a zero sum, but NumPy warns when you ask log for it: decide those rows yourself",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    m = x.max(axis=-1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0).astype(x.dtype)
-    return m[..., 0] + np.log(np.sum(np.exp(x - m), axis=-1))
-""",
         breaks=("quiet",),
     ),
     Misconception(
@@ -142,15 +78,6 @@ def logsumexp(scores):
         "replaced -inf scores by a large negative number (-1e9) to keep the shift finite: a row of -inf scores "
         "then gives about -1e9 instead of -inf, and scores below -1e9 lose to the stand-ins",
         "-inf is a fine score (its exp is exactly 0); only the shift of a row with no finite score needs care",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    x = np.where(np.isneginf(x), -1e9, x)
-    m = x.max(axis=-1, keepdims=True)
-    return m[..., 0] + np.log(np.sum(np.exp(x - m), axis=-1))
-""",
         breaks=("neg_inf", "extremes"),
     ),
     Misconception(
@@ -159,14 +86,6 @@ def logsumexp(scores):
         "shifted each row by its first score instead of its max: any constant works on paper, but exp overflows "
         "when a later score is far above the first",
         "shift by the row's largest score, so the largest term is exp(0) = 1 and no term can overflow",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    c = x[..., :1]
-    return c[..., 0] + np.log(np.sum(np.exp(x - c), axis=-1))
-""",
         breaks=("permutation", "extremes"),
     ),
     Misconception(
@@ -175,14 +94,6 @@ def logsumexp(scores):
         "clipped the scores to [-700, 700] so that exp cannot overflow: every score beyond that is silently "
         "changed, so large or very negative rows give wrong LSEs",
         "no score needs changing: a shift by each row's max keeps every exp in range and changes nothing else",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    total = np.sum(np.exp(np.clip(x, -700.0, 700.0)), axis=-1)
-    return np.log(total, out=np.full_like(total, -np.inf), where=total > 0)
-""",
         breaks=("extremes",),
     ),
     Misconception(
@@ -191,16 +102,6 @@ def logsumexp(scores):
         "dropped the summed axis with np.squeeze, which drops every other axis of length 1 too: a batch of one "
         "row, shape (1, n), gives a bare number instead of shape (1,)",
         "remove only the axis you summed over: a batch with rows of length 1 or one row still keeps its other axes",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    m = x.max(axis=-1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0)
-    total = np.sum(np.exp(x - m), axis=-1, keepdims=True)
-    return np.squeeze(m + np.log(total, out=np.full_like(total, -np.inf), where=total > 0))
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -209,21 +110,6 @@ def logsumexp(scores):
         "looped over the rows of a 2-D view (reshape(-1, n)) and never gave the results back the leading shape: "
         "scores of shape (2, 3, n) give 6 numbers in a row instead of shape (2, 3)",
         "one answer per row, laid out as the rows were: the shape of the scores without their last axis",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    rows = x.reshape(-1, x.shape[-1])
-    out = np.empty(len(rows), dtype=x.dtype)
-    for i, row in enumerate(rows):
-        m = row.max()
-        if m == -np.inf:
-            out[i] = -np.inf
-        else:
-            out[i] = m + np.log(np.sum(np.exp(row - m)))
-    return out
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -231,20 +117,6 @@ def logsumexp(scores):
         "logsumexp",
         "returned the LSEs of a batch as a Python list (math.log row by row) instead of a NumPy array",
         "the caller expects a NumPy array of one LSE per row, in the scores' float dtype",
-        """
-def logsumexp(scores):
-    import math
-
-    def lse(row):
-        if isinstance(row[0], list):
-            return [lse(r) for r in row]
-        m = max(row)
-        if m == -math.inf:
-            return -math.inf
-        return m + math.log(sum(math.exp(v - m) for v in row))
-
-    return lse(np.asarray(scores, dtype=float).tolist())
-""",
         breaks=("returns_array",),
     ),
     Misconception(
@@ -253,14 +125,6 @@ def logsumexp(scores):
         "left integer scores as integers: shifting small integer types (int8, uint8, int16) wraps around, and "
         "np.exp of them gives float16 or float32 instead of float64",
         "integer scores are numbers too: make them float64 before the arithmetic",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores)
-    m = x.max(axis=-1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0)
-    total = np.sum(np.exp(x - m), axis=-1)
-    return m[..., 0] + np.log(total, out=np.full_like(total, -np.inf), where=total > 0)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -268,16 +132,6 @@ def logsumexp(scores):
         "logsumexp",
         "made the -inf buffer for np.log's out= with np.full, which is float64, so float32 scores gave float64 LSEs",
         "anything you make to hold results should have the dtype of the sum it holds",
-        """
-def logsumexp(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    m = x.max(axis=-1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0)
-    total = np.sum(np.exp(x - m), axis=-1)
-    return m[..., 0] + np.log(total, out=np.full(np.shape(total), -np.inf), where=total > 0)
-""",
         breaks=("dtype",),
     ),
     # log_softmax
@@ -287,12 +141,6 @@ def logsumexp(scores):
         "took the log of the softmax weights: a weight that underflows to 0 gives -inf, though its log-weight "
         "is an ordinary number",
         "never form the weights (one that underflows has lost its log-weight): subtract the row's LSE from its scores",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return np.log(e / e.sum(axis=-1, keepdims=True))
-""",
         breaks=("far_apart", "extremes", "quiet"),
     ),
     Misconception(
@@ -300,11 +148,6 @@ def log_softmax(scores):
         "log_softmax",
         "subtracted log(sum(exp(x))) with no shift: exp(1000) overflows to inf and exp(-1000) underflows to 0",
         "every exp must stay in range: shift each row by its own max before any exp",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    return x - np.log(np.sum(np.exp(x), axis=-1, keepdims=True))
-""",
         breaks=("extremes", "quiet", "shift"),
     ),
     Misconception(
@@ -312,11 +155,6 @@ def log_softmax(scores):
         "log_softmax",
         "subtracted only the max and left out the log of the shifted sum: the weights no longer sum to 1",
         "the max is only part of the LSE: after the shift, a log of the shifted sum is still to be subtracted",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    return x - x.max(axis=-1, keepdims=True)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -324,12 +162,6 @@ def log_softmax(scores):
         "log_softmax",
         "shifted the log-weights by the global max of the whole array instead of each row's own max",
         "each row is its own problem: shift it by its own largest score, not the largest of the whole array",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    z = x - x.max()
-    return z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))
-""",
         breaks=("value", "extremes"),
     ),
     Misconception(
@@ -337,13 +169,6 @@ def log_softmax(scores):
         "log_softmax",
         "subtracted each row's LSE without keeping its axis, so it lined up with the columns instead of the rows",
         "each row must lose its own LSE: line the one number per row up with the row it belongs to",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    m = np.max(x, axis=-1)
-    lse = m + np.log(np.sum(np.exp(x - np.max(x, axis=-1, keepdims=True)), axis=-1))
-    return x - lse
-""",
         breaks=("value", "shapes"),
     ),
     Misconception(
@@ -351,12 +176,6 @@ def log_softmax(scores):
         "log_softmax",
         "took one LSE of the whole array instead of one per row, so unrelated rows competed",
         "a row is the last axis: its max and its sum are taken along it, not over the whole array",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    m = x.max()
-    return x - (m + np.log(np.sum(np.exp(x - m))))
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -364,12 +183,6 @@ def log_softmax(scores):
         "log_softmax",
         "turned float32 scores into float64 log-weights (np.asarray(scores, dtype=float) converts every input)",
         "convert only what is not already a float: float32 scores should give float32 log-weights",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores, dtype=float)
-    z = x - x.max(axis=-1, keepdims=True)
-    return z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -377,15 +190,6 @@ def log_softmax(scores):
         "log_softmax",
         "shifted and normalised the caller's array in place (x -= ... on the input itself) and returned it",
         "the scores belong to the caller: compute into a new array, never the one you were given",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    x -= x.max(axis=-1, keepdims=True)
-    x -= np.log(np.sum(np.exp(x), axis=-1, keepdims=True))
-    return x
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -394,14 +198,6 @@ def log_softmax(scores):
         "subtracted each row's first score rather than its largest: exp then overflows to inf as soon as another "
         "score is more than about 709 above the first",
         "shift by each row's largest score, so every shifted score is at most 0 and no exp can overflow",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    z = x - x[..., :1]
-    return z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))
-""",
         breaks=("permutation", "extremes"),
     ),
     Misconception(
@@ -410,15 +206,6 @@ def log_softmax(scores):
         "normalised over axis 1, which is the last axis only for 2-D scores: a (k, 1, n) or (2, 3, n) batch is "
         "normalised down the wrong axis",
         "the last axis, whatever the number of axes, is the one a row runs along",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    axis = 0 if x.ndim == 1 else 1
-    z = x - x.max(axis=axis, keepdims=True)
-    return z - np.log(np.sum(np.exp(z), axis=axis, keepdims=True))
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -427,15 +214,6 @@ def log_softmax(scores):
         "replaced -inf scores by -1e9 to keep the arithmetic finite: a forbidden choice then gets a log-weight "
         "near -1e9 instead of -inf, and scores below -1e9 go wrong",
         "-inf is a fine score: its exp is 0, and -inf minus the row's LSE is -inf, as a forbidden choice should be",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    x = np.where(np.isneginf(x), -1e9, x)
-    z = x - x.max(axis=-1, keepdims=True)
-    return z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))
-""",
         breaks=("neg_inf", "extremes"),
     ),
     Misconception(
@@ -444,14 +222,6 @@ def log_softmax(scores):
         "took the log of the weights plus a small epsilon, log(p + 1e-12), to dodge log(0): every log-weight is "
         "nudged, and a score far below the others gives about -27.6 instead of its true log-weight",
         "an epsilon only hides the lost weight: never form the weights, subtract the row's LSE from its scores",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return np.log(e / e.sum(axis=-1, keepdims=True) + 1e-12)
-""",
         breaks=("far_apart", "value"),
     ),
     Misconception(
@@ -460,12 +230,6 @@ def log_softmax(scores):
         "left integer scores as integers: shifting int8 or uint8 scores wraps around, and np.exp of small integer "
         "types gives float16 or float32 log-weights instead of float64",
         "integer scores are numbers too: make them float64 before the arithmetic",
-        """
-def log_softmax(scores):
-    x = np.asarray(scores)
-    z = x - x.max(axis=-1, keepdims=True)
-    return z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -473,19 +237,6 @@ def log_softmax(scores):
         "log_softmax",
         "returned the log-weights as nested Python lists (math.log row by row) instead of a NumPy array",
         "the caller expects a NumPy array shaped like the scores, in their float dtype",
-        """
-def log_softmax(scores):
-    import math
-
-    def rows(x):
-        if isinstance(x[0], list):
-            return [rows(r) for r in x]
-        m = max(x)
-        log_total = math.log(sum(math.exp(v - m) for v in x))
-        return [(v - m) - log_total for v in x]
-
-    return rows(np.asarray(scores, dtype=float).tolist())
-""",
         breaks=("returns_array",),
     ),
     # cross_entropy
@@ -494,14 +245,6 @@ def log_softmax(scores):
         "cross_entropy",
         "computed the loss as -log(softmax(logits))[target]: a weight that underflows to 0 makes the loss inf",
         "compute from the logits: the loss needs the target's log-weight, which never has to pass through a weight",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits, dtype=float)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    t = np.asarray(target)
-    return -np.log(np.take_along_axis(p, t[..., None], axis=-1)[..., 0])
-""",
         breaks=("from_logits", "extremes", "quiet"),
     ),
     Misconception(
@@ -509,13 +252,6 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "returned the log-weight of the target instead of its negative: the loss must be -log p, which is >= 0",
         "the loss is the negative log-weight of the target: it grows as the target's weight shrinks",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits, dtype=float)
-    m = x.max(axis=-1, keepdims=True)
-    log_p = (x - m) - np.log(np.sum(np.exp(x - m), axis=-1, keepdims=True))
-    return np.take_along_axis(log_p, np.asarray(target)[..., None], axis=-1)[..., 0]
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -523,13 +259,6 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "added the target's logit to the LSE instead of subtracting it",
         "a higher logit for the target should mean a smaller loss: check the sign of the target's term",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits, dtype=float)
-    m = x.max(axis=-1)
-    lse = m + np.log(np.sum(np.exp(x - m[..., None]), axis=-1))
-    return lse + np.take_along_axis(x, np.asarray(target)[..., None], axis=-1)[..., 0]
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -537,12 +266,6 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "took log(sum(exp(logits))) with no shift: exp(1000) overflows to inf",
         "the row's LSE is in the loss, and it needs the max shift like any log-sum-exp",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits, dtype=float)
-    picked = np.take_along_axis(x, np.asarray(target)[..., None], axis=-1)[..., 0]
-    return np.log(np.sum(np.exp(x), axis=-1)) - picked
-""",
         breaks=("extremes", "quiet", "shift"),
     ),
     Misconception(
@@ -550,13 +273,6 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "averaged the losses over the batch: one loss per row is expected (take the mean afterwards)",
         "one loss per row: averaging them is the caller's step, not this function's",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits, dtype=float)
-    m = x.max(axis=-1, keepdims=True)
-    log_p = (x - m) - np.log(np.sum(np.exp(x - m), axis=-1, keepdims=True))
-    return -np.mean(np.take_along_axis(log_p, np.asarray(target)[..., None], axis=-1))
-""",
         breaks=("per_row", "shapes"),
     ),
     Misconception(
@@ -564,13 +280,6 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "indexed the columns with the whole target array (x[..., target]), which pairs every row with every target",
         "each row has its own target: row i's loss reads entry target[i] of row i, not a whole column",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits, dtype=float)
-    m = x.max(axis=-1, keepdims=True)
-    log_p = (x - m) - np.log(np.sum(np.exp(x - m), axis=-1, keepdims=True))
-    return -log_p[..., target]
-""",
         breaks=("per_row", "value"),
     ),
     Misconception(
@@ -578,13 +287,6 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "turned float32 logits into float64 losses (np.asarray(logits, dtype=float) converts every input)",
         "convert only what is not already a float: float32 logits should give float32 losses",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits, dtype=float)
-    m = x.max(axis=-1, keepdims=True)
-    picked = np.take_along_axis(x - m, np.asarray(target)[..., None], axis=-1)[..., 0]
-    return np.log(np.sum(np.exp(x - m), axis=-1)) - picked
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -592,15 +294,6 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "shifted the caller's logits in place (x -= m on the input itself), so the logits it was given changed",
         "the logits belong to the caller: shift a new array, never the one you were given",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    x -= x.max(axis=-1, keepdims=True)
-    picked = np.take_along_axis(x, np.asarray(target)[..., np.newaxis], axis=-1)[..., 0]
-    return np.log(np.sum(np.exp(x), axis=-1)) - picked
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -609,16 +302,6 @@ def cross_entropy(logits, target):
         "multiplied a one-hot row by the log-weights and summed: a logit of -inf gives 0 * -inf = nan, although "
         "that class plays no part in the loss",
         "a loss needs the target's log-weight alone: a one-hot product meets -inf times 0 for a ruled-out class",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    z = x - x.max(axis=-1, keepdims=True)
-    log_p = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
-    one_hot = np.eye(x.shape[-1], dtype=x.dtype)[np.asarray(target)]
-    return -(one_hot * log_p).sum(axis=-1)
-""",
         breaks=("extremes", "quiet"),
     ),
     Misconception(
@@ -627,15 +310,6 @@ def cross_entropy(logits, target):
         "picked the target logits with x[np.arange(x.shape[0]), target], which works for a 2-D batch only: a "
         "single row or a batch with more axes fails or picks the wrong entries",
         "rows can have any number of leading axes: pick each row's target in a way that does not count them",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    m = x.max(axis=-1, keepdims=True)
-    lse = m[..., 0] + np.log(np.sum(np.exp(x - m), axis=-1))
-    return lse - x[np.arange(x.shape[0]), np.asarray(target)]
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -644,15 +318,6 @@ def cross_entropy(logits, target):
         "dropped the picked axis with np.squeeze, which drops every axis of length 1: a batch of one row, shape "
         "(1, n), gives a bare number instead of one loss in shape (1,)",
         "remove only the axis of the classes: a batch of one row, or of rows of one class, keeps its other axes",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    m = x.max(axis=-1, keepdims=True)
-    log_p = (x - m) - np.log(np.sum(np.exp(x - m), axis=-1, keepdims=True))
-    return -np.squeeze(np.take_along_axis(log_p, np.asarray(target)[..., np.newaxis], axis=-1))
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -661,15 +326,6 @@ def cross_entropy(logits, target):
         "used the target as an array without converting it (target[..., None]): a target given as a Python int "
         "or a list fails",
         "a target may come as a list or a plain int: make it an array before you index with it",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    m = x.max(axis=-1, keepdims=True)
-    picked = np.take_along_axis(x - m, target[..., np.newaxis], axis=-1)[..., 0]
-    return np.log(np.sum(np.exp(x - m), axis=-1)) - picked
-""",
         breaks=("targets",),
     ),
     Misconception(
@@ -678,14 +334,6 @@ def cross_entropy(logits, target):
         "left integer logits as integers: shifting int8 or uint8 logits wraps around, and np.exp of small integer "
         "types gives float16 or float32 losses instead of float64",
         "integer logits are numbers too: make them float64 before the arithmetic",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits)
-    t = np.asarray(target)
-    m = x.max(axis=-1, keepdims=True)
-    picked = np.take_along_axis(x - m, t[..., np.newaxis], axis=-1)[..., 0]
-    return np.log(np.sum(np.exp(x - m), axis=-1)) - picked
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -693,20 +341,6 @@ def cross_entropy(logits, target):
         "cross_entropy",
         "returned the losses of a batch as a Python list (a loop with math.log) instead of a NumPy array",
         "the caller expects a NumPy array of one loss per row, shaped like the logits without their last axis",
-        """
-def cross_entropy(logits, target):
-    import math
-    x = np.asarray(logits, dtype=float)
-    if x.ndim == 1:
-        rows, targets = [x.tolist()], [int(target)]
-    else:
-        rows, targets = x.reshape(-1, x.shape[-1]).tolist(), np.asarray(target).reshape(-1).tolist()
-    losses = []
-    for row, t in zip(rows, targets):
-        m = max(row)
-        losses.append(m + math.log(sum(math.exp(v - m) for v in row)) - row[t])
-    return losses[0] if x.ndim == 1 else losses
-""",
         breaks=("returns_array",),
     ),
     Misconception(
@@ -715,16 +349,6 @@ def cross_entropy(logits, target):
         "took -log(p[target] + 1e-12) to dodge log(0): every loss is nudged, and a confident mistake costs at "
         "most about 27.6 instead of its true loss",
         "an epsilon only hides the lost weight: compute from the logits, where no weight and no log(0) appear",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    picked = np.take_along_axis(p, np.asarray(target)[..., np.newaxis], axis=-1)[..., 0]
-    return -np.log(picked + 1e-12)
-""",
         breaks=("from_logits", "value"),
     ),
     Misconception(
@@ -733,21 +357,12 @@ def cross_entropy(logits, target):
         "shifted each row by the target's logit instead of the row's max, log(sum(exp(x - x[target]))): exact on "
         "paper, but exp overflows when another class's logit is far above the target's",
         "shift by the row's max, so no exp can overflow, whatever the target's own logit",
-        """
-def cross_entropy(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    picked = np.take_along_axis(x, np.asarray(target)[..., np.newaxis], axis=-1)
-    return np.log(np.sum(np.exp(x - picked), axis=-1))
-""",
         breaks=("extremes", "quiet"),
     ),
 ]
 
-# Small inputs on which this lesson's misconceptions of each function behave differently from each other
-# (values, dtypes, shapes, errors, in-place changes, warnings): when several give a learner's wrong answer,
-# the one that agrees with the learner on most of these is named.
+# Small inputs on which the misconceptions above differ from the reference and from each other: what each
+# misconception does on them is its fingerprint (fingerprints/), which a failed check compares with the learner's.
 PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "logsumexp": [
         ((np.array([[1.0, 2.0, 0.5], [-1000.0, -999.0, -1001.0]]),), {}),

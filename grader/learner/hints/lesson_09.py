@@ -15,10 +15,6 @@ MISCONCEPTIONS = [
         "returned only diag(p): the outer product p p^T is missing, so the off-diagonal entries are 0 "
         "and the diagonal is p instead of p - p^2",
         "raising score j also takes weight from every other choice: each entry loses p_i p_j, the diagonal included",
-        """
-def softmax_jacobian(p):
-    return np.diag(np.asarray(p, dtype=float))
-""",
         breaks=("value", "saturated"),
     ),
     Misconception(
@@ -26,11 +22,6 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "returned only -p p^T: the diag(p) term is missing, so the diagonal is -p^2 instead of p - p^2",
         "raising a score raises its own weight: the diagonal entry p_i - p_i^2 needs a p_i of its own",
-        """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return -np.outer(p, p)
-""",
         breaks=("value", "saturated"),
     ),
     Misconception(
@@ -39,11 +30,6 @@ def softmax_jacobian(p):
         "put p(1 - p) on the diagonal and left every off-diagonal entry 0: raising score j also lowers "
         "every other weight, by p_i p_j",
         "raising score j lowers every other weight i too, by p_i p_j: the off-diagonal entries are not 0",
-        """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return np.diag(p * (1 - p))
-""",
         breaks=("value", "saturated"),
     ),
     Misconception(
@@ -52,11 +38,6 @@ def softmax_jacobian(p):
         "wrote p @ p.T for the outer product: on a 1-D array .T changes nothing, so that is the dot "
         "product (one number), subtracted from every entry",
         "the n x n matrix of all products p_i p_j is the outer product, not the dot product (.T leaves 1-D p as it is)",
-        """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return np.diag(p) - p @ p.T
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -65,11 +46,6 @@ def softmax_jacobian(p):
         "subtracted the wrong way round (p p^T - diag(p)): raising a score must raise its own weight, "
         "so the diagonal is positive",
         "raising a score must raise its own weight: the diagonal is positive, the rest negative",
-        """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return np.outer(p, p) - np.diag(p)
-""",
         breaks=("value", "saturated"),
     ),
     Misconception(
@@ -78,11 +54,6 @@ def softmax_jacobian(p):
         "multiplied by p along the wrong axis (p * (I - p)): entry (i, j) came out as p_j (delta_ij - p_j) "
         "instead of p_i (delta_ij - p_j)",
         "in p_i (delta_ij - p_j) row i is scaled by its own p_i: check which axis your p runs along",
-        """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return p * (np.eye(len(p)) - p)
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -90,12 +61,6 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "applied softmax to p first: p is already the vector of weights, not the scores",
         "p is already the output of a softmax: the Jacobian is written in terms of p itself",
-        """
-def softmax_jacobian(p):
-    x = np.asarray(p, dtype=float)
-    p = np.exp(x - x.max()) / np.exp(x - x.max()).sum()
-    return np.diag(p) - np.outer(p, p)
-""",
         breaks=("value", "saturated"),
     ),
     Misconception(
@@ -103,11 +68,6 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "kept an integer p as integers, so the Jacobian came back as an integer array",
         "weights are fractions: make p a float array before any arithmetic",
-        """
-def softmax_jacobian(p):
-    p = np.asarray(p)
-    return np.diag(p) - np.outer(p, p)
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -116,14 +76,6 @@ def softmax_jacobian(p):
         "wrote the diagonal p - p^2 into p itself (p -= p * p): np.asarray does not copy an array that is "
         "already float, so the caller's weights were changed",
         "a float array given to you may be the caller's own: compute into new arrays, never into p",
-        """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    J = -np.outer(p, p)
-    p -= p * p
-    J[np.diag_indices(len(p))] = p
-    return J
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -131,10 +83,6 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "used array methods and indexing on p directly (p.size, p[:, None]), so a Python list fails",
         "p may come as a Python list: make it a NumPy array first",
-        """
-def softmax_jacobian(p):
-    return p[:, None] * (np.eye(p.size) - p[None, :])
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -143,11 +91,6 @@ def softmax_jacobian(p):
         "squeezed p (np.squeeze) to be sure it is 1-D: a single weight becomes a 0-d array, and np.diag "
         "refuses it, so n = 1 fails",
         "p is already 1-D, a single weight included: reshaping it can only lose the n = 1 case",
-        """
-def softmax_jacobian(p):
-    p = np.squeeze(np.asarray(p, dtype=float))
-    return np.diag(p) - np.outer(p, p)
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -155,11 +98,6 @@ def softmax_jacobian(p):
         "softmax_jacobian",
         "built the matrix as a list of lists and returned it as it is, not as a NumPy array",
         "the contract asks for a NumPy array: turn what you built into one before returning",
-        """
-def softmax_jacobian(p):
-    q = [float(v) for v in p]
-    return [[q[i] * ((1.0 if i == j else 0.0) - q[j]) for j in range(len(q))] for i in range(len(q))]
-""",
         breaks=("returns_array",),
     ),
     Misconception(
@@ -168,11 +106,6 @@ def softmax_jacobian(p):
         "called np.diag on the column vector p.reshape(-1, 1): on a 2-D array np.diag reads the diagonal "
         "(here just p_0) instead of building a diagonal matrix",
         "on a 2-D array np.diag reads a diagonal instead of building one: build the diagonal matrix from the 1-D p",
-        """
-def softmax_jacobian(p):
-    col = np.asarray(p, dtype=float).reshape(-1, 1)
-    return np.diag(col) - col @ col.T
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -181,11 +114,6 @@ def softmax_jacobian(p):
         "put 1 (the delta alone) on the diagonal, np.eye(n) - p p^T: the diagonal entry is p_i (1 - p_i), "
         "the delta times p_i",
         "the diagonal entry is p_i (1 - p_i): the delta is multiplied by p_i like the rest of the entry",
-        """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return np.eye(len(p)) - np.outer(p, p)
-""",
         breaks=("value", "saturated"),
     ),
     # online_softmax
@@ -195,22 +123,6 @@ def softmax_jacobian(p):
         "did not rescale the running sum when the max grew: the evidence summed so far was still "
         "measured against the old max",
         "when the max grows, the sum so far was measured against the old max: shrink it before adding more",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        m_new = max(m, x.max())
-        if m_new == -np.inf:
-            pieces.append((np.zeros_like(x), m_new))
-            continue
-        e = np.exp(x - m_new)
-        total = total + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.concatenate([e * np.exp(mc - m) for e, mc in pieces]) / total
-""",
         breaks=("value", "chunking"),
     ),
     Misconception(
@@ -219,24 +131,6 @@ def online_softmax(chunks):
         "rescaled the running sum by exp(m_new - m_old), the wrong way round: the old evidence must "
         "shrink when the max grows, by exp(m_old - m_new)",
         "a larger max means smaller evidence: the factor that fixes the old sum is at most 1",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        m_new = max(m, x.max())
-        if m_new == -np.inf:
-            pieces.append((np.zeros_like(x), m_new))
-            continue
-        e = np.exp(x - m_new)
-        if total > 0:
-            total = total * np.exp(m_new - m)
-        total = total + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.concatenate([e * np.exp(mc - m) for e, mc in pieces]) / total
-""",
         breaks=("value", "chunking", "extremes"),
     ),
     Misconception(
@@ -245,22 +139,6 @@ def online_softmax(chunks):
         "rescaled the running sum but not the evidence kept from earlier chunks: each piece was still "
         "measured against the max of its own time",
         "every piece kept was measured against the max of its own time: bring each to the final max before dividing",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        m_new = max(m, x.max())
-        if m_new == -np.inf:
-            pieces.append(np.zeros_like(x))
-            continue
-        e = np.exp(x - m_new)
-        total = total * np.exp(m - m_new) + e.sum()
-        m = m_new
-        pieces.append(e)
-    return np.concatenate(pieces) / total
-""",
         breaks=("value", "chunking"),
     ),
     Misconception(
@@ -268,15 +146,6 @@ def online_softmax(chunks):
         "online_softmax",
         "normalised each chunk on its own, so every chunk summed to 1 instead of the whole row",
         "the whole row shares one denominator: the sum runs across all the chunks",
-        """
-def online_softmax(chunks):
-    out = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        e = np.exp(x - x.max())
-        out.append(e / e.sum())
-    return np.concatenate(out)
-""",
         breaks=("value", "chunking"),
     ),
     Misconception(
@@ -284,20 +153,6 @@ def online_softmax(chunks):
         "online_softmax",
         "shifted every chunk by the first chunk's max only: a much larger score arriving later overflows exp",
         "a later chunk can hold a larger score: the max has to keep up with every chunk",
-        """
-def online_softmax(chunks):
-    m = None
-    total = 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        if m is None:
-            m = x.max()
-        e = np.exp(x - m)
-        total = total + e.sum()
-        pieces.append(e)
-    return np.concatenate(pieces) / total
-""",
         breaks=("extremes", "quiet"),
     ),
     Misconception(
@@ -305,13 +160,6 @@ def online_softmax(chunks):
         "online_softmax",
         "looped over the chunks twice (once for the max, once for the sum): a generator is empty the second time",
         "a generator can be read once: everything the output needs must be found or kept in a single loop",
-        """
-def online_softmax(chunks):
-    m = max(np.max(chunk) for chunk in chunks)
-    pieces = [np.exp(np.asarray(chunk, dtype=float) - m) for chunk in chunks]
-    total = sum(piece.sum() for piece in pieces)
-    return np.concatenate(pieces) / total
-""",
         breaks=("one_pass",),
     ),
     Misconception(
@@ -320,19 +168,6 @@ def online_softmax(chunks):
         "subtracted a running max of -inf when the first chunk was all -inf: -inf - (-inf) is nan, "
         "and the nan spread to every weight",
         "-inf minus -inf is nan: a chunk can add no evidence before a finite max exists",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        m_new = max(m, x.max())
-        e = np.exp(x - m_new)
-        total = total * np.exp(m - m_new) + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.concatenate([e * np.exp(mc - m) for e, mc in pieces]) / total
-""",
         breaks=("masked", "quiet"),
     ),
     Misconception(
@@ -340,22 +175,6 @@ def online_softmax(chunks):
         "online_softmax",
         "returned a list with one array per chunk instead of one array for the whole row",
         "the contract asks for one array for the whole row, not one per chunk",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        m_new = max(m, x.max())
-        if m_new == -np.inf:
-            pieces.append((np.zeros_like(x), m_new))
-            continue
-        e = np.exp(x - m_new)
-        total = total * np.exp(m - m_new) + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return [e * np.exp(mc - m) / total for e, mc in pieces]
-""",
         breaks=("returns_array",),
     ),
     Misconception(
@@ -364,19 +183,6 @@ def online_softmax(chunks):
         "started the running max at 0 instead of -inf: when every score is far below zero (below about "
         "-745), exp(x - 0) underflows to 0 and the weights come out 0 / 0 = nan",
         "0 is not below every score: the running max must start below anything a chunk can hold",
-        """
-def online_softmax(chunks):
-    m, total = 0.0, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        m_new = max(m, x.max())
-        e = np.exp(x - m_new)
-        total = total * np.exp(m - m_new) + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.concatenate([e * np.exp(mc - m) for e, mc in pieces]) / total
-""",
         breaks=("extremes", "shift"),
     ),
     Misconception(
@@ -385,16 +191,6 @@ def online_softmax(chunks):
         "summed exp(x) without any running max: exp overflows to inf above about 709 and underflows to 0 "
         "below about -745, so the weights become nan",
         "exp of a raw score overflows or underflows: measure every score against a running max",
-        """
-def online_softmax(chunks):
-    total = 0.0
-    pieces = []
-    for chunk in chunks:
-        e = np.exp(np.asarray(chunk, dtype=float))
-        total = total + e.sum()
-        pieces.append(e)
-    return np.concatenate(pieces) / total
-""",
         breaks=("extremes", "shift", "quiet"),
     ),
     Misconception(
@@ -403,16 +199,6 @@ def online_softmax(chunks):
         "clipped the scores to [-700, 700] so that exp cannot overflow: scores beyond that all become the "
         "same number, so rows far from zero get the wrong weights",
         "clipping changes the scores; shifting by the running max keeps them and keeps exp in range",
-        """
-def online_softmax(chunks):
-    total = 0.0
-    pieces = []
-    for chunk in chunks:
-        e = np.exp(np.clip(np.asarray(chunk, dtype=float), -700.0, 700.0))
-        total = total + e.sum()
-        pieces.append(e)
-    return np.concatenate(pieces) / total
-""",
         breaks=("extremes", "shift", "masked"),
     ),
     Misconception(
@@ -421,20 +207,6 @@ def online_softmax(chunks):
         "replaced -inf by -1e9 to avoid nan: when the allowed scores are themselves far below zero (-1e12), "
         "the forbidden positions get the weight",
         "a large finite number is not forbidden when the allowed scores are smaller still: keep -inf as it is",
-        """
-def online_softmax(chunks):
-    m, total = -1e9, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        x = np.where(np.isneginf(x), -1e9, x)
-        m_new = max(m, x.max())
-        e = np.exp(x - m_new)
-        total = total * np.exp(m - m_new) + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.concatenate([e * np.exp(mc - m) for e, mc in pieces]) / total
-""",
         breaks=("extremes", "masked"),
     ),
     Misconception(
@@ -443,19 +215,6 @@ def online_softmax(chunks):
         "let -inf - (-inf) make nan for an all -inf chunk and turned the nan into 0 afterwards (np.nan_to_num): "
         "the weights come out right, but NumPy warns 'invalid value' on every such chunk",
         "make no nan in the first place, rather than cleaning it up: nan warns as it is made",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        m_new = max(m, x.max())
-        e = np.nan_to_num(np.exp(x - m_new))
-        total = np.nan_to_num(total * np.exp(m - m_new)) + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.concatenate([np.nan_to_num(e * np.exp(mc - m)) for e, mc in pieces]) / total
-""",
         breaks=("quiet",),
     ),
     Misconception(
@@ -464,22 +223,6 @@ def online_softmax(chunks):
         "divided the running sum by exp(m_new - m_old) instead of multiplying by exp(m_old - m_new): the same "
         "number, but exp overflows (NumPy warns) when the max jumps by more than about 709",
         "dividing by exp of a positive gap can overflow; multiplying by exp of the negative gap cannot",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        m_new = max(m, x.max())
-        if m_new == -np.inf:
-            pieces.append((np.zeros_like(x), m_new))
-            continue
-        e = np.exp(x - m_new)
-        total = total / np.exp(m_new - m) + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.concatenate([e / np.exp(m - mc) for e, mc in pieces]) / total
-""",
         breaks=("quiet",),
     ),
     Misconception(
@@ -488,21 +231,6 @@ def online_softmax(chunks):
         "skipped a chunk of nothing but -inf altogether, so its zeros are missing and the weights come out "
         "shorter than the row",
         "a forbidden score still gets a weight, 0: the output has one weight per score",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        if x.max() == -np.inf:
-            continue
-        m_new = max(m, x.max())
-        e = np.exp(x - m_new)
-        total = total * np.exp(m - m_new) + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.concatenate([e * np.exp(mc - m) for e, mc in pieces]) / total
-""",
         breaks=("masked",),
     ),
     Misconception(
@@ -511,23 +239,6 @@ def online_softmax(chunks):
         "shifted and exponentiated each chunk in place (x -= m, np.exp(x, out=x)): np.asarray does not copy "
         "a float chunk, so the caller's chunks were overwritten, and a reused buffer overwrites the kept evidence",
         "the chunks are the caller's (and a reused buffer's): compute into new arrays, never into the chunks",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        m_new = max(m, x.max())
-        if m_new == -np.inf:
-            pieces.append((np.zeros_like(x), m_new))
-            continue
-        x -= m_new
-        np.exp(x, out=x)
-        total = total * np.exp(m - m_new) + x.sum()
-        m = m_new
-        pieces.append((x, m_new))
-    return np.concatenate([e * np.exp(mc - m) for e, mc in pieces]) / total
-""",
         breaks=("unchanged", "reused_buffer"),
     ),
     Misconception(
@@ -535,22 +246,6 @@ def online_softmax(chunks):
         "online_softmax",
         "used np.asarray(chunk) without a dtype, so float32 chunks give float32 weights instead of float64",
         "the contract asks for float64 weights whatever the chunks' dtype",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk)
-        m_new = max(m, x.max())
-        if m_new == -np.inf:
-            pieces.append((np.zeros_like(x), m_new))
-            continue
-        e = np.exp(x - m_new)
-        total = total * np.exp(m - m_new) + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.concatenate([e * np.exp(mc - m) for e, mc in pieces]) / total
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -558,21 +253,6 @@ def online_softmax(chunks):
         "online_softmax",
         "called array methods on each chunk directly (chunk.max()), so a chunk given as a Python list fails",
         "a chunk may come as a Python list: make it a NumPy array first",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        m_new = max(m, chunk.max())
-        if m_new == -np.inf:
-            pieces.append((np.zeros(chunk.shape), m_new))
-            continue
-        e = np.exp(chunk - m_new)
-        total = total * np.exp(m - m_new) + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.concatenate([e * np.exp(mc - m) for e, mc in pieces]) / total
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -581,22 +261,6 @@ def online_softmax(chunks):
         "joined the pieces with np.array(pieces) (np.stack): chunks of one size give a 2-D array (one row per "
         "chunk) and chunks of different sizes fail",
         "the pieces are 1-D parts of one row: join them end to end, not as rows of a matrix",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        m_new = max(m, x.max())
-        if m_new == -np.inf:
-            pieces.append((np.zeros_like(x), m_new))
-            continue
-        e = np.exp(x - m_new)
-        total = total * np.exp(m - m_new) + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.array([e * np.exp(mc - m) for e, mc in pieces]) / total
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -605,12 +269,6 @@ def online_softmax(chunks):
         "joined the chunks with np.concatenate(chunks) first: a list works, but np.concatenate refuses an "
         "iterator such as a generator",
         "a generator cannot be joined or measured up front: read it chunk by chunk",
-        """
-def online_softmax(chunks):
-    x = np.concatenate(chunks)
-    e = np.exp(x - x.max())
-    return e / e.sum()
-""",
         breaks=("one_pass",),
     ),
     Misconception(
@@ -618,22 +276,6 @@ def online_softmax(chunks):
         "online_softmax",
         "looped over range(len(chunks)) and indexed the chunks: a generator has no length and no indexing",
         "a generator has no length and no indexing: loop over the chunks themselves",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    pieces = []
-    for k in range(len(chunks)):
-        x = np.asarray(chunks[k], dtype=float)
-        m_new = max(m, x.max())
-        if m_new == -np.inf:
-            pieces.append((np.zeros_like(x), m_new))
-            continue
-        e = np.exp(x - m_new)
-        total = total * np.exp(m - m_new) + e.sum()
-        m = m_new
-        pieces.append((e, m_new))
-    return np.concatenate([e * np.exp(mc - m) for e, mc in pieces]) / total
-""",
         breaks=("one_pass",),
     ),
     Misconception(
@@ -642,20 +284,6 @@ def online_softmax(chunks):
         "kept the chunks themselves for the output (kept.append(x)): a stream that reuses one buffer "
         "overwrites them, so at the end every kept chunk shows the last chunk's scores",
         "a reused buffer is overwritten by the next chunk: keep what you computed from a chunk, or a copy of it",
-        """
-def online_softmax(chunks):
-    m, total = -np.inf, 0.0
-    kept = []
-    for chunk in chunks:
-        x = np.asarray(chunk, dtype=float)
-        m_new = max(m, x.max())
-        kept.append(x)
-        if m_new == -np.inf:
-            continue
-        total = total * np.exp(m - m_new) + np.exp(x - m_new).sum()
-        m = m_new
-    return np.exp(np.concatenate(kept) - m) / total
-""",
         breaks=("reused_buffer",),
     ),
     Misconception(
@@ -664,13 +292,6 @@ def online_softmax(chunks):
         "read the stream into a list (list(chunks)) without copying the chunks: with one reused buffer every "
         "element of the list is the same buffer, so the row comes out as the last chunk repeated",
         "a reused buffer is overwritten by the next chunk: a list of the chunks ends up holding the last one n times",
-        """
-def online_softmax(chunks):
-    kept = list(chunks)
-    x = np.concatenate([np.asarray(c, dtype=float) for c in kept])
-    e = np.exp(x - x.max())
-    return e / e.sum()
-""",
         breaks=("reused_buffer",),
     ),
     # cross_entropy_grad
@@ -680,15 +301,6 @@ def online_softmax(chunks):
         "returned onehot(target) - softmax, the negative of the gradient: that is the way downhill, the direction "
         "a training step moves, not the gradient itself",
         "the gradient points uphill: the target's entry is its weight minus 1, which is never positive",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    return (np.arange(x.shape[-1]) == np.asarray(target)[..., None]) - p
-""",
         breaks=("value", "signs", "confidently_wrong", "per_row"),
     ),
     Misconception(
@@ -697,15 +309,6 @@ def cross_entropy_grad(logits, target):
         "took the softmax without subtracting each row's max: exp overflows above about 709, and a confidently "
         "wrong row such as [1000, 0] gives nan instead of [1, -1]",
         "the softmax inside the gradient needs lesson 05's shift, like any other",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x)
-    p = e / e.sum(axis=-1, keepdims=True)
-    return p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
-""",
         breaks=("extremes", "quiet", "confidently_wrong", "shift"),
     ),
     Misconception(
@@ -713,15 +316,6 @@ def cross_entropy_grad(logits, target):
         "cross_entropy_grad",
         "shifted every row by the largest logit of the whole batch: a row far below it underflows to 0 / 0 = nan",
         "each row is its own softmax: shift it by its own max",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max())
-    p = e / e.sum(axis=-1, keepdims=True)
-    return p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
-""",
         breaks=("extremes", "quiet", "shift"),
     ),
     Misconception(
@@ -730,13 +324,6 @@ def cross_entropy_grad(logits, target):
         "returned the Jacobian of softmax, diag(p) - p p^T (an n x n matrix per row), instead of the gradient "
         "of the loss, one number per logit",
         "the loss is one number per row, so its gradient has one entry per logit: the shape of the logits",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits, dtype=float)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    return p[..., :, None] * np.eye(x.shape[-1]) - p[..., :, None] * p[..., None, :]
-""",
         breaks=("shapes", "value"),
     ),
     Misconception(
@@ -745,17 +332,6 @@ def cross_entropy_grad(logits, target):
         "differentiated the target's weight p_y instead of its loss -log p_y: p_y (p - onehot) is the gradient "
         "of -p_y, which shrinks with p_y, so a confidently wrong row gets almost no gradient",
         "the loss is -log p_y: its slope -1 / p_y cancels the factor p_y of the Jacobian's row",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    onehot = np.arange(x.shape[-1]) == np.asarray(target)[..., None]
-    p_target = np.sum(p * onehot, axis=-1, keepdims=True)
-    return p_target * (p - onehot)
-""",
         breaks=("value", "confidently_wrong"),
     ),
     Misconception(
@@ -764,17 +340,6 @@ def cross_entropy_grad(logits, target):
         "multiplied the loss's slope -1 / p_y by the Jacobian's row p_y (onehot - p) numerically: when p_y "
         "underflows to 0 (a confidently wrong row) that is inf times 0, nan, with a divide-by-zero warning",
         "simplify on paper first: the Jacobian's p_y cancels the loss's 1 / p_y, leaving softmax minus onehot",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    onehot = np.arange(x.shape[-1]) == np.asarray(target)[..., None]
-    p_target = np.sum(p * onehot, axis=-1, keepdims=True)
-    return (-1.0 / p_target) * (p_target * (onehot - p))
-""",
         breaks=("extremes", "quiet", "confidently_wrong"),
     ),
     Misconception(
@@ -783,16 +348,6 @@ def cross_entropy_grad(logits, target):
         "divided by the number of rows: that is the gradient of the batch's mean loss, while each row's gradient "
         "is the gradient of its own loss",
         "leave the averaging to the training step: row i is the gradient of row i's loss alone",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    rows = x.size // x.shape[-1]
-    return (p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])) / rows
-""",
         breaks=("per_row",),
     ),
     Misconception(
@@ -801,17 +356,6 @@ def cross_entropy_grad(logits, target):
         "built one onehot vector for the whole batch (onehot[target] = 1): with several targets it holds several "
         "1s, and every row subtracts all of them",
         "each row needs its own onehot with a single 1, in its own target's column",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    onehot = np.zeros(x.shape[-1], dtype=x.dtype)
-    onehot[target] = 1
-    return p - onehot
-""",
         breaks=("per_row", "value"),
     ),
     Misconception(
@@ -820,15 +364,6 @@ def cross_entropy_grad(logits, target):
         "took the softmax down the columns (axis 0) instead of along each row, so in a batch the rows compete "
         "with each other",
         "the classes are on the last axis: each row's weights sum to 1 on their own",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=0, keepdims=True))
-    p = e / e.sum(axis=0, keepdims=True)
-    return p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
-""",
         breaks=("per_row", "value"),
     ),
     Misconception(
@@ -837,16 +372,6 @@ def cross_entropy_grad(logits, target):
         "made every input a 2-D batch (np.atleast_2d) and indexed p[rows, target]: a single row comes back as a "
         "batch of one, (1, n) instead of (n,), and more leading axes fail",
         "work on the last axis for any number of leading axes, and return the logits' own shape",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.atleast_2d(np.asarray(logits))
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    p[np.arange(len(p)), np.atleast_1d(target)] -= 1
-    return p
-""",
         breaks=("shapes",),
     ),
     Misconception(
@@ -854,15 +379,6 @@ def cross_entropy_grad(logits, target):
         "cross_entropy_grad",
         "took the onehot rows from np.eye(n), which is float64, so float32 logits came back as float64",
         "make the onehot in the logits' own dtype, or as booleans, which take the other operand's dtype",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    return p - np.eye(x.shape[-1])[np.asarray(target)]
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -871,15 +387,6 @@ def cross_entropy_grad(logits, target):
         "subtracted the target's class number itself from the weights (p - target): the target is an index, "
         "and what the gradient subtracts is a 1 in that column",
         "turn the class number into a row of 0s with a single 1 in the target's column first",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    return p - np.asarray(target)[..., None]
-""",
         breaks=("value",),
     ),
     Misconception(
@@ -887,14 +394,6 @@ def cross_entropy_grad(logits, target):
         "cross_entropy_grad",
         "subtracted 1 from every weight instead of only the target's: only the target's logit should be pushed up",
         "only the target's column gets the - 1; every other entry is the weight itself",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) - 1
-""",
         breaks=("value", "signs"),
     ),
     Misconception(
@@ -903,15 +402,6 @@ def cross_entropy_grad(logits, target):
         "subtracted the onehot from the log-weights (log_softmax - onehot): the derivative of log-sum-exp is the "
         "softmax itself, not its log",
         "the derivative of LSE(z) with respect to z_j is exp(z_j) / sum(exp(z)), a weight",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    shifted = x - x.max(axis=-1, keepdims=True)
-    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-    return log_p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
-""",
         breaks=("value", "extremes"),
     ),
     Misconception(
@@ -920,15 +410,6 @@ def cross_entropy_grad(logits, target):
         "took the weights as exp(x - LSE(x)) with LSE = m + log(sum): rounding LSE to the row's magnitude costs "
         "the digits of every gap, so rows far from zero (near ±1e12) get weights wrong in the fifth digit",
         "keep the shift apart: work with the shifted logits x - m throughout, as lesson 05 does",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if x.dtype.kind != "f":
-        x = x.astype(np.float64)
-    m = x.max(axis=-1, keepdims=True)
-    lse = m + np.log(np.exp(x - m).sum(axis=-1, keepdims=True))
-    return np.exp(x - lse) - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
-""",
         breaks=("extremes",),
     ),
     Misconception(
@@ -937,16 +418,6 @@ def cross_entropy_grad(logits, target):
         "subtracted the max in place (x -= max): np.asarray does not copy a float array, so the caller's logits "
         "were changed",
         "compute the shifted logits into a new array",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    x -= x.max(axis=-1, keepdims=True)
-    e = np.exp(x)
-    p = e / e.sum(axis=-1, keepdims=True)
-    return p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
-""",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -954,12 +425,6 @@ def cross_entropy_grad(logits, target):
         "cross_entropy_grad",
         "called array methods on the logits directly (logits.max(...)), so logits given as a Python list fail",
         "make an array of the logits first, as every graded function does",
-        """
-def cross_entropy_grad(logits, target):
-    e = np.exp(logits - logits.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    return p - (np.arange(logits.shape[-1]) == np.asarray(target)[..., None])
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -968,14 +433,6 @@ def cross_entropy_grad(logits, target):
         "shifted integer logits while still integers: small and unsigned integer types wrap around (uint8 0 - 200 "
         "is 56), so the weights are wrong, with no warning",
         "make integer logits floats before any arithmetic",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    shifted = x - x.max(axis=-1, keepdims=True)
-    e = np.exp(shifted.astype(np.float64) if shifted.dtype.kind in "iu" else shifted)
-    p = e / e.sum(axis=-1, keepdims=True)
-    return p - (np.arange(x.shape[-1]) == np.asarray(target)[..., None])
-""",
         breaks=("dtype",),
     ),
     Misconception(
@@ -984,15 +441,6 @@ def cross_entropy_grad(logits, target):
         "indexed the target as an array (target[..., None]) without making it one: a target given as a Python "
         "int or a list fails",
         "the target may come as a plain int or a list: make it a NumPy array before indexing it",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits)
-    if not np.issubdtype(x.dtype, np.floating):
-        x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
-    return p - (np.arange(x.shape[-1]) == target[..., None])
-""",
         breaks=("targets",),
     ),
     Misconception(
@@ -1000,26 +448,12 @@ def cross_entropy_grad(logits, target):
         "cross_entropy_grad",
         "looped over the rows and returned the list of their gradients, not one NumPy array",
         "return one array shaped like the logits",
-        """
-def cross_entropy_grad(logits, target):
-    x = np.asarray(logits, dtype=float)
-    if x.ndim == 1:
-        x, target = x[None, :], [target]
-    out = []
-    for row, k in zip(x.reshape(-1, x.shape[-1]), np.asarray(target).reshape(-1)):
-        e = np.exp(row - row.max())
-        g = e / e.sum()
-        g[k] -= 1
-        out.append(g)
-    return out
-""",
         breaks=("returns_array",),
     ),
 ]
 
-# Small inputs on which the misconceptions of each function behave differently from each other
-# (values, errors, changed inputs, warnings): when several give the learner's wrong answer on a
-# failing input, the ones that agree with the learner on most of these are named.
+# Small inputs on which the misconceptions above differ from the reference and from each other: what each
+# misconception does on them is its fingerprint (fingerprints/), which a failed check compares with the learner's.
 _INF = np.inf
 PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
     "softmax_jacobian": [

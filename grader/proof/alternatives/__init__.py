@@ -14,6 +14,7 @@ import functools
 from dataclasses import dataclass
 
 from grader.learner import hints
+from grader.proof import catalogue
 
 
 @dataclass(frozen=True)
@@ -49,11 +50,11 @@ def equivalent_mutants(lesson: str) -> dict[str, str]:
     return dict(getattr(module, "EQUIVALENT_MUTANTS", {}))
 
 
-def lesson_of(entry: Alternative | hints.Misconception) -> str:
+def lesson_of(entry: Alternative | catalogue.Misconception) -> str:
     """The lesson whose catalogue holds `entry` (an alternative or a misconception)."""
     for lid, module in lessons().items():
         if entry in module.ALTERNATIVES:
             return lid
     if isinstance(entry, Alternative):
-        raise KeyError(entry.id)  # as hints.lesson_of does for an entry no catalogue holds
-    return hints.lesson_of(entry)
+        raise KeyError(entry.id)  # as catalogue.lesson_of does for an entry no catalogue holds
+    return catalogue.lesson_of(entry)

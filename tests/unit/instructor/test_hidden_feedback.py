@@ -23,7 +23,7 @@ from grader.engine.sandbox import autograde_sandboxed
 from grader.instructor.feedback import student_page
 from grader.instructor.report import write_report
 from grader.instructor.results import Student, class_results
-from grader.learner.hints import misconceptions
+from grader.proof.catalogue import misconceptions
 from grader.proof.prove import as_notebook_code
 from tests.results_by_hand import Graded, course_by_hand
 from tests.support import COURSE, run_apart, tools_env

@@ -37,8 +37,9 @@ from grader.instructor.report import (
     write_report,
 )
 from grader.instructor.results import ClassResults, Student, class_results
-from grader.learner import checks, hints
+from grader.learner import checks
 from grader.learner.hints import misconceptions
+from grader.proof import catalogue
 from tests.results_by_hand import Graded, course_by_hand, error, executed, not_written, write_every_output, wrong
 from tests.support import COURSE, marked_lines, run_apart
 
@@ -466,7 +467,7 @@ def raising(message: str):
 
 
 def test_a_check_records_the_mistakes_it_names_as_data():
-    whole = hints.implementation(WHOLE_ARRAY)
+    whole = catalogue.implementation(catalogue.with_source(WHOLE_ARRAY))
     rows = np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]])
     with pytest.raises(checks.CheckFailed) as info:
         checks.check_call(whole, rows, expect=naive_rows(rows))

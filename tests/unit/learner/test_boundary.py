@@ -9,14 +9,16 @@ them up by name; what the checks need from the grading bridge they name as attri
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import grader
-from grader.engine import bridge
+from grader.engine import bridge, isolation
 from grader.learner import checks
+from tests.support import defined_graded_functions, graded_function_implementations
 
 PACKAGE = Path(grader.__file__).parent
 OTHER_ROOMS = (
@@ -134,3 +136,34 @@ def test_the_checks_know_the_bridges_functions_by_what_they_offer():
     rng = np.random.default_rng(0)
     for local in (lambda: 0, np.exp, rng.integers, np.zeros(3), bridge.Opaque("a generator"), print):
         assert not checks.called_elsewhere(local), local
+
+
+# ----------------------------------------------------------------- no implementation of a graded function
+
+
+def test_the_learner_room_holds_no_implementation_of_any_graded_function():
+    """Not the reference, not a near-miss of it: what the catalogue knows of a mistake is data (its fingerprint)."""
+    assert graded_function_implementations(PACKAGE / "learner") == {}
+    assert defined_graded_functions((PACKAGE / "__init__.py").read_text()) == set()
+
+
+def test_a_learner_kernels_tree_of_the_package_holds_no_implementation_of_any_graded_function():
+    """What an isolated kernel keeps of this package (grader.engine.isolation.learner_part)."""
+    for path in map(Path, isolation.learner_part()):
+        found = graded_function_implementations(path) if path.is_dir() else defined_graded_functions(path.read_text())
+        assert not found, path
+
+
+def test_the_scan_finds_an_implementation_in_code_in_a_string_and_in_data(tmp_path):
+    (tmp_path / "code.py").write_text("def softmax(x):\n    return x\n")
+    (tmp_path / "text.py").write_text('WRONG = """\ndef naive_normalize(scores):\n    return scores\n"""\n')
+    (tmp_path / "data.json").write_text(json.dumps({"attend": ["def attend(q, k, v):\n    return v\n"]}))
+    (tmp_path / "notes.txt").write_text("    def logsumexp(x): ...")
+    (tmp_path / "fine.py").write_text("def helper():\n    return 'softmax'\n")
+    found = {Path(k).name: v for k, v in graded_function_implementations(tmp_path).items()}
+    assert found == {
+        "code.py": {"softmax"},
+        "text.py": {"naive_normalize"},
+        "data.json": {"attend"},
+        "notes.txt": {"logsumexp"},
+    }

@@ -8,6 +8,7 @@ holds edge cases that once broke the helpers (warnings, keyword inputs, odd answ
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import warnings
@@ -33,6 +34,8 @@ from grader.learner.checks import (
     tolerance,
 )
 from grader.learner.hints import Misconception
+from grader.proof import catalogue, fingerprints
+from grader.proof.catalogue import Misconception as CataloguedMistake
 
 # --------------------------------------------------------------------------- helpers
 
@@ -435,12 +438,12 @@ def test_check_raises_fails_when_nothing_is_raised_and_says_what_came_back():
 
 def test_check_raises_fails_for_a_different_exception_type():
     message = failure_message(check_raises, _raiser(TypeError), [1, 2], error=ValueError)
-    assert "raised TypeError, expected ValueError" in message
+    assert "raised TypeError: bad scores\n  expected it to raise ValueError." in message
 
 
 def test_check_raises_does_not_accept_a_parent_of_the_expected_exception():
     message = failure_message(check_raises, _raiser(ValueError), [1, 2], error=ScoresError)
-    assert "raised ValueError, expected ScoresError" in message
+    assert "raised ValueError: bad scores\n  expected it to raise ScoresError." in message
 
 
 def test_check_raises_says_an_unwritten_function_is_not_written_yet():
@@ -555,7 +558,7 @@ def test_check_raises_names_what_a_wrong_function_returned_instead():
         error=ValueError,
         mistakes=[Mistake("filled with a large negative number", "raise instead", [0.5, 0.5])],
     )
-    assert "returned [0.5, 0.5], expected it to raise ValueError" in message
+    assert "returned [0.5, 0.5]\n  expected it to raise ValueError." in message
     assert "likely mistake: filled with a large negative number" in message
 
 
@@ -614,9 +617,9 @@ def test_a_random_generator_argument_is_not_taken_for_a_changed_input():
     assert check_call(noisy_zeros, [1.0, 2.0], np.random.default_rng(0), expect=[0.0, 0.0]) is None
 
 
-# ----------------------------------------------------- diagnosis from the misconception catalogue
+# ----------------------------------------------------- diagnosis from the catalogue's fingerprints
 
-GLOBAL_MAX = Misconception(
+GLOBAL_MAX = CataloguedMistake(
     "global_max",
     "rowwise",
     "took the max over the whole array, not each row",
@@ -628,7 +631,7 @@ def rowwise(scores):
     return e / e.sum(axis=-1, keepdims=True)
 """,
 )
-NO_EXP = Misconception(
+NO_EXP = CataloguedMistake(
     "no_exp",
     "rowwise",
     "divided the raw scores by their sum",
@@ -639,7 +642,7 @@ def rowwise(scores):
     return x / x.sum(axis=-1, keepdims=True)
 """,
 )
-ASSERTS = Misconception(
+ASSERTS = CataloguedMistake(
     "asserts",
     "rowwise",
     "used assert instead of raising ValueError",
@@ -647,10 +650,12 @@ ASSERTS = Misconception(
     """
 def rowwise(scores):
     assert len(scores) > 0, "no scores"
-    return np.asarray(scores, dtype=float)
+    x = np.asarray(scores, dtype=float)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
 """,
 )
-IN_PLACE = Misconception(
+IN_PLACE = CataloguedMistake(
     "in_place",
     "rowwise",
     "subtracted the max from the caller's array",
@@ -662,7 +667,7 @@ def rowwise(scores):
     return e / e.sum(axis=-1, keepdims=True)
 """,
 )
-WARNS = Misconception(
+WARNS = CataloguedMistake(
     "no_shift",
     "rowwise",
     "did not shift before exp",
@@ -673,7 +678,7 @@ def rowwise(scores):
     return e / e.sum(axis=-1, keepdims=True)
 """,
 )
-ARGMAX = Misconception(
+ARGMAX = CataloguedMistake(
     "argmax",
     "pick",
     "always took the largest weight",
@@ -683,48 +688,100 @@ def pick(weights, rng):
     return int(np.argmax(weights))
 """,
 )
+GLOBAL_STATE = CataloguedMistake(
+    "global_state",
+    "pick",
+    "drew from NumPy's global random state",
+    "draw with the rng you are given",
+    """
+def pick(weights, rng):
+    return int(np.random.choice(len(weights), p=weights))
+""",
+)
 
 
 def rowwise(scores):
-    """The correct function the entries above get wrong: a row-wise stable softmax."""
+    """The correct function the entries above get wrong: a row-wise stable softmax that refuses no scores."""
+    if len(scores) == 0:
+        raise ValueError("no scores")
     x = np.asarray(scores, dtype=float)
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
 
-@pytest.fixture
-def catalogued(monkeypatch):
-    """Replace the catalogue with the entries above."""
+def pick(weights, rng):
+    """The correct sampler ARGMAX and GLOBAL_STATE get wrong."""
+    return int(rng.choice(len(weights), p=weights))
 
-    entries = [GLOBAL_MAX, NO_EXP, ASSERTS, IN_PLACE, WARNS, ARGMAX]
+
+ROWWISE_PROBES = [
+    (([[1000.0, 1001.0], [1.0, 2.0]],), {}),  # rows far apart: the global max leaves a row of zeros
+    (([1.0, 3.0],), {}),
+    (([],), {}),
+    ((np.array([1.0, 3.0]),), {}),  # an array the function may change
+    (([1000.0, 1001.0],), {}),  # exp overflows unshifted
+]
+PICK_PROBES = [(([0.2, 0.5, 0.3], np.random.default_rng(1)), {})]
+
+
+def catalogue_of(monkeypatch, entries, probes):
+    """The learner room's catalogue made of `entries` (records with code, grader.proof.catalogue's), with the
+    fingerprints grader.proof.fingerprints computes from their code on `probes` ({function: [probe, ...]})."""
+    references = {"rowwise": rowwise, "pick": pick}
+    prints = {
+        function: {
+            ident: {int(index): outcome for index, outcome in found.items()}
+            for ident, found in fingerprints.fingerprints_of(
+                references[function],
+                {e.id: catalogue.implementation(e) for e in entries if e.function == function},
+                function_probes,
+            ).items()
+        }
+        for function, function_probes in probes.items()
+    }
+    records = [Misconception(e.id, e.function, e.description, e.hint) for e in entries]
     monkeypatch.setattr(
         hints,
         "misconceptions",
-        lambda function=None, lesson=None: [e for e in entries if function in (None, e.function)],
+        lambda function=None, lesson=None: [e for e in records if function in (None, e.function)],
     )
+    monkeypatch.setattr(hints, "probes", lambda function: probes.get(function, []))
+    monkeypatch.setattr(hints, "fingerprints", lambda function: prints.get(function, {}))
+
+
+@pytest.fixture
+def catalogued(monkeypatch):
+    """Replace the catalogue with the entries above and their fingerprints."""
+    entries = [GLOBAL_MAX, NO_EXP, ASSERTS, IN_PLACE, WARNS, ARGMAX, GLOBAL_STATE]
+    catalogue_of(monkeypatch, entries, {"rowwise": ROWWISE_PROBES, "pick": PICK_PROBES})
 
 
 def test_a_learner_mistake_written_differently_is_named_from_the_catalogue(catalogued):
     def rowwise(scores):  # the learner's own way of taking the global max
+        if len(scores) == 0:
+            raise ValueError("no scores")
         x = np.array(scores, dtype=np.float64)
         biggest = np.max(x)
-        return np.exp(x - biggest) / np.sum(np.exp(x - biggest), axis=1, keepdims=True)
+        return np.exp(x - biggest) / np.sum(np.exp(x - biggest), axis=-1, keepdims=True)
 
     rows = [[1000.0, 1001.0], [1.0, 2.0]]
     message = failure_message(check_call, rowwise, rows, expect=_reference_rows(rows))
     assert "likely mistake: took the max over the whole array, not each row" in message
     assert "hint: use x.max(axis=-1, keepdims=True)" in message
-    assert "divided the raw scores" not in message
+    assert message.count("likely mistake:") == 1
 
 
 def _reference_rows(rows):
     return rowwise(rows)
 
 
-def test_every_misconception_that_gives_the_same_answer_is_named(catalogued):
-    def rowwise(scores):  # on one row, the global max and the row max are the same thing
+def test_a_mistake_is_named_from_the_probes_whatever_the_failing_input(catalogued):
+    """The catalogue's code is not there to run on the failing input: the learner's function is run on the probes,
+    so a mistake is named even where the input that failed tells nothing of it (one row: its max is the global)."""
+
+    def rowwise(scores):
         x = np.asarray(scores, dtype=float)
-        return x / x.sum()
+        return x / x.sum(axis=-1, keepdims=True)
 
     message = failure_message(check_call, rowwise, [[1.0, 3.0]], expect=_reference_rows([[1.0, 3.0]]))
     assert "likely mistake: divided the raw scores by their sum" in message
@@ -749,7 +806,9 @@ def test_the_same_exception_type_is_named(catalogued):
     def rowwise(scores):
         if not len(scores):
             raise AssertionError("empty")
-        return scores
+        x = np.asarray(scores, dtype=float)
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
 
     message = failure_message(check_raises, rowwise, [], error=ValueError)
     assert "raised AssertionError" in message and "likely mistake: used assert instead of raising" in message
@@ -762,18 +821,20 @@ def test_the_same_exception_type_is_named(catalogued):
 
 def test_an_in_place_change_is_named_when_a_misconception_makes_it_too(catalogued):
     def rowwise(scores):
-        scores /= 2
-        return np.asarray(scores)
+        if len(scores) == 0:
+            raise ValueError("no scores")
+        scores -= np.max(scores, axis=-1, keepdims=True)
+        return np.exp(scores) / np.exp(scores).sum(axis=-1, keepdims=True)
 
-    message = failure_message(check_call, rowwise, np.array([1.0, 3.0]), expect=[0.5, 1.5])
+    message = failure_message(check_call, rowwise, np.array([1.0, 3.0]), expect=_reference_rows([1.0, 3.0]))
     assert "changed its input in place" in message
     assert "likely mistake: subtracted the max from the caller's array" in message
 
 
 def test_check_quiet_names_a_misconception_that_warns_the_same_way(catalogued, capfd):
     def rowwise(scores):
-        e = np.exp(scores)
-        return e / np.sum(e)
+        e = np.exp(np.asarray(scores, dtype=float))
+        return e / np.sum(e, axis=-1, keepdims=True)
 
     message = failure_message(check_quiet, rowwise, np.array([1000.0, 1001.0]))
     assert "likely mistake: did not shift before exp" in message
@@ -788,6 +849,129 @@ def test_check_frequencies_names_a_catalogued_sampler(catalogued):
         check_frequencies, pick, [0.2, 0.5, 0.3], np.random.default_rng(1), expect=[0.2, 0.5, 0.3]
     )
     assert "likely mistake: always took the largest weight" in message
+    assert "global random state" not in message
+
+
+def test_check_own_generator_names_a_catalogued_sampler_by_what_it_draws_from(catalogued):
+    from grader.learner.checks import check_own_generator
+
+    def pick(weights, rng):
+        return int(np.random.default_rng(np.random.randint(2**31)).choice(len(weights), p=weights))
+
+    message = failure_message(check_own_generator, pick, [0.2, 0.3, 0.5], np.random.default_rng(1))
+    assert "likely mistake: drew from NumPy's global random state" in message
+    assert "always took the largest" not in message
+
+
+def test_no_catalogue_code_reaches_the_learners_side(catalogued):
+    """What the learner room holds of a misconception is its record and its fingerprint: plain data."""
+    assert not {"source", "implementation", "compiled"} & (set(dir(hints)) | set(vars(hints.Misconception)))
+    for function in ("rowwise", "pick"):
+        for prints in hints.fingerprints(function).values():
+            assert json.loads(json.dumps(prints, allow_nan=False)) == {str(i): p for i, p in prints.items()}
+
+
+# --------------------------------------------------------------------------- one mistake or none
+
+ZERO_FILL = CataloguedMistake(
+    "zero_fill",
+    "rowwise",
+    "gave forbidden scores 0",
+    "use -inf",
+    """
+def rowwise(scores):
+    x = np.nan_to_num(np.asarray(scores, dtype=float), neginf=0.0)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""",
+)
+ONE_FILL = CataloguedMistake(
+    "one_fill",
+    "rowwise",
+    "gave forbidden scores 1",
+    "use -inf",
+    """
+def rowwise(scores):
+    x = np.asarray(scores, dtype=float)
+    x = np.where(np.isneginf(x), 1.0, x)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""",
+)
+FILL_AND_ASSERT = CataloguedMistake(
+    "fill_and_assert",
+    "rowwise",
+    "gave forbidden scores 0 and used assert for no scores",
+    "use -inf, and raise ValueError",
+    """
+def rowwise(scores):
+    assert len(scores) > 0
+    x = np.nan_to_num(np.asarray(scores, dtype=float), neginf=0.0)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""",
+)
+ALL_FORBIDDEN = (([-np.inf, -np.inf],), {})  # both fills give [0.5, 0.5]
+TELLS_FILLS_APART = (([2.0, -np.inf],), {})
+
+
+def learners_fill():
+    """A learner's way of giving -inf a score of 0, in their `rowwise`."""
+
+    def rowwise(scores):
+        if len(scores) == 0:
+            raise ValueError("no scores")
+        x = np.asarray(scores, dtype=float).copy()
+        x[np.isinf(x)] = 0
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    return rowwise
+
+
+def test_mistakes_the_probes_cannot_tell_apart_are_not_named(monkeypatch):
+    """Two fingerprints that both fit: no "likely mistake" rather than two competing ones."""
+    catalogue_of(monkeypatch, [ZERO_FILL, ONE_FILL], {"rowwise": [ALL_FORBIDDEN]})
+    message = failure_message(check_call, learners_fill(), [-np.inf, -np.inf], expect=[0.25, 0.75])
+    assert "likely mistake" not in message and "hint:" not in message
+
+
+def test_a_probe_that_tells_them_apart_names_the_one_the_learner_made(monkeypatch):
+    catalogue_of(monkeypatch, [ZERO_FILL, ONE_FILL], {"rowwise": [ALL_FORBIDDEN, TELLS_FILLS_APART]})
+    message = failure_message(check_call, learners_fill(), [-np.inf, -np.inf], expect=[0.25, 0.75])
+    assert "likely mistake: gave forbidden scores 0" in message and "scores 1" not in message
+    assert message.count("hint:") == 1
+
+
+def test_of_nested_fingerprints_that_both_fit_the_wider_is_named(monkeypatch):
+    """FILL_AND_ASSERT does all ZERO_FILL does, and more: a learner who makes both mistakes fits both fingerprints,
+    and is told the one that says all; a learner who makes one fits ZERO_FILL's alone."""
+    catalogue_of(monkeypatch, [ZERO_FILL, FILL_AND_ASSERT], {"rowwise": [TELLS_FILLS_APART, (([],), {})]})
+    both = catalogue.implementation(FILL_AND_ASSERT)
+    message = failure_message(check_call, both, [2.0, -np.inf], expect=[1.0, 0.0])
+    assert "likely mistake: gave forbidden scores 0 and used assert" in message and message.count("hint:") == 1
+    message = failure_message(check_call, learners_fill(), [2.0, -np.inf], expect=[1.0, 0.0])
+    assert "likely mistake: gave forbidden scores 0\n" in message and "used assert" not in message
+
+
+def test_two_of_the_checks_own_mistakes_that_fit_name_neither(catalogued):
+    same = [Mistake("divided by the total", "sum each row", [0.25, 0.75]), Mistake("other", "no", [0.25, 0.75])]
+    message = failure_message(
+        check_call, lambda scores: np.array([0.25, 0.75]), [1.0, 3.0], expect=[0.5, 0.5], mistakes=same
+    )
+    assert "likely mistake" not in message
+
+
+def test_the_checks_own_mistake_that_fits_is_the_one_named(catalogued):
+    """It fits the very input that failed: the catalogue is not asked as well, so the failure has one hint."""
+
+    def rowwise(scores):
+        x = np.asarray(scores, dtype=float)
+        return x / x.sum(axis=-1, keepdims=True)  # NO_EXP's fingerprint fits too
+
+    own = Mistake("forgot exp on this input", "take exp first", [0.25, 0.75])
+    message = failure_message(check_call, rowwise, [1.0, 3.0], expect=_reference_rows([1.0, 3.0]), mistakes=[own])
+    assert "likely mistake: forgot exp on this input" in message and message.count("likely mistake:") == 1
 
 
 def test_a_log_sum_exp_softmax_on_large_scores_is_within_the_scaled_tolerance():
@@ -815,83 +999,6 @@ def test_an_array_subclass_that_claims_equality_is_not_trusted():
 
     message = failure_message(check_call, lambda x: np.zeros(2).view(AlwaysEqual), [1.0, 2.0], expect=[0.5, 0.5])
     assert "expected a plain NumPy array, got a AlwaysEqual (a subclass of it)" in message
-
-
-# --------------------------------------------------------------------------- the most specific mistake
-
-ZERO_FILL = Misconception(
-    "zero_fill",
-    "rowwise",
-    "gave forbidden scores 0",
-    "use -inf",
-    """
-def rowwise(scores):
-    x = np.nan_to_num(np.asarray(scores, dtype=float), neginf=0.0)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
-)
-ONE_FILL = Misconception(
-    "one_fill",
-    "rowwise",
-    "gave forbidden scores 1",
-    "use -inf",
-    """
-def rowwise(scores):
-    x = np.asarray(scores, dtype=float)
-    x = np.where(np.isneginf(x), 1.0, x)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-""",
-)
-
-
-@pytest.fixture
-def probed(monkeypatch):
-    """Two misconceptions that agree wherever a -inf meets a row of ones, told apart by one probe."""
-
-    entries = [ZERO_FILL, ONE_FILL]
-    monkeypatch.setattr(
-        hints,
-        "misconceptions",
-        lambda function=None, lesson=None: [e for e in entries if function in (None, e.function)],
-    )
-    monkeypatch.setattr(hints, "probes", lambda function: [(([2.0, -np.inf],), {})])
-
-
-def test_of_several_mistakes_with_the_same_answer_only_the_one_agreeing_on_the_probes_is_named(probed):
-    def rowwise(scores):  # the learner's way of giving -inf a score of 0
-        x = np.asarray(scores, dtype=float).copy()
-        x[np.isinf(x)] = 0
-        e = np.exp(x - x.max(axis=-1, keepdims=True))
-        return e / e.sum(axis=-1, keepdims=True)
-
-    # on a row of -inf both fills give [0.5, 0.5]; the probe [2, -inf] tells them apart
-    message = failure_message(check_call, rowwise, [-np.inf, -np.inf], expect=[0.25, 0.75])
-    assert "gave forbidden scores 0" in message and "gave forbidden scores 1" not in message
-
-
-def test_ranking_names_no_candidate_that_agrees_with_the_learner_on_fewer_than_half_the_probes():
-    from grader.learner.checks import most_specific
-    from grader.learner.hints import implementation
-
-    def learner(scores):
-        return np.zeros(2)
-
-    assert most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation) == []
-    both = most_specific(
-        implementation(ZERO_FILL), [ZERO_FILL, ONE_FILL], [(([-np.inf, -np.inf],), {})], implementation
-    )
-    assert both == [ZERO_FILL, ONE_FILL]  # a tie on every probe keeps both
-    assert most_specific(learner, [ZERO_FILL, ONE_FILL], [], implementation) == [ZERO_FILL, ONE_FILL]
-
-
-def test_the_probes_decide_between_mistakes_that_agree_on_the_failing_input():
-    from grader.learner.checks import most_specific
-    from grader.learner.hints import implementation
-
-    learner = implementation(ONE_FILL)
-    assert most_specific(learner, [ZERO_FILL, ONE_FILL], [(([2.0, -np.inf],), {})], implementation) == [ONE_FILL]
 
 
 # --------------------------------------------------------------------------- generated inputs, generators, streams
@@ -1068,3 +1175,43 @@ def test_lists_of_arrays_of_different_lengths_are_compared_piece_by_piece():
     assert same_answer(pieces, [np.array([0.5, 0.5]), np.array([1.0])])
     assert not same_answer(pieces, [np.array([0.5, 0.5]), np.array([0.9])])
     assert not same_answer(pieces, pieces[:1])
+
+
+# --------------------------------------------------------------------------- the learner's call, one hint
+
+
+def test_a_test_cell_s_helper_is_shown_as_the_learner_s_own_call():
+    from grader.learner.checks import describe_call, shown_as
+
+    def is_distribution(weights):
+        return np.bool_(True)
+
+    @shown_as("type(is_distribution({})) is bool")
+    def returns_plain_bool(weights):
+        return type(is_distribution(weights)) is bool
+
+    assert describe_call(returns_plain_bool, ([0.5, 0.5],), {}) == "type(is_distribution([0.5, 0.5])) is bool"
+    message = failure_message(check_answer, returns_plain_bool, [0.5, 0.5], expect=True)
+    assert message.startswith("type(is_distribution([0.5, 0.5])) is bool is not right: wrong answer.")
+    assert "returns_plain_bool" not in message
+
+
+def test_a_change_in_place_that_a_catalogued_mistake_explains_shows_the_mistake_s_hint_not_the_check_s():
+    def naive_normalize(scores):
+        x = np.asarray(scores, dtype=float)
+        x /= x.sum(axis=-1, keepdims=True)
+        return x
+
+    message = failure_message(check_call, naive_normalize, np.array([1.0, 3.0]), expect=[0.25, 0.75])
+    assert "changed its input in place" in message and "put results in a new array" not in message
+    assert "likely mistake: divided the caller's array in place" in message
+    assert message.count("hint:") == message.count("likely mistake:")
+
+
+def test_a_change_in_place_nothing_explains_still_gets_the_check_s_hint():
+    def shares(scores):
+        scores /= scores.sum()
+        return scores
+
+    message = failure_message(check_call, shares, np.array([1.0, 3.0]), expect=[0.25, 0.75])
+    assert message.count("hint:") == 1 and "hint: put results in a new array" in message

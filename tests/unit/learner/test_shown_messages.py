@@ -19,7 +19,6 @@ import pytest
 from nbclient import NotebookClient
 
 from grader.engine.sandbox import IOPUB_SECONDS
-from grader.learner import hints
 from grader.learner.checks import (
     CheckFailed,
     CheckMisused,
@@ -30,12 +29,13 @@ from grader.learner.checks import (
     shown_to_learner,
     wrapped,
 )
+from grader.proof import catalogue
 from tests.support import ANSI, COURSE, assert_no_grader_frame, plain, run_apart
 
 pytestmark = pytest.mark.xdist_group("shown-messages")  # its tests share a module-scoped fixture (tests/conftest.py)
 
 LESSON = "01_naive_division"
-WHOLE_ARRAY = next(m for m in hints.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")
+WHOLE_ARRAY = next(m for m in catalogue.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")
 
 # The learner's code, as a solution cell holds it: one wrong answer, one bug two calls deep, one wrong exception.
 LEARNER_CELL = f"""
@@ -53,6 +53,15 @@ def must_refuse(scores):
 
 def stub(scores):
     raise NotImplementedError()
+
+def softmax(scores):
+    x = np.asarray(scores, dtype=float)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+def stable_softmax(scores, temperature=1.0):
+    e = np.exp(np.asarray(scores, dtype=float) / temperature)
+    return e / (e.sum(axis=-1, keepdims=True) + 1)
 """
 # The test cells, by what each shows.
 TEST_CELLS = {
@@ -64,6 +73,8 @@ TEST_CELLS = {
     ),
     "stub": "check_call(stub, [1.0, 3.0], expect=[0.25, 0.75])",
     "misused": "check_own_generator(naive_normalize, [1.0, 3.0])",
+    "crash": "check_call(softmax, [1.0, 1.0], expect=[0.5, 0.5])",
+    "property": "check_call(stable_softmax, [[1.0, 1.0], [2.0, 2.0]], expect=[[0.5, 0.5], [0.5, 0.5]])",
 }
 
 
@@ -123,7 +134,8 @@ def test_an_error_in_the_learner_s_code_keeps_the_learner_s_frames_and_only_thos
 
 def test_the_wrong_exception_keeps_the_frames_that_raised_it(shown):
     text = shown_text(shown["wrong error"])
-    assert text.startswith("CheckFailed: must_refuse([1.0, -1.0]) raised KeyError, expected ValueError")
+    assert text.startswith("CheckFailed: must_refuse([1.0, -1.0]) raised KeyError: 'scores not looked at'")
+    assert "\n  expected it to raise ValueError.\n" in text
     assert "in must_refuse(scores)" in text and 'raise KeyError("scores not looked at")' in text
     assert_no_grader_frame(text)
 
@@ -227,3 +239,29 @@ def test_the_readme_shows_what_a_failing_check_prints(shown):
     readme = (COURSE.root / "README.md").read_text()
     example = readme.split("A failure looks like this")[1].split("```")[1]
     assert textwrap.dedent(example).strip("\n") == shown_text(shown["wrong"])
+
+
+def test_a_crash_says_what_the_input_had_and_shows_the_learner_s_line(shown):
+    text = shown_text(shown["crash"])
+    message, _, frames = text.partition("\n\nWhere your code raised the AxisError:")
+    assert plain(message).startswith(
+        "CheckFailed: softmax([1.0, 1.0]) raised AxisError: axis 1 is out of bounds for array of dimension 1 why: "
+        "`scores` was one row (a Python list of 2 numbers), which has axis 0 only"
+    )
+    assert "your line that raised it: e = np.exp(x - x.max(axis=1, keepdims=True)) (in softmax" in plain(message)
+    assert plain(message).count("hint:") == 1 and "in softmax(scores)" in frames
+    assert_no_grader_frame(text)
+
+
+def test_a_wrong_answer_no_mistake_explains_names_the_property_it_breaks(shown):
+    text = plain(shown_text(shown["property"]))
+    assert "broken property (value): the weights of each row sum to 1. stable_softmax([1.0, 2.0]) returned " in text
+    assert "[0.2447, 0.6652]: the row sums to 0.909969, not 1." in text
+    assert text.count("hint:") == 1 and "likely mistake" not in text
+
+
+@pytest.mark.parametrize("name", ["crash", "property"])
+def test_the_readme_shows_a_crash_and_a_broken_property_explained(shown, name):
+    readme = (COURSE.root / "README.md").read_text()
+    example = readme.split(f"<!-- shown: {name} -->")[1].split("```")[1]
+    assert textwrap.dedent(example).strip("\n") == shown_text(shown[name]).split("\n\nWhere your code raised")[0]

@@ -317,3 +317,17 @@ def test_what_a_cell_makes_and_what_it_takes_in():
     }
     assert stubs.unrun("x = (\n 1)\ny = 2", 2) == {"x": False, "y": False}
     assert stubs.made_by("print(") == {} and stubs.wanted_by("print(") == set()
+
+
+def test_a_check_cell_run_before_its_guess_cell_says_to_run_the_guess_cell_first(tmp_path):
+    check = 'check_guess("predict_journey_weight", guess_journey_weight, choices=["a", "b", "c", "d"])'
+    before, other, _, after = run(
+        [check, "print(guess_not_made_anywhere)", 'guess_journey_weight = "b"', check], tmp_path
+    )
+    assert before.ename == "NameError"  # the same error, the kernel's status unchanged
+    assert before.shown == [
+        "NameError: guess_journey_weight is not set yet: run the guess cell above first (the cell that sets "
+        "guess_journey_weight), then this cell."
+    ]
+    assert other.ename == "NameError" and TRACEBACK in other.text  # a name no check of a guess reads: as it was
+    assert after.ename is None and "is written down" in after.printed

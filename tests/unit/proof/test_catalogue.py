@@ -2,24 +2,26 @@
 
 How each entry fares under the real tests is proven in test_prove.py; here: the
 catalogue is complete (the misconception list of docs/COURSE.md, enough entries per function),
-every entry is well formed, and every source defines its function as the contract says.
+every entry is well formed, every source defines its function as the contract says, and the
+code of each misconception is on the proof's side (the learner's side holds its record alone).
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 
 import pytest
 
 from grader.learner import hints
-from grader.proof import alternatives
+from grader.proof import alternatives, catalogue
 from tests.support import COURSE, COURSE_MISCONCEPTIONS
 
 FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.graded_functions(lesson)]
 ENTRIES = [
     (kind, entry)
-    for kind, entries in (("misconception", hints.misconceptions()), ("alternative", alternatives.alternatives()))
+    for kind, entries in (("misconception", catalogue.misconceptions()), ("alternative", alternatives.alternatives()))
     for entry in entries
 ]
 
@@ -64,10 +66,23 @@ def test_entry_is_well_formed(kind, entry):
         {"np": __import__("numpy"), "math": __import__("math")},
         reference_ns,
     )
-    assert list(inspect.signature(hints.implementation(entry)).parameters) == list(
+    assert list(inspect.signature(catalogue.implementation(entry)).parameters) == list(
         inspect.signature(reference_ns[entry.function]).parameters
     )
     imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
     assert all(isinstance(node, ast.Import) and [a.name for a in node.names] == ["math"] for node in imports), (
         "catalogue sources use only np (imported by every lesson) and math (which they import themselves)"
     )
+
+
+@pytest.mark.parametrize("lesson", COURSE.lesson_ids())
+def test_each_misconception_has_its_code_on_the_proof_side_and_no_code_is_left_over(lesson):
+    recorded = [m.id for m in hints.misconceptions(lesson=lesson)]
+    assert sorted(catalogue.lessons()[lesson].SOURCES) == sorted(recorded)
+    assert [m.id for m in catalogue.misconceptions(lesson=lesson)] == recorded  # in the learner room's order
+
+
+def test_the_learner_rooms_record_carries_no_code():
+    assert "source" not in {f.name for f in dataclasses.fields(hints.Misconception)}
+    with pytest.raises(TypeError):  # an old entries file's positional source is refused, not taken for `breaks`
+        hints.Misconception("a", "f", "did a", "do b", "def f(): pass")

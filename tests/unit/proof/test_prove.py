@@ -17,10 +17,10 @@ from grader import cli
 from grader.engine import scores
 from grader.engine.scores import Report
 from grader.learner import hints
-from grader.proof import alternatives, mutate, prove
+from grader.proof import alternatives, catalogue, mutate, prove
 from tests.support import COURSE, by_id
 
-MISCONCEPTIONS = hints.misconceptions()
+MISCONCEPTIONS = catalogue.misconceptions()
 ALTERNATIVES = alternatives.alternatives()
 FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.graded_functions(lesson)]
 
@@ -117,12 +117,14 @@ def test_named_misconceptions_are_read_from_failing_tests_only():
     )
     assert prove.named_misconceptions(report, lesson) == ["masked_with_zero", "masked_global_max"]
     proof = prove.judge(COURSE, "misconception", zero, lesson, report)
-    assert proof.named and proof.named_others == ["masked_global_max"] and proof.specific
+    assert proof.named and proof.named_others == ["masked_global_max"] and not proof.specific  # named, not alone
+    report.tests[0].message = f"likely mistake: {zero.description}"
+    assert prove.judge(COURSE, "misconception", zero, lesson, report).specific
 
 
 ENTRIES_FILE = '''
 from grader.proof.alternatives import Alternative
-from grader.learner.hints import Misconception
+from grader.proof.catalogue import Misconception
 
 LESSON = "06_masking"
 MISCONCEPTIONS = [Misconception("upper_triangle", "causal_mask", "took the upper triangle", "use np.tril", """
@@ -171,6 +173,12 @@ def test_prove_grades_a_file_of_entries(tmp_path):
         (
             ENTRIES_FILE.replace("MISCONCEPTIONS = [", "MISCONCEPTIONS = [1, "),
             "misconceptions hold 1, not a Misconception",
+        ),
+        (
+            ENTRIES_FILE.replace("MISCONCEPTIONS = [", "from grader.learner import hints\nMISCONCEPTIONS = [")
+            + "\nMISCONCEPTIONS = [hints.misconceptions('causal_mask')[0]]\n",
+            "is the learner room's record, which holds no code: write misconceptions with "
+            "grader.proof.catalogue.Misconception",
         ),
     ],
 )

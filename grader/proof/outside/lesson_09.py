@@ -1,0 +1,177 @@
+"""Lesson 09_gradient_and_online: public implementations of softmax_jacobian, cross_entropy_grad and
+online_softmax."""
+
+from grader.proof.outside import NO_LICENCE, OutsideEntry, github
+
+LESSON = "09_gradient_and_online"
+
+OUTSIDE = [
+    OutsideEntry(
+        "deep_learning_softmax_grad",
+        "softmax_jacobian",
+        """
+def softmax_jacobian(softmax):
+    s = softmax.reshape(-1,1)
+    return np.diagflat(s) - np.dot(s, s.T)
+""",
+        github("OscarLigthart/Deep-Learning", "code/test.py"),
+        "wrong",
+        "right for a float array, but calls softmax.reshape, which a list does not have, and keeps an integer p "
+        "as integers",
+        names=("jacobian_fails_on_lists", "jacobian_keeps_ints"),
+        breaks=("dtype", "unchanged"),
+        note="named softmax_grad(softmax)",
+        licence=NO_LICENCE,
+    ),
+    OutsideEntry(
+        "seq2seq_softmax_grad_loops",
+        "softmax_jacobian",
+        """
+def softmax_jacobian(s):
+    # Take the derivative of softmax element w.r.t the each logit which is usually Wi * X
+    # input s is softmax value of the original input x.
+    # s.shape = (1, n)
+    # i.e. s = np.array([0.3, 0.7]), x = np.array([0, 1])
+    # initialize the 2-D jacobian matrix.
+    jacobian_m = np.diag(s)
+    print(jacobian_m)
+    for i in range(len(jacobian_m)):
+        for j in range(len(jacobian_m)):
+            if i == j:
+                jacobian_m[i][j] = s[i] * (1-s[i])
+            else:
+                jacobian_m[i][j] = -s[i]*s[j]
+    return jacobian_m
+""",
+        github("LiZhenping/seq2seq_attention", "softmax.py"),
+        "wrong",
+        "fills np.diag(s), which has p's dtype: an integer p gives an integer matrix (and prints it on every call)",
+        names=("jacobian_keeps_ints",),
+        breaks=("dtype",),
+        note="named softmax_grad(s)",
+        licence=NO_LICENCE,
+    ),
+    OutsideEntry(
+        "nn_from_scratch_softmax_prime",
+        "softmax_jacobian",
+        """
+def softmax_jacobian(x):
+    jacobian_m = np.ones((len(x), len(x)))
+
+    for i in range(len(x)):
+        for j in range(len(x)):
+            if i == j:
+                jacobian_m[i][j] = x[i] * (1 - x[j])
+            else:
+                jacobian_m[i][j] = -x[i] * x[j]
+
+    return jacobian_m
+""",
+        github("knarfamlap/neural_nets_from_scratch", "examples/softmax_example.py"),
+        "correct",
+        note="named softmax_prime(x); x is the vector of weights, as in the exercise",
+        licence="MIT",
+    ),
+    OutsideEntry(
+        "my_own_nn_grad_crossentropy",
+        "cross_entropy_grad",
+        """
+def cross_entropy_grad(logits,reference_answers):
+    \"\"\"Compute crossentropy gradient from logits[batch,n_classes] and ids of correct answers\"\"\"
+    ones_for_answers = np.zeros_like(logits)
+    ones_for_answers[np.arange(len(logits)),reference_answers] = 1
+
+    softmax = np.exp(logits) / np.exp(logits).sum(axis=-1,keepdims=True)
+
+    return (- ones_for_answers + softmax) / logits.shape[0]
+""",
+        github("salimandre/my-own-neural-network", "loss.py"),
+        "wrong",
+        "divides by the number of rows (the mean loss's gradient), takes the softmax with no shift (nan for "
+        "large logits), and builds the one-hot with logits[np.arange(len(logits)), target], which needs a 2-D "
+        "batch",
+        names=("cegrad_mean_over_batch", "cegrad_no_shift", "cegrad_2d_only"),
+        breaks=("per_row", "extremes", "quiet", "confidently_wrong", "shift", "shapes", "targets"),
+        note="named grad_softmax_crossentropy_with_logits (the Coursera 'Intro to deep learning' version)",
+        licence=NO_LICENCE,
+    ),
+    OutsideEntry(
+        "digit_recognition_grad_crossentropy",
+        "cross_entropy_grad",
+        """
+def cross_entropy_grad(logits, reference_answers):
+    \"\"\"Compute crossentropy gradient from logits[batch,n_classes] and ids of correct answers\"\"\"
+    ones_for_answers = np.zeros_like(logits)
+    ones_for_answers[np.arange(len(logits)), reference_answers] = 1
+    softmax = np.exp(logits) / np.exp(logits).sum(axis=-1, keepdims=True)
+    return (- ones_for_answers + softmax) / logits.shape[0]
+""",
+        github("EricJ30/DigitRecognition", "utils/math_utils.py"),
+        "wrong",
+        "divides by the number of rows (the mean loss's gradient), takes the softmax with no shift, and builds "
+        "the one-hot in a way that needs a 2-D batch",
+        names=("cegrad_mean_over_batch", "cegrad_no_shift", "cegrad_2d_only"),
+        breaks=("per_row", "extremes", "quiet", "confidently_wrong", "shift", "shapes", "targets"),
+        note="named grad_softmax_crossentropy_with_logits; another copy of the same course code",
+        licence=NO_LICENCE,
+    ),
+    OutsideEntry(
+        "kernel_handbook_online_softmax",
+        "online_softmax",
+        """
+def online_softmax(chunks, chunk: int = 3):
+    # adapter: the original takes the whole row x; the chunks are joined (each copied) and re-chunked by 3
+    x = np.concatenate([np.array(c, dtype=np.float64).reshape(-1) for c in chunks])
+    \"\"\"Compute a numerically-stable softmax over a 1D array, streaming in chunks.
+
+    Equivalent to scipy/np softmax with max-subtraction, but never sees the whole
+    array's max up front -- it discovers it chunk by chunk.
+    \"\"\"
+    x = np.asarray(x, dtype=np.float64)
+    m = -np.inf          # running max
+    l = 0.0              # running sum of exp(x - m)
+    # First streaming pass: compute the exact denominator `l` and final max `m`.
+    for start in range(0, len(x), chunk):
+        block = x[start:start + chunk]
+        m_new = max(m, block.max())
+        l = l * np.exp(m - m_new) + np.exp(block - m_new).sum()  # rescale + add
+        m = m_new
+    # Second pass: now that m and l are exact, produce probabilities.
+    return np.exp(x - m) / l
+""",
+        github(
+            "youyun8/deep-kernel-handbook",
+            "code/attention/online_softmax.py",
+            "2149bf67832ecf7baad4d9c9ba8a75dc2fa2fd17",
+        ),
+        "wrong",
+        "starts its running max at -inf and rescales by exp(m - m_new) even while both are -inf: a row that "
+        "begins with three or more -inf scores (a whole re-chunked block) gives nan everywhere, with a warning",
+        names=("online_nan_for_masked_first_chunk",),
+        breaks=("masked", "quiet"),
+        note="the original takes the whole row; one adapter line joins the chunks into it (copying each, so a "
+        "reused buffer is safe), and its own loop re-chunks the row by 3",
+        licence="MIT (code/)",
+    ),
+    OutsideEntry(
+        "resnet_cross_entropy_loss_backward",
+        "cross_entropy_grad",
+        """
+def cross_entropy_grad(probs, labels):
+    # Gradient của cross-entropy w.r.t. logits
+    m = probs.shape[0]
+    grad = probs.copy()
+    grad[range(m), labels] -= 1
+    grad = grad / m
+    return grad
+""",
+        github("Anhuynh2404/Feature_Detection_and_Description", "ResNet/loss.py"),
+        "wrong",
+        "takes the weights (its forward pass's softmax) as input: given the logits it subtracts the one-hot from "
+        "the logits themselves, divides by the number of rows, and needs a 2-D batch",
+        names=("cegrad_mean_over_batch", "cegrad_2d_only"),
+        breaks=("value", "per_row", "signs", "confidently_wrong", "shapes", "targets", "dtype"),
+        note="the method CrossEntropyLoss.backward(self, probs, labels) as a function (self dropped)",
+        licence=NO_LICENCE,
+    ),
+]
