@@ -142,33 +142,21 @@ class Judge(typing.NamedTuple):
     hint: str
 
 
-def _rows_sum(call, scores):
-    scores, got = call(scores)
-    value = _array(got)
-    x = np.asarray(scores, dtype=float)
-    if value is None or value.ndim < 1 or not np.all(np.isfinite(value)) or not np.all(np.isfinite(x)):
-        return None
-    sums = value.sum(axis=-1).reshape(-1)
-    off = np.flatnonzero(np.abs(sums - 1) > CLEARLY)
-    if not off.size:
-        return None
-    row = f"row {off[0]}" if value.ndim > 1 else "the row"
-    return [f"{call.shown(scores)} returned {_shown(got)}: {row} sums to {float(sums[off[0]]):.6g}, not 1."]
-
-
-def _log_rows_sum(call, scores):
+def _rows_sum(call, scores, log: bool = False):
+    """A row of the answer that does not sum to 1 (of `log`-weights: whose exp does not), shown on `scores`."""
     scores, got = call(scores)
     value = _array(got)
     x = np.asarray(scores, dtype=float)
     if value is None or value.ndim < 1 or not np.all(np.isfinite(value)) or not np.all(np.isfinite(x)):
         return None
     with np.errstate(all="ignore"):
-        sums = np.exp(value).sum(axis=-1).reshape(-1)
+        sums = (np.exp(value) if log else value).sum(axis=-1).reshape(-1)
     off = np.flatnonzero(np.abs(sums - 1) > CLEARLY)
     if not off.size:
         return None
     row = f"row {off[0]}" if value.ndim > 1 else "the row"
-    return [f"{call.shown(scores)} returned {_shown(got)}: the exp of {row} sums to {float(sums[off[0]]):.6g}, not 1."]
+    what = f"the exp of {row}" if log else row
+    return [f"{call.shown(scores)} returned {_shown(got)}: {what} sums to {float(sums[off[0]]):.6g}, not 1."]
 
 
 def _log_weights(expected) -> bool:
@@ -364,7 +352,7 @@ JUDGES = (
         frozenset({"value"}),
         "the exp of each row's log-weights sums to 1.",
         lambda x, got, expected: np.shape(got) == expected.shape and _log_weights(expected),
-        _log_rows_sum,
+        lambda call, scores: _rows_sum(call, scores, log=True),
         "subtract from each row its own log-sum-exp, computed from that row alone (`axis=-1, keepdims=True`).",
     ),
     Judge(
@@ -454,7 +442,7 @@ def _not_finite_here(call, first, got, expected, promised) -> Broken | None:
     hint = (
         "find the step that makes nan (-inf - -inf, 0 / 0) and let a row or a chunk that holds no finite score "
         "yet add nothing instead."
-        if pid in MINUS_INF_PROPERTIES or (minus_inf and moderate)
+        if minus_inf and moderate
         else "find the step that leaves the finite range (an exp that overflows, inf - inf, 0 / 0): shift each row "
         "by its own max before exp."
     )
