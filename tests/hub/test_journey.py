@@ -329,12 +329,13 @@ def test_lesson_01_through_formgrader_s_buttons_and_the_students_assignment_list
 
 
 def secret_lines(lesson: str) -> list[str]:
-    """Every hidden test's line, and each solution line a student handing in the reference's answers did not write."""
+    """Every hidden test's and solution's line that a student handing in the reference's answers did not write."""
     answered = COURSE.learner_notebook(lesson, COURSE.reference_answers(lesson))
     handed_in = "\n".join(notebook_cell.source for notebook_cell in answered.cells)
-    secret = marked_lines("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS", [lesson])
+    # a hidden test's line that a visible check repeats word for word is in the release: no secret
+    hidden = marked_lines("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS", [lesson])
     solution = marked_lines("### BEGIN SOLUTION", "### END SOLUTION", [lesson])
-    secret += [line for line in solution if line not in handed_in]
+    secret = [line for line in hidden + solution if line not in handed_in]
     assert len(secret) > 10, secret
     return secret
 
