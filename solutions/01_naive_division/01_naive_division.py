@@ -17,10 +17,12 @@
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
 # *before* you run the cell that computes the answer: the surprise is where the learning is.
-# Some predictions are graded (a point each): write the guess in the cell under the
-# question, run it and its check, and only then run on. The check says your guess is written
-# down, not whether it is right; that counts when your work is graded. Each explanation is
-# folded under the answer: open it once you have answered.
+# Some predictions are graded (a point each). Write the guess in the cell under the question
+# and run it and its check. The cell that computes the answer then shows it, and only then:
+# it commits your guess first, in a line the notebook keeps. The point goes to a right guess
+# committed before the answer showed; a guess changed afterwards earns nothing, so peeking
+# gains nothing, and a wrong guess you can explain is worth more than a lucky one. Each
+# explanation is folded under the answer: open it once you have read the answer.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -28,7 +30,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_answer, check_call, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -102,6 +104,7 @@ check_prediction("predict_journey_weight", guess_journey_weight, "cf5fb56c60ff36
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_journey_weight", guess_journey_weight)
 naive_journey = journey_scores / journey_scores.sum()
 for token, weight in zip(tokens, naive_journey):
     print(f"{token:>8}: {weight:.4f}")
@@ -272,6 +275,7 @@ check_prediction("predict_float_sum", guess_float_sum, "80cd2f53a33c462e")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_float_sum", guess_float_sum)
 print(0.7 + 0.2 + 0.1, "| equal to 1.0?", 0.7 + 0.2 + 0.1 == 1.0)
 print("the float just below 1.0?", 0.7 + 0.2 + 0.1 == np.nextafter(1.0, 0.0))
 
@@ -445,6 +449,7 @@ check_prediction("predict_negative_weight", guess_negative_weight, "8e9c52362071
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_negative_weight", guess_negative_weight)
 negative_scores = np.array([-2.0, 0.0, 3.0])
 naive_negative = naive_normalize(negative_scores)
 print("sum of scores:", negative_scores.sum())

@@ -30,7 +30,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_answer, check_call, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -68,6 +68,7 @@ check_prediction("predict_abs_keeps_order", guess_abs_keeps_order, "71d5188c7d60
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_abs_keeps_order", guess_abs_keeps_order)
 troublemaker = np.array([-2.0, 0.0, 3.0])
 print("scores:     ", troublemaker)
 print("abs(scores):", np.abs(troublemaker))
@@ -412,6 +413,7 @@ check_prediction("predict_huge_shares", guess_huge_shares, "f967871aa2d6574a")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_huge_shares", guess_huge_shares)
 huge_evidence = np.exp(np.full(3, 709.0))
 with np.errstate(over="ignore"):  # the sum overflows; NumPy would warn
     huge_total = huge_evidence.sum()
@@ -662,6 +664,7 @@ check_prediction("predict_zero_total", guess_zero_total, "16ab95a5b70b1a8d")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_zero_total", guess_zero_total)
 smallest = np.finfo(float).smallest_subnormal
 print(f"smallest positive float64: {smallest} = e^{np.log(smallest):.2f}")
 print(f"exp rounds to 0 below a score of {np.log(smallest) - np.log(2.0):.2f}:")

@@ -29,7 +29,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -94,6 +94,7 @@ check_prediction("predict_your_weight", guess_your_weight, "1dbd3348cc57c803")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_your_weight", guess_your_weight)
 journey_weights = journey_evidence / total_evidence
 naive_weights = journey_scores / journey_scores.sum()
 print(f"first weight = e^{journey_scores[0]} / {total_evidence:.3f} = "
@@ -400,6 +401,7 @@ check_prediction("predict_softmax_negative", guess_softmax_negative, "5c794f1709
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_softmax_negative", guess_softmax_negative)
 many_rows = np.random.default_rng(3).uniform(-100.0, 100.0, size=(10_000, 6))
 many_weights = softmax(many_rows)
 print("10,000 random rows of scores in [-100, 100]: any negative weight?", bool((many_weights < 0).any()),
@@ -458,6 +460,7 @@ check_prediction("predict_journey_after_raise", guess_journey_after_raise, "bd73
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_journey_after_raise", guess_journey_after_raise)
 raised_scores = journey_scores.copy()
 raised_scores[3] += 1.0
 raised_softmax = softmax(raised_scores)

@@ -18,12 +18,12 @@
 #   largest score", a rule of decoding and not a value of softmax, and write `sample_next_token`;
 # - tell a temperature apart from the fixed `1/√d_k` scale inside attention.
 #
-# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them: the surprise is where the learning is. Three predictions are graded
-# (a point each): write the guess in the cell under the question, run it and its check, and
-# only then run on. The check says your guess is written down, not whether it is right; that
-# counts when your work is graded. Each explanation is folded under the answer: open it once
-# you have answered.
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess *before* you
+# run them: the surprise is where the learning is. Three predictions are graded (a point
+# each): write the guess in the cell under the question and run it and its check; the cell
+# that computes the answer commits it before it shows the answer, and a guess changed
+# afterwards earns nothing. Each explanation is folded under the answer: open it once you have
+# answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -31,7 +31,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_frequencies, check_own_generator, check_raises, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 from grader.learner.widgets import temperature_explorer
 
@@ -82,6 +82,7 @@ check_prediction("predict_top_weight", guess_top_weight, "1e37b656bc099574")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_top_weight", guess_top_weight)
 thirds = np.array([0.0, np.log(2), np.log(3)])
 print("T = 1   evidence:", np.exp(thirds / 1.0), "weights:", softmax(thirds / 1.0))
 print("T = 0.5 evidence:", np.exp(thirds / 0.5), "weights:", softmax(thirds / 0.5))
@@ -121,6 +122,7 @@ check_prediction("predict_c_share", guess_c_share, "251b65a796bad41d")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_c_share", guess_c_share)
 choices = ["A", "B", "C"]
 abc = np.array([2.0, 0.0, -1.0])
 at_1, at_03 = softmax(abc / 1.0), softmax(abc / 0.3)
@@ -251,6 +253,7 @@ check_prediction("predict_paris", guess_paris, "506e48c97595f141")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_paris", guess_paris)
 bigger_vocabulary = next_tokens + ["Paris"]
 bigger_logits = np.append(next_logits, next_logits[-1])
 for token, weight in zip(bigger_vocabulary, softmax(bigger_logits)):

@@ -17,12 +17,12 @@
 #   keeps float32 as float32 and never warns;
 # - say why a batch must be shifted and normalised row by row, not as one big matrix.
 #
-# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them: the surprise is where the learning is. Three predictions are graded
-# (a point each): write the guess in the cell under the question, run it and its check, and
-# only then run on. The check says your guess is written down, not whether it is right; that
-# counts when your work is graded. Each explanation is folded under the answer: open it once
-# you have answered.
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess *before* you
+# run them: the surprise is where the learning is. Three predictions are graded (a point
+# each): write the guess in the cell under the question and run it and its check; the cell
+# that computes the answer commits it before it shows the answer, and a guess changed
+# afterwards earns nothing. Each explanation is folded under the answer: open it once you have
+# answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -30,7 +30,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_generated, check_quiet, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -84,6 +84,7 @@ check_prediction("predict_naive_overflow", guess_naive_overflow, "e819e10d4e2ac7
 ### END HIDDEN TESTS
 
 # %% tags=["expect-warning"]
+reveal("predict_naive_overflow", guess_naive_overflow)
 print("naive softmax of [1000, 1001]:", naive_softmax([1000.0, 1001.0]))
 
 # %% [markdown]
@@ -239,6 +240,7 @@ check_prediction("predict_global_max", guess_global_max, "4f86fcb061969be7")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_global_max", guess_global_max)
 batch = np.array([[1001.0, 1002.0], [3.0, 4.0]])
 with np.errstate(invalid="ignore"):
     global_evidence = np.exp(batch - batch.max())
@@ -583,6 +585,7 @@ check_prediction("predict_whole_matrix", guess_whole_matrix, "6cce9d9ad043765f")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_whole_matrix", guess_whole_matrix)
 def whole_matrix_softmax(scores):
     """Softmax over ALL entries together (the mistake), stable shift included."""
     x = np.asarray(scores, dtype=float)

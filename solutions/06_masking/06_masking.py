@@ -32,7 +32,7 @@ from matplotlib.colors import ListedColormap
 
 from grader.learner.checks import check_call, check_generated, check_quiet, check_raises, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
@@ -218,6 +218,7 @@ check_prediction("predict_causal_count", guess_causal_count, "5f1906c69613087d")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_causal_count", guess_causal_count)
 causal6 = causal_mask(6)
 tokens = ["Your", "journey", "starts", "with", "one", "step"]
 lengths = [6, 2, 3]
@@ -292,6 +293,7 @@ check_prediction("predict_zero_weight", guess_zero_weight, "d495cbe68df0ed95")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_zero_weight", guess_zero_weight)
 scores = np.array([0.5, 1.0, 2.0])
 allowed = np.array([True, True, False])   # the last choice is forbidden
 
@@ -345,6 +347,7 @@ check_prediction("predict_negative_zero", guess_negative_zero, "792783f351aa7070
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_negative_zero", guess_negative_zero)
 negative = np.array([-3.0, -2.0, -1.0])
 print("forbidden score set to 0:   ", stable_softmax(np.where(allowed, negative, 0.0)))
 print("forbidden score set to -inf:", stable_softmax(np.where(allowed, negative, -np.inf)))

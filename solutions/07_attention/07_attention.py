@@ -32,7 +32,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_quiet, check_raises, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.pytorch import torch_or_none
 from grader.learner.stubs import point_at_stubs
 
@@ -123,6 +123,7 @@ check_prediction("predict_columns_sum", guess_columns_sum, "ecd3029951c74cc1")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_columns_sum", guess_columns_sum)
 everything = np.ones((6, 6), dtype=bool)
 weights = masked_softmax(scores, everything)
 print("weights of 'journey':", weights[1])
@@ -245,6 +246,7 @@ check_prediction("predict_projected_symmetric", guess_projected_symmetric, "7355
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_projected_symmetric", guess_projected_symmetric)
 rng = np.random.default_rng(3)
 W_q, W_k, W_v = (rng.normal(size=(3, 3)) for _ in range(3))
 Q, K, V = X @ W_q, X @ W_k, X @ W_v   # one query, one key and one value per token
@@ -1018,6 +1020,7 @@ check_prediction("predict_causal_prefix", guess_causal_prefix, "41de4df914473566
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_causal_prefix", guess_causal_prefix)
 causal_full = attend(Q, K, V, mask=causal_mask(6))
 causal_prefix = attend(Q[:3], K[:3], V[:3], mask=causal_mask(3))
 print("causal: the first three context vectors are the same without the rest of the sentence:",

@@ -17,12 +17,11 @@
 # - measure the error of a floating-point result in *units in the last place* (ulps)
 #   against a high-precision reference, and tell an accurate formula from a broken one.
 #
-# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run the cell that computes the answer. Some predictions are graded (a point
-# each): write the guess in the cell under the question, run it and its check, and only then
-# run on. The check says your guess is written down, not whether it is right; that counts when
-# your work is graded. Each explanation is folded under the answer: open it once you have
-# answered.
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess *before* you
+# run the cell that computes the answer. Some predictions are graded (a point each): write the
+# guess in the cell under the question and run it and its check; the cell that computes the
+# answer commits it before it shows the answer, and a guess changed afterwards earns nothing.
+# Each explanation is folded under the answer: open it once you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -31,7 +30,7 @@ import mpmath
 
 from grader.learner.checks import check_answer, check_call, check_quiet, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -92,6 +91,7 @@ check_prediction("predict_float32_log_weight", guess_float32_log_weight, "ecd43b
 ### END HIDDEN TESTS
 
 # %% tags=["expect-warning"]
+reveal("predict_float32_log_weight", guess_float32_log_weight)
 print("the true second weight of [200, 0]:", mpmath.nstr(mpmath.exp(-200) / (1 + mpmath.exp(-200)), 5))
 far32 = np.array([200.0, 0.0], dtype=np.float32)
 print("float32: log(softmax([200, 0])) =", log_of_softmax(far32), "| weights:", stable_softmax(far32))
@@ -189,6 +189,7 @@ check_prediction("predict_lse_nearest", guess_lse_nearest, "20efb719afb4b51e")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_lse_nearest", guess_lse_nearest)
 for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
     x = np.array(row)
     m = x.max()
@@ -1018,6 +1019,7 @@ check_prediction("predict_dominant_row", guess_dominant_row, "c4b0462acbe08d83")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_dominant_row", guess_dominant_row)
 batch_logits = np.array([[8.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0, 0.0, 8.0]])
 batch_targets = np.array([0, 1, 0])
 losses = cross_entropy(batch_logits, batch_targets)
@@ -1191,6 +1193,7 @@ check_prediction("predict_lse_difference_accurate", guess_lse_difference_accurat
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_lse_difference_accurate", guess_lse_difference_accurate)
 families = {"ordinary": (1.0, 0.0), "near +1000": (1.0, 1000.0), "near -1000": (1.0, -1000.0),
             "widely spread": (300.0, 0.0)}
 methods = ["naive LSE", "your logsumexp", "log(softmax)", "x - LSE(x)", "your log_softmax"]

@@ -30,7 +30,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_quiet, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.pytorch import torch_or_none
 from grader.learner.stubs import point_at_stubs
 
@@ -250,6 +250,7 @@ check_prediction("predict_column_sums", guess_column_sums, "812479aca2b2871a")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_column_sums", guess_column_sums)
 print("column sums:", J.sum(axis=0))
 print("row sums:   ", J.sum(axis=1))
 print("every row and column sums to 0 (within 1e-15):",
@@ -731,6 +732,7 @@ check_prediction("predict_saturated_gradient", guess_saturated_gradient, "4869c9
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_saturated_gradient", guess_saturated_gradient)
 confidently_wrong = np.array([20.0, 0.0])
 weights = stable_softmax(confidently_wrong)
 print(f"weights: [{weights[0]:.10f}, {weights[1]:.1e}]")
@@ -954,6 +956,7 @@ check_prediction("predict_second_loop", guess_second_loop, "8f7d57a9abf82f0b")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_second_loop", guess_second_loop)
 def chunks_of(row, size):
     """Yield the row in pieces of `size` scores, one at a time."""
     for start in range(0, len(row), size):
