@@ -220,10 +220,10 @@ def reveal(prediction: str, guess) -> None:
         first = Commitment(prediction, form, repr(guess)[:SHOWN_LIMIT], execution_count(), now())
     _COMMITTED[prediction] = first
     if first.form == form:
-        line = f"🔒 {prediction}: your guess {first.shown} is committed ({first.where()}, {first.at}). The answer:"
+        line = f"✓ {prediction}: your guess {first.shown} is committed ({first.where()}, {first.at}). The answer:"
     else:
         line = (
-            f"🔒 {prediction}: your guess is now {guess!r}, but it was {first.shown} when the answer was first shown "
+            f"{prediction}: your guess is now {guess!r}, but it was {first.shown} when the answer was first shown "
             f"({first.where()}, {first.at}). The committed guess is the one graded: a changed guess earns nothing."
         )
     display_record(line, first)
@@ -248,8 +248,10 @@ def ipython():
 
 
 def execution_count() -> int | None:
-    """The running cell's In [n], in IPython."""
-    return getattr(ipython(), "execution_count", None)
+    """The running cell's In [n], in IPython: its place in the input history (IPython 9 counts the next cell's
+    number in `execution_count` while a cell runs)."""
+    history = getattr(getattr(ipython(), "history_manager", None), "input_hist_parsed", None)
+    return len(history) - 1 if isinstance(history, list) and history else None
 
 
 def now() -> str:
