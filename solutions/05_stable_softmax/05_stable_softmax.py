@@ -185,7 +185,8 @@ for c in [0.0, 3.0, -10.0, 100.0]:
 
 # %% [markdown]
 # The evidence swings from about `10^-43` to about `4 × 10^5`: its **range** is all that moved.
-# The weights `[0.0900, 0.2447, 0.6652]` never change. So we are free to choose any shift we like.
+# The weights `[0.0900, 0.2447, 0.6652]` do not change, up to rounding in float64's last digit.
+# So we are free to choose any shift we like.
 #
 # The useful choice is **the row's maximum**. After subtracting it, the largest score is
 # exactly 0 and every other score is negative, so
