@@ -429,7 +429,7 @@ for _weights, _answer in ((np.array([0.5, np.nan, 0.5]), False), (np.array([[0.5
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 7. Where dividing by the sum breaks: negative scores
+# ## 7. What does dividing by the sum do with a negative score?
 #
 # Scores from a dot product can be negative. **Predict (graded).** `[-2, 0, 3]` sums to 1.
 # What weight does `naive_normalize` give its first choice, the score -2? Write a whole number.
@@ -466,7 +466,7 @@ print("is it a distribution?", is_distribution(naive_negative))
 # </details>
 
 # %% [markdown]
-# ## 8. Where it breaks harder: a zero sum
+# ## 8. What if the sum is zero?
 #
 # **Predict.** `[1, -1]` sums to 0. What happens when we divide by 0? (Not graded: write
 # your guess in the one-line cell below, then run on.)

@@ -37,7 +37,7 @@ np.set_printoptions(precision=4, suppress=True)
 point_at_stubs()  # a cell that fails while an exercise above is unfinished says which one
 
 # %% [markdown]
-# ## 1. What we need before dividing
+# ## 1. What do we need before dividing?
 #
 # Lesson 01 ended with two failures of "divide by the sum": the scores `[-2, 0, 3]` came
 # back as a weight of -2, and `[1, -1]` divided by zero. Both come from the sign of the
@@ -83,7 +83,7 @@ print("abs(scores):", np.abs(troublemaker))
 # </details>
 
 # %% [markdown]
-# ## 2. `exp`: positive for every score
+# ## 2. Is `exp` positive for every score?
 #
 # The exponential function e<sup>s</sup> (`np.exp`) has all three properties. In exact
 # arithmetic it is never zero or negative, it always rises, and it is defined for every
@@ -238,7 +238,7 @@ check_generated(evidence, _any_scores, reference=lambda x: np.exp(np.asarray(x, 
 # ## 5. Evidence you can read off: logs
 #
 # `log` undoes `exp`: exp(log 2) = 2. So if we *choose* the scores to be logarithms, we
-# can predict their evidence exactly.
+# can predict their evidence, up to float64's rounding.
 #
 # **Predict.** The scores `[0, log 2, log 3]` are about `[0, 0.6931, 1.0986]`. What is their
 # evidence? (Not graded.)
@@ -251,14 +251,17 @@ log_scores = np.array([0.0, np.log(2), np.log(3)])
 print("scores [0, log 2, log 3] ≈", log_scores)
 print("evidence:", evidence(log_scores))
 print("exp(log 2) =", evidence(np.log(2)))
+print("exp(log 3), every digit float64 keeps:", float(evidence(log_scores)[2]))
 
 # %% [markdown]
-# The evidence is `[1, 2, 3]`: the third choice has three times the evidence of the first.
+# The evidence is `[1, 2, 3]` to the four decimals printed: the third choice has three times
+# the evidence of the first. Not exactly, though: float64 stores log 3 a hair too large,
+# so the third comes out as 3.0000000000000004, one float64 step above 3.
 # A *difference* of log 3 ≈ 1.0986 between two scores means a *factor* of 3 between their
 # evidence. That is the language to think in: score differences become evidence ratios.
 
 # %% [markdown]
-# ## 6. A shift multiplies all the evidence by one factor
+# ## 6. What does a shift do to the evidence?
 #
 # **Predict.** Add c = 1.5 to every score. What happens to the evidence of each choice?
 # Does every choice change by the same amount, or by the same factor? (Not graded.)
@@ -386,7 +389,7 @@ for _a, _b in ((np.array([2.0, 0.5]), np.array([1.0, 1.5])), (np.array([[1.0, -1
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 8. A total too large for float64
+# ## 8. How large can the total get?
 #
 # Evidence is positive, so in exact arithmetic its total is positive too, and lesson 01's
 # division by the total can no longer go negative or divide by zero. A float64 sets one more
@@ -545,8 +548,8 @@ print("normalize_evidence(evidence of [709, 709, 709]):", normalize_evidence(hug
 # %% [markdown]
 # Put the two steps together on the scores of section 5.
 #
-# **Predict.** The evidence of `[0, log 2, log 3]` is `[1, 2, 3]`. What weights come out?
-# (Not graded.)
+# **Predict.** The evidence of `[0, log 2, log 3]` is `[1, 2, 3]`, up to rounding. What
+# weights come out? (Not graded.)
 
 # %%
 # Your guess (not graded):
@@ -561,7 +564,7 @@ print("weights × 6:", log_weights * 6, "| total:", log_weights.sum())
 # share of the total evidence, 1 + 2 + 3 = 6.
 
 # %% [markdown]
-# ## 10. Lesson 01's troublemakers, fixed
+# ## 10. Lesson 01's troublemakers, again
 #
 # **Predict.** `[-2, 0, 3]` gave a weight of -2 by plain division, and `[1, -1]` divided by
 # zero. What do evidence + `normalize_evidence` give for them? (Not graded.)
@@ -599,7 +602,7 @@ show(fig, alt="Three bar charts for the choices A, B, C. Left: the scores -2, 0 
               "0.0471 and 0.9465, all positive and summing to 1.")
 
 # %% [markdown]
-# ## 11. Where `exp` runs out of room
+# ## 11. Where does `exp` run out of room?
 #
 # exp grows fast: every ln 10 ≈ 2.3026 added to a score multiplies its evidence by 10. float64
 # stops at about 1.8 × 10<sup>308</sup>, which is e<sup>709.78</sup>.

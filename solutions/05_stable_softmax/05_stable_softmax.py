@@ -57,7 +57,7 @@ print("naive softmax of [1, 2]:", naive_softmax([1.0, 2.0]))
 # `e / (1 + e) = 0.7311` of the weight.
 
 # %% [markdown]
-# ## 2. Huge scores: overflow
+# ## 2. What do huge scores do?
 #
 # Scores as large as 1000 are easy to reach: lesson 04 divided `[2, 0, -1]` by `T = 0.002`
 # and got `[1000, 0, -500]`. And, as this section ends by showing, the narrower number
@@ -139,7 +139,7 @@ with np.errstate(over="ignore"):
 # a GPU, for one, runs `softmax` in float32), shifted by the max as below.
 
 # %% [markdown]
-# ## 3. Very negative scores: zero over zero
+# ## 3. And very negative scores?
 #
 # **Predict.** Now `[-1000, -1001]`. `exp` of a very negative number is tiny but positive
 # (lesson 02). What do you expect here?
@@ -164,7 +164,7 @@ print(f"smallest positive float64 = {np.finfo(np.float64).smallest_subnormal:.3e
 # unit larger, so it should get 0.7311.
 
 # %% [markdown]
-# ## 4. Shifting a row changes nothing but the range
+# ## 4. What does shifting a row change?
 #
 # Subtract the same constant `c` from every score of a row. Each evidence value becomes
 # `exp(s - c) = exp(s) · exp(-c)`: **every** numerator and the denominator (their sum) are
@@ -186,7 +186,8 @@ for c in [0.0, 3.0, -10.0, 100.0]:
 
 # %% [markdown]
 # The evidence swings from about `10^-43` to about `4 × 10^5`: its **range** is all that moved.
-# The weights `[0.0900, 0.2447, 0.6652]` never change. So we are free to choose any shift we like.
+# The weights `[0.0900, 0.2447, 0.6652]` do not change, up to rounding in float64's last digit.
+# So we are free to choose any shift we like.
 #
 # The useful choice is **the row's maximum**. After subtracting it, the largest score is
 # exactly 0 and every other score is negative, so
@@ -194,7 +195,7 @@ for c in [0.0, 3.0, -10.0, 100.0]:
 # - the largest evidence value is exactly 1, so the total is at least 1: no `0 / 0`.
 
 # %% [markdown]
-# ## 5. Shift by the max: both rows work
+# ## 5. Shift by the max
 #
 # **Predict.** After subtracting its max, what does `[1000, 1001]` look like? And `[-1000, -1001]`?
 
@@ -215,7 +216,7 @@ for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
 # No warning, no `nan`, and the answers we expected all along.
 
 # %% [markdown]
-# ## 6. A batch: every row gets its own max
+# ## 6. A batch: whose max?
 #
 # In attention each query (each row of the scores matrix) has its own distribution over the
 # source positions. Take two rows with very different levels: `[[1001, 1002], [3, 4]]`.
@@ -562,9 +563,9 @@ if torch:
 # number the layout rule gave above.
 
 # %% [markdown]
-# ## 8. Every row is normalised on its own
+# ## 8. What if the whole matrix were one row?
 #
-# The shift must be per row, and so must the **sum**.
+# The shift must be per row. What about the **sum**?
 #
 # **Predict (graded).** If we treat the whole matrix `[[1001, 1002], [3, 4]]` as one long row
 # of four choices, what weights do the two entries of row 2 get? Write "a" for

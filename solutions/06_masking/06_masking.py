@@ -259,7 +259,7 @@ show(fig, alt="Two mask heatmaps. Left: the 6 by 6 causal mask of the journey to
               "length and forbidden after it.")
 
 # %% [markdown]
-# ## 5. Setting a forbidden score to 0 does not remove it
+# ## 5. Does a score of 0 remove a choice?
 #
 # A mask says *which* choices are forbidden; now we need weights that are exactly 0 on
 # those choices and still sum to 1 over the allowed ones. Here is the stable softmax of
@@ -393,10 +393,16 @@ print("every score -inf:", stable_softmax(np.where(nothing_allowed, scores, -np.
 # %% [markdown]
 # The max of the row is `-inf`, and `-inf - (-inf)` is not a number: nan everywhere.
 #
-# Some code fills forbidden scores with a large *finite* negative number such as `-1e9`
-# instead of `-inf`, to avoid exactly this nan. Look at what it does to the same row:
+# Some code fills forbidden scores with a large *finite* negative number instead of `-inf`,
+# to avoid exactly this nan. The number must fit the scores' dtype: `-1e9` is finite in
+# float64 and float32, but float16 stops at -65504 and rounds `-1e9` to `-inf`, so code that
+# may run in float16 fills with the dtype's own lowest number, `np.finfo(dtype).min`.
+# Look at what `-1e9` does to the same float64 row:
 
 # %%
+with np.errstate(over="ignore"):  # NumPy warns when a cast to float16 overflows
+    print("-1e9 in float32:", np.float32(-1e9), "| in float16:", np.float16(-1e9),
+          "| np.finfo(np.float16).min:", float(np.finfo(np.float16).min))
 print("every score -1e9:", stable_softmax(np.where(nothing_allowed, scores, -1e9)))
 
 # %% [markdown]
@@ -764,8 +770,9 @@ except ValueError as error:
 #
 # A mask says which choices exist for each row. Forbidden scores become `-inf`, so their
 # evidence is exactly 0 and the allowed choices share all of the weight; 0 is a real score
-# and removes nothing, a finite `-1e9` hides rows that have no choice at all, and such a
-# row deserves an error. The causal mask lets token *i* see tokens 0..*i*, so that a model
+# and removes nothing, a finite fill (`-1e9` in float32 or float64, `np.finfo(dtype).min` in
+# any dtype) hides rows that have no choice at all, and such a row deserves an error. The
+# causal mask lets token *i* see tokens 0..*i*, so that a model
 # trained on whole sentences cannot read the token it is asked to predict; the padding mask
 # hides positions past a sentence's length; `&` combines them.
 #

@@ -218,7 +218,7 @@ print("weight rows sum to:", demo_weights.sum(axis=-1))
 # computes something meaningless.
 
 # %% [markdown]
-# ### Queries, keys and values come from the same tokens
+# ### Where do queries, keys and values come from?
 #
 # In a self-attention layer all three are made from the same token vectors, each by its
 # own matrix: `Q = X @ W_q`, `K = X @ W_k`, `V = X @ W_v`. The matrices `W_q`, `W_k`, `W_v`
@@ -1072,7 +1072,8 @@ if torch:
     flipped = F.scaled_dot_product_attention(tensor(Q), tensor(K), tensor(V), attn_mask=tensor(~allowed)).numpy()
     print("scaled_dot_product_attention, attn_mask = allowed: same as attend:", np.allclose(theirs, ours))
     print("scaled_dot_product_attention, attn_mask = ~allowed: same as attend:", np.allclose(flipped, ours))
-    print("  and the last token, with every key flipped to forbidden, gets:", flipped[5])
+    print(f"  and in PyTorch {torch.__version__} the last token, with every key flipped to forbidden, gets:",
+          flipped[5])
 
 # %%
 if torch:
@@ -1095,10 +1096,12 @@ if torch:
 # %% [markdown]
 # Handed the right masks, both PyTorch functions compute what your `attend` computes. Handed
 # the mask meant for the other one, neither complains: `scaled_dot_product_attention`
-# attends to the future only, and gives the query whose keys are all forbidden a row of
-# zeros instead of an error; `MultiheadAttention` ignores exactly the real words, so the
-# full sentence, which has no padding, comes back as nan. Check which polarity a mask
-# argument expects before you pass it.
+# attends to the future only, and gives the query whose keys are all forbidden no error.
+# What it gives that query depends on the version: torch 2.13.0, which this course pins,
+# gives a row of zeros; older releases gave `nan` (the cell names your version).
+# `MultiheadAttention` ignores exactly the real words, so the full sentence, which has no
+# padding, comes back as nan. Check which polarity a mask argument expects before you pass
+# it.
 
 # %% [markdown]
 # ## 11. Optional: batches

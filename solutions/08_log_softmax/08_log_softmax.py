@@ -66,7 +66,7 @@ print("their difference:", np.diff(log_of_softmax(np.array([1.0, 2.0])))[0])
 # log-weight is its score minus **one number shared by the whole row**.
 
 # %% [markdown]
-# ## 2. The log of a weight that underflowed
+# ## 2. What is the log of a tiny weight?
 #
 # **Predict (graded).** The scores `[200, 0]` are far apart: the second weight is
 # `exp(-200) / (1 + exp(-200))`, about `1.4e-87`. Its log-weight is `-200 - log(1 + exp(-200))`,
@@ -1042,8 +1042,9 @@ print(f"training loss (mean over the batch): {losses.mean():.4f}")
 # `dim` is NumPy's `axis`; `-1` counts from the end, the last axis) and
 # `F.cross_entropy(logits, target)`, which takes **logits** and integer class indices, as
 # yours does. Two differences to know: by default it returns the **mean** over the batch
-# (`reduction="none"` gives one loss per row, as yours), and its targets must be 64-bit
-# integers (`torch.long`).
+# (`reduction="none"` gives one loss per row, as yours), and its class-index targets must be
+# `torch.long` (64-bit integers) or `torch.uint8` (bytes): int32 raises, as the cells below
+# show.
 #
 # **Predict.** Three rows: ordinary logits, logits near 1000, and a confident row with a class
 # ruled out (`-inf`). Will PyTorch's numbers and yours agree to the last digits? Not graded:
@@ -1102,7 +1103,7 @@ if torch:
     print("float32 gradient of F.cross_entropy([200, 0], 1):   ", confident.grad.numpy())
 
 # %% [markdown]
-# ## 11. How accurate? Measuring in ulps
+# ## 11. Measuring in ulps: how accurate?
 #
 # "No `inf` and no `nan`" is not the same as "accurate". To measure accuracy we need the
 # true answer, and a way to count how far off a float is.

@@ -13,7 +13,7 @@
 # - write the Jacobian of softmax, `diag(p) - p pᵀ`, and check it against finite differences;
 # - say why each of its rows and columns sums to zero;
 # - show that the Jacobian vanishes when one score dominates (saturation), say when that stalls
-#   learning (attention, hence its `1 / √d_k`) and when it does not (cross-entropy);
+#   learning (attention, hence its `1 / √d_k`) and when it need not;
 # - derive and write the gradient that training uses, `softmax(z) - onehot(y)`, and walk
 #   downhill with it;
 # - compute the max and the sum of a long row in **one pass** over its chunks, with a running
@@ -230,7 +230,7 @@ print("formula and measurement agree within 1e-9:", bool(largest < 1e-9))
 # competition through one shared denominator that lesson 03 showed.
 
 # %% [markdown]
-# ## 4. Every row and every column sums to zero
+# ## 4. What do the rows and columns of `J` sum to?
 #
 # **Predict (graded).** What is the sum of each column of `J`, to four decimal places? Write a
 # whole number.
@@ -276,7 +276,7 @@ print("every row and column sums to 0 (within 1e-15):",
 # </details>
 
 # %% [markdown]
-# ## 5. Saturation: when one score dominates, the Jacobian vanishes
+# ## 5. What happens when one score dominates?
 #
 # **Predict.** Two scores, `[gap, 0]`. As the gap grows from 0 to 40, what happens to the
 # top weight, and to the largest entry of the Jacobian?
@@ -297,13 +297,12 @@ for gap in (0, 2, 5, 10, 20, 40):
 # factor `p_i` or `p_j` that is almost 0. The softmax is **saturated**: nudging any score
 # barely moves any weight.
 #
-# Does that stop learning? Not by itself. What reaches the scores is, by the chain rule, the
-# Jacobian applied to the slope of whatever the weights feed into: `∂L/∂s = Jᵀ ∂L/∂p`. When
-# that slope stays moderate, as in attention, where the weights only average value vectors
+# Does that stop learning? What reaches the scores is, by the chain rule, the Jacobian
+# applied to the slope of whatever the weights feed into: `∂L/∂s = Jᵀ ∂L/∂p`. When that
+# slope stays moderate, as in attention, where the weights only average value vectors
 # (section 6), a vanishing Jacobian means a vanishing gradient and the scores stop learning.
-# When the slope grows as a weight shrinks, the two can cancel: cross-entropy's slope is
-# `-1 / p_y`, and sections 7 to 10 show that its gradient is largest exactly when the softmax is
-# saturated on the wrong answer.
+# When the slope grows as a weight shrinks, as cross-entropy's `-1 / p_y` does, only the
+# product tells: sections 7 to 10 work it out.
 #
 # The figure shows the largest entry for 2 choices and for 8 (one score `gap` above seven
 # scores of 0). **Predict.** Which saturates sooner?
@@ -319,7 +318,7 @@ for n, colour, style in ((2, PALETTE[0], "-"), (8, PALETTE[1], "--")):
     largest_entry = [np.abs(softmax_jacobian(stable_softmax(np.r_[g, np.zeros(n - 1)]))).max() for g in gaps]
     ax.semilogy(gaps, largest_entry, color=colour, linestyle=style, linewidth=2,
                 label=f"{n} choices: one score above the rest")
-ax.set(title="Saturation: the softmax gradient vanishes as one score dominates",
+ax.set(title="Saturation: the largest Jacobian entry as one score dominates",
        xlabel="score gap (top score minus the others)", ylabel="largest |Jacobian entry| (log scale)",
        ylim=(1e-14, 1))
 ax.legend(frameon=False)
@@ -711,7 +710,7 @@ print(f"weight of 'step' {stable_softmax(journey_scores)[target]:.4f}, minus 1: 
 # never raises every logit at once.
 
 # %% [markdown]
-# ## 10. Saturated, and still learning
+# ## 10. Does a saturated softmax still learn?
 #
 # **Predict (graded).** Logits `[20, 0]`, and the right answer is class 1: the softmax is
 # saturated, and wrong. Its Jacobian is tiny (section 5). Is the gradient of the loss tiny
@@ -933,7 +932,7 @@ with np.errstate(over="ignore"):
 # hides that warning to show the `inf`.)
 
 # %% [markdown]
-# ## 14. Read each chunk once
+# ## 14. Can a chunk be read twice?
 #
 # Chunks often come from a **generator**: they are computed or loaded one at a time and are
 # gone once read.
@@ -1351,12 +1350,14 @@ chunk_maxima = [chunk.max() for chunk in chunks_of(long_row, 1024)]
 records = sum(top > max(chunk_maxima[:k], default=-np.inf) for k, top in enumerate(chunk_maxima))
 print("chunks:", len(chunk_maxima), "| weights:", online.shape, online.dtype,
       f"| the running max grew in {records} of the chunks")
+print(f"the first from -inf, with nothing to rescale: the running sum was rescaled {records - 1} times")
 print(f"largest difference from stable_softmax: {np.abs(online - reference).max():.1e}")
 print("online_softmax matches stable_softmax:", bool(np.allclose(online, reference, rtol=1e-12, atol=1e-15)))
 
 # %% [markdown]
-# The running max grew 6 times along the way (in every chunk that held a new record, the
-# last one among them), and each time the running sum was rescaled; the result matches
+# The running max grew in 6 chunks along the way (every chunk that held a new record, the
+# last one among them). The first of them only set it, from `-inf`, when the sum was still
+# empty; each of the other 5 rescaled the running sum. The result matches
 # the three-pass stable softmax to rounding. The same holds with forbidden positions, a
 # single chunk, or a chunk per score:
 

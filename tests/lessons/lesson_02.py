@@ -8,6 +8,7 @@ NUMBERS = [
     "scores [0, log 2, log 3] ≈ [0.     0.6931 1.0986]",
     "evidence: [1. 2. 3.]",
     "exp(log 2) = 2.0",
+    "exp(log 3), every digit float64 keeps: 3.0000000000000004",
     "evidence(scores + 1.5) / evidence(scores): [4.4817 4.4817 4.4817]",
     "exp(1.5) = 4.4817",
     "third / first: 3.0000 before the shift, 3.0000 after",

@@ -11,6 +11,7 @@ NUMBERS = [
     "the allowed pair on its own: [0.3775 0.6225]",
     "forbidden score set to 0:    [0.0420 0.1142 0.8438]",
     "every score -inf: [nan nan nan]",
+    "-1e9 in float32: -1e+09 | in float16: -inf | np.finfo(np.float16).min: -65504.0",
     "every score -1e9: [0.3333 0.3333 0.3333]",
     "ValueError: row 1 has no allowed choice",
     "allowed in the causal mask: 21 of 36",
