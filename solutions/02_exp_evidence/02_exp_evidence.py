@@ -288,6 +288,87 @@ print(f"third / first: {evidence(log_scores)[2] / evidence(log_scores)[0]:.4f} b
 # e<sup>a</sup> / e<sup>b</sup> = e<sup>a − b</sup>.
 
 # %% [markdown]
+# ### Why exp, and not another map?
+#
+# Section 1 asked for a map that is positive, keeps the order and takes any score. Other maps
+# do that too: the logistic sigmoid σ(s) = 1 / (1 + e<sup>−s</sup>), for one, lies between 0
+# and 1 and always rises. What singles out exp is the rule this section just used: it turns a
+# **sum** of scores into a **product** of evidence, f(a + b) = f(a) · f(b). That is what makes
+# a score *difference* an evidence *ratio*, whatever the level of the two scores. The cell
+# compares two pairs of scores with the same gap of 1, at two levels:
+
+# %%
+def sigmoid(s):
+    """The logistic sigmoid 1 / (1 + e^-s): positive, rising, defined for every score."""
+    return 1.0 / (1.0 + np.exp(-np.asarray(s, dtype=float)))
+
+
+for a, b in ((1.0, 0.0), (3.0, 2.0)):
+    print(f"scores {a:g} and {b:g}: exp(a) / exp(b) = {np.exp(a) / np.exp(b):.4f} | "
+          f"sigmoid(a) / sigmoid(b) = {sigmoid(a) / sigmoid(b):.4f}")
+
+# %% [markdown]
+# exp gives the ratio e ≈ 2.7183 at both levels; the sigmoid gives 1.4621 for the first pair
+# and 1.0815 for the second, so its "ratio" depends on where the scores sit, not on their gap.
+# Among continuous maps that are never 0, the only ones with f(a + b) = f(a) · f(b) are the
+# exponentials c<sup>s</sup> = e<sup>s · ln c</sup> (a classic result about Cauchy's functional
+# equation). Another base c only multiplies every score by ln c, the same as dividing the
+# scores by a temperature 1 / ln c: lesson 04's idea, not a different map.
+#
+# The sigmoid is not lost: it is what exp gives for **two** choices. Their weights are
+# e<sup>a</sup> / (e<sup>a</sup> + e<sup>b</sup>); dividing the top and the bottom by
+# e<sup>a</sup> gives 1 / (1 + e<sup>−(a − b)</sup>) = σ(a − b), the sigmoid of the **gap**.
+#
+# **Predict.** Which pairs of scores give the first choice the same weight: `[2, 0.5]`,
+# `[-1.5, -3]`, `[10, 8.5]`? (Not graded.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+for pair in ([2.0, 0.5], [-1.5, -3.0], [10.0, 8.5], [-3.0, -1.0]):
+    pair_evidence = np.exp(pair)
+    two_weights = pair_evidence / pair_evidence.sum()
+    gap = pair[0] - pair[1]
+    print(f"scores {str(pair):>12}: weights {two_weights} | gap {gap:+.1f}, sigmoid(gap) = {sigmoid(gap):.4f}")
+
+# %% [markdown]
+# The first three pairs have the same gap, 1.5, and the same weights, `[0.8176 0.1824]`: with
+# two choices only the gap matters, and the first weight is σ(1.5) = 0.8176. The last pair's
+# gap is −2, and σ(−2) = 0.1192 is its first weight.
+#
+# Read the other way round, a gap is a **log-odds**. The *odds* of the first choice are its
+# weight over the other's, p / (1 − p) = e<sup>a − b</sup>, so the gap is log(odds). Each unit
+# added to the gap multiplies the odds by e:
+
+# %%
+for gap in (1.5, 2.5):
+    p = sigmoid(gap)
+    print(f"gap {gap}: weight {p:.4f}, odds p / (1 - p) = {p / (1 - p):.4f}, log(odds) = {np.log(p / (1 - p)):.4f}")
+odds_ratio = (sigmoid(2.5) / (1 - sigmoid(2.5))) / (sigmoid(1.5) / (1 - sigmoid(1.5)))
+print(f"adding 1 to the gap multiplied the odds by {odds_ratio:.4f}; e = {np.e:.4f}")
+
+# %%
+_gaps = np.linspace(-6.0, 6.0, 241)
+_pairs = np.array([[2.0, 0.5], [-1.5, -3.0], [10.0, 8.5], [-3.0, -1.0], [0.0, 0.0], [4.0, 0.0]])
+_pair_weights = np.exp(_pairs[:, 0]) / np.exp(_pairs).sum(axis=1)
+fig, ax = plt.subplots(figsize=(7, 3.6))
+ax.plot(_gaps, sigmoid(_gaps), color=PALETTE[0], linewidth=2, label="sigmoid(gap)")
+ax.scatter(_pairs[:, 0] - _pairs[:, 1], _pair_weights, color=PALETTE[1], s=60, zorder=3, marker="D",
+           label="first weight of a pair of scores")
+for _gap in np.unique(_pairs[:, 0] - _pairs[:, 1]):  # pairs with the same gap share one point and one label
+    _same = _pairs[_pairs[:, 0] - _pairs[:, 1] == _gap]
+    ax.annotate("\n".join(f"[{a:g}, {b:g}]" for a, b in _same), (_gap, sigmoid(_gap)), xytext=(10, -6),
+                textcoords="offset points", fontsize=8, va="top")
+ax.set(xlabel="gap a − b between the two scores", ylabel="weight of the first choice",
+       title="Two choices: the weight is the sigmoid of the gap", ylim=(-0.05, 1.05))
+ax.legend(loc="upper left", fontsize=9)
+show(fig, alt="S-shaped curve of the sigmoid of the gap, from near 0 at gap -6 through 0.5 at gap 0 to near 1 "
+              "at gap 6. Orange diamonds mark the first weight of six pairs of scores; the pairs [2, 0.5], "
+              "[-1.5, -3] and [10, 8.5] all sit on the same point, gap 1.5 and weight 0.8176, and every "
+              "diamond lies on the curve.")
+
+# %% [markdown]
 # ## 7. Exercise: `evidence_ratio`
 #
 # Write `evidence_ratio(a, b)`: how many times more evidence score `a` has than score `b`,

@@ -563,6 +563,109 @@ if torch:
 # number the layout rule gave above.
 
 # %% [markdown]
+# ### Which float16 answer is right: 0.2688 or 0.2690?
+#
+# With PyTorch installed, the float16 line above shows `0.2688` from your `stable_softmax` and
+# `0.269` from `torch.softmax` for the first weight of `[11, 12]`: two float16 numbers one step
+# apart. The true weight is 1 / (1 + e), and the right float16 answer is the float16 number
+# nearest to it, the **correctly rounded** one. Follow the steps of the recipe in float16, where
+# every step rounds its result to float16:
+
+# %%
+scores16 = np.array([11.0, 12.0], dtype=np.float16)
+evidence16 = np.exp(scores16 - scores16.max())
+total16 = evidence16.sum()
+print(f"float16 exp(-1) = {evidence16[0].item():.6f} (true {np.exp(-1.0):.6f}), "
+      f"total = {total16.item():.6f} (true {1 + np.exp(-1.0):.6f})")
+print(f"their quotient {evidence16[0].item() / total16.item():.6f} rounds to the float16 "
+      f"{(evidence16[0] / total16).item():.4f}; your stable_softmax gives {stable_softmax(scores16)[0].item():.4f}")
+true_weight = 1 / (1 + np.e)
+nearest16 = np.float16(true_weight)
+below16 = np.nextafter(nearest16, np.float16(0))
+print(f"true weight {true_weight:.6f}: between the float16 numbers {below16.item():.6f} and "
+      f"{nearest16.item():.6f}, halfway {(below16.item() + nearest16.item()) / 2:.6f}; nearest {nearest16.item():.4f}")
+once16 = stable_softmax(scores16.astype(np.float32)).astype(np.float16)
+print(f"computed in float32, rounded once to float16: {once16[0].item():.4f}")
+
+# %% [markdown]
+# PyTorch's `0.2690` is the right one. Every float16 step of the recipe rounds: `exp(-1)`
+# comes out 0.367920 instead of 0.367879, and the total 1.368164 instead of 1.367879. Those
+# two small errors move the quotient to 0.268915, just below the halfway point 0.268921
+# between the two float16 numbers, so it rounds down to 0.2688, one float16 step from the
+# nearest. Computed in float32, the intermediate errors are thousands of times smaller than a
+# float16 step, and rounding once, at the end, gives the nearest float16, 0.2690. That is what
+# PyTorch does for float16 input, and what your function does when handed float32.
+
+# %% [markdown]
+# ### Why do frameworks add up in float32?
+#
+# The total is where a narrow format hurts most, because it grows with the row. Take a row of
+# 4096 equal float16 scores: every evidence value is exactly 1, so the total should be 4096 and
+# every weight 1 / 4096. A kernel that adds the values one at a time into a float16 total:
+
+# %%
+flat16 = np.zeros(4096, dtype=np.float16)
+flat_evidence = np.exp(flat16 - flat16.max())
+running16 = np.cumsum(flat_evidence)[-1]  # one at a time, the total kept in float16
+running32 = np.cumsum(flat_evidence, dtype=np.float32)[-1]  # one at a time, the total kept in float32
+print(f"4096 evidence values of 1 added one at a time: float16 total {running16.item():g}, "
+      f"float32 total {running32.item():g}")
+print(f"float16 numbers near 2048 are {np.spacing(np.float16(2048)).item():g} apart: "
+      f"2048 + 1 in float16 = {(np.float16(2048) + np.float16(1)).item():g}")
+weights16 = (flat_evidence / running16).astype(np.float16)
+weights32 = (flat_evidence.astype(np.float32) / running32).astype(np.float16)  # cast at the end
+print(f"weights from the float16 total sum to {weights16.astype(float).sum():g}; "
+      f"from the float32 total, cast to float16 at the end, to {weights32.astype(float).sum():g}")
+print(f"NumPy's own float16 sum: {flat_evidence.sum().item():g}")
+
+# %% [markdown]
+# The float16 total stops at 2048: there float16's numbers are 2 apart, 2048 + 1 falls halfway
+# and rounds back to 2048 (a tie goes to the even neighbour), and so does every later + 1. Each
+# weight comes out twice too large and the row sums to 2. Kept in float32, the total is 4096, and
+# the weights, cast to float16 only at the end, sum to 1. That is the rule libraries follow:
+# read float16 or bfloat16, **accumulate in float32**, cast the result at the end. (NumPy's own
+# `sum` adds in pairs rather than one at a time, which happens to hide the problem here; a
+# hand-written loop, or a GPU kernel with one running total per row, does not.)
+
+# %% [markdown]
+# ### How many digits does a bfloat16 weight keep?
+#
+# bfloat16 keeps float32's 8 exponent bits, hence its range, but only 8 bits of significand (7
+# stored and a leading 1), where float16 has 11 and float32 24. NumPy has no bfloat16, but a
+# bfloat16 is the top half of a float32's 32 bits, so we can round by hand: add half of what
+# the lower 16 bits can hold (a tie rounds to even), then clear them.
+
+# %%
+def to_bfloat16(values):
+    """The float32 values rounded to the nearest bfloat16 (ties to even), kept in a float32 array."""
+    bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
+    bits = bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1))
+    return (bits & np.uint32(0xFFFF0000)).view(np.float32)
+
+
+journey32 = np.array([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865], dtype=np.float32)
+journey_weights = stable_softmax(journey32)
+journey_bf16 = to_bfloat16(journey_weights)
+print("journey weights, float32: ", journey_weights)
+print("the same in bfloat16:     ", journey_bf16)
+print(f"largest relative error {np.max(np.abs(journey_bf16 - journey_weights) / journey_weights):.4f}, "
+      f"at most 2^-8 = {2.0**-8:.4f}; the bfloat16 weights sum to {journey_bf16.astype(float).sum():.5f}")
+print(f"8 bits of significand are worth 8 × log10(2) = {8 * np.log10(2):.2f} decimal digits")
+
+# %%
+if torch:
+    as_torch = torch.from_numpy(journey_weights).to(torch.bfloat16).float().numpy()
+    print("torch's bfloat16 rounds the journey weights to the same numbers:", np.array_equal(as_torch, journey_bf16))
+
+# %% [markdown]
+# Rounding by hand gives what PyTorch's bfloat16 holds (with PyTorch installed, the cell above
+# compares them). Each weight keeps 8 bits, 2.41 decimal digits: it is right to about 3
+# significant digits (0.2379 becomes 0.2383, 0.1082 becomes 0.1084), with an error of up to
+# 2^-8, 1 part in 256. The six rounded weights no longer sum to 1 but to 1.00098.
+# bfloat16 is fine for storing weights and activations; a softmax's max, exp and total belong in
+# float32, for the two reasons of the sections above.
+
+# %% [markdown]
 # ## 8. What if the whole matrix were one row?
 #
 # The shift must be per row. What about the **sum**?

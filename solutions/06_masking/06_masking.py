@@ -414,6 +414,45 @@ print("every score -1e9:", stable_softmax(np.where(nothing_allowed, scores, -1e9
 # cannot slip through unnoticed.)
 
 # %% [markdown]
+# ### Does `-1e9` fit every dtype?
+#
+# A finite fill has to be a number of the scores' dtype. Models often hold their scores in
+# float16, whose largest number is 65504. **Predict.** What does `-1e9` become in float16?
+# (Not graded.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+with np.errstate(over="ignore"):  # NumPy warns when a cast overflows
+    print("-1e9 as float16:", np.float16(-1e9), "| as float32:", np.float32(-1e9))
+for dtype in (np.float16, np.float32, np.float64):
+    print(f"np.finfo({dtype.__name__}).min = {np.finfo(dtype).min}")
+
+# %% [markdown]
+# In float16, `-1e9` is `-inf`: the fill that was meant to avoid `-inf` *is* `-inf`, and the
+# row with nothing allowed is back to `nan`. The fill that fits is the most negative finite
+# number of the dtype, `np.finfo(dtype).min` (PyTorch's `torch.finfo(dtype).min`): -65504 in
+# float16. With it, a forbidden choice beside allowed ones still gets weight 0, because its
+# shifted score is far below exp's range:
+
+# %%
+row16 = np.array([0.5, 1.0, 2.0], dtype=np.float16)
+with np.errstate(over="ignore", invalid="ignore"):
+    fill16 = np.float16(-1e9)
+    print("float16, nothing allowed, filled with -1e9:", stable_softmax(np.where(nothing_allowed, row16, fill16)))
+lowest16 = np.finfo(np.float16).min
+print("float16, nothing allowed, filled with finfo.min:", stable_softmax(np.where(nothing_allowed, row16, lowest16)))
+print("float16, last choice forbidden, filled with finfo.min:", stable_softmax(np.where(allowed, row16, lowest16)))
+
+# %% [markdown]
+# So a finite fill is written with its dtype, `np.finfo(scores.dtype).min`, never as a bare
+# `-1e9`; in float32 or float64 `-1e9` happens to fit. (The allowed pair gets 0.3774 and
+# 0.6226 rather than float64's 0.3775 and 0.6225: float16 rounds every step, as lesson 05
+# showed.) This course's `masked_softmax` uses `-inf` and refuses the empty row, so
+# it needs neither.
+
+# %% [markdown]
 # ## 7. Exercise: `masked_softmax`
 #
 # Write `masked_softmax(scores, mask, temperature=1.0)`:

@@ -1036,6 +1036,92 @@ print(f"training loss (mean over the batch): {losses.mean():.4f}")
 # </details>
 
 # %% [markdown]
+# ### Why "cross"?
+#
+# Write the target as a distribution y over the classes: all of its weight on the target, a
+# **one-hot** row such as `[0, 0, 1]` for class C. With the model's weights p = softmax(logits),
+# the **cross-entropy** of p against y is
+#
+# H(y, p) = −Σ<sub>k</sub> y<sub>k</sub> log p<sub>k</sub>,
+#
+# the mean of −log p weighed by *another* distribution, y: one distribution's weights, the
+# other's logs, hence "cross". With p = y it is the **entropy** of y, −Σ y log y. With a one-hot
+# y, every term but the target's is 0, and what is left is −log p<sub>target</sub>, the loss
+# your `cross_entropy` computes:
+
+# %%
+log_p = log_softmax(abc)
+one_hot_c = np.array([0.0, 0.0, 1.0])
+print(f"-sum(y * log p), y one-hot on C: {-np.sum(one_hot_c * log_p):.4f} | cross_entropy(abc, 2): "
+      f"{cross_entropy(abc, 2):.4f}")
+
+# %% [markdown]
+# The formula does not need a one-hot y. A **soft label** is a whole distribution as the
+# target: the weights of a larger "teacher" model, or *label smoothing*, which keeps 0.9 on the
+# right class and spreads the rest over the others so that the model is never pushed towards
+# infinite logits. The loss is still −Σ y log p, and it is never below the entropy of y, which
+# it reaches when p = y:
+
+# %%
+soft = np.array([0.9, 0.05, 0.05])
+soft_loss = -np.sum(soft * log_p)
+soft_entropy = -np.sum(soft * np.log(soft))
+print(f"soft label {soft}, model weights {np.exp(log_p)}: loss -sum(y * log p) = {soft_loss:.4f}")
+print(f"entropy of the soft label, the loss if p were y: {soft_entropy:.4f} | the gap: {soft_loss - soft_entropy:.4f}")
+
+# %% [markdown]
+# The gap, 0.0254, is the *Kullback–Leibler divergence* of p from y: how far the model's
+# weights are from the target's, 0 only when they are equal. Since the entropy of y does not
+# depend on the model, minimising the cross-entropy minimises that gap.
+
+# %% [markdown]
+# ### What does minimising the mean loss maximise?
+#
+# A model that gives weight p<sub>i</sub> to the target of example i gives a whole batch of
+# independent examples the probability p<sub>1</sub> · p<sub>2</sub> · … · p<sub>N</sub>: the
+# **likelihood** of the data under the model. Its log is the sum of the log-weights, so the
+# mean loss is −(1/N) times the log-likelihood. Cross-entropy with one-hot targets *is* the
+# **negative log-likelihood**, and minimising it is maximum likelihood. On the batch above:
+
+# %%
+target_weights = np.array([weights[target] for weights, target in zip(stable_softmax(batch_logits), batch_targets)])
+print("the weights of the targets:", target_weights)
+print(f"the likelihood of the batch, their product: {np.prod(target_weights):.4e}")
+print(f"exp(-(sum of the losses)):                  {np.exp(-losses.sum()):.4e}")
+
+# %% [markdown]
+# The same number, 1.1167e-04, twice. In practice the sum of logs is what is computed: a
+# product of a million weights underflows to 0 (lesson 02's −745 is reached long before),
+# while a sum of a million losses is an ordinary number.
+
+# %% [markdown]
+# ### What is perplexity?
+#
+# Language models report exp(mean loss), the **perplexity**. It reads as a number of choices: a
+# model that spreads its weight evenly over V tokens gives every target the weight 1 / V, so
+# its loss is log V and its perplexity V.
+#
+# **Predict.** The vocabulary of GPT-2 has 50257 tokens. What are the loss and the perplexity
+# of a model that guesses uniformly among them? (Not graded.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+for vocab_size in (3, 50257):
+    uniform_loss = cross_entropy(np.zeros(vocab_size), 0)
+    print(f"uniform over {vocab_size} tokens: loss {uniform_loss:.4f} = log {vocab_size}, "
+          f"perplexity {np.exp(uniform_loss):.1f}")
+print(f"the batch above: mean loss {losses.mean():.4f}, perplexity {np.exp(losses.mean()):.2f}")
+
+# %% [markdown]
+# The uniform guess over 50257 tokens costs log 50257 = 10.8249 per token and has perplexity
+# 50257.0: the model is as unsure as if it drew from all of them. The batch above has
+# perplexity 20.77: on average the model is as unsure as a uniform choice among about that many
+# classes, although each row has only 3. That is the confidently wrong row's doing: its weight
+# on the target, about 0.0003, counts in the geometric mean like any other.
+
+# %% [markdown]
 # ## 10. The same in PyTorch
 #
 # PyTorch has both functions in `torch.nn.functional`: `F.log_softmax(x, dim=-1)` (PyTorch's
