@@ -320,7 +320,7 @@ check_answer(is_distribution, [[0.2, 0.9], [0.6, 0.3]], expect=False)  # nor doe
 check_answer(is_distribution, np.full((2, 2, 2), 0.5), expect=True)
 check_answer(is_distribution, [0.5, 0.5 + 1e-6], expect=False)  # off by more than atol=1e-8
 check_answer(is_distribution, [0.5, 0.25], atol=0.25, expect=True)  # off by exactly atol counts
-assert type(is_distribution([0.5, 0.5])) is bool, "is_distribution should return a plain Python bool: wrap it in bool(...)"
+assert type(is_distribution([0.5, 0.5])) is bool, "is_distribution should return a plain Python bool, Python's own True or False, not NumPy's"
 passed("is_distribution")
 
 # %% nbgrader="tests" grade_id="test_is_distribution_rejects" points=1 function="is_distribution"
@@ -419,7 +419,9 @@ def returns_plain_bool(weights):
 
 
 _numpy_bool = Mistake("answered with a NumPy bool (np.True_ or np.False_, which np.all gives, or an array of them) "
-                      "instead of a plain Python bool", "wrap the final answer in bool(...)", False)
+                      "instead of a plain Python bool",
+                      "NumPy's comparisons and np.all give NumPy bools: turn the final answer into Python's own bool",
+                      False)
 for _weights in ([0.5, 0.5], [0.5, 0.6], np.array([[0.25, 0.75], [1.0, 0.0]])):
     check_answer(returns_plain_bool, _weights, expect=True, mistakes=[_numpy_bool])
 # property unchanged: the caller's array is never changed, nan and inf entries included

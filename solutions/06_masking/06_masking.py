@@ -155,8 +155,9 @@ check_call(causal_mask, np.array(1), expect=[[True]])
 # per sentence, True where the position is less than that sentence's length. Accept a
 # list or an array of lengths.
 #
-# Hint: each row is the comparison "position < length" for one sentence. Compare one
-# row of positions with one column of lengths, and let broadcasting make the grid.
+# Hint: each row is the comparison "position < length" for one sentence. One comparison
+# can answer it for every sentence and every position at once, if broadcasting pairs each
+# length with each position: which shapes make it do that?
 
 # %% nbgrader="solution" grade_id="padding_mask"
 def padding_mask(lengths, n):

@@ -83,11 +83,10 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # Write `softmax_jacobian(p)`: `p` is a 1-D probability vector (a list or an array, the
 # output of a softmax); return the `(n, n)` float array `diag(p) - p pᵀ`.
 #
-# Build it from the formula's two pieces: a square matrix that holds `p` on its diagonal and
-# zeros elsewhere, and the `n × n` matrix of all products `p_i p_j` (NumPy has a function for
-# each; broadcasting a column against a row makes the second too). Careful: on a 1-D array
-# `p.T` is `p` itself, so `p @ p.T` is the *dot product*, a single number, and not the
-# outer product.
+# Hint: the formula's two pieces are `n × n` matrices made from `p` alone, and NumPy has a
+# function for each: look up how it builds a diagonal matrix from a vector, and an outer
+# product. Careful: on a 1-D array `p.T` is `p` itself, so `p @ p.T` is the *dot product*,
+# a single number, and not the outer product.
 
 # %% nbgrader="solution" grade_id="softmax_jacobian"
 def softmax_jacobian(p):
@@ -450,9 +449,9 @@ show(fig, alt="Log-log chart of the median largest Jacobian entry against the ke
 # - dtypes as in lesson 08: lists and integer logits give float64, float32 stays float32;
 #   never change the inputs, never warn.
 #
-# The new piece is `onehot(target)` for a whole batch at once: for each row, a 1 in the
-# target's column and 0 elsewhere. Think of it as a question asked of every column number:
-# is it this row's target?
+# Hint: the new piece is `onehot(target)` for a whole batch at once: for each row, a 1 in
+# the target's column and 0 elsewhere. It is a grid of answers to one comparison, like
+# lesson 06's padding mask: what is compared with what?
 
 # %% nbgrader="solution" grade_id="cross_entropy_grad"
 def cross_entropy_grad(logits, target):
