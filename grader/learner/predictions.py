@@ -109,6 +109,14 @@ _COMMITTED: dict[str, Commitment] = {}
 _RECORDED: contextvars.ContextVar[dict[str, Commitment] | None] = contextvars.ContextVar("recorded", default=None)
 
 
+class NotCommitted(CheckFailed):
+    """The cell computing a prediction's answer stopped: the guess is not committed yet (`prediction` names it)."""
+
+    def __init__(self, prediction: str, message: str):
+        super().__init__(message)
+        self.prediction = prediction
+
+
 def is_prediction(grade_id: str) -> bool:
     """Whether a tests cell's grade_id names a prediction rather than a test of a function."""
     return isinstance(grade_id, str) and grade_id.startswith(PREFIX)
@@ -162,7 +170,7 @@ def check_guess(prediction: str, guess, choices) -> None:
         raise CheckFailed(
             f"{prediction}: {guess!r} is not an answer this prediction takes: it takes {shown_choices(choices)}."
         )
-    _CHECKED[prediction] = frozenset(accepted)
+    _CHECKED[prediction] = frozenset(answer for answer in accepted if answer is not None)
     print(
         f"✓ {prediction}: your guess {guess!r} is written down. Run the next cell to commit it and see the answer; "
         f"whether it is right is a hidden test. {LAB_NOTE}"
@@ -209,12 +217,15 @@ def reveal(prediction: str, guess) -> None:
         return  # a grading kernel: the handed-in notebook's records are what counts (commitments_in)
     form = normalised(guess)
     if form is None or prediction not in _CHECKED:
-        raise CheckFailed(
+        raise NotCommitted(
+            prediction,
             f"{prediction}: the answer shows once your guess is committed: write it in the guess cell, run that "
-            "cell and its check, then this cell."
+            "cell and its check, then this cell.",
         )
     if form not in _CHECKED[prediction]:
-        raise CheckFailed(f"{prediction}: {guess!r} is not an answer this prediction takes: run its check to see why.")
+        raise NotCommitted(
+            prediction, f"{prediction}: {guess!r} is not an answer this prediction takes: run its check to see why."
+        )
     first = _COMMITTED.get(prediction) or saved_commitment(prediction)
     if first is None:
         first = Commitment(prediction, form, repr(guess)[:SHOWN_LIMIT], execution_count(), now())
@@ -227,6 +238,11 @@ def reveal(prediction: str, guess) -> None:
             f"({first.where()}, {first.at}). The committed guess is the one graded: a changed guess earns nothing."
         )
     display_record(line, first)
+
+
+def committed(prediction: str) -> bool:
+    """Whether this kernel has let the prediction's answer show (its guess committed)."""
+    return prediction in _COMMITTED
 
 
 def display_record(line: str, commitment: Commitment) -> None:

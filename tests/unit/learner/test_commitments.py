@@ -189,3 +189,15 @@ def test_a_guess_kept_since_its_commitment_gets_its_point(tmp_path, monkeypatch)
     assert set(commitments_in(handed_in)) == set(COURSE.predictions(LESSON))
     report = autograde_sandboxed(COURSE, LESSON, handed_in).report
     assert all(t.points == t.max_points for t in report.tests), [t for t in report.tests if t.points != t.max_points]
+
+
+def test_a_cell_needing_what_a_held_back_answer_makes_says_to_commit_the_guess():
+    from grader.learner.stubs import pointer
+
+    assert pointer([PREDICTION], ["total"]) == (
+        f"Commit your guess for `{PREDICTION}` above to run this cell, then run the cells below it again: "
+        "`total` could not be made without it."
+    )
+    assert pointer(["softmax", PREDICTION], ["total"], plot=True).startswith(
+        f"Finish `softmax` and commit your guess for `{PREDICTION}` above to see this plot"
+    )
