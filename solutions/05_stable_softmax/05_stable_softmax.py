@@ -366,9 +366,12 @@ check_call(stable_softmax, np.array([[80.0, 81.0], [-1e4, -1e4 - 1]], dtype=np.f
            expect=_expected(np.array([[0.0, 1.0], [1.0, 0.0]], dtype=np.float32)), dtype=np.float32)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_quiet" points=1 function="stable_softmax"
+# %% nbgrader="tests" grade_id="test_stable_softmax_details" points=1 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property quiet: never warns (no overflow, no 0 / 0, no invalid value), whatever the scores' magnitude or the temperature
+# property dtype: lists and integer arrays give float64, float32 stays float32 (with any temperature), float64 stays float64, and the answer is always a NumPy array
+# property unchanged
+# no warning, whatever the scores' magnitude or the temperature
 check_quiet(stable_softmax, [1000.0, 1001.0])
 check_quiet(stable_softmax, [-1000.0, -1001.0])
 check_quiet(stable_softmax, [[1001.0, 1002.0], [3.0, 4.0]])
@@ -378,6 +381,33 @@ check_quiet(stable_softmax, [[1e300, 0.0, -1e300], [-1e300, -5e299, 0.0], [709.0
 check_quiet(stable_softmax, np.array([[-np.inf, 0.0, 3.0], [2.0, -np.inf, -np.inf]]))
 check_quiet(stable_softmax, np.array([1e38, 0.0, -1e38], dtype=np.float32))
 check_quiet(stable_softmax, np.array([[-1e300, 1e300]]), temperature=0.25)
+# float32 stays float32, with any temperature
+_x32 = np.array([1000.0, 1001.0], dtype=np.float32)
+check_call(stable_softmax, _x32, expect=[0.2689414213699951, 0.7310585786300049], dtype=np.float32)
+check_call(stable_softmax, np.ones((2, 3, 4), dtype=np.float32), expect=np.full((2, 3, 4), 0.25), dtype=np.float32)
+_e32 = np.exp(np.array([0.0, -100.0, -200.0]))
+_e32b = np.exp(np.array([-2.0, -1.0, 0.0]))
+check_call(stable_softmax, np.array([[100.0, 0.0, -100.0], [1.0, 2.0, 3.0]], dtype=np.float32),
+           expect=[_e32 / _e32.sum(), _e32b / _e32b.sum()], dtype=np.float32)
+_b32 = (np.array([1.0, 3.0, 2.0]) + np.array([[0.0], [-500.0], [4000.0]])).astype(np.float32)
+_eb = np.exp(np.array([-2.0, 0.0, -1.0]))
+check_call(stable_softmax, _b32, expect=np.broadcast_to(_eb / _eb.sum(), (3, 3)), dtype=np.float32)
+_t32 = np.array([[2.0, 0.0, -1.0], [1.0, 1.0, 0.0]], dtype=np.float32)
+for _t in (0.5, 2, 3.0):
+    check_call(stable_softmax, _t32, temperature=_t, expect=_expected(_t32, _t), dtype=np.float32)
+# lists, tuples and integer arrays of any width give float64
+_q = np.exp(np.array([-2.0, 0.0, -1.0]))
+_q = _q / _q.sum()
+check_call(stable_softmax, [[1, 3, 2], [-3, -1, -2]], expect=[_q, _q], dtype=np.float64)
+check_call(stable_softmax, np.array([1000, 1001]), expect=[0.2689414213699951, 0.7310585786300049],
+           dtype=np.float64)
+check_call(stable_softmax, np.array([[5, 7, 6], [0, 2, 1]]), expect=[_q, _q], dtype=np.float64)
+check_call(stable_softmax, np.array([[5, 7, 6]], dtype=np.int32), temperature=1.0, expect=[_q], dtype=np.float64)
+check_call(stable_softmax, (1.0, 3.0, 2.0), expect=_q, dtype=np.float64)
+check_call(stable_softmax, [[[1, 3, 2]], [[4, 6, 5]]], temperature=2, expect=[[_expected([1, 3, 2], 2)]] * 2,
+           dtype=np.float64)
+check_call(stable_softmax, np.array([[7.0, 9.0, 8.0], [1.0, 3.0, 2.0]]), temperature=1.0, expect=[_q, _q],
+           dtype=np.float64)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_stable_softmax_rows" points=1 function="stable_softmax"
@@ -414,42 +444,6 @@ _four = np.array([1.0, 3.0, 2.0]) + np.arange(12.0).reshape(2, 1, 3, 2)[..., :1]
 check_call(stable_softmax, _four, expect=np.broadcast_to(_q, _four.shape))
 check_call(stable_softmax, np.array([[[2.0, 4.0, 3.0]], [[0.0, 2.0, 1.0]]], dtype=np.float32), temperature=1.0,
            expect=[[_q], [_q]], dtype=np.float32)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_stable_softmax_float32" points=1 function="stable_softmax"
-### BEGIN HIDDEN TESTS
-# property dtype: lists and integer arrays give float64, float32 stays float32 (with any temperature), float64 stays float64, and the answer is always a NumPy array
-# property unchanged
-_x32 = np.array([1000.0, 1001.0], dtype=np.float32)
-check_call(stable_softmax, _x32, expect=[0.2689414213699951, 0.7310585786300049], dtype=np.float32)
-check_call(stable_softmax, np.ones((2, 3, 4), dtype=np.float32), expect=np.full((2, 3, 4), 0.25), dtype=np.float32)
-_e32 = np.exp(np.array([0.0, -100.0, -200.0]))
-_e32b = np.exp(np.array([-2.0, -1.0, 0.0]))
-check_call(stable_softmax, np.array([[100.0, 0.0, -100.0], [1.0, 2.0, 3.0]], dtype=np.float32),
-           expect=[_e32 / _e32.sum(), _e32b / _e32b.sum()], dtype=np.float32)
-_b32 = (np.array([1.0, 3.0, 2.0]) + np.array([[0.0], [-500.0], [4000.0]])).astype(np.float32)
-_eb = np.exp(np.array([-2.0, 0.0, -1.0]))
-check_call(stable_softmax, _b32, expect=np.broadcast_to(_eb / _eb.sum(), (3, 3)), dtype=np.float32)
-_t32 = np.array([[2.0, 0.0, -1.0], [1.0, 1.0, 0.0]], dtype=np.float32)
-for _t in (0.5, 2, 3.0):
-    check_call(stable_softmax, _t32, temperature=_t, expect=_expected(_t32, _t), dtype=np.float32)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_stable_softmax_inputs" points=1 function="stable_softmax"
-### BEGIN HIDDEN TESTS
-# property dtype
-_q = np.exp(np.array([-2.0, 0.0, -1.0]))
-_q = _q / _q.sum()
-check_call(stable_softmax, [[1, 3, 2], [-3, -1, -2]], expect=[_q, _q], dtype=np.float64)
-check_call(stable_softmax, np.array([1000, 1001]), expect=[0.2689414213699951, 0.7310585786300049],
-           dtype=np.float64)
-check_call(stable_softmax, np.array([[5, 7, 6], [0, 2, 1]]), expect=[_q, _q], dtype=np.float64)
-check_call(stable_softmax, np.array([[5, 7, 6]], dtype=np.int32), temperature=1.0, expect=[_q], dtype=np.float64)
-check_call(stable_softmax, (1.0, 3.0, 2.0), expect=_q, dtype=np.float64)
-check_call(stable_softmax, [[[1, 3, 2]], [[4, 6, 5]]], temperature=2, expect=[[_expected([1, 3, 2], 2)]] * 2,
-           dtype=np.float64)
-check_call(stable_softmax, np.array([[7.0, 9.0, 8.0], [1.0, 3.0, 2.0]]), temperature=1.0, expect=[_q, _q],
-           dtype=np.float64)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_stable_softmax_temperature" points=1 function="stable_softmax"

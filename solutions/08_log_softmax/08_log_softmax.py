@@ -335,7 +335,6 @@ check_generated(logsumexp, _draw_rows, reference=_lse_rows, seed=801, examples=1
 # %% nbgrader="tests" grade_id="test_logsumexp_shapes" points=1 function="logsumexp"
 ### BEGIN HIDDEN TESTS
 # property shapes: one LSE per row, of shape scores.shape[:-1], for any leading axes, axes of length 1 and batches of one row
-# property returns_array: a batch of rows gives a NumPy array (a single row may give a plain number)
 from grader.learner.checks import check_generated
 
 
@@ -395,9 +394,12 @@ check_call(logsumexp, np.array([[-np.inf, 5.0, -np.inf], [-np.inf, -np.inf, -np.
 check_generated(logsumexp, _draw_masked, reference=_lse_rows, seed=803, examples=10)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_logsumexp_float32" points=1 function="logsumexp"
+# %% nbgrader="tests" grade_id="test_logsumexp_details" points=1 function="logsumexp"
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 scores give float32 LSEs, float64 give float64; lists and integer arrays of any width give float64
+# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# property returns_array: a batch of rows gives a NumPy array (a single row may give a plain number)
+# float32 stays float32; lists and integer arrays of any width give float64; a batch's LSEs are a NumPy array
 from grader.learner.checks import check_generated
 
 
@@ -430,6 +432,15 @@ check_call(logsumexp, [[1, 2, 3]], expect=[_lse_rows([1.0, 2.0, 3.0])], dtype=np
 check_call(logsumexp, [[0.5, -1.5], [2.0, 2.0]], expect=_lse_rows([[0.5, -1.5], [2.0, 2.0]]), dtype=np.float64)
 check_generated(logsumexp, _draw_float32, reference=lambda x: _lse_rows(x).astype(np.float32), seed=804,
                 examples=8, same_dtype=True)
+# no warning on any input the contract allows
+check_quiet(logsumexp, [1000.0, 1001.0])
+check_quiet(logsumexp, [[1001.0, 1002.0], [-1000.0, -1001.0]])
+check_quiet(logsumexp, np.array([[100.0, 99.0], [-200.0, -201.0]], dtype=np.float32))
+check_quiet(logsumexp, np.array([[1e300, 0.0, -1e300], [-np.inf, -np.inf, -np.inf]]))
+check_quiet(logsumexp, np.array([[1e30, -1e30], [-np.inf, -np.inf]], dtype=np.float32))
+check_quiet(logsumexp, np.array([[-1e300, -np.inf], [-1e12, 1e12]]))
+check_quiet(logsumexp, [-np.inf, -np.inf])
+check_quiet(logsumexp, np.full((2, 1, 3), -np.inf))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_extremes" points=1 function="logsumexp"
@@ -467,19 +478,6 @@ check_call(logsumexp, _huge32, expect=_lse_rows(_huge32), dtype=np.float32)
 _far = np.array([[800.0, 0.0, 1000.0], [-800.0, -1000.0, -745.5], [0.0, -760.0, -0.0]])
 check_call(logsumexp, _far, expect=_lse_rows(_far))
 check_generated(logsumexp, _draw_extreme, reference=_lse_rows, seed=805, examples=12)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_logsumexp_quiet" points=1 function="logsumexp"
-### BEGIN HIDDEN TESTS
-# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
-check_quiet(logsumexp, [1000.0, 1001.0])
-check_quiet(logsumexp, [[1001.0, 1002.0], [-1000.0, -1001.0]])
-check_quiet(logsumexp, np.array([[100.0, 99.0], [-200.0, -201.0]], dtype=np.float32))
-check_quiet(logsumexp, np.array([[1e300, 0.0, -1e300], [-np.inf, -np.inf, -np.inf]]))
-check_quiet(logsumexp, np.array([[1e30, -1e30], [-np.inf, -np.inf]], dtype=np.float32))
-check_quiet(logsumexp, np.array([[-1e300, -np.inf], [-1e12, 1e12]]))
-check_quiet(logsumexp, [-np.inf, -np.inf])
-check_quiet(logsumexp, np.full((2, 1, 3), -np.inf))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -597,7 +595,6 @@ check_generated(log_softmax, _draw_rows, reference=_log_softmax_rows, seed=811, 
 # %% nbgrader="tests" grade_id="test_log_softmax_shapes" points=1 function="log_softmax"
 ### BEGIN HIDDEN TESTS
 # property shapes: the scores' own shape, normalised over the last axis, for any leading axes, axes of length 1 and batches of one row
-# property returns_array: the log-weights come back as a NumPy array
 from grader.learner.checks import check_generated
 
 _gap1 = float(np.log1p(np.exp(-1.0)))
@@ -663,9 +660,12 @@ check_call(log_softmax, _huge32, expect=_log_softmax_rows(_huge32), dtype=np.flo
 check_generated(log_softmax, _draw_extreme, reference=_log_softmax_rows, seed=813, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_log_softmax_float32" points=1 function="log_softmax"
+# %% nbgrader="tests" grade_id="test_log_softmax_details" points=1 function="log_softmax"
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 scores give float32 log-weights, float64 give float64; lists and integer arrays of any width give float64
+# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# property returns_array: the log-weights come back as a NumPy array
+# float32 stays float32; lists and integer arrays of any width give float64; the log-weights are a NumPy array
 from grader.learner.checks import check_generated
 
 _gap1 = float(np.log1p(np.exp(-1.0)))
@@ -699,11 +699,7 @@ check_call(log_softmax, [[1, 2, 3]], expect=_log_softmax_rows([[1.0, 2.0, 3.0]])
 check_call(log_softmax, [0.5, -1.5], expect=_log_softmax_rows([0.5, -1.5]), dtype=np.float64)
 check_generated(log_softmax, _draw_float32, reference=lambda x: _log_softmax_rows(x).astype(np.float32), seed=814,
                 examples=8, same_dtype=True)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_log_softmax_quiet" points=1 function="log_softmax"
-### BEGIN HIDDEN TESTS
-# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# no warning on any input the contract allows
 check_quiet(log_softmax, [[800.0, 0.0], [1000.0, 1001.0]])
 check_quiet(log_softmax, np.array([[1e300, 0.0, -1e300], [-np.inf, 1.0, -np.inf]]))
 check_quiet(log_softmax, np.array([[200.0, 0.0], [-np.inf, -1e30]], dtype=np.float32))
@@ -927,7 +923,6 @@ check_generated(cross_entropy, _draw_batch, reference=_ce_rows, seed=822, exampl
 # %% nbgrader="tests" grade_id="test_cross_entropy_shapes" points=1 function="cross_entropy"
 ### BEGIN HIDDEN TESTS
 # property shapes: one loss per row, of shape logits.shape[:-1], for any leading axes, axes of length 1 and batches of one row
-# property returns_array: a batch of rows gives a NumPy array of losses (a single row may give a plain number)
 from grader.learner.checks import check_generated
 
 
@@ -956,10 +951,13 @@ check_answer(cross_entropy, [2.0, 0.0, -1.0], np.int64(1), expect=2.169846019556
 check_generated(cross_entropy, _draw_shapes, reference=_ce_rows, seed=823, examples=10)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_cross_entropy_float32" points=1 function="cross_entropy"
+# %% nbgrader="tests" grade_id="test_cross_entropy_details" points=1 function="cross_entropy"
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 logits give float32 losses, float64 give float64; lists and integer logits of any width give float64
 # property targets: targets of any integer dtype, given as a Python int, a list or an array
+# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# property returns_array: a batch of rows gives a NumPy array of losses (a single row may give a plain number)
+# float32 stays float32; lists and integer logits of any width give float64; a batch's losses are a NumPy array
 def _ce_rows(x, t):
     """Reference per-row cross-entropy in float64, with a loop so it shares nothing with vectorised code."""
     x = np.asarray(x, dtype=np.float64)
@@ -988,11 +986,7 @@ check_call(cross_entropy, _abc, [0, 2], expect=_ce_rows(_abc, [0, 2]))
 check_answer(cross_entropy, [2.0, 0.0, -1.0], 2, expect=3.1698460195562856)
 check_answer(cross_entropy, np.array([2.0, 0.0, -1.0]), np.uint8(1), expect=2.1698460195562856)
 check_answer(cross_entropy, np.array([2.0, 0.0, -1.0]), np.array(0, dtype=np.int16), expect=0.16984601955628564)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_cross_entropy_quiet" points=1 function="cross_entropy"
-### BEGIN HIDDEN TESTS
-# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# no warning on any input the contract allows
 check_quiet(cross_entropy, [[1000.0, 0.0], [-1000.0, -1001.0]], [1, 0])
 check_quiet(cross_entropy, np.array([[1e300, 0.0, -1e300], [-np.inf, 1.0, -np.inf]]), np.array([2, 1]))
 check_quiet(cross_entropy, np.array([[200.0, 0.0], [-np.inf, -1e30]], dtype=np.float32), [1, 1])

@@ -163,9 +163,11 @@ check_call(softmax_jacobian, np.array([1e-6, _top, 1e-6]),
                    [-1e-12, -1e-6 * _top, 1e-6 - 1e-12]])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_dtype" points=1 function="softmax_jacobian"
+# %% nbgrader="tests" grade_id="test_softmax_jacobian_details" points=1 function="softmax_jacobian"
 ### BEGIN HIDDEN TESTS
 # property dtype: a float array for every input: float64 for integer arrays, lists (of ints or floats) and float64 arrays; a float32 p may stay float32 or become float64 (judged to float32's accuracy)
+# property returns_array: returns a NumPy array, not a nested list
+# a float array for every input, always a NumPy array
 check_call(softmax_jacobian, np.array([0, 1]), expect=np.zeros((2, 2)), dtype=np.float64)
 check_call(softmax_jacobian, [1, 0, 0], expect=np.zeros((3, 3)), dtype=np.float64)
 check_call(softmax_jacobian, [0.25, 0.75], expect=[[0.1875, -0.1875], [-0.1875, 0.1875]], dtype=np.float64)
@@ -179,7 +181,6 @@ check_call(softmax_jacobian, _p32, expect=(np.diag(_q) - np.outer(_q, _q)).astyp
 # %% nbgrader="tests" grade_id="test_softmax_jacobian_shapes" points=1 function="softmax_jacobian"
 ### BEGIN HIDDEN TESTS
 # property shapes: a 1-D p of n weights gives an (n, n) array, n = 1 included (one weight of 1 gives [[0.0]]), from an array or a list
-# property returns_array: returns a NumPy array, not a nested list
 check_call(softmax_jacobian, np.array([1.0]), expect=[[0.0]])
 check_call(softmax_jacobian, [1.0], expect=[[0.0]])
 check_call(softmax_jacobian, np.array([0.5, 0.5]), expect=[[0.25, -0.25], [-0.25, 0.25]])
@@ -587,7 +588,6 @@ check_call(cross_entropy_grad, np.array([[-1e12, -1e12 - 1.0], [3.0, 1e12]]), np
 # %% nbgrader="tests" grade_id="test_cross_entropy_grad_shapes" points=1 function="cross_entropy_grad"
 ### BEGIN HIDDEN TESTS
 # property shapes: the logits' own shape, for any leading axes, axes of length 1, a batch of one row, a single row and rows of one class (gradient 0)
-# property returns_array: returns a NumPy array, for a single row too, never a list or a number
 from grader.learner.checks import check_generated
 
 
@@ -623,10 +623,13 @@ check_call(cross_entropy_grad, _four, np.array([[[0, 1, 2], [3, 3, 0]]]),
 check_generated(cross_entropy_grad, _draw_shapes, reference=_grad_rows, seed=932, examples=10)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_cross_entropy_grad_dtype" points=1 function="cross_entropy_grad"
+# %% nbgrader="tests" grade_id="test_cross_entropy_grad_details" points=1 function="cross_entropy_grad"
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 logits give float32, float64 give float64; lists and integer logits of any width (unsigned ones too) give float64
 # property targets: targets of any integer dtype, given as a Python int, a NumPy integer, a list or an array
+# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# property returns_array: returns a NumPy array, for a single row too, never a list or a number
+# float32 stays float32; lists and integer logits of any width give float64; always a NumPy array
 def _grad_rows(x, t):
     """Reference gradient per row in float64, with a loop: exp(row - max) over its sum, minus 1 at the target."""
     x = np.asarray(x, dtype=np.float64)
@@ -660,11 +663,7 @@ check_call(cross_entropy_grad, [2.0, 0.0, -1.0], np.int64(1), expect=_grad_rows(
 check_call(cross_entropy_grad, np.array([2.0, 0.0, -1.0]), np.uint8(2), expect=_grad_rows([2.0, 0.0, -1.0], 2))
 check_call(cross_entropy_grad, np.array([2.0, 0.0, -1.0]), np.array(0, dtype=np.int16),
            expect=_grad_rows([2.0, 0.0, -1.0], 0))
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_cross_entropy_grad_quiet" points=1 function="cross_entropy_grad"
-### BEGIN HIDDEN TESTS
-# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# no warning on any input the contract allows
 from grader.learner.checks import check_quiet
 
 check_quiet(cross_entropy_grad, [[1000.0, 0.0], [-1000.0, -1001.0]], [1, 0])
@@ -1175,9 +1174,13 @@ for _c in (-2.5, 800.0, -800.0, 1e5, -1e5):
 check_call(online_softmax, OnePass([_x - 20.0 for _x in _base]), expect=_expected)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_quiet" points=1 function="online_softmax"
+# %% nbgrader="tests" grade_id="test_online_softmax_details" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property quiet: never warns (no overflow, invalid value or division by zero), on huge scores, scores far below zero and chunks of nothing but -inf
+# property reused_buffer: right weights when every chunk arrives in one buffer that the next chunk overwrites (what is kept must be computed from a chunk, or a copy of it, never the chunk itself)
+# property dtype: one float64 array for chunks of float64, float32 (judged to float32's accuracy), integers or Python lists, and for a tuple of chunks
+# property returns_array: returns one NumPy array for the whole row, not a list of pieces
+# no warning, on huge scores, scores far below zero and chunks of nothing but -inf
 from grader.learner.checks import OnePass, check_quiet
 
 _inf = np.inf
@@ -1188,6 +1191,34 @@ check_quiet(online_softmax, [np.full(64, -_inf), np.full(6, -_inf), np.array([1.
 check_quiet(online_softmax, [np.array([-1e300, 0.0]), np.array([1e300]), np.array([3.0, 1e299])])
 check_quiet(online_softmax, [np.array([-1e12]), np.array([-1e12 - 1e4, -_inf])])
 check_quiet(online_softmax, [np.array([0.0, 5.0]), np.array([1000.0])])
+
+
+def _softmax_of_row(chunks):
+    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
+    _e = np.exp(_x - _x.max())
+    return _e / _e.sum()
+
+
+# every chunk in one buffer that the next chunk overwrites
+_parts = [np.array([3.0, 1.0, 2.0, 0.5]), np.array([0.25]), np.array([-1.0, 2.5]), np.array([1.5, -0.5, 0.0])]
+check_call(online_softmax, OnePass(_parts, reuse_buffer=True), expect=_softmax_of_row(_parts))
+_rng = np.random.default_rng(93)
+_many = [_rng.normal(scale=2.0, size=int(_rng.integers(1, 7))) for _ in range(10)]
+check_call(online_softmax, OnePass(_many, reuse_buffer=True), expect=_softmax_of_row(_many))
+_masked = [[-np.inf, -np.inf, -np.inf], [2.0], [-np.inf, 1.0]]
+check_call(online_softmax, OnePass(_masked, reuse_buffer=True), expect=_softmax_of_row(_masked))
+# float64 weights, in one NumPy array, whatever the chunks are made of
+check_call(online_softmax, [[3], [3], [3], [3]], expect=[0.25, 0.25, 0.25, 0.25], dtype=np.float64)
+check_call(online_softmax, [[1, 2], [0]], expect=_softmax_of_row([[1, 2], [0]]), dtype=np.float64)
+check_call(online_softmax, OnePass([[1, 2], [3], [0, -1]]), expect=_softmax_of_row([[1, 2], [3], [0, -1]]),
+           dtype=np.float64)
+check_call(online_softmax, (np.array([2.0, 1.0]), np.array([0.0])), expect=_softmax_of_row([[2.0, 1.0], [0.0]]),
+           dtype=np.float64)
+_c32 = [np.array([1.0, 2.5], dtype=np.float32), np.array([-np.inf, 0.5], dtype=np.float32), np.array([3.0], dtype=np.float32)]
+check_call(online_softmax, _c32, expect=_softmax_of_row(_c32).astype(np.float32), dtype=np.float64)
+check_call(online_softmax, OnePass(_c32), expect=_softmax_of_row(_c32).astype(np.float32), dtype=np.float64)
+_mixed = [np.array([1, 2]), [0.5, -1.0], np.array([3.0], dtype=np.float32)]
+check_call(online_softmax, _mixed, expect=_softmax_of_row(_mixed).astype(np.float32), dtype=np.float64)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_one_pass" points=1 function="online_softmax"
@@ -1208,27 +1239,6 @@ check_call(online_softmax, OnePass(_parts), expect=_softmax_of_row(_parts))
 _small = [[2.0, 1.0], [0.5], [3.0, -1.0, 2.5]]
 check_call(online_softmax, OnePass(_small), expect=_softmax_of_row(_small))
 check_call(online_softmax, OnePass([[4.0, -2.0, 1.0]]), expect=_softmax_of_row([[4.0, -2.0, 1.0]]))
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_online_softmax_reused_buffer" points=1 function="online_softmax"
-### BEGIN HIDDEN TESTS
-# property reused_buffer: right weights when every chunk arrives in one buffer that the next chunk overwrites (what is kept must be computed from a chunk, or a copy of it, never the chunk itself)
-from grader.learner.checks import OnePass
-
-
-def _softmax_of_row(chunks):
-    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
-    _e = np.exp(_x - _x.max())
-    return _e / _e.sum()
-
-
-_parts = [np.array([3.0, 1.0, 2.0, 0.5]), np.array([0.25]), np.array([-1.0, 2.5]), np.array([1.5, -0.5, 0.0])]
-check_call(online_softmax, OnePass(_parts, reuse_buffer=True), expect=_softmax_of_row(_parts))
-_rng = np.random.default_rng(93)
-_many = [_rng.normal(scale=2.0, size=int(_rng.integers(1, 7))) for _ in range(10)]
-check_call(online_softmax, OnePass(_many, reuse_buffer=True), expect=_softmax_of_row(_many))
-_masked = [[-np.inf, -np.inf, -np.inf], [2.0], [-np.inf, 1.0]]
-check_call(online_softmax, OnePass(_masked, reuse_buffer=True), expect=_softmax_of_row(_masked))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_masked" points=1 function="online_softmax"
@@ -1279,35 +1289,9 @@ def _leading_minus_inf(rng, size):
 check_generated(online_softmax, _leading_minus_inf, reference=_softmax_of_row, seed=2019, examples=16)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_online_softmax_inputs" points=1 function="online_softmax"
-### BEGIN HIDDEN TESTS
-# property dtype: one float64 array for chunks of float64, float32 (judged to float32's accuracy), integers or Python lists, and for a tuple of chunks
-from grader.learner.checks import OnePass
-
-
-def _softmax_of_row(chunks):
-    _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
-    _e = np.exp(_x - _x.max())
-    return _e / _e.sum()
-
-
-check_call(online_softmax, [[3], [3], [3], [3]], expect=[0.25, 0.25, 0.25, 0.25], dtype=np.float64)
-check_call(online_softmax, [[1, 2], [0]], expect=_softmax_of_row([[1, 2], [0]]), dtype=np.float64)
-check_call(online_softmax, OnePass([[1, 2], [3], [0, -1]]), expect=_softmax_of_row([[1, 2], [3], [0, -1]]),
-           dtype=np.float64)
-check_call(online_softmax, (np.array([2.0, 1.0]), np.array([0.0])), expect=_softmax_of_row([[2.0, 1.0], [0.0]]),
-           dtype=np.float64)
-_c32 = [np.array([1.0, 2.5], dtype=np.float32), np.array([-np.inf, 0.5], dtype=np.float32), np.array([3.0], dtype=np.float32)]
-check_call(online_softmax, _c32, expect=_softmax_of_row(_c32).astype(np.float32), dtype=np.float64)
-check_call(online_softmax, OnePass(_c32), expect=_softmax_of_row(_c32).astype(np.float32), dtype=np.float64)
-_mixed = [np.array([1, 2]), [0.5, -1.0], np.array([3.0], dtype=np.float32)]
-check_call(online_softmax, _mixed, expect=_softmax_of_row(_mixed).astype(np.float32), dtype=np.float64)
-### END HIDDEN TESTS
-
 # %% nbgrader="tests" grade_id="test_online_softmax_shapes" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property shapes: one 1-D array with a weight per score, in the row's order, for a single chunk, a single score, chunks of one score, chunks all of one size and uneven chunks
-# property returns_array: returns one NumPy array for the whole row, not a list of pieces
 from grader.learner.checks import OnePass
 
 
