@@ -27,9 +27,15 @@ starts with `predict_`:
     ...check_prediction("predict_sum_is_one", guess_sum_is_one, "<digest>")...
     ### END HIDDEN TESTS
 
-The guess cell's grade_id is its variable, set to "" outside the solution region (what the release
-keeps, once `clear_guess_stubs` has dropped nbgrader's stub) and to a plain literal inside it. Both
-cells keep the prediction's id as their "prediction" metadata; the tests cell names no function.
+    # %%
+    reveal("predict_sum_is_one", guess_sum_is_one)
+    print(0.7 + 0.2 + 0.1 == 1.0)
+
+The cell under the tests cell computes the answer, and starts with `reveal`, which shows it only
+once the guess is committed (grader.learner.predictions). The guess cell's grade_id is its
+variable, set to "" outside the solution region (what the release keeps, once
+`clear_guess_stubs` has dropped nbgrader's stub) and to a plain literal inside it. Both cells keep
+the prediction's id as their "prediction" metadata; the tests cell names no function.
 
 Code that a later lesson reuses from an earlier one is written once, in the earlier lesson's
 solution cell. A line
@@ -260,9 +266,19 @@ def check_predictions(cells: list, lesson: str) -> None:
             shown = {digest for line in visible for digest in HEX.findall(line)}
             if shown:
                 raise AuthoringError(f"{where}: a visible line shows the digest {sorted(shown)[0]}: keep it hidden")
+            check_reveal(cells[index + 1] if index + 1 < len(cells) else None, meta["grade_id"], variable, where)
     if guesses:
         missing = next(iter(guesses))
         raise AuthoringError(f"{lesson}: guess cell {guesses[missing]} has no tests cell {missing} after it")
+
+
+def check_reveal(cell, prediction: str, variable: str, where: str) -> None:
+    """The cell under a prediction's tests cell computes its answer, and shows it only once the guess is committed:
+    its first line is `reveal(prediction, variable)` (grader.learner.predictions)."""
+    wanted = f'reveal("{prediction}", {variable})'
+    first = next((line.strip() for line in (cell.source.splitlines() if cell else []) if line.strip()), "")
+    if cell is None or cell.cell_type != "code" or first != wanted:
+        raise AuthoringError(f"{where}: the cell computing a prediction's answer starts {wanted}")
 
 
 def clear_guess_stubs(path: Path) -> None:

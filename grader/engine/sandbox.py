@@ -56,6 +56,7 @@ from grader.course import Course, read_cached
 from grader.course.gradebook import NoSchemaVersion, empty_gradebook
 from grader.engine.scores import Report, report_of, scores_of
 from grader.engine.testrunner import TestsOutsideKernel
+from grader.learner import predictions
 
 LEARNER = "learner"
 IOPUB_SECONDS = 30
@@ -246,15 +247,23 @@ def autograde_sandboxed(
         }
         try:
             _, executed = nbformat.validator.normalize(without_duplicate_ids(nb))
-            for steps in (SANITIZE_STEPS, AUTOGRADE_STEPS):
-                with setenv(NBGRADER_EXECUTION="autograde") if steps is AUTOGRADE_STEPS else contextlib.nullcontext():
-                    for step in steps:
-                        executed, resources = step(config=config)(executed, resources)
-                nbformat.validate(executed, relax_add_props=True)
+            # the guesses the learner committed before the answers showed, read before ClearOutput drops them
+            with predictions.recorded_commitments(predictions.commitments_in(executed)):
+                executed = run_autograde_steps(executed, resources, config)
         except Exception as error:
             raise GradingFailed(f"nbgrader autograde failed: {failure_line(error)}") from error
     text = nbformat.v4.writes(executed)  # validated above
     return Sandboxed(report_of(course, executed, lesson), text, scores_of(course, executed, lesson), executed)
+
+
+def run_autograde_steps(executed: nbformat.NotebookNode, resources: dict, config) -> nbformat.NotebookNode:
+    """nbgrader's sanitizing pass, then its grading pass, the notebook validated after each."""
+    for steps in (SANITIZE_STEPS, AUTOGRADE_STEPS):
+        with setenv(NBGRADER_EXECUTION="autograde") if steps is AUTOGRADE_STEPS else contextlib.nullcontext():
+            for step in steps:
+                executed, resources = step(config=config)(executed, resources)
+        nbformat.validate(executed, relax_add_props=True)
+    return executed
 
 
 @functools.lru_cache(maxsize=32)

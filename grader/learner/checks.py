@@ -648,7 +648,7 @@ def _not_written(call) -> CheckFailed:
 
 _IN_PLACE = "changed its input in place."
 _IN_PLACE_HINT = (
-    "  hint: put results in a new array (`y = x - m`, `np.exp(x)`), not into the caller's "
+    "  hint: put results in a new array (arithmetic and NumPy's functions make one), not into the caller's "
     "(`x -= m`, `x /= total`, `out=x`), so the caller's input stays as it was."
 )
 

@@ -116,11 +116,6 @@ def arguments(fn, args, kwargs) -> list[Argument]:
     return shown + [Argument(f"`{key}`", value) for key, value in kwargs.items()]
 
 
-def _variable(argument: Argument) -> str:
-    """The argument's parameter as code names it (`scores`), or `...` when its name is unknown."""
-    return argument.name.strip("`") if argument.name.startswith("`") else "..."
-
-
 def what_it_is(value) -> str:
     """A value as a sentence names it: `a float64 array of shape (2, 3)`, `a Python list of 2 rows`, `the number 0`."""
     if isinstance(value, np.ndarray):
@@ -184,7 +179,7 @@ def _a_list(error, given, message) -> Explanation | None:
     )
     return Explanation(
         f"{argument.name} was a Python {what}, and {did}.",
-        f"make an array of it first: `x = np.asarray({_variable(argument)}, dtype=float)`, and use x.",
+        f"make a float NumPy array of {argument.name} first (`np.asarray` and its `dtype` argument), and work on that.",
         breaks(f"a Python {what} is an input it must take, as an array is.", "dtype", "targets", "shapes"),
     )
 
@@ -202,7 +197,7 @@ def _one_row(error, given, message) -> Explanation | None:
     if dimension == 0:
         return Explanation(
             f"{argument.name} was a single number ({what_it_is(argument.value)}): it has no axis to work along.",
-            "turn it into an array first (`np.asarray(x, dtype=float)`) and index from the end (`axis=-1`).",
+            "turn it into an array first (`np.asarray`), and count the axes from the end, where a row's axis is last.",
             breaks("a single number is an input it must take.", "shapes"),
         )
     if dimension != 1:
@@ -210,7 +205,8 @@ def _one_row(error, given, message) -> Explanation | None:
     return Explanation(
         f"{argument.name} was one row ({what_it_is(argument.value)}), which has axis 0 only, so `axis=1` or "
         "`x[:, j]` fails on it.",
-        "work along the last axis, `axis=-1` (and `x[..., j]`): it is the row's axis for one row and for a batch.",
+        "work along the last axis, counting axes from the end (an index may start with `...`): it is the row's "
+        "axis for one row and for a batch.",
         breaks(ONE_ROW, "shapes"),
     )
 
@@ -228,8 +224,8 @@ def _reduced_to_a_number(error, given, message) -> Explanation | None:
     return Explanation(
         f"{argument.name} was one row ({what_it_is(argument.value)}): a max or sum over its last axis is a "
         "single number, and the code indexed it as an array.",
-        "keep the reduced axis (`x.max(axis=-1, keepdims=True)`): the result then lines up with one row and with "
-        "a batch alike.",
+        "keep the reduced axis, with length 1 (the `keepdims` argument): the result then lines up with one row and "
+        "with a batch alike.",
         breaks(ONE_ROW, "shapes"),
     )
 
@@ -245,7 +241,7 @@ def _a_number(error, given, message) -> Explanation | None:
     lacks = f"has no `.{kind.group(2)}`" if kind.group(2) else "cannot be indexed"
     return Explanation(
         f"{argument.name} was a plain Python {kind.group(1)} ({argument.value!r}), which {lacks} (NumPy arrays do).",
-        f"make an array of it first (`np.asarray({_variable(argument)})`): for a single row it may come as one number.",
+        f"make a NumPy array of {argument.name} first (`np.asarray`): for a single row it may come as one number.",
         breaks("a plain Python number is an input it must take, as an array is.", "targets", "dtype", "shapes"),
     )
 
@@ -260,7 +256,7 @@ def _rows_as_numbers(error, given, message) -> Explanation | None:
     return Explanation(
         f"{argument.name} was a batch ({what_it_is(argument.value)}), and the code took each of its rows for a "
         "single number (the math module's functions and float() take one number).",
-        "use NumPy's functions, which work on whole rows and batches (`np.exp`, `x.max(axis=-1, keepdims=True)`), "
+        "use NumPy's functions, which work on whole rows and batches (`np.exp`, a max along the last axis), "
         "instead of the math module's.",
         breaks("a batch of rows is an input it must take, as one row is.", "shapes"),
     )
@@ -284,8 +280,7 @@ def _overflow(error, given, message) -> Explanation | None:
     return Explanation(
         f"{argument.name} held a score as large as {largest:g} in size, and e to the power of more than about 709.8 "
         "is past the largest float (about 1.8e308).",
-        "shift each row by its own max before exp (`x - x.max(axis=-1, keepdims=True)`): exp of a number that is "
-        "at most 0 never overflows.",
+        "shift each row by its own max before exp (lesson 05): exp of a number that is at most 0 never overflows.",
         breaks("scores of any finite size are inputs it must take, with a finite answer.", "extremes"),
     )
 
@@ -304,8 +299,8 @@ def _integer_dtype(error, given, message) -> Explanation | None:
     return Explanation(
         f"{argument.name} was {what}, and a float result cannot be stored back into it (`x /= total`, `x -= m`, "
         "`out=x`).",
-        "compute a new float array instead of writing into the input: `x = np.asarray(x, dtype=float)`, then "
-        "`y = x - m`.",
+        "compute into a new float array instead of writing into the input: make a float copy first, or let each "
+        "step's result be a new array.",
         breaks("integer scores are an input it must take, and the answer is a float array.", "dtype"),
     )
 
@@ -336,8 +331,8 @@ def _shapes_disagree(error, given, message) -> Explanation | None:
     return Explanation(
         f"{mask.name} was a mask of shape {mask_shape} for {scores.name} of shape {scores_shape}: the code "
         "expected both to have one shape.",
-        "a mask may have any shape that broadcasts to the scores' (one shared row, one entry per row): use it "
-        "through broadcasting, `np.where(mask, scores, -np.inf)`, or `np.broadcast_to(mask, scores.shape)`.",
+        "a mask may have any shape that broadcasts to the scores' (one shared row, one entry per row): choose "
+        "elementwise with it (`np.where`), which broadcasts, or give it the scores' shape first (`np.broadcast_to`).",
         breaks("a mask of any shape that broadcasts to the scores is an input it must take.", "shapes"),
     )
 
@@ -355,8 +350,8 @@ def _empty(error, given, message) -> Explanation | None:
     none = f"the {reduction.group(1)} of nothing has no value" if reduction else "there is no score to take"
     return Explanation(
         f"{argument.name} had {what} ({what_it_is(argument.value)}): {none}.",
-        "decide what an empty input gives before reducing it (NumPy's reductions take `initial=`, or test "
-        "`x.size == 0` first).",
+        "decide what an empty input gives before reducing it (NumPy's reductions take an `initial` argument, or "
+        "test for an empty array first).",
     )
 
 
@@ -395,7 +390,8 @@ def _batch(error, given, message) -> Explanation | None:
     return Explanation(
         f"{argument.name} was a batch of shape {_shape(argument.value)}, with more than two axes: code written "
         "for a row or a matrix (`.T`, `axis=1`, `x[:, j]`) fails on it.",
-        "work along the last axes only: `axis=-1`, `x[..., j]`, `np.swapaxes(x, -1, -2)` instead of `.T`.",
+        "work along the last axes only: count axes from the end, start an index with `...`, and swap only the last "
+        "two axes (`np.swapaxes`) instead of `.T`.",
         breaks("a batch with more than two axes is an input it must take.", "shapes"),
     )
 

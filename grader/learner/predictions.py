@@ -20,29 +20,101 @@ The normalisation (so that a guess counts however it is typed):
   (a list, 0.5) is not a guess this takes.
 
 Authors compute the digest with `python -m grader.learner.predictions hash <prediction> <guess>`.
+
+A guess is committed before its answer shows. The cell that computes the answer starts with
+`reveal(prediction, guess)`: until the guess is written and its check has passed, it stops the cell
+with one line, so the answer is not printed. The first time it lets the cell run, it commits the guess:
+it displays a record of it (the guess, the cell's In [n] and the time) that the notebook keeps among
+its outputs. Run again, it shows that first record, and says so when the guess has changed since; after
+a kernel restart it finds the record in the notebook's saved file. When the work is graded, the records
+are read from the handed-in notebook (`commitments_in`), and `check_prediction` gives nothing to a
+guess that differs from its committed one: the point rewards a right guess made before the answer
+showed. The record is a learner's own honesty made visible, not a lock: it lives in the learner's file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import datetime
 import hashlib
+import json
 import numbers
+import os
 import re
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 
 from grader.learner.checks import CheckFailed
+from grader.learner.pytorch import SKIP_VARIABLE
 
-__all__ = ["check_guess", "check_prediction"]
+__all__ = ["check_guess", "check_prediction", "reveal"]
 
 PREFIX = "predict_"  # every prediction's id (its tests cell's grade_id) starts so
 GUESS_CHECKED = re.compile(r"check_guess\(\s*['\"][^'\"]*['\"]\s*,\s*([A-Za-z_]\w*)")  # the guess a check reads
+GUESS_REVEALED = re.compile(r"reveal\(\s*['\"][^'\"]*['\"]\s*,\s*([A-Za-z_]\w*)")  # the guess a reveal commits
 SALT = "softmax-course prediction"  # with the prediction's id, makes equal guesses of two predictions hash apart
 DIGEST_LENGTH = 16  # hex digits kept: 64 bits tell a right guess from every wrong one
 YES, NO = "yes", "no"
 SYNONYMS = {"true": YES, "y": YES, "false": NO, "n": NO}
 WHOLE_NUMBER = re.compile(r"^[+-]?\d+$")
 LAB_NOTE = "Hidden tests run when your work is graded."  # the feedback pages drop it, as after `passed`
+RECORD_MIME = "application/vnd.softmax-course.commitment+json"  # a commitment's record among a cell's outputs
+SHOWN_LIMIT = 80  # characters of a guess a record keeps as typed
+SESSION_VARIABLE = "JPY_SESSION_NAME"  # Jupyter's: the notebook file a kernel was started for
+
+
+@dataclass(frozen=True)
+class Commitment:
+    """A guess as it was when its answer was first shown."""
+
+    prediction: str
+    form: str  # the guess normalised, as it is compared
+    shown: str  # the guess as typed (its repr, clipped)
+    cell: int | None  # In [n] of the cell that showed the answer
+    at: str  # when, to the minute
+
+    def as_data(self) -> dict:
+        return {"prediction": self.prediction, "form": self.form, "shown": self.shown, "cell": self.cell, "at": self.at}
+
+    @classmethod
+    def from_data(cls, data) -> Commitment | None:
+        """The record, or None for anything that is not one (a notebook's outputs are the learner's to edit)."""
+        if not isinstance(data, dict):
+            return None
+        prediction, form, shown = data.get("prediction"), data.get("form"), data.get("shown", "")
+        cell, at = data.get("cell"), data.get("at", "")
+        if not (isinstance(prediction, str) and prediction.startswith(PREFIX) and len(prediction) <= 100):
+            return None
+        if not (isinstance(form, str) and 0 < len(form) <= 4 * SHOWN_LIMIT):
+            return None
+        if not isinstance(cell, int) or isinstance(cell, bool):
+            cell = None
+        return cls(prediction, form, clipped(shown) or repr(form), cell, clipped(at))
+
+    def where(self) -> str:
+        return f"In [{self.cell}]" if self.cell is not None else "an earlier run"
+
+
+def clipped(text) -> str:
+    return text[:SHOWN_LIMIT] if isinstance(text, str) else ""
+
+
+# In the learner's kernel: the predictions whose visible check passed (with the answers each takes), and the
+# first commitment of each. While a submission is graded: the commitments its notebook recorded.
+_CHECKED: dict[str, frozenset[str]] = {}
+_COMMITTED: dict[str, Commitment] = {}
+_RECORDED: contextvars.ContextVar[dict[str, Commitment] | None] = contextvars.ContextVar("recorded", default=None)
+
+
+class NotCommitted(CheckFailed):
+    """The cell computing a prediction's answer stopped: the guess is not committed yet (`prediction` names it)."""
+
+    def __init__(self, prediction: str, message: str):
+        super().__init__(message)
+        self.prediction = prediction
 
 
 def is_prediction(grade_id: str) -> bool:
@@ -98,14 +170,18 @@ def check_guess(prediction: str, guess, choices) -> None:
         raise CheckFailed(
             f"{prediction}: {guess!r} is not an answer this prediction takes: it takes {shown_choices(choices)}."
         )
-    print(f"✓ {prediction}: your guess {guess!r} is written down. Whether it is right is a hidden test. {LAB_NOTE}")
+    _CHECKED[prediction] = frozenset(answer for answer in accepted if answer is not None)
+    print(
+        f"✓ {prediction}: your guess {guess!r} is written down. Run the next cell to commit it and see the answer; "
+        f"whether it is right is a hidden test. {LAB_NOTE}"
+    )
 
 
 def guess_not_run(error: BaseException, cell: str) -> str | None:
     """The one line a check cell shows when it ran before its guess cell (its guess variable is not set yet),
     instead of a NameError's traceback; None for any other error."""
     name = getattr(error, "name", None) if isinstance(error, NameError) else None
-    if name is None or name not in GUESS_CHECKED.findall(cell):
+    if name is None or name not in GUESS_CHECKED.findall(cell) + GUESS_REVEALED.findall(cell):
         return None
     return (
         f"NameError: {name} is not set yet: run the guess cell above first (the cell that sets {name}), then this cell."
@@ -113,16 +189,126 @@ def guess_not_run(error: BaseException, cell: str) -> str | None:
 
 
 def check_prediction(prediction: str, guess, expected: str) -> None:
-    """The hidden check of a prediction: the guess, normalised and hashed, is the one stored as `expected`."""
+    """The hidden check of a prediction: the guess, normalised and hashed, is the one stored as `expected`, and,
+    when the notebook recorded a commitment for it, the committed one."""
     form = normalised(guess)
     if form is None:
         raise CheckFailed(f"{prediction}: no guess was written, so it earns no points.")
+    committed = (_RECORDED.get() or {}).get(prediction)
+    if committed is not None and committed.form != form:
+        raise CheckFailed(
+            f"{prediction}: your guess is {guess!r}, but it was {committed.shown} when the answer was first shown "
+            f"({committed.where()}): a guess changed after the answer earns nothing."
+        )
     if digest(prediction, guess) != expected:
         raise CheckFailed(
             f"{prediction}: your guess {guess!r} was not right. The explanation under the cell that computes "
             "it, in the lesson, says why."
         )
     print(f"✓ {prediction}: your guess {guess!r} was right.")
+
+
+def reveal(prediction: str, guess) -> None:
+    """First line of the cell that computes a prediction's answer: the answer shows once the guess is committed.
+
+    Stops the cell (one line, nothing of the answer printed) while the guess is not written or its check has not
+    passed; commits the guess the first time it lets the cell run, and displays the record the notebook keeps."""
+    if os.environ.get(SKIP_VARIABLE):  # set in the kernels `grader grade` starts
+        return  # a grading kernel: the handed-in notebook's records are what counts (commitments_in)
+    form = normalised(guess)
+    if form is None or prediction not in _CHECKED:
+        raise NotCommitted(
+            prediction,
+            f"{prediction}: the answer shows once your guess is committed: write it in the guess cell, run that "
+            "cell and its check, then this cell.",
+        )
+    if form not in _CHECKED[prediction]:
+        raise NotCommitted(
+            prediction, f"{prediction}: {guess!r} is not an answer this prediction takes: run its check to see why."
+        )
+    first = _COMMITTED.get(prediction) or saved_commitment(prediction)
+    if first is None:
+        first = Commitment(prediction, form, repr(guess)[:SHOWN_LIMIT], execution_count(), now())
+    _COMMITTED[prediction] = first
+    if first.form == form:
+        line = f"✓ {prediction}: your guess {first.shown} is committed ({first.where()}, {first.at}). The answer:"
+    else:
+        line = (
+            f"{prediction}: your guess is now {guess!r}, but it was {first.shown} when the answer was first shown "
+            f"({first.where()}, {first.at}). The committed guess is the one graded: a changed guess earns nothing."
+        )
+    display_record(line, first)
+
+
+def committed(prediction: str) -> bool:
+    """Whether this kernel has let the prediction's answer show (its guess committed)."""
+    return prediction in _COMMITTED
+
+
+def display_record(line: str, commitment: Commitment) -> None:
+    """Show `line` and keep the commitment among the cell's outputs (JupyterLab saves them with the notebook)."""
+    shell = ipython()
+    if shell is None:  # outside IPython: the line alone
+        print(line)
+        return
+    shell.display_pub.publish({"text/plain": line, RECORD_MIME: commitment.as_data()})
+
+
+def ipython():
+    """The running IPython shell, or None."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    return get_ipython()
+
+
+def execution_count() -> int | None:
+    """The running cell's In [n], in IPython: its place in the input history (IPython 9 counts the next cell's
+    number in `execution_count` while a cell runs)."""
+    history = getattr(getattr(ipython(), "history_manager", None), "input_hist_parsed", None)
+    return len(history) - 1 if isinstance(history, list) and history else None
+
+
+def now() -> str:
+    return datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+
+
+def saved_commitment(prediction: str) -> Commitment | None:
+    """The prediction's record in the notebook's saved file, which outlives a kernel restart; None without one."""
+    path = os.environ.get(SESSION_VARIABLE, "")
+    if not path.endswith(".ipynb"):
+        return None
+    try:
+        with open(path, encoding="utf-8") as file:
+            return commitments_in(json.load(file)).get(prediction)
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def commitments_in(nb) -> dict[str, Commitment]:
+    """The first record of each prediction among a notebook's outputs (a parsed notebook, plain data or nbformat's),
+    in cell order; whatever else the outputs hold is left alone."""
+    found: dict[str, Commitment] = {}
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    for cell in cells if isinstance(cells, list) else []:
+        outputs = cell.get("outputs") if isinstance(cell, dict) else None
+        for output in outputs if isinstance(outputs, list) else []:
+            data = output.get("data") if isinstance(output, dict) else None
+            record = Commitment.from_data(data.get(RECORD_MIME)) if isinstance(data, dict) else None
+            if record is not None:
+                found.setdefault(record.prediction, record)
+    return found
+
+
+@contextlib.contextmanager
+def recorded_commitments(records: dict[str, Commitment]):
+    """Within it, check_prediction compares each guess with its record: the grading sets the handed-in notebook's."""
+    token = _RECORDED.set(dict(records))
+    try:
+        yield
+    finally:
+        _RECORDED.reset(token)
 
 
 def main(argv: list[str]) -> int:

@@ -332,14 +332,15 @@ JUDGES = (
         "the answer is a NumPy array of floats.",
         lambda x, got, expected: expected.dtype.kind == "f" and (type(got) is not np.ndarray or got.dtype.kind != "f"),
         _kind,
-        "return a float NumPy array (`np.asarray(x, dtype=float)` before you compute, no `.tolist()`).",
+        "return a float NumPy array: make one of the scores before you compute (`np.asarray` and its `dtype` "
+        "argument), and do not turn the answer into a list.",
     ),
     Judge(
         frozenset({"shapes"}),
         "the answer has the scores' shape, every row on its own.",
         lambda x, got, expected: _same_shape(x, got, expected) and type(got) is np.ndarray and got.shape != x.shape,
         _shape,
-        "reduce along the last axis only (`axis=-1, keepdims=True`), so the answer keeps the scores' shape.",
+        "reduce along the last axis only, keeping it (the `keepdims` argument), so the answer keeps the scores' shape.",
     ),
     Judge(
         frozenset({"value"}),
@@ -353,22 +354,23 @@ JUDGES = (
         "the exp of each row's log-weights sums to 1.",
         lambda x, got, expected: np.shape(got) == expected.shape and _log_weights(expected),
         lambda call, scores: _rows_sum(call, scores, log=True),
-        "subtract from each row its own log-sum-exp, computed from that row alone (`axis=-1, keepdims=True`).",
+        "subtract from each row its own log-sum-exp, computed from that row alone along the last axis, kept with "
+        "length 1.",
     ),
     Judge(
         frozenset({"rows", "per_row", "compete"}),
         "each row is computed from itself alone: the other rows change nothing in it.",
         lambda x, got, expected: x.ndim >= 2,
         _row_alone,
-        "compute every total or max per row (`axis=-1, keepdims=True`), never over the whole array.",
+        "compute every total or max per row, along the last axis, never over the whole array.",
     ),
     Judge(
         frozenset({"shift"}),
         "adding one number to every score of a row leaves its weights as they were.",
         lambda x, got, expected: _weights(expected),
         _shifted,
-        "only the differences between a row's scores may matter: build each weight from exp(score - the row's "
-        "max), and nothing else of the scores.",
+        "only the differences between a row's scores may matter: build each weight from how far its score is "
+        "below the row's max (lesson 05), and nothing else of the scores.",
     ),
     Judge(
         frozenset({"shift"}),

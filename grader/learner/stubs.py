@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.learner.checks import ERROR_NAME_COLOUR
-from grader.learner.predictions import guess_not_run
+from grader.learner.predictions import NotCommitted, committed, guess_not_run, is_prediction
 
 __all__ = ["point_at_stubs", "pointing_at_stubs", "unfinished"]
 
@@ -64,13 +64,20 @@ def listed(names: Iterable[str]) -> str:
 
 
 def pointer(stubs: list[str], needs: list[str] | None = None, plot: bool = False) -> str:
-    """The one line a failure caused by `stubs` shows; `needs`: names the cell wanted that they kept from being made."""
+    """The one line a failure caused by `stubs` shows; `needs`: names the cell wanted that they kept from being made.
+    A prediction among them (its guess not committed, so its answer's cell stopped) is to commit, not to finish."""
+    guesses = [name for name in stubs if is_prediction(name)]
+    functions = [name for name in stubs if name not in guesses]
+    parts = [f"finish {listed(functions)}"] if functions else []
+    parts += [f"commit your guess for {listed(guesses)}"] if guesses else []
+    to_do = " and ".join(parts)
+    to_do = to_do[:1].upper() + to_do[1:]
     subject, them, verb = ("it", "it", "is") if len(stubs) == 1 else ("they", "them", "are")
     goal = "to see this plot" if plot else "to run this cell"
     if not needs:
-        return f"Finish {listed(stubs)} above {goal}: {subject} {verb} not written yet."
+        return f"{to_do} above {goal}: {subject} {verb} not written yet."
     return (
-        f"Finish {listed(stubs)} above {goal}, then run the cells below {them} again: "
+        f"{to_do} above {goal}, then run the cells below {them} again: "
         f"{listed(needs)} could not be made without {them}."
     )
 
@@ -244,7 +251,9 @@ class StubPointer:
         """(the stubs behind the failure, the names it needed that they kept from being made), or None: not theirs."""
         stubs = unfinished(self.namespace)
         self.were_stubs.update(stubs)
-        if not stubs:
+        waited_on = {blocker for blockers in self.waiting.values() for blocker in blockers}
+        uncommitted = [name for name in waited_on if is_prediction(name) and not committed(name)]
+        if not stubs and not uncommitted:
             return None
         raised = stub_that_raised(error, {name: self.namespace[name].__code__ for name in stubs})
         if raised:
@@ -254,8 +263,9 @@ class StubPointer:
             return None  # raised in a function the learner has finished: their own error, shown in full
         # a NameError: a name never made, or a typo (only the former is the stub's doing); else what the cell takes in
         wanted = {error.name} if isinstance(error, NameError) else wanted_by(self.source)
-        needs = [name for name in self.waiting if name in wanted and set(self.waiting[name]) & set(stubs)]
-        behind = [stub for stub in stubs if any(stub in self.waiting[name] for name in needs)]
+        blockers = stubs + sorted(uncommitted)
+        needs = [name for name in self.waiting if name in wanted and set(self.waiting[name]) & set(blockers)]
+        behind = [blocker for blocker in blockers if any(blocker in self.waiting[name] for name in needs)]
         return (behind, needs) if behind else None
 
     def stopped_at(self, error: BaseException) -> int | None:
@@ -293,7 +303,9 @@ class StubPointer:
         try:
             ran = self.stopped_at(value) is not None
             plot = self.close_new_figures()
-            if hasattr(value, "_render_traceback_"):  # it shows itself: a check's failure, say
+            if isinstance(value, NotCommitted):  # a prediction's answer, held back: what its cell makes waits for it
+                self.left_unmade([value.prediction], value)
+            elif hasattr(value, "_render_traceback_"):  # it shows itself: a check's failure, say
                 line = self.unwritten_check(value)
                 name = etype.__name__
                 shown = None if line is None else ERROR_NAME_COLOUR.format(name) + line[len(name) :]  # as checks do

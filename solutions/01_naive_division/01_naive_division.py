@@ -17,10 +17,12 @@
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
 # *before* you run the cell that computes the answer: the surprise is where the learning is.
-# Some predictions are graded (a point each): write the guess in the cell under the
-# question, run it and its check, and only then run on. The check says your guess is written
-# down, not whether it is right; that counts when your work is graded. Each explanation is
-# folded under the answer: open it once you have answered.
+# Some predictions are graded (a point each). Write the guess in the cell under the question
+# and run it and its check. The cell that computes the answer then shows it, and only then:
+# it commits your guess first, in a line the notebook keeps. The point goes to a right guess
+# committed before the answer showed; a guess changed afterwards earns nothing, so peeking
+# gains nothing, and a wrong guess you can explain is worth more than a lucky one. Each
+# explanation is folded under the answer: open it once you have read the answer.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -28,7 +30,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_answer, check_call, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -102,6 +104,7 @@ check_prediction("predict_journey_weight", guess_journey_weight, "cf5fb56c60ff36
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_journey_weight", guess_journey_weight)
 naive_journey = journey_scores / journey_scores.sum()
 for token, weight in zip(tokens, naive_journey):
     print(f"{token:>8}: {weight:.4f}")
@@ -272,6 +275,7 @@ check_prediction("predict_float_sum", guess_float_sum, "80cd2f53a33c462e")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_float_sum", guess_float_sum)
 print(0.7 + 0.2 + 0.1, "| equal to 1.0?", 0.7 + 0.2 + 0.1 == 1.0)
 print("the float just below 1.0?", 0.7 + 0.2 + 0.1 == np.nextafter(1.0, 0.0))
 
@@ -316,7 +320,7 @@ check_answer(is_distribution, [[0.2, 0.9], [0.6, 0.3]], expect=False)  # nor doe
 check_answer(is_distribution, np.full((2, 2, 2), 0.5), expect=True)
 check_answer(is_distribution, [0.5, 0.5 + 1e-6], expect=False)  # off by more than atol=1e-8
 check_answer(is_distribution, [0.5, 0.25], atol=0.25, expect=True)  # off by exactly atol counts
-assert type(is_distribution([0.5, 0.5])) is bool, "is_distribution should return a plain Python bool: wrap it in bool(...)"
+assert type(is_distribution([0.5, 0.5])) is bool, "is_distribution should return a plain Python bool, Python's own True or False, not NumPy's"
 passed("is_distribution")
 
 # %% nbgrader="tests" grade_id="test_is_distribution_rejects" points=1 function="is_distribution"
@@ -415,7 +419,9 @@ def returns_plain_bool(weights):
 
 
 _numpy_bool = Mistake("answered with a NumPy bool (np.True_ or np.False_, which np.all gives, or an array of them) "
-                      "instead of a plain Python bool", "wrap the final answer in bool(...)", False)
+                      "instead of a plain Python bool",
+                      "NumPy's comparisons and np.all give NumPy bools: turn the final answer into Python's own bool",
+                      False)
 for _weights in ([0.5, 0.5], [0.5, 0.6], np.array([[0.25, 0.75], [1.0, 0.0]])):
     check_answer(returns_plain_bool, _weights, expect=True, mistakes=[_numpy_bool])
 # property unchanged: the caller's array is never changed, nan and inf entries included
@@ -425,7 +431,7 @@ for _weights, _answer in ((np.array([0.5, np.nan, 0.5]), False), (np.array([[0.5
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 7. Where dividing by the sum breaks: negative scores
+# ## 7. What does dividing by the sum do with a negative score?
 #
 # Scores from a dot product can be negative. **Predict (graded).** `[-2, 0, 3]` sums to 1.
 # What weight does `naive_normalize` give its first choice, the score -2? Write a whole number.
@@ -445,6 +451,7 @@ check_prediction("predict_negative_weight", guess_negative_weight, "8e9c52362071
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_negative_weight", guess_negative_weight)
 negative_scores = np.array([-2.0, 0.0, 3.0])
 naive_negative = naive_normalize(negative_scores)
 print("sum of scores:", negative_scores.sum())
@@ -461,7 +468,7 @@ print("is it a distribution?", is_distribution(naive_negative))
 # </details>
 
 # %% [markdown]
-# ## 8. Where it breaks harder: a zero sum
+# ## 8. What if the sum is zero?
 #
 # **Predict.** `[1, -1]` sums to 0. What happens when we divide by 0? (Not graded: write
 # your guess in the one-line cell below, then run on.)

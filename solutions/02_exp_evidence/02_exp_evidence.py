@@ -30,14 +30,14 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_answer, check_call, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
 point_at_stubs()  # a cell that fails while an exercise above is unfinished says which one
 
 # %% [markdown]
-# ## 1. What we need before dividing
+# ## 1. What do we need before dividing?
 #
 # Lesson 01 ended with two failures of "divide by the sum": the scores `[-2, 0, 3]` came
 # back as a weight of -2, and `[1, -1]` divided by zero. Both come from the sign of the
@@ -68,6 +68,7 @@ check_prediction("predict_abs_keeps_order", guess_abs_keeps_order, "71d5188c7d60
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_abs_keeps_order", guess_abs_keeps_order)
 troublemaker = np.array([-2.0, 0.0, 3.0])
 print("scores:     ", troublemaker)
 print("abs(scores):", np.abs(troublemaker))
@@ -82,7 +83,7 @@ print("abs(scores):", np.abs(troublemaker))
 # </details>
 
 # %% [markdown]
-# ## 2. `exp`: positive for every score
+# ## 2. Is `exp` positive for every score?
 #
 # The exponential function e<sup>s</sup> (`np.exp`) has all three properties. In exact
 # arithmetic it is never zero or negative, it always rises, and it is defined for every
@@ -237,7 +238,7 @@ check_generated(evidence, _any_scores, reference=lambda x: np.exp(np.asarray(x, 
 # ## 5. Evidence you can read off: logs
 #
 # `log` undoes `exp`: exp(log 2) = 2. So if we *choose* the scores to be logarithms, we
-# can predict their evidence exactly.
+# can predict their evidence, up to float64's rounding.
 #
 # **Predict.** The scores `[0, log 2, log 3]` are about `[0, 0.6931, 1.0986]`. What is their
 # evidence? (Not graded.)
@@ -250,14 +251,17 @@ log_scores = np.array([0.0, np.log(2), np.log(3)])
 print("scores [0, log 2, log 3] ≈", log_scores)
 print("evidence:", evidence(log_scores))
 print("exp(log 2) =", evidence(np.log(2)))
+print("exp(log 3), every digit float64 keeps:", float(evidence(log_scores)[2]))
 
 # %% [markdown]
-# The evidence is `[1, 2, 3]`: the third choice has three times the evidence of the first.
+# The evidence is `[1, 2, 3]` to the four decimals printed: the third choice has three times
+# the evidence of the first. Not exactly, though: float64 stores log 3 a hair too large,
+# so the third comes out as 3.0000000000000004, one float64 step above 3.
 # A *difference* of log 3 ≈ 1.0986 between two scores means a *factor* of 3 between their
 # evidence. That is the language to think in: score differences become evidence ratios.
 
 # %% [markdown]
-# ## 6. A shift multiplies all the evidence by one factor
+# ## 6. What does a shift do to the evidence?
 #
 # **Predict.** Add c = 1.5 to every score. What happens to the evidence of each choice?
 # Does every choice change by the same amount, or by the same factor? (Not graded.)
@@ -282,6 +286,87 @@ print(f"third / first: {evidence(log_scores)[2] / evidence(log_scores)[0]:.4f} b
 # evidence score `a` has than score `b` depends only on the difference:
 #
 # e<sup>a</sup> / e<sup>b</sup> = e<sup>a − b</sup>.
+
+# %% [markdown]
+# ### Why exp, and not another map?
+#
+# Section 1 asked for a map that is positive, keeps the order and takes any score. Other maps
+# do that too: the logistic sigmoid σ(s) = 1 / (1 + e<sup>−s</sup>), for one, lies between 0
+# and 1 and always rises. What singles out exp is the rule this section just used: it turns a
+# **sum** of scores into a **product** of evidence, f(a + b) = f(a) · f(b). That is what makes
+# a score *difference* an evidence *ratio*, whatever the level of the two scores. The cell
+# compares two pairs of scores with the same gap of 1, at two levels:
+
+# %%
+def sigmoid(s):
+    """The logistic sigmoid 1 / (1 + e^-s): positive, rising, defined for every score."""
+    return 1.0 / (1.0 + np.exp(-np.asarray(s, dtype=float)))
+
+
+for a, b in ((1.0, 0.0), (3.0, 2.0)):
+    print(f"scores {a:g} and {b:g}: exp(a) / exp(b) = {np.exp(a) / np.exp(b):.4f} | "
+          f"sigmoid(a) / sigmoid(b) = {sigmoid(a) / sigmoid(b):.4f}")
+
+# %% [markdown]
+# exp gives the ratio e ≈ 2.7183 at both levels; the sigmoid gives 1.4621 for the first pair
+# and 1.0815 for the second, so its "ratio" depends on where the scores sit, not on their gap.
+# Among continuous maps that are never 0, the only ones with f(a + b) = f(a) · f(b) are the
+# exponentials c<sup>s</sup> = e<sup>s · ln c</sup> (a classic result about Cauchy's functional
+# equation). Another base c only multiplies every score by ln c, the same as dividing the
+# scores by a temperature 1 / ln c: lesson 04's idea, not a different map.
+#
+# The sigmoid is not lost: it is what exp gives for **two** choices. Their weights are
+# e<sup>a</sup> / (e<sup>a</sup> + e<sup>b</sup>); dividing the top and the bottom by
+# e<sup>a</sup> gives 1 / (1 + e<sup>−(a − b)</sup>) = σ(a − b), the sigmoid of the **gap**.
+#
+# **Predict.** Which pairs of scores give the first choice the same weight: `[2, 0.5]`,
+# `[-1.5, -3]`, `[10, 8.5]`? (Not graded.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+for pair in ([2.0, 0.5], [-1.5, -3.0], [10.0, 8.5], [-3.0, -1.0]):
+    pair_evidence = np.exp(pair)
+    two_weights = pair_evidence / pair_evidence.sum()
+    gap = pair[0] - pair[1]
+    print(f"scores {str(pair):>12}: weights {two_weights} | gap {gap:+.1f}, sigmoid(gap) = {sigmoid(gap):.4f}")
+
+# %% [markdown]
+# The first three pairs have the same gap, 1.5, and the same weights, `[0.8176 0.1824]`: with
+# two choices only the gap matters, and the first weight is σ(1.5) = 0.8176. The last pair's
+# gap is −2, and σ(−2) = 0.1192 is its first weight.
+#
+# Read the other way round, a gap is a **log-odds**. The *odds* of the first choice are its
+# weight over the other's, p / (1 − p) = e<sup>a − b</sup>, so the gap is log(odds). Each unit
+# added to the gap multiplies the odds by e:
+
+# %%
+for gap in (1.5, 2.5):
+    p = sigmoid(gap)
+    print(f"gap {gap}: weight {p:.4f}, odds p / (1 - p) = {p / (1 - p):.4f}, log(odds) = {np.log(p / (1 - p)):.4f}")
+odds_ratio = (sigmoid(2.5) / (1 - sigmoid(2.5))) / (sigmoid(1.5) / (1 - sigmoid(1.5)))
+print(f"adding 1 to the gap multiplied the odds by {odds_ratio:.4f}; e = {np.e:.4f}")
+
+# %%
+_gaps = np.linspace(-6.0, 6.0, 241)
+_pairs = np.array([[2.0, 0.5], [-1.5, -3.0], [10.0, 8.5], [-3.0, -1.0], [0.0, 0.0], [4.0, 0.0]])
+_pair_weights = np.exp(_pairs[:, 0]) / np.exp(_pairs).sum(axis=1)
+fig, ax = plt.subplots(figsize=(7, 3.6))
+ax.plot(_gaps, sigmoid(_gaps), color=PALETTE[0], linewidth=2, label="sigmoid(gap)")
+ax.scatter(_pairs[:, 0] - _pairs[:, 1], _pair_weights, color=PALETTE[1], s=60, zorder=3, marker="D",
+           label="first weight of a pair of scores")
+for _gap in np.unique(_pairs[:, 0] - _pairs[:, 1]):  # pairs with the same gap share one point and one label
+    _same = _pairs[_pairs[:, 0] - _pairs[:, 1] == _gap]
+    ax.annotate("\n".join(f"[{a:g}, {b:g}]" for a, b in _same), (_gap, sigmoid(_gap)), xytext=(10, -6),
+                textcoords="offset points", fontsize=8, va="top")
+ax.set(xlabel="gap a − b between the two scores", ylabel="weight of the first choice",
+       title="Two choices: the weight is the sigmoid of the gap", ylim=(-0.05, 1.05))
+ax.legend(loc="upper left", fontsize=9)
+show(fig, alt="S-shaped curve of the sigmoid of the gap, from near 0 at gap -6 through 0.5 at gap 0 to near 1 "
+              "at gap 6. Orange diamonds mark the first weight of six pairs of scores; the pairs [2, 0.5], "
+              "[-1.5, -3] and [10, 8.5] all sit on the same point, gap 1.5 and weight 0.8176, and every "
+              "diamond lies on the curve.")
 
 # %% [markdown]
 # ## 7. Exercise: `evidence_ratio`
@@ -385,7 +470,7 @@ for _a, _b in ((np.array([2.0, 0.5]), np.array([1.0, 1.5])), (np.array([[1.0, -1
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 8. A total too large for float64
+# ## 8. How large can the total get?
 #
 # Evidence is positive, so in exact arithmetic its total is positive too, and lesson 01's
 # division by the total can no longer go negative or divide by zero. A float64 sets one more
@@ -412,6 +497,7 @@ check_prediction("predict_huge_shares", guess_huge_shares, "f967871aa2d6574a")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_huge_shares", guess_huge_shares)
 huge_evidence = np.exp(np.full(3, 709.0))
 with np.errstate(over="ignore"):  # the sum overflows; NumPy would warn
     huge_total = huge_evidence.sum()
@@ -543,8 +629,8 @@ print("normalize_evidence(evidence of [709, 709, 709]):", normalize_evidence(hug
 # %% [markdown]
 # Put the two steps together on the scores of section 5.
 #
-# **Predict.** The evidence of `[0, log 2, log 3]` is `[1, 2, 3]`. What weights come out?
-# (Not graded.)
+# **Predict.** The evidence of `[0, log 2, log 3]` is `[1, 2, 3]`, up to rounding. What
+# weights come out? (Not graded.)
 
 # %%
 # Your guess (not graded):
@@ -559,7 +645,7 @@ print("weights × 6:", log_weights * 6, "| total:", log_weights.sum())
 # share of the total evidence, 1 + 2 + 3 = 6.
 
 # %% [markdown]
-# ## 10. Lesson 01's troublemakers, fixed
+# ## 10. Lesson 01's troublemakers, again
 #
 # **Predict.** `[-2, 0, 3]` gave a weight of -2 by plain division, and `[1, -1]` divided by
 # zero. What do evidence + `normalize_evidence` give for them? (Not graded.)
@@ -597,7 +683,7 @@ show(fig, alt="Three bar charts for the choices A, B, C. Left: the scores -2, 0 
               "0.0471 and 0.9465, all positive and summing to 1.")
 
 # %% [markdown]
-# ## 11. Where `exp` runs out of room
+# ## 11. Where does `exp` run out of room?
 #
 # exp grows fast: every ln 10 ≈ 2.3026 added to a score multiplies its evidence by 10. float64
 # stops at about 1.8 × 10<sup>308</sup>, which is e<sup>709.78</sup>.
@@ -662,6 +748,7 @@ check_prediction("predict_zero_total", guess_zero_total, "16ab95a5b70b1a8d")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_zero_total", guess_zero_total)
 smallest = np.finfo(float).smallest_subnormal
 print(f"smallest positive float64: {smallest} = e^{np.log(smallest):.2f}")
 print(f"exp rounds to 0 below a score of {np.log(smallest) - np.log(2.0):.2f}:")

@@ -29,7 +29,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -75,9 +75,10 @@ print(f"sum of the raw scores: {journey_scores.sum():.4f}")
 
 # %% [markdown]
 # **Predict (graded).** Dividing the raw scores by their sum gave "Your" a weight of 0.1455
-# in lesson 01 (0.9544 / 6.5617). Its evidence is 2.597 out of a total of 18.745. Will its
-# softmax weight be larger or smaller than 0.1455? Write "larger" or "smaller". (And
-# "journey", the largest score: larger or smaller than its naive 0.2278? Not graded.)
+# in lesson 01 (0.9544 / 6.5617). Softmax divides its evidence by the total evidence
+# instead. Before you do that division: will its softmax weight be larger or smaller than
+# 0.1455? Write "larger" or "smaller". (And "journey", the largest score: larger or smaller
+# than its naive 0.2278? Not graded.)
 
 # %% nbgrader="guess" grade_id="guess_your_weight" prediction="predict_your_weight"
 guess_your_weight = ""  # your guess: "larger" or "smaller"
@@ -94,6 +95,7 @@ check_prediction("predict_your_weight", guess_your_weight, "1dbd3348cc57c803")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_your_weight", guess_your_weight)
 journey_weights = journey_evidence / total_evidence
 naive_weights = journey_scores / journey_scores.sum()
 print(f"first weight = e^{journey_scores[0]} / {total_evidence:.3f} = "
@@ -358,7 +360,7 @@ show(fig, alt="Two bar charts over the tokens Your, journey, starts, with, one, 
               "0.1240, 0.1082, 0.1581, the same shape scaled down, largest for 'journey'.")
 
 # %% [markdown]
-# ## 6. A zero score is not a zero weight
+# ## 6. What weight does a zero score get?
 #
 # **Predict.** Two scores of 0.707 and one of 0 between them: `[0.707, 0, 0.707]`.
 # Dividing by the sum would give `[0.5, 0, 0.5]`. What does softmax give the middle choice?
@@ -400,6 +402,7 @@ check_prediction("predict_softmax_negative", guess_softmax_negative, "5c794f1709
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_softmax_negative", guess_softmax_negative)
 many_rows = np.random.default_rng(3).uniform(-100.0, 100.0, size=(10_000, 6))
 many_weights = softmax(many_rows)
 print("10,000 random rows of scores in [-100, 100]: any negative weight?", bool((many_weights < 0).any()),
@@ -434,10 +437,10 @@ print(f"float64 rounds to 0 any weight below e^{half_smallest:.2f}, half the sma
 # weight exactly 0 on purpose.
 
 # %% [markdown]
-# ## 8. The choices compete through one denominator
+# ## 8. What does one score do to the other weights?
 #
-# Every weight in a row is divided by the same total. So a change to *one* score changes
-# the total, and with it every weight in the row.
+# Every weight in a row is divided by the same total, and that total holds the evidence of
+# every score in the row.
 #
 # **Predict (graded).** Raise the score of "with" from 0.8434 to 1.8434 and leave the others
 # alone. Its weight goes up. What happens to the weight of "journey", whose score did not change?
@@ -458,6 +461,7 @@ check_prediction("predict_journey_after_raise", guess_journey_after_raise, "bd73
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_journey_after_raise", guess_journey_after_raise)
 raised_scores = journey_scores.copy()
 raised_scores[3] += 1.0
 raised_softmax = softmax(raised_scores)
@@ -508,7 +512,7 @@ show(fig, alt="Line chart of the six journey softmax weights as the score of 'wi
 # almost all the weight, whatever the others scored.
 
 # %% [markdown]
-# ## 9. Equal scores give equal weights, at any level
+# ## 9. What weights do equal scores get?
 #
 # **Predict.** Four choices with equal scores. What are the weights when all four scores
 # are 0? When all are 100? When all are -100? (e^100 is about 2.7 × 10^43. Not graded.)

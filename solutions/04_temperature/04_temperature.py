@@ -18,12 +18,12 @@
 #   largest score", a rule of decoding and not a value of softmax, and write `sample_next_token`;
 # - tell a temperature apart from the fixed `1/√d_k` scale inside attention.
 #
-# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them: the surprise is where the learning is. Three predictions are graded
-# (a point each): write the guess in the cell under the question, run it and its check, and
-# only then run on. The check says your guess is written down, not whether it is right; that
-# counts when your work is graded. Each explanation is folded under the answer: open it once
-# you have answered.
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess *before* you
+# run them: the surprise is where the learning is. Three predictions are graded (a point
+# each): write the guess in the cell under the question and run it and its check; the cell
+# that computes the answer commits it before it shows the answer, and a guess changed
+# afterwards earns nothing. Each explanation is folded under the answer: open it once you have
+# answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -31,7 +31,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_frequencies, check_own_generator, check_raises, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 from grader.learner.widgets import temperature_explorer
 
@@ -59,10 +59,10 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # `T` raises every piece of evidence to the power `1/T`. With `T = 1` nothing changes.
 
 # %% [markdown]
-# ## 2. A small temperature sharpens
+# ## 2. What does a small temperature do?
 #
-# In lesson 02 the scores `[0, log 2, log 3]` had evidence exactly `[1, 2, 3]` and weights
-# `[1/6, 2/6, 3/6]`.
+# In lesson 02 the scores `[0, log 2, log 3]` had evidence `[1, 2, 3]` (up to float64's
+# rounding) and weights `[1/6, 2/6, 3/6]`.
 #
 # **Predict (graded).** At `T = 0.5` the scores double. What does that do to the evidence,
 # and will the top weight (now 0.5) go up, go down, or stay? Write "up", "down" or "stay".
@@ -82,17 +82,20 @@ check_prediction("predict_top_weight", guess_top_weight, "1e37b656bc099574")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_top_weight", guess_top_weight)
 thirds = np.array([0.0, np.log(2), np.log(3)])
 print("T = 1   evidence:", np.exp(thirds / 1.0), "weights:", softmax(thirds / 1.0))
 print("T = 0.5 evidence:", np.exp(thirds / 0.5), "weights:", softmax(thirds / 0.5))
+print("T = 0.5 evidence, every digit:", np.exp(thirds / 0.5).tolist())
 print("T = 0.5 weights x 14:", softmax(thirds / 0.5) * 14)
 print("top weight:", round(softmax(thirds)[2], 3), "->", round(softmax(thirds / 0.5)[2], 3))
 
 # %% [markdown]
 # <details><summary>Why (open it once you have answered)</summary>
 #
-# Up. Halving `T` **squares** the evidence: `[1, 2, 3]` becomes `[1, 4, 9]`, with total 14,
-# so the weights are `[1/14, 4/14, 9/14]`. Squaring helps the large values most, and the
+# Up. Halving `T` **squares** the evidence: `[1, 2, 3]` becomes `[1, 4, 9]` (float64 gives
+# 9.000000000000002, since log 3 is stored rounded), with total 14, so the weights are
+# `[1/14, 4/14, 9/14]`. Squaring helps the large values most, and the
 # top weight rises from 0.5 to 9/14 = **0.643**. A temperature below 1 makes the weights
 # *sharper*: the leader gains, the rest lose.
 #
@@ -121,6 +124,7 @@ check_prediction("predict_c_share", guess_c_share, "251b65a796bad41d")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_c_share", guess_c_share)
 choices = ["A", "B", "C"]
 abc = np.array([2.0, 0.0, -1.0])
 at_1, at_03 = softmax(abc / 1.0), softmax(abc / 0.3)
@@ -226,7 +230,7 @@ for token, weight in zip(next_tokens, softmax(next_logits)):
 print("predicted token at T = 1:", next_tokens[int(np.argmax(next_logits))])
 
 # %% [markdown]
-# ### The set of choices is the vocabulary
+# ### Over which choices?
 #
 # Lesson 01 said that weights mean something only over a **stated set of choices**. Here the
 # set is the vocabulary: 35.9% for "Delhi" is its share among these five tokens, on the
@@ -251,15 +255,19 @@ check_prediction("predict_paris", guess_paris, "506e48c97595f141")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_paris", guess_paris)
 bigger_vocabulary = next_tokens + ["Paris"]
 bigger_logits = np.append(next_logits, next_logits[-1])
 for token, weight in zip(bigger_vocabulary, softmax(bigger_logits)):
     print(f"six tokens, {token:>9}: {weight:.1%}")
+print(f"the five weights as written sum to {np.exp(next_logits).sum():.3f}, the six to "
+      f"{np.exp(bigger_logits).sum():.3f}: Delhi keeps 0.359 / {np.exp(bigger_logits).sum():.3f}")
 
 # %% [markdown]
 # <details><summary>Why (open it once you have answered)</summary>
 #
-# Down. Delhi drops from 35.9% to **26.4%** (0.359 / 1.359), and every other token loses
+# Down. Delhi drops from 35.9% to **26.4%** (0.359 / 1.358: the five numbers as written
+# sum to 0.999, and Paris adds another 0.359), and every other token loses
 # the same fraction of its weight: the new token's evidence joins the shared total. A weight
 # is always a weight *within* its set of choices; change the set and every weight changes,
 # even though no score did.

@@ -17,12 +17,12 @@
 #   keeps float32 as float32 and never warns;
 # - say why a batch must be shifted and normalised row by row, not as one big matrix.
 #
-# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run them: the surprise is where the learning is. Three predictions are graded
-# (a point each): write the guess in the cell under the question, run it and its check, and
-# only then run on. The check says your guess is written down, not whether it is right; that
-# counts when your work is graded. Each explanation is folded under the answer: open it once
-# you have answered.
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess *before* you
+# run them: the surprise is where the learning is. Three predictions are graded (a point
+# each): write the guess in the cell under the question and run it and its check; the cell
+# that computes the answer commits it before it shows the answer, and a guess changed
+# afterwards earns nothing. Each explanation is folded under the answer: open it once you have
+# answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -30,7 +30,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_generated, check_quiet, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -57,7 +57,7 @@ print("naive softmax of [1, 2]:", naive_softmax([1.0, 2.0]))
 # `e / (1 + e) = 0.7311` of the weight.
 
 # %% [markdown]
-# ## 2. Huge scores: overflow
+# ## 2. What do huge scores do?
 #
 # Scores as large as 1000 are easy to reach: lesson 04 divided `[2, 0, -1]` by `T = 0.002`
 # and got `[1000, 0, -500]`. And, as this section ends by showing, the narrower number
@@ -84,6 +84,7 @@ check_prediction("predict_naive_overflow", guess_naive_overflow, "e819e10d4e2ac7
 ### END HIDDEN TESTS
 
 # %% tags=["expect-warning"]
+reveal("predict_naive_overflow", guess_naive_overflow)
 print("naive softmax of [1000, 1001]:", naive_softmax([1000.0, 1001.0]))
 
 # %% [markdown]
@@ -138,7 +139,7 @@ with np.errstate(over="ignore"):
 # a GPU, for one, runs `softmax` in float32), shifted by the max as below.
 
 # %% [markdown]
-# ## 3. Very negative scores: zero over zero
+# ## 3. And very negative scores?
 #
 # **Predict.** Now `[-1000, -1001]`. `exp` of a very negative number is tiny but positive
 # (lesson 02). What do you expect here?
@@ -163,7 +164,7 @@ print(f"smallest positive float64 = {np.finfo(np.float64).smallest_subnormal:.3e
 # unit larger, so it should get 0.7311.
 
 # %% [markdown]
-# ## 4. Shifting a row changes nothing but the range
+# ## 4. What does shifting a row change?
 #
 # Subtract the same constant `c` from every score of a row. Each evidence value becomes
 # `exp(s - c) = exp(s) · exp(-c)`: **every** numerator and the denominator (their sum) are
@@ -185,7 +186,8 @@ for c in [0.0, 3.0, -10.0, 100.0]:
 
 # %% [markdown]
 # The evidence swings from about `10^-43` to about `4 × 10^5`: its **range** is all that moved.
-# The weights `[0.0900, 0.2447, 0.6652]` never change. So we are free to choose any shift we like.
+# The weights `[0.0900, 0.2447, 0.6652]` do not change, up to rounding in float64's last digit.
+# So we are free to choose any shift we like.
 #
 # The useful choice is **the row's maximum**. After subtracting it, the largest score is
 # exactly 0 and every other score is negative, so
@@ -193,7 +195,7 @@ for c in [0.0, 3.0, -10.0, 100.0]:
 # - the largest evidence value is exactly 1, so the total is at least 1: no `0 / 0`.
 
 # %% [markdown]
-# ## 5. Shift by the max: both rows work
+# ## 5. Shift by the max
 #
 # **Predict.** After subtracting its max, what does `[1000, 1001]` look like? And `[-1000, -1001]`?
 
@@ -214,7 +216,7 @@ for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
 # No warning, no `nan`, and the answers we expected all along.
 
 # %% [markdown]
-# ## 6. A batch: every row gets its own max
+# ## 6. A batch: whose max?
 #
 # In attention each query (each row of the scores matrix) has its own distribution over the
 # source positions. Take two rows with very different levels: `[[1001, 1002], [3, 4]]`.
@@ -239,6 +241,7 @@ check_prediction("predict_global_max", guess_global_max, "4f86fcb061969be7")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_global_max", guess_global_max)
 batch = np.array([[1001.0, 1002.0], [3.0, 4.0]])
 with np.errstate(invalid="ignore"):
     global_evidence = np.exp(batch - batch.max())
@@ -363,9 +366,12 @@ check_call(stable_softmax, np.array([[80.0, 81.0], [-1e4, -1e4 - 1]], dtype=np.f
            expect=_expected(np.array([[0.0, 1.0], [1.0, 0.0]], dtype=np.float32)), dtype=np.float32)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_stable_softmax_quiet" points=1 function="stable_softmax"
+# %% nbgrader="tests" grade_id="test_stable_softmax_details" points=1 function="stable_softmax"
 ### BEGIN HIDDEN TESTS
 # property quiet: never warns (no overflow, no 0 / 0, no invalid value), whatever the scores' magnitude or the temperature
+# property dtype: lists and integer arrays give float64, float32 stays float32 (with any temperature), float64 stays float64, and the answer is always a NumPy array
+# property unchanged
+# no warning, whatever the scores' magnitude or the temperature
 check_quiet(stable_softmax, [1000.0, 1001.0])
 check_quiet(stable_softmax, [-1000.0, -1001.0])
 check_quiet(stable_softmax, [[1001.0, 1002.0], [3.0, 4.0]])
@@ -375,6 +381,33 @@ check_quiet(stable_softmax, [[1e300, 0.0, -1e300], [-1e300, -5e299, 0.0], [709.0
 check_quiet(stable_softmax, np.array([[-np.inf, 0.0, 3.0], [2.0, -np.inf, -np.inf]]))
 check_quiet(stable_softmax, np.array([1e38, 0.0, -1e38], dtype=np.float32))
 check_quiet(stable_softmax, np.array([[-1e300, 1e300]]), temperature=0.25)
+# float32 stays float32, with any temperature
+_x32 = np.array([1000.0, 1001.0], dtype=np.float32)
+check_call(stable_softmax, _x32, expect=[0.2689414213699951, 0.7310585786300049], dtype=np.float32)
+check_call(stable_softmax, np.ones((2, 3, 4), dtype=np.float32), expect=np.full((2, 3, 4), 0.25), dtype=np.float32)
+_e32 = np.exp(np.array([0.0, -100.0, -200.0]))
+_e32b = np.exp(np.array([-2.0, -1.0, 0.0]))
+check_call(stable_softmax, np.array([[100.0, 0.0, -100.0], [1.0, 2.0, 3.0]], dtype=np.float32),
+           expect=[_e32 / _e32.sum(), _e32b / _e32b.sum()], dtype=np.float32)
+_b32 = (np.array([1.0, 3.0, 2.0]) + np.array([[0.0], [-500.0], [4000.0]])).astype(np.float32)
+_eb = np.exp(np.array([-2.0, 0.0, -1.0]))
+check_call(stable_softmax, _b32, expect=np.broadcast_to(_eb / _eb.sum(), (3, 3)), dtype=np.float32)
+_t32 = np.array([[2.0, 0.0, -1.0], [1.0, 1.0, 0.0]], dtype=np.float32)
+for _t in (0.5, 2, 3.0):
+    check_call(stable_softmax, _t32, temperature=_t, expect=_expected(_t32, _t), dtype=np.float32)
+# lists, tuples and integer arrays of any width give float64
+_q = np.exp(np.array([-2.0, 0.0, -1.0]))
+_q = _q / _q.sum()
+check_call(stable_softmax, [[1, 3, 2], [-3, -1, -2]], expect=[_q, _q], dtype=np.float64)
+check_call(stable_softmax, np.array([1000, 1001]), expect=[0.2689414213699951, 0.7310585786300049],
+           dtype=np.float64)
+check_call(stable_softmax, np.array([[5, 7, 6], [0, 2, 1]]), expect=[_q, _q], dtype=np.float64)
+check_call(stable_softmax, np.array([[5, 7, 6]], dtype=np.int32), temperature=1.0, expect=[_q], dtype=np.float64)
+check_call(stable_softmax, (1.0, 3.0, 2.0), expect=_q, dtype=np.float64)
+check_call(stable_softmax, [[[1, 3, 2]], [[4, 6, 5]]], temperature=2, expect=[[_expected([1, 3, 2], 2)]] * 2,
+           dtype=np.float64)
+check_call(stable_softmax, np.array([[7.0, 9.0, 8.0], [1.0, 3.0, 2.0]]), temperature=1.0, expect=[_q, _q],
+           dtype=np.float64)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_stable_softmax_rows" points=1 function="stable_softmax"
@@ -411,42 +444,6 @@ _four = np.array([1.0, 3.0, 2.0]) + np.arange(12.0).reshape(2, 1, 3, 2)[..., :1]
 check_call(stable_softmax, _four, expect=np.broadcast_to(_q, _four.shape))
 check_call(stable_softmax, np.array([[[2.0, 4.0, 3.0]], [[0.0, 2.0, 1.0]]], dtype=np.float32), temperature=1.0,
            expect=[[_q], [_q]], dtype=np.float32)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_stable_softmax_float32" points=1 function="stable_softmax"
-### BEGIN HIDDEN TESTS
-# property dtype: lists and integer arrays give float64, float32 stays float32 (with any temperature), float64 stays float64, and the answer is always a NumPy array
-# property unchanged
-_x32 = np.array([1000.0, 1001.0], dtype=np.float32)
-check_call(stable_softmax, _x32, expect=[0.2689414213699951, 0.7310585786300049], dtype=np.float32)
-check_call(stable_softmax, np.ones((2, 3, 4), dtype=np.float32), expect=np.full((2, 3, 4), 0.25), dtype=np.float32)
-_e32 = np.exp(np.array([0.0, -100.0, -200.0]))
-_e32b = np.exp(np.array([-2.0, -1.0, 0.0]))
-check_call(stable_softmax, np.array([[100.0, 0.0, -100.0], [1.0, 2.0, 3.0]], dtype=np.float32),
-           expect=[_e32 / _e32.sum(), _e32b / _e32b.sum()], dtype=np.float32)
-_b32 = (np.array([1.0, 3.0, 2.0]) + np.array([[0.0], [-500.0], [4000.0]])).astype(np.float32)
-_eb = np.exp(np.array([-2.0, 0.0, -1.0]))
-check_call(stable_softmax, _b32, expect=np.broadcast_to(_eb / _eb.sum(), (3, 3)), dtype=np.float32)
-_t32 = np.array([[2.0, 0.0, -1.0], [1.0, 1.0, 0.0]], dtype=np.float32)
-for _t in (0.5, 2, 3.0):
-    check_call(stable_softmax, _t32, temperature=_t, expect=_expected(_t32, _t), dtype=np.float32)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_stable_softmax_inputs" points=1 function="stable_softmax"
-### BEGIN HIDDEN TESTS
-# property dtype
-_q = np.exp(np.array([-2.0, 0.0, -1.0]))
-_q = _q / _q.sum()
-check_call(stable_softmax, [[1, 3, 2], [-3, -1, -2]], expect=[_q, _q], dtype=np.float64)
-check_call(stable_softmax, np.array([1000, 1001]), expect=[0.2689414213699951, 0.7310585786300049],
-           dtype=np.float64)
-check_call(stable_softmax, np.array([[5, 7, 6], [0, 2, 1]]), expect=[_q, _q], dtype=np.float64)
-check_call(stable_softmax, np.array([[5, 7, 6]], dtype=np.int32), temperature=1.0, expect=[_q], dtype=np.float64)
-check_call(stable_softmax, (1.0, 3.0, 2.0), expect=_q, dtype=np.float64)
-check_call(stable_softmax, [[[1, 3, 2]], [[4, 6, 5]]], temperature=2, expect=[[_expected([1, 3, 2], 2)]] * 2,
-           dtype=np.float64)
-check_call(stable_softmax, np.array([[7.0, 9.0, 8.0], [1.0, 3.0, 2.0]]), temperature=1.0, expect=[_q, _q],
-           dtype=np.float64)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_stable_softmax_temperature" points=1 function="stable_softmax"
@@ -560,9 +557,112 @@ if torch:
 # number the layout rule gave above.
 
 # %% [markdown]
-# ## 8. Every row is normalised on its own
+# ### Which float16 answer is right: 0.2688 or 0.2690?
 #
-# The shift must be per row, and so must the **sum**.
+# With PyTorch installed, the float16 line above shows `0.2688` from your `stable_softmax` and
+# `0.269` from `torch.softmax` for the first weight of `[11, 12]`: two float16 numbers one step
+# apart. The true weight is 1 / (1 + e), and the right float16 answer is the float16 number
+# nearest to it, the **correctly rounded** one. Follow the steps of the recipe in float16, where
+# every step rounds its result to float16:
+
+# %%
+scores16 = np.array([11.0, 12.0], dtype=np.float16)
+evidence16 = np.exp(scores16 - scores16.max())
+total16 = evidence16.sum()
+print(f"float16 exp(-1) = {evidence16[0].item():.6f} (true {np.exp(-1.0):.6f}), "
+      f"total = {total16.item():.6f} (true {1 + np.exp(-1.0):.6f})")
+print(f"their quotient {evidence16[0].item() / total16.item():.6f} rounds to the float16 "
+      f"{(evidence16[0] / total16).item():.4f}; your stable_softmax gives {stable_softmax(scores16)[0].item():.4f}")
+true_weight = 1 / (1 + np.e)
+nearest16 = np.float16(true_weight)
+below16 = np.nextafter(nearest16, np.float16(0))
+print(f"true weight {true_weight:.6f}: between the float16 numbers {below16.item():.6f} and "
+      f"{nearest16.item():.6f}, halfway {(below16.item() + nearest16.item()) / 2:.6f}; nearest {nearest16.item():.4f}")
+once16 = stable_softmax(scores16.astype(np.float32)).astype(np.float16)
+print(f"computed in float32, rounded once to float16: {once16[0].item():.4f}")
+
+# %% [markdown]
+# PyTorch's `0.2690` is the right one. Every float16 step of the recipe rounds: `exp(-1)`
+# comes out 0.367920 instead of 0.367879, and the total 1.368164 instead of 1.367879. Those
+# two small errors move the quotient to 0.268915, just below the halfway point 0.268921
+# between the two float16 numbers, so it rounds down to 0.2688, one float16 step from the
+# nearest. Computed in float32, the intermediate errors are thousands of times smaller than a
+# float16 step, and rounding once, at the end, gives the nearest float16, 0.2690. That is what
+# PyTorch does for float16 input, and what your function does when handed float32.
+
+# %% [markdown]
+# ### Why do frameworks add up in float32?
+#
+# The total is where a narrow format hurts most, because it grows with the row. Take a row of
+# 4096 equal float16 scores: every evidence value is exactly 1, so the total should be 4096 and
+# every weight 1 / 4096. A kernel that adds the values one at a time into a float16 total:
+
+# %%
+flat16 = np.zeros(4096, dtype=np.float16)
+flat_evidence = np.exp(flat16 - flat16.max())
+running16 = np.cumsum(flat_evidence)[-1]  # one at a time, the total kept in float16
+running32 = np.cumsum(flat_evidence, dtype=np.float32)[-1]  # one at a time, the total kept in float32
+print(f"4096 evidence values of 1 added one at a time: float16 total {running16.item():g}, "
+      f"float32 total {running32.item():g}")
+print(f"float16 numbers near 2048 are {np.spacing(np.float16(2048)).item():g} apart: "
+      f"2048 + 1 in float16 = {(np.float16(2048) + np.float16(1)).item():g}")
+weights16 = (flat_evidence / running16).astype(np.float16)
+weights32 = (flat_evidence.astype(np.float32) / running32).astype(np.float16)  # cast at the end
+print(f"weights from the float16 total sum to {weights16.astype(float).sum():g}; "
+      f"from the float32 total, cast to float16 at the end, to {weights32.astype(float).sum():g}")
+print(f"NumPy's own float16 sum: {flat_evidence.sum().item():g}")
+
+# %% [markdown]
+# The float16 total stops at 2048: there float16's numbers are 2 apart, 2048 + 1 falls halfway
+# and rounds back to 2048 (a tie goes to the even neighbour), and so does every later + 1. Each
+# weight comes out twice too large and the row sums to 2. Kept in float32, the total is 4096, and
+# the weights, cast to float16 only at the end, sum to 1. That is the rule libraries follow:
+# read float16 or bfloat16, **accumulate in float32**, cast the result at the end. (NumPy's own
+# `sum` adds in pairs rather than one at a time, which happens to hide the problem here; a
+# hand-written loop, or a GPU kernel with one running total per row, does not.)
+
+# %% [markdown]
+# ### How many digits does a bfloat16 weight keep?
+#
+# bfloat16 keeps float32's 8 exponent bits, hence its range, but only 8 bits of significand (7
+# stored and a leading 1), where float16 has 11 and float32 24. NumPy has no bfloat16, but a
+# bfloat16 is the top half of a float32's 32 bits, so we can round by hand: add half of what
+# the lower 16 bits can hold (a tie rounds to even), then clear them.
+
+# %%
+def to_bfloat16(values):
+    """The float32 values rounded to the nearest bfloat16 (ties to even), kept in a float32 array."""
+    bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
+    bits = bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1))
+    return (bits & np.uint32(0xFFFF0000)).view(np.float32)
+
+
+journey32 = np.array([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865], dtype=np.float32)
+journey_weights = stable_softmax(journey32)
+journey_bf16 = to_bfloat16(journey_weights)
+print("journey weights, float32: ", journey_weights)
+print("the same in bfloat16:     ", journey_bf16)
+print(f"largest relative error {np.max(np.abs(journey_bf16 - journey_weights) / journey_weights):.4f}, "
+      f"at most 2^-8 = {2.0**-8:.4f}; the bfloat16 weights sum to {journey_bf16.astype(float).sum():.5f}")
+print(f"8 bits of significand are worth 8 × log10(2) = {8 * np.log10(2):.2f} decimal digits")
+
+# %%
+if torch:
+    as_torch = torch.from_numpy(journey_weights).to(torch.bfloat16).float().numpy()
+    print("torch's bfloat16 rounds the journey weights to the same numbers:", np.array_equal(as_torch, journey_bf16))
+
+# %% [markdown]
+# Rounding by hand gives what PyTorch's bfloat16 holds (with PyTorch installed, the cell above
+# compares them). Each weight keeps 8 bits, 2.41 decimal digits: it is right to about 3
+# significant digits (0.2379 becomes 0.2383, 0.1082 becomes 0.1084), with an error of up to
+# 2^-8, 1 part in 256. The six rounded weights no longer sum to 1 but to 1.00098.
+# bfloat16 is fine for storing weights and activations; a softmax's max, exp and total belong in
+# float32, for the two reasons of the sections above.
+
+# %% [markdown]
+# ## 8. What if the whole matrix were one row?
+#
+# The shift must be per row. What about the **sum**?
 #
 # **Predict (graded).** If we treat the whole matrix `[[1001, 1002], [3, 4]]` as one long row
 # of four choices, what weights do the two entries of row 2 get? Write "a" for
@@ -583,6 +683,7 @@ check_prediction("predict_whole_matrix", guess_whole_matrix, "6cce9d9ad043765f")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_whole_matrix", guess_whole_matrix)
 def whole_matrix_softmax(scores):
     """Softmax over ALL entries together (the mistake), stable shift included."""
     x = np.asarray(scores, dtype=float)

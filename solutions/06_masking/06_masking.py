@@ -32,7 +32,7 @@ from matplotlib.colors import ListedColormap
 
 from grader.learner.checks import check_call, check_generated, check_quiet, check_raises, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
@@ -155,8 +155,9 @@ check_call(causal_mask, np.array(1), expect=[[True]])
 # per sentence, True where the position is less than that sentence's length. Accept a
 # list or an array of lengths.
 #
-# Hint: each row is the comparison "position < length" for one sentence. Compare one
-# row of positions with one column of lengths, and let broadcasting make the grid.
+# Hint: each row is the comparison "position < length" for one sentence. One comparison
+# can answer it for every sentence and every position at once, if broadcasting pairs each
+# length with each position: which shapes make it do that?
 
 # %% nbgrader="solution" grade_id="padding_mask"
 def padding_mask(lengths, n):
@@ -218,6 +219,7 @@ check_prediction("predict_causal_count", guess_causal_count, "5f1906c69613087d")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_causal_count", guess_causal_count)
 causal6 = causal_mask(6)
 tokens = ["Your", "journey", "starts", "with", "one", "step"]
 lengths = [6, 2, 3]
@@ -258,7 +260,7 @@ show(fig, alt="Two mask heatmaps. Left: the 6 by 6 causal mask of the journey to
               "length and forbidden after it.")
 
 # %% [markdown]
-# ## 5. Setting a forbidden score to 0 does not remove it
+# ## 5. Does a score of 0 remove a choice?
 #
 # A mask says *which* choices are forbidden; now we need weights that are exactly 0 on
 # those choices and still sum to 1 over the allowed ones. Here is the stable softmax of
@@ -292,6 +294,7 @@ check_prediction("predict_zero_weight", guess_zero_weight, "d495cbe68df0ed95")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_zero_weight", guess_zero_weight)
 scores = np.array([0.5, 1.0, 2.0])
 allowed = np.array([True, True, False])   # the last choice is forbidden
 
@@ -345,6 +348,7 @@ check_prediction("predict_negative_zero", guess_negative_zero, "792783f351aa7070
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_negative_zero", guess_negative_zero)
 negative = np.array([-3.0, -2.0, -1.0])
 print("forbidden score set to 0:   ", stable_softmax(np.where(allowed, negative, 0.0)))
 print("forbidden score set to -inf:", stable_softmax(np.where(allowed, negative, -np.inf)))
@@ -390,10 +394,16 @@ print("every score -inf:", stable_softmax(np.where(nothing_allowed, scores, -np.
 # %% [markdown]
 # The max of the row is `-inf`, and `-inf - (-inf)` is not a number: nan everywhere.
 #
-# Some code fills forbidden scores with a large *finite* negative number such as `-1e9`
-# instead of `-inf`, to avoid exactly this nan. Look at what it does to the same row:
+# Some code fills forbidden scores with a large *finite* negative number instead of `-inf`,
+# to avoid exactly this nan. The number must fit the scores' dtype: `-1e9` is finite in
+# float64 and float32, but float16 stops at -65504 and rounds `-1e9` to `-inf`, so code that
+# may run in float16 fills with the dtype's own lowest number, `np.finfo(dtype).min`.
+# Look at what `-1e9` does to the same float64 row:
 
 # %%
+with np.errstate(over="ignore"):  # NumPy warns when a cast to float16 overflows
+    print("-1e9 in float32:", np.float32(-1e9), "| in float16:", np.float16(-1e9),
+          "| np.finfo(np.float16).min:", float(np.finfo(np.float16).min))
 print("every score -1e9:", stable_softmax(np.where(nothing_allowed, scores, -1e9)))
 
 # %% [markdown]
@@ -403,6 +413,45 @@ print("every score -1e9:", stable_softmax(np.where(nothing_allowed, scores, -1e9
 # row it is. (Libraries that fill with a finite number do it on purpose, for padding rows
 # whose output they throw away later; in this course we make the empty row an error so it
 # cannot slip through unnoticed.)
+
+# %% [markdown]
+# ### Does `-1e9` fit every dtype?
+#
+# A finite fill has to be a number of the scores' dtype. Models often hold their scores in
+# float16, whose largest number is 65504. **Predict.** What does `-1e9` become in float16?
+# (Not graded.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+with np.errstate(over="ignore"):  # NumPy warns when a cast overflows
+    print("-1e9 as float16:", np.float16(-1e9), "| as float32:", np.float32(-1e9))
+for dtype in (np.float16, np.float32, np.float64):
+    print(f"np.finfo({dtype.__name__}).min = {np.finfo(dtype).min}")
+
+# %% [markdown]
+# In float16, `-1e9` is `-inf`: the fill that was meant to avoid `-inf` *is* `-inf`, and the
+# row with nothing allowed is back to `nan`. The fill that fits is the most negative finite
+# number of the dtype, `np.finfo(dtype).min` (PyTorch's `torch.finfo(dtype).min`): -65504 in
+# float16. With it, a forbidden choice beside allowed ones still gets weight 0, because its
+# shifted score is far below exp's range:
+
+# %%
+row16 = np.array([0.5, 1.0, 2.0], dtype=np.float16)
+with np.errstate(over="ignore", invalid="ignore"):
+    fill16 = np.float16(-1e9)
+    print("float16, nothing allowed, filled with -1e9:", stable_softmax(np.where(nothing_allowed, row16, fill16)))
+lowest16 = np.finfo(np.float16).min
+print("float16, nothing allowed, filled with finfo.min:", stable_softmax(np.where(nothing_allowed, row16, lowest16)))
+print("float16, last choice forbidden, filled with finfo.min:", stable_softmax(np.where(allowed, row16, lowest16)))
+
+# %% [markdown]
+# So a finite fill is written with its dtype, `np.finfo(scores.dtype).min`, never as a bare
+# `-1e9`; in float32 or float64 `-1e9` happens to fit. (The allowed pair gets 0.3774 and
+# 0.6226 rather than float64's 0.3775 and 0.6225: float16 rounds every step, as lesson 05
+# showed.) This course's `masked_softmax` uses `-inf` and refuses the empty row, so
+# it needs neither.
 
 # %% [markdown]
 # ## 7. Exercise: `masked_softmax`
@@ -761,8 +810,9 @@ except ValueError as error:
 #
 # A mask says which choices exist for each row. Forbidden scores become `-inf`, so their
 # evidence is exactly 0 and the allowed choices share all of the weight; 0 is a real score
-# and removes nothing, a finite `-1e9` hides rows that have no choice at all, and such a
-# row deserves an error. The causal mask lets token *i* see tokens 0..*i*, so that a model
+# and removes nothing, a finite fill (`-1e9` in float32 or float64, `np.finfo(dtype).min` in
+# any dtype) hides rows that have no choice at all, and such a row deserves an error. The
+# causal mask lets token *i* see tokens 0..*i*, so that a model
 # trained on whole sentences cannot read the token it is asked to predict; the padding mask
 # hides positions past a sentence's length; `&` combines them.
 #

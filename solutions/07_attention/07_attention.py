@@ -32,7 +32,7 @@ import matplotlib.pyplot as plt
 
 from grader.learner.checks import check_call, check_quiet, check_raises, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.pytorch import torch_or_none
 from grader.learner.stubs import point_at_stubs
 
@@ -123,6 +123,7 @@ check_prediction("predict_columns_sum", guess_columns_sum, "ecd3029951c74cc1")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_columns_sum", guess_columns_sum)
 everything = np.ones((6, 6), dtype=bool)
 weights = masked_softmax(scores, everything)
 print("weights of 'journey':", weights[1])
@@ -217,7 +218,7 @@ print("weight rows sum to:", demo_weights.sum(axis=-1))
 # computes something meaningless.
 
 # %% [markdown]
-# ### Queries, keys and values come from the same tokens
+# ### Where do queries, keys and values come from?
 #
 # In a self-attention layer all three are made from the same token vectors, each by its
 # own matrix: `Q = X @ W_q`, `K = X @ W_k`, `V = X @ W_v`. The matrices `W_q`, `W_k`, `W_v`
@@ -245,6 +246,7 @@ check_prediction("predict_projected_symmetric", guess_projected_symmetric, "7355
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_projected_symmetric", guess_projected_symmetric)
 rng = np.random.default_rng(3)
 W_q, W_k, W_v = (rng.normal(size=(3, 3)) for _ in range(3))
 Q, K, V = X @ W_q, X @ W_k, X @ W_v   # one query, one key and one value per token
@@ -1018,6 +1020,7 @@ check_prediction("predict_causal_prefix", guess_causal_prefix, "41de4df914473566
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_causal_prefix", guess_causal_prefix)
 causal_full = attend(Q, K, V, mask=causal_mask(6))
 causal_prefix = attend(Q[:3], K[:3], V[:3], mask=causal_mask(3))
 print("causal: the first three context vectors are the same without the rest of the sentence:",
@@ -1069,7 +1072,8 @@ if torch:
     flipped = F.scaled_dot_product_attention(tensor(Q), tensor(K), tensor(V), attn_mask=tensor(~allowed)).numpy()
     print("scaled_dot_product_attention, attn_mask = allowed: same as attend:", np.allclose(theirs, ours))
     print("scaled_dot_product_attention, attn_mask = ~allowed: same as attend:", np.allclose(flipped, ours))
-    print("  and the last token, with every key flipped to forbidden, gets:", flipped[5])
+    print(f"  and in PyTorch {torch.__version__} the last token, with every key flipped to forbidden, gets:",
+          flipped[5])
 
 # %%
 if torch:
@@ -1092,10 +1096,12 @@ if torch:
 # %% [markdown]
 # Handed the right masks, both PyTorch functions compute what your `attend` computes. Handed
 # the mask meant for the other one, neither complains: `scaled_dot_product_attention`
-# attends to the future only, and gives the query whose keys are all forbidden a row of
-# zeros instead of an error; `MultiheadAttention` ignores exactly the real words, so the
-# full sentence, which has no padding, comes back as nan. Check which polarity a mask
-# argument expects before you pass it.
+# attends to the future only, and gives the query whose keys are all forbidden no error.
+# What it gives that query depends on the version: torch 2.13.0, which this course pins,
+# gives a row of zeros; older releases gave `nan` (the cell names your version).
+# `MultiheadAttention` ignores exactly the real words, so the full sentence, which has no
+# padding, comes back as nan. Check which polarity a mask argument expects before you pass
+# it.
 
 # %% [markdown]
 # ## 11. Optional: batches

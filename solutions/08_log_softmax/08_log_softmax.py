@@ -17,12 +17,11 @@
 # - measure the error of a floating-point result in *units in the last place* (ulps)
 #   against a high-precision reference, and tell an accurate formula from a broken one.
 #
-# Work from top to bottom. Cells marked **Predict** ask you to write down a guess
-# *before* you run the cell that computes the answer. Some predictions are graded (a point
-# each): write the guess in the cell under the question, run it and its check, and only then
-# run on. The check says your guess is written down, not whether it is right; that counts when
-# your work is graded. Each explanation is folded under the answer: open it once you have
-# answered.
+# Work from top to bottom. Cells marked **Predict** ask you to write down a guess *before* you
+# run the cell that computes the answer. Some predictions are graded (a point each): write the
+# guess in the cell under the question and run it and its check; the cell that computes the
+# answer commits it before it shows the answer, and a guess changed afterwards earns nothing.
+# Each explanation is folded under the answer: open it once you have answered.
 
 # %% nbgrader="readonly" grade_id="setup"
 import numpy as np
@@ -31,7 +30,7 @@ import mpmath
 
 from grader.learner.checks import check_answer, check_call, check_quiet, passed
 from grader.learner.figures import PALETTE, show
-from grader.learner.predictions import check_guess
+from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
 
 np.set_printoptions(precision=4, suppress=True)
@@ -67,7 +66,7 @@ print("their difference:", np.diff(log_of_softmax(np.array([1.0, 2.0])))[0])
 # log-weight is its score minus **one number shared by the whole row**.
 
 # %% [markdown]
-# ## 2. The log of a weight that underflowed
+# ## 2. What is the log of a tiny weight?
 #
 # **Predict (graded).** The scores `[200, 0]` are far apart: the second weight is
 # `exp(-200) / (1 + exp(-200))`, about `1.4e-87`. Its log-weight is `-200 - log(1 + exp(-200))`,
@@ -92,6 +91,7 @@ check_prediction("predict_float32_log_weight", guess_float32_log_weight, "ecd43b
 ### END HIDDEN TESTS
 
 # %% tags=["expect-warning"]
+reveal("predict_float32_log_weight", guess_float32_log_weight)
 print("the true second weight of [200, 0]:", mpmath.nstr(mpmath.exp(-200) / (1 + mpmath.exp(-200)), 5))
 far32 = np.array([200.0, 0.0], dtype=np.float32)
 print("float32: log(softmax([200, 0])) =", log_of_softmax(far32), "| weights:", stable_softmax(far32))
@@ -189,6 +189,7 @@ check_prediction("predict_lse_nearest", guess_lse_nearest, "20efb719afb4b51e")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_lse_nearest", guess_lse_nearest)
 for row in ([1000.0, 1001.0], [-1000.0, -1001.0]):
     x = np.array(row)
     m = x.max()
@@ -334,7 +335,6 @@ check_generated(logsumexp, _draw_rows, reference=_lse_rows, seed=801, examples=1
 # %% nbgrader="tests" grade_id="test_logsumexp_shapes" points=1 function="logsumexp"
 ### BEGIN HIDDEN TESTS
 # property shapes: one LSE per row, of shape scores.shape[:-1], for any leading axes, axes of length 1 and batches of one row
-# property returns_array: a batch of rows gives a NumPy array (a single row may give a plain number)
 from grader.learner.checks import check_generated
 
 
@@ -394,9 +394,12 @@ check_call(logsumexp, np.array([[-np.inf, 5.0, -np.inf], [-np.inf, -np.inf, -np.
 check_generated(logsumexp, _draw_masked, reference=_lse_rows, seed=803, examples=10)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_logsumexp_float32" points=1 function="logsumexp"
+# %% nbgrader="tests" grade_id="test_logsumexp_details" points=1 function="logsumexp"
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 scores give float32 LSEs, float64 give float64; lists and integer arrays of any width give float64
+# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# property returns_array: a batch of rows gives a NumPy array (a single row may give a plain number)
+# float32 stays float32; lists and integer arrays of any width give float64; a batch's LSEs are a NumPy array
 from grader.learner.checks import check_generated
 
 
@@ -429,6 +432,15 @@ check_call(logsumexp, [[1, 2, 3]], expect=[_lse_rows([1.0, 2.0, 3.0])], dtype=np
 check_call(logsumexp, [[0.5, -1.5], [2.0, 2.0]], expect=_lse_rows([[0.5, -1.5], [2.0, 2.0]]), dtype=np.float64)
 check_generated(logsumexp, _draw_float32, reference=lambda x: _lse_rows(x).astype(np.float32), seed=804,
                 examples=8, same_dtype=True)
+# no warning on any input the contract allows
+check_quiet(logsumexp, [1000.0, 1001.0])
+check_quiet(logsumexp, [[1001.0, 1002.0], [-1000.0, -1001.0]])
+check_quiet(logsumexp, np.array([[100.0, 99.0], [-200.0, -201.0]], dtype=np.float32))
+check_quiet(logsumexp, np.array([[1e300, 0.0, -1e300], [-np.inf, -np.inf, -np.inf]]))
+check_quiet(logsumexp, np.array([[1e30, -1e30], [-np.inf, -np.inf]], dtype=np.float32))
+check_quiet(logsumexp, np.array([[-1e300, -np.inf], [-1e12, 1e12]]))
+check_quiet(logsumexp, [-np.inf, -np.inf])
+check_quiet(logsumexp, np.full((2, 1, 3), -np.inf))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_extremes" points=1 function="logsumexp"
@@ -466,19 +478,6 @@ check_call(logsumexp, _huge32, expect=_lse_rows(_huge32), dtype=np.float32)
 _far = np.array([[800.0, 0.0, 1000.0], [-800.0, -1000.0, -745.5], [0.0, -760.0, -0.0]])
 check_call(logsumexp, _far, expect=_lse_rows(_far))
 check_generated(logsumexp, _draw_extreme, reference=_lse_rows, seed=805, examples=12)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_logsumexp_quiet" points=1 function="logsumexp"
-### BEGIN HIDDEN TESTS
-# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
-check_quiet(logsumexp, [1000.0, 1001.0])
-check_quiet(logsumexp, [[1001.0, 1002.0], [-1000.0, -1001.0]])
-check_quiet(logsumexp, np.array([[100.0, 99.0], [-200.0, -201.0]], dtype=np.float32))
-check_quiet(logsumexp, np.array([[1e300, 0.0, -1e300], [-np.inf, -np.inf, -np.inf]]))
-check_quiet(logsumexp, np.array([[1e30, -1e30], [-np.inf, -np.inf]], dtype=np.float32))
-check_quiet(logsumexp, np.array([[-1e300, -np.inf], [-1e12, 1e12]]))
-check_quiet(logsumexp, [-np.inf, -np.inf])
-check_quiet(logsumexp, np.full((2, 1, 3), -np.inf))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -596,7 +595,6 @@ check_generated(log_softmax, _draw_rows, reference=_log_softmax_rows, seed=811, 
 # %% nbgrader="tests" grade_id="test_log_softmax_shapes" points=1 function="log_softmax"
 ### BEGIN HIDDEN TESTS
 # property shapes: the scores' own shape, normalised over the last axis, for any leading axes, axes of length 1 and batches of one row
-# property returns_array: the log-weights come back as a NumPy array
 from grader.learner.checks import check_generated
 
 _gap1 = float(np.log1p(np.exp(-1.0)))
@@ -662,9 +660,12 @@ check_call(log_softmax, _huge32, expect=_log_softmax_rows(_huge32), dtype=np.flo
 check_generated(log_softmax, _draw_extreme, reference=_log_softmax_rows, seed=813, examples=12)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_log_softmax_float32" points=1 function="log_softmax"
+# %% nbgrader="tests" grade_id="test_log_softmax_details" points=1 function="log_softmax"
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 scores give float32 log-weights, float64 give float64; lists and integer arrays of any width give float64
+# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# property returns_array: the log-weights come back as a NumPy array
+# float32 stays float32; lists and integer arrays of any width give float64; the log-weights are a NumPy array
 from grader.learner.checks import check_generated
 
 _gap1 = float(np.log1p(np.exp(-1.0)))
@@ -698,11 +699,7 @@ check_call(log_softmax, [[1, 2, 3]], expect=_log_softmax_rows([[1.0, 2.0, 3.0]])
 check_call(log_softmax, [0.5, -1.5], expect=_log_softmax_rows([0.5, -1.5]), dtype=np.float64)
 check_generated(log_softmax, _draw_float32, reference=lambda x: _log_softmax_rows(x).astype(np.float32), seed=814,
                 examples=8, same_dtype=True)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_log_softmax_quiet" points=1 function="log_softmax"
-### BEGIN HIDDEN TESTS
-# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# no warning on any input the contract allows
 check_quiet(log_softmax, [[800.0, 0.0], [1000.0, 1001.0]])
 check_quiet(log_softmax, np.array([[1e300, 0.0, -1e300], [-np.inf, 1.0, -np.inf]]))
 check_quiet(log_softmax, np.array([[200.0, 0.0], [-np.inf, -1e30]], dtype=np.float32))
@@ -926,7 +923,6 @@ check_generated(cross_entropy, _draw_batch, reference=_ce_rows, seed=822, exampl
 # %% nbgrader="tests" grade_id="test_cross_entropy_shapes" points=1 function="cross_entropy"
 ### BEGIN HIDDEN TESTS
 # property shapes: one loss per row, of shape logits.shape[:-1], for any leading axes, axes of length 1 and batches of one row
-# property returns_array: a batch of rows gives a NumPy array of losses (a single row may give a plain number)
 from grader.learner.checks import check_generated
 
 
@@ -955,10 +951,13 @@ check_answer(cross_entropy, [2.0, 0.0, -1.0], np.int64(1), expect=2.169846019556
 check_generated(cross_entropy, _draw_shapes, reference=_ce_rows, seed=823, examples=10)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_cross_entropy_float32" points=1 function="cross_entropy"
+# %% nbgrader="tests" grade_id="test_cross_entropy_details" points=1 function="cross_entropy"
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 logits give float32 losses, float64 give float64; lists and integer logits of any width give float64
 # property targets: targets of any integer dtype, given as a Python int, a list or an array
+# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# property returns_array: a batch of rows gives a NumPy array of losses (a single row may give a plain number)
+# float32 stays float32; lists and integer logits of any width give float64; a batch's losses are a NumPy array
 def _ce_rows(x, t):
     """Reference per-row cross-entropy in float64, with a loop so it shares nothing with vectorised code."""
     x = np.asarray(x, dtype=np.float64)
@@ -987,11 +986,7 @@ check_call(cross_entropy, _abc, [0, 2], expect=_ce_rows(_abc, [0, 2]))
 check_answer(cross_entropy, [2.0, 0.0, -1.0], 2, expect=3.1698460195562856)
 check_answer(cross_entropy, np.array([2.0, 0.0, -1.0]), np.uint8(1), expect=2.1698460195562856)
 check_answer(cross_entropy, np.array([2.0, 0.0, -1.0]), np.array(0, dtype=np.int16), expect=0.16984601955628564)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_cross_entropy_quiet" points=1 function="cross_entropy"
-### BEGIN HIDDEN TESTS
-# property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
+# no warning on any input the contract allows
 check_quiet(cross_entropy, [[1000.0, 0.0], [-1000.0, -1001.0]], [1, 0])
 check_quiet(cross_entropy, np.array([[1e300, 0.0, -1e300], [-np.inf, 1.0, -np.inf]]), np.array([2, 1]))
 check_quiet(cross_entropy, np.array([[200.0, 0.0], [-np.inf, -1e30]], dtype=np.float32), [1, 1])
@@ -1018,6 +1013,7 @@ check_prediction("predict_dominant_row", guess_dominant_row, "c4b0462acbe08d83")
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_dominant_row", guess_dominant_row)
 batch_logits = np.array([[8.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0, 0.0, 8.0]])
 batch_targets = np.array([0, 1, 0])
 losses = cross_entropy(batch_logits, batch_targets)
@@ -1034,14 +1030,101 @@ print(f"training loss (mean over the batch): {losses.mean():.4f}")
 # </details>
 
 # %% [markdown]
+# ### Why "cross"?
+#
+# Write the target as a distribution y over the classes: all of its weight on the target, a
+# **one-hot** row such as `[0, 0, 1]` for class C. With the model's weights p = softmax(logits),
+# the **cross-entropy** of p against y is
+#
+# H(y, p) = −Σ<sub>k</sub> y<sub>k</sub> log p<sub>k</sub>,
+#
+# the mean of −log p weighed by *another* distribution, y: one distribution's weights, the
+# other's logs, hence "cross". With p = y it is the **entropy** of y, −Σ y log y. With a one-hot
+# y, every term but the target's is 0, and what is left is −log p<sub>target</sub>, the loss
+# your `cross_entropy` computes:
+
+# %%
+log_p = log_softmax(abc)
+one_hot_c = np.array([0.0, 0.0, 1.0])
+print(f"-sum(y * log p), y one-hot on C: {-np.sum(one_hot_c * log_p):.4f} | cross_entropy(abc, 2): "
+      f"{cross_entropy(abc, 2):.4f}")
+
+# %% [markdown]
+# The formula does not need a one-hot y. A **soft label** is a whole distribution as the
+# target: the weights of a larger "teacher" model, or *label smoothing*, which keeps 0.9 on the
+# right class and spreads the rest over the others so that the model is never pushed towards
+# infinite logits. The loss is still −Σ y log p, and it is never below the entropy of y, which
+# it reaches when p = y:
+
+# %%
+soft = np.array([0.9, 0.05, 0.05])
+soft_loss = -np.sum(soft * log_p)
+soft_entropy = -np.sum(soft * np.log(soft))
+print(f"soft label {soft}, model weights {np.exp(log_p)}: loss -sum(y * log p) = {soft_loss:.4f}")
+print(f"entropy of the soft label, the loss if p were y: {soft_entropy:.4f} | the gap: {soft_loss - soft_entropy:.4f}")
+
+# %% [markdown]
+# The gap, 0.0254, is the *Kullback–Leibler divergence* of p from y: how far the model's
+# weights are from the target's, 0 only when they are equal. Since the entropy of y does not
+# depend on the model, minimising the cross-entropy minimises that gap.
+
+# %% [markdown]
+# ### What does minimising the mean loss maximise?
+#
+# A model that gives weight p<sub>i</sub> to the target of example i gives a whole batch of
+# independent examples the probability p<sub>1</sub> · p<sub>2</sub> · … · p<sub>N</sub>: the
+# **likelihood** of the data under the model. Its log is the sum of the log-weights, so the
+# mean loss is −(1/N) times the log-likelihood. Cross-entropy with one-hot targets *is* the
+# **negative log-likelihood**, and minimising it is maximum likelihood. On the batch above:
+
+# %%
+target_weights = np.array([weights[target] for weights, target in zip(stable_softmax(batch_logits), batch_targets)])
+print("the weights of the targets:", target_weights)
+print(f"the likelihood of the batch, their product: {np.prod(target_weights):.4e}")
+print(f"exp(-(sum of the losses)):                  {np.exp(-losses.sum()):.4e}")
+
+# %% [markdown]
+# The same number, 1.1167e-04, twice. In practice the sum of logs is what is computed: a
+# product of a million weights underflows to 0 (lesson 02's −745 is reached long before),
+# while a sum of a million losses is an ordinary number.
+
+# %% [markdown]
+# ### What is perplexity?
+#
+# Language models report exp(mean loss), the **perplexity**. It reads as a number of choices: a
+# model that spreads its weight evenly over V tokens gives every target the weight 1 / V, so
+# its loss is log V and its perplexity V.
+#
+# **Predict.** The vocabulary of GPT-2 has 50257 tokens. What are the loss and the perplexity
+# of a model that guesses uniformly among them? (Not graded.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+for vocab_size in (3, 50257):
+    uniform_loss = cross_entropy(np.zeros(vocab_size), 0)
+    print(f"uniform over {vocab_size} tokens: loss {uniform_loss:.4f} = log {vocab_size}, "
+          f"perplexity {np.exp(uniform_loss):.1f}")
+print(f"the batch above: mean loss {losses.mean():.4f}, perplexity {np.exp(losses.mean()):.2f}")
+
+# %% [markdown]
+# The uniform guess over 50257 tokens costs log 50257 = 10.8249 per token and has perplexity
+# 50257.0: the model is as unsure as if it drew from all of them. The batch above has
+# perplexity 20.77: on average the model is as unsure as a uniform choice among about that many
+# classes, although each row has only 3. That is the confidently wrong row's doing: its weight
+# on the target, about 0.0003, counts in the geometric mean like any other.
+
+# %% [markdown]
 # ## 10. The same in PyTorch
 #
 # PyTorch has both functions in `torch.nn.functional`: `F.log_softmax(x, dim=-1)` (PyTorch's
 # `dim` is NumPy's `axis`; `-1` counts from the end, the last axis) and
 # `F.cross_entropy(logits, target)`, which takes **logits** and integer class indices, as
 # yours does. Two differences to know: by default it returns the **mean** over the batch
-# (`reduction="none"` gives one loss per row, as yours), and its targets must be 64-bit
-# integers (`torch.long`).
+# (`reduction="none"` gives one loss per row, as yours), and its class-index targets must be
+# `torch.long` (64-bit integers) or `torch.uint8` (bytes): int32 raises, as the cells below
+# show.
 #
 # **Predict.** Three rows: ordinary logits, logits near 1000, and a confident row with a class
 # ruled out (`-inf`). Will PyTorch's numbers and yours agree to the last digits? Not graded:
@@ -1100,7 +1183,7 @@ if torch:
     print("float32 gradient of F.cross_entropy([200, 0], 1):   ", confident.grad.numpy())
 
 # %% [markdown]
-# ## 11. How accurate? Measuring in ulps
+# ## 11. Measuring in ulps: how accurate?
 #
 # "No `inf` and no `nan`" is not the same as "accurate". To measure accuracy we need the
 # true answer, and a way to count how far off a float is.
@@ -1191,6 +1274,7 @@ check_prediction("predict_lse_difference_accurate", guess_lse_difference_accurat
 ### END HIDDEN TESTS
 
 # %%
+reveal("predict_lse_difference_accurate", guess_lse_difference_accurate)
 families = {"ordinary": (1.0, 0.0), "near +1000": (1.0, 1000.0), "near -1000": (1.0, -1000.0),
             "widely spread": (300.0, 0.0)}
 methods = ["naive LSE", "your logsumexp", "log(softmax)", "x - LSE(x)", "your log_softmax"]

@@ -2,6 +2,7 @@
 
 NUMBERS = [
     "T = 0.5 evidence: [1. 4. 9.]",
+    "T = 0.5 evidence, every digit: [1.0, 4.0, 9.000000000000002]",
     "T = 0.5 weights x 14: [1. 4. 9.]",
     "top weight: 0.5 -> 0.643",
     "T = 1  : A 0.8438  B 0.1142  C 0.0420",
@@ -22,6 +23,7 @@ NUMBERS = [
     "predicted token at T = 1: Delhi",
     "six tokens,     Delhi: 26.4%",
     "six tokens,     Paris: 26.4%",
+    "the five weights as written sum to 0.999, the six to 1.358: Delhi keeps 0.359 / 1.358",
     "T = 0.04 slider's cold end: I 0.0%  am 0.9%  learning 0.0%  to 0.0%  Delhi 99.1%",
     "T = 0.05                  : I 0.0%  am 2.4%  learning 0.0%  to 0.0%  Delhi 97.6%",
     "T = 5.01  slider's hot end: I 14.8%  am 22.5%  learning 19.3%  to 20.0%  Delhi 23.3%",

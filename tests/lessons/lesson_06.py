@@ -11,6 +11,7 @@ NUMBERS = [
     "the allowed pair on its own: [0.3775 0.6225]",
     "forbidden score set to 0:    [0.0420 0.1142 0.8438]",
     "every score -inf: [nan nan nan]",
+    "-1e9 in float32: -1e+09 | in float16: -inf | np.finfo(np.float16).min: -65504.0",
     "every score -1e9: [0.3333 0.3333 0.3333]",
     "ValueError: row 1 has no allowed choice",
     "allowed in the causal mask: 21 of 36",
@@ -24,4 +25,10 @@ NUMBERS = [
     "weight of 'journey' on 'starts', the token it must predict: unmasked 0.2333 | causal 0.0000",
     "first three rows from the three-token prefix alone, same as in the full sentence: True",
     "ValueError: row 0 has no allowed choice",
+    # a finite fill must fit the dtype
+    "-1e9 as float16: -inf | as float32: -1e+09",
+    "np.finfo(float16).min = -65504.0",
+    "float16, nothing allowed, filled with -1e9: [nan nan nan]",
+    "float16, nothing allowed, filled with finfo.min: [0.3333 0.3333 0.3333]",
+    "float16, last choice forbidden, filled with finfo.min: [0.3774 0.6226 0.0000]",
 ]

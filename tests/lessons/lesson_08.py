@@ -42,6 +42,16 @@ NUMBERS = [
     # 9: a batch
     "loss per row: [0.0007 1.0986 8.0007]",
     "training loss (mean over the batch): 3.0333",
+    # cross-entropy: one-hot and soft labels, likelihood, perplexity
+    "-sum(y * log p), y one-hot on C: 3.1698 | cross_entropy(abc, 2): 3.1698",
+    "soft label [0.9  0.05 0.05], model weights [0.8438 0.1142 0.042 ]: loss -sum(y * log p) = 0.4198",
+    "entropy of the soft label, the loss if p were y: 0.3944 | the gap: 0.0254",
+    "the weights of the targets: [0.9993 0.3333 0.0003]",
+    "the likelihood of the batch, their product: 1.1167e-04",
+    "exp(-(sum of the losses)):                  1.1167e-04",
+    "uniform over 3 tokens: loss 1.0986 = log 3, perplexity 3.0",
+    "uniform over 50257 tokens: loss 10.8249 = log 50257, perplexity 50257.0",
+    "the batch above: mean loss 3.0333, perplexity 20.77",
     # 10: PyTorch side by side (CI installs torch: without it these lines are missing and the test fails)
     "F.log_softmax(x, dim=-1): [[-0.1698, -2.1698, -3.1698], [-1.3133, -0.3133, -1001.3133], [0.0, -200.0, -inf]]",
     "your log_softmax(x):      [[-0.1698, -2.1698, -3.1698], [-1.3133, -0.3133, -1001.3133], [0.0, -200.0, -inf]]",

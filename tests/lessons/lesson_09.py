@@ -46,6 +46,7 @@ NUMBERS = [
     "second loop sees 0 scores",
     # a long row
     "chunks: 98 | weights: (100000,) float64 | the running max grew in 6 of the chunks",
+    "the first from -inf, with nothing to rescale: the running sum was rescaled 5 times",
     "online_softmax matches stable_softmax: True",
     "chunks of    1: matches stable_softmax: True",
     "three-pass stable softmax: reads the row 3 times",

@@ -19,6 +19,7 @@ from benchmarks import check as check_time
 from benchmarks import suite as suite_time
 from grader.course.contract import properties
 from grader.course.directory import read_cached
+from grader.course.points import as_text, splits
 from grader.engine import testrunner
 from grader.learner import hints
 from tests import lessons
@@ -115,7 +116,8 @@ def test_each_graded_function_is_stated_with_its_signature_points_and_properties
     heading, text = function_section(lesson, function)
     cells = [c for c in graded_cells(lesson) if c.metadata.get("function") == function]
     points = sum(c.metadata.nbgrader.points for c in cells)
-    assert heading == f"`{signature(lesson, function)}` — {points} points, {len(cells)} test cells"
+    detail = as_text(splits(COURSE, lesson)[function].detail)  # the split tests/unit/course/test_points.py holds
+    assert heading == f"`{signature(lesson, function)}` — {points} points, {len(cells)} test cells, {detail} on details"
     stated = set(re.findall(r"`(\w+)`", text.split("**Mistakes caught:**")[0]))
     assert set(properties(COURSE, lesson)[function]) <= stated, "every property of the contract, by its id"
 

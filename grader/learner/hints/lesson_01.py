@@ -33,28 +33,29 @@ MISCONCEPTIONS = [
         "naive_in_place",
         "naive_normalize",
         "divided the caller's array in place (x /= total on the input itself)",
-        "return a new array: x / total, not x /= total",
+        "return a new array: let the division make one instead of dividing into the caller's array",
         breaks=("unchanged",),
     ),
     Misconception(
         "naive_returns_list",
         "naive_normalize",
         "returned a Python list (a list comprehension) instead of a NumPy array",
-        "convert the scores with np.asarray(scores, dtype=float) and divide the whole array at once",
+        "make a float NumPy array of the scores first (np.asarray and its dtype argument), then divide the whole "
+        "array at once",
         breaks=("dtype",),
     ),
     Misconception(
         "naive_fails_on_ints",
         "naive_normalize",
         "kept the integer dtype of the input, so dividing in place into it fails (an int array cannot hold fractions)",
-        "convert to floats first: np.asarray(scores, dtype=float), then divide into a new array",
+        "an integer array cannot hold fractions: make a float array of the scores first, then divide into a new array",
         breaks=("dtype",),
     ),
     Misconception(
         "naive_fails_on_lists",
         "naive_normalize",
         "called array methods on the input directly, so a Python list fails (a list has no .sum(axis=...))",
-        "convert first: x = np.asarray(scores, dtype=float)",
+        "a Python list has no .sum of its own: turn the scores into a float NumPy array first",
         breaks=("dtype",),
     ),
     Misconception(
@@ -76,7 +77,8 @@ MISCONCEPTIONS = [
         "naive_normalize",
         "squeezed the size-1 axes away first, so a batch of one row (1, n) came back as (n,) and a column (n, 1) "
         "was divided as one row",
-        "keep the input's shape (no np.squeeze): x.sum(axis=-1, keepdims=True) already works for rows of any shape",
+        "keep the input's shape (no np.squeeze): a sum over the last axis that keeps that axis already works for "
+        "rows of any shape",
         breaks=("shapes",),
     ),
     Misconception(
@@ -84,7 +86,7 @@ MISCONCEPTIONS = [
         "naive_normalize",
         "converted the scores to float32 (the deep-learning default), so float64 and integer scores came back "
         "as float32 with only about 7 correct digits",
-        "convert with dtype=float, which is float64 and keeps every digit",
+        "convert to Python's float, which NumPy makes float64 and which keeps every digit",
         breaks=("dtype",),
     ),
     Misconception(
@@ -92,14 +94,14 @@ MISCONCEPTIONS = [
         "naive_normalize",
         "summed integer scores as integers: NumPy's int64 sum wraps around past 9.2e18 without a warning, "
         "so huge integer scores got a wrong total",
-        "convert to floats before you sum: np.asarray(scores, dtype=float)",
+        "make the scores floats before you add them up: a float64 sum cannot wrap around",
         breaks=("dtype",),
     ),
     Misconception(
         "naive_divides_by_max",
         "naive_normalize",
         "divided each row by its largest score instead of its total, so the top score became 1",
-        "weights must add up to 1: divide by the row's sum, x.sum(axis=-1, keepdims=True)",
+        "weights must add up to 1: divide each row by its own sum, not by its largest score",
         breaks=("value",),
     ),
     Misconception(
@@ -121,14 +123,16 @@ MISCONCEPTIONS = [
         "naive_normalize",
         "divided the transpose by the row totals and transposed back: .T reverses every axis, so in a 3-D batch "
         "rows met other rows' totals",
-        "no transposes: x.sum(axis=-1, keepdims=True) lines each total up with its own row in any number of dimensions",
+        "no transposes: a sum over the last axis that keeps that axis lines each total up with its own row in any "
+        "number of dimensions",
         breaks=("shapes", "value"),
     ),
     Misconception(
         "naive_loops_first_axis",
         "naive_normalize",
         "looped over the first axis only, so in a 3-D batch each whole 2-D block shared one total",
-        "divide every row along the last axis: x.sum(axis=-1, keepdims=True) works for any number of dimensions",
+        "divide every row along the last axis: one sum over the last axis, keeping it, works for any number of "
+        "dimensions",
         breaks=("shapes", "value"),
     ),
     Misconception(
@@ -136,7 +140,7 @@ MISCONCEPTIONS = [
         "naive_normalize",
         "divided the rows one at a time into np.asarray(scores), which is the caller's own array when it is "
         "already float64, so the input was overwritten",
-        "np.asarray does not copy a float64 array: start from np.array(scores, dtype=float) (a copy) or a new output",
+        "np.asarray does not copy a float64 array: start from a copy (np.array makes one) or write into a new output",
         breaks=("unchanged",),
     ),
     # is_distribution
@@ -152,56 +156,58 @@ MISCONCEPTIONS = [
         "is_distribution",
         "looked for entries below 0 and sums off by more than atol, but every comparison with nan is False, "
         "so nan slipped through",
-        "require np.isfinite for every entry and ask for what must hold (w >= 0, |sum - 1| <= atol)",
+        "require every entry to be finite (np.isfinite), and test for what must hold rather than for what must not: "
+        "nan fails every comparison",
         breaks=("finite", "value"),
     ),
     Misconception(
         "dist_first_row_only",
         "is_distribution",
         "checked only the first row",
-        "check every entry and every row's sum (sum over axis=-1, then np.all)",
+        "check every entry and every row's sum (sum over the last axis, then combine the answers with np.all)",
         breaks=("every_row", "value"),
     ),
     Misconception(
         "dist_sums_whole_array",
         "is_distribution",
         "summed the whole array instead of each row",
-        "each row must sum to 1: sum over axis=-1",
+        "each row must sum to 1: sum over the last axis only",
         breaks=("every_row", "shapes", "value"),
     ),
     Misconception(
         "dist_exact_sum",
         "is_distribution",
         "compared the sum with 1 exactly; rounding makes a computed sum like 0.7 + 0.2 + 0.1 miss 1.0",
-        "allow a small difference: |sum - 1| <= atol",
+        "allow a small difference: a row's sum may be off from 1 by at most atol",
         breaks=("atol",),
     ),
     Misconception(
         "dist_ignores_atol",
         "is_distribution",
         "ignored the atol argument and used a fixed tolerance",
-        "compare |sum - 1| with the atol that was passed in",
+        "measure how far each row's sum is from 1 against the atol that was passed in",
         breaks=("atol",),
     ),
     Misconception(
         "dist_allclose_rtol",
         "is_distribution",
         "used np.allclose (or np.isclose) with its default rtol=1e-05, which allows far more than atol",
-        "pass rtol=0, or compare np.abs(sum - 1) <= atol yourself",
+        "np.isclose also allows a difference relative to the size (its rtol argument): turn that off, or compare the "
+        "distance from 1 with atol yourself",
         breaks=("atol",),
     ),
     Misconception(
         "dist_per_row",
         "is_distribution",
         "returned one True/False per row instead of one answer for the whole input",
-        "combine the rows' answers with np.all(...) and return a single bool",
+        "combine the rows' answers into one (np.all does) and return a single bool",
         breaks=("dtype",),
     ),
     Misconception(
         "dist_fails_on_lists",
         "is_distribution",
         "compared the input with numbers directly, so a Python list fails (a list cannot be compared with 0)",
-        "convert first: w = np.asarray(weights, dtype=float)",
+        "a Python list cannot be compared with a number: turn the weights into a float NumPy array first",
         breaks=("dtype",),
     ),
     Misconception(
@@ -209,7 +215,7 @@ MISCONCEPTIONS = [
         "is_distribution",
         "answered with a NumPy bool (np.True_ or np.False_, which np.all gives, or an array of them) "
         "instead of a plain Python bool",
-        "wrap the final answer in bool(...)",
+        "NumPy's comparisons and np.all give NumPy bools: turn the final answer into Python's own bool",
         breaks=("dtype",),
     ),
     Misconception(
@@ -232,7 +238,7 @@ MISCONCEPTIONS = [
         "is_distribution",
         "summed integer weights as integers: NumPy's int64 sum wraps around without a warning, so huge integers "
         "could seem to add up to 1",
-        "convert to floats first: np.asarray(weights, dtype=float)",
+        "make the weights floats before you add them up: a float64 sum cannot wrap around",
         breaks=("dtype",),
     ),
     Misconception(
@@ -240,7 +246,8 @@ MISCONCEPTIONS = [
         "is_distribution",
         "wrote -1 over the nan and inf entries of the caller's array (to make the >= 0 test reject them), "
         "which changed the input",
-        "do not write into the input: test np.isfinite(w) on its own instead of overwriting entries",
+        "do not write into the input: ask np.isfinite about the entries, which gives a new array, instead of "
+        "overwriting them",
         breaks=("unchanged",),
     ),
     Misconception(
@@ -248,14 +255,14 @@ MISCONCEPTIONS = [
         "is_distribution",
         "handled 1-D and 2-D input but treated any other shape as one long row, so a 3-D batch of rows "
         "never counted as distributions",
-        "sum over the last axis, w.sum(axis=-1): it gives every row's total in any number of dimensions",
+        "sum over the last axis only: it gives every row's total in any number of dimensions",
         breaks=("every_row", "shapes"),
     ),
     Misconception(
         "dist_total_equals_rows",
         "is_distribution",
         "checked that all the entries add up to the number of rows: a row above 1 and another below 1 cancel out",
-        "check each row's own sum: np.abs(w.sum(axis=-1) - 1) <= atol for every row",
+        "check each row's own sum against 1, within atol, for every row: rows must not make up for each other",
         breaks=("every_row",),
     ),
     Misconception(

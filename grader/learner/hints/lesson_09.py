@@ -331,7 +331,7 @@ MISCONCEPTIONS = [
         "cross_entropy_grad",
         "differentiated the target's weight p_y instead of its loss -log p_y: p_y (p - onehot) is the gradient "
         "of -p_y, which shrinks with p_y, so a confidently wrong row gets almost no gradient",
-        "the loss is -log p_y: its slope -1 / p_y cancels the factor p_y of the Jacobian's row",
+        "the loss is -log p_y, not p_y: chain the loss's own slope through the Jacobian's row, and see what cancels",
         breaks=("value", "confidently_wrong"),
     ),
     Misconception(
@@ -339,7 +339,7 @@ MISCONCEPTIONS = [
         "cross_entropy_grad",
         "multiplied the loss's slope -1 / p_y by the Jacobian's row p_y (onehot - p) numerically: when p_y "
         "underflows to 0 (a confidently wrong row) that is inf times 0, nan, with a divide-by-zero warning",
-        "simplify on paper first: the Jacobian's p_y cancels the loss's 1 / p_y, leaving softmax minus onehot",
+        "simplify on paper first: a factor cancels, and what is left needs no division, so no 0 meets an infinity",
         breaks=("extremes", "quiet", "confidently_wrong"),
     ),
     Misconception(
@@ -401,7 +401,7 @@ MISCONCEPTIONS = [
         "cross_entropy_grad",
         "subtracted the onehot from the log-weights (log_softmax - onehot): the derivative of log-sum-exp is the "
         "softmax itself, not its log",
-        "the derivative of LSE(z) with respect to z_j is exp(z_j) / sum(exp(z)), a weight",
+        "differentiate log-sum-exp on paper: its slope with respect to one logit is a weight, not a log-weight",
         breaks=("value", "extremes"),
     ),
     Misconception(

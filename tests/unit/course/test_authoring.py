@@ -309,15 +309,16 @@ PREDICTION_TESTS = (
     'check_prediction("predict_sign", guess_sign, "0123456789abcdef")\n'
     "### END HIDDEN TESTS\n"
 )
+REVEAL = '\n# %%\nreveal("predict_sign", guess_sign)\nprint(-1 < 0)\n'
 
 
 def test_a_prediction_is_a_guess_answer_cell_and_a_tests_cell_naming_no_function(tmp_path):
-    nb = build(tmp_path, SOLUTION_F + GUESS + PREDICTION_TESTS)
+    nb = build(tmp_path, SOLUTION_F + GUESS + PREDICTION_TESTS + REVEAL)
     guess, tests = nb.cells[2], nb.cells[3]
     assert guess.metadata.nbgrader["solution"] and not guess.metadata.nbgrader["grade"]
     assert guess.metadata["prediction"] == tests.metadata["prediction"] == "predict_sign"
     assert tests.metadata.nbgrader["points"] == 1 and "function" not in tests.metadata
-    assert [c.id for c in nb.cells] == ["cell-00", "f", "guess_sign", "predict_sign"]
+    assert [c.id for c in nb.cells][:4] == ["cell-00", "f", "guess_sign", "predict_sign"]
 
 
 @pytest.mark.parametrize(
@@ -350,6 +351,15 @@ def test_a_prediction_is_a_guess_answer_cell_and_a_tests_cell_naming_no_function
             .replace("### END HIDDEN TESTS\n", ""),
             "compares the guess in its hidden tests",
         ),
+        (
+            GUESS + PREDICTION_TESTS,
+            'the cell computing a prediction\'s answer starts reveal("predict_sign", guess_sign)',
+        ),
+        (
+            GUESS + PREDICTION_TESTS + REVEAL.replace('reveal("predict_sign", guess_sign)', "print(guess_sign)"),
+            "starts reveal(",
+        ),
+        (GUESS + PREDICTION_TESTS + REVEAL.replace("# %%\n", "# %% [markdown]\n# "), "answer starts reveal("),
         ('# %% nbgrader="solution" grade_id="predict_x"\nx = 1\n', "is a prediction's tests cell's"),
         ('# %% prediction="predict_x"\nx = 1\n', "but no nbgrader kind"),
     ],

@@ -194,4 +194,4 @@ def test_predictions_are_no_graded_functions():
 
 
 def test_the_module_offers_the_checks_by_name():
-    assert predictions.__all__ == ["check_guess", "check_prediction"]
+    assert predictions.__all__ == ["check_guess", "check_prediction", "reveal"]
