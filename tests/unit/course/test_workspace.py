@@ -56,6 +56,19 @@ def test_first_use_copies_the_release_with_the_kernels_language_info(release, tm
     assert record["files"][NOTEBOOK]["release"] == workspace.digest((release / NOTEBOOK).read_bytes())
 
 
+def test_the_copies_are_trusted_so_the_lab_opens_them_without_a_warning(release, tmp_path, monkeypatch):
+    """Jupyter's server logs "Notebook ... is not trusted" on opening a notebook its database has not signed; the
+    copies are the course's own, signed as a save from the lab would sign them, and a learner's later edit is not."""
+    from nbformat.sign import NotebookNotary
+
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))  # the database the lab's server reads
+    done = workspace.sync(release, tmp_path / "work", KERNEL)
+    notary = NotebookNotary()
+    assert all(notary.check_signature(nbformat.read(tmp_path / "work" / name, as_version=4)) for name in done.copied)
+    solve(tmp_path / "work")
+    assert not notary.check_signature(nbformat.read(tmp_path / "work" / NOTEBOOK, as_version=4))
+
+
 def test_a_second_run_changes_nothing_and_says_nothing(release, tmp_path):
     workspace.sync(release, tmp_path / "work", KERNEL)
     before = {p: p.read_bytes() for p in (tmp_path / "work").rglob("*") if p.is_file()}
