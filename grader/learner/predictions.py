@@ -247,14 +247,14 @@ def committed(prediction: str) -> bool:
 
 def display_record(line: str, commitment: Commitment) -> None:
     """Show `line` and keep the commitment among the cell's outputs (JupyterLab saves them with the notebook)."""
-    shell = ipython()
+    shell = current_shell()
     if shell is None:  # outside IPython: the line alone
         print(line)
         return
     shell.display_pub.publish({"text/plain": line, RECORD_MIME: commitment.as_data()})
 
 
-def ipython():
+def current_shell():
     """The running IPython shell, or None."""
     try:
         from IPython import get_ipython
@@ -266,7 +266,7 @@ def ipython():
 def execution_count() -> int | None:
     """The running cell's In [n], in IPython: its place in the input history (IPython 9 counts the next cell's
     number in `execution_count` while a cell runs)."""
-    history = getattr(getattr(ipython(), "history_manager", None), "input_hist_parsed", None)
+    history = getattr(getattr(current_shell(), "history_manager", None), "input_hist_parsed", None)
     return len(history) - 1 if isinstance(history, list) and history else None
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.learner.checks import ERROR_NAME_COLOUR
-from grader.learner.predictions import NotCommitted, committed, guess_not_run, is_prediction
+from grader.learner.predictions import NotCommitted, committed, current_shell, guess_not_run, is_prediction
 
 __all__ = ["point_at_stubs", "pointing_at_stubs", "unfinished"]
 
@@ -361,12 +361,3 @@ def pointing_at_stubs(shell=None) -> bool:
     """Whether `point_at_stubs` took effect in `shell` (by default IPython's running one, if any)."""
     shell = shell if shell is not None else current_shell()
     return shell is not None and id(shell) in POINTERS
-
-
-def current_shell():
-    """IPython's running shell; None outside IPython."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return None
-    return get_ipython()
