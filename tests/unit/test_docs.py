@@ -100,12 +100,12 @@ def shown_by(haystack: str, number: str) -> bool:
 
 def test_the_contract_takes_the_lessons_in_course_order():
     assert re.findall(r"^### `(\d\d_[a-z_]+)`", CONTRACT, re.MULTILINE) == COURSE.lesson_ids()
-    assert re.findall(r"^\| \d \| `(\d\d_[a-z_]+)` \|", CONTRACT, re.MULTILINE) == COURSE.lesson_ids()
+    assert re.findall(r"^\| \d+ \| `(\d\d_[a-z_]+)` \|", CONTRACT, re.MULTILINE) == COURSE.lesson_ids()
 
 
 @pytest.mark.parametrize("lesson", COURSE.lesson_ids())
 def test_the_lesson_table_names_its_graded_functions_and_points(lesson):
-    row = re.search(rf"^\| \d \| `{lesson}` \| (.*) \| (.*) \| (\d+) \|$", CONTRACT, re.MULTILINE)
+    row = re.search(rf"^\| \d+ \| `{lesson}` \| (.*) \| (.*) \| (\d+) \|$", CONTRACT, re.MULTILINE)
     assert row, f"no row for {lesson} in the lessons table"
     assert re.findall(r"`(\w+)`", row[2]) == list(properties(COURSE, lesson))
     assert int(row[3]) == sum(c.metadata.nbgrader.points for c in graded_cells(lesson))

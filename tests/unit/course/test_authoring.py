@@ -219,8 +219,9 @@ def test_the_course_takes_its_given_code_from_earlier_references():
         ("07_attention", "06_masking", "masked_softmax"),
         ("07_attention", "06_masking", "causal_mask"),
         ("08_log_softmax", "05_stable_softmax", "stable_softmax"),
-        ("09_gradient_and_online", "05_stable_softmax", "stable_softmax"),
-        ("09_gradient_and_online", "08_log_softmax", "cross_entropy"),
+        ("09_gradient", "05_stable_softmax", "stable_softmax"),
+        ("09_gradient", "08_log_softmax", "cross_entropy"),
+        ("10_online_softmax", "05_stable_softmax", "stable_softmax"),
     }
 
 

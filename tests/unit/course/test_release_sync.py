@@ -53,10 +53,10 @@ def test_an_edited_source_is_noticed(course_copy):
 
 
 def test_an_edited_reference_reaches_every_lesson_given_it(course_copy):
-    """05's stable_softmax is written once; 06, 08 and 09 are given it in full (05's release holds only a stub)."""
+    """05's stable_softmax is written once; 06, 08, 09 and 10 are given it in full (05's release holds only a stub)."""
     source = text_source_in(course_copy, "05_stable_softmax")
     source.write_text(source.read_text().replace("evidence = np.exp(z)\n", "evidence = np.exp(z)  # no overflow\n"))
-    reusers = ("06_masking", "08_log_softmax", "09_gradient_and_online")
+    reusers = ("06_masking", "08_log_softmax", "09_gradient", "10_online_softmax")
     changed = [source_notebook_in(course_copy, "05_stable_softmax")]
     changed += [
         path
@@ -79,7 +79,7 @@ def test_the_release_holds_the_given_code_not_a_stub():
                 code = COURSE.reference_answers(match["lesson"])[match["function"]]
                 assert any(code in cell for cell in release), f"{lesson}: {match['function']} is not given in full"
                 given += 1
-    assert given == 7  # stable_softmax in 06, 08 and 09; masked_softmax in 07; and the rest the lessons name
+    assert given == 8  # stable_softmax in 06, 08, 09 and 10; masked_softmax in 07; and the rest the lessons name
     attention = read_cached(COURSE.release_notebook("07_attention"))
     cell = next(c for c in attention.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "given_from_lesson_06")
     assert cell.source.startswith("def masked_softmax(") and "raise ValueError" in cell.source

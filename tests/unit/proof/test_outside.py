@@ -174,12 +174,12 @@ def test_hidden_tests_catch_an_online_softmax_whose_row_begins_with_more_minus_i
     """The corpus's re-chunking online softmax returns nan (with a warning) when a whole block of the row is -inf.
     With blocks of 8 (its own chunk parameter) it passed every hidden test on main, whose rows began with at
     most 3 -inf scores; the hidden tests now draw any number of them."""
-    [entry] = [e for e in outside.corpus("09_gradient_and_online") if e.id == "kernel_handbook_online_softmax"]
+    [entry] = [e for e in outside.corpus("10_online_softmax") if e.id == "kernel_handbook_online_softmax"]
     source = entry.source.replace("chunk: int = 3", "chunk: int = 8")
     entries = tmp_path / "rechunked.py"
     entries.write_text(
         "from grader.proof.outside import OutsideEntry\n"
-        "LESSON = '09_gradient_and_online'\n"
+        "LESSON = '10_online_softmax'\n"
         f"OUTSIDE = [OutsideEntry('rechunked_by_8', 'online_softmax', {source!r}, {entry.origin!r}, 'wrong')]\n"
     )
     [proof] = proven(entries)["entries"]
