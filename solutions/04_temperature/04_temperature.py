@@ -15,8 +15,7 @@
 # - write `softmax_with_temperature`, and explain why it must refuse `T = 0`, a negative `T`
 #   and a `T` that is not a finite number;
 # - explain why "temperature 0", in the many text generators that accept it, means "take the
-#   largest score", a rule of decoding and not a value of softmax, and write `sample_next_token`;
-# - tell a temperature apart from the fixed `1/√d_k` scale inside attention.
+#   largest score", a rule of decoding and not a value of softmax, and write `sample_next_token`.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess *before* you
 # run them: the surprise is where the learning is. Three predictions are graded (a point
@@ -562,40 +561,12 @@ print("[2, 0, -1] at T = 0.05:", softmax_with_temperature(abc, 0.05))
 print("[1, 1, 0] at T = 0.05:", softmax_with_temperature(ties, 0.05))
 
 # %% [markdown]
-# ## 8. A division that is not a temperature: `1/√d_k` in attention
-#
-# Attention, the subject of the later lessons, computes its scores as
-# $q \cdot k / \sqrt{d_k}$, where $d_k$ is the length of the query and key vectors. That
-# looks like softmax at temperature $\sqrt{d_k}$, but it plays a different role. It is a
-# **fixed part of the architecture**. A dot product adds up $d_k$ products, some positive
-# and some negative, so it does not simply grow with $d_k$: for vectors whose entries are
-# independent with mean 0 and variance 1, its average stays 0 while its **spread** (the
-# standard deviation) grows like $\sqrt{d_k}$. Dividing by $\sqrt{d_k}$ brings the spread
-# back to about 1, whatever the model's width, so softmax does not start out saturated.
-#
-# **Predict.** For random vectors of length 4, 64 and 1024, what spread do you expect for
-# their dot products, before and after the division?
-
-# %%
-# Your guess (not graded):
-
-# %%
-rng = np.random.default_rng(8)
-for d_k in (4, 64, 1024):
-    queries, keys = rng.standard_normal((2, 2000, d_k))
-    dots = (queries * keys).sum(axis=-1)
-    print(f"d_k = {d_k:>4}: mean {dots.mean():6.2f}, spread {dots.std():5.2f} (sqrt(d_k) = {np.sqrt(d_k):4.1f}), "
-          f"spread after dividing by sqrt(d_k) {(dots / np.sqrt(d_k)).std():.2f}")
+# Attention (lesson 07) divides its scores by $\sqrt{d_k}$, the width of its query and key
+# vectors: a temperature in form, but a fixed scale of the architecture, not one you tune.
+# Lesson 07 shows why it is there.
 
 # %% [markdown]
-# The spread is close to 2, 8 and 32, the square roots of 4, 64 and 1024, while the average
-# stays near 0; divided by $\sqrt{d_k}$, every spread is close to 1. The model is trained
-# with that scale and it stays fixed. The temperature of this lesson, in contrast, is a
-# **knob** you turn when you decode from a trained model, to make its output more
-# predictable or more varied.
-
-# %% [markdown]
-# ## 9. Decoding: "temperature 0" means "take the largest score"
+# ## 8. Decoding: "temperature 0" means "take the largest score"
 #
 # To generate text, a model turns its logits into weights and then picks one token. Picking
 # at random with those weights is **sampling**; temperature decides how adventurous it is.
@@ -614,7 +585,7 @@ for d_k in (4, 64, 1024):
 # (`help(rng.choice)`).
 
 # %% [markdown]
-# ## 10. Exercise: `sample_next_token`
+# ## 9. Exercise: `sample_next_token`
 #
 # Write `sample_next_token(logits, temperature, rng)` for one row of logits (a 1-D list or
 # array):
@@ -769,7 +740,7 @@ for _t in (-1.0, -0.5, -0.01, -2, -1e-300, -np.inf, np.float32(-1.0), np.int64(-
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 11. Your sampler on A, B, C
+# ## 10. Your sampler on A, B, C
 #
 # **Predict.** Out of 10,000 draws from `[2, 0, -1]`, about how many will be C at `T = 1`?
 # At `T = 0.3`?
@@ -792,7 +763,7 @@ print("greedy decoding (T = 0) picks:", choices[sample_next_token(abc, 0, rng)])
 # it returns A every time.
 
 # %% [markdown]
-# ## 12. Your sampler on the five tokens
+# ## 11. Your sampler on the five tokens
 #
 # Twelve draws from the five-token vocabulary of section 5, at four temperatures, with one
 # seeded generator:

@@ -275,7 +275,9 @@ print(f"'journey' asks about 'starts': {projected_scores[1, 2]:.4f} | 'starts' a
 # Real models use keys of width 64 or 128, not 3. Suppose the entries of a query and a key
 # are independent random numbers with mean 0 and variance 1 (an illustration, not a claim
 # about trained models). Their dot product is a sum of d_k products, each with mean 0 and
-# variance 1, so it has variance d_k: its **spread (standard deviation) grows like √d_k**.
+# variance 1, some positive and some negative. So it does not simply grow with d_k: its
+# average stays 0, while its variance is d_k and its **spread (standard deviation) grows
+# like √d_k**.
 # This is the argument of Vaswani et al., *Attention Is All You Need* (2017), footnote 4.
 #
 # **Predict.** For d_k = 1024, how far apart will typical scores be? And what happens to
@@ -288,12 +290,13 @@ print(f"'journey' asks about 'starts': {projected_scores[1, 2]:.4f} | 'starts' a
 rng = np.random.default_rng(2017)
 widths = [1, 4, 16, 64, 256, 1024]
 n_keys, trials = 8, 1000
-spread, spread_scaled, top_weight, top_weight_scaled, top_gap = [], [], [], [], []
+mean_score, spread, spread_scaled, top_weight, top_weight_scaled, top_gap = [], [], [], [], [], []
 for d_k in widths:
     q = rng.standard_normal((trials, 1, d_k))        # one query per trial
     k = rng.standard_normal((trials, n_keys, d_k))   # eight keys per trial
     dots = (q * k).sum(axis=-1)                      # (trials, n_keys) scores: sums of d_k products
     allowed = np.ones(dots.shape, dtype=bool)
+    mean_score.append(dots.mean())
     spread.append(dots.std())
     spread_scaled.append((dots / np.sqrt(d_k)).std())
     top_weight.append(masked_softmax(dots, allowed).max(axis=-1).mean())
@@ -301,13 +304,14 @@ for d_k in widths:
     two_largest = np.sort(dots, axis=-1)[:, -2:]
     top_gap.append(two_largest[:, 1] - two_largest[:, 0])   # largest score minus the runner-up
 
-print("  d_k | sqrt(d_k) | std of q @ k | std scaled | mean top weight | scaled")
-for row in zip(widths, spread, spread_scaled, top_weight, top_weight_scaled):
-    d_k, s, s_scaled, top, top_scaled = row
-    print(f"{d_k:5d} | {np.sqrt(d_k):9.1f} | {s:12.2f} | {s_scaled:10.2f} | {top:15.3f} | {top_scaled:6.3f}")
+print("  d_k | sqrt(d_k) | std of q @ k | std scaled | mean top weight | scaled | mean of q @ k")
+for row in zip(widths, spread, spread_scaled, top_weight, top_weight_scaled, mean_score):
+    d_k, s, s_scaled, top, top_scaled, m = row
+    print(f"{d_k:5d} | {np.sqrt(d_k):9.1f} | {s:12.2f} | {s_scaled:10.2f} | {top:15.3f} | {top_scaled:6.3f} | {m:13.2f}")
 
 # %% [markdown]
-# The spread follows √d_k (about 32 at d_k = 1024). But a softmax cares only about
+# The average of the scores stays near 0 at every width (0.52 at most, the last column),
+# while their spread follows √d_k (about 32 at d_k = 1024). But a softmax cares only about
 # *differences* between scores, and the one that decides the top weight is the gap between
 # the largest score of a row and the runner-up, which is smaller than the spread and varies
 # from row to row. **Predict.** At d_k = 1024, how large is that gap in a typical row?
@@ -330,8 +334,9 @@ print(f"evidence of the top key over the runner-up at the median gap: e^{np.medi
 # grows. Dividing by √d_k brings the spread back to about 1 at every width in the table,
 # and the top weight stays between 0.308 and 0.367.
 #
-# The factor 1/√d_k is mathematically a temperature T = √d_k (lesson 04), but a fixed one,
-# set by the width as part of the architecture, not a knob turned while decoding.
+# The factor 1/√d_k is mathematically a temperature T = √d_k (lesson 04), but a fixed one:
+# set by the width as part of the architecture, the model is trained with it and nobody
+# tunes it, unlike the temperature turned while decoding.
 
 # %%
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))

@@ -14,8 +14,9 @@
 #   ordinary number like `-800`, and say where the information was lost;
 # - compute log-sum-exp with the max shift, and say why the max must be added back;
 # - write `logsumexp`, `log_softmax` and `cross_entropy` (from logits, per row);
-# - measure the error of a floating-point result in *units in the last place* (ulps)
-#   against a high-precision reference, and tell an accurate formula from a broken one.
+# - optionally, in the appendix after the lesson: measure the error of a floating-point result
+#   in *units in the last place* (ulps) against a high-precision reference, and tell an
+#   accurate formula from a broken one.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess *before* you
 # run the cell that computes the answer. Some predictions are graded (a point each): write the
@@ -513,8 +514,8 @@ print(f"what the three zeros add to 50: log(1 + 3 e^-50) = {np.log1p(3 * np.exp(
 #   caller's array unchanged.
 #
 # Two ways are right. You may call your `logsumexp`: it returns one number per row, so think
-# about how that shape lines up with the rows it is subtracted from (section 11 measures this
-# way's accuracy). Or shift first and subtract the log of the shifted sum from the shifted
+# about how that shape lines up with the rows it is subtracted from (the optional appendix
+# measures this way's accuracy). Or shift first and subtract the log of the shifted sum from the shifted
 # scores, never forming `LSE` itself.
 
 # %% nbgrader="solution" grade_id="log_softmax"
@@ -1183,7 +1184,30 @@ if torch:
     print("float32 gradient of F.cross_entropy([200, 0], 1):   ", confident.grad.numpy())
 
 # %% [markdown]
-# ## 11. Measuring in ulps: how accurate?
+# ## What carries forward
+#
+# - Never take the log of a weight: a weight that underflows to 0 has lost its log-weight for
+#   good. Stay in the log domain: `log_softmax(x) = x - LSE(x)`, computed as
+#   `(x - m) - log(sum(exp(x - m)))`.
+# - `LSE(x) = m + log(sum(exp(x - m)))` with `m` each row's max: the sum lies between 1 and n,
+#   so nothing overflows or vanishes. Unlike softmax, the shift does not cancel: add `m` back.
+# - Cross-entropy is computed from the logits, `-log_softmax(row)[target]`, one loss per row;
+#   the training loss is their mean. PyTorch's `F.cross_entropy` takes logits too, and
+#   averages unless told `reduction="none"`.
+#
+# The next lesson differentiates softmax (its Jacobian, and the gradient of this lesson's
+# loss) and computes it in one pass over a long row, as FlashAttention does, with a running
+# max that plays exactly the role of `m` here.
+#
+# How accurate are these formulas, and how would you measure it? The optional appendix below
+# answers that.
+
+# %% [markdown]
+# ## Appendix (optional): measuring in ulps
+#
+# This appendix is optional: the lesson is complete without it, and nothing in it is graded.
+# It adds a way to measure how accurate the formulas of this lesson are, in *units in the last
+# place* against 60-digit arithmetic, and shows which correct-looking formula loses 256 ulps.
 #
 # "No `inf` and no `nan`" is not the same as "accurate". To measure accuracy we need the
 # true answer, and a way to count how far off a float is.
@@ -1254,27 +1278,14 @@ print(f"  error: {ulp_errors([logsumexp([1000.0, 1001.0])], exact_logsumexp([[10
 # The table shows the largest error of each formula in each family, or, when some results
 # came out `inf`, `-inf` or `nan`, the share of results that did ("fails").
 #
-# **Predict (graded).** The shifted form `(x - m) - log(sum(exp(x - m)))` stays within a few
-# ulps. Near ±1000, does `x - LSE(x)` too? Write "yes" or "no". (Not graded: which formulas
-# fail, and on which families? Does `log(softmax)` fail on the huge scores, now that the
-# softmax is stable?)
-
-# %% nbgrader="guess" grade_id="guess_lse_difference_accurate" prediction="predict_lse_difference_accurate"
-guess_lse_difference_accurate = ""  # your guess: "yes" or "no"
-### BEGIN SOLUTION
-guess_lse_difference_accurate = 'no'
-### END SOLUTION
-
-# %% nbgrader="tests" grade_id="predict_lse_difference_accurate" points=1
-check_guess("predict_lse_difference_accurate", guess_lse_difference_accurate, choices=["yes", "no"])
-### BEGIN HIDDEN TESTS
-from grader.learner.predictions import check_prediction
-
-check_prediction("predict_lse_difference_accurate", guess_lse_difference_accurate, "184e5b0dfa7416f5")
-### END HIDDEN TESTS
+# **Predict.** The shifted form `(x - m) - log(sum(exp(x - m)))` stays within a few ulps.
+# Near ±1000, does `x - LSE(x)` too? And which formulas fail, and on which families? Does
+# `log(softmax)` fail on the huge scores, now that the softmax is stable?
 
 # %%
-reveal("predict_lse_difference_accurate", guess_lse_difference_accurate)
+# Your guess (not graded):
+
+# %%
 families = {"ordinary": (1.0, 0.0), "near +1000": (1.0, 1000.0), "near -1000": (1.0, -1000.0),
             "widely spread": (300.0, 0.0)}
 methods = ["naive LSE", "your logsumexp", "log(softmax)", "x - LSE(x)", "your log_softmax"]
@@ -1433,24 +1444,3 @@ print("-log1p(sum of the rest):", -np.log1p(others))
 # %% [markdown]
 # For a loss or a log-weight that is later added to others, an error of `1e-87` against 1 is
 # nothing; both forms pass the checks. It matters when the tiny number itself is the answer.
-
-# %% [markdown]
-# ## What carries forward
-#
-# - Never take the log of a weight: a weight that underflows to 0 has lost its log-weight for
-#   good. Stay in the log domain: `log_softmax(x) = x - LSE(x)`, computed as
-#   `(x - m) - log(sum(exp(x - m)))`.
-# - `LSE(x) = m + log(sum(exp(x - m)))` with `m` each row's max: the sum lies between 1 and n,
-#   so nothing overflows or vanishes. Unlike softmax, the shift does not cancel: add `m` back.
-# - Cross-entropy is computed from the logits, `-log_softmax(row)[target]`, one loss per row;
-#   the training loss is their mean. PyTorch's `F.cross_entropy` takes logits too, and
-#   averages unless told `reduction="none"`.
-# - Measured against 60-digit arithmetic, the shifted LSE is within about an ulp and the
-#   shifted log-softmax, `(x - m) - log(sum(exp(x - m)))`, within 2 ulps, in float32 and float64, while the naive forms do not merely
-#   lose accuracy: they return `inf`, `-inf` or `nan`. Subtracting a rounded LSE, `x - LSE(x)`,
-#   costs half an ulp of the LSE: 256 ulps at ±1000. For weights, divide (lesson 05) rather
-#   than exponentiate log-weights.
-#
-# The next lesson differentiates softmax (its Jacobian, and the gradient of this lesson's
-# loss) and computes it in one pass over a long row, as FlashAttention does, with a running
-# max that plays exactly the role of `m` here.

@@ -16,7 +16,7 @@ NUMBERS = [
     "'journey' asks about 'starts': -0.0737 | 'starts' asks about 'journey': 0.0985",
     "    1 |       1.0 |         1.02 |       1.02 |           0.308 |  0.308",
     "   64 |       8.0 |         8.10 |       1.01 |           0.877 |  0.367",
-    " 1024 |      32.0 |        32.01 |       1.00 |           0.973 |  0.363",
+    " 1024 |      32.0 |        32.01 |       1.00 |           0.973 |  0.363 |          0.52",
     "d_k = 1024, gap between the two largest scores: median 15.1 (about 15), mean 19.1",
     "evidence of the top key over the runner-up at the median gap: e^15.1 = 3.7e+06",
     "unscaled weights: [0.0000 0.9963 0.0037 0.0000 0.0000 0.0000 0.0000 0.0000]",
