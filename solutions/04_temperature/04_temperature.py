@@ -561,7 +561,7 @@ print("[2, 0, -1] at T = 0.05:", softmax_with_temperature(abc, 0.05))
 print("[1, 1, 0] at T = 0.05:", softmax_with_temperature(ties, 0.05))
 
 # %% [markdown]
-# Attention (lesson 07) divides its scores by $\sqrt{d_k}$, the width of its query and key
+# Attention (lesson 07) divides its scores by √d_k, where d_k is the width of its query and key
 # vectors: a temperature in form, but a fixed scale of the architecture, not one you tune.
 # Lesson 07 shows why it is there.
 
