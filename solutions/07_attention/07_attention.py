@@ -1137,5 +1137,5 @@ except Exception as error:   # any failure here only means "2-D only", which is 
 #
 # Lesson 08 takes the log of a softmax without losing the tiny weights (log-sum-exp and
 # cross-entropy). Lesson 09 computes the softmax's gradient, where saturation hurts and
-# where it does not, and shows how attention reads a long row of keys in one pass without
-# ever storing its weights.
+# where it does not; lesson 10 shows how attention reads a long row of keys in one pass
+# without ever storing its weights.

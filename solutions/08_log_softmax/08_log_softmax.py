@@ -1196,8 +1196,8 @@ if torch:
 #   averages unless told `reduction="none"`.
 #
 # The next lesson differentiates softmax (its Jacobian, and the gradient of this lesson's
-# loss) and computes it in one pass over a long row, as FlashAttention does, with a running
-# max that plays exactly the role of `m` here.
+# loss); lesson 10 computes it in one pass over a long row, as FlashAttention does, with a
+# running max that plays exactly the role of `m` here.
 #
 # How accurate are these formulas, and how would you measure it? The optional appendix below
 # answers that.
