@@ -316,3 +316,11 @@ def test_the_suite_verdict_says_when_a_target_is_missed(tmp_path):
     with pytest.raises(SystemExit, match="no suite-time passage"):
         suite_time.write_readme(readme, "figures")
     assert readme.read_text() == "no passage here\n"
+
+
+def test_the_readme_lists_every_lesson_in_order_with_its_functions_and_points():
+    rows = re.findall(r"^\| `(\d\d_[a-z_]+)` \| .* \| (.*) \| (\d+) \|$", README.split("## Lessons", 1)[1], re.MULTILINE)
+    assert [lesson for lesson, _, _ in rows] == COURSE.lesson_ids()
+    for lesson, functions, points in rows:
+        assert re.findall(r"`(\w+)`", functions) == COURSE.graded_functions(lesson), lesson
+        assert int(points) == sum(c.metadata.nbgrader.points for c in graded_cells(lesson)), lesson
