@@ -7,114 +7,6 @@ from grader.learner.hints import Misconception
 LESSON = "09_gradient"
 
 MISCONCEPTIONS = [
-    # softmax_jacobian
-    Misconception(
-        "jacobian_missing_outer",
-        "softmax_jacobian",
-        "returned only diag(p): the outer product p p^T is missing, so the off-diagonal entries are 0 "
-        "and the diagonal is p instead of p - p^2",
-        "raising score j also takes weight from every other choice: each entry loses p_i p_j, the diagonal included",
-        breaks=("value", "saturated"),
-    ),
-    Misconception(
-        "jacobian_missing_diag",
-        "softmax_jacobian",
-        "returned only -p p^T: the diag(p) term is missing, so the diagonal is -p^2 instead of p - p^2",
-        "raising a score raises its own weight: the diagonal entry p_i - p_i^2 needs a p_i of its own",
-        breaks=("value", "saturated"),
-    ),
-    Misconception(
-        "jacobian_diagonal_only",
-        "softmax_jacobian",
-        "put p(1 - p) on the diagonal and left every off-diagonal entry 0: raising score j also lowers "
-        "every other weight, by p_i p_j",
-        "raising score j lowers every other weight i too, by p_i p_j: the off-diagonal entries are not 0",
-        breaks=("value", "saturated"),
-    ),
-    Misconception(
-        "jacobian_dot_product",
-        "softmax_jacobian",
-        "wrote p @ p.T for the outer product: on a 1-D array .T changes nothing, so that is the dot "
-        "product (one number), subtracted from every entry",
-        "the n x n matrix of all products p_i p_j is the outer product, not the dot product (.T leaves 1-D p as it is)",
-        breaks=("value",),
-    ),
-    Misconception(
-        "jacobian_sign_flipped",
-        "softmax_jacobian",
-        "subtracted the wrong way round (p p^T - diag(p)): raising a score must raise its own weight, "
-        "so the diagonal is positive",
-        "raising a score must raise its own weight: the diagonal is positive, the rest negative",
-        breaks=("value", "saturated"),
-    ),
-    Misconception(
-        "jacobian_broadcast_wrong_axis",
-        "softmax_jacobian",
-        "multiplied by p along the wrong axis (p * (I - p)): entry (i, j) came out as p_j (delta_ij - p_j) "
-        "instead of p_i (delta_ij - p_j)",
-        "in p_i (delta_ij - p_j) row i is scaled by its own p_i: check which axis your p runs along",
-        breaks=("value",),
-    ),
-    Misconception(
-        "jacobian_softmax_again",
-        "softmax_jacobian",
-        "applied softmax to p first: p is already the vector of weights, not the scores",
-        "p is already the output of a softmax: the Jacobian is written in terms of p itself",
-        breaks=("value", "saturated"),
-    ),
-    Misconception(
-        "jacobian_keeps_ints",
-        "softmax_jacobian",
-        "kept an integer p as integers, so the Jacobian came back as an integer array",
-        "weights are fractions: make p a float array before any arithmetic",
-        breaks=("dtype",),
-    ),
-    Misconception(
-        "jacobian_diagonal_in_place",
-        "softmax_jacobian",
-        "wrote the diagonal p - p^2 into p itself (p -= p * p): np.asarray does not copy an array that is "
-        "already float, so the caller's weights were changed",
-        "a float array given to you may be the caller's own: compute into new arrays, never into p",
-        breaks=("unchanged",),
-    ),
-    Misconception(
-        "jacobian_fails_on_lists",
-        "softmax_jacobian",
-        "used array methods and indexing on p directly (p.size, p[:, None]), so a Python list fails",
-        "p may come as a Python list: make it a NumPy array first",
-        breaks=("dtype",),
-    ),
-    Misconception(
-        "jacobian_squeezes",
-        "softmax_jacobian",
-        "squeezed p (np.squeeze) to be sure it is 1-D: a single weight becomes a 0-d array, and np.diag "
-        "refuses it, so n = 1 fails",
-        "p is already 1-D, a single weight included: reshaping it can only lose the n = 1 case",
-        breaks=("shapes",),
-    ),
-    Misconception(
-        "jacobian_nested_list",
-        "softmax_jacobian",
-        "built the matrix as a list of lists and returned it as it is, not as a NumPy array",
-        "the contract asks for a NumPy array: turn what you built into one before returning",
-        breaks=("returns_array",),
-    ),
-    Misconception(
-        "jacobian_diag_of_column",
-        "softmax_jacobian",
-        "called np.diag on the column vector p.reshape(-1, 1): on a 2-D array np.diag reads the diagonal "
-        "(here just p_0) instead of building a diagonal matrix",
-        "on a 2-D array np.diag reads a diagonal instead of building one: build the diagonal matrix from the 1-D p",
-        breaks=("value",),
-    ),
-    Misconception(
-        "jacobian_identity_diagonal",
-        "softmax_jacobian",
-        "put 1 (the delta alone) on the diagonal, np.eye(n) - p p^T: the diagonal entry is p_i (1 - p_i), "
-        "the delta times p_i",
-        "the diagonal entry is p_i (1 - p_i): the delta is multiplied by p_i like the rest of the entry",
-        breaks=("value", "saturated"),
-    ),
     # cross_entropy_grad
     Misconception(
         "cegrad_sign_flipped",
@@ -277,13 +169,6 @@ MISCONCEPTIONS = [
 # misconception does on them is its fingerprint (fingerprints/), which a failed check compares with the learner's.
 _INF = np.inf
 PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
-    "softmax_jacobian": [
-        ((np.array([0.2, 0.3, 0.5]),), {}),
-        (([0.25, 0.75],), {}),
-        ((np.array([1]),), {}),
-        ((np.array([0, 1, 0]),), {}),
-        ((np.array([0.7, 0.1, 0.2]),), {}),
-    ],
     "cross_entropy_grad": [
         (([2.0, 0.0, -1.0], 0), {}),
         ((np.array([[2.0, 0.0, -1.0], [0.5, 1.5, -0.5]]), np.array([2, 1])), {}),

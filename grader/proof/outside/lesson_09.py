@@ -1,76 +1,10 @@
-"""Lesson 09_gradient: public implementations of softmax_jacobian and cross_entropy_grad."""
+"""Lesson 09_gradient: public implementations of numerical_gradient, softmax_vjp and cross_entropy_grad."""
 
 from grader.proof.outside import NO_LICENCE, OutsideEntry, github
 
 LESSON = "09_gradient"
 
 OUTSIDE = [
-    OutsideEntry(
-        "deep_learning_softmax_grad",
-        "softmax_jacobian",
-        """
-def softmax_jacobian(softmax):
-    s = softmax.reshape(-1,1)
-    return np.diagflat(s) - np.dot(s, s.T)
-""",
-        github("OscarLigthart/Deep-Learning", "code/test.py"),
-        "wrong",
-        "right for a float array, but calls softmax.reshape, which a list does not have, and keeps an integer p "
-        "as integers",
-        names=("jacobian_fails_on_lists", "jacobian_keeps_ints"),
-        breaks=("dtype", "unchanged"),
-        note="named softmax_grad(softmax)",
-        licence=NO_LICENCE,
-    ),
-    OutsideEntry(
-        "seq2seq_softmax_grad_loops",
-        "softmax_jacobian",
-        """
-def softmax_jacobian(s):
-    # Take the derivative of softmax element w.r.t the each logit which is usually Wi * X
-    # input s is softmax value of the original input x.
-    # s.shape = (1, n)
-    # i.e. s = np.array([0.3, 0.7]), x = np.array([0, 1])
-    # initialize the 2-D jacobian matrix.
-    jacobian_m = np.diag(s)
-    print(jacobian_m)
-    for i in range(len(jacobian_m)):
-        for j in range(len(jacobian_m)):
-            if i == j:
-                jacobian_m[i][j] = s[i] * (1-s[i])
-            else:
-                jacobian_m[i][j] = -s[i]*s[j]
-    return jacobian_m
-""",
-        github("LiZhenping/seq2seq_attention", "softmax.py"),
-        "wrong",
-        "fills np.diag(s), which has p's dtype: an integer p gives an integer matrix (and prints it on every call)",
-        names=("jacobian_keeps_ints",),
-        breaks=("dtype",),
-        note="named softmax_grad(s)",
-        licence=NO_LICENCE,
-    ),
-    OutsideEntry(
-        "nn_from_scratch_softmax_prime",
-        "softmax_jacobian",
-        """
-def softmax_jacobian(x):
-    jacobian_m = np.ones((len(x), len(x)))
-
-    for i in range(len(x)):
-        for j in range(len(x)):
-            if i == j:
-                jacobian_m[i][j] = x[i] * (1 - x[j])
-            else:
-                jacobian_m[i][j] = -x[i] * x[j]
-
-    return jacobian_m
-""",
-        github("knarfamlap/neural_nets_from_scratch", "examples/softmax_example.py"),
-        "correct",
-        note="named softmax_prime(x); x is the vector of weights, as in the exercise",
-        licence="MIT",
-    ),
     OutsideEntry(
         "my_own_nn_grad_crossentropy",
         "cross_entropy_grad",
