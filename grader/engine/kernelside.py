@@ -68,7 +68,8 @@ class Codec:
                 [self.encode(c, depth + 1) for c in value.chunks],
             ]
         if type(value) is Formula:
-            return ["formula", {"name": value.name, "shape": list(value.shape)}, [self.encode(n) for n in value.numbers]]
+            about = {"name": value.name, "shape": list(value.shape)}
+            return ["formula", about, [self.encode(n, depth + 1) for n in value.numbers]]
         if isinstance(value, (np.ndarray, np.generic)):
             return self._array(value)
         if type(value) in (list, tuple):

@@ -34,6 +34,7 @@ from grader.learner.streams import random_states as _random_states
 # the modules imported above) a cell imports itself, and a learner may use those names freely.
 __all__ = [
     "CheckFailed",
+    "Formula",
     "OnePass",
     "check_answer",
     "check_call",

@@ -1,7 +1,8 @@
 """Inputs the checks hand to learners' functions, and the random state they must leave alone.
 
 OnePass is a stream of chunks read once, as from a file; Formula a function of an array from a fixed list;
-random_states tells whether a call drew from the global generators. Both are used in the learner's kernel and, across the grading bridge, by the grader.
+random_states tells whether a call drew from the global generators. They are used in the learner's kernel and,
+across the grading bridge, by the grader.
 """
 
 import random

@@ -4,6 +4,194 @@ are in grader/learner/hints/)."""
 LESSON = "09_gradient"
 
 SOURCES = {
+    "numgrad_one_sided": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    grad = np.zeros(x.shape)
+    fx = f(x)
+    for j in np.ndindex(x.shape):
+        up = x.copy()
+        up[j] += h
+        grad[j] = (f(up) - fx) / h
+    return grad
+""",
+    "numgrad_divides_by_h": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    grad = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[j] += h
+        down[j] -= h
+        grad[j] = (f(up) - f(down)) / h
+    return grad
+""",
+    "numgrad_all_at_once": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    return np.full(x.shape, (f(x + h) - f(x - h)) / (2 * h))
+""",
+    "numgrad_in_place_no_restore": """
+def numerical_gradient(f, x, h=1e-5):
+    grad = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        x[j] += h
+        up = f(x)
+        x[j] -= 2 * h
+        down = f(x)
+        grad[j] = (up - down) / (2 * h)
+    return grad
+""",
+    "numgrad_restores_by_subtracting": """
+def numerical_gradient(f, x, h=1e-5):
+    if x.dtype.kind != "f":
+        x = x.astype(float)
+    grad = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        x[j] += h
+        up = f(x)
+        x[j] -= 2 * h
+        down = f(x)
+        x[j] += h
+        grad[j] = (up - down) / (2 * h)
+    return grad
+""",
+    "numgrad_alias_not_copy": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    grad = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        x_plus = x
+        x_plus[j] += h
+        x_minus = x
+        x_minus[j] -= h
+        grad[j] = (f(x_plus) - f(x_minus)) / (2 * h)
+    return grad
+""",
+    "numgrad_int_nudge_vanishes": """
+def numerical_gradient(f, x, h=1e-5):
+    grad = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[j] += h
+        down[j] -= h
+        grad[j] = (f(up) - f(down)) / (2 * h)
+    return grad
+""",
+    "numgrad_result_like_x": """
+def numerical_gradient(f, x, h=1e-5):
+    grad = np.zeros_like(x)
+    for j in np.ndindex(x.shape):
+        e = np.zeros(x.shape)
+        e[j] = h
+        grad[j] = (f(x + e) - f(x - e)) / (2 * h)
+    return grad
+""",
+    "numgrad_first_axis_only": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    grad = np.zeros_like(x)
+    for j in range(len(x)):
+        e = np.zeros_like(x)
+        e[j] = h
+        grad[j] = (f(x + e) - f(x - e)) / (2 * h)
+    return grad
+""",
+    "numgrad_flat_result": """
+def numerical_gradient(f, x, h=1e-5):
+    flat = np.asarray(x, dtype=float).ravel()
+    grad = np.zeros(flat.size)
+    for j in range(flat.size):
+        up, down = flat.copy(), flat.copy()
+        up[j] += h
+        down[j] -= h
+        grad[j] = (f(up.reshape(x.shape)) - f(down.reshape(x.shape))) / (2 * h)
+    return grad
+""",
+    "numgrad_ignores_h": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    step = 1e-5
+    grad = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[j] += step
+        down[j] -= step
+        grad[j] = (f(up) - f(down)) / (2 * step)
+    return grad
+""",
+    "vjp_builds_jacobian": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p, dtype=float), np.asarray(g, dtype=float)
+    J = np.diag(p) - np.outer(p, p)
+    return J.T @ g
+""",
+    "vjp_missing_weight": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return g - np.sum(p * g, axis=-1, keepdims=True)
+""",
+    "vjp_diagonal_only": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * g
+""",
+    "vjp_sign_flipped": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * (np.sum(p * g, axis=-1, keepdims=True) - g)
+""",
+    "vjp_plain_mean": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * (g - np.mean(g, axis=-1, keepdims=True))
+""",
+    "vjp_whole_batch_sum": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * (g - np.sum(p * g))
+""",
+    "vjp_no_keepdims": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * (g - np.sum(p * g, axis=-1))
+""",
+    "vjp_matmul_for_dot": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * (g - p @ g)
+""",
+    "vjp_changes_g": """
+def softmax_vjp(p, g):
+    p = np.asarray(p)
+    g = np.asarray(g)
+    if p.dtype.kind != "f":
+        p = p.astype(float)
+    if g.dtype.kind != "f":
+        g = g.astype(float)
+    g -= np.sum(p * g, axis=-1, keepdims=True)
+    g *= p
+    return g
+""",
+    "vjp_float32_becomes_float64": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p, dtype=float), np.asarray(g, dtype=float)
+    return p * (g - np.sum(p * g, axis=-1, keepdims=True))
+""",
     "cegrad_sign_flipped": """
 def cross_entropy_grad(logits, target):
     x = np.asarray(logits)
