@@ -6,6 +6,7 @@ across the grading bridge, by the grader.
 """
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 
@@ -51,7 +52,7 @@ def random_states():
 
 
 # name -> (how it reads, the function of x and its numbers): smooth functions whose gradients are known in closed form
-FORMULAS = {
+FORMULAS: dict[str, tuple[str, Callable[..., float]]] = {
     "cubic": ("sum(a*x**3 + b*x**2 + c*x)", lambda x, a, b, c: np.sum(a * x**3 + b * x**2 + c * x)),
     "quadratic_form": ("x.ravel() @ A @ x.ravel() / 2", lambda x, A: x.ravel() @ A @ x.ravel() / 2),
     "exp_dot": ("exp(sum(w*x))", lambda x, w: np.exp(np.sum(w * x))),

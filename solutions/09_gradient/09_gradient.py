@@ -130,10 +130,41 @@ for step in (1e-1, 1e-2, 1e-3, 1e-4, 1e-5):
 # %% [markdown]
 # The one-sided error falls 10 times per row, `3h` (here `f''/2 = 3`); the central error falls
 # 100 times, `h²` (here `f'''/6 = 1`), down to `9.7e-11` at `h = 1e-5`, where the one-sided
-# difference is still off by `3.0e-05`. A smaller `h` does not help forever: `f(x + h)` and
-# `f(x - h)` are rounded to about 16 digits, and dividing their difference by a tiny `2h`
-# magnifies that rounding. For functions of moderate size, `h = 1e-5` balances the two and
-# measures slopes to about 10 digits.
+# difference is still off by `3.0e-05`.
+#
+# **Predict.** Does a still smaller `h` keep helping?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+steps = np.logspace(-12, -1, 45)
+one_sided_error = np.abs((cube(1 + steps) - cube(1)) / steps - 3)
+central_error = np.abs((cube(1 + steps) - cube(1 - steps)) / (2 * steps) - 3)
+best = steps[np.argmin(central_error)]
+print(f"central: smallest error {central_error.min():.1e}, at h = {best:.1e}")
+print(f"at h = 1e-12: one-sided off by {one_sided_error[0]:.1e}, central by {central_error[0]:.1e}")
+
+fig, ax = plt.subplots(figsize=(7, 3.8))
+ax.loglog(steps, one_sided_error, "o-", color=PALETTE[3], markersize=3, label="one-sided: (f(1 + h) - f(1)) / h")
+ax.loglog(steps, central_error, "s--", color=PALETTE[0], markersize=3, label="central: (f(1 + h) - f(1 - h)) / 2h")
+ax.set(title="Measuring the slope of x³ at 1: the error against the step h",
+       xlabel="step h (log scale)", ylabel="|measured slope - 3| (log scale)")
+ax.legend(frameon=False)
+ax.grid(True, which="major", alpha=0.3)
+show(fig, alt="Log-log chart of the error of two measured slopes of x cubed at 1 against the step h, from 1e-12 "
+              "to 0.1. The one-sided error (vermillion circles) falls along a line of slope 1 from 0.3 at h = 0.1 "
+              "to about 4e-9 near h = 1e-8; the central error (blue squares, dashed) falls twice as steeply, along "
+              "a line of slope 2, to about 5e-12 near h = 3e-6. Below those steps both rise again, jagged, to about "
+              "1e-4 at h = 1e-12.")
+
+# %% [markdown]
+# No: below a few millionths the error climbs again. `f(x + h)` and `f(x - h)` are rounded to
+# about 16 digits, and dividing their difference by a tiny `2h` magnifies that rounding, by
+# `1 / h`. The central difference is best near `h = 3.2e-06`, off by `5.0e-12`; by
+# `h = 1e-12` both are off by about `1e-4`. For functions of moderate size, `h = 1e-5` sits
+# near the bottom and measures slopes to about 10 digits.
 #
 # A function of many numbers has one slope per number, its **gradient**: entry `j` is the
 # slope when only entry `j` moves, the others held still. Measure each one in turn.
@@ -153,9 +184,9 @@ for step in (1e-1, 1e-2, 1e-3, 1e-4, 1e-5):
 #   caller's own array left nudged. (Nudging an entry up and then down again does not always
 #   bring it back to the same float.) An integer `x` holds no `x + 1e-5`: measure at float copies.
 #
-# Hint: `np.ndindex(x.shape)` runs over every index of an array of any shape, and an index it
-# gives can be used to read or set one entry. What must each call to `f` see, and how do you
-# build it without touching `x`?
+# Hint: `np.ndindex`, given an array's shape, runs over every index of an array of that shape,
+# and an index it gives reads or sets one entry. What must each call to `f` see, and how do
+# you build it without touching `x`?
 
 # %% nbgrader="solution" grade_id="numerical_gradient"
 def numerical_gradient(f, x, h=1e-5):
@@ -275,8 +306,8 @@ from grader.learner.streams import Formula
 
 for _dtype in (np.int64, np.int32, np.int8):
     _x = np.array([1, -2, 3], dtype=_dtype)
-    check_call(numerical_gradient, Formula("cubic", (3,), 1.0, 0.5, 0.0), _x,
-               expect=3 * _x.astype(float) ** 2 + _x.astype(float), within=1e-8)
+    check_call(numerical_gradient, Formula("cubic", (3,), 1.0, 0.25, 0.0), _x,
+               expect=3 * _x.astype(float) ** 2 + 0.5 * _x.astype(float), within=1e-8)
 _X = np.array([[2, 0], [1, -1]])
 check_call(numerical_gradient, Formula("square_of_sum", (2, 2), np.ones((2, 2))), _X, expect=np.full((2, 2), 4.0),
            within=1e-8)

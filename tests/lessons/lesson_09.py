@@ -5,6 +5,8 @@ NUMBERS = [
     "[[ 0.25 -0.25]",
     "h = 1e-01: one-sided 3.3100000000 (off by 3.1e-01), central 3.0100000000 (off by 1.0e-02)",
     "h = 1e-05: one-sided 3.0000300001 (off by 3.0e-05), central 3.0000000001 (off by 9.7e-11)",
+    "central: smallest error 5.0e-12, at h = 3.2e-06",
+    "at h = 1e-12: one-sided off by 2.7e-04, central by 1.0e-04",
     "largest difference from central differences: 2.4e-12",
     "formula and measurement agree within 1e-9: True",
     " [-0.033   0.1813 -0.0555 -0.0295 -0.0257 -0.0376]",

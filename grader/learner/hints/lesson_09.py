@@ -60,8 +60,8 @@ MISCONCEPTIONS = [
     Misconception(
         "numgrad_int_nudge_vanishes",
         "numerical_gradient",
-        "nudged a copy of an integer x: writing x_j + 1e-5 into an integer array rounds it back to x_j, so f saw "
-        "no change and every slope came out 0",
+        "nudged an integer x in place (the saved value put back, as cs231n's gradient check does): writing "
+        "x_j + 1e-5 into an integer array rounds it back to x_j, so f saw no change and every slope came out 0",
         "an integer array cannot hold a nudge of 1e-5: measure at a float copy of x",
         breaks=("dtype",),
     ),

@@ -70,12 +70,15 @@ def numerical_gradient(f, x, h=1e-5):
 """,
     "numgrad_int_nudge_vanishes": """
 def numerical_gradient(f, x, h=1e-5):
-    grad = np.zeros(x.shape)
+    grad = np.zeros_like(x)
     for j in np.ndindex(x.shape):
-        up, down = x.copy(), x.copy()
-        up[j] += h
-        down[j] -= h
-        grad[j] = (f(up) - f(down)) / (2 * h)
+        old = x[j]
+        x[j] = old + h
+        up = f(x)
+        x[j] = old - h
+        down = f(x)
+        x[j] = old
+        grad[j] = (up - down) / (2 * h)
     return grad
 """,
     "numgrad_result_like_x": """
