@@ -22,7 +22,7 @@ import warnings
 import numpy as np
 
 from grader.learner import crashes
-from grader.learner.streams import OnePass, random_states
+from grader.learner.streams import FORMULAS, Formula, OnePass, random_states
 
 MAX_VALUE = 4 * 2**20  # characters of one encoded value: a softmax lesson's largest answers are ~0.5 MB
 MAX_ANSWER = 16 * 2**20  # characters of all the results of one request together
@@ -51,7 +51,8 @@ with socket.socket(socket.AF_UNIX) as channel:
 
 
 class Codec:
-    """Plain data to JSON and back: arrays, numbers, strings, lists, tuples, dicts, random generators, streams."""
+    """Plain data to JSON and back: arrays, numbers, strings, lists, tuples, dicts, random generators, streams,
+    formulas (a Formula by its name, shape and numbers: the other side builds it from its own list)."""
 
     array_limit = MAX_VALUE  # bytes of an array sent as data; a larger one is described, not sent
 
@@ -66,6 +67,9 @@ class Codec:
                 {"reuse_buffer": value.reuse_buffer, "read": value.read},
                 [self.encode(c, depth + 1) for c in value.chunks],
             ]
+        if type(value) is Formula:
+            about = {"name": value.name, "shape": list(value.shape)}
+            return ["formula", about, [self.encode(n, depth + 1) for n in value.numbers]]
         if isinstance(value, (np.ndarray, np.generic)):
             return self._array(value)
         if type(value) in (list, tuple):
@@ -119,6 +123,8 @@ class Codec:
             stream = OnePass([self.decode(c, opaque) for c in item[2]], item[1].get("reuse_buffer"))
             stream.read = int(item[1].get("read", 0))
             return stream
+        if tag == "formula" and item[1].get("name") in FORMULAS:
+            return Formula(item[1]["name"], item[1].get("shape", ()), *[self.decode(n) for n in item[2]])
         if tag == "rng":
             bits = BIT_GENERATORS[item[1]["bit_generator"]]()  # by name from this list only: nothing else is called
             bits.state = item[1]

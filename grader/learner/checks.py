@@ -27,13 +27,14 @@ from pathlib import Path
 import numpy as np
 
 from grader.learner import contracts, crashes, properties
-from grader.learner.streams import OnePass
+from grader.learner.streams import Formula, OnePass
 from grader.learner.streams import random_states as _random_states
 
 # What a test cell gets by name: the checks it calls. Everything else here (Mistake, tolerance,
 # the modules imported above) a cell imports itself, and a learner may use those names freely.
 __all__ = [
     "CheckFailed",
+    "Formula",
     "OnePass",
     "check_answer",
     "check_call",
@@ -204,6 +205,8 @@ def shown_as(template: str):
 def _short_repr(value) -> str:
     if isinstance(value, np.random.Generator):
         return "rng"  # its repr holds a memory address, which means nothing to a learner
+    if isinstance(value, Formula):
+        return repr(value)  # its formula in full: the learner's function was handed that function
     if isinstance(value, OnePass):
         chunks = ", ".join(_short_repr(c) for c in value.chunks[:4]) + (", ..." if len(value.chunks) > 4 else "")
         reused = ", reuse_buffer=True" if value.reuse_buffer else ""
@@ -221,11 +224,13 @@ def _show(value) -> str:
     return repr(value)
 
 
-def compare(got, expected, dtype=None, scale=1.0) -> str | None:
+def compare(got, expected, dtype=None, scale=1.0, within=None) -> str | None:
     """Why `got` is not `expected` (None when it is), judged with a dtype-aware tolerance.
 
     `expected` is array-like; `got` must be a NumPy array of the same shape, with the
-    same dtype when `dtype` is given (else any float dtype for float answers).
+    same dtype when `dtype` is given (else any float dtype for float answers). `within`, when
+    given, replaces the tolerance: an answer that is itself an approximation (a finite
+    difference) is judged to its own accuracy, relative and absolute.
     """
     expected = np.asarray(expected)
     if type(got) is not np.ndarray:  # not isinstance: a subclass may redefine ==, - and astype
@@ -248,6 +253,8 @@ def compare(got, expected, dtype=None, scale=1.0) -> str | None:
     if expected.dtype.kind == "f" and got.dtype.kind != "f":
         return f"expected a float array, got dtype {got.dtype}"
     tol = max(tolerance(got.dtype, scale), tolerance(expected.dtype, scale) if expected.dtype.kind == "f" else 0.0)
+    if within is not None:
+        tol = float(within)
     return _value_difference(got.astype(np.float64), expected.astype(np.float64), tol)
 
 
@@ -722,8 +729,9 @@ def _fail(fn, pristine, call, reason, got, expected, diagnosis):
     raise failure(lines, diagnosis, otherwise=broken.lines() if broken is not None else ())
 
 
-def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
-    """Call `fn(*args, **kwargs)` and require a NumPy array close to `expect`.
+def check_call(fn, *args, expect, mistakes=(), dtype=None, within=None, **kwargs) -> None:
+    """Call `fn(*args, **kwargs)` and require a NumPy array close to `expect` (within `within`, relative and
+    absolute, when given: see `compare`).
 
     When the answer is wrong, the failure names every known mistake that gives the same
     answer on this input: the catalogued misconceptions of `fn`, and `mistakes` (answers
@@ -735,9 +743,9 @@ def check_call(fn, *args, expect, mistakes=(), dtype=None, **kwargs) -> None:
     scale = input_scale(args, kwargs)
     same = lambda a, b: same_answer(a, b, scale)  # noqa: E731
     outcome = _call(fn, args, kwargs, call, same)
-    reason = compare(outcome.value, expect, dtype, scale=scale)
+    reason = compare(outcome.value, expect, dtype, scale=scale, within=within)
     if reason is not None:
-        given = lambda got, out: compare(got, out, dtype, scale=scale) is None  # noqa: E731
+        given = lambda got, out: compare(got, out, dtype, scale=scale, within=within) is None  # noqa: E731
         diagnosis = _diagnosis(fn, outcome, same, mistakes, given)
         _fail(fn, copy.deepcopy(pristine), call, reason, outcome.value, expect, diagnosis)
 
@@ -1053,7 +1061,7 @@ def drawn_inputs(draw, seed: int, examples: int):
             yield drawn, size, args if isinstance(args, tuple) else (args,)
 
 
-def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False, **kwargs) -> None:
+def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False, within=None, **kwargs) -> None:
     """Call `fn` on inputs drawn at random, smallest first, and compare each answer with `reference`'s.
 
     `draw(rng, size)` returns the positional arguments of one call (a tuple, or one value);
@@ -1061,8 +1069,8 @@ def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False,
     input found. The generator is seeded here with `seed`, so every run draws the same inputs;
     while a submission is graded, as many more are drawn for it alone (see salted_draws). Where
     `reference` raises, `fn` must raise the same kind of error; `same_dtype` requires the
-    reference's dtype. Answers are judged as `check_call` (arrays) or `check_answer` (a bool or
-    a number) judges them.
+    reference's dtype. Answers are judged as `check_call` (arrays, `within` as it takes it) or
+    `check_answer` (a bool or a number) judges them.
     """
     __tracebackhide__ = True
     for drawn, size, args in drawn_inputs(draw, seed, examples):
@@ -1071,7 +1079,9 @@ def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False,
             if refused is not None:
                 check_raises(fn, *args, error=type(refused), **kwargs)
             elif type(expected) is np.ndarray:
-                check_call(fn, *args, expect=expected, dtype=expected.dtype if same_dtype else None, **kwargs)
+                check_call(
+                    fn, *args, expect=expected, dtype=expected.dtype if same_dtype else None, within=within, **kwargs
+                )
             else:
                 check_answer(fn, *args, expect=expected, **kwargs)
         except CheckFailed as failed:

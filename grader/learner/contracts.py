@@ -125,7 +125,8 @@ PROPERTIES = {
         "unchanged",
         "value",
     ),
-    "softmax_jacobian": ("dtype", "returns_array", "saturated", "shapes", "unchanged", "value"),
+    "numerical_gradient": ("central", "dtype", "one_at_a_time", "shapes", "step", "unchanged", "value"),
+    "softmax_vjp": ("batch", "dtype", "offset", "shapes", "sums_to_zero", "unchanged", "value"),
     "cross_entropy_grad": (
         "confidently_wrong",
         "dtype",

@@ -68,6 +68,12 @@ LEFT_TO_HIDDEN_TESTS: dict[str, str] = {
     "log_softmax_no_cast": SMALL_INTS,
     "cross_entropy_no_cast": SMALL_INTS,
     # 09_gradient
+    "numgrad_int_nudge_vanishes": "only an integer x shows it, an input type the visible checks leave out so that "
+    "they weigh the idea (a detail-only mistake loses at most a fifth); the hidden details cell catches it",
+    "numgrad_result_like_x": "only an integer x shows it (a float x makes a float result), an input type the visible "
+    "checks leave out so that they weigh the idea; the hidden details cell catches it",
+    "vjp_float32_becomes_float64": "only float32 inputs show it, a dtype the visible checks leave out so that they "
+    "weigh the idea (a detail-only mistake loses at most a fifth); the hidden details cell catches it",
     "cegrad_exp_minus_lse": "its error (in the fifth digit) shows only on rows near ±1e12, within the tolerance "
     "a check widens for inputs that large; the hidden test sets its own",
     "cegrad_integer_shift_wraps": SMALL_INTS,

@@ -74,127 +74,252 @@ point_at_stubs()  # a cell that fails while an exercise above is unfinished says
 # Your guess (not graded):
 
 # %% [markdown]
-# ## 2. Exercise: `softmax_jacobian`
-#
-# Write `softmax_jacobian(p)`: `p` is a 1-D probability vector (a list or an array, the
-# output of a softmax); return the `(n, n)` float array `diag(p) - p pᵀ`.
-#
-# Hint: the formula's two pieces are `n × n` matrices made from `p` alone, and NumPy has a
-# function for each: look up how it builds a diagonal matrix from a vector, and an outer
-# product. Careful: on a 1-D array `p.T` is `p` itself, so `p @ p.T` is the *dot product*,
-# a single number, and not the outer product.
+# The formula is one line of NumPy, given here: `np.diag` builds the diagonal matrix from a
+# vector, `np.outer` the matrix of all products. (On a 1-D array `p.T` is `p` itself, so
+# `p @ p.T` would be the dot product, one number, not the outer product.)
 
-# %% nbgrader="solution" grade_id="softmax_jacobian"
+# %% nbgrader="readonly" grade_id="given_softmax_jacobian"
 def softmax_jacobian(p):
-    """Jacobian of softmax from its output p: J[i, j] = d p_i / d s_j = p_i (delta_ij - p_j)."""
-    ### BEGIN SOLUTION
+    """Jacobian of softmax from its output p (1-D): J[i, j] = d p_i / d s_j = p_i (delta_ij - p_j)."""
     p = np.asarray(p, dtype=float)
     return np.diag(p) - np.outer(p, p)
+
+
+print(softmax_jacobian([0.5, 0.5]))
+
+# %% [markdown]
+# Raising one of two equal scores raises its own weight at the rate `0.25` and lowers the other
+# at the same rate: the diagonal is positive, the rest negative.
+#
+# Is the formula right? A derivation on paper can hide a slip. The next sections build a tool
+# that checks any gradient by measuring it.
+
+# %% [markdown]
+# ## 2. Measure a slope
+#
+# A derivative is a slope, and a slope can be *measured*: move the input a little, see how
+# far the output moves, divide. For a function `f` of one number, the **one-sided difference**
+# `(f(x + h) - f(x)) / h` is the slope of the chord from `x` to `x + h`. The **central
+# difference** `(f(x + h) - f(x - h)) / 2h` takes the chord from `x - h` to `x + h`, centred on
+# `x`.
+#
+# The centred one is far better. Expand `f` around `x` (Taylor):
+# `f(x ± h) = f(x) ± h f'(x) + h²/2 f''(x) ± h³/6 f'''(x) + …`. The one-sided difference keeps the
+# `h²/2 f''` term, so it is off by about `h/2 · f''`: an error that shrinks like `h`. In the
+# central difference the `h²` terms cancel (they have the same sign on both sides), and what is
+# left is `h²/6 · f'''`: an error that shrinks like `h²`.
+#
+# **Predict.** For `f(x) = x³` at `x = 1` (slope 3), each time `h` gets 10 times smaller, how
+# much smaller does each error get?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+def cube(x):
+    return x**3
+
+
+for step in (1e-1, 1e-2, 1e-3, 1e-4, 1e-5):
+    one_sided = (cube(1 + step) - cube(1)) / step
+    central = (cube(1 + step) - cube(1 - step)) / (2 * step)
+    print(f"h = {step:.0e}: one-sided {one_sided:.10f} (off by {abs(one_sided - 3):.1e}), "
+          f"central {central:.10f} (off by {abs(central - 3):.1e})")
+
+# %% [markdown]
+# The one-sided error falls 10 times per row, `3h` (here `f''/2 = 3`); the central error falls
+# 100 times, `h²` (here `f'''/6 = 1`), down to `9.7e-11` at `h = 1e-5`, where the one-sided
+# difference is still off by `3.0e-05`.
+#
+# **Predict.** Does a still smaller `h` keep helping?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+steps = np.logspace(-12, -1, 45)
+one_sided_error = np.abs((cube(1 + steps) - cube(1)) / steps - 3)
+central_error = np.abs((cube(1 + steps) - cube(1 - steps)) / (2 * steps) - 3)
+best = steps[np.argmin(central_error)]
+print(f"central: smallest error {central_error.min():.1e}, at h = {best:.1e}")
+print(f"at h = 1e-12: one-sided off by {one_sided_error[0]:.1e}, central by {central_error[0]:.1e}")
+
+fig, ax = plt.subplots(figsize=(7, 3.8))
+ax.loglog(steps, one_sided_error, "o-", color=PALETTE[3], markersize=3, label="one-sided: (f(1 + h) - f(1)) / h")
+ax.loglog(steps, central_error, "s--", color=PALETTE[0], markersize=3, label="central: (f(1 + h) - f(1 - h)) / 2h")
+ax.set(title="Measuring the slope of x³ at 1: the error against the step h",
+       xlabel="step h (log scale)", ylabel="|measured slope - 3| (log scale)")
+ax.legend(frameon=False)
+ax.grid(True, which="major", alpha=0.3)
+show(fig, alt="Log-log chart of the error of two measured slopes of x cubed at 1 against the step h, from 1e-12 "
+              "to 0.1. The one-sided error (vermillion circles) falls along a line of slope 1 from 0.3 at h = 0.1 "
+              "to about 4e-9 near h = 1e-8; the central error (blue squares, dashed) falls twice as steeply, along "
+              "a line of slope 2, to about 5e-12 near h = 3e-6. Below those steps both rise again, jagged, to about "
+              "1e-4 at h = 1e-12.")
+
+# %% [markdown]
+# No: below a few millionths the error climbs again. `f(x + h)` and `f(x - h)` are rounded to
+# about 16 digits, and dividing their difference by a tiny `2h` magnifies that rounding, by
+# `1 / h`. The central difference is best near `h = 3.2e-06`, off by `5.0e-12`; by
+# `h = 1e-12` both are off by about `1e-4`. For functions of moderate size, `h = 1e-5` sits
+# near the bottom and measures slopes to about 10 digits.
+#
+# A function of many numbers has one slope per number, its **gradient**: entry `j` is the
+# slope when only entry `j` moves, the others held still. Measure each one in turn.
+
+# %% [markdown]
+# ### Exercise: `numerical_gradient`
+#
+# Write `numerical_gradient(f, x, h=1e-5)`, the gradient of `f` at `x`, measured.
+#
+# - `f` takes an array shaped like `x` and returns a number; `x` is a float or integer NumPy
+#   array of any shape with at least one axis (a vector, a matrix of weights);
+# - return a float array **shaped like `x`**, whose entry `j` is the central difference along
+#   entry `j` alone: `f` at `x` with entry `j` raised by `h`, minus `f` at `x` with entry `j`
+#   lowered by `h`, over `2h`. Every other entry stays where it is;
+# - use the `h` you are given;
+# - leave `x` exactly as it was, bit for bit: `f` is called on nudged copies, never on the
+#   caller's own array left nudged. (Nudging an entry up and then down again does not always
+#   bring it back to the same float.) An integer `x` holds no `x + 1e-5`: measure at float copies.
+#
+# Hint: `np.ndindex`, given an array's shape, runs over every index of an array of that shape,
+# and an index it gives reads or sets one entry. What must each call to `f` see, and how do
+# you build it without touching `x`?
+
+# %% nbgrader="solution" grade_id="numerical_gradient"
+def numerical_gradient(f, x, h=1e-5):
+    """The gradient of f at x, measured: entry j is (f(x + h e_j) - f(x - h e_j)) / 2h, one entry at a time."""
+    ### BEGIN SOLUTION
+    x = np.asarray(x, dtype=np.float64)
+    gradient = np.empty(x.shape)
+    for j in np.ndindex(x.shape):
+        nudged = x.copy()
+        nudged[j] = x[j] + h
+        up = f(nudged)
+        nudged[j] = x[j] - h
+        down = f(nudged)
+        gradient[j] = (up - down) / (2 * h)
+    return gradient
     ### END SOLUTION
 
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_public" points=1 function="softmax_jacobian"
-check_call(softmax_jacobian, np.array([0.5, 0.5]), expect=[[0.25, -0.25], [-0.25, 0.25]])
-check_call(softmax_jacobian, np.array([0.2, 0.3, 0.5]),
-           expect=[[0.16, -0.06, -0.10], [-0.06, 0.21, -0.15], [-0.10, -0.15, 0.25]])
-check_call(softmax_jacobian, [0.25, 0.75], expect=[[0.1875, -0.1875], [-0.1875, 0.1875]])  # a list
-# integers give floats
-check_call(softmax_jacobian, np.array([0, 1]), expect=[[0.0, 0.0], [0.0, 0.0]], dtype=np.float64)
-check_call(softmax_jacobian, np.array([1.0]), expect=[[0.0]])  # one weight: a (1, 1) matrix
-passed("softmax_jacobian")
+# %% nbgrader="tests" grade_id="test_numerical_gradient_public" points=1 function="numerical_gradient"
+from grader.learner.streams import Formula  # a function of an array from a fixed list, which checks can hand over
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_values" points=2 function="softmax_jacobian"
+_x = np.array([1.0, -2.0, 0.5])
+_cube_sum = Formula("cubic", (3,), 1.0, 0.0, 0.0)  # f(x) = sum(x**3): its gradient is 3 x**2
+check_call(numerical_gradient, _cube_sum, _x, expect=3 * _x**2, within=1e-8)  # central: within 1e-8
+_sum_squared = Formula("square_of_sum", (3,), 1.0)  # f(x) = sum(x)**2: every entry of its gradient is 2 sum(x)
+check_call(numerical_gradient, _sum_squared, _x, expect=np.full(3, 2 * _x.sum()), within=1e-8)
+# the h given: for sum(x**3) the central difference is exactly 3 x**2 + h**2
+check_call(numerical_gradient, _cube_sum, _x, h=0.1, expect=3 * _x**2 + 0.01, within=1e-9)
+_m = np.array([[1.0, 2.0], [-1.0, 0.5]])  # a matrix: the gradient is shaped like it
+check_call(numerical_gradient, Formula("cubic", (2, 2), 1.0, 0.0, 0.0), _m, expect=3 * _m**2, within=1e-8)
+passed("numerical_gradient")
+
+# %% nbgrader="tests" grade_id="test_numerical_gradient_value" points=2 function="numerical_gradient"
 ### BEGIN HIDDEN TESTS
-# property value: J[i, j] = p_i (delta_ij - p_j), the matrix diag(p) - p p^T, for any probability vector p
-# property unchanged: never changes p, given as an array or a list
-from grader.learner.checks import check_generated
+# property value: entry j is the slope of f along entry j of x: within 1e-8 (relative and absolute) of the true gradient for smooth functions of moderate size, with h = 1e-5
+# property central: the central difference (f(x + h e_j) - f(x - h e_j)) / 2h, whose error shrinks like h^2; a one-sided difference is off by about h f''/2, some 1e-5 here
+from grader.learner.streams import Formula
 
-
-def _jacobian_by_entries(q):
-    q = np.asarray(q, dtype=float)
-    return np.array([[q[i] * ((i == j) - q[j]) for j in range(len(q))] for i in range(len(q))])
-
-
-for _seed, _n in ((1, 4), (2, 6), (3, 9)):
-    _ev = np.exp(np.random.default_rng(_seed).normal(size=_n))
-    _p = _ev / _ev.sum()
-    check_call(softmax_jacobian, _p, expect=_jacobian_by_entries(_p))
-_journey = np.exp([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
-check_call(softmax_jacobian, _journey / _journey.sum(), expect=_jacobian_by_entries(_journey / _journey.sum()))
-check_call(softmax_jacobian, [0.1, 0.6, 0.3], expect=_jacobian_by_entries([0.1, 0.6, 0.3]))
-
-
-def _probabilities(rng, size):
-    """A probability vector of 1 to `size` weights: spread out, peaked, with exact zeros, or one-hot."""
-    n = int(rng.integers(1, size + 1))
-    kind = int(rng.integers(4))
-    if kind == 0:
-        w = np.exp(rng.normal(scale=(0.5, 3.0, 12.0)[int(rng.integers(3))], size=n))
-    elif kind == 1:
-        w = rng.random(n) * (rng.random(n) < 0.6)
-    elif kind == 2:
-        w = np.zeros(n)
-        w[int(rng.integers(n))] = 1.0
-    else:
-        w = rng.random(n) ** 6
-    w[int(rng.integers(n))] += 0.0 if w.sum() > 0 else 1.0
-    p = w / w.sum()
-    return (p.tolist() if rng.random() < 0.3 else p,)
-
-
-check_generated(softmax_jacobian, _probabilities, reference=_jacobian_by_entries, seed=909, examples=16)
+_x = np.array([0.3, -1.2, 2.0, 0.75])
+_a, _b, _c = np.array([1.0, -0.5, 0.25, 2.0]), np.array([0.5, 1.0, -1.0, 0.0]), np.array([1.0, 0.0, 2.0, -3.0])
+check_call(numerical_gradient, Formula("cubic", (4,), _a, _b, _c), _x, expect=3 * _a * _x**2 + 2 * _b * _x + _c,
+           within=1e-8)
+_w = np.array([0.5, -0.25, 0.1, 0.3])
+check_call(numerical_gradient, Formula("exp_dot", (4,), _w), _x, expect=_w * np.exp(_w @ _x), within=1e-8)
+check_call(numerical_gradient, Formula("sin_sum", (4,), 1.5, np.array([1.0, 2.0, 3.0, 0.5])), _x,
+           expect=1.5 * np.array([1.0, 2.0, 3.0, 0.5]) * np.cos(np.array([1.0, 2.0, 3.0, 0.5]) * _x), within=1e-8)
+for _seed in (1, 2, 3):
+    _rng = np.random.default_rng(_seed)
+    _shape = ((5,), (2, 3), (3, 1))[_seed - 1]
+    _xs = _rng.normal(size=_shape)
+    _ws = _rng.uniform(1.0, 3.0, size=_shape)
+    check_call(numerical_gradient, Formula("cubic", _shape, _ws, 0.0, 0.0), _xs, expect=3 * _ws * _xs**2, within=1e-8)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_saturated" points=1 function="softmax_jacobian"
+# %% nbgrader="tests" grade_id="test_numerical_gradient_step" points=1 function="numerical_gradient"
 ### BEGIN HIDDEN TESTS
-# property saturated: a one-hot p (a saturated softmax) gives the zero matrix, a weight of 0 gives a zero row and column, and tiny weights give tiny entries
-check_call(softmax_jacobian, np.array([0.0, 1.0, 0.0]), expect=np.zeros((3, 3)))
-check_call(softmax_jacobian, [0, 0, 1, 0], expect=np.zeros((4, 4)), dtype=np.float64)
-check_call(softmax_jacobian, np.array([1]), expect=[[0.0]], dtype=np.float64)
-check_call(softmax_jacobian, np.array([0.5, 0.0, 0.5]), expect=[[0.25, 0.0, -0.25], [0.0, 0.0, 0.0], [-0.25, 0.0, 0.25]])
-_top = 1 - 2e-6
-check_call(softmax_jacobian, np.array([1e-6, _top, 1e-6]),
-           expect=[[1e-6 - 1e-12, -1e-6 * _top, -1e-12],
-                   [-1e-6 * _top, _top * 2e-6, -1e-6 * _top],
-                   [-1e-12, -1e-6 * _top, 1e-6 - 1e-12]])
+# property step: the h given is the step, up and down, and the difference is divided by 2h (the distance between the two points), never by h
+from grader.learner.streams import Formula
+
+_x = np.array([1.0, -0.5, 2.0])
+_a = np.array([1.0, 2.0, -1.0])
+for _h in (0.1, 0.01, 0.003):
+    check_call(numerical_gradient, Formula("cubic", (3,), _a, 0.0, 0.0), _x, h=_h, expect=3 * _a * _x**2 + _a * _h**2,
+               within=1e-9)
+_w = np.array([2.0, -1.0, 0.5])
+check_call(numerical_gradient, Formula("exp_dot", (3,), _w), _x, h=0.05,
+           expect=_w * np.exp(_w @ _x) * np.sinh(_w * 0.05) / (_w * 0.05), within=1e-9)
+check_call(numerical_gradient, Formula("quadratic_form", (3,), np.diag([2.0, 4.0, 6.0])), _x, h=0.5,
+           expect=np.array([2.0, 4.0, 6.0]) * _x, within=1e-9)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_details" points=1 function="softmax_jacobian"
+# %% nbgrader="tests" grade_id="test_numerical_gradient_one_at_a_time" points=1 function="numerical_gradient"
 ### BEGIN HIDDEN TESTS
-# property dtype: a float array for every input: float64 for integer arrays, lists (of ints or floats) and float64 arrays; a float32 p may stay float32 or become float64 (judged to float32's accuracy)
-# property returns_array: returns a NumPy array, not a nested list
-# a float array for every input, always a NumPy array
-check_call(softmax_jacobian, np.array([0, 1]), expect=np.zeros((2, 2)), dtype=np.float64)
-check_call(softmax_jacobian, [1, 0, 0], expect=np.zeros((3, 3)), dtype=np.float64)
-check_call(softmax_jacobian, [0.25, 0.75], expect=[[0.1875, -0.1875], [-0.1875, 0.1875]], dtype=np.float64)
-check_call(softmax_jacobian, np.array([0.25, 0.75], dtype=np.float64),
-           expect=[[0.1875, -0.1875], [-0.1875, 0.1875]], dtype=np.float64)
-_p32 = np.array([0.2, 0.3, 0.5], dtype=np.float32)
-_q = _p32.astype(np.float64)
-check_call(softmax_jacobian, _p32, expect=(np.diag(_q) - np.outer(_q, _q)).astype(np.float32))
+# property one_at_a_time: entry j moves x's entry j alone, every other entry held where it is, in vectors and matrices alike
+from grader.learner.streams import Formula
+
+_x = np.array([0.5, -1.0, 2.0])
+_w = np.array([1.0, 2.0, -1.0])
+check_call(numerical_gradient, Formula("square_of_sum", (3,), _w), _x, expect=2 * (_w @ _x) * _w, within=1e-8)
+_A = np.array([[2.0, 1.0, 0.0], [1.0, 3.0, -1.0], [0.0, -1.0, 1.0]])
+check_call(numerical_gradient, Formula("quadratic_form", (3,), _A), _x, expect=_A @ _x, within=1e-8)
+_X = np.array([[0.5, -1.0], [2.0, 0.25]])
+_B = np.array([[1.0, 0.5, 0.0, -1.0], [0.5, 2.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.5], [-1.0, 0.0, 0.5, 3.0]])
+check_call(numerical_gradient, Formula("quadratic_form", (2, 2), _B), _X, expect=(_B @ _X.ravel()).reshape(2, 2),
+           within=1e-8)
+_W = np.array([[1.0, -2.0], [0.5, 3.0]])
+check_call(numerical_gradient, Formula("square_of_sum", (2, 2), _W), _X, expect=2 * np.sum(_W * _X) * _W, within=1e-8)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_jacobian_shapes" points=1 function="softmax_jacobian"
+# %% nbgrader="tests" grade_id="test_numerical_gradient_shapes" points=1 function="numerical_gradient"
 ### BEGIN HIDDEN TESTS
-# property shapes: a 1-D p of n weights gives an (n, n) array, n = 1 included (one weight of 1 gives [[0.0]]), from an array or a list
-check_call(softmax_jacobian, np.array([1.0]), expect=[[0.0]])
-check_call(softmax_jacobian, [1.0], expect=[[0.0]])
-check_call(softmax_jacobian, np.array([0.5, 0.5]), expect=[[0.25, -0.25], [-0.25, 0.25]])
-_uniform = np.full(40, 1 / 40)
-check_call(softmax_jacobian, _uniform, expect=np.diag(_uniform) - 1 / 1600)
-_ramp = np.arange(1, 65) / np.arange(1, 65).sum()
-check_call(softmax_jacobian, _ramp, expect=np.diag(_ramp) - _ramp[:, None] * _ramp[None, :])
+# property shapes: the result has x's shape and f is called on arrays of that shape, for vectors (one entry included), matrices, columns (n, 1) and rows (1, n)
+from grader.learner.streams import Formula
+
+for _shape in ((1,), (2,), (3, 4), (4, 1), (1, 5), (2, 2, 2)):
+    _x = np.linspace(-1.0, 1.5, num=int(np.prod(_shape))).reshape(_shape)
+    _w = np.linspace(0.5, 2.0, num=_x.size).reshape(_shape)
+    check_call(numerical_gradient, Formula("cubic", _shape, _w, 0.0, 1.0), _x, expect=3 * _w * _x**2 + 1.0, within=1e-8)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_numerical_gradient_unchanged" points=1 function="numerical_gradient"
+### BEGIN HIDDEN TESTS
+# property unchanged: x comes back bit for bit as it was (nudging it in place and stepping back leaves rounding in entries such as 0.1 and 0.7)
+from grader.learner.streams import Formula
+
+for _x in (np.array([0.1, 0.7, 1.1]), np.array([[0.2, 1.7], [0.1, -0.7]]), np.array([0.1])):
+    check_call(numerical_gradient, Formula("cubic", _x.shape, 1.0, 0.0, 0.0), _x, expect=3 * _x**2, within=1e-8)
+_x = np.array([0.1, 0.7, 1.1])
+check_call(numerical_gradient, Formula("square_of_sum", (3,), np.ones(3)), _x, expect=np.full(3, 2 * _x.sum()),
+           within=1e-8)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_numerical_gradient_details" points=1 function="numerical_gradient"
+### BEGIN HIDDEN TESTS
+# property dtype: an integer x of any width gives the float gradient, measured at float points (a nudge of 1e-5 written into an integer array vanishes)
+from grader.learner.streams import Formula
+
+for _dtype in (np.int64, np.int32, np.int8):
+    _x = np.array([1, -2, 3], dtype=_dtype)
+    check_call(numerical_gradient, Formula("cubic", (3,), 1.0, 0.25, 0.0), _x,
+               expect=3 * _x.astype(float) ** 2 + 0.5 * _x.astype(float), within=1e-8)
+_X = np.array([[2, 0], [1, -1]])
+check_call(numerical_gradient, Formula("square_of_sum", (2, 2), np.ones((2, 2))), _X, expect=np.full((2, 2), 4.0),
+           within=1e-8)
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 3. Check it against finite differences
+# ## 3. Check the Jacobian by measuring it
 #
-# A derivative is a slope, so we can *measure* it: nudge score `j` up and down by a small `h`
-# and see how the weights move. The **central difference**
-# `(softmax(s + h e_j) - softmax(s - h e_j)) / 2h` approximates column `j` of `J` with an
-# error that shrinks like `h²`.
+# Row `i` of `J` holds the slopes of one weight, `p_i`, with respect to every score: it is the
+# gradient of the function `s ↦ softmax(s)[i]`. Your `numerical_gradient` measures it.
 #
-# **Predict.** With `h = 1e-5`, how close will the measured slopes come to your formula at
+# **Predict.** With `h = 1e-5`, how close will the measured slopes come to the formula at
 # the journey scores of lessons 01 and 03: 1e-2? 1e-6? 1e-10?
 # (Not graded: write your guess in the one-line cell below, then run on.)
 
@@ -205,13 +330,7 @@ check_call(softmax_jacobian, _ramp, expect=np.diag(_ramp) - _ramp[:, None] * _ra
 journey_scores = np.array([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
 journey_weights = stable_softmax(journey_scores)
 J = softmax_jacobian(journey_weights)
-
-h = 1e-5
-measured = np.empty_like(J)
-for j in range(len(journey_scores)):
-    nudge = np.zeros_like(journey_scores)
-    nudge[j] = h
-    measured[:, j] = (stable_softmax(journey_scores + nudge) - stable_softmax(journey_scores - nudge)) / (2 * h)
+measured = np.array([numerical_gradient(lambda s: stable_softmax(s)[i], journey_scores) for i in range(6)])
 
 print(J)
 largest = np.abs(J - measured).max()
@@ -295,10 +414,11 @@ for gap in (0, 2, 5, 10, 20, 40):
 #
 # Does that stop learning? What reaches the scores is, by the chain rule, the Jacobian
 # applied to the slope of whatever the weights feed into: `∂L/∂s = Jᵀ ∂L/∂p`. When that
-# slope stays moderate, as in attention, where the weights only average value vectors
-# (section 6), a vanishing Jacobian means a vanishing gradient and the scores stop learning.
+# slope stays moderate, as in attention, where the weights only average value vectors, a
+# vanishing Jacobian means a vanishing gradient and the scores stop learning: that is why lesson
+# 07 divides attention's scores by `√d_k`, which keeps their spread near 1 at any width.
 # When the slope grows as a weight shrinks, as cross-entropy's `-1 / p_y` does, only the
-# product tells: sections 7 to 10 work it out.
+# product tells: the next sections work it out.
 #
 # The figure shows the largest entry for 2 choices and for 8 (one score `gap` above seven
 # scores of 0). **Predict.** Which saturates sooner?
@@ -344,95 +464,267 @@ print(f"8 choices: {largest_entry(0, 8):.3f} at gap 0, highest ({largest_entry(p
 # as much. Either way, a gap of a few tens makes the Jacobian numerically zero.
 
 # %% [markdown]
-# ## 6. Why attention divides by √d_k
+# ## 6. The backward pass never builds `J`
 #
-# Lesson 07 scaled the attention scores `q · k` by `1 / √d_k`. Here is the reason in
-# gradient terms. In attention the weights only average the value vectors, `o = Σ_j p_j v_j`,
-# so the slope after the softmax, `∂L/∂p_j = v_j · ∂L/∂o`, does not grow when a weight
-# shrinks: the gradient that reaches the scores (and through them the query and key
-# projections) is the Jacobian times a moderate vector, and it vanishes with the Jacobian.
-# Saturation does stall attention.
+# Section 5 wrote what reaches the scores: `∂L/∂s = Jᵀ g`, where `g = ∂L/∂p`, one number per
+# weight, is the slope of the loss with respect to each weight, handed back by whatever the
+# weights feed into. That uses `J` only through its product with one vector. Building `J` to
+# get it costs `n²` numbers: for a language model's vocabulary, too many.
+
+# %%
+vocabulary = 50_257  # GPT-2's vocabulary
+entries = vocabulary**2
+print(f"a Jacobian over {vocabulary:,} tokens: {entries:,} entries, {entries * 8 / 1e9:.1f} GB in float64")
+print(f"p and g together: {2 * vocabulary:,} numbers, {2 * vocabulary * 8 / 1e6:.1f} MB")
+
+# %% [markdown]
+# Twenty gigabytes for one row of scores, and every token of every sequence of a batch has its
+# row. Frameworks never build it. Each operation's backward pass computes the
+# **vector–Jacobian product** `Jᵀ g` straight from what the forward pass kept, here `p`, in
+# about as many steps as there are weights. (Softmax's `J` is symmetric, so `Jᵀ g = J g`.)
+
+# %% [markdown]
+# ### Exercise: `softmax_vjp`
 #
-# A dot product of two random vectors of width `d_k` (independent entries of mean 0 and
-# variance 1) has a standard deviation of `√d_k`: wide vectors give large score gaps, and
-# large gaps saturate the softmax.
+# Write `softmax_vjp(p, g)`: the product `Jᵀ g` for `J = diag(p) - p pᵀ`, without building `J`.
 #
-# **Predict.** For one query and 8 random keys, how will the largest Jacobian entry change
-# as `d_k` grows from 4 to 1024, without the scale and with it?
+# - `p` holds weights along the last axis, shape `(..., n)` (each row sums to 1, the output of a
+#   softmax); `g` has the same shape and holds any real numbers. Each row of `p` goes with the
+#   same row of `g`: a batch is many products, one per row;
+# - return a float array **shaped like `g`**; build no `n × n` matrix: the work and the memory
+#   grow like `n` per row;
+# - lists and integer arrays give float64; float32 `p` and `g` give float32; never change the
+#   inputs.
+#
+# Hint: split `J g` into `diag(p) g` and `(p pᵀ) g`. The first multiplies entry by entry. For
+# the second, group the product the other way, `p (pᵀ g)`: what kind of thing is `pᵀ g`, and
+# how many of them does a batch have?
+
+# %% nbgrader="solution" grade_id="softmax_vjp"
+def softmax_vjp(p, g):
+    """J^T g for the Jacobian J = diag(p) - p p^T of each row of p, without building J."""
+    ### BEGIN SOLUTION
+    p, g = np.asarray(p), np.asarray(g)
+    if p.dtype.kind != "f":
+        p = p.astype(np.float64)
+    if g.dtype.kind != "f":
+        g = g.astype(np.float64)
+    return p * (g - np.sum(p * g, axis=-1, keepdims=True))
+    ### END SOLUTION
+
+
+# %% nbgrader="tests" grade_id="test_softmax_vjp_public" points=1 function="softmax_vjp"
+_p = np.array([0.2, 0.3, 0.5])
+_J = np.diag(_p) - np.outer(_p, _p)
+check_call(softmax_vjp, _p, np.array([1.0, 0.0, 0.0]), expect=_J.T @ [1.0, 0.0, 0.0])
+check_call(softmax_vjp, _p, np.array([0.5, -2.0, 1.0]), expect=_J.T @ [0.5, -2.0, 1.0])
+# a batch: each row of p with the same row of g
+check_call(softmax_vjp, np.array([[0.5, 0.5], [0.9, 0.1]]), np.array([[1.0, 0.0], [2.0, -1.0]]),
+           expect=[[0.25, -0.25], [0.27, -0.27]])
+passed("softmax_vjp")
+
+# %% nbgrader="tests" grade_id="test_softmax_vjp_values" points=2 function="softmax_vjp"
+### BEGIN HIDDEN TESTS
+# property value: J^T g with J = diag(p) - p p^T, for any probability vector p (spread out, peaked, with zeros, one-hot) and any g
+from grader.learner.checks import check_generated
+
+
+def _by_jacobian(p, g):
+    """Reference: the Jacobian built entry by entry for each row, times g."""
+    p, g = np.asarray(p, dtype=float), np.asarray(g, dtype=float)
+    rows, gs = p.reshape(-1, p.shape[-1]), g.reshape(-1, g.shape[-1])
+    out = []
+    for _q, _v in zip(rows, gs):
+        _n = len(_q)
+        _jac = np.array([[_q[i] * ((i == j) - _q[j]) for j in range(_n)] for i in range(_n)])
+        out.append(_jac.T @ _v)
+    return np.array(out).reshape(g.shape)
+
+
+def _draw_pair(rng, size):
+    """A probability vector of 1 to `size` weights (spread out, peaked, with exact zeros, or one-hot) and a g."""
+    n = int(rng.integers(1, size + 2))
+    kind = int(rng.integers(4))
+    if kind == 0:
+        w = np.exp(rng.normal(scale=(0.5, 3.0, 12.0)[int(rng.integers(3))], size=n))
+    elif kind == 1:
+        w = rng.random(n) * (rng.random(n) < 0.6)
+    elif kind == 2:
+        w = np.zeros(n)
+        w[int(rng.integers(n))] = 1.0
+    else:
+        w = rng.random(n) ** 6
+    w[int(rng.integers(n))] += 0.0 if w.sum() > 0 else 1.0
+    return w / w.sum(), rng.normal(scale=10.0 ** rng.uniform(-1, 2), size=n)
+
+
+_journey = np.exp([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
+_journey = _journey / _journey.sum()
+for _k in range(6):
+    check_call(softmax_vjp, _journey, np.eye(6)[_k], expect=_by_jacobian(_journey, np.eye(6)[_k]))
+check_call(softmax_vjp, _journey, np.arange(6.0) - 2.5, expect=_by_jacobian(_journey, np.arange(6.0) - 2.5))
+check_call(softmax_vjp, np.array([0.0, 1.0, 0.0]), np.array([3.0, -1.0, 2.0]), expect=np.zeros(3))
+check_generated(softmax_vjp, _draw_pair, reference=_by_jacobian, seed=951, examples=16)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_vjp_batch" points=1 function="softmax_vjp"
+### BEGIN HIDDEN TESTS
+# property batch: each row of p goes with the same row of g, its own product: square batches (as many rows as weights) and more leading axes included
+def _by_jacobian(p, g):
+    """Reference: the Jacobian built entry by entry for each row, times g."""
+    p, g = np.asarray(p, dtype=float), np.asarray(g, dtype=float)
+    rows, gs = p.reshape(-1, p.shape[-1]), g.reshape(-1, g.shape[-1])
+    out = []
+    for _q, _v in zip(rows, gs):
+        _n = len(_q)
+        _jac = np.array([[_q[i] * ((i == j) - _q[j]) for j in range(_n)] for i in range(_n)])
+        out.append(_jac.T @ _v)
+    return np.array(out).reshape(g.shape)
+
+
+_rng = np.random.default_rng(95)
+for _shape in ((3, 3), (2, 3), (4, 2), (2, 3, 4), (5, 5)):
+    _e = np.exp(_rng.normal(size=_shape))
+    _p = _e / _e.sum(axis=-1, keepdims=True)
+    _g = _rng.normal(size=_shape)
+    check_call(softmax_vjp, _p, _g, expect=_by_jacobian(_p, _g))
+_p = np.array([[0.5, 0.5], [0.5, 0.5]])
+check_call(softmax_vjp, _p, np.array([[1.0, 0.0], [0.0, 1.0]]), expect=[[0.25, -0.25], [-0.25, 0.25]])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_vjp_sums" points=1 function="softmax_vjp"
+### BEGIN HIDDEN TESTS
+# property sums_to_zero: every row of the product sums to 0, whatever g (the columns of J sum to 0)
+# property offset: adding one number to every entry of a row of g changes nothing in that row's product
+_p = np.array([[0.1, 0.2, 0.3, 0.4], [0.7, 0.1, 0.1, 0.1], [0.25, 0.25, 0.25, 0.25]])
+_g = np.array([[1.0, -1.0, 2.0, 0.5], [3.0, 0.0, 0.0, 0.0], [1.0, 2.0, 3.0, 4.0]])
+_expected = _p * (_g - np.sum(_p * _g, axis=-1, keepdims=True))
+check_call(softmax_vjp, _p, _g, expect=_expected)
+check_call(softmax_vjp, _p, _g + np.array([[10.0], [-3.0], [0.5]]), expect=_expected)
+check_call(softmax_vjp, _p, np.full((3, 4), 7.0), expect=np.zeros((3, 4)))
+check_call(softmax_vjp, np.array([0.6, 0.4]), np.array([100.0, 100.0]), expect=[0.0, 0.0])
+check_call(softmax_vjp, np.array([0.6, 0.4]), np.array([1.0, 0.0]), expect=[0.24, -0.24])
+check_call(softmax_vjp, np.array([0.6, 0.4]), np.array([1001.0, 1000.0]), expect=[0.24, -0.24])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_vjp_shapes" points=1 function="softmax_vjp"
+### BEGIN HIDDEN TESTS
+# property shapes: the result is shaped like g: one row (n,), one weight (n = 1, product 0), a batch of one row (1, n), rows of one weight (k, 1) and leading axes of length 1
+check_call(softmax_vjp, np.array([1.0]), np.array([4.0]), expect=[0.0])
+check_call(softmax_vjp, np.array([[0.5, 0.5]]), np.array([[1.0, 0.0]]), expect=[[0.25, -0.25]])
+check_call(softmax_vjp, np.ones((3, 1)), np.array([[1.0], [2.0], [3.0]]), expect=np.zeros((3, 1)))
+check_call(softmax_vjp, np.array([[[0.2, 0.8]], [[0.5, 0.5]]]), np.array([[[1.0, 0.0]], [[0.0, 2.0]]]),
+           expect=[[[0.16, -0.16]], [[-0.5, 0.5]]])
+_p = np.full(300, 1 / 300)
+_g = np.linspace(-1.0, 1.0, 300)
+check_call(softmax_vjp, _p, _g, expect=_p * (_g - np.mean(_g)))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_vjp_unchanged" points=1 function="softmax_vjp"
+### BEGIN HIDDEN TESTS
+# property unchanged: neither p nor g is changed, read-only arrays and views included
+_p = np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]])
+_g = np.array([[1.0, -1.0, 0.5], [0.0, 2.0, -2.0]])
+_expected = _p * (_g - np.sum(_p * _g, axis=-1, keepdims=True))
+check_call(softmax_vjp, _p, _g, expect=_expected)
+_p_read, _g_read = _p.copy(), _g.copy()
+_p_read.flags.writeable = False
+_g_read.flags.writeable = False
+check_call(softmax_vjp, _p_read, _g_read, expect=_expected)
+_wide = np.array([[1.0, -1.0, 0.5, 9.0], [0.0, 2.0, -2.0, 9.0]])
+check_call(softmax_vjp, _p, _wide[:, :3], expect=_expected)
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_vjp_details" points=1 function="softmax_vjp"
+### BEGIN HIDDEN TESTS
+# property dtype: float32 p and g give float32, float64 give float64; lists and integer arrays give float64
+_p, _g = [[0.25, 0.75], [0.5, 0.5]], [[1.0, 0.0], [0.0, 3.0]]
+_expected = [[0.1875, -0.1875], [-0.75, 0.75]]
+check_call(softmax_vjp, np.array(_p, dtype=np.float32), np.array(_g, dtype=np.float32), expect=_expected,
+           dtype=np.float32)
+check_call(softmax_vjp, np.array(_p), np.array(_g), expect=_expected, dtype=np.float64)
+check_call(softmax_vjp, _p, _g, expect=_expected, dtype=np.float64)
+check_call(softmax_vjp, np.array(_p), np.array([[1, 0], [0, 3]]), expect=_expected, dtype=np.float64)
+check_call(softmax_vjp, np.array([0, 1, 0]), np.array([1, 2, 3]), expect=[0.0, 0.0, 0.0], dtype=np.float64)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# <details><summary>The formula (open it once your function passes)</summary>
+#
+# `diag(p) g` is `p ⊙ g`, entry by entry. `(p pᵀ) g = p (pᵀ g)`, and `pᵀ g = ⟨p, g⟩ = Σ_k p_k g_k`
+# is one number per row: the weights' average of the slopes. So
+#
+# $$J^\top g = p \odot \bigl(g - \langle p, g\rangle\bigr)$$
+#
+# Each weight times how far its own slope sits above the weighted average slope: two
+# multiplications, a sum and a subtraction per entry, and nothing of size `n²`. PyTorch's
+# softmax backward computes this same expression (`output * (grad - (grad * output).sum(dim,
+# keepdim=True))`).
+#
+# </details>
+
+# %%
+rng = np.random.default_rng(0)
+g = rng.normal(size=6)
+by_matrix = softmax_jacobian(journey_weights).T @ g
+print("softmax_vjp matches the Jacobian times g:",
+      bool(np.allclose(softmax_vjp(journey_weights, g), by_matrix, rtol=1e-12, atol=1e-15)))
+print(f"sum of the product: {softmax_vjp(journey_weights, g).sum():.1e}")
+
+# %% [markdown]
+# **Predict.** Every weight's slope the same, `g = [5, 5, 5, 5, 5, 5]`: what does the
+# product give? And does adding 5 to every entry of the `g` above change its product?
 # (Not graded: write your guess in the one-line cell below, then run on.)
 
 # %%
 # Your guess (not graded):
 
 # %%
-rng, spread_rng = np.random.default_rng(9), np.random.default_rng(90)
-widths = [4, 16, 64, 256, 1024]
-median_unscaled, median_scaled = [], []
-for d_k in widths:
-    unscaled, scaled = [], []
-    for _ in range(400):
-        query, keys = rng.standard_normal(d_k), rng.standard_normal((8, d_k))
-        scores = keys @ query
-        unscaled.append(np.abs(softmax_jacobian(stable_softmax(scores))).max())
-        scaled.append(np.abs(softmax_jacobian(stable_softmax(scores / np.sqrt(d_k)))).max())
-    median_unscaled.append(np.median(unscaled))
-    median_scaled.append(np.median(scaled))
-    spread = np.std([spread_rng.standard_normal(d_k) @ spread_rng.standard_normal(d_k) for _ in range(2000)])
-    print(f"d_k = {d_k:4d}: spread of q·k {spread:5.1f} (sqrt(d_k) = {np.sqrt(d_k):4.1f}); median largest entry "
-          f"{median_unscaled[-1]:.1e} unscaled, {median_scaled[-1]:.2f} scaled by 1/sqrt(d_k)")
-
-# %%
-fig, ax = plt.subplots(figsize=(7, 3.6))
-ax.loglog(widths, median_unscaled, "o-", color=PALETTE[3], linewidth=2, label="scores q·k (unscaled)")
-ax.loglog(widths, median_scaled, "s--", color=PALETTE[0], linewidth=2, label="scores q·k / √d_k")
-ax.set(title="Scaling by 1/√d_k keeps attention's softmax out of saturation",
-       xlabel="key width d_k (log scale)", ylabel="median largest |Jacobian entry|")
-ax.set_xticks(widths, [str(w) for w in widths])
-ax.legend(frameon=False)
-show(fig, alt="Log-log chart of the median largest Jacobian entry against the key width d_k from 4 to 1024, "
-              "for one query and 8 random keys. Unscaled scores (vermillion circles) fall from about 0.2 "
-              "at d_k = 4 to about 5e-7 at d_k = 1024; scores divided by the square root of d_k "
-              "(blue squares, dashed) stay flat near 0.2.")
+print("g of all 5s gives:", softmax_vjp(journey_weights, np.full(6, 5.0)))
+print("g and g + 5 give the same product:",
+      bool(np.allclose(softmax_vjp(journey_weights, g + 5), softmax_vjp(journey_weights, g), atol=1e-15)))
 
 # %% [markdown]
-# Unscaled, the spread of the scores grows like `√d_k` and the gradient collapses: at
-# `d_k = 1024` the median largest entry is `5.4e-07` instead of `0.22`. Dividing by `√d_k`
-# keeps the spread of the scores near 1 at every width, so the gradient stays healthy. That
-# is the job of the fixed `1 / √d_k` factor: it is an architectural scale, not a temperature
-# to tune.
+# Zero, and no change: a slope shared by every weight asks to raise them all at once, and the
+# weights sum to 1 whatever the scores, so no score can answer it. Only how the slopes differ
+# from their weighted average reaches the scores, and what reaches them sums to 0 (section 4).
 
 # %% [markdown]
 # ## 7. The gradient that training uses
 #
 # Training does not stop at the weights. A classifier, or a language model choosing its next
 # token, scores its logits `z` with lesson 08's cross-entropy against the right class `y`:
-# `L = LSE(z) - z_y`. To learn, it needs `∂L/∂z_j`, one number per logit.
+# `L = -log p_y` with `p = softmax(z)`. To learn, it needs `∂L/∂z`, one number per logit.
 #
-# - `∂ LSE(z) / ∂z_j = exp(z_j) / Σ_k exp(z_k) = p_j`: the derivative of log-sum-exp is softmax.
-# - `∂z_y / ∂z_j` is 1 for `j = y` and 0 for every other `j`: the "one-hot" vector of `y`.
+# The loss depends on one weight only, `p_y`, so its slope on the weights is 0 everywhere but
+# at the target, where it is the slope of `-log p_y`:
 #
-# So the gradient of the loss is the weights minus the answer:
+# $$g = \frac{\partial L}{\partial p} = -\frac{e_y}{p_y}$$
 #
-# $$\frac{\partial L}{\partial z} = \operatorname{softmax}(z) - \operatorname{onehot}(y)$$
-#
-# Every wrong class gets `p_j`, positive: lower its logit by as much weight as it took. The
-# target gets `p_y - 1`, negative: raise its logit by as much weight as it still lacks. Like
-# every gradient that passes through softmax, it sums to 0 over the logits (section 4).
-#
-# The same answer through the Jacobian: the loss is `-log p_y`, whose slope is `-1 / p_y` on
-# `p_y` and 0 on every other weight. The chain rule multiplies it by row `y` of `J`,
-# `p_y (δ_yj - p_j)`, and the factor `p_y` cancels:
-# `-(1 / p_y) · p_y (δ_yj - p_j) = p_j - δ_yj`. The Jacobian shrinks with `p_y` exactly as
-# fast as the loss's slope grows. Frameworks do not compute it that way, because `p_y` can be
-# 0 in floating point (lesson 08) and `0 · (1 / 0)` is `nan`: they fuse softmax and
-# cross-entropy and compute `p - onehot(y)` from the logits, one more reason PyTorch's
-# `cross_entropy` takes logits.
+# (`e_y` is the vector with a 1 at `y` and 0 elsewhere). The backward pass hands `g` to
+# softmax's vector–Jacobian product, your `softmax_vjp`. Computed as it stands, that fails
+# exactly when learning matters most: a confidently wrong model gives its target a weight that
+# rounds to 0 (lesson 08), and `-1 / 0` is `-inf`.
+
+# %%
+confident = np.array([1000.0, 0.0])  # sure of class 0; the right answer is class 1
+weights = stable_softmax(confident)
+with np.errstate(divide="ignore", invalid="ignore"):
+    slope = np.zeros(2)
+    slope[1] = -1 / weights[1]  # the slope of -log p_y, at the target only
+    print("weights:", weights, "  g:", slope, "  through softmax_vjp:", softmax_vjp(weights, slope))
+
+# %% [markdown]
+# `0 · (-inf)` is `nan`, and `nan` spreads to every entry. So do the chain rule on paper
+# first. Put `g = -e_y / p_y` into `p ⊙ (g - ⟨p, g⟩)`: work out `⟨p, g⟩` (only one term of its
+# sum is not 0), then entry `j` for `j ≠ y` and for `j = y`. Simplify until nothing divides by
+# `p_y`. What is left needs only the weights and the target.
 
 # %% [markdown]
 # ## 8. Exercise: `cross_entropy_grad`
 #
 # Write `cross_entropy_grad(logits, target)`: for every row, the gradient of that row's own
-# cross-entropy loss with respect to its logits, `softmax(row) - onehot(target)`.
+# cross-entropy loss with respect to its logits, in the form you simplified in section 7.
 #
 # - `logits` and `target` are what lesson 08's `cross_entropy` takes: the classes on the last
 #   axis, and one integer class per row (a single integer for a single row; an integer array
@@ -446,13 +738,14 @@ show(fig, alt="Log-log chart of the median largest Jacobian entry against the ke
 # - dtypes as in lesson 08: lists and integer logits give float64, float32 stays float32;
 #   never change the inputs, never warn.
 #
-# Hint: the new piece is `onehot(target)` for a whole batch at once: for each row, a 1 in
-# the target's column and 0 elsewhere. It is a grid of answers to one comparison, like
-# lesson 06's padding mask: what is compared with what?
+# Hint: compute the weights from the logits as lesson 05 does, never from a loss. The new piece
+# is the target for a whole batch at once: for each row, a mark in the target's column and
+# nothing elsewhere. It is a grid of answers to one comparison, like lesson 06's padding mask:
+# what is compared with what?
 
 # %% nbgrader="solution" grade_id="cross_entropy_grad"
 def cross_entropy_grad(logits, target):
-    """Gradient of each row's cross-entropy with respect to its logits: softmax(row) - onehot(target)."""
+    """Gradient of each row's cross-entropy with respect to its logits, from the logits alone."""
     ### BEGIN SOLUTION
     x = np.asarray(logits)
     if not np.issubdtype(x.dtype, np.floating):
@@ -670,10 +963,35 @@ check_quiet(cross_entropy_grad, [0.0, -1000.0, 1000.0], 1)
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# <details><summary>The derivation (open it once your function passes)</summary>
+#
+# With `g = -e_y / p_y`, the sum `⟨p, g⟩ = Σ_k p_k g_k` has one term that is not 0:
+# `p_y · (-1 / p_y) = -1`. So entry `j` of `p ⊙ (g - ⟨p, g⟩) = p ⊙ (g + 1)` is
+#
+# - for `j ≠ y`: `p_j (0 + 1) = p_j`;
+# - for `j = y`: `p_y (-1 / p_y + 1) = p_y - 1`.
+#
+# The gradient of the loss is the weights minus the answer:
+#
+# $$\frac{\partial L}{\partial z} = \operatorname{softmax}(z) - \operatorname{onehot}(y)$$
+#
+# The factor `p_y` cancelled: the Jacobian shrinks with `p_y` exactly as fast as the loss's
+# slope grows. Every wrong class gets `p_j`, positive: lower its logit by as much weight as it
+# took. The target gets `p_y - 1`, negative: raise its logit by as much weight as it still
+# lacks. Like every gradient that passes through softmax, it sums to 0 over the logits.
+#
+# The same answer without the Jacobian: `L = LSE(z) - z_y`, the derivative of log-sum-exp is
+# softmax (`∂ LSE / ∂z_j = exp(z_j) / Σ_k exp(z_k) = p_j`), and `∂z_y / ∂z_j` is 1 at `j = y`,
+# 0 elsewhere. Frameworks fuse softmax and cross-entropy and compute `p - onehot(y)` from the
+# logits, never `-1 / p_y`: one more reason PyTorch's `cross_entropy` takes logits.
+#
+# </details>
+
+# %% [markdown]
 # ## 9. Check it against finite differences
 #
-# Measure the slope as in section 3, now of the loss: nudge logit `j` by `±h` and divide the
-# change in `cross_entropy` by `2h`. Take the journey scores as logits, and say that the right
+# Measure the slope of the loss with your `numerical_gradient`: the function is
+# `z ↦ cross_entropy(z, target)`. Take the journey scores as logits, and say that the right
 # answer for "journey" is "step" (class 5).
 #
 # **Predict.** Which entries of the gradient are negative? What do they sum to?
@@ -686,11 +1004,7 @@ check_quiet(cross_entropy_grad, [0.0, -1000.0, 1000.0], 1)
 tokens = ["Your", "journey", "starts", "with", "one", "step"]
 target = 5
 gradient = cross_entropy_grad(journey_scores, target)
-measured = np.empty_like(journey_scores)
-for j in range(len(journey_scores)):
-    nudge = np.zeros_like(journey_scores)
-    nudge[j] = h
-    measured[j] = (cross_entropy(journey_scores + nudge, target) - cross_entropy(journey_scores - nudge, target)) / (2 * h)
+measured = numerical_gradient(lambda z: cross_entropy(z, target), journey_scores)
 print("gradient:", gradient)
 print(f"largest difference from central differences: {np.abs(gradient - measured).max():.1e}")
 print("formula and measurement agree within 1e-9:", bool(np.abs(gradient - measured).max() < 1e-9))
@@ -740,10 +1054,34 @@ print(f"gradient of the loss, target 0 (right): {cross_entropy_grad(confidently_
 # the largest a gradient of cross-entropy can be: every entry lies between -1 and 1. The
 # gradient of cross-entropy vanishes only when the model is right and sure (`-2.1e-09` for
 # target 0). Section 5's saturation stalls learning when the slope after the softmax stays
-# moderate. A squared error on the weights, `Σ (p - onehot(y))²`, is such a loss: its gradient
-# is the Jacobian times `2 (p - onehot(y))`, a vector of at most 2.
+# moderate. A squared error on the weights, `Σ (p - onehot(y))²`, is such a loss: its slope on
+# the weights is `g = 2 (p - onehot(y))`, a vector of at most 2, and what reaches the logits is
+# `softmax_vjp(p, g)`, as small as the Jacobian.
 #
 # </details>
+
+# %%
+def squared_error(logits, target):
+    """sum((p - onehot)**2): a loss on the weights whose slope stays moderate."""
+    p = stable_softmax(logits)
+    return np.sum((p - np.eye(len(p))[target]) ** 2)
+
+
+def squared_error_grad(logits, target):
+    """Gradient of sum((p - onehot)**2) with respect to the logits: the slope 2 (p - onehot) through softmax_vjp."""
+    p = stable_softmax(logits)
+    return softmax_vjp(p, 2 * (p - np.eye(len(p))[target]))
+
+
+p = stable_softmax(journey_scores)
+slope = 2 * (p - np.eye(6)[target])
+by_vjp = squared_error_grad(journey_scores, target)
+print("squared error's gradient at the journey scores:", by_vjp)
+print("softmax_vjp matches the Jacobian times the slope:",
+      bool(np.allclose(by_vjp, softmax_jacobian(p).T @ slope, rtol=1e-12, atol=1e-15)))
+print(f"largest difference from numerical_gradient: "
+      f"{np.abs(by_vjp - numerical_gradient(lambda z: squared_error(z, target), journey_scores)).max():.1e}")
+print("at [20, 0] with target 1:", ", ".join(f"{v:.1e}" for v in squared_error_grad(confidently_wrong, 1)))
 
 # %% [markdown]
 # **Predict.** Starting from `[20, 0]` with target 1, 100 steps downhill (each step subtracts
@@ -759,12 +1097,6 @@ def walk_downhill(logits, gradient_of, steps=100, learning_rate=1.0):
     for _ in range(steps):
         logits = logits - learning_rate * gradient_of(logits)
     return logits
-
-
-def squared_error_grad(logits, target):
-    """Gradient of sum((p - onehot)**2) with respect to the logits: the Jacobian times 2 (p - onehot)."""
-    p = stable_softmax(logits)
-    return softmax_jacobian(p).T @ (2 * (p - np.eye(len(p))[target]))
 
 
 for name, gradient_of in (("cross-entropy", lambda z: cross_entropy_grad(z, 1)),
@@ -783,7 +1115,8 @@ for name, gradient_of in (("cross-entropy", lambda z: cross_entropy_grad(z, 1)),
 # PyTorch computes gradients by automatic differentiation (`loss.backward()`). Its
 # `cross_entropy` averages over the batch by default (`reduction="mean"`); summed over the
 # rows (`reduction="sum"`), each row's gradient is that row's own, the gradient your function
-# returns. (Without PyTorch installed, this cell prints one line saying how to add it.)
+# returns. Its softmax's backward pass is a vector–Jacobian product like yours. (Without
+# PyTorch installed, this cell prints one line saying how to add it.)
 
 # %%
 torch = torch_or_none()
@@ -796,6 +1129,10 @@ if torch:
         ours = cross_entropy_grad(batch_logits, batch_targets) / (len(batch_logits) if reduction == "mean" else 1)
         print(f"reduction={reduction!r}: autograd's gradient matches cross_entropy_grad"
               f"{' / 4' if reduction == 'mean' else ''}:", np.allclose(z.grad.numpy(), ours, rtol=1e-12, atol=1e-15))
+    scores = torch.tensor(journey_scores, dtype=torch.float64, requires_grad=True)
+    torch.softmax(scores, dim=-1).backward(torch.tensor(g))
+    print("autograd's softmax backward matches softmax_vjp:",
+          np.allclose(scores.grad.numpy(), softmax_vjp(journey_weights, g), rtol=1e-12, atol=1e-15))
 
 # %% [markdown]
 # ## 11. Measure wrong, walk downhill

@@ -3,117 +3,175 @@
 import numpy as np
 
 from grader.learner.hints import Misconception
+from grader.learner.streams import Formula
 
 LESSON = "09_gradient"
 
 MISCONCEPTIONS = [
-    # softmax_jacobian
+    # numerical_gradient
     Misconception(
-        "jacobian_missing_outer",
-        "softmax_jacobian",
-        "returned only diag(p): the outer product p p^T is missing, so the off-diagonal entries are 0 "
-        "and the diagonal is p instead of p - p^2",
-        "raising score j also takes weight from every other choice: each entry loses p_i p_j, the diagonal included",
-        breaks=("value", "saturated"),
+        "numgrad_one_sided",
+        "numerical_gradient",
+        "took the one-sided difference (f(x + h e_j) - f(x)) / h: its error shrinks only like h, about h/2 times "
+        "the curvature (some 1e-5 at h = 1e-5), where the central difference's shrinks like h^2",
+        "centre the chord on x, one step up and one step down: the curvature's terms then cancel",
+        breaks=("value", "central"),
     ),
     Misconception(
-        "jacobian_missing_diag",
-        "softmax_jacobian",
-        "returned only -p p^T: the diag(p) term is missing, so the diagonal is -p^2 instead of p - p^2",
-        "raising a score raises its own weight: the diagonal entry p_i - p_i^2 needs a p_i of its own",
-        breaks=("value", "saturated"),
+        "numgrad_divides_by_h",
+        "numerical_gradient",
+        "divided the central difference by h instead of 2h: x + h and x - h are 2h apart, so every slope came out "
+        "twice too large",
+        "a slope is the rise over the distance between the two points where f was measured",
+        breaks=("value", "step", "central"),
     ),
     Misconception(
-        "jacobian_diagonal_only",
-        "softmax_jacobian",
-        "put p(1 - p) on the diagonal and left every off-diagonal entry 0: raising score j also lowers "
-        "every other weight, by p_i p_j",
-        "raising score j lowers every other weight i too, by p_i p_j: the off-diagonal entries are not 0",
-        breaks=("value", "saturated"),
+        "numgrad_all_at_once",
+        "numerical_gradient",
+        "nudged every entry of x at once (x + h and x - h), so every entry got the same number, the slope along "
+        "all entries together, not along entry j alone",
+        "entry j is the slope when entry j alone moves: every other entry stays where it is in both calls of f",
+        breaks=("one_at_a_time", "value"),
     ),
     Misconception(
-        "jacobian_dot_product",
-        "softmax_jacobian",
-        "wrote p @ p.T for the outer product: on a 1-D array .T changes nothing, so that is the dot "
-        "product (one number), subtracted from every entry",
-        "the n x n matrix of all products p_i p_j is the outer product, not the dot product (.T leaves 1-D p as it is)",
-        breaks=("value",),
-    ),
-    Misconception(
-        "jacobian_sign_flipped",
-        "softmax_jacobian",
-        "subtracted the wrong way round (p p^T - diag(p)): raising a score must raise its own weight, "
-        "so the diagonal is positive",
-        "raising a score must raise its own weight: the diagonal is positive, the rest negative",
-        breaks=("value", "saturated"),
-    ),
-    Misconception(
-        "jacobian_broadcast_wrong_axis",
-        "softmax_jacobian",
-        "multiplied by p along the wrong axis (p * (I - p)): entry (i, j) came out as p_j (delta_ij - p_j) "
-        "instead of p_i (delta_ij - p_j)",
-        "in p_i (delta_ij - p_j) row i is scaled by its own p_i: check which axis your p runs along",
-        breaks=("value",),
-    ),
-    Misconception(
-        "jacobian_softmax_again",
-        "softmax_jacobian",
-        "applied softmax to p first: p is already the vector of weights, not the scores",
-        "p is already the output of a softmax: the Jacobian is written in terms of p itself",
-        breaks=("value", "saturated"),
-    ),
-    Misconception(
-        "jacobian_keeps_ints",
-        "softmax_jacobian",
-        "kept an integer p as integers, so the Jacobian came back as an integer array",
-        "weights are fractions: make p a float array before any arithmetic",
-        breaks=("dtype",),
-    ),
-    Misconception(
-        "jacobian_diagonal_in_place",
-        "softmax_jacobian",
-        "wrote the diagonal p - p^2 into p itself (p -= p * p): np.asarray does not copy an array that is "
-        "already float, so the caller's weights were changed",
-        "a float array given to you may be the caller's own: compute into new arrays, never into p",
+        "numgrad_in_place_no_restore",
+        "numerical_gradient",
+        "nudged the caller's x in place and never put the entry back: x came back changed, and each later entry "
+        "was measured at a point moved by the earlier nudges",
+        "the caller's x must come back as it was: nudge a copy, never x itself",
         breaks=("unchanged",),
     ),
     Misconception(
-        "jacobian_fails_on_lists",
-        "softmax_jacobian",
-        "used array methods and indexing on p directly (p.size, p[:, None]), so a Python list fails",
-        "p may come as a Python list: make it a NumPy array first",
+        "numgrad_restores_by_subtracting",
+        "numerical_gradient",
+        "nudged x in place and undid it by arithmetic (+h, then -2h, then +h): adding and taking away h does not "
+        "always land on the same float (0.1 comes back as 0.09999999999999999), so x came back changed",
+        "undo a nudge by putting back the value you saved, not by subtracting, or nudge a copy",
+        breaks=("unchanged",),
+    ),
+    Misconception(
+        "numgrad_alias_not_copy",
+        "numerical_gradient",
+        "wrote x_plus = x and x_minus = x, which name the caller's array three times: both nudges went into one "
+        "array, so f saw the same point twice (every slope about 0) and x was changed",
+        "assignment names the same array again, it does not copy it: each nudged point needs an array of its own",
+        breaks=("value", "unchanged"),
+    ),
+    Misconception(
+        "numgrad_int_nudge_vanishes",
+        "numerical_gradient",
+        "nudged an integer x in place (the saved value put back, as cs231n's gradient check does): writing "
+        "x_j + 1e-5 into an integer array rounds it back to x_j, so f saw no change and every slope came out 0",
+        "an integer array cannot hold a nudge of 1e-5: measure at a float copy of x",
         breaks=("dtype",),
     ),
     Misconception(
-        "jacobian_squeezes",
-        "softmax_jacobian",
-        "squeezed p (np.squeeze) to be sure it is 1-D: a single weight becomes a 0-d array, and np.diag "
-        "refuses it, so n = 1 fails",
-        "p is already 1-D, a single weight included: reshaping it can only lose the n = 1 case",
+        "numgrad_result_like_x",
+        "numerical_gradient",
+        "made the result with np.zeros_like(x): for an integer x it is an integer array, and every slope was cut "
+        "to a whole number",
+        "an array made like x takes x's dtype: the slopes need a float array, whatever x holds",
+        breaks=("dtype",),
+    ),
+    Misconception(
+        "numgrad_first_axis_only",
+        "numerical_gradient",
+        "looped over range(len(x)) and indexed x[j]: for a matrix that nudges a whole row at once and gives the "
+        "row one slope, not one slope per entry",
+        "x may have any number of axes: run over every index of x, not over its first axis",
+        breaks=("shapes", "one_at_a_time"),
+    ),
+    Misconception(
+        "numgrad_flat_result",
+        "numerical_gradient",
+        "measured every entry of the flattened x but returned the flat result, of length x.size, not shaped like x",
+        "the gradient has one slope per entry of x, arranged as x is: give it x's shape",
         breaks=("shapes",),
     ),
     Misconception(
-        "jacobian_nested_list",
-        "softmax_jacobian",
-        "built the matrix as a list of lists and returned it as it is, not as a NumPy array",
-        "the contract asks for a NumPy array: turn what you built into one before returning",
-        breaks=("returns_array",),
+        "numgrad_ignores_h",
+        "numerical_gradient",
+        "used a fixed step of 1e-5 instead of the h it was given",
+        "h is an argument: the caller chooses the step",
+        breaks=("step",),
+    ),
+    # softmax_vjp
+    Misconception(
+        "vjp_builds_jacobian",
+        "softmax_vjp",
+        "built J = diag(p) - p p^T and returned J^T g: right for one row, but np.diag of a batch reads its "
+        "diagonal instead of building one, so a batch fails (and one row costs n^2 numbers)",
+        "a batch holds one product per row, and the n x n matrix is what the exercise asks you to avoid: "
+        "write what J^T g is, entry by entry",
+        breaks=("batch", "shapes"),
     ),
     Misconception(
-        "jacobian_diag_of_column",
-        "softmax_jacobian",
-        "called np.diag on the column vector p.reshape(-1, 1): on a 2-D array np.diag reads the diagonal "
-        "(here just p_0) instead of building a diagonal matrix",
-        "on a 2-D array np.diag reads a diagonal instead of building one: build the diagonal matrix from the 1-D p",
+        "vjp_missing_weight",
+        "softmax_vjp",
+        "returned g - <p, g> without the factor p: each entry of the product is scaled by its own weight, so a "
+        "weight of 0 gets nothing back",
+        "each entry of diag(p) g and of p (p^T g) carries its own weight p_i",
         breaks=("value",),
     ),
     Misconception(
-        "jacobian_identity_diagonal",
-        "softmax_jacobian",
-        "put 1 (the delta alone) on the diagonal, np.eye(n) - p p^T: the diagonal entry is p_i (1 - p_i), "
-        "the delta times p_i",
-        "the diagonal entry is p_i (1 - p_i): the delta is multiplied by p_i like the rest of the entry",
-        breaks=("value", "saturated"),
+        "vjp_diagonal_only",
+        "softmax_vjp",
+        "returned p * g, the diag(p) part alone: the outer product p p^T, the competition between the weights, "
+        "is missing, so the product no longer sums to 0",
+        "raising one score takes weight from every other choice: the p p^T part of J contributes too",
+        breaks=("value", "sums_to_zero", "offset"),
+    ),
+    Misconception(
+        "vjp_sign_flipped",
+        "softmax_vjp",
+        "returned p * (<p, g> - g), the product with the wrong sign",
+        "check one case by hand: a slope on entry i alone must push score i's product the same way",
+        breaks=("value",),
+    ),
+    Misconception(
+        "vjp_plain_mean",
+        "softmax_vjp",
+        "subtracted the plain mean of g instead of <p, g>, the average of the slopes weighted by p",
+        "in p^T g each slope counts as much as its weight: the average is weighted by p",
+        breaks=("value", "sums_to_zero"),
+    ),
+    Misconception(
+        "vjp_whole_batch_sum",
+        "softmax_vjp",
+        "summed p * g over the whole batch instead of along each row: every row subtracted the batch's one total",
+        "p^T g is one number per row, from that row alone",
+        breaks=("batch",),
+    ),
+    Misconception(
+        "vjp_no_keepdims",
+        "softmax_vjp",
+        "summed p * g along the last axis without keeping it: the row totals then line up with the columns, so a "
+        "batch fails, or, with as many rows as weights, each row subtracts another row's total",
+        "each row's total must line up with its own row: keep the summed axis",
+        breaks=("batch",),
+    ),
+    Misconception(
+        "vjp_matmul_for_dot",
+        "softmax_vjp",
+        "took <p, g> as p @ g: right for one row, but for a batch that is a matrix product of the two batches, not "
+        "one dot product per row",
+        "for a batch, a dot product per row is an entry-by-entry product summed along the last axis",
+        breaks=("batch",),
+    ),
+    Misconception(
+        "vjp_changes_g",
+        "softmax_vjp",
+        "computed in place into g (g -= ..., g *= p): np.asarray does not copy a float array, so the caller's g "
+        "was changed",
+        "g may be the caller's own array: put the result in a new one",
+        breaks=("unchanged",),
+    ),
+    Misconception(
+        "vjp_float32_becomes_float64",
+        "softmax_vjp",
+        "converted p and g with dtype=float, so float32 inputs gave a float64 product",
+        "convert only what is not a float already, so float32 inputs keep their dtype",
+        breaks=("dtype",),
     ),
     # cross_entropy_grad
     Misconception(
@@ -277,12 +335,20 @@ MISCONCEPTIONS = [
 # misconception does on them is its fingerprint (fingerprints/), which a failed check compares with the learner's.
 _INF = np.inf
 PROBES: dict[str, list[tuple[tuple, dict]]] = {  # function -> [(args, kwargs), ...]
-    "softmax_jacobian": [
-        ((np.array([0.2, 0.3, 0.5]),), {}),
-        (([0.25, 0.75],), {}),
-        ((np.array([1]),), {}),
-        ((np.array([0, 1, 0]),), {}),
-        ((np.array([0.7, 0.1, 0.2]),), {}),
+    "numerical_gradient": [
+        ((Formula("cubic", (3,), 1.0, 0.0, 0.0), np.array([0.5, -1.0, 2.0])), {}),
+        ((Formula("square_of_sum", (3,), np.array([1.0, 2.0, -1.0])), np.array([0.5, -1.0, 2.0])), {"h": 0.125}),
+        ((Formula("cubic", (2,), 1.0, 0.0, 0.0), np.array([1.0, -0.5])), {"h": 0.25}),
+        ((Formula("cubic", (2, 2), 1.0, 0.5, 0.0), np.array([[0.5, 1.0], [-1.0, 2.0]])), {}),
+        ((Formula("cubic", (3,), 1.0, 0.25, 0.0), np.array([1, -2, 3])), {}),
+        ((Formula("cubic", (3,), 1.0, 0.0, 0.0), np.array([0.1, 0.7, 1.1])), {}),
+    ],
+    "softmax_vjp": [
+        ((np.array([0.2, 0.3, 0.5]), np.array([1.0, 0.0, 0.0])), {}),
+        ((np.array([[0.5, 0.5], [0.9, 0.1]]), np.array([[1.0, 0.0], [2.0, -1.0]])), {}),
+        ((np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]]), np.array([[1.0, -1.0, 0.5], [0.0, 2.0, -2.0]])), {}),
+        ((np.array([0.25, 0.75], dtype=np.float32), np.array([1.0, 0.0], dtype=np.float32)), {}),
+        ((np.array([0.1, 0.2, 0.3, 0.4]), np.array([1.0, 2.0, 3.0, 4.0])), {}),
     ],
     "cross_entropy_grad": [
         (([2.0, 0.0, -1.0], 0), {}),

@@ -5,94 +5,168 @@ from grader.proof.alternatives import Alternative
 LESSON = "09_gradient"
 
 ALTERNATIVES = [
-    # softmax_jacobian
+    # numerical_gradient
     Alternative(
-        "jacobian_broadcast",
-        "softmax_jacobian",
-        "broadcasting: p[:, None] * (np.eye(n) - p[None, :])",
+        "numgrad_flat_loop",
+        "numerical_gradient",
+        "a loop over the entries of a flat float copy, each nudged point reshaped to x's shape, the result too",
         """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return p[:, None] * (np.eye(p.size) - p[None, :])
+def numerical_gradient(f, x, h=1e-5):
+    flat = np.array(x, dtype=float).ravel()
+    grad = np.empty(flat.size)
+    for j in range(flat.size):
+        up, down = flat.copy(), flat.copy()
+        up[j] += h
+        down[j] -= h
+        grad[j] = (f(up.reshape(np.shape(x))) - f(down.reshape(np.shape(x)))) / (2 * h)
+    return grad.reshape(np.shape(x))
 """,
     ),
     Alternative(
-        "jacobian_einsum",
-        "softmax_jacobian",
-        "np.einsum for the diagonal and the outer product",
+        "numgrad_saved_value",
+        "numerical_gradient",
+        "a float copy nudged in place with np.nditer's multi_index, the saved entry put back after each pair of calls",
         """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return np.einsum("i,ij->ij", p, np.eye(len(p))) - np.einsum("i,j->ij", p, p)
+def numerical_gradient(f, x, h=1e-5):
+    x = np.array(x, dtype=float)
+    grad = np.zeros_like(x)
+    it = np.nditer(x, flags=["multi_index"])
+    while not it.finished:
+        ix = it.multi_index
+        old = x[ix]
+        x[ix] = old + h
+        up = f(x)
+        x[ix] = old - h
+        down = f(x)
+        x[ix] = old
+        grad[ix] = (up - down) / (2 * h)
+        it.iternext()
+    return grad
 """,
     ),
     Alternative(
-        "jacobian_nested_loops",
-        "softmax_jacobian",
-        "two loops over Python floats: p_i - p_i^2 on the diagonal, -p_i p_j elsewhere",
+        "numgrad_basis_vectors",
+        "numerical_gradient",
+        "the nudges as the rows of h times the identity matrix, each reshaped to x's shape",
         """
-def softmax_jacobian(p):
-    q = [float(v) for v in p]
-    n = len(q)
-    out = np.zeros((n, n))
-    for i in range(n):
-        for j in range(n):
-            out[i, j] = q[i] - q[i] * q[j] if i == j else -q[i] * q[j]
-    return out
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x).astype(np.float64)
+    steps = h * np.eye(x.size)
+    slopes = [(f(x + step.reshape(x.shape)) - f(x - step.reshape(x.shape))) / (2 * h) for step in steps]
+    return np.array(slopes).reshape(x.shape)
 """,
     ),
     Alternative(
-        "jacobian_column_vector",
-        "softmax_jacobian",
-        "a column vector times its transpose: np.diagflat(p) - col @ col.T",
+        "numgrad_unravel_index",
+        "numerical_gradient",
+        "one index at a time from np.unravel_index, half the difference divided by h",
         """
-def softmax_jacobian(p):
-    col = np.asarray(p, dtype=float).reshape(-1, 1)
-    return np.diagflat(col) - col @ col.T
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=np.float64)
+    grad = np.empty_like(x)
+    for k in range(x.size):
+        j = np.unravel_index(k, x.shape)
+        e = np.zeros_like(x)
+        e[j] = h
+        grad[j] = 0.5 * (f(x + e) - f(x - e)) / h
+    return grad
 """,
     ),
     Alternative(
-        "jacobian_fill_diagonal",
-        "softmax_jacobian",
-        "minus the outer product, then p added onto the diagonal through np.diag_indices",
+        "numgrad_ndenumerate_lists",
+        "numerical_gradient",
+        "np.ndenumerate over x, the slopes gathered in a Python list and made an array of x's shape at the end",
         """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    J = -np.outer(p, p)
-    J[np.diag_indices(p.size)] += p
-    return J
+def numerical_gradient(f, x, h=1e-5):
+    base = np.asarray(x, dtype=float)
+    slopes = []
+    for index, value in np.ndenumerate(base):
+        up = base.copy()
+        down = base.copy()
+        up[index] = value + h
+        down[index] = value - h
+        slopes.append((f(up) - f(down)) / (h + h))
+    return np.array(slopes, dtype=float).reshape(base.shape)
 """,
     ),
+    # softmax_vjp
     Alternative(
-        "jacobian_keeps_float32",
-        "softmax_jacobian",
-        "keeps a float32 p in float32 (other inputs become float64)",
+        "vjp_einsum",
+        "softmax_vjp",
+        "the weighted average per row with np.einsum, subtracted from g, times p",
         """
-def softmax_jacobian(p):
-    p = np.asarray(p)
-    if p.dtype != np.float32:
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    if p.dtype.kind != "f":
         p = p.astype(np.float64)
-    return np.diag(p) - np.outer(p, p)
+    if g.dtype.kind != "f":
+        g = g.astype(np.float64)
+    average = np.einsum("...i,...i->...", p, g)
+    return p * (g - average[..., np.newaxis])
 """,
     ),
     Alternative(
-        "jacobian_rows_of_lists",
-        "softmax_jacobian",
-        "each row built as a Python list with p_i * (delta_ij - p_j), made an array at the end",
+        "vjp_expanded",
+        "softmax_vjp",
+        "the two parts of J^T g apart: p * g minus p times the row's sum of p * g",
         """
-def softmax_jacobian(p):
-    q = [float(v) for v in p]
-    return np.array([[q[i] * ((1.0 if i == j else 0.0) - q[j]) for j in range(len(q))] for i in range(len(q))])
+def softmax_vjp(p, g):
+    p = np.asarray(p)
+    g = np.asarray(g)
+    if not np.issubdtype(p.dtype, np.floating):
+        p = p.astype(float)
+    if not np.issubdtype(g.dtype, np.floating):
+        g = g.astype(float)
+    pg = p * g
+    return pg - p * pg.sum(axis=-1, keepdims=True)
 """,
     ),
     Alternative(
-        "jacobian_eye_times_p",
-        "softmax_jacobian",
-        "np.eye(n) * p for the diagonal, minus the product of a column and a row",
+        "vjp_row_jacobians",
+        "softmax_vjp",
+        "a loop over the rows of a (rows, n) view, each row's Jacobian built and multiplied by its g (n^2 per row, "
+        "but right)",
         """
-def softmax_jacobian(p):
-    p = np.atleast_1d(np.asarray(p, dtype=float))
-    return np.eye(p.shape[0]) * p - p[:, np.newaxis] * p[np.newaxis, :]
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    kinds = [a.dtype if a.dtype.kind == "f" else np.float64 for a in (p, g)]
+    dtype = np.result_type(*kinds)
+    rows, slopes = p.reshape(-1, p.shape[-1]).astype(dtype), g.reshape(-1, g.shape[-1]).astype(dtype)
+    out = np.empty_like(slopes)
+    for i in range(rows.shape[0]):
+        J = np.diag(rows[i]) - np.outer(rows[i], rows[i])
+        out[i] = J.T @ slopes[i]
+    return out.reshape(g.shape)
+""",
+    ),
+    Alternative(
+        "vjp_matmul_rows",
+        "softmax_vjp",
+        "the dot product of each row as a (1, n) @ (n, 1) matrix product over the batch",
+        """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    if p.dtype.kind not in "f":
+        p = p.astype(np.float64)
+    if g.dtype.kind not in "f":
+        g = g.astype(np.float64)
+    dot = (p[..., np.newaxis, :] @ g[..., :, np.newaxis])[..., 0]
+    return p * (g - dot)
+""",
+    ),
+    Alternative(
+        "vjp_python_rows",
+        "softmax_vjp",
+        "each row as Python floats: the weighted average by a loop, then p_i (g_i - average), made an array at the end",
+        """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    dtype = np.float32 if p.dtype == np.float32 and g.dtype == np.float32 else np.float64
+    out = []
+    for prow, grow in zip(p.reshape(-1, p.shape[-1]).tolist(), g.reshape(-1, g.shape[-1]).tolist()):
+        average = sum(a * b for a, b in zip(prow, grow))
+        out.append([a * (b - average) for a, b in zip(prow, grow)])
+    return np.array(out, dtype=dtype).reshape(g.shape)
 """,
     ),
     # cross_entropy_grad
@@ -204,4 +278,11 @@ def cross_entropy_grad(logits, target):
 ]
 
 # Mechanical mutants of the reference that compute the same thing for every valid input.
-EQUIVALENT_MUTANTS: dict[str, str] = {}
+EQUIVALENT_MUTANTS: dict[str, str] = {
+    "softmax_vjp:no-cast:1": "an integer p meets g in the product: an integer g is made float64 by the other cast, a "
+    "float64 g makes the result float64 anyway, and only a small integer p beside a float32 g (a mix the contract "
+    "leaves open) would come out float32",
+    "softmax_vjp:no-cast:2": "the same for g: an integer p is made float64 by the other cast, a float64 p makes the "
+    "result float64 anyway, and only a small integer g beside a float32 p (a mix the contract leaves open) would "
+    "come out float32",
+}

@@ -4,77 +4,196 @@ are in grader/learner/hints/)."""
 LESSON = "09_gradient"
 
 SOURCES = {
-    "jacobian_missing_outer": """
-def softmax_jacobian(p):
-    return np.diag(np.asarray(p, dtype=float))
+    "numgrad_one_sided": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    grad = np.zeros(x.shape)
+    fx = f(x)
+    for j in np.ndindex(x.shape):
+        up = x.copy()
+        up[j] += h
+        grad[j] = (f(up) - fx) / h
+    return grad
 """,
-    "jacobian_missing_diag": """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return -np.outer(p, p)
+    "numgrad_divides_by_h": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    grad = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[j] += h
+        down[j] -= h
+        grad[j] = (f(up) - f(down)) / h
+    return grad
 """,
-    "jacobian_diagonal_only": """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return np.diag(p * (1 - p))
+    "numgrad_all_at_once": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    return np.full(x.shape, (f(x + h) - f(x - h)) / (2 * h))
 """,
-    "jacobian_dot_product": """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return np.diag(p) - p @ p.T
+    "numgrad_in_place_no_restore": """
+def numerical_gradient(f, x, h=1e-5):
+    grad = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        x[j] += h
+        up = f(x)
+        x[j] -= 2 * h
+        down = f(x)
+        grad[j] = (up - down) / (2 * h)
+    return grad
 """,
-    "jacobian_sign_flipped": """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return np.outer(p, p) - np.diag(p)
+    "numgrad_restores_by_subtracting": """
+def numerical_gradient(f, x, h=1e-5):
+    if x.dtype.kind != "f":
+        x = x.astype(float)
+    grad = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        x[j] += h
+        up = f(x)
+        x[j] -= 2 * h
+        down = f(x)
+        x[j] += h
+        grad[j] = (up - down) / (2 * h)
+    return grad
 """,
-    "jacobian_broadcast_wrong_axis": """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return p * (np.eye(len(p)) - p)
+    "numgrad_alias_not_copy": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    grad = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        x_plus = x
+        x_plus[j] += h
+        x_minus = x
+        x_minus[j] -= h
+        grad[j] = (f(x_plus) - f(x_minus)) / (2 * h)
+    return grad
 """,
-    "jacobian_softmax_again": """
-def softmax_jacobian(p):
-    x = np.asarray(p, dtype=float)
-    p = np.exp(x - x.max()) / np.exp(x - x.max()).sum()
-    return np.diag(p) - np.outer(p, p)
+    "numgrad_int_nudge_vanishes": """
+def numerical_gradient(f, x, h=1e-5):
+    grad = np.zeros_like(x)
+    for j in np.ndindex(x.shape):
+        old = x[j]
+        x[j] = old + h
+        up = f(x)
+        x[j] = old - h
+        down = f(x)
+        x[j] = old
+        grad[j] = (up - down) / (2 * h)
+    return grad
 """,
-    "jacobian_keeps_ints": """
-def softmax_jacobian(p):
+    "numgrad_result_like_x": """
+def numerical_gradient(f, x, h=1e-5):
+    grad = np.zeros_like(x)
+    for j in np.ndindex(x.shape):
+        e = np.zeros(x.shape)
+        e[j] = h
+        grad[j] = (f(x + e) - f(x - e)) / (2 * h)
+    return grad
+""",
+    "numgrad_first_axis_only": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    grad = np.zeros_like(x)
+    for j in range(len(x)):
+        e = np.zeros_like(x)
+        e[j] = h
+        grad[j] = (f(x + e) - f(x - e)) / (2 * h)
+    return grad
+""",
+    "numgrad_flat_result": """
+def numerical_gradient(f, x, h=1e-5):
+    flat = np.asarray(x, dtype=float).ravel()
+    grad = np.zeros(flat.size)
+    for j in range(flat.size):
+        up, down = flat.copy(), flat.copy()
+        up[j] += h
+        down[j] -= h
+        grad[j] = (f(up.reshape(x.shape)) - f(down.reshape(x.shape))) / (2 * h)
+    return grad
+""",
+    "numgrad_ignores_h": """
+def numerical_gradient(f, x, h=1e-5):
+    x = np.asarray(x, dtype=float)
+    step = 1e-5
+    grad = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[j] += step
+        down[j] -= step
+        grad[j] = (f(up) - f(down)) / (2 * step)
+    return grad
+""",
+    "vjp_builds_jacobian": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p, dtype=float), np.asarray(g, dtype=float)
+    J = np.diag(p) - np.outer(p, p)
+    return J.T @ g
+""",
+    "vjp_missing_weight": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return g - np.sum(p * g, axis=-1, keepdims=True)
+""",
+    "vjp_diagonal_only": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * g
+""",
+    "vjp_sign_flipped": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * (np.sum(p * g, axis=-1, keepdims=True) - g)
+""",
+    "vjp_plain_mean": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * (g - np.mean(g, axis=-1, keepdims=True))
+""",
+    "vjp_whole_batch_sum": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * (g - np.sum(p * g))
+""",
+    "vjp_no_keepdims": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * (g - np.sum(p * g, axis=-1))
+""",
+    "vjp_matmul_for_dot": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p), np.asarray(g)
+    p = p if p.dtype.kind == "f" else p.astype(float)
+    g = g if g.dtype.kind == "f" else g.astype(float)
+    return p * (g - p @ g)
+""",
+    "vjp_changes_g": """
+def softmax_vjp(p, g):
     p = np.asarray(p)
-    return np.diag(p) - np.outer(p, p)
+    g = np.asarray(g)
+    if p.dtype.kind != "f":
+        p = p.astype(float)
+    if g.dtype.kind != "f":
+        g = g.astype(float)
+    g -= np.sum(p * g, axis=-1, keepdims=True)
+    g *= p
+    return g
 """,
-    "jacobian_diagonal_in_place": """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    J = -np.outer(p, p)
-    p -= p * p
-    J[np.diag_indices(len(p))] = p
-    return J
-""",
-    "jacobian_fails_on_lists": """
-def softmax_jacobian(p):
-    return p[:, None] * (np.eye(p.size) - p[None, :])
-""",
-    "jacobian_squeezes": """
-def softmax_jacobian(p):
-    p = np.squeeze(np.asarray(p, dtype=float))
-    return np.diag(p) - np.outer(p, p)
-""",
-    "jacobian_nested_list": """
-def softmax_jacobian(p):
-    q = [float(v) for v in p]
-    return [[q[i] * ((1.0 if i == j else 0.0) - q[j]) for j in range(len(q))] for i in range(len(q))]
-""",
-    "jacobian_diag_of_column": """
-def softmax_jacobian(p):
-    col = np.asarray(p, dtype=float).reshape(-1, 1)
-    return np.diag(col) - col @ col.T
-""",
-    "jacobian_identity_diagonal": """
-def softmax_jacobian(p):
-    p = np.asarray(p, dtype=float)
-    return np.eye(len(p)) - np.outer(p, p)
+    "vjp_float32_becomes_float64": """
+def softmax_vjp(p, g):
+    p, g = np.asarray(p, dtype=float), np.asarray(g, dtype=float)
+    return p * (g - np.sum(p * g, axis=-1, keepdims=True))
 """,
     "cegrad_sign_flipped": """
 def cross_entropy_grad(logits, target):

@@ -246,6 +246,12 @@ def copies_chunks(chunks):
     kept = [np.array(c) for c in chunks]
     return np.concatenate(kept)
 
+def slopes(f, x):
+    return np.array([f(x), f(x + 1.0)])
+
+def calls_with_a_row(f, x):
+    return np.array([f(x[0])])
+
 def reads_twice(chunks):
     first = sum(len(c) for c in chunks)
     second = sum(len(c) for c in chunks)
@@ -296,6 +302,25 @@ def test_streams_cross_to_the_kernel_as_one_pass_streams_with_their_reused_buffe
     assert out["kept"].tolist() == [3.0, 4.0, 3.0, 4.0]  # both kept chunks are the one buffer
     assert out["copied"].tolist() == [1.0, 2.0, 3.0, 4.0] and out["read"] == 2
     assert out["twice"].tolist() == [3, 0]  # a second loop over a stream finds nothing
+
+
+def test_formulas_cross_to_the_kernel_as_functions_it_can_call():
+    """A numerical gradient's tests hand it an f: a Formula crosses as data (name, shape, numbers) and is called
+    in the kernel, where a call on an array of another shape raises."""
+    from tests.support import run_apart
+
+    def use(fns):
+        cube = checks.Formula("cubic", (2,), 1.0, 0.0, np.array([0.0, 2.0]))
+        out = {"values": fns["slopes"](cube, np.array([1.0, 2.0]))}
+        try:
+            fns["calls_with_a_row"](checks.Formula("cubic", (2, 2), 1.0, 0.0, 0.0), np.ones((2, 2)))
+        except ValueError as error:
+            out["refused"] = str(error)
+        return out
+
+    out = run_apart(_with_kernel, use)
+    assert out["values"].tolist() == [1.0 + 8.0 + 4.0, 8.0 + 27.0 + 6.0]
+    assert out["refused"] == "f takes an array of shape (2, 2), not of shape (2,)"
 
 
 def test_a_function_drawing_from_the_kernels_global_random_state_is_seen():

@@ -1151,6 +1151,27 @@ def test_one_pass_streams_hand_out_each_chunk_once_and_can_reuse_one_buffer():
     assert [float(c[0]) for c in copied] == [1.0, 2.0]
 
 
+def test_an_approximate_answer_is_judged_within_its_own_tolerance():
+    """A finite difference is right to about 1e-10, not to 64 ulps: `within` sets the tolerance, both ways."""
+    from grader.learner.checks import Formula
+
+    def central(f, x):
+        return np.array([(f(x + 1e-5) - f(x - 1e-5)) / 2e-5])
+
+    def one_sided(f, x):
+        return np.array([(f(x + 1e-5) - f(x)) / 1e-5])
+
+    cube = Formula("cubic", (1,), 1.0, 0.0, 0.0)
+    with pytest.raises(CheckFailed):
+        check_call(central, cube, np.array([1.0]), expect=[3.0])  # off by 1e-10: far more than 64 ulps
+    check_call(central, cube, np.array([1.0]), expect=[3.0], within=1e-8)
+    with pytest.raises(CheckFailed, match="is not right"):
+        check_call(one_sided, cube, np.array([1.0]), expect=[3.0], within=1e-8)  # off by 3e-5
+    from grader.learner.checks import describe_call
+
+    assert "f(x) = sum(a*x**3 + b*x**2 + c*x), for x of shape (1,)" in describe_call(central, (cube, 1.0), {})
+
+
 def test_magnitude_widens_the_tolerance_only_up_to_a_cap():
     from grader.learner.checks import SCALE_CAP
 
