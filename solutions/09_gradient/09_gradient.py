@@ -10,12 +10,15 @@
 # # Lesson 09 — The softmax gradient, and the gradient that trains
 #
 # **By the end of this lesson you will be able to**
-# - write the Jacobian of softmax, `diag(p) - p pᵀ`, and check it against finite differences;
-# - say why each of its rows and columns sums to zero;
-# - show that the Jacobian vanishes when one score dominates (saturation), say when that stalls
-#   learning (attention, hence its `1 / √d_k`) and when it need not;
-# - derive and write the gradient that training uses, `softmax(z) - onehot(y)`, and walk
-#   downhill with it.
+# - derive the Jacobian of softmax, `diag(p) - p pᵀ`, and measure any gradient with a
+#   finite-difference check you write yourself, `numerical_gradient`;
+# - say why each row and column of the Jacobian sums to zero;
+# - show that the Jacobian vanishes when one score dominates (saturation), and say when that
+#   stalls learning and when it need not;
+# - compute what the backward pass needs, `Jᵀ g`, without building `J` (`softmax_vjp`);
+# - derive from it the gradient that training uses, `softmax(z) - onehot(y)`, and write it;
+# - carry it back by the chain rule to the parameters that make the scores, and walk downhill:
+#   first one number that learns how sure to be, then a small matrix `W` that classifies points.
 #
 # Work from top to bottom. Cells marked **Predict** ask you to write down a guess
 # *before* you run them.
@@ -1135,50 +1138,192 @@ if torch:
           np.allclose(scores.grad.numpy(), softmax_vjp(journey_weights, g), rtol=1e-12, atol=1e-15))
 
 # %% [markdown]
-# ## 11. Measure wrong, walk downhill
+# ## 11. One number that learns
 #
-# Put the two together: the loss measures how wrong the scores are, its gradient says which
-# way is downhill. Start from the journey scores with target "step" and take small steps
-# against the gradient, `scores ← scores - 0.5 · cross_entropy_grad(scores, 5)`.
+# So far the scores were simply given, and the walks above moved the scores themselves. A
+# model does not own its scores: it **makes** them from what it sees, with numbers of its own,
+# its **parameters**, and training moves the parameters. Start with the smallest model there
+# is, one number.
 #
-# **Predict.** Will the loss reach 0? Will the sum of the six scores change?
+# Each example shows the model one fixed number per choice, its **features** `x` (what it
+# sees), and the model's scores are `z = w · x`. The one parameter `w` is an inverse
+# temperature (lesson 04: `T = 1 / w`): `w = 0` makes every choice equal, a large `w` makes the
+# largest feature win. Here is a world whose answers are drawn from `softmax(2 · x)`: 500
+# examples of 4 choices, and the right choice of each is the one the world picked.
+#
+# How does the loss change with `w`? Every score depends on it, `z_j = w · x_j`, so by the
+# chain rule `∂L/∂w = Σ_j ∂L/∂z_j · ∂z_j/∂w = Σ_j ∂L/∂z_j · x_j`: the gradient with respect to
+# the scores (your `cross_entropy_grad`) times the features, added up. The training loss is
+# the mean over the examples, so its slope is the mean of theirs.
+
+# %%
+world_rng = np.random.default_rng(4)
+features = world_rng.standard_normal((500, 4))        # 500 examples, one feature per choice
+answers = np.array([world_rng.choice(4, p=weights) for weights in stable_softmax(2.0 * features)])
+
+
+def mean_loss(w):
+    """The training loss of the model whose scores are w * features: the mean cross-entropy."""
+    return cross_entropy(w * features, answers).mean()
+
+
+def slope_of_w(w):
+    """d mean_loss / d w by the chain rule: each row's gradient on its scores times its features, summed."""
+    return (cross_entropy_grad(w * features, answers) * features).sum(axis=-1).mean()
+
+
+print(f"slope at w = 1 by the chain rule: {slope_of_w(1.0):.10f}")
+print(f"measured by numerical_gradient:   {numerical_gradient(lambda v: mean_loss(v[0]), np.array([1.0]))[0]:.10f}")
+print(f"the largest feature is the world's answer in {(features.argmax(axis=-1) == answers).mean():.1%} of the examples")
+
+# %% [markdown]
+# The chain rule and the measurement agree to ten digits. The largest feature is the right
+# answer only 69.8% of the time: the world is noisy, as `softmax(2 · x)` is.
+#
+# **Predict.** Start from `w = 0` and take 100 steps downhill, `w ← w - 1.0 · slope`. Where
+# does `w` end: near 0, near 2, or does it keep growing?
 # (Not graded: write your guess in the one-line cell below, then run on.)
 
 # %%
 # Your guess (not graded):
 
 # %%
-scores = journey_scores.copy()
-losses = [cross_entropy(scores, target)]
-for step in range(60):
-    scores = scores - 0.5 * cross_entropy_grad(scores, target)
-    losses.append(cross_entropy(scores, target))
-print(f"loss at the start: {losses[0]:.4f} (weight of 'step' {stable_softmax(journey_scores)[target]:.4f})")
-print(f"after 10 steps: {losses[10]:.4f}; after 60 steps: {losses[-1]:.4f} "
-      f"(weight of 'step' {stable_softmax(scores)[target]:.4f})")
-print("scores after 60 steps:", scores)
-print(f"sum of the scores: {journey_scores.sum():.4f} at the start, {scores.sum():.4f} after 60 steps")
-
-# %%
-fig, ax = plt.subplots(figsize=(7, 3.6))
-ax.plot(range(len(losses)), losses, color=PALETTE[0], linewidth=2, label="cross-entropy of the journey scores")
-ax.axhline(0, color=PALETTE[3], linewidth=1, linestyle=":", label="a loss of 0 (weight 1 on 'step')")
-ax.set(title="Measure wrong, walk downhill: the loss falls step by step",
-       xlabel="gradient-descent step (learning rate 0.5)", ylabel="loss for target 'step'", ylim=(-0.05, 2.0))
-ax.legend(frameon=False)
-ax.grid(True, alpha=0.3)
-show(fig, alt="Line chart of the cross-entropy loss against the gradient-descent step, from 0 to 60, for the "
-              "journey scores with target 'step'. The solid blue line starts at 1.84, falls steeply to "
-              "0.24 after 10 steps, then ever more slowly, to 0.03 after 60 steps, approaching but never "
-              "touching the dotted vermillion line at 0.")
+w, path = 0.0, [0.0]
+for step in range(100):
+    w = w - 1.0 * slope_of_w(w)
+    path.append(w)
+print("w after 0, 1, 5, 10, 20, 50, 100 steps:", np.round([path[k] for k in (0, 1, 5, 10, 20, 50, 100)], 4))
+print(f"loss: {mean_loss(0.0):.4f} at w = 0 (log 4 = {np.log(4):.4f}), {mean_loss(path[-1]):.4f} at the end")
+print(f"slope at the end: {slope_of_w(path[-1]):.1e}")
 
 # %% [markdown]
-# The loss falls quickly at first, from 1.8444 to 0.2395 in 10 steps, while "step" still
-# lacks most of its weight, then more and more slowly, to 0.0305 after 60 steps (weight
-# 0.9699): the step on the target's score is `0.5 (1 - p)`, and that shrinks as the weight
-# of "step" grows. It never reaches 0, which would take an infinite gap between the scores.
-# The sum of the scores stays where it was, because every gradient sums to 0: training
-# moves the scores apart, never all up or all down.
+# `w` climbs fast, then settles at 2.1326, where the slope is all but 0: close to the 2 that made the
+# world (500 examples are a finite sample of it, so not exactly 2). The loss falls from
+# `log 4 = 1.3863`, the loss of four equal weights, to 0.7337. The model has learned how sure
+# to be: a larger `w` would be more confident than the world is right, and the loss of the
+# 30% it gets wrong would grow faster than it saves on the rest.
+#
+# When the largest feature is **always** right, nothing stops it:
+
+# %%
+always_right = features.argmax(axis=-1)
+w = 0.0
+for step in range(1, 10_001):
+    w = w - 1.0 * (cross_entropy_grad(w * features, always_right) * features).sum(axis=-1).mean()
+    if step in (10, 100, 1_000, 10_000):
+        print(f"after {step:6,} steps: w = {w:5.2f}, loss {cross_entropy(w * features, always_right).mean():.4f}")
+
+# %% [markdown]
+# Every tenfold more steps roughly doubles `w`, and the loss keeps shrinking toward 0 without
+# reaching it: on answers it always gets right, a sharper softmax always costs less. This is
+# why trained classifiers tend to be overconfident, and why training adds a brake (fewer steps,
+# or a penalty on large parameters).
+
+# %% [markdown]
+# ## 12. A small `W` that makes the scores
+#
+# Real models have many parameters. The next smallest: each example is a point `x` in the
+# plane (two numbers), and a matrix `W` of shape `(2, 3)` turns it into three scores,
+# `z = x @ W`, one per class. For a batch `X` of shape `(N, 2)` the scores are `X @ W`, of
+# shape `(N, 3)`.
+#
+# The chain rule once more: score `z_ik = Σ_a X_ia W_ak` depends on `W_ak` with slope `X_ia`,
+# so `∂L/∂W_ak = (1/N) Σ_i X_ia ∂L_i/∂z_ik`. In matrices, with `G = cross_entropy_grad(X @ W, y)`
+# (one row per example):
+#
+# $$\frac{\partial L}{\partial W} = \frac{1}{N} X^\top G$$
+#
+# **Predict.** What shape does that gradient have? What does each of its rows sum to?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+blob_rng = np.random.default_rng(7)
+angles = np.deg2rad([90, 210, 330])
+centres = 2.0 * np.stack([np.cos(angles), np.sin(angles)], axis=1)   # one centre per class
+labels = np.repeat(np.arange(3), 100)                                # 100 points of each class
+points = centres[labels] + blob_rng.normal(size=(300, 2))
+
+
+def loss_of_W(W):
+    return cross_entropy(points @ W, labels).mean()
+
+
+def gradient_of_W(W):
+    """The chain rule: X transposed times each example's gradient on its scores, over the batch size."""
+    return points.T @ cross_entropy_grad(points @ W, labels) / len(points)
+
+
+some_W = np.array([[0.3, -0.2, 0.1], [0.5, 0.0, -0.4]])
+print("gradient at W = 0:", gradient_of_W(np.zeros((2, 3))).shape)
+print(gradient_of_W(np.zeros((2, 3))))
+print(f"row sums: {np.abs(gradient_of_W(some_W).sum(axis=1)).max():.1e} at most")
+print(f"largest difference from numerical_gradient: {np.abs(gradient_of_W(some_W) - numerical_gradient(loss_of_W, some_W)).max():.1e}")
+
+# %% [markdown]
+# The gradient has `W`'s own shape, `(2, 3)`: one slope per parameter, always. Each row sums to
+# 0 (up to rounding), because every row of `G` does (section 4): raising all three scores of
+# an input together changes nothing, so the gradient never asks for it. Your
+# `numerical_gradient` agrees on every one of the six entries.
+#
+# **Predict.** Start from `W = 0` (every class at weight 1/3 for every point) and take 100
+# steps, `W ← W - 1.0 · ∂L/∂W`. What share of the 300 points will end with their own class
+# on top?
+# (Not graded: write your guess in the one-line cell below, then run on.)
+
+# %%
+# Your guess (not graded):
+
+# %%
+W = np.zeros((2, 3))
+losses = [loss_of_W(W)]
+for step in range(100):
+    W = W - 1.0 * gradient_of_W(W)
+    losses.append(loss_of_W(W))
+right = (points @ W).argmax(axis=-1) == labels
+print(f"loss: {losses[0]:.4f} at W = 0 (log 3 = {np.log(3):.4f}), {losses[10]:.4f} after 10 steps, "
+      f"{losses[-1]:.4f} after 100")
+print(f"own class on top: {right.sum()} of {len(points)} points ({right.mean():.1%})")
+print("W after 100 steps:")
+print(W)
+print(f"row sums of W: {np.abs(W.sum(axis=1)).max():.1e} at most")
+
+# %%
+grid = np.linspace(-5, 5, 201)
+gx, gy = np.meshgrid(grid, grid)
+regions = (np.stack([gx, gy], axis=-1) @ W).argmax(axis=-1)
+markers = ("o", "s", "^")
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+left.contourf(gx, gy, regions, levels=[-0.5, 0.5, 1.5, 2.5], colors=[PALETTE[0], PALETTE[1], PALETTE[2]], alpha=0.18)
+for k in range(3):
+    left.scatter(*points[labels == k].T, s=14, marker=markers[k], color=PALETTE[k], label=f"class {k}")
+left.set(title="Where each class wins after 100 steps", xlabel="first input x₁", ylabel="second input x₂",
+         xlim=(-5, 5), ylim=(-5, 5), aspect="equal")
+left.legend(frameon=False, loc="lower left", fontsize=8)
+right.plot(range(len(losses)), losses, color=PALETTE[0], linewidth=2)
+right.axhline(np.log(3), color=PALETTE[3], linestyle=":", linewidth=1, label="log 3: three equal weights")
+right.set(title="Measure wrong, walk downhill", xlabel="gradient-descent step (learning rate 1.0)",
+          ylabel="mean cross-entropy", ylim=(0, 1.2))
+right.legend(frameon=False)
+show(fig, alt="Left: 300 points in the plane in three classes (blue circles at the top, orange squares at "
+              "the lower left, green triangles at the lower right), over shaded regions showing which class "
+              "the learned W puts on top: three wedges meeting near the origin, each around its own class. "
+              "Right: the mean cross-entropy against the step, falling from log 3 = 1.10 at W = 0 to 0.16 "
+              "after 10 steps and 0.12 after 100, far below the dotted line at log 3.")
+
+# %% [markdown]
+# The loss falls from `log 3 = 1.0986` (three equal weights everywhere) to 0.1629 in 10 steps
+# and 0.1216 after 100, and 284 of the 300 points (94.7%) end with their own class on top: the
+# ones left are the points the noise carried into a neighbour's wedge. Each row of `W` still
+# sums to 0, as it did at the start: the gradient moves weight between the classes and never
+# raises every score at once.
+#
+# That is training, whatever the size of the model: measure how wrong the weights are with
+# cross-entropy, take the gradient on the scores, `softmax(z) - onehot(y)`, carry it back to
+# the parameters by the chain rule, and step downhill. A language model does the same with a
+# vocabulary of tens of thousands of choices and billions of parameters.
 
 # %% [markdown]
 # ## What carries forward
@@ -1186,11 +1331,17 @@ show(fig, alt="Line chart of the cross-entropy loss against the gradient-descent
 # - Softmax's Jacobian is `diag(p) - p pᵀ`: positive on the diagonal, negative elsewhere, and
 #   every row and column sums to zero because the weights always sum to 1 (and a common shift
 #   of the scores changes nothing).
+# - A slope can be measured: the central difference `(f(x + h e_j) - f(x - h e_j)) / 2h`, one
+#   entry at a time, is off by about `h²`, and checks any gradient you derive.
 # - When one score dominates, every entry goes to zero. That stalls learning where the slope
-#   after the softmax stays moderate, as in attention, whose `1 / √d_k` keeps its scores'
-#   spread near 1 at any width.
+#   after the softmax stays moderate, as in attention (lesson 07's `1 / √d_k` keeps its scores'
+#   spread near 1 at any width).
+# - The backward pass never builds `J`: `Jᵀ g = p ⊙ (g - ⟨p, g⟩)` costs as much as `p` itself.
 # - It does not stall cross-entropy: the gradient of `LSE(z) - z_y` is `softmax(z) - onehot(y)`,
 #   largest when the model is confidently wrong and 0 only when it is right and sure.
-#   Measure wrong, walk downhill: that is training.
+# - Training moves parameters, not scores: the chain rule carries `softmax(z) - onehot(y)` back to
+#   them (`Σ_j ∂L/∂z_j · x_j` for one number `w`, `Xᵀ G / N` for a matrix `W`), and each step
+#   goes downhill. A single `w` learns how sure to be (2.13 in a world made with 2); a small
+#   `W` puts 284 of 300 points in their own class. Measure wrong, walk downhill: that is training.
 #
 # Lesson 10 turns to the forward pass again: softmax over a row too long to hold at once.

@@ -41,8 +41,16 @@ NUMBERS = [
     "reduction='sum': autograd's gradient matches cross_entropy_grad: True",
     "reduction='mean': autograd's gradient matches cross_entropy_grad / 4: True",
     "autograd's softmax backward matches softmax_vjp: True",
-    # measure wrong, walk downhill
-    "loss at the start: 1.8444 (weight of 'step' 0.1581)",
-    "after 10 steps: 0.2395; after 60 steps: 0.0305 (weight of 'step' 0.9699)",
-    "sum of the scores: 6.5617 at the start, 6.5617 after 60 steps",
+    # one number that learns
+    "slope at w = 1 by the chain rule: -0.2626430064",
+    "measured by numerical_gradient:   -0.2626430064",
+    "the largest feature is the world's answer in 69.8% of the examples",
+    "w after 0, 1, 5, 10, 20, 50, 100 steps: [0.     0.8667 1.6232 1.9044 2.0761 2.1315 2.1326]",
+    "loss: 1.3863 at w = 0 (log 4 = 1.3863), 0.7337 at the end",
+    "after 10,000 steps: w = 28.13, loss 0.0230",
+    # a small W
+    "gradient at W = 0: (2, 3)",
+    "largest difference from numerical_gradient: 7.4e-12",
+    "loss: 1.0986 at W = 0 (log 3 = 1.0986), 0.1629 after 10 steps, 0.1216 after 100",
+    "own class on top: 284 of 300 points (94.7%)",
 ]

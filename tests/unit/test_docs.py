@@ -319,7 +319,9 @@ def test_the_suite_verdict_says_when_a_target_is_missed(tmp_path):
 
 
 def test_the_readme_lists_every_lesson_in_order_with_its_functions_and_points():
-    rows = re.findall(r"^\| `(\d\d_[a-z_]+)` \| .* \| (.*) \| (\d+) \|$", README.split("## Lessons", 1)[1], re.MULTILINE)
+    rows = re.findall(
+        r"^\| `(\d\d_[a-z_]+)` \| .* \| (.*) \| (\d+) \|$", README.split("## Lessons", 1)[1], re.MULTILINE
+    )
     assert [lesson for lesson, _, _ in rows] == COURSE.lesson_ids()
     for lesson, functions, points in rows:
         assert re.findall(r"`(\w+)`", functions) == COURSE.graded_functions(lesson), lesson
