@@ -38,6 +38,7 @@ __all__ = [
     "OnePass",
     "check_answer",
     "check_call",
+    "check_values",
     "check_frequencies",
     "check_generated",
     "check_own_generator",
@@ -750,6 +751,46 @@ def check_call(fn, *args, expect, mistakes=(), dtype=None, within=None, **kwargs
         _fail(fn, copy.deepcopy(pristine), call, reason, outcome.value, expect, diagnosis)
 
 
+def as_values(got, expected) -> tuple:
+    """(got, expected) as `check_values` compares them: a list, tuple or number as the array it holds, and a boolean
+    or integer answer or expectation as float64, so that only the values are judged, not the container or dtype."""
+    if isinstance(got, (list, tuple, numbers.Number, np.generic)):
+        try:
+            got = np.asarray(got)
+        except Exception:  # a ragged list: compare says what it is
+            return got, expected
+    expected = np.asarray(expected)
+    if type(got) is np.ndarray and got.dtype.kind in "biu" and expected.dtype.kind in "biuf":
+        got = got.astype(np.float64)
+    if expected.dtype.kind in "biu" and type(got) is np.ndarray and got.dtype.kind == "f":
+        expected = expected.astype(np.float64)
+    return got, expected
+
+
+def check_values(fn, *args, expect, mistakes=(), **kwargs) -> None:
+    """The contract's meaning: `fn(*args, **kwargs)` gives values close to `expect`, in any dtype and any container
+    (a list too). That the answer is a NumPy array of the promised dtype is a detail, which `check_call` checks.
+
+    A failure names the known mistakes as check_call's does; the input must come back unchanged.
+    """
+    __tracebackhide__ = True
+    call = describe_call(fn, args, kwargs)
+    pristine = copy.deepcopy((args, kwargs))
+    scale = input_scale(args, kwargs)
+    same = lambda a, b: same_answer(a, b, scale)  # noqa: E731
+    outcome = _call(fn, args, kwargs, call, same)
+
+    def difference(got, expected) -> str | None:
+        got, expected = as_values(got, expected)
+        return compare(got, expected, scale=scale)
+
+    reason = difference(outcome.value, expect)
+    if reason is not None:
+        given = lambda got, out: difference(got, out) is None  # noqa: E731
+        diagnosis = _diagnosis(fn, outcome, same, mistakes, given)
+        _fail(fn, copy.deepcopy(pristine), call, reason, outcome.value, expect, diagnosis)
+
+
 def _as_number(value):
     """A real number (Python or NumPy, 0-d arrays included) as a float, else None."""
     if isinstance(value, (bool, np.bool_, str, bytes)):
@@ -1061,7 +1102,9 @@ def drawn_inputs(draw, seed: int, examples: int):
             yield drawn, size, args if isinstance(args, tuple) else (args,)
 
 
-def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False, within=None, **kwargs) -> None:
+def check_generated(
+    fn, draw, *, reference, seed, examples=25, same_dtype=False, values_only=False, within=None, **kwargs
+) -> None:
     """Call `fn` on inputs drawn at random, smallest first, and compare each answer with `reference`'s.
 
     `draw(rng, size)` returns the positional arguments of one call (a tuple, or one value);
@@ -1069,8 +1112,9 @@ def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False,
     input found. The generator is seeded here with `seed`, so every run draws the same inputs;
     while a submission is graded, as many more are drawn for it alone (see salted_draws). Where
     `reference` raises, `fn` must raise the same kind of error; `same_dtype` requires the
-    reference's dtype. Answers are judged as `check_call` (arrays, `within` as it takes it) or
-    `check_answer` (a bool or a number) judges them.
+    reference's dtype, and `values_only` judges arrays by their values alone, as `check_values` does.
+    Answers are judged as `check_call` (arrays, `within` as it takes it) or `check_answer` (a bool or
+    a number) judges them.
     """
     __tracebackhide__ = True
     for drawn, size, args in drawn_inputs(draw, seed, examples):
@@ -1078,6 +1122,8 @@ def check_generated(fn, draw, *, reference, seed, examples=25, same_dtype=False,
         try:
             if refused is not None:
                 check_raises(fn, *args, error=type(refused), **kwargs)
+            elif type(expected) is np.ndarray and values_only:
+                check_values(fn, *args, expect=expected, **kwargs)
             elif type(expected) is np.ndarray:
                 check_call(
                     fn, *args, expect=expected, dtype=expected.dtype if same_dtype else None, within=within, **kwargs

@@ -28,7 +28,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.learner.checks import check_answer, check_call, passed
+from grader.learner.checks import check_answer, check_call, check_values, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
@@ -174,15 +174,14 @@ def naive_normalize(scores):
 
 
 # %% nbgrader="tests" grade_id="test_naive_normalize_public" points=2 function="naive_normalize"
-# a list of integers gives float64
-check_call(naive_normalize, [1, 2, 1], expect=[0.25, 0.5, 0.25], dtype=np.float64)
-check_call(naive_normalize, np.array([3.0, 1.0]), expect=[0.75, 0.25])
-check_call(naive_normalize, [[1, 3], [2, 2]], expect=[[0.25, 0.75], [0.5, 0.5]])
+check_values(naive_normalize, np.array([1.0, 2.0, 1.0]), expect=[0.25, 0.5, 0.25])
+check_values(naive_normalize, np.array([3.0, 1.0]), expect=[0.75, 0.25])
+check_values(naive_normalize, np.array([[1.0, 3.0], [2.0, 2.0]]), expect=[[0.25, 0.75], [0.5, 0.5]])
 # rows with different totals
-check_call(naive_normalize, [[1, 3], [2, 6], [4, 4]], expect=[[0.25, 0.75], [0.25, 0.75], [0.5, 0.5]])
-check_call(naive_normalize, [[2, 6]], expect=[[0.25, 0.75]])  # a batch of one row stays a batch
+check_values(naive_normalize, np.array([[1.0, 3.0], [2.0, 6.0], [4.0, 4.0]]), expect=[[0.25, 0.75], [0.25, 0.75], [0.5, 0.5]])
+check_values(naive_normalize, np.array([[2.0, 6.0]]), expect=[[0.25, 0.75]])  # a batch of one row stays a batch
 # a batch of shape (2, 3, 4): 6 rows
-check_call(naive_normalize, np.ones((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
+check_values(naive_normalize, np.ones((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
 passed("naive_normalize")
 
 # %% nbgrader="tests" grade_id="test_naive_normalize_rows" points=1 function="naive_normalize"
@@ -191,9 +190,9 @@ from grader.learner.checks import check_generated
 
 # property value: each row is divided by its own sum over the last axis (hand-picked and generated rows)
 _rows = np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]])
-check_call(naive_normalize, _rows, expect=[[0.125, 0.25, 0.625], [0.4, 0.4, 0.2]])
+check_values(naive_normalize, _rows, expect=[[0.125, 0.25, 0.625], [0.4, 0.4, 0.2]])
 _batch = np.arange(1.0, 13.0).reshape(2, 2, 3)
-check_call(naive_normalize, _batch, expect=_batch / _batch.sum(axis=-1, keepdims=True))
+check_values(naive_normalize, _batch, expect=_batch / _batch.sum(axis=-1, keepdims=True))
 
 
 def _naive_reference(scores):
@@ -209,7 +208,7 @@ def _positive_rows(rng, size):
     return rng.uniform(0.1, 10.0, size=_shape) * _level
 
 
-check_generated(naive_normalize, _positive_rows, reference=_naive_reference, seed=101, examples=12)
+check_generated(naive_normalize, _positive_rows, reference=_naive_reference, seed=101, examples=12, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_naive_normalize_shapes" points=1 function="naive_normalize"
@@ -217,10 +216,14 @@ check_generated(naive_normalize, _positive_rows, reference=_naive_reference, see
 # property shapes: any number of leading dimensions, one score per row, a batch of one row (1, n) and (k, 1, n), a column (n, 1)
 for _scores in (np.array([[2.0, 6.0]]), np.array([[[1.0, 3.0]], [[2.0, 2.0]]]), np.array([[4.0], [2.0], [5.0]]),
                 np.array([7.0]), np.arange(1.0, 25.0).reshape(2, 1, 3, 4), np.array([[[2.0, 1.0, 1.0], [1.0, 1.0, 8.0]]])):
-    check_call(naive_normalize, _scores, expect=_scores / _scores.sum(axis=-1, keepdims=True))
+    check_values(naive_normalize, _scores, expect=_scores / _scores.sum(axis=-1, keepdims=True))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_naive_normalize_inputs" points=1 function="naive_normalize"
+# %% nbgrader="tests" grade_id="test_naive_normalize_details" points=1 function="naive_normalize"
+# details: a list of integers gives float64, and the answer is a NumPy array
+check_call(naive_normalize, [1, 2, 1], expect=[0.25, 0.5, 0.25], dtype=np.float64)
+check_call(naive_normalize, [[1, 3], [2, 2]], expect=[[0.25, 0.75], [0.5, 0.5]])
+check_call(naive_normalize, [[1, 3], [2, 6], [4, 4]], expect=[[0.25, 0.75], [0.25, 0.75], [0.5, 0.5]])
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, tuples, integer arrays of any width and float64 give float64 (integers are summed as floats, so huge ones do not wrap around); float32 gives a float array
 check_call(naive_normalize, [2, 6], expect=[0.25, 0.75], dtype=np.float64)
@@ -233,6 +236,9 @@ check_call(naive_normalize, np.array([4 * 10**18, 4 * 10**18, 8 * 10**18]), expe
 check_call(naive_normalize, np.array([0.5, 1.5]), expect=[0.25, 0.75], dtype=np.float64)
 _single = np.array([[0.1, 0.3], [2.0, 6.0]], dtype=np.float32)
 check_call(naive_normalize, _single, expect=_single.astype(float) / _single.astype(float).sum(axis=-1, keepdims=True))
+check_call(naive_normalize, [-2, 0, 3], expect=[-2.0, 0.0, 3.0])
+check_call(naive_normalize, [1, -1, 0], expect=[np.inf, -np.inf, np.nan])
+check_call(naive_normalize, np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]]), expect=[[0.125, 0.25, 0.625], [0.4, 0.4, 0.2]])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_naive_normalize_unchanged" points=1 function="naive_normalize"
@@ -240,15 +246,15 @@ check_call(naive_normalize, _single, expect=_single.astype(float) / _single.asty
 # property unchanged: the caller's array (float64, float32, any shape) is never changed
 for _scores in (np.array([1.0, 3.0]), np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]]),
                 np.arange(1.0, 13.0).reshape(2, 2, 3), np.array([[3.0, 1.0]], dtype=np.float32)):
-    check_call(naive_normalize, _scores, expect=_scores.astype(float) / _scores.astype(float).sum(axis=-1, keepdims=True))
+    check_values(naive_normalize, _scores, expect=_scores.astype(float) / _scores.astype(float).sum(axis=-1, keepdims=True))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_naive_normalize_breaks" points=1 function="naive_normalize"
 ### BEGIN HIDDEN TESTS
 # property meant_to_break: no guard, row by row: negative scores pass straight through and a zero-sum row gives inf and nan
-check_call(naive_normalize, [-2, 0, 3], expect=[-2.0, 0.0, 3.0])
-check_call(naive_normalize, [1, -1, 0], expect=[np.inf, -np.inf, np.nan])
-check_call(naive_normalize, np.array([[1.0, 3.0], [2.0, -2.0], [-1.0, 2.0]]),
+check_values(naive_normalize, np.array([-2.0, 0.0, 3.0]), expect=[-2.0, 0.0, 3.0])
+check_values(naive_normalize, np.array([1.0, -1.0, 0.0]), expect=[np.inf, -np.inf, np.nan])
+check_values(naive_normalize, np.array([[1.0, 3.0], [2.0, -2.0], [-1.0, 2.0]]),
            expect=[[0.25, 0.75], [np.inf, -np.inf], [-1.0, 2.0]])
 ### END HIDDEN TESTS
 
@@ -305,37 +311,36 @@ def is_distribution(weights, atol=1e-8):
 
 
 # %% nbgrader="tests" grade_id="test_is_distribution_public" points=2 function="is_distribution"
-check_answer(is_distribution, [0.25, 0.5, 0.25], expect=True)
-check_answer(is_distribution, [0.7, 0.2, 0.1], expect=True)
-check_answer(is_distribution, [0.5, 0.6], expect=False)
-check_answer(is_distribution, [-2, 0, 3], expect=False)
-check_answer(is_distribution, [1.0 + 1e-9, -1e-9], expect=False)  # no entry below 0, however little
+check_answer(is_distribution, np.array([0.25, 0.5, 0.25]), expect=True)
+check_answer(is_distribution, np.array([0.7, 0.2, 0.1]), expect=True)
+check_answer(is_distribution, np.array([0.5, 0.6]), expect=False)
+check_answer(is_distribution, np.array([-2.0, 0.0, 3.0]), expect=False)
+check_answer(is_distribution, np.array([1.0 + 1e-9, -1e-9], dtype=float), expect=False)  # no entry below 0, however little
 check_answer(is_distribution, np.array([0.5, np.nan, 0.5]), expect=False)  # nan is not a weight
 # nor is inf, however loose atol
-check_answer(is_distribution, [0.0, np.inf], atol=np.inf, expect=False)
-check_answer(is_distribution, [[0.5, 0.5], [0.25, 0.75]], expect=True)  # every row sums to 1
-check_answer(is_distribution, [[0.25, 0.75], [0.6, 0.6]], expect=False)  # the second row does not
-check_answer(is_distribution, [[0.2, 0.9], [0.6, 0.3]], expect=False)  # nor does either row here
+check_answer(is_distribution, np.array([0.0, np.inf]), atol=np.inf, expect=False)
+check_answer(is_distribution, np.array([[0.5, 0.5], [0.25, 0.75]]), expect=True)  # every row sums to 1
+check_answer(is_distribution, np.array([[0.25, 0.75], [0.6, 0.6]]), expect=False)  # the second row does not
+check_answer(is_distribution, np.array([[0.2, 0.9], [0.6, 0.3]]), expect=False)  # nor does either row here
 # a batch of shape (2, 2, 2): 4 rows
 check_answer(is_distribution, np.full((2, 2, 2), 0.5), expect=True)
-check_answer(is_distribution, [0.5, 0.5 + 1e-6], expect=False)  # off by more than atol=1e-8
-check_answer(is_distribution, [0.5, 0.25], atol=0.25, expect=True)  # off by exactly atol counts
-assert type(is_distribution([0.5, 0.5])) is bool, "is_distribution should return a plain Python bool, Python's own True or False, not NumPy's"
+check_answer(is_distribution, np.array([0.5, 0.5 + 1e-6], dtype=float), expect=False)  # off by more than atol=1e-8
+check_answer(is_distribution, np.array([0.5, 0.25]), atol=0.25, expect=True)  # off by exactly atol counts
 passed("is_distribution")
 
 # %% nbgrader="tests" grade_id="test_is_distribution_rejects" points=1 function="is_distribution"
 ### BEGIN HIDDEN TESTS
 # property negatives: a negative entry anywhere gives False, even when its row sums to 1
-check_answer(is_distribution, [1.5, -0.5], expect=False)
-check_answer(is_distribution, [1.0 + 1e-12, -1e-12], expect=False)
-check_answer(is_distribution, [[0.5, 0.5], [1.2, -0.2]], expect=False)
+check_answer(is_distribution, np.array([1.5, -0.5]), expect=False)
+check_answer(is_distribution, np.array([1.0 + 1e-12, -1e-12], dtype=float), expect=False)
+check_answer(is_distribution, np.array([[0.5, 0.5], [1.2, -0.2]]), expect=False)
 # property finite: a nan or an infinite entry anywhere gives False, whatever atol is
-check_answer(is_distribution, [0.5, np.nan, 0.5], expect=False)
-check_answer(is_distribution, [np.nan, np.nan], expect=False)
-check_answer(is_distribution, [np.inf, 0.0], expect=False)
-check_answer(is_distribution, [[0.5, 0.5], [np.nan, 1.0]], expect=False)
-check_answer(is_distribution, [np.inf, 0.0], atol=np.inf, expect=False)
-check_answer(is_distribution, [0.5, -np.inf, np.inf], atol=np.inf, expect=False)
+check_answer(is_distribution, np.array([0.5, np.nan, 0.5]), expect=False)
+check_answer(is_distribution, np.array([np.nan, np.nan]), expect=False)
+check_answer(is_distribution, np.array([np.inf, 0.0]), expect=False)
+check_answer(is_distribution, np.array([[0.5, 0.5], [np.nan, 1.0]]), expect=False)
+check_answer(is_distribution, np.array([np.inf, 0.0]), atol=np.inf, expect=False)
+check_answer(is_distribution, np.array([0.5, -np.inf, np.inf]), atol=np.inf, expect=False)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_is_distribution_rows_and_atol" points=1 function="is_distribution"
@@ -343,29 +348,29 @@ check_answer(is_distribution, [0.5, -np.inf, np.inf], atol=np.inf, expect=False)
 from grader.learner.checks import check_generated
 
 # property every_row: every row over the last axis must sum to 1, in any number of leading dimensions
-check_answer(is_distribution, [[0.5, 0.5], [0.25, 0.75]], expect=True)
-check_answer(is_distribution, [[0.5, 0.5], [0.9, 0.9]], expect=False)
-check_answer(is_distribution, [[0.5, 0.5], [0.3, 0.3]], expect=False)
-check_answer(is_distribution, [[0.5, 0.7], [0.5, 0.3]], expect=False)  # the rows' errors cancel in the grand total
+check_answer(is_distribution, np.array([[0.5, 0.5], [0.25, 0.75]]), expect=True)
+check_answer(is_distribution, np.array([[0.5, 0.5], [0.9, 0.9]]), expect=False)
+check_answer(is_distribution, np.array([[0.5, 0.5], [0.3, 0.3]]), expect=False)
+check_answer(is_distribution, np.array([[0.5, 0.7], [0.5, 0.3]]), expect=False)  # the rows' errors cancel in the grand total
 check_answer(is_distribution, np.full((2, 3, 4), 0.25), expect=True)
 _last_row_off = np.full((2, 3, 4), 0.25)
 _last_row_off[1, 2] = [0.5, 0.5, 0.5, 0.0]
 check_answer(is_distribution, _last_row_off, expect=False)
 # property atol: a row counts when |sum - 1| <= atol, the atol given (boundary included, nothing relative)
-check_answer(is_distribution, [0, 1, 0], expect=True)
-check_answer(is_distribution, [0.5, 0.5 + 1e-9], expect=True)
-check_answer(is_distribution, [0.5, 0.5 + 1e-6], expect=False)
-check_answer(is_distribution, [0.5, 0.5 + 1e-6], atol=1e-5, expect=True)
-check_answer(is_distribution, [0.25, 0.5], atol=0.25, expect=True)
-check_answer(is_distribution, [0.75, 0.75], atol=0.5, expect=True)
-check_answer(is_distribution, [0.75, 0.875], atol=0.5, expect=False)
-check_answer(is_distribution, [0.25, 0.75], atol=np.inf, expect=True)
+check_answer(is_distribution, np.array([0.0, 1.0, 0.0]), expect=True)
+check_answer(is_distribution, np.array([0.5, 0.5 + 1e-9], dtype=float), expect=True)
+check_answer(is_distribution, np.array([0.5, 0.5 + 1e-6], dtype=float), expect=False)
+check_answer(is_distribution, np.array([0.5, 0.5 + 1e-6], dtype=float), atol=1e-5, expect=True)
+check_answer(is_distribution, np.array([0.25, 0.5]), atol=0.25, expect=True)
+check_answer(is_distribution, np.array([0.75, 0.75]), atol=0.5, expect=True)
+check_answer(is_distribution, np.array([0.75, 0.875]), atol=0.5, expect=False)
+check_answer(is_distribution, np.array([0.25, 0.75]), atol=np.inf, expect=True)
 # property shapes: one row, a batch of one row (1, n) and (k, 1, n), rows of one entry (n, 1), any leading dimensions
-check_answer(is_distribution, [1.0], expect=True)
-check_answer(is_distribution, [[0.25, 0.75]], expect=True)
+check_answer(is_distribution, np.array([1.0]), expect=True)
+check_answer(is_distribution, np.array([[0.25, 0.75]]), expect=True)
 check_answer(is_distribution, np.full((3, 1, 2), 0.5), expect=True)
-check_answer(is_distribution, [[1.0], [1.0], [1.0]], expect=True)
-check_answer(is_distribution, [[1.0], [0.5]], expect=False)
+check_answer(is_distribution, np.array([[1.0], [1.0], [1.0]]), expect=True)
+check_answer(is_distribution, np.array([[1.0], [0.5]]), expect=False)
 check_answer(is_distribution, np.full((2, 1, 2, 5), 0.2), expect=True)
 
 
@@ -399,17 +404,13 @@ check_generated(is_distribution, _weights_or_not, reference=_dist_reference, ato
                 seed=103, examples=6)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_is_distribution_inputs" points=1 function="is_distribution"
-### BEGIN HIDDEN TESTS
+# %% nbgrader="tests" grade_id="test_is_distribution_details" points=1 function="is_distribution"
+# details: a list is read as the array it holds, and the answer is a plain Python bool
+check_answer(is_distribution, [0.25, 0.5, 0.25], expect=True)
+check_answer(is_distribution, [-2, 0, 3], expect=False)
+check_answer(is_distribution, [[0.25, 0.75], [0.6, 0.6]], expect=False)
+check_answer(is_distribution, [0.0, np.inf], atol=np.inf, expect=False)
 from grader.learner.checks import Mistake, shown_as
-
-# property dtype: lists, tuples, integer (summed without wrapping around), float32 and float64 arrays; the answer is a plain Python bool
-check_answer(is_distribution, (0.5, 0.5), expect=True)
-check_answer(is_distribution, np.array([0, 1, 0]), expect=True)
-check_answer(is_distribution, np.array([[1, 0], [0, 2]], dtype=np.int8), expect=False)
-check_answer(is_distribution, np.array([0.25, 0.5, 0.25], dtype=np.float32), expect=True)
-check_answer(is_distribution, np.array([0.5, 0.625], dtype=np.float32), expect=False)
-check_answer(is_distribution, np.array([2**62, 2**62, 2**62, 2**62, 1]), expect=False)
 
 
 @shown_as("type(is_distribution({})) is bool")
@@ -424,10 +425,23 @@ _numpy_bool = Mistake("answered with a NumPy bool (np.True_ or np.False_, which 
                       False)
 for _weights in ([0.5, 0.5], [0.5, 0.6], np.array([[0.25, 0.75], [1.0, 0.0]])):
     check_answer(returns_plain_bool, _weights, expect=True, mistakes=[_numpy_bool])
+### BEGIN HIDDEN TESTS
+# property dtype: lists, tuples, integer (summed without wrapping around), float32 and float64 arrays; the answer is a plain Python bool
+check_answer(is_distribution, (0.5, 0.5), expect=True)
+check_answer(is_distribution, np.array([0, 1, 0]), expect=True)
+check_answer(is_distribution, np.array([[1, 0], [0, 2]], dtype=np.int8), expect=False)
+check_answer(is_distribution, np.array([0.25, 0.5, 0.25], dtype=np.float32), expect=True)
+check_answer(is_distribution, np.array([0.5, 0.625], dtype=np.float32), expect=False)
+check_answer(is_distribution, np.array([2**62, 2**62, 2**62, 2**62, 1]), expect=False)
+
+
 # property unchanged: the caller's array is never changed, nan and inf entries included
 for _weights, _answer in ((np.array([0.5, np.nan, 0.5]), False), (np.array([[0.5, 0.5], [np.inf, 0.0]]), False),
                           (np.array([1.5, -0.5]), False), (np.array([[0.25, 0.75]]), True)):
     check_answer(is_distribution, _weights, expect=_answer)
+check_answer(is_distribution, [[0.5, 0.5], [1.2, -0.2]], expect=False)
+check_answer(is_distribution, [[0.5, 0.7], [0.5, 0.3]], expect=False)
+check_answer(is_distribution, [0.5, 0.5 + 1e-6], atol=1e-5, expect=True)
 ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -28,7 +28,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.learner.checks import check_answer, check_call, passed
+from grader.learner.checks import check_answer, check_call, check_values, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
@@ -155,16 +155,19 @@ def evidence(scores):
 
 
 # %% nbgrader="tests" grade_id="test_evidence_public" points=2 function="evidence"
-# a list of integers gives float64
-check_call(evidence, [0, 1], expect=[1.0, 2.718281828459045], dtype=np.float64)
-check_call(evidence, np.array([-2.0, 0.0, 3.0]), expect=[0.1353352832366127, 1.0, 20.085536923187668])
-check_call(evidence, [[0, -1], [2, 0]], expect=[[1.0, 0.36787944117144233], [7.38905609893065, 1.0]])
+check_values(evidence, np.array([0.0, 1.0]), expect=[1.0, 2.718281828459045])
+check_values(evidence, np.array([-2.0, 0.0, 3.0]), expect=[0.1353352832366127, 1.0, 20.085536923187668])
+check_values(evidence, np.array([[0.0, -1.0], [2.0, 0.0]]), expect=[[1.0, 0.36787944117144233], [7.38905609893065, 1.0]])
 # a large score: its evidence is about 1e304, no clipping
-check_call(evidence, [700.0], expect=[np.exp(700.0)])
+check_values(evidence, np.array([700.0]), expect=[np.exp(700.0)])
 check_answer(evidence, 0.0, expect=1.0)  # a single number gives a number
 passed("evidence")
 
-# %% nbgrader="tests" grade_id="test_evidence_inputs" points=1 function="evidence"
+# %% nbgrader="tests" grade_id="test_evidence_details" points=1 function="evidence"
+# details: a list of integers gives float64, and the answer is a NumPy array
+check_call(evidence, [0, 1], expect=[1.0, 2.718281828459045], dtype=np.float64)
+check_call(evidence, [[0, -1], [2, 0]], expect=[[1.0, 0.36787944117144233], [7.38905609893065, 1.0]], dtype=np.float64)
+check_call(evidence, [700.0], expect=[np.exp(700.0)], dtype=np.float64)
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, tuples, integer arrays of any width and float64 give float64 evidence; float32 gives a float array
 check_call(evidence, np.array([[1, 0, -1], [0, 3, 0]]),
@@ -181,6 +184,9 @@ check_call(evidence, _single, expect=np.exp(_single.astype(float)))
 # property unchanged: the caller's array (float64 or float32, any shape) is never changed
 for _scores in (np.array([0.5, -0.5]), _floats, np.linspace(-2.0, 2.0, 12).reshape(2, 3, 2), _single):
     check_call(evidence, _scores, expect=np.exp(_scores.astype(float)))
+check_answer(evidence, -1, expect=0.36787944117144233)
+check_call(evidence, [[0.0, 0.0], [-50.0, -50.0]], expect=[[1.0, 1.0], [1.9287498479639178e-22, 1.9287498479639178e-22]],
+           dtype=np.float64)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_evidence_extremes" points=1 function="evidence"
@@ -188,10 +194,10 @@ for _scores in (np.array([0.5, -0.5]), _floats, np.linspace(-2.0, 2.0, 12).resha
 from grader.learner.checks import Mistake, shown_as
 
 # property extremes: scores from -1000 to 709 get exp as float64 holds it: positive down to about -745, 0 below, up to 8.2e307 (no clipping, no float32)
-check_call(evidence, np.array([-100.0, 0.0, 100.0]), expect=[3.720075976020836e-44, 1.0, 2.6881171418161356e+43])
-check_call(evidence, [[0.0, 0.0], [-50.0, -50.0]], expect=[[1.0, 1.0], [1.9287498479639178e-22, 1.9287498479639178e-22]])
+check_values(evidence, np.array([-100.0, 0.0, 100.0]), expect=[3.720075976020836e-44, 1.0, 2.6881171418161356e+43])
+check_values(evidence, np.array([[0.0, 0.0], [-50.0, -50.0]]), expect=[[1.0, 1.0], [1.9287498479639178e-22, 1.9287498479639178e-22]])
 _far = np.array([[-1000.0, -745.0, -700.0], [300.0, 700.0, 709.0]])
-check_call(evidence, _far, expect=np.exp(_far))
+check_values(evidence, _far, expect=np.exp(_far))
 
 
 @shown_as("np.log(evidence({}))")
@@ -206,10 +212,10 @@ def _is_positive(scores):
     return np.asarray(evidence(scores), dtype=float) > 0
 
 
-check_call(_log_of_evidence, np.array([-700.0, -500.0, -300.0, -100.0, -50.0]), expect=[-700.0, -500.0, -300.0, -100.0, -50.0])
+check_values(_log_of_evidence, np.array([-700.0, -500.0, -300.0, -100.0, -50.0]), expect=[-700.0, -500.0, -300.0, -100.0, -50.0])
 _flushed = Mistake("set the evidence of very low scores (below -700) to 0 to avoid tiny numbers, but exp of any score "
                    "is positive", "leave exp alone: float64 holds exp(s) > 0 down to s = -745", np.array([False] * 3))
-check_call(_is_positive, np.array([-740.0, -720.0, -705.0]), expect=np.array([True, True, True]), mistakes=[_flushed])
+check_values(_is_positive, np.array([-740.0, -720.0, -705.0]), expect=np.array([True, True, True]), mistakes=[_flushed])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_evidence_shapes" points=1 function="evidence"
@@ -218,11 +224,11 @@ from grader.learner.checks import check_generated
 
 # property shapes: any shape: a single number gives a number, one score, (1, n), (k, 1, n), (n, 1), any leading dimensions
 check_answer(evidence, 0.0, expect=1.0)
-check_answer(evidence, -1, expect=0.36787944117144233)
+check_answer(evidence, -1.0, expect=0.36787944117144233)
 check_answer(evidence, np.float64(np.log(3)), expect=3.0)
 for _scores in (np.array([4.0]), np.array([[0.5, -1.0, 2.0]]), np.array([[[1.0, 0.0]], [[-1.0, 2.0]]]),
                 np.array([[3.0], [-3.0]]), np.linspace(-3.0, 3.0, 24).reshape(2, 1, 3, 4)):
-    check_call(evidence, _scores, expect=np.exp(_scores))
+    check_values(evidence, _scores, expect=np.exp(_scores))
 
 
 # property value: the exp of every score (generated shapes and scores)
@@ -231,7 +237,7 @@ def _any_scores(rng, size):
     return rng.uniform(-30.0, 30.0, size=_shape) * rng.choice([0.01, 1.0, 20.0])
 
 
-check_generated(evidence, _any_scores, reference=lambda x: np.exp(np.asarray(x, dtype=float)), seed=201, examples=10)
+check_generated(evidence, _any_scores, reference=lambda x: np.exp(np.asarray(x, dtype=float)), seed=201, examples=10, values_only=True)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -388,9 +394,9 @@ def evidence_ratio(a, b):
 check_answer(evidence_ratio, 3, 1, expect=7.38905609893065)
 check_answer(evidence_ratio, np.log(6), np.log(2), expect=3.0)
 check_answer(evidence_ratio, -1, -1, expect=1.0)
-check_call(evidence_ratio, [2, 0], [0, 2], expect=[7.38905609893065, 0.1353352832366127], dtype=np.float64)
+check_values(evidence_ratio, np.array([2.0, 0.0]), np.array([0.0, 2.0]), expect=[7.38905609893065, 0.1353352832366127])
 # neither array changes
-check_call(evidence_ratio, np.array([1.0, 3.0]), np.array([1.0, 1.0]), expect=[1.0, np.exp(2.0)])
+check_values(evidence_ratio, np.array([1.0, 3.0]), np.array([1.0, 1.0]), expect=[1.0, np.exp(2.0)])
 # only the difference matters, however large the scores
 check_answer(evidence_ratio, 1000, 999, expect=np.e)
 check_answer(evidence_ratio, 705, 0, expect=np.exp(705.0))  # a large difference: no clipping
@@ -401,13 +407,13 @@ passed("evidence_ratio")
 from grader.learner.checks import check_generated
 
 # property shapes: two numbers give a number; lists or arrays of one shape give an array of that shape, (1, n), (k, 1, n) and (n, 1) included
-check_call(evidence_ratio, np.array([[1, 0], [3, -1]]), np.array([[0, 0], [0, 0]]),
+check_values(evidence_ratio, np.array([[1, 0], [3, -1]]), np.array([[0, 0], [0, 0]]),
            expect=[[2.718281828459045, 1.0], [20.085536923187668, 0.36787944117144233]])
-check_call(evidence_ratio, [[0.5, 2.0, -1.0]], [[0.5, 1.0, 1.0]],
+check_values(evidence_ratio, np.array([[0.5, 2.0, -1.0]]), np.array([[0.5, 1.0, 1.0]]),
            expect=[[1.0, 2.718281828459045, 0.1353352832366127]])
-check_call(evidence_ratio, np.array([[[1.0, 0.5]], [[-1.0, 2.0]]]), np.array([[[0.0, 0.5]], [[1.0, 1.0]]]),
+check_values(evidence_ratio, np.array([[[1.0, 0.5]], [[-1.0, 2.0]]]), np.array([[[0.0, 0.5]], [[1.0, 1.0]]]),
            expect=[[[2.718281828459045, 1.0]], [[0.1353352832366127, 2.718281828459045]]])
-check_call(evidence_ratio, [[0.25], [2.0]], [[0.25], [0.0]], expect=[[1.0], [7.38905609893065]])
+check_values(evidence_ratio, np.array([[0.25], [2.0]]), np.array([[0.25], [0.0]]), expect=[[1.0], [7.38905609893065]])
 check_answer(evidence_ratio, 2.5, 0.5, expect=7.38905609893065)
 check_answer(evidence_ratio, np.float64(0.0), -1, expect=2.718281828459045)
 
@@ -422,7 +428,7 @@ def _score_pairs(rng, size):
 
 check_generated(evidence_ratio, _score_pairs,
                 reference=lambda a, b: np.exp(np.asarray(a, dtype=float) - np.asarray(b, dtype=float)),
-                seed=202, examples=10)
+                seed=202, examples=10, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_evidence_ratio_large" points=1 function="evidence_ratio"
@@ -431,7 +437,7 @@ from grader.learner.checks import shown_as
 # property shift: only a - b matters: scores of any size with a moderate difference give the right ratio (no inf / inf, no 0 / 0)
 check_answer(evidence_ratio, 1000, 999, expect=2.718281828459045)
 check_answer(evidence_ratio, -1000.0, -1001.0, expect=2.718281828459045)
-check_call(evidence_ratio, np.array([800.0, 5.0]), np.array([800.0, 4.0]), expect=[1.0, 2.718281828459045])
+check_values(evidence_ratio, np.array([800.0, 5.0]), np.array([800.0, 4.0]), expect=[1.0, 2.718281828459045])
 check_answer(evidence_ratio, 1e6 + 2.5, 1e6, expect=12.182493960703473)
 check_answer(evidence_ratio, 1e300, 1e300, expect=1.0)
 check_answer(evidence_ratio, -1e300, -1e300, expect=1.0)
@@ -444,13 +450,16 @@ def _log_of_ratio(a, b):
         return np.log(np.asarray(evidence_ratio(a, b), dtype=float))
 
 
-check_call(_log_of_ratio, np.array([0.0, 100.0, -250.0]), np.array([700.0, 400.0, -300.0]), expect=[-700.0, -300.0, 50.0])
-check_call(evidence_ratio, np.array([705.0, 1.0]), np.array([0.0, 0.0]), expect=np.exp([705.0, 1.0]))  # near exp's limit
-check_call(evidence_ratio, np.array([[700.0, 750.0], [-800.0, -745.0]]), np.array([[699.0, 752.0], [-801.0, -744.0]]),
+check_values(_log_of_ratio, np.array([0.0, 100.0, -250.0]), np.array([700.0, 400.0, -300.0]), expect=[-700.0, -300.0, 50.0])
+check_values(evidence_ratio, np.array([705.0, 1.0]), np.array([0.0, 0.0]), expect=np.exp([705.0, 1.0]))  # near exp's limit
+check_values(evidence_ratio, np.array([[700.0, 750.0], [-800.0, -745.0]]), np.array([[699.0, 752.0], [-801.0, -744.0]]),
            expect=[[2.718281828459045, 0.1353352832366127], [2.718281828459045, 0.36787944117144233]])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_evidence_ratio_inputs" points=1 function="evidence_ratio"
+# %% nbgrader="tests" grade_id="test_evidence_ratio_details" points=1 function="evidence_ratio"
+# details: lists of integers give float64, and the answer is a NumPy array
+check_call(evidence_ratio, [2, 0], [0, 2], expect=[7.38905609893065, 0.1353352832366127], dtype=np.float64)
+check_call(evidence_ratio, [[0.25], [2.0]], [[0.25], [0.0]], expect=[[1.0], [7.38905609893065]], dtype=np.float64)
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, tuples, integer arrays of any width (differences taken as floats, so none wraps around) and float64 give float64; float32 gives a float array
 check_call(evidence_ratio, [2, 0], [0, 2], expect=[7.38905609893065, 0.1353352832366127], dtype=np.float64)
@@ -467,6 +476,8 @@ check_call(evidence_ratio, _a32, _b32, expect=np.exp(_a32.astype(float) - _b32.a
 for _a, _b in ((np.array([2.0, 0.5]), np.array([1.0, 1.5])), (np.array([[1.0, -1.0], [0.0, 3.0]]), np.zeros((2, 2))),
                (_a32, _b32)):
     check_call(evidence_ratio, _a, _b, expect=np.exp(_a.astype(float) - _b.astype(float)))
+check_call(evidence_ratio, [[0.5, 2.0, -1.0]], [[0.5, 1.0, 1.0]], expect=[[1.0, 2.718281828459045, 0.1353352832366127]],
+           dtype=np.float64)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -544,16 +555,16 @@ def normalize_evidence(ev):
 
 
 # %% nbgrader="tests" grade_id="test_normalize_evidence_public" points=2 function="normalize_evidence"
-check_call(normalize_evidence, [1, 2, 3], expect=[1 / 6, 2 / 6, 3 / 6])
-check_call(normalize_evidence, np.array([2.0, 6.0]), expect=[0.25, 0.75])
-check_call(normalize_evidence, [[1, 3], [1, 1]], expect=[[0.25, 0.75], [0.5, 0.5]])
-check_call(normalize_evidence, np.exp(np.full(3, 709.0)), expect=[1 / 3, 1 / 3, 1 / 3])
+check_values(normalize_evidence, np.array([1.0, 2.0, 3.0]), expect=[1 / 6, 2 / 6, 3 / 6])
+check_values(normalize_evidence, np.array([2.0, 6.0]), expect=[0.25, 0.75])
+check_values(normalize_evidence, np.array([[1.0, 3.0], [1.0, 1.0]]), expect=[[0.25, 0.75], [0.5, 0.5]])
+check_values(normalize_evidence, np.exp(np.full(3, 709.0)), expect=[1 / 3, 1 / 3, 1 / 3])
 # rows far apart
-check_call(normalize_evidence, [[1e-300, 3e-300], [1e300, 1e300]], expect=[[0.25, 0.75], [0.5, 0.5]])
+check_values(normalize_evidence, np.array([[1e-300, 3e-300], [1e300, 1e300]], dtype=float), expect=[[0.25, 0.75], [0.5, 0.5]])
 # a batch of one row stays a batch
-check_call(normalize_evidence, [[2.0, 6.0]], expect=[[0.25, 0.75]])
+check_values(normalize_evidence, np.array([[2.0, 6.0]]), expect=[[0.25, 0.75]])
 # a batch of shape (2, 3, 4): 6 rows
-check_call(normalize_evidence, np.ones((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
+check_values(normalize_evidence, np.ones((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
 passed("normalize_evidence")
 
 # %% nbgrader="tests" grade_id="test_normalize_evidence_rows" points=1 function="normalize_evidence"
@@ -562,9 +573,9 @@ from grader.learner.checks import check_generated
 
 # property value: each row is divided by its own total over the last axis (hand-picked and generated evidence)
 _rows = np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]])
-check_call(normalize_evidence, _rows, expect=[[0.125, 0.25, 0.625], [0.4, 0.4, 0.2]])
+check_values(normalize_evidence, _rows, expect=[[0.125, 0.25, 0.625], [0.4, 0.4, 0.2]])
 _square = np.array([[3.0, 1.0], [2.0, 2.0]])
-check_call(normalize_evidence, _square, expect=[[0.75, 0.25], [0.5, 0.5]])
+check_values(normalize_evidence, _square, expect=[[0.75, 0.25], [0.5, 0.5]])
 
 
 def _positive_evidence(rng, size):
@@ -576,23 +587,27 @@ def _positive_evidence(rng, size):
 
 check_generated(normalize_evidence, _positive_evidence,
                 reference=lambda ev: np.asarray(ev, dtype=float) / np.asarray(ev, dtype=float).sum(axis=-1, keepdims=True),
-                seed=203, examples=10)
+                seed=203, examples=10, values_only=True)
 # property scale: multiplying a row's evidence by any c > 0 changes nothing, from tiny (1e-300) to the largest float64 evidence, whose plain total overflows to inf
 for _factor in (1e-300, 3.720075976020836e-44, 1e-5, 7.0, 1e200):
-    check_call(normalize_evidence, np.array([1.0, 2.0, 5.0]) * _factor, expect=[0.125, 0.25, 0.625])
-check_call(normalize_evidence, [[1e-300, 3e-300], [1e300, 3e300]], expect=[[0.25, 0.75], [0.25, 0.75]])
-check_call(normalize_evidence, [3.720075976020836e-44, 1.0], expect=[3.720075976020836e-44, 1.0])
+    check_values(normalize_evidence, np.array([1.0, 2.0, 5.0]) * _factor, expect=[0.125, 0.25, 0.625])
+check_values(normalize_evidence, np.array([[1e-300, 3e-300], [1e300, 3e300]], dtype=float), expect=[[0.25, 0.75], [0.25, 0.75]])
+check_values(normalize_evidence, np.array([3.720075976020836e-44, 1.0], dtype=float), expect=[3.720075976020836e-44, 1.0])
 # rows whose plain total overflows float64 (values up to the largest float64) still get the right shares
 _largest = np.finfo(float).max
-check_call(normalize_evidence, np.exp(np.full(3, 709.0)), expect=[1 / 3, 1 / 3, 1 / 3])
-check_call(normalize_evidence, np.array([1.0, 0.5, 0.25, 0.25]) * _largest, expect=[0.5, 0.25, 0.125, 0.125])
-check_call(normalize_evidence, [[1e308, 1e308], [2.0, 6.0], [1.5e308, 0.5e308]], expect=[[0.5, 0.5], [0.25, 0.75], [0.75, 0.25]])
-check_call(normalize_evidence, np.array([[[1e-300, 3e-300]], [[1.2e308, 0.8e308]]]), expect=[[[0.25, 0.75]], [[0.6, 0.4]]])
+check_values(normalize_evidence, np.exp(np.full(3, 709.0)), expect=[1 / 3, 1 / 3, 1 / 3])
+check_values(normalize_evidence, np.array([1.0, 0.5, 0.25, 0.25]) * _largest, expect=[0.5, 0.25, 0.125, 0.125])
+check_values(normalize_evidence, np.array([[1e308, 1e308], [2.0, 6.0], [1.5e308, 0.5e308]]), expect=[[0.5, 0.5], [0.25, 0.75], [0.75, 0.25]])
+check_values(normalize_evidence, np.array([[[1e-300, 3e-300]], [[1.2e308, 0.8e308]]]), expect=[[[0.25, 0.75]], [[0.6, 0.4]]])
 # and rows whose values differ by more than float64 can span (1e400): the small one's share is 0
-check_call(normalize_evidence, [[1e200, 1e-200], [1e-200, 1e200]], expect=[[1.0, 0.0], [0.0, 1.0]])
+check_values(normalize_evidence, np.array([[1e200, 1e-200], [1e-200, 1e200]], dtype=float), expect=[[1.0, 0.0], [0.0, 1.0]])
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_normalize_evidence_inputs" points=1 function="normalize_evidence"
+# %% nbgrader="tests" grade_id="test_normalize_evidence_details" points=1 function="normalize_evidence"
+# details: a list of integers gives float64, and the answer is a NumPy array
+check_call(normalize_evidence, [1, 2, 3], expect=[1 / 6, 2 / 6, 3 / 6], dtype=np.float64)
+check_call(normalize_evidence, [[1, 3], [1, 1]], expect=[[0.25, 0.75], [0.5, 0.5]], dtype=np.float64)
+check_call(normalize_evidence, [[1e-300, 3e-300], [1e300, 1e300]], expect=[[0.25, 0.75], [0.5, 0.5]], dtype=np.float64)
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, tuples, integer arrays of any width (summed as floats, so huge ones do not wrap around), Python integers past int64 and float64 give float64; float32 gives a float array
 check_call(normalize_evidence, np.array([[1, 2], [5, 5]]), expect=[[1 / 3, 2 / 3], [0.5, 0.5]], dtype=np.float64)
@@ -610,6 +625,8 @@ check_call(normalize_evidence, _single,
 for _ev in (np.array([1.0, 3.0]), np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]]), np.arange(1.0, 13.0).reshape(2, 2, 3),
             _single):
     check_call(normalize_evidence, _ev, expect=_ev.astype(float) / _ev.astype(float).sum(axis=-1, keepdims=True))
+check_call(normalize_evidence, [[1e308, 1e308], [2.0, 6.0], [1.5e308, 0.5e308]],
+           expect=[[0.5, 0.5], [0.25, 0.75], [0.75, 0.25]], dtype=np.float64)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_normalize_evidence_shapes" points=1 function="normalize_evidence"
@@ -617,7 +634,7 @@ for _ev in (np.array([1.0, 3.0]), np.array([[1.0, 2.0, 5.0], [4.0, 4.0, 2.0]]), 
 # property shapes: any number of leading dimensions, one value per row, a batch of one row (1, n) and (k, 1, n), a column (n, 1)
 for _ev in (np.array([[2.0, 6.0]]), np.array([[[1.0, 3.0]], [[2.0, 2.0]]]), np.array([[4.0], [2.0], [5.0]]),
             np.array([7.0]), np.arange(1.0, 13.0).reshape(2, 2, 3), np.arange(1.0, 25.0).reshape(2, 1, 3, 4)):
-    check_call(normalize_evidence, _ev, expect=_ev / _ev.sum(axis=-1, keepdims=True))
+    check_values(normalize_evidence, _ev, expect=_ev / _ev.sum(axis=-1, keepdims=True))
 ### END HIDDEN TESTS
 
 # %% [markdown]

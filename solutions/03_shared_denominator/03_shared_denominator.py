@@ -27,7 +27,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.learner.checks import check_call, passed
+from grader.learner.checks import check_call, check_values, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
@@ -187,15 +187,14 @@ def softmax(scores):
 
 
 # %% nbgrader="tests" grade_id="test_softmax_public" points=2 function="softmax"
-# a list of integers gives float64
-check_call(softmax, [0, 0, 0, 0], expect=[0.25, 0.25, 0.25, 0.25], dtype=np.float64)
-check_call(softmax, [0.0, np.log(2), np.log(3)], expect=[1 / 6, 2 / 6, 3 / 6])
-check_call(softmax, [np.log(3), 0.0], expect=[0.75, 0.25])  # the weights keep the scores' order
-check_call(softmax, [60.0, 60.0 + np.log(3)], expect=[0.25, 0.75])  # large scores: no clipping
-check_call(softmax, np.log(np.array([[1.0, 3.0], [2.0, 6.0]])), expect=[[0.25, 0.75], [0.25, 0.75]])
-check_call(softmax, [[1.0, 1.0]], expect=[[0.5, 0.5]])  # a batch of one row stays a batch
+check_values(softmax, np.array([0.0, 0.0, 0.0, 0.0]), expect=[0.25, 0.25, 0.25, 0.25])
+check_values(softmax, np.array([0.0, np.log(2), np.log(3)]), expect=[1 / 6, 2 / 6, 3 / 6])
+check_values(softmax, np.array([np.log(3), 0.0]), expect=[0.75, 0.25])  # the weights keep the scores' order
+check_values(softmax, np.array([60.0, 60.0 + np.log(3)]), expect=[0.25, 0.75])  # large scores: no clipping
+check_values(softmax, np.log(np.array([[1.0, 3.0], [2.0, 6.0]])), expect=[[0.25, 0.75], [0.25, 0.75]])
+check_values(softmax, np.array([[1.0, 1.0]]), expect=[[0.5, 0.5]])  # a batch of one row stays a batch
 # a batch of shape (2, 3, 4): 6 rows
-check_call(softmax, np.zeros((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
+check_values(softmax, np.zeros((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
 passed("softmax")
 
 # %% nbgrader="tests" grade_id="test_softmax_journey" points=2 function="softmax"
@@ -209,7 +208,7 @@ def _softmax_reference(x):
 
 
 for _scores in ([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865], [0.707, 0.0, 0.707], [-2.0, 0.0, 3.0]):
-    check_call(softmax, np.array(_scores), expect=_softmax_reference(_scores))
+    check_values(softmax, np.array(_scores), expect=_softmax_reference(_scores))
 
 
 def _moderate_scores(rng, size):
@@ -218,7 +217,7 @@ def _moderate_scores(rng, size):
     return rng.uniform(-20.0, 20.0, size=_shape) * rng.choice([0.1, 1.0])
 
 
-check_generated(softmax, _moderate_scores, reference=_softmax_reference, seed=301, examples=12)
+check_generated(softmax, _moderate_scores, reference=_softmax_reference, seed=301, examples=12, values_only=True)
 
 
 @shown_as("np.log(softmax({}))")
@@ -228,7 +227,7 @@ def _log_of_softmax(scores):
         return np.log(np.asarray(softmax(scores), dtype=float))
 
 
-check_call(_log_of_softmax, np.array([[0.0, -40.0, -80.0], [60.0, 0.0, -40.0]]),
+check_values(_log_of_softmax, np.array([[0.0, -40.0, -80.0], [60.0, 0.0, -40.0]]),
            expect=[[0.0, -40.0, -80.0], [0.0, -60.0, -100.0]])
 ### END HIDDEN TESTS
 
@@ -245,10 +244,14 @@ _levels = np.array([[0.0, 1.0], [50.0, 51.0]])
 _batch = np.linspace(-3.0, 3.0, 24).reshape(2, 3, 4)
 for _scores in (_rows, _levels, _batch, _batch[:, :1, :], np.array([[0.5, -1.0, 2.0]]), np.array([[[1.0, 0.0]], [[-1.0, 2.0]]]),
                 np.array([[3.0], [-3.0], [0.0]]), np.array([7.0]), np.linspace(-3.0, 3.0, 24).reshape(2, 1, 3, 4)):
-    check_call(softmax, _scores, expect=_softmax_reference(_scores))
+    check_values(softmax, _scores, expect=_softmax_reference(_scores))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_inputs" points=2 function="softmax"
+# %% nbgrader="tests" grade_id="test_softmax_details" points=2 function="softmax"
+# details: a list of integers gives float64, and the answer is a NumPy array
+check_call(softmax, [0, 0, 0, 0], expect=[0.25, 0.25, 0.25, 0.25], dtype=np.float64)
+check_call(softmax, [np.log(3), 0.0], expect=[0.75, 0.25], dtype=np.float64)
+check_call(softmax, [[1.0, 1.0]], expect=[[0.5, 0.5]], dtype=np.float64)
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, tuples, integer arrays of any width and float64 give float64 weights; float32 gives a float array
 def _softmax_reference(x):
@@ -263,6 +266,8 @@ for _scores in ([1, 2, 3], np.array([[2, 0], [0, 2]]), [[0.5, 1.5], [1.0, 1.0]],
     check_call(softmax, _scores, expect=_softmax_reference(_scores), dtype=np.float64)
 _single = np.array([[0.5, -1.25, 3.0], [2.0, 2.0, 0.0]], dtype=np.float32)
 check_call(softmax, _single, expect=_softmax_reference(_single))
+check_call(softmax, [5, 5, 5], expect=[1 / 3, 1 / 3, 1 / 3], dtype=np.float64)
+check_call(softmax, [[60.0, 61.0], [-61.0, -60.0]], expect=_softmax_reference([[0.0, 1.0], [-1.0, 0.0]]), dtype=np.float64)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_uniform" points=2 function="softmax"
@@ -274,15 +279,15 @@ def _softmax_reference(x):
 
 
 for _level in (0.0, 100.0, -100.0, 3.7):
-    check_call(softmax, np.full(4, _level), expect=[0.25, 0.25, 0.25, 0.25])
-check_call(softmax, [5, 5, 5], expect=[1 / 3, 1 / 3, 1 / 3])
-check_call(softmax, np.array([[0.0] * 4, [100.0] * 4, [-100.0] * 4]), expect=np.full((3, 4), 0.25))
+    check_values(softmax, np.full(4, _level), expect=[0.25, 0.25, 0.25, 0.25])
+check_values(softmax, np.array([5.0, 5.0, 5.0]), expect=[1 / 3, 1 / 3, 1 / 3])
+check_values(softmax, np.array([[0.0] * 4, [100.0] * 4, [-100.0] * 4]), expect=np.full((3, 4), 0.25))
 _x = np.array([1.0, -2.0, 3.0, 0.5])
 for _shift in (0.0, 5.0, -20.0, 90.0, -90.0):
-    check_call(softmax, _x + _shift, expect=_softmax_reference(_x))
+    check_values(softmax, _x + _shift, expect=_softmax_reference(_x))
 _three = np.array([[0.0, 1.0, -1.0], [2.0, 0.5, 0.0], [-0.5, 0.5, 1.5]])
-check_call(softmax, _three + np.array([[-95.0], [0.0], [95.0]]), expect=_softmax_reference(_three))
-check_call(softmax, [[60.0, 61.0], [-61.0, -60.0]], expect=_softmax_reference([[0.0, 1.0], [-1.0, 0.0]]))
+check_values(softmax, _three + np.array([[-95.0], [0.0], [95.0]]), expect=_softmax_reference(_three))
+check_values(softmax, np.array([[60.0, 61.0], [-61.0, -60.0]]), expect=_softmax_reference([[0.0, 1.0], [-1.0, 0.0]]))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_properties" points=1 function="softmax"
@@ -302,14 +307,14 @@ def _sign_of_each_change_when_score_2_rises(scores):
     return np.sign(np.asarray(softmax(_raised), dtype=float) - np.asarray(softmax(scores), dtype=float))
 
 
-check_call(_sign_of_each_change_when_score_2_rises, np.array([1.0, -2.0, 3.0, 0.5]), expect=[-1.0, -1.0, 1.0, -1.0])
-check_call(_sign_of_each_change_when_score_2_rises, np.array([[1.0, -2.0, 3.0, 0.5], [0.0, 0.0, 0.0, 0.0]]),
+check_values(_sign_of_each_change_when_score_2_rises, np.array([1.0, -2.0, 3.0, 0.5]), expect=[-1.0, -1.0, 1.0, -1.0])
+check_values(_sign_of_each_change_when_score_2_rises, np.array([[1.0, -2.0, 3.0, 0.5], [0.0, 0.0, 0.0, 0.0]]),
            expect=[[-1.0, -1.0, 1.0, -1.0], [0.0, 0.0, 0.0, 0.0]])
 # property permutation: reordering the scores of a row reorders its weights the same way
 _mixed = np.array([[0.5, 3.0, -1.0, 2.0], [4.0, -2.0, 0.0, 1.0]])
 for _order in ([3, 1, 0, 2], [1, 2, 3, 0], [2, 0, 3, 1], [0, 1, 2, 3]):
-    check_call(softmax, _mixed[:, _order], expect=_softmax_reference(_mixed)[:, _order])
-check_call(softmax, [3.0, 1.0, 2.0, 0.0], expect=_softmax_reference([3.0, 1.0, 2.0, 0.0]))
+    check_values(softmax, _mixed[:, _order], expect=_softmax_reference(_mixed)[:, _order])
+check_values(softmax, np.array([3.0, 1.0, 2.0, 0.0]), expect=_softmax_reference([3.0, 1.0, 2.0, 0.0]))
 
 
 # property value
@@ -319,8 +324,8 @@ def _row_sums_of_softmax(scores):
 
 
 _many = np.random.default_rng(3).normal(0.0, 3.0, size=(5, 7))
-check_call(softmax, _many, expect=_softmax_reference(_many))
-check_call(_row_sums_of_softmax, _many, expect=np.ones(5))
+check_values(softmax, _many, expect=_softmax_reference(_many))
+check_values(_row_sums_of_softmax, _many, expect=np.ones(5))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_unchanged" points=1 function="softmax"
@@ -333,7 +338,7 @@ def _softmax_reference(x):
 
 for _scores in (np.array([1.0, -2.0, 3.0]), np.array([[1.0, 2.0], [0.5, -0.5]]), np.linspace(-3.0, 3.0, 24).reshape(2, 3, 4),
                 np.array([[0.5, 1.0]], dtype=np.float32)):
-    check_call(softmax, _scores, expect=_softmax_reference(_scores))
+    check_values(softmax, _scores, expect=_softmax_reference(_scores))
 ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -28,7 +28,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.learner.checks import check_call, check_frequencies, check_own_generator, check_raises, passed
+from grader.learner.checks import check_call, check_frequencies, check_values, check_own_generator, check_raises, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
@@ -371,27 +371,26 @@ def softmax_with_temperature(scores, temperature=1.0):
 
 
 # %% nbgrader="tests" grade_id="test_softmax_with_temperature_public" points=2 function="softmax_with_temperature"
-check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), expect=[1 / 6, 2 / 6, 3 / 6])
-check_call(softmax_with_temperature, [2, 0, -1], expect=[0.8437947344813395, 0.11419519938459446, 0.04201006613406605],
-           dtype=np.float64)  # a list of integers gives float64
-check_call(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), 0.5, expect=[1 / 14, 4 / 14, 9 / 14])
-check_call(softmax_with_temperature, np.array([[0.0, np.log(4), np.log(9)], [np.log(9), np.log(9), 0.0]]),
+check_values(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), expect=[1 / 6, 2 / 6, 3 / 6])
+check_values(softmax_with_temperature, np.array([2.0, 0.0, -1.0]), expect=[0.8437947344813395, 0.11419519938459446, 0.04201006613406605])
+check_values(softmax_with_temperature, np.array([0.0, np.log(2), np.log(3)]), 0.5, expect=[1 / 14, 4 / 14, 9 / 14])
+check_values(softmax_with_temperature, np.array([[0.0, np.log(4), np.log(9)], [np.log(9), np.log(9), 0.0]]),
            temperature=2, expect=[[1 / 6, 2 / 6, 3 / 6], [3 / 7, 3 / 7, 1 / 7]])
 # a batch of one row stays a batch
-check_call(softmax_with_temperature, [[0.0, np.log(3)]], expect=[[0.25, 0.75]])
-check_call(softmax_with_temperature, [[-700.0, -700.0 + np.log(3)], [700.0, 700.0 + np.log(3)]],
+check_values(softmax_with_temperature, np.array([[0.0, np.log(3)]]), expect=[[0.25, 0.75]])
+check_values(softmax_with_temperature, np.array([[-700.0, -700.0 + np.log(3)], [700.0, 700.0 + np.log(3)]]),
            expect=[[0.25, 0.75], [0.25, 0.75]])  # rows far apart: each row on its own
 # large scores: no clipping
-check_call(softmax_with_temperature, [100.0, 100.0 + np.log(3)], expect=[0.25, 0.75])
+check_values(softmax_with_temperature, np.array([100.0, 100.0 + np.log(3)]), expect=[0.25, 0.75])
 # -inf gets weight 0
-check_call(softmax_with_temperature, [0.0, np.log(3), -np.inf], expect=[0.25, 0.75, 0.0])
+check_values(softmax_with_temperature, np.array([0.0, np.log(3), -np.inf]), expect=[0.25, 0.75, 0.0])
 # divide first
-check_call(softmax_with_temperature, [800.0, 0.0], 1000, expect=[0.6899744811276125, 0.3100255188723875])
+check_values(softmax_with_temperature, np.array([800.0, 0.0]), 1000, expect=[0.6899744811276125, 0.3100255188723875])
 # a NumPy T
-check_call(softmax_with_temperature, [0.0, np.log(3)], np.int64(2), expect=[0.36602540378443865, 0.6339745962155614])
-check_raises(softmax_with_temperature, [2, 0, -1], 0, why="T = 0 divides by zero: it is not a temperature.")
-check_raises(softmax_with_temperature, [2, 0, -1], -1, why="T < 0 is not a temperature: it would reverse the ranking.")
-check_raises(softmax_with_temperature, [2, 0, -1], np.nan, why="T = nan is not a temperature.")
+check_values(softmax_with_temperature, np.array([0.0, np.log(3)]), np.int64(2), expect=[0.36602540378443865, 0.6339745962155614])
+check_raises(softmax_with_temperature, np.array([2.0, 0.0, -1.0]), 0, why="T = 0 divides by zero: it is not a temperature.")
+check_raises(softmax_with_temperature, np.array([2.0, 0.0, -1.0]), -1, why="T < 0 is not a temperature: it would reverse the ranking.")
+check_raises(softmax_with_temperature, np.array([2.0, 0.0, -1.0]), np.nan, why="T = nan is not a temperature.")
 passed("softmax_with_temperature")
 
 # %% nbgrader="tests" grade_id="test_softmax_with_temperature_divides" points=1 function="softmax_with_temperature"
@@ -413,35 +412,35 @@ def _reference(x, t):
 
 _rows = np.array([[2.0, 0.0, -1.0], [0.5, 1.5, -0.5]])
 for _t in (0.3, 0.5, 1.0, 2.0, 7.0):
-    check_call(softmax_with_temperature, _rows, _t, expect=_reference(_rows, _t))
+    check_values(softmax_with_temperature, _rows, _t, expect=_reference(_rows, _t))
 _batch = np.linspace(-2.0, 2.0, 24).reshape(2, 3, 4)
-check_call(softmax_with_temperature, _batch, 0.4, expect=_reference(_batch, 0.4))
-check_call(softmax_with_temperature, np.array([[3, 1, 2], [0, 0, 4]]), 2, expect=_reference([[3, 1, 2], [0, 0, 4]], 2))
-check_call(softmax_with_temperature, [1, 2, 3, 4], 0.25, expect=_reference([1, 2, 3, 4], 0.25))
-check_call(softmax_with_temperature, [[5.0, 5.0, 5.0, 5.0]], 0.1, expect=[[0.25, 0.25, 0.25, 0.25]])
+check_values(softmax_with_temperature, _batch, 0.4, expect=_reference(_batch, 0.4))
+check_values(softmax_with_temperature, np.array([[3.0, 1.0, 2.0], [0.0, 0.0, 4.0]]), 2, expect=_reference([[3, 1, 2], [0, 0, 4]], 2))
+check_values(softmax_with_temperature, np.array([1.0, 2.0, 3.0, 4.0]), 0.25, expect=_reference([1, 2, 3, 4], 0.25))
+check_values(softmax_with_temperature, np.array([[5.0, 5.0, 5.0, 5.0]]), 0.1, expect=[[0.25, 0.25, 0.25, 0.25]])
 # property scale
 for _factor in (0.1, 3.0, 40.0):
-    check_call(softmax_with_temperature, _rows * _factor, 0.5 * _factor, expect=_reference(_rows, 0.5))
+    check_values(softmax_with_temperature, _rows * _factor, 0.5 * _factor, expect=_reference(_rows, 0.5))
 _large = np.array([[800.0, 790.0, -800.0], [-800.0, -790.0, -795.0]])  # exp(800) overflows, exp(800 / 10) does not
-check_call(softmax_with_temperature, _large, 10.0, expect=_reference(_large, 10.0))
+check_values(softmax_with_temperature, _large, 10.0, expect=_reference(_large, 10.0))
 # property shift
 _offsets = np.array([[100.0], [-300.0]])
 for _t in (1.0, 2.5):
-    check_call(softmax_with_temperature, _rows + _offsets, _t, expect=_reference(_rows, _t))
+    check_values(softmax_with_temperature, _rows + _offsets, _t, expect=_reference(_rows, _t))
 _shifted = _batch + np.array([[[250.0], [-40.0], [0.5]], [[-600.0], [30.0], [600.0]]])
-check_call(softmax_with_temperature, _shifted, 2.0, expect=_reference(_batch, 2.0))
+check_values(softmax_with_temperature, _shifted, 2.0, expect=_reference(_batch, 2.0))
 # property limits
-check_call(softmax_with_temperature, [2.0, 0.0, -1.0], 0.01, expect=[1.0, 0.0, 0.0])
-check_call(softmax_with_temperature, [[1.0, 1.0, 0.0], [-3.0, 4.0, 4.0]], 0.01, expect=[[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]])
-check_call(softmax_with_temperature, [2.0, 0.0, -1.0], 1e6, expect=_reference([2.0, 0.0, -1.0], 1e6))
-check_call(softmax_with_temperature, [[2.0, 0.0, -1.0], [300.0, 0.0, -300.0]], 1e300, expect=np.full((2, 3), 1 / 3))
+check_values(softmax_with_temperature, np.array([2.0, 0.0, -1.0]), 0.01, expect=[1.0, 0.0, 0.0])
+check_values(softmax_with_temperature, np.array([[1.0, 1.0, 0.0], [-3.0, 4.0, 4.0]]), 0.01, expect=[[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]])
+check_values(softmax_with_temperature, np.array([2.0, 0.0, -1.0]), 1e6, expect=_reference([2.0, 0.0, -1.0], 1e6))
+check_values(softmax_with_temperature, np.array([[2.0, 0.0, -1.0], [300.0, 0.0, -300.0]]), 1e300, expect=np.full((2, 3), 1 / 3))
 # property minus_inf
-check_call(softmax_with_temperature, [[1.0, -np.inf, 0.5], [-np.inf, 2.0, 2.0]], 0.7,
+check_values(softmax_with_temperature, np.array([[1.0, -np.inf, 0.5], [-np.inf, 2.0, 2.0]]), 0.7,
            expect=_reference([[1.0, -np.inf, 0.5], [-np.inf, 2.0, 2.0]], 0.7))
-check_call(softmax_with_temperature, np.array([-np.inf, 0.0]), 3.0, expect=[0.0, 1.0])
+check_values(softmax_with_temperature, np.array([-np.inf, 0.0]), 3.0, expect=[0.0, 1.0])
 # property accepts
 for _t in (np.float32(0.5), np.int64(3), np.float64(0.25), 2, 0.05):
-    check_call(softmax_with_temperature, [1.5, -0.25, 3.0], _t, expect=_reference([1.5, -0.25, 3.0], _t))
+    check_values(softmax_with_temperature, np.array([1.5, -0.25, 3.0]), _t, expect=_reference([1.5, -0.25, 3.0], _t))
 
 
 def _draw_scores(rng, size):
@@ -454,7 +453,14 @@ def _draw_scores(rng, size):
     return (_x.tolist() if _form == 1 else np.round(_x).astype(int) if _form == 2 else _x), _t
 
 
-check_generated(softmax_with_temperature, _draw_scores, reference=_reference, seed=404, examples=24)
+def _draw_score_arrays(rng, size):
+    """_draw_scores's scores, a list or an int array as the float64 array of its values: their type is a detail."""
+    _x, _t = _draw_scores(rng, size)
+    return np.asarray(_x, dtype=float), _t
+
+
+check_generated(softmax_with_temperature, _draw_score_arrays, reference=_reference, seed=404, examples=24,
+                values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_softmax_with_temperature_shapes" points=1 function="softmax_with_temperature"
@@ -473,15 +479,15 @@ def _reference(x, t):
 
 for _shape in [(5,), (1, 5), (3, 1, 4), (1, 1, 3), (2, 1, 1, 3), (4, 1), (1, 1), (1,), (2, 3, 2, 3)]:
     _x = 2.0 * np.sin(1.3 * np.arange(int(np.prod(_shape)))).reshape(_shape)
-    check_call(softmax_with_temperature, _x, 0.7, expect=_reference(_x, 0.7))
+    check_values(softmax_with_temperature, _x, 0.7, expect=_reference(_x, 0.7))
 # property rows
 _far = np.array([[-700.0, -699.5, -701.0], [40.0, 41.0, 39.0]])
-check_call(softmax_with_temperature, _far, 1.0, expect=_reference(_far, 1.0))
-check_call(softmax_with_temperature, _far / 100, 0.01, expect=_reference(_far / 100, 0.01))
-check_call(softmax_with_temperature, _far[:, None, :], 1.0, expect=_reference(_far[:, None, :], 1.0))
+check_values(softmax_with_temperature, _far, 1.0, expect=_reference(_far, 1.0))
+check_values(softmax_with_temperature, _far / 100, 0.01, expect=_reference(_far / 100, 0.01))
+check_values(softmax_with_temperature, _far[:, None, :], 1.0, expect=_reference(_far[:, None, :], 1.0))
 _columns = np.asfortranarray(np.linspace(-1.0, 2.0, 12).reshape(4, 3))  # rows that are not contiguous in memory
-check_call(softmax_with_temperature, _columns, 0.6, expect=_reference(_columns, 0.6))
-check_call(softmax_with_temperature, _columns.T, 0.6, expect=_reference(_columns.T, 0.6))
+check_values(softmax_with_temperature, _columns, 0.6, expect=_reference(_columns, 0.6))
+check_values(softmax_with_temperature, _columns.T, 0.6, expect=_reference(_columns.T, 0.6))
 
 
 def _draw_far_rows(rng, size):
@@ -492,10 +498,40 @@ def _draw_far_rows(rng, size):
     return (_level + rng.uniform(-2.0, 2.0, _shape)) * _t, _t
 
 
-check_generated(softmax_with_temperature, _draw_far_rows, reference=_reference, seed=4040, examples=12)
+check_generated(softmax_with_temperature, _draw_far_rows, reference=_reference, seed=4040, examples=12, values_only=True)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_softmax_with_temperature_types" points=1 function="softmax_with_temperature"
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonpositive" points=1 function="softmax_with_temperature"
+### BEGIN HIDDEN TESTS
+# property rejects_nonpositive: T = 0 (of any type, -0.0 too) and every negative T raise ValueError
+_abc = np.array([2.0, 0.0, -1.0])
+for _zero in (0, 0.0, -0.0, np.float32(0.0), np.int64(0)):
+    check_raises(softmax_with_temperature, _abc, _zero, why="T = 0 divides by zero: it is not a temperature.")
+check_raises(softmax_with_temperature, np.array([[1.0, 2.0], [3.0, 3.0]]), 0.0, why="T = 0 divides by zero.")
+for _t in (-1.0, -0.5, -3, -1e-300, np.float32(-2.0), np.int64(-1)):
+    check_raises(softmax_with_temperature, _abc, _t, why="A negative T reverses the ranking: it is not a temperature.")
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonfinite" points=1 function="softmax_with_temperature"
+### BEGIN HIDDEN TESTS
+# property rejects_nonfinite: T = inf, -inf and nan (of any float type) raise ValueError
+check_raises(softmax_with_temperature, np.array([2.0, 0.0, -1.0]), np.inf,
+             why="T = inf is not a finite number: it would flatten any scores to uniform.")
+check_raises(softmax_with_temperature, np.array([2.0, 0.0, -1.0]), float("inf"), why="T = inf is not a finite number.")
+check_raises(softmax_with_temperature, np.array([2.0, 0.0, -1.0]), -np.inf, why="T = -inf is not a temperature.")
+check_raises(softmax_with_temperature, np.array([2.0, 0.0, -1.0]), np.nan,
+             why="T = nan is not a number (and nan <= 0 is False, so a test for <= 0 alone lets it through).")
+check_raises(softmax_with_temperature, np.array([[0.5, 1.0], [2.0, -2.0]]), np.float32(np.nan), why="T = nan is not a number.")
+check_raises(softmax_with_temperature, np.array([[0.5, 1.0], [2.0, -2.0]]), np.float32(np.inf), why="T = inf is not finite.")
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_softmax_with_temperature_details" points=1 function="softmax_with_temperature"
+# details: a list of integers gives float64, and the answer is a NumPy array
+check_call(softmax_with_temperature, [2, 0, -1], expect=[0.8437947344813395, 0.11419519938459446, 0.04201006613406605],
+           dtype=np.float64)
+check_call(softmax_with_temperature, [[0.0, np.log(3)]], expect=[[0.25, 0.75]], dtype=np.float64)
+check_call(softmax_with_temperature, [800.0, 0.0], 1000, expect=[0.6899744811276125, 0.3100255188723875], dtype=np.float64)
+check_raises(softmax_with_temperature, [2, 0, -1], 0, why="T = 0 divides by zero: it is not a temperature.")
 ### BEGIN HIDDEN TESTS
 # property unchanged: the caller's scores are never changed: float and int arrays, lists, read-only arrays, views
 # property dtype: int arrays, lists and float64 scores give float64 weights; float32 and float16 scores give the right float weights
@@ -527,32 +563,15 @@ check_call(softmax_with_temperature, _locked, 0.5, expect=_reference(_locked, 0.
 _grid = np.arange(12.0).reshape(3, 4) / 4
 check_call(softmax_with_temperature, _grid[1:], 0.7, expect=_reference(_grid[1:], 0.7), dtype=np.float64)
 check_call(softmax_with_temperature, _grid[:, ::2], 0.7, expect=_reference(_grid[:, ::2], 0.7), dtype=np.float64)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonpositive" points=1 function="softmax_with_temperature"
-### BEGIN HIDDEN TESTS
-# property rejects_nonpositive: T = 0 (of any type, -0.0 too) and every negative T raise ValueError
-_abc = np.array([2.0, 0.0, -1.0])
-for _zero in (0, 0.0, -0.0, np.float32(0.0), np.int64(0)):
-    check_raises(softmax_with_temperature, _abc, _zero, why="T = 0 divides by zero: it is not a temperature.")
+check_call(softmax_with_temperature, [[1, 2, 3, 4]], 0.25, expect=_reference([[1, 2, 3, 4]], 0.25), dtype=np.float64)
+check_call(softmax_with_temperature, [[1.0, -np.inf, 0.5], [-np.inf, 2.0, 2.0]], 0.7,
+           expect=_reference([[1.0, -np.inf, 0.5], [-np.inf, 2.0, 2.0]], 0.7), dtype=np.float64)
+for _t in (np.float32(0.5), np.int64(3), 2):
+    check_call(softmax_with_temperature, [1.5, -0.25, 3.0], _t, expect=_reference([1.5, -0.25, 3.0], _t), dtype=np.float64)
 check_raises(softmax_with_temperature, [[1.0, 2.0], [3.0, 3.0]], 0.0, why="T = 0 divides by zero.")
-for _t in (-1.0, -0.5, -3, -1e-300, np.float32(-2.0), np.int64(-1)):
-    check_raises(softmax_with_temperature, _abc, _t, why="A negative T reverses the ranking: it is not a temperature.")
+check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], np.nan, why="T = nan is not a number.")
+check_generated(softmax_with_temperature, _draw_scores, reference=_reference, seed=404, examples=24)
 ### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_softmax_with_temperature_rejects_nonfinite" points=1 function="softmax_with_temperature"
-### BEGIN HIDDEN TESTS
-# property rejects_nonfinite: T = inf, -inf and nan (of any float type) raise ValueError
-check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], np.inf,
-             why="T = inf is not a finite number: it would flatten any scores to uniform.")
-check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], float("inf"), why="T = inf is not a finite number.")
-check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], -np.inf, why="T = -inf is not a temperature.")
-check_raises(softmax_with_temperature, [2.0, 0.0, -1.0], np.nan,
-             why="T = nan is not a number (and nan <= 0 is False, so a test for <= 0 alone lets it through).")
-check_raises(softmax_with_temperature, np.array([[0.5, 1.0], [2.0, -2.0]]), np.float32(np.nan), why="T = nan is not a number.")
-check_raises(softmax_with_temperature, np.array([[0.5, 1.0], [2.0, -2.0]]), np.float32(np.inf), why="T = inf is not finite.")
-### END HIDDEN TESTS
-
 # %% [markdown]
 # With your function, the very cold end from section 4, and a tie:
 
@@ -617,25 +636,22 @@ def sample_next_token(logits, temperature, rng):
 
 
 # %% nbgrader="tests" grade_id="test_sample_next_token_public" points=2 function="sample_next_token"
-check_frequencies(sample_next_token, [0.5, 2.0, -1.0], 0, np.random.default_rng(2024), expect=[0, 1, 0], draws=200,
+check_frequencies(sample_next_token, np.array([0.5, 2.0, -1.0]), 0, np.random.default_rng(2024), expect=[0, 1, 0], draws=200,
                   why="T = 0: greedy decoding, no dice")
 check_frequencies(sample_next_token, np.array([0.0, np.log(2), np.log(3)]), 0.5, np.random.default_rng(2025),
                   expect=[1 / 14, 4 / 14, 9 / 14], why="logits [0, log 2, log 3] at T = 0.5: weights 1/14, 4/14, 9/14")
-check_frequencies(sample_next_token, [0, 1], 1, np.random.default_rng(2026), expect=[0.2689414213699951, 0.7310585786300049],
-                  why="a list of integer logits at T = 1")
-check_own_generator(sample_next_token, [0.0, np.log(3)], 1.0, np.random.default_rng(7), why="it draws from rng alone")
-assert type(sample_next_token([0.5, 2.0], 0, np.random.default_rng(0))) is int, "at T = 0 return the index as a Python int"
-check_raises(sample_next_token, [0.5, 2.0, -1.0], -1.0, np.random.default_rng(0),
+check_frequencies(sample_next_token, np.array([0.0, 1.0]), 1, np.random.default_rng(2026), expect=[0.2689414213699951, 0.7310585786300049],
+                  why="logits [0, 1] at T = 1")
+check_own_generator(sample_next_token, np.array([0.0, np.log(3)]), 1.0, np.random.default_rng(7), why="it draws from rng alone")
+check_raises(sample_next_token, np.array([0.5, 2.0, -1.0]), -1.0, np.random.default_rng(0),
              why="T < 0 is not a temperature: dividing by it would reverse the ranking.")
 passed("sample_next_token")
 
 # %% nbgrader="tests" grade_id="test_sample_next_token_greedy" points=1 function="sample_next_token"
 ### BEGIN HIDDEN TESTS
 # property greedy: at T == 0 (0, 0.0, -0.0, a NumPy zero) it returns the index of the largest logit, every time
-# property returns_int: at T == 0 the index comes back as a Python int, as the exercise asks
 # property no_draw_at_zero: at T == 0 it draws nothing: the generator is left as it was
 # property shapes
-# property dtype
 import copy as _copy
 
 from grader.learner.checks import catalogued_mistake, check_generated, describe_call, failure
@@ -664,7 +680,6 @@ def _draw_logits(rng, size):
 
 check_generated(sample_next_token, _draw_logits, reference=lambda logits, t, rng: int(np.argmax(np.asarray(logits))),
                 seed=4004, examples=20)
-# property returns_int
 # property no_draw_at_zero
 
 
@@ -672,10 +687,6 @@ def _fail_naming(message):
     """Fail with `message`, naming the catalogued mistake whose fingerprint the learner's function matches, if one."""
     _entry = catalogued_mistake(sample_next_token)
     raise failure([message], [] if _entry is None else [(_entry.description, _entry.hint)])
-
-
-def _greedy_index(fn, logits):
-    return fn(_copy.deepcopy(logits), 0, np.random.default_rng(1))
 
 
 def _draws_at_zero(fn, logits):
@@ -686,10 +697,6 @@ def _draws_at_zero(fn, logits):
 
 for _logits in ([0.1, 0.3, 0.2], np.array([1, 4, 2]), np.array([0.5, 2.5, -1.0], dtype=np.float32), np.array([-1.0, -2.0])):
     _call = describe_call(sample_next_token, (_logits, 0, np.random.default_rng(1)), {})
-    _got = _greedy_index(sample_next_token, _logits)
-    if type(_got) is not int:
-        _fail_naming(f"{_call} returned {_got!r}, a {type(_got).__name__}: at T = 0 the index must come back as a "
-                     "Python int.")
     if _draws_at_zero(sample_next_token, _logits):
         _fail_naming(f"{_call} drew from rng: at T = 0 greedy decoding takes the largest logit without drawing "
                      "anything, so the generator must be left as it was.")
@@ -698,22 +705,21 @@ for _logits in ([0.1, 0.3, 0.2], np.array([1, 4, 2]), np.array([0.5, 2.5, -1.0],
 # %% nbgrader="tests" grade_id="test_sample_next_token_temperature" points=1 function="sample_next_token"
 ### BEGIN HIDDEN TESTS
 # property value: for T > 0 each index is drawn as often as softmax(logits / T) weighs it
-# property shapes: one row of any length (one logit, two, a long vocabulary), as a list, tuple or array; one index back
-# property dtype: lists, tuples, int arrays, float32 and float64 arrays of logits all work
+# property shapes: one row of any length (one logit, two, a long vocabulary), as an array; one index back
 # property unchanged: the caller's logits are never changed
 def _weights(logits, t):
     _e = np.exp(np.asarray(logits, dtype=float) / t)
     return _e / _e.sum()
 
 
-for _seed, (_logits, _t) in enumerate([([2.0, 0.0, -1.0], 1.0), ([2.0, 0.0, -1.0], 2.5),
-                                       (np.array([1.0, 0.2, 0.6, -0.4]), 0.5), (np.array([3, 1, 2]), 2),
-                                       ([0.3, 0.0, -0.2, 0.1, 0.4], 4.0)]):
+for _seed, (_logits, _t) in enumerate([(np.array([2.0, 0.0, -1.0]), 1.0), (np.array([2.0, 0.0, -1.0]), 2.5),
+                                       (np.array([1.0, 0.2, 0.6, -0.4]), 0.5), (np.array([3.0, 1.0, 2.0]), 2),
+                                       (np.array([0.3, 0.0, -0.2, 0.1, 0.4]), 4.0)]):
     check_frequencies(sample_next_token, _logits, _t, np.random.default_rng(110 + _seed),
                       expect=_weights(_logits, _t))
-for _seed, (_logits, _t) in enumerate([((0.5, -0.5), 1.0), (np.array([1.0, 0.2, 0.6, -0.4], dtype=np.float32), 0.5),
+for _seed, (_logits, _t) in enumerate([(np.array([0.5, -0.5]), 1.0), (np.array([1.0, 0.2, 0.6, -0.4], dtype=np.float32), 0.5),
                                        (np.array([0.7]), 0.5), (3.0 * np.sin(0.7 * np.arange(40)), 1.5),
-                                       ([1.0, -np.inf, 0.5, 0.2], 0.7), ([2.0, 0.0, -1.0], 50.0),
+                                       (np.array([1.0, -np.inf, 0.5, 0.2]), 0.7), (np.array([2.0, 0.0, -1.0]), 50.0),
                                        (np.array([1.5, -0.25, 3.0]), np.float32(0.5))]):
     check_frequencies(sample_next_token, _logits, _t, np.random.default_rng(120 + _seed),
                       expect=_weights(_logits, _t), draws=2000 if len(_logits) > 10 else 1000)
@@ -724,7 +730,7 @@ for _seed, (_logits, _t) in enumerate([((0.5, -0.5), 1.0), (np.array([1.0, 0.2, 
 # property own_generator: it draws only from the generator it is given: the same state gives the same draws, another state other draws, and NumPy's global random state and Python's random are left alone
 from grader.learner.checks import check_own_generator
 
-check_own_generator(sample_next_token, [2.0, 0.0, -1.0], 1.0, np.random.default_rng(7))
+check_own_generator(sample_next_token, np.array([2.0, 0.0, -1.0]), 1.0, np.random.default_rng(7))
 check_own_generator(sample_next_token, np.array([0.3, 0.0, -0.2, 0.1, 0.4]), 4.0, np.random.default_rng(8))
 check_own_generator(sample_next_token, np.array([0.5, 2.0, -1.0]), 0, np.random.default_rng(9), varies=False,
                     why="T = 0: greedy decoding needs no random numbers")
@@ -734,11 +740,37 @@ check_own_generator(sample_next_token, np.array([0.5, 2.0, -1.0]), 0, np.random.
 ### BEGIN HIDDEN TESTS
 # property rejects_negative: every negative T (tiny ones, -inf, NumPy numbers) raises ValueError
 for _t in (-1.0, -0.5, -0.01, -2, -1e-300, -np.inf, np.float32(-1.0), np.int64(-3)):
-    check_raises(sample_next_token, [0.5, 2.0, -1.0], _t, np.random.default_rng(3),
+    check_raises(sample_next_token, np.array([0.5, 2.0, -1.0]), _t, np.random.default_rng(3),
                  why="T < 0 is not a temperature: dividing by it would reverse the ranking, "
                      "and only T = 0 has a meaning of its own (greedy).")
 ### END HIDDEN TESTS
 
+# %% nbgrader="tests" grade_id="test_sample_next_token_details" points=1 function="sample_next_token"
+# details: a list of integer logits works, and at T = 0 the index comes back as a Python int
+check_frequencies(sample_next_token, [0, 1], 1, np.random.default_rng(2026), expect=[0.2689414213699951, 0.7310585786300049],
+                  why="a list of integer logits at T = 1")
+from grader.learner.checks import catalogued_mistake, failure
+
+_index = sample_next_token([0.5, 2.0], 0, np.random.default_rng(0))
+if type(_index) is not int:
+    _entry = catalogued_mistake(sample_next_token)
+    raise failure([f"sample_next_token([0.5, 2.0], 0, rng) returned {_index!r}, a {type(_index).__name__}: at T = 0 "
+                   "return the index as a Python int."], [] if _entry is None else [(_entry.description, _entry.hint)])
+### BEGIN HIDDEN TESTS
+# property returns_int: at T == 0 the index comes back as a Python int, as the exercise asks
+# property dtype: lists, tuples, int arrays, float32 and float64 arrays of logits all work
+for _seed, (_logits, _t) in enumerate([([2.0, 0.0, -1.0], 1.0), (np.array([3, 1, 2]), 2), ((0.5, -0.5), 1.0),
+                                       ([0.3, 0.0, -0.2, 0.1, 0.4], 4.0)]):
+    check_frequencies(sample_next_token, _logits, _t, np.random.default_rng(130 + _seed), expect=_weights(_logits, _t))
+check_own_generator(sample_next_token, [2.0, 0.0, -1.0], 1.0, np.random.default_rng(7))
+for _logits in ([0.1, 0.3, 0.2], np.array([1, 4, 2]), np.array([0.5, 2.5, -1.0], dtype=np.float32), np.array([-1.0, -2.0])):
+    _call = describe_call(sample_next_token, (_logits, 0, np.random.default_rng(1)), {})
+    _got = sample_next_token(_copy.deepcopy(_logits), 0, np.random.default_rng(1))
+    if type(_got) is not int:
+        _entry = catalogued_mistake(sample_next_token)
+        raise failure([f"{_call} returned {_got!r}, a {type(_got).__name__}: at T = 0 the index must come back as a "
+                       "Python int."], [] if _entry is None else [(_entry.description, _entry.hint)])
+### END HIDDEN TESTS
 # %% [markdown]
 # ## 10. Your sampler on A, B, C
 #

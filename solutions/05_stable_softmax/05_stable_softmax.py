@@ -28,7 +28,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.learner.checks import check_call, check_generated, check_quiet, passed
+from grader.learner.checks import check_call, check_generated, check_quiet, check_values, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
@@ -316,21 +316,19 @@ def stable_softmax(scores, temperature=1.0):
 
 # %% nbgrader="tests" grade_id="test_stable_softmax_public" points=2 function="stable_softmax"
 _low, _high = 0.2689414213699951, 0.7310585786300049
-# a list gives float64
-check_call(stable_softmax, [1.0, 2.0], expect=[_low, _high], dtype=np.float64)
-check_call(stable_softmax, np.array([1000.0, 1001.0]), expect=[_low, _high])
-check_call(stable_softmax, [-1000, -1001], expect=[_high, _low])
-check_call(stable_softmax, [[1001, 1002], [3, 4]], expect=[[_low, _high], [_low, _high]])
-# stays float32
-check_call(stable_softmax, np.array([1000.0, 1001.0], dtype=np.float32), expect=[_low, _high], dtype=np.float32)
+check_values(stable_softmax, np.array([1.0, 2.0]), expect=[_low, _high])
+check_values(stable_softmax, np.array([1000.0, 1001.0]), expect=[_low, _high])
+check_values(stable_softmax, np.array([-1000.0, -1001.0]), expect=[_high, _low])
+check_values(stable_softmax, np.array([[1001.0, 1002.0], [3.0, 4.0]]), expect=[[_low, _high], [_low, _high]])
+check_values(stable_softmax, np.array([1000.0, 1001.0], dtype=np.float32), expect=[_low, _high])
 # scores / T, the scores left alone
-check_call(stable_softmax, np.array([2.0, 4.0]), temperature=2, expect=[_low, _high])
-check_call(stable_softmax, [0.0, 2000.0], expect=[0.0, 1.0])  # one score far above the others
+check_values(stable_softmax, np.array([2.0, 4.0]), temperature=2, expect=[_low, _high])
+check_values(stable_softmax, np.array([0.0, 2000.0]), expect=[0.0, 1.0])  # one score far above the others
 # exp of each score is finite, their total is not
-check_call(stable_softmax, [709.5, 709.5], expect=[0.5, 0.5])
-check_call(stable_softmax, [[1.0, 2.0]], expect=[[_low, _high]])  # a batch of one row stays a batch
+check_values(stable_softmax, np.array([709.5, 709.5]), expect=[0.5, 0.5])
+check_values(stable_softmax, np.array([[1.0, 2.0]]), expect=[[_low, _high]])  # a batch of one row stays a batch
 # a batch of shape (2, 3, 4): 6 rows
-check_call(stable_softmax, np.zeros((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
+check_values(stable_softmax, np.zeros((2, 3, 4)), expect=np.full((2, 3, 4), 0.25))
 passed("stable_softmax")
 
 # %% nbgrader="tests" grade_id="test_stable_softmax_extremes" points=2 function="stable_softmax"
@@ -345,32 +343,148 @@ def _expected(scores, temperature=1.0):
         return (e / e.sum(axis=-1, keepdims=True)).astype(x.dtype if x.dtype.kind == "f" else np.float64)
 
 
-check_call(stable_softmax, [-800.0, 0.0], expect=[0.0, 1.0])
-check_call(stable_softmax, [1e4, 1e4 + 1, 1e4 - 1], expect=_expected([-1.0, 0.0, -2.0]))
-check_call(stable_softmax, [-1e4, -1e4 - 2], expect=_expected([0.0, -2.0]))
-check_call(stable_softmax, [1000.0, -1000.0, 0.0], expect=[1.0, 0.0, 0.0])
-check_call(stable_softmax, [709.0, 709.0, 709.0], expect=[1 / 3, 1 / 3, 1 / 3])
-check_call(stable_softmax, [-740.0, -741.0], expect=_expected([1.0, 0.0]))
-check_call(stable_softmax, [1e300, 0.0, -1e300], expect=[1.0, 0.0, 0.0])
-check_call(stable_softmax, [-1e300, -5e299], expect=[0.0, 1.0])
+check_values(stable_softmax, np.array([-800.0, 0.0]), expect=[0.0, 1.0])
+check_values(stable_softmax, np.array([1e4, 1e4 + 1, 1e4 - 1]), expect=_expected([-1.0, 0.0, -2.0]))
+check_values(stable_softmax, np.array([-1e4, -1e4 - 2]), expect=_expected([0.0, -2.0]))
+check_values(stable_softmax, np.array([1000.0, -1000.0, 0.0]), expect=[1.0, 0.0, 0.0])
+check_values(stable_softmax, np.array([709.0, 709.0, 709.0]), expect=[1 / 3, 1 / 3, 1 / 3])
+check_values(stable_softmax, np.array([-740.0, -741.0]), expect=_expected([1.0, 0.0]))
+check_values(stable_softmax, np.array([1e300, 0.0, -1e300]), expect=[1.0, 0.0, 0.0])
+check_values(stable_softmax, np.array([-1e300, -5e299]), expect=[0.0, 1.0])
 _far = np.array([[1e300, 0.0, -1e300], [1.0, 2.0, 3.0], [-1e300, -5e299, -1e300],
                  [5e5 + 1, 5e5, 5e5 - 1], [-1e6 - 2, -1e6, -1e6 - 1]])
-check_call(stable_softmax, _far, expect=np.array([[1.0, 0.0, 0.0], _expected([1.0, 2.0, 3.0]), [0.0, 1.0, 0.0],
+check_values(stable_softmax, _far, expect=np.array([[1.0, 0.0, 0.0], _expected([1.0, 2.0, 3.0]), [0.0, 1.0, 0.0],
                                                   _expected([1.0, 0.0, -1.0]), _expected([-2.0, 0.0, -1.0])]))
-check_call(stable_softmax, [[1e300, -1e300], [-1e300, 1e300]], temperature=0.5, expect=[[1.0, 0.0], [0.0, 1.0]])
-check_call(stable_softmax, [-np.inf, 0.0, 1.0], expect=[0.0, *_expected([0.0, 1.0])])
-check_call(stable_softmax, np.array([[-np.inf, 5.0, -np.inf], [2.0, -np.inf, 1e300]]), expect=[[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-check_call(stable_softmax, [3.0, -np.inf, 1.0], temperature=2.0, expect=[*_expected([1.5, 0.5])[:1], 0.0, *_expected([1.5, 0.5])[1:]])
-check_call(stable_softmax, np.array([1e38, 0.0, -1e38], dtype=np.float32), expect=[1.0, 0.0, 0.0], dtype=np.float32)
-check_call(stable_softmax, np.array([[80.0, 81.0], [-1e4, -1e4 - 1]], dtype=np.float32),
-           expect=_expected(np.array([[0.0, 1.0], [1.0, 0.0]], dtype=np.float32)), dtype=np.float32)
+check_values(stable_softmax, np.array([[1e300, -1e300], [-1e300, 1e300]]), temperature=0.5, expect=[[1.0, 0.0], [0.0, 1.0]])
+check_values(stable_softmax, np.array([-np.inf, 0.0, 1.0]), expect=[0.0, *_expected([0.0, 1.0])])
+check_values(stable_softmax, np.array([[-np.inf, 5.0, -np.inf], [2.0, -np.inf, 1e300]]), expect=[[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+check_values(stable_softmax, np.array([3.0, -np.inf, 1.0]), temperature=2.0, expect=[*_expected([1.5, 0.5])[:1], 0.0, *_expected([1.5, 0.5])[1:]])
+check_values(stable_softmax, np.array([1e38, 0.0, -1e38], dtype=np.float32), expect=[1.0, 0.0, 0.0])
+check_values(stable_softmax, np.array([[80.0, 81.0], [-1e4, -1e4 - 1]], dtype=np.float32),
+           expect=_expected(np.array([[0.0, 1.0], [1.0, 0.0]], dtype=np.float32)))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_rows" points=1 function="stable_softmax"
+### BEGIN HIDDEN TESTS
+# property rows: every row is shifted by its own max and divided by its own total: rows of a batch never compete
+# property unchanged: never changes the caller's array (float64 or float32, with or without a temperature)
+def _rowwise(x):
+    _ev = np.exp(x - x.max(axis=-1, keepdims=True))
+    return _ev / _ev.sum(axis=-1, keepdims=True)
+
+
+_rows = np.array([[1001.0, 1002.0, 1000.0], [3.0, 4.0, 2.0], [-1000.0, -999.0, -1001.0]])
+check_values(stable_softmax, _rows, expect=_rowwise(_rows))
+_mixed = np.array([[0.0, 1.0, 2.0, 3.0], [3.0, 0.0, 1.0, -2.0]])
+check_values(stable_softmax, _mixed, expect=_rowwise(_mixed))
+_base = np.array([0.5, -1.0, 2.0, 0.0])
+_batch = _base + np.array([[0.0, 900.0, -900.0], [50.0, -2000.0, 3000.0]])[:, :, None]
+check_values(stable_softmax, _batch, expect=np.broadcast_to(_rowwise(_base), _batch.shape))
+check_values(stable_softmax, _mixed.astype(np.float32), temperature=0.5, expect=_rowwise(_mixed / 0.5))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_shapes" points=1 function="stable_softmax"
+### BEGIN HIDDEN TESTS
+# property shapes: the answer has the scores' shape, whatever the leading axes: (n,), (1, n), (k, 1, n), (n, 1), (1, 1, n), four axes
+_q = np.exp(np.array([-2.0, 0.0, -1.0]))
+_q = _q / _q.sum()
+check_values(stable_softmax, np.array([[7.0, 9.0, 8.0]]), expect=[_q])
+check_values(stable_softmax, np.array([[[1.0, 3.0, 2.0]], [[-4.0, -2.0, -3.0]], [[500.0, 502.0, 501.0]]]),
+           expect=[[_q], [_q], [_q]])
+check_values(stable_softmax, np.array([[5.0], [-3.0], [1e300]]), expect=[[1.0], [1.0], [1.0]])
+check_values(stable_softmax, np.array([4.0]), expect=[1.0])
+check_values(stable_softmax, np.array([[[1.0, 3.0, 2.0]]]), expect=[[_q]])
+_four = np.array([1.0, 3.0, 2.0]) + np.arange(12.0).reshape(2, 1, 3, 2)[..., :1] * 100
+check_values(stable_softmax, _four, expect=np.broadcast_to(_q, _four.shape))
+check_values(stable_softmax, np.array([[[2.0, 4.0, 3.0]], [[0.0, 2.0, 1.0]]], dtype=np.float32), temperature=1.0,
+           expect=[[_q], [_q]])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_temperature" points=1 function="stable_softmax"
+### BEGIN HIDDEN TESTS
+# property temperature: the scores are divided by the temperature before the softmax (T < 1 sharpens, T > 1 flattens)
+# property unchanged
+def _softmax_of(z):
+    _ev = np.exp(np.asarray(z, dtype=np.float64) - np.max(z, axis=-1, keepdims=True))
+    return _ev / _ev.sum(axis=-1, keepdims=True)
+
+
+_abc = np.array([2.0, 0.0, -1.0])
+check_values(stable_softmax, _abc, expect=_softmax_of(_abc))
+check_values(stable_softmax, _abc, temperature=1.0, expect=_softmax_of(_abc))
+for _t in (0.5, 0.3, 2.0):
+    check_values(stable_softmax, _abc, temperature=_t, expect=_softmax_of(np.divide(_abc, _t)))
+_hot = np.array([[1000.0, 1001.0], [3.0, 4.0], [-1000.0, -1004.0]])
+for _t in (0.25, 4.0):
+    check_values(stable_softmax, _hot, temperature=_t, expect=_softmax_of(_hot / _t))
+check_values(stable_softmax, np.array([1.0, 2.0, 4.0]), 0.5, expect=_softmax_of([2.0, 4.0, 8.0]))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_shift" points=1 function="stable_softmax"
+### BEGIN HIDDEN TESTS
+# property shift: adding one constant to every score of a row (a different one for each row, up to about 5e5 either way) leaves the row's weights as they were
+_base = np.array([[0.5, -1.25, 2.0, 0.0], [3.0, 3.0, -2.5, 1.0], [-0.125, 0.25, 0.0, -4.0]])
+for _c in ([[0.0], [2.0 ** 19], [-2.0 ** 19]], [[3.0 * 2 ** 17], [-1000.0], [745.0]]):
+    check_values(stable_softmax, _base + np.array(_c), expect=_expected(_base))
+check_values(stable_softmax, _base + np.array([[-2.0 ** 18], [0.0], [2.0 ** 18]]), temperature=0.5,
+           expect=_expected(_base / 0.5))
+_c32 = np.array([[1024.0], [-1024.0], [96.0]])
+check_values(stable_softmax, (_base + _c32).astype(np.float32), expect=_expected(_base.astype(np.float32)))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_permutation" points=1 function="stable_softmax"
+### BEGIN HIDDEN TESTS
+# property permutation: reordering the choices of a row reorders its weights the same way
+_row = np.array([0.0, 800.0, -5.0, 2.0])
+_orders = np.array([[0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 1, 0], [3, 2, 0, 1], [1, 2, 3, 0], [2, 0, 1, 3]])
+check_values(stable_softmax, _row[_orders], expect=_expected(_row)[_orders])
+_mid = np.array([1.5, -0.5, 3.0, 0.25, 2.0])
+check_values(stable_softmax, _mid[[4, 2, 0, 3, 1]], expect=_expected(_mid)[[4, 2, 0, 3, 1]])
+_three = np.array([[3.0, 1.0, 2.0], [1.0, 2.0, 3.0], [2.0, 3.0, 1.0]])
+check_values(stable_softmax, _three, expect=_expected(_three))
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_stable_softmax_generated" points=1 function="stable_softmax"
+### BEGIN HIDDEN TESTS
+# property value: equals softmax(scores / temperature) computed in float64, on inputs drawn at random: any leading axes, size-1 axes, magnitudes up to about 1e5, rows far apart, -inf entries, float64 and float32 arrays, several temperatures (int and list input: the details)
+# property shapes
+def _draw(rng, size):
+    lead = tuple(int(d) for d in rng.integers(1, 4, size=int(rng.integers(0, 2 + size // 8))))
+    shape = lead + (int(rng.integers(1, 3 + size // 3)),)
+    kind = ("float64", "float32", "int", "list")[size % 4]
+    top = 2.0 if kind == "float32" else min(1.0 + size / 5, 3.0)
+    x = rng.normal(size=shape) * 10.0 ** rng.uniform(-1, top)
+    x = x + rng.normal(size=lead + (1,)) * 10.0 ** rng.uniform(0, top + 2)  # rows far apart: up to ~1e5
+    if kind == "int":
+        x = np.round(x).astype(rng.choice([np.int64, np.int32]))
+    elif rng.random() < 0.4:
+        x[(rng.random(shape) < 0.3) & (x < x.max(axis=-1, keepdims=True))] = -np.inf
+    temperature = float(rng.choice([1.0, 1.0, 0.5, 2.0, 0.25, 3.0]))
+    if kind == "float32":
+        return x.astype(np.float32), temperature
+    return (x.tolist() if kind == "list" else x), temperature
+
+
+def _draw_arrays(rng, size):
+    """_draw's inputs, an int array or a list as the float64 array of its values: their type is a detail."""
+    x, temperature = _draw(rng, size)
+    x = np.asarray(x)
+    return (x if x.dtype.kind == "f" else x.astype(np.float64)), temperature
+
+
+check_generated(stable_softmax, _draw_arrays, reference=_expected, seed=5, examples=24, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_stable_softmax_details" points=1 function="stable_softmax"
+# details: a list or integer scores give float64, float32 stays float32, and the answer is a NumPy array
+check_call(stable_softmax, [1.0, 2.0], expect=[_low, _high], dtype=np.float64)
+check_call(stable_softmax, [-1000, -1001], expect=[_high, _low], dtype=np.float64)
+check_call(stable_softmax, [[1001, 1002], [3, 4]], expect=[[_low, _high], [_low, _high]], dtype=np.float64)
+check_call(stable_softmax, np.array([1000.0, 1001.0], dtype=np.float32), expect=[_low, _high], dtype=np.float32)
+check_call(stable_softmax, [0.0, 2000.0], expect=[0.0, 1.0], dtype=np.float64)
 ### BEGIN HIDDEN TESTS
 # property quiet: never warns (no overflow, no 0 / 0, no invalid value), whatever the scores' magnitude or the temperature
 # property dtype: lists and integer arrays give float64, float32 stays float32 (with any temperature), float64 stays float64, and the answer is always a NumPy array
-# property unchanged
 # no warning, whatever the scores' magnitude or the temperature
 check_quiet(stable_softmax, [1000.0, 1001.0])
 check_quiet(stable_softmax, [-1000.0, -1001.0])
@@ -408,110 +522,20 @@ check_call(stable_softmax, [[[1, 3, 2]], [[4, 6, 5]]], temperature=2, expect=[[_
            dtype=np.float64)
 check_call(stable_softmax, np.array([[7.0, 9.0, 8.0], [1.0, 3.0, 2.0]]), temperature=1.0, expect=[_q, _q],
            dtype=np.float64)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_stable_softmax_rows" points=1 function="stable_softmax"
-### BEGIN HIDDEN TESTS
-# property rows: every row is shifted by its own max and divided by its own total: rows of a batch never compete
-# property unchanged: never changes the caller's array (float64 or float32, with or without a temperature)
-def _rowwise(x):
-    _ev = np.exp(x - x.max(axis=-1, keepdims=True))
-    return _ev / _ev.sum(axis=-1, keepdims=True)
-
-
-_rows = np.array([[1001.0, 1002.0, 1000.0], [3.0, 4.0, 2.0], [-1000.0, -999.0, -1001.0]])
-check_call(stable_softmax, _rows, expect=_rowwise(_rows))
-_mixed = np.array([[0.0, 1.0, 2.0, 3.0], [3.0, 0.0, 1.0, -2.0]])
-check_call(stable_softmax, _mixed, expect=_rowwise(_mixed))
-_base = np.array([0.5, -1.0, 2.0, 0.0])
-_batch = _base + np.array([[0.0, 900.0, -900.0], [50.0, -2000.0, 3000.0]])[:, :, None]
-check_call(stable_softmax, _batch, expect=np.broadcast_to(_rowwise(_base), _batch.shape))
-check_call(stable_softmax, _mixed.astype(np.float32), temperature=0.5, expect=_rowwise(_mixed / 0.5))
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_stable_softmax_shapes" points=1 function="stable_softmax"
-### BEGIN HIDDEN TESTS
-# property shapes: the answer has the scores' shape, whatever the leading axes: (n,), (1, n), (k, 1, n), (n, 1), (1, 1, n), four axes
-_q = np.exp(np.array([-2.0, 0.0, -1.0]))
-_q = _q / _q.sum()
-check_call(stable_softmax, np.array([[7.0, 9.0, 8.0]]), expect=[_q])
-check_call(stable_softmax, np.array([[[1.0, 3.0, 2.0]], [[-4.0, -2.0, -3.0]], [[500.0, 502.0, 501.0]]]),
-           expect=[[_q], [_q], [_q]])
-check_call(stable_softmax, np.array([[5.0], [-3.0], [1e300]]), expect=[[1.0], [1.0], [1.0]])
-check_call(stable_softmax, [4.0], expect=[1.0])
-check_call(stable_softmax, [[[1, 3, 2]]], expect=[[_q]])
-_four = np.array([1.0, 3.0, 2.0]) + np.arange(12.0).reshape(2, 1, 3, 2)[..., :1] * 100
-check_call(stable_softmax, _four, expect=np.broadcast_to(_q, _four.shape))
+# the meaning cells' calls with their dtype pinned, or with lists and integers
+check_call(stable_softmax, np.array([1e38, 0.0, -1e38], dtype=np.float32), expect=[1.0, 0.0, 0.0], dtype=np.float32)
+check_call(stable_softmax, np.array([[80.0, 81.0], [-1e4, -1e4 - 1]], dtype=np.float32),
+           expect=_expected(np.array([[0.0, 1.0], [1.0, 0.0]], dtype=np.float32)), dtype=np.float32)
+check_call(stable_softmax, [-800.0, 0.0], expect=[0.0, 1.0], dtype=np.float64)
+check_call(stable_softmax, [4.0], expect=[1.0], dtype=np.float64)
+check_call(stable_softmax, [[[1, 3, 2]]], expect=[[_q]], dtype=np.float64)
 check_call(stable_softmax, np.array([[[2.0, 4.0, 3.0]], [[0.0, 2.0, 1.0]]], dtype=np.float32), temperature=1.0,
            expect=[[_q], [_q]], dtype=np.float32)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_stable_softmax_temperature" points=1 function="stable_softmax"
-### BEGIN HIDDEN TESTS
-# property temperature: the scores are divided by the temperature before the softmax (T < 1 sharpens, T > 1 flattens)
-# property unchanged
-def _softmax_of(z):
-    _ev = np.exp(np.asarray(z, dtype=np.float64) - np.max(z, axis=-1, keepdims=True))
-    return _ev / _ev.sum(axis=-1, keepdims=True)
-
-
-_abc = [2.0, 0.0, -1.0]
-check_call(stable_softmax, _abc, expect=_softmax_of(_abc))
-check_call(stable_softmax, _abc, temperature=1.0, expect=_softmax_of(_abc))
-for _t in (0.5, 0.3, 2.0):
-    check_call(stable_softmax, _abc, temperature=_t, expect=_softmax_of(np.divide(_abc, _t)))
-_hot = np.array([[1000.0, 1001.0], [3.0, 4.0], [-1000.0, -1004.0]])
-for _t in (0.25, 4.0):
-    check_call(stable_softmax, _hot, temperature=_t, expect=_softmax_of(_hot / _t))
-check_call(stable_softmax, np.array([1.0, 2.0, 4.0]), 0.5, expect=_softmax_of([2.0, 4.0, 8.0]))
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_stable_softmax_shift" points=1 function="stable_softmax"
-### BEGIN HIDDEN TESTS
-# property shift: adding one constant to every score of a row (a different one for each row, up to about 5e5 either way) leaves the row's weights as they were
-_base = np.array([[0.5, -1.25, 2.0, 0.0], [3.0, 3.0, -2.5, 1.0], [-0.125, 0.25, 0.0, -4.0]])
-for _c in ([[0.0], [2.0 ** 19], [-2.0 ** 19]], [[3.0 * 2 ** 17], [-1000.0], [745.0]]):
-    check_call(stable_softmax, _base + np.array(_c), expect=_expected(_base))
-check_call(stable_softmax, _base + np.array([[-2.0 ** 18], [0.0], [2.0 ** 18]]), temperature=0.5,
-           expect=_expected(_base / 0.5))
-_c32 = np.array([[1024.0], [-1024.0], [96.0]])
+check_call(stable_softmax, [2.0, 0.0, -1.0], temperature=0.5, expect=_softmax_of([4.0, 0.0, -2.0]), dtype=np.float64)
 check_call(stable_softmax, (_base + _c32).astype(np.float32), expect=_expected(_base.astype(np.float32)),
            dtype=np.float32)
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_stable_softmax_permutation" points=1 function="stable_softmax"
-### BEGIN HIDDEN TESTS
-# property permutation: reordering the choices of a row reorders its weights the same way
-_row = np.array([0.0, 800.0, -5.0, 2.0])
-_orders = np.array([[0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 1, 0], [3, 2, 0, 1], [1, 2, 3, 0], [2, 0, 1, 3]])
-check_call(stable_softmax, _row[_orders], expect=_expected(_row)[_orders])
-_mid = np.array([1.5, -0.5, 3.0, 0.25, 2.0])
-check_call(stable_softmax, _mid[[4, 2, 0, 3, 1]], expect=_expected(_mid)[[4, 2, 0, 3, 1]])
-check_call(stable_softmax, [[3, 1, 2], [1, 2, 3], [2, 3, 1]], expect=_expected([[3, 1, 2], [1, 2, 3], [2, 3, 1]]))
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_stable_softmax_generated" points=1 function="stable_softmax"
-### BEGIN HIDDEN TESTS
-# property value: equals softmax(scores / temperature) computed in float64, on inputs drawn at random: any leading axes, size-1 axes, magnitudes up to about 1e5, rows far apart, -inf entries, float64, float32, int and list input, several temperatures
-# property dtype
-# property shapes
-def _draw(rng, size):
-    lead = tuple(int(d) for d in rng.integers(1, 4, size=int(rng.integers(0, 2 + size // 8))))
-    shape = lead + (int(rng.integers(1, 3 + size // 3)),)
-    kind = ("float64", "float32", "int", "list")[size % 4]
-    top = 2.0 if kind == "float32" else min(1.0 + size / 5, 3.0)
-    x = rng.normal(size=shape) * 10.0 ** rng.uniform(-1, top)
-    x = x + rng.normal(size=lead + (1,)) * 10.0 ** rng.uniform(0, top + 2)  # rows far apart: up to ~1e5
-    if kind == "int":
-        x = np.round(x).astype(rng.choice([np.int64, np.int32]))
-    elif rng.random() < 0.4:
-        x[(rng.random(shape) < 0.3) & (x < x.max(axis=-1, keepdims=True))] = -np.inf
-    temperature = float(rng.choice([1.0, 1.0, 0.5, 2.0, 0.25, 3.0]))
-    if kind == "float32":
-        return x.astype(np.float32), temperature
-    return (x.tolist() if kind == "list" else x), temperature
-
-
+check_call(stable_softmax, [[3, 1, 2], [1, 2, 3], [2, 3, 1]], expect=_expected([[3, 1, 2], [1, 2, 3], [2, 3, 1]]),
+           dtype=np.float64)
 check_generated(stable_softmax, _draw, reference=_expected, seed=5, examples=24, same_dtype=True)
 ### END HIDDEN TESTS
 

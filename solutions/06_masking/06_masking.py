@@ -30,7 +30,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 from matplotlib.colors import ListedColormap
 
-from grader.learner.checks import check_call, check_generated, check_quiet, check_raises, passed
+from grader.learner.checks import check_call, check_generated, check_quiet, check_raises, check_values, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
@@ -109,7 +109,7 @@ _expected4 = [[True, False, False, False],
               [True, True, False, False],
               [True, True, True, False],
               [True, True, True, True]]
-check_call(causal_mask, 4, expect=np.array(_expected4))
+check_values(causal_mask, 4, expect=np.array(_expected4))
 passed("causal_mask")
 
 # %% nbgrader="tests" grade_id="test_causal_mask_sizes" points=1 function="causal_mask"
@@ -120,17 +120,21 @@ def _lower(n):
     return np.arange(int(n))[None, :] <= np.arange(int(n))[:, None]
 
 
-for _n in (1, 2, 6, 17, 600):
-    check_call(causal_mask, _n, expect=_lower(_n))
+for _n in (1, 2, 6, 17, 520):  # 520: past 512, and a list of lists of that size still comes back to be compared
+    check_values(causal_mask, _n, expect=_lower(_n))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_causal_mask_inputs" points=1 function="causal_mask"
+# %% nbgrader="tests" grade_id="test_causal_mask_details" points=0.5 function="causal_mask"
+# details: the mask is a boolean NumPy array
+check_call(causal_mask, 4, expect=np.array(_expected4))
 ### BEGIN HIDDEN TESTS
 # property dtype: a boolean NumPy array, for n given as a Python int, a NumPy int64 or int32, or a 0-d integer array
 # property unchanged: never changes its input: an n given as a 0-d array stays as it was
 for _n in (np.int64(3), np.int32(5), 4, np.array(4)):
     check_call(causal_mask, _n, expect=_lower(_n))
 check_call(causal_mask, np.array(1), expect=[[True]])
+for _n in (1, 2, 6, 600):
+    check_call(causal_mask, _n, expect=_lower(_n))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -169,9 +173,8 @@ def padding_mask(lengths, n):
 
 # %% nbgrader="tests" grade_id="test_padding_mask_public" points=1 function="padding_mask"
 _pad_expected = np.array([[True, True, True, False], [True, False, False, False]])
-check_call(padding_mask, [3, 1], 4, expect=_pad_expected)
 # an array of lengths, left unchanged
-check_call(padding_mask, np.array([3, 1]), 4, expect=_pad_expected)
+check_values(padding_mask, np.array([3, 1]), 4, expect=_pad_expected)
 passed("padding_mask")
 
 # %% nbgrader="tests" grade_id="test_padding_mask_batches" points=1 function="padding_mask"
@@ -184,16 +187,20 @@ def _positions_below(lengths, n):
 
 for _lengths, _n in [(np.array([6, 2, 3]), 6), ((1,), 3), ([0, 4], 4), ([5, 5], 5), ([2, 2, 2, 2, 1], 3),
                      ([3], 5), ([0, 1, 1], 1), ([0, 0], 3), ([4], 4), ([1, 7, 3, 0], 9)]:
-    check_call(padding_mask, _lengths, _n, expect=_positions_below(_lengths, _n))
+    check_values(padding_mask, np.array(_lengths), _n, expect=_positions_below(_lengths, _n))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_padding_mask_inputs" points=1 function="padding_mask"
+# %% nbgrader="tests" grade_id="test_padding_mask_details" points=0.5 function="padding_mask"
+# details: lengths given as a list work, and the mask is a boolean NumPy array
+check_call(padding_mask, [3, 1], 4, expect=_pad_expected)
 ### BEGIN HIDDEN TESTS
 # property dtype: a boolean NumPy array, for lengths given as a list, a tuple, or an int64, int32 or uint8 array, and n as a Python or a NumPy integer
 # property unchanged: never changes the caller's lengths
 for _lengths, _n in [(np.array([3, 1, 4]), 4), (np.array([2, 0, 5], dtype=np.int32), np.int64(5)),
                      (np.array([1, 3], dtype=np.uint8), 3), ((2, 4, 0), 4), ([np.int64(2), np.int64(1)], np.int32(3)),
                      (np.array([0, 6]), 6)]:
+    check_call(padding_mask, _lengths, _n, expect=_positions_below(_lengths, _n))
+for _lengths, _n in [((1,), 3), ([0, 4], 4), ([2, 2, 2, 2, 1], 3), ([1, 7, 3, 0], 9)]:
     check_call(padding_mask, _lengths, _n, expect=_positions_below(_lengths, _n))
 ### END HIDDEN TESTS
 
@@ -489,25 +496,23 @@ def masked_softmax(scores, mask, temperature=1.0):
 
 
 # %% nbgrader="tests" grade_id="test_masked_softmax_public" points=2 function="masked_softmax"
-check_call(masked_softmax, [0.5, 1, 2], [True, True, False], expect=[0.37754066879814546, 0.6224593312018546, 0.0])
-check_call(masked_softmax, np.array([2.0, 2.0, 2.0, 2.0]), np.array([True, False, True, False]),
+check_values(masked_softmax, np.array([0.5, 1, 2], dtype=float), np.array([True, True, False]), expect=[0.37754066879814546, 0.6224593312018546, 0.0])
+check_values(masked_softmax, np.array([2.0, 2.0, 2.0, 2.0]), np.array([True, False, True, False]),
            expect=[0.5, 0.0, 0.5, 0.0])
-check_call(masked_softmax, [[1, 1], [0, 3]], [[True, True], [True, False]], expect=[[0.5, 0.5], [1.0, 0.0]])
+check_values(masked_softmax, np.array([[1.0, 1.0], [0.0, 3.0]]), np.array([[True, True], [True, False]]), expect=[[0.5, 0.5], [1.0, 0.0]])
 # one mask row for every row
-check_call(masked_softmax, [[1, 2], [3, 4]], [True, False], expect=[[1.0, 0.0], [1.0, 0.0]])
+check_values(masked_softmax, np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([True, False]), expect=[[1.0, 0.0], [1.0, 0.0]])
 # a batch of one row stays a batch
-check_call(masked_softmax, [[1.0, 1.0]], [[True, True]], expect=[[0.5, 0.5]])
+check_values(masked_softmax, np.array([[1.0, 1.0]]), np.array([[True, True]]), expect=[[0.5, 0.5]])
 # a forbidden first choice
-check_call(masked_softmax, [5.0, 1.0, 1.0], [False, True, True], expect=[0.0, 0.5, 0.5])
+check_values(masked_softmax, np.array([5.0, 1.0, 1.0]), np.array([False, True, True]), expect=[0.0, 0.5, 0.5])
 # however low the allowed scores
-check_call(masked_softmax, [-2e9, 5.0], [True, False], expect=[1.0, 0.0])
+check_values(masked_softmax, np.array([-2e9, 5.0]), np.array([True, False]), expect=[1.0, 0.0])
 # rows far apart
-check_call(masked_softmax, [[0.0, 0.0], [1000.0, 1000.0]], [True, True], expect=[[0.5, 0.5], [0.5, 0.5]])
-check_call(masked_softmax, np.array([2.0, 4.0, 9.0]), [True, True, False], temperature=2,
+check_values(masked_softmax, np.array([[0.0, 0.0], [1000.0, 1000.0]]), np.array([True, True]), expect=[[0.5, 0.5], [0.5, 0.5]])
+check_values(masked_softmax, np.array([2.0, 4.0, 9.0]), [True, True, False], temperature=2,
            expect=[0.2689414213699951, 0.7310585786300049, 0.0])  # scores / T
-# a huge forbidden score: no overflow, no warning
-check_quiet(masked_softmax, [0.0, 1000.0], [True, False])
-check_raises(masked_softmax, [[1.0, 2.0], [3.0, 4.0]], [[True, False], [False, False]],
+check_raises(masked_softmax, np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[True, False], [False, False]]),
              why="row 1 has no allowed choice: it has no distribution.")
 passed("masked_softmax")
 
@@ -530,27 +535,27 @@ def _masked(scores, mask, temperature=1.0):
 
 _s = np.array([[0.5, 1.0, 2.0], [2.0, -1.0, 0.0], [-3.0, -2.0, -1.0]])
 _m = np.array([[True, True, False], [False, True, True], [True, True, False]])
-check_call(masked_softmax, _s, _m, expect=_softmax_rows(np.where(_m, _s, -np.inf)))
-_m_shared = [True, False, True]
-check_call(masked_softmax, _s, _m_shared, expect=_softmax_rows(np.where(_m_shared, _s, -np.inf)))
+check_values(masked_softmax, _s, _m, expect=_softmax_rows(np.where(_m, _s, -np.inf)))
+_m_shared = np.array([True, False, True])
+check_values(masked_softmax, _s, _m_shared, expect=_softmax_rows(np.where(_m_shared, _s, -np.inf)))
 _causal3 = np.array([[True, False, False], [True, True, False], [True, True, True]])
-check_call(masked_softmax, _s, _causal3, expect=_softmax_rows(np.where(_causal3, _s, -np.inf)))
+check_values(masked_softmax, _s, _causal3, expect=_softmax_rows(np.where(_causal3, _s, -np.inf)))
 _batch = np.random.default_rng(6).normal(size=(2, 3, 3))
 _pad = np.array([[[True, True, True]], [[True, True, False]]])
-check_call(masked_softmax, _batch, _pad, expect=_softmax_rows(np.where(_pad, _batch, -np.inf)))
+check_values(masked_softmax, _batch, _pad, expect=_softmax_rows(np.where(_pad, _batch, -np.inf)))
 _one = np.array([[0.5, 1.0, 2.0]])
-check_call(masked_softmax, _one, np.array([True, True, False]), expect=_masked(_one, [True, True, False]))
-check_call(masked_softmax, _one, np.array([[False, True, True]]), temperature=0.5,
+check_values(masked_softmax, _one, np.array([True, True, False]), expect=_masked(_one, [True, True, False]))
+check_values(masked_softmax, _one, np.array([[False, True, True]]), temperature=0.5,
            expect=_masked(_one, [[False, True, True]], 0.5))
 _k1n = np.array([[[0.5, -1.0, 2.0, 0.0]], [[3.0, 1.0, -2.0, 0.5]], [[1.0, 1.0, 4.0, -3.0]]])
 _k1n_mask = np.array([[[True, False, True, True]], [[False, False, True, True]], [[True, True, False, False]]])
 for _mask in (_k1n_mask, np.array([True, True, False, True]), np.array([[False, True, True, True]])):
-    check_call(masked_softmax, _k1n, _mask, expect=_masked(_k1n, _mask))
+    check_values(masked_softmax, _k1n, _mask, expect=_masked(_k1n, _mask))
 _kmn = np.arange(24.0).reshape(2, 3, 4) % 5 - 2.0
 for _mask in (np.array([[True], [True], [True]]), np.array([[True, False, True, True]]),
               np.array([[[True, True, False, False]], [[False, True, True, True]]])):
-    check_call(masked_softmax, _kmn, _mask, expect=_masked(_kmn, _mask))
-check_call(masked_softmax, np.array([[5.0], [-3.0], [1e300]]), np.array([[True], [True], [True]]),
+    check_values(masked_softmax, _kmn, _mask, expect=_masked(_kmn, _mask))
+check_values(masked_softmax, np.array([[5.0], [-3.0], [1e300]]), np.array([[True], [True], [True]]),
            expect=[[1.0], [1.0], [1.0]])
 ### END HIDDEN TESTS
 
@@ -558,8 +563,8 @@ check_call(masked_softmax, np.array([[5.0], [-3.0], [1e300]]), np.array([[True],
 ### BEGIN HIDDEN TESTS
 # property all_forbidden: a row with no allowed choice raises ValueError (a subclass counts), wherever the row is in a batch and however the mask broadcasts
 _why = "A row with no allowed choice has no distribution."
-check_raises(masked_softmax, [1, 2, 3], [False, False, False], why=_why)
-check_raises(masked_softmax, [[1, 2], [3, 4]], [[True, False], [False, False]], why=_why)
+check_raises(masked_softmax, np.array([1.0, 2.0, 3.0]), np.array([False, False, False]), why=_why)
+check_raises(masked_softmax, np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[True, False], [False, False]]), why=_why)
 check_raises(masked_softmax, np.ones((2, 3)), [False, False, False], why=_why)
 check_raises(masked_softmax, np.zeros((2, 2, 3)), np.array([[[True, True, False]], [[False, False, False]]]),
              why=_why)
@@ -573,14 +578,14 @@ check_raises(masked_softmax, np.array([[1e300, -1e300], [0.0, 1.0]]), [[False, F
 # %% nbgrader="tests" grade_id="test_masked_softmax_forbidden" points=1 function="masked_softmax"
 ### BEGIN HIDDEN TESTS
 # property forbidden: the weights do not depend on the forbidden scores at all: forbidden scores of 1e300, -1e300, -inf or any other value, beside allowed scores far below zero (-1e12, -1e300), give the weights of the allowed scores alone and exactly 0 for every forbidden choice
-check_call(masked_softmax, [-1e12, -3e12, 7.0], [True, True, False], expect=[1.0, 0.0, 0.0])
-check_call(masked_softmax, [[-1e300, -1.5e300, -5.0], [-1e300, 1e300, -2e300]], [[True, True, False], [True, False, True]],
+check_values(masked_softmax, np.array([-1e12, -3e12, 7.0]), np.array([True, True, False]), expect=[1.0, 0.0, 0.0])
+check_values(masked_softmax, np.array([[-1e300, -1.5e300, -5.0], [-1e300, 1e300, -2e300]]), np.array([[True, True, False], [True, False, True]]),
            expect=[[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
-check_call(masked_softmax, [1e300, 2.0, 3.0], [False, True, True], expect=[0.0, *_masked([2.0, 3.0], True)])
-check_call(masked_softmax, [[1e300, -1e12, -3e12], [-1e300, 0.5, 1.5], [-np.inf, 4.0, 1e300], [-5e11, 0.0, -1e12]],
+check_values(masked_softmax, np.array([1e300, 2.0, 3.0]), np.array([False, True, True]), expect=[0.0, *_masked([2.0, 3.0], True)])
+check_values(masked_softmax, np.array([[1e300, -1e12, -3e12], [-1e300, 0.5, 1.5], [-np.inf, 4.0, 1e300], [-5e11, 0.0, -1e12]]),
            [[False, True, True], [False, True, True], [False, True, False], [True, False, True]],
            expect=[[0.0, 1.0, 0.0], [0.0, *_masked([0.5, 1.5], True)], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
-check_call(masked_softmax, [2.0, 800.0, 0.0, 1e5], [True, False, True, False], expect=_masked([2.0, 800.0, 0.0, 1e5], [True, False, True, False]))
+check_values(masked_softmax, np.array([2.0, 800.0, 0.0, 1e5]), np.array([True, False, True, False]), expect=_masked([2.0, 800.0, 0.0, 1e5], [True, False, True, False]))
 
 
 def _draw_forbidden(rng, size):
@@ -594,71 +599,58 @@ def _draw_forbidden(rng, size):
     return x, mask
 
 
-check_generated(masked_softmax, _draw_forbidden, reference=_masked, seed=61, examples=12)
+check_generated(masked_softmax, _draw_forbidden, reference=_masked, seed=61, examples=12, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_masked_softmax_stable" points=1 function="masked_softmax"
 ### BEGIN HIDDEN TESTS
 # property extremes: allowed scores of any magnitude up to about 1e300, rows far apart in one batch and -inf among the allowed scores give the right weights, never nan
-# property quiet: never warns, whatever the magnitude of the allowed and the forbidden scores, and whatever the temperature
 # property shift: adding one constant to every score of a row (allowed or forbidden, a different constant for each row) leaves the row's weights as they were
 _e123 = np.exp([1.0, 2.0, 3.0]) / np.exp([1.0, 2.0, 3.0]).sum()
-check_call(masked_softmax, [1000, 5, 3], [True, False, False], expect=[1.0, 0.0, 0.0])
-check_call(masked_softmax, [-1000, -1003, -1005], [True, False, False], expect=[1.0, 0.0, 0.0])
+check_values(masked_softmax, np.array([1000.0, 5.0, 3.0]), np.array([True, False, False]), expect=[1.0, 0.0, 0.0])
+check_values(masked_softmax, np.array([-1000.0, -1003.0, -1005.0]), np.array([True, False, False]), expect=[1.0, 0.0, 0.0])
 _far_apart = np.array([[1000.0, 5.0, 3.0], [1.0, 2.0, 3.0]])
-check_call(masked_softmax, _far_apart, [[True, False, False], [True, True, True]],
+check_values(masked_softmax, _far_apart, [[True, False, False], [True, True, True]],
            expect=np.array([[1.0, 0.0, 0.0], _e123]))
 _huge = np.array([[1e300, 0.0, -1e300, 5.0], [1.0, 2.0, 3.0, 1e300], [-1e300, -5e299, 7.0, -1e300],
                   [5e5 + 1, 5e5, 5e5 - 1, 0.0], [-1e6 - 2, -1e6, -1e6 - 1, -1e6]])
 _huge_mask = np.array([[True, True, True, False], [True, True, True, False], [True, True, False, True],
                        [True, True, True, False], [True, True, True, False]])
-check_call(masked_softmax, _huge, _huge_mask, expect=[[1.0, 0.0, 0.0, 0.0], [*_e123, 0.0], [0.0, 1.0, 0.0, 0.0],
+check_values(masked_softmax, _huge, _huge_mask, expect=[[1.0, 0.0, 0.0, 0.0], [*_e123, 0.0], [0.0, 1.0, 0.0, 0.0],
                                                       [*_masked([1.0, 0.0, -1.0], True), 0.0],
                                                       [*_masked([-2.0, 0.0, -1.0], True), 0.0]])
-check_call(masked_softmax, [[1e300, -1e300], [-1e300, 1e300]], [[True, True], [True, False]], temperature=0.5,
+check_values(masked_softmax, np.array([[1e300, -1e300], [-1e300, 1e300]]), np.array([[True, True], [True, False]]), temperature=0.5,
            expect=[[1.0, 0.0], [1.0, 0.0]])
-check_call(masked_softmax, [-np.inf, 1.0, 2.0, 9.0], [True, True, True, False], expect=[0.0, *_masked([1.0, 2.0], True), 0.0])
+check_values(masked_softmax, np.array([-np.inf, 1.0, 2.0, 9.0]), np.array([True, True, True, False]), expect=[0.0, *_masked([1.0, 2.0], True), 0.0])
 _shift_base = np.array([[0.5, -1.25, 2.0, 0.0], [3.0, 3.0, -2.5, 1.0], [-0.125, 0.25, 0.0, -4.0]])
 _shift_mask = np.array([[True, False, True, True], [False, True, True, True], [True, True, False, True]])
 for _c in ([[0.0], [2.0 ** 19], [-2.0 ** 19]], [[3.0 * 2 ** 17], [-1000.0], [745.0]]):
-    check_call(masked_softmax, _shift_base + np.array(_c), _shift_mask, expect=_masked(_shift_base, _shift_mask))
-check_quiet(masked_softmax, [[1e300, 5.0, 3.0], [-1e12, -3e12, 1e300]], [[True, True, False], [True, True, False]])
-check_quiet(masked_softmax, [[-np.inf, 0.0, 2.0], [1e300, -np.inf, 0.0]], [[True, True, False], [False, True, True]])
-check_quiet(masked_softmax, np.array([[1e300, -1e300, 4.0]]), np.array([True, True, False]), temperature=0.25)
-check_quiet(masked_softmax, np.array([[1000.0, 1001.0, 1e300]], dtype=np.float64), [True, True, False])
+    check_values(masked_softmax, _shift_base + np.array(_c), _shift_mask, expect=_masked(_shift_base, _shift_mask))
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_masked_softmax_temperature_and_inputs" points=1 function="masked_softmax"
+# %% nbgrader="tests" grade_id="test_masked_softmax_temperature" points=1 function="masked_softmax"
 ### BEGIN HIDDEN TESTS
 # property temperature: the scores are divided by the temperature before the softmax (T < 1 sharpens, T > 1 flattens), forbidden choices staying at 0
-# property dtype: lists, tuples and integer arrays of scores give float64, float64 stays float64, float32 gives a float array; the mask may be a list, a tuple or a boolean array; the answer is always a NumPy array
-_t_scores = [0.0, float(np.log(2)), float(np.log(3)), 5.0]
-check_call(masked_softmax, _t_scores, [True, True, True, False], temperature=0.5,
+_t_scores = np.array([0.0, np.log(2), np.log(3), 5.0])
+check_values(masked_softmax, _t_scores, [True, True, True, False], temperature=0.5,
            expect=[1 / 14, 4 / 14, 9 / 14, 0.0])
-check_call(masked_softmax, [[2, 2, 9], [1, 1, 1]], [[True, True, False], [True, True, True]], temperature=4,
+check_values(masked_softmax, np.array([[2.0, 2.0, 9.0], [1.0, 1.0, 1.0]]), np.array([[True, True, False], [True, True, True]]), temperature=4,
            expect=[[0.5, 0.5, 0.0], [1 / 3, 1 / 3, 1 / 3]])
-check_call(masked_softmax, np.array([[1, 2], [3, 4]]), np.array([[True, True], [False, True]]),
-           expect=[[1 / (1 + np.e), np.e / (1 + np.e)], [0.0, 1.0]], dtype=np.float64)
-check_call(masked_softmax, [2, 0, 2], (True, False, True), expect=[0.5, 0.0, 0.5], dtype=np.float64)
-check_call(masked_softmax, np.array([[3, 1, 2]], dtype=np.int32), [True, False, True], temperature=2,
-           expect=_masked([[3, 1, 2]], [True, False, True], 2), dtype=np.float64)
-check_call(masked_softmax, (0.5, 1.0, 2.0), np.array([True, True, False]), expect=_masked([0.5, 1.0, 2.0], [True, True, False]),
-           dtype=np.float64)
-check_call(masked_softmax, np.array([[0.5, 1.0, 2.0], [4.0, 1.0, 2.0]], dtype=np.float32),
+check_values(masked_softmax, np.array([[0.5, 1.0, 2.0], [4.0, 1.0, 2.0]], dtype=np.float32),
            np.array([[True, True, False], [False, True, True]]), temperature=0.5,
            expect=_masked([[0.5, 1.0, 2.0], [4.0, 1.0, 2.0]], [[True, True, False], [False, True, True]], 0.5))
-check_call(masked_softmax, np.array([[1.0, 3.0, 2.0]]), [[True, True, True]], 3.0, expect=_masked([[1.0, 3.0, 2.0]], True, 3.0))
+check_values(masked_softmax, np.array([[1.0, 3.0, 2.0]]), [[True, True, True]], 3.0, expect=_masked([[1.0, 3.0, 2.0]], True, 3.0))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_masked_softmax_generated" points=1 function="masked_softmax"
 ### BEGIN HIDDEN TESTS
-# property value: equals the softmax of the allowed scores / temperature computed in float64, on inputs drawn at random: any leading axes, masks of the scores' shape or broadcasting to it, magnitudes up to about 1e5, rows far apart, -inf among the allowed scores, float64, float32, int and list input, several temperatures
+# property value: equals the softmax of the allowed scores / temperature computed in float64, on inputs drawn at random: any leading axes, masks of the scores' shape or broadcasting to it, magnitudes up to about 1e5, rows far apart, -inf among the allowed scores, float64 and float32 arrays, several temperatures (int and list input: the details)
 # property permutation: reordering the choices of a row, its scores and its mask together, reorders its weights the same way
 # property shapes
 _row = np.array([0.0, 800.0, -5.0, 2.0, 1e300])
 _row_mask = np.array([True, True, False, True, False])
 _orders = np.array([[0, 1, 2, 3, 4], [4, 0, 3, 2, 1], [2, 3, 1, 4, 0], [3, 2, 4, 0, 1], [1, 4, 2, 3, 0]])
-check_call(masked_softmax, _row[_orders], _row_mask[_orders], expect=_masked(_row, _row_mask)[_orders])
+check_values(masked_softmax, _row[_orders], _row_mask[_orders], expect=_masked(_row, _row_mask)[_orders])
 
 
 def _draw(rng, size):
@@ -685,9 +677,44 @@ def _draw(rng, size):
     return x, mask, temperature
 
 
-check_generated(masked_softmax, _draw, reference=_masked, seed=6, examples=24)
+def _draw_arrays(rng, size):
+    """_draw's inputs, int or list scores as the float64 array of their values and a list mask as an array."""
+    x, mask, temperature = _draw(rng, size)
+    x = np.asarray(x)
+    return (x if x.dtype.kind == "f" else x.astype(np.float64)), np.asarray(mask), temperature
+
+
+check_generated(masked_softmax, _draw_arrays, reference=_masked, seed=6, examples=24, values_only=True)
 ### END HIDDEN TESTS
 
+# %% nbgrader="tests" grade_id="test_masked_softmax_details" points=1 function="masked_softmax"
+# details: lists of integer scores and of booleans work, the answer is a NumPy array, and a huge forbidden score
+# neither overflows nor warns
+check_call(masked_softmax, [0.5, 1, 2], [True, True, False], expect=[0.37754066879814546, 0.6224593312018546, 0.0])
+check_call(masked_softmax, [[1, 2], [3, 4]], [True, False], expect=[[1.0, 0.0], [1.0, 0.0]])
+check_quiet(masked_softmax, [0.0, 1000.0], [True, False])
+### BEGIN HIDDEN TESTS
+# property quiet: never warns, whatever the magnitude of the allowed and the forbidden scores, and whatever the temperature
+# property dtype: lists, tuples and integer arrays of scores give float64, float64 stays float64, float32 gives a float array; the mask may be a list, a tuple or a boolean array; the answer is always a NumPy array
+check_quiet(masked_softmax, [[1e300, 5.0, 3.0], [-1e12, -3e12, 1e300]], [[True, True, False], [True, True, False]])
+check_quiet(masked_softmax, [[-np.inf, 0.0, 2.0], [1e300, -np.inf, 0.0]], [[True, True, False], [False, True, True]])
+check_quiet(masked_softmax, np.array([[1e300, -1e300, 4.0]]), np.array([True, True, False]), temperature=0.25)
+check_quiet(masked_softmax, np.array([[1000.0, 1001.0, 1e300]], dtype=np.float64), [True, True, False])
+check_call(masked_softmax, np.array([[1, 2], [3, 4]]), np.array([[True, True], [False, True]]),
+           expect=[[1 / (1 + np.e), np.e / (1 + np.e)], [0.0, 1.0]], dtype=np.float64)
+check_call(masked_softmax, [2, 0, 2], (True, False, True), expect=[0.5, 0.0, 0.5], dtype=np.float64)
+check_call(masked_softmax, np.array([[3, 1, 2]], dtype=np.int32), [True, False, True], temperature=2,
+           expect=_masked([[3, 1, 2]], [True, False, True], 2), dtype=np.float64)
+check_call(masked_softmax, (0.5, 1.0, 2.0), np.array([True, True, False]), expect=_masked([0.5, 1.0, 2.0], [True, True, False]),
+           dtype=np.float64)
+check_call(masked_softmax, [1000, 5, 3], [True, False, False], expect=[1.0, 0.0, 0.0], dtype=np.float64)
+check_call(masked_softmax, [[2, 2, 9], [1, 1, 1]], [[True, True, False], [True, True, True]], temperature=4,
+           expect=[[0.5, 0.5, 0.0], [1 / 3, 1 / 3, 1 / 3]], dtype=np.float64)
+check_call(masked_softmax, np.array([[0.5, 1.0, 2.0], [4.0, 1.0, 2.0]], dtype=np.float32),
+           np.array([[True, True, False], [False, True, True]]), temperature=0.5,
+           expect=_masked([[0.5, 1.0, 2.0], [4.0, 1.0, 2.0]], [[True, True, False], [False, True, True]], 0.5))
+check_generated(masked_softmax, _draw, reference=_masked, seed=6, examples=24)
+### END HIDDEN TESTS
 # %% [markdown]
 # **Predict.** What does your function do with a batch whose second row has no allowed
 # choice?

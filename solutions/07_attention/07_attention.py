@@ -30,7 +30,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.learner.checks import check_call, check_quiet, check_raises, passed
+from grader.learner.checks import check_call, check_quiet, check_raises, check_values, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess, reveal
 from grader.learner.pytorch import torch_or_none
@@ -441,26 +441,22 @@ def attention_weights(queries, keys, mask=None, scale=True):
 
 
 # %% nbgrader="tests" grade_id="test_attention_weights_public" points=2 function="attention_weights"
-check_call(attention_weights, np.array([[1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]), scale=False,
+check_values(attention_weights, np.array([[1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]), scale=False,
            expect=[[1 / (1 + np.exp(-1)), 1 / (1 + np.exp(1))]])
-check_call(attention_weights, np.array([[2.0, 0.0]]), np.array([[2.0, 0.0], [0.0, 2.0]]),
+check_values(attention_weights, np.array([[2.0, 0.0]]), np.array([[2.0, 0.0], [0.0, 2.0]]),
            expect=[[1 / (1 + np.exp(-4 / np.sqrt(2))), 1 / (1 + np.exp(4 / np.sqrt(2)))]])
-check_call(attention_weights, np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [1.0, 0.0]]),
+check_values(attention_weights, np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [1.0, 0.0]]),
            mask=np.array([[True, False], [True, True]]), scale=False,
            expect=[[1.0, 0.0], [1 / (1 + np.e), np.e / (1 + np.e)]])
 _low, _high = 1 / (1 + np.e), np.e / (1 + np.e)  # the weights of two scores 1 apart
-# lists
-check_call(attention_weights, [[1, 0]], [[1, 0], [0, 1]], scale=False, expect=[[_high, _low]], dtype=np.float64)
 # 2 queries, 3 keys of width 4: the scores are divided by sqrt(4)
-check_call(attention_weights, 2 * np.eye(2, 4), np.eye(3, 4), expect=np.array([[np.e, 1, 1], [1, np.e, 1]]) / (np.e + 2))
-check_call(attention_weights, np.zeros((2, 2)), np.ones((3, 2)), mask=[True, False, True],
+check_values(attention_weights, 2 * np.eye(2, 4), np.eye(3, 4), expect=np.array([[np.e, 1, 1], [1, np.e, 1]]) / (np.e + 2))
+check_values(attention_weights, np.zeros((2, 2)), np.ones((3, 2)), mask=[True, False, True],
            expect=[[0.5, 0.0, 0.5], [0.5, 0.0, 0.5]])  # one mask row shared by every query
-check_call(attention_weights, [[1.0], [-1.0]], [[1000.0], [1001.0]], scale=False,
+check_values(attention_weights, np.array([[1.0], [-1.0]]), np.array([[1000.0], [1001.0]]), scale=False,
            expect=[[_low, _high], [_high, _low]])  # large scores, queries far apart
-check_call(attention_weights, [[1.0]], [[-1000.0], [-1001.0], [5.0]], mask=[True, True, False], scale=False,
+check_values(attention_weights, np.array([[1.0]]), np.array([[-1000.0], [-1001.0], [5.0]]), mask=[True, True, False], scale=False,
            expect=[[_high, _low, 0.0]])  # allowed scores far below zero, a forbidden one above
-# no warning
-check_quiet(attention_weights, [[1.0]], [[0.0], [1000.0]], mask=[True, False], scale=False)
 check_raises(attention_weights, np.zeros((2, 2)), np.ones((3, 2)), mask=[[True, True, True], [False, False, False]],
              why="query 1 has no allowed key: it has no distribution.")
 passed("attention_weights")
@@ -484,16 +480,16 @@ def _weights(q, k, mask=None, scale=True):
 
 _rng = np.random.default_rng(70)
 _q, _k = _rng.normal(size=(2, 5)), _rng.normal(size=(4, 5))   # 2 queries, 4 keys, d_k = 5
-check_call(attention_weights, _q, _k, expect=_weights(_q, _k))
-check_call(attention_weights, _q, _k, scale=False, expect=_weights(_q, _k, scale=False))
+check_values(attention_weights, _q, _k, expect=_weights(_q, _k))
+check_values(attention_weights, _q, _k, scale=False, expect=_weights(_q, _k, scale=False))
 _x = np.array([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
                [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]])
-check_call(attention_weights, _x, _x, scale=False, expect=_weights(_x, _x, scale=False))
-check_call(attention_weights, _x, _x, scale=True, expect=_weights(_x, _x))
+check_values(attention_weights, _x, _x, scale=False, expect=_weights(_x, _x, scale=False))
+check_values(attention_weights, _x, _x, scale=True, expect=_weights(_x, _x))
 # d_k = 4096: integer entries make every score exact; unscaled, the scores of a query lie up to ~1400 apart
 _rng = np.random.default_rng(4096)
 _q, _k = _rng.integers(-4, 5, size=(3, 4096)).astype(float), _rng.integers(-4, 5, size=(8, 4096)).astype(float)
-check_call(attention_weights, _q, _k, expect=_weights(_q, _k))
+check_values(attention_weights, _q, _k, expect=_weights(_q, _k))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_attention_weights_over_keys" points=1 function="attention_weights"
@@ -513,10 +509,10 @@ def _weights(q, k, mask=None, scale=True):
 
 _rng = np.random.default_rng(71)
 _q, _k = 2 * _rng.normal(size=(3, 4)), 2 * _rng.normal(size=(5, 4))   # 3 queries, 5 keys
-check_call(attention_weights, _q, _k, expect=_weights(_q, _k))
+check_values(attention_weights, _q, _k, expect=_weights(_q, _k))
 _sq, _sk = _rng.normal(size=(4, 4)), _rng.normal(size=(4, 4))         # as many keys as their width
-check_call(attention_weights, _sq, _sk, expect=_weights(_sq, _sk))
-check_call(attention_weights, _sq, _sk, scale=False, expect=_weights(_sq, _sk, scale=False))
+check_values(attention_weights, _sq, _sk, expect=_weights(_sq, _sk))
+check_values(attention_weights, _sq, _sk, scale=False, expect=_weights(_sq, _sk, scale=False))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_attention_weights_mask" points=1 function="attention_weights"
@@ -538,24 +534,24 @@ def _weights(q, k, mask=None, scale=True):
 _rng = np.random.default_rng(72)
 _q = _rng.normal(size=(4, 3))
 _causal = np.tril(np.ones((4, 4), dtype=bool))
-check_call(attention_weights, _q, _q, mask=_causal, expect=_weights(_q, _q, _causal))
+check_values(attention_weights, _q, _q, mask=_causal, expect=_weights(_q, _q, _causal))
 _negative = -np.abs(_rng.normal(size=(3, 2)))
 _keys = np.abs(_rng.normal(size=(5, 2)))
 _pattern = np.array([[True, False, True, False, False], [False, True, True, True, False],
                      [True, True, False, False, True]])
-check_call(attention_weights, _negative, _keys, mask=_pattern, expect=_weights(_negative, _keys, _pattern))
+check_values(attention_weights, _negative, _keys, mask=_pattern, expect=_weights(_negative, _keys, _pattern))
 _padding = np.array([True, True, True, False, False])   # one row shared by every query
-check_call(attention_weights, _negative, _keys, mask=_padding, scale=False,
+check_values(attention_weights, _negative, _keys, mask=_padding, scale=False,
            expect=_weights(_negative, _keys, _padding, scale=False))
 # with the identity as keys, each query's scores are its own entries (halved when scaled: sqrt(4) = 2)
 _eye = np.eye(4)
 _q = np.array([[1e300, 2.0, -1.0, 1e300],          # forbidden keys far above the allowed ones
                [-1e12, 3.0, -1e12 - 80, 1e300]])   # allowed keys far below zero, forbidden ones not
 _allowed = np.array([[False, True, True, False], [True, False, True, False]])
-check_call(attention_weights, _q, _eye, mask=_allowed, scale=False, expect=_weights(_q, _eye, _allowed, scale=False))
-check_call(attention_weights, _q, _eye, mask=_allowed, expect=_weights(_q, _eye, _allowed))
+check_values(attention_weights, _q, _eye, mask=_allowed, scale=False, expect=_weights(_q, _eye, _allowed, scale=False))
+check_values(attention_weights, _q, _eye, mask=_allowed, expect=_weights(_q, _eye, _allowed))
 _other = np.where(_allowed, _q, -5.0)   # the same allowed scores, other forbidden ones: the same weights
-check_call(attention_weights, _other, _eye, mask=_allowed, expect=_weights(_q, _eye, _allowed))
+check_values(attention_weights, _other, _eye, mask=_allowed, expect=_weights(_q, _eye, _allowed))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_attention_weights_no_allowed_key" points=1 function="attention_weights"
@@ -572,7 +568,11 @@ check_raises(attention_weights, np.array([[2.0, 1e300], [1e300, 3.0]]), np.eye(2
 check_raises(attention_weights, _q, _q, mask=np.zeros((2, 2), dtype=bool), why=_why)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attention_weights_inputs" points=1 function="attention_weights"
+# %% nbgrader="tests" grade_id="test_attention_weights_details" points=1 function="attention_weights"
+# details: lists of integers give float64 weights as a NumPy array, and a huge forbidden score neither overflows nor
+# warns
+check_call(attention_weights, [[1, 0]], [[1, 0], [0, 1]], scale=False, expect=[[_high, _low]], dtype=np.float64)
+check_quiet(attention_weights, [[1.0]], [[0.0], [1000.0]], mask=[True, False], scale=False)
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, integer arrays and float64 arrays give float64 weights; float32 gives float weights as accurate as float32 allows
 # property returns_array: the weights come back as a NumPy array
@@ -606,15 +606,24 @@ _q32, _k32 = _q.astype(np.float32), _k.astype(np.float32)
 check_call(attention_weights, _q32, _k32, expect=_weights(_q32, _k32).astype(np.float32))
 check_call(attention_weights, _q32, _k32, mask=_mask, scale=False,
            expect=_weights(_q32, _k32, _mask, scale=False).astype(np.float32))
+# property quiet: no warning (overflow, invalid value, divide by zero) on scores as large as 1e300 in size, with or without forbidden keys
+_eye = np.eye(4)
+_q = np.array([[1e300, 0.0, -1e300, 3.0], [1.0, 2.0, 1.0, 0.0], [-1e12, -1e12 - 60, -1e12 - 5e5, -2e12],
+               [7e5, 7e5 - 1, 7e5 - 2, -7e5]])
+_big_q = np.array([[1e150, 1.0], [-1e150, 1.0]])
+_big_k = np.array([[1e150, 0.0], [0.0, 1.0], [-1e150, 2.0]])
+check_quiet(attention_weights, _q, _eye)
+check_quiet(attention_weights, _big_q, _big_k, scale=False)
+check_quiet(attention_weights, _q, _eye, mask=np.array([[False, True, True, True], [True, True, False, True],
+                                                        [True, False, False, True], [False, True, True, False]]))
+check_call(attention_weights, [[1.0], [-1.0]], [[1000.0], [1001.0]], scale=False, expect=[[_low, _high], [_high, _low]],
+           dtype=np.float64)
+check_call(attention_weights, _big_q, _big_k, expect=[[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]], dtype=np.float64)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_attention_weights_extremes" points=1 function="attention_weights"
 ### BEGIN HIDDEN TESTS
 # property extremes: scores as large as 1e300 in size, queries whose scores lie far apart and scores far below zero all give the exact weights (each row shifted by its own max)
-# property quiet: no warning (overflow, invalid value, divide by zero) on such scores, with or without forbidden keys
-from grader.learner.checks import check_quiet
-
-
 def _weights(q, k, mask=None, scale=True):
     q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
     s = q @ k.T
@@ -633,16 +642,12 @@ _q = np.array([[1e300, 0.0, -1e300, 3.0],                  # one score far above
                [1.0, 2.0, 1.0, 0.0],                       # an ordinary query beside it
                [-1e12, -1e12 - 60, -1e12 - 5e5, -2e12],    # every score far below zero
                [7e5, 7e5 - 1, 7e5 - 2, -7e5]])             # small differences at a large offset
-check_call(attention_weights, _q, _eye, scale=False, expect=_weights(_q, _eye, scale=False))
-check_call(attention_weights, _q, _eye, expect=_weights(_q, _eye))
+check_values(attention_weights, _q, _eye, scale=False, expect=_weights(_q, _eye, scale=False))
+check_values(attention_weights, _q, _eye, expect=_weights(_q, _eye))
 # dot products of 1e150 with 1e150: scores of 1e300 and -1e300
 _big_q = np.array([[1e150, 1.0], [-1e150, 1.0]])
 _big_k = np.array([[1e150, 0.0], [0.0, 1.0], [-1e150, 2.0]])
-check_call(attention_weights, _big_q, _big_k, expect=[[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
-check_quiet(attention_weights, _q, _eye)
-check_quiet(attention_weights, _big_q, _big_k, scale=False)
-check_quiet(attention_weights, _q, _eye, mask=np.array([[False, True, True, True], [True, True, False, True],
-                                                        [True, False, False, True], [False, True, True, False]]))
+check_values(attention_weights, _big_q, _big_k, expect=[[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_attention_weights_shapes" points=1 function="attention_weights"
@@ -662,18 +667,18 @@ def _weights(q, k, mask=None, scale=True):
 
 _rng = np.random.default_rng(75)
 _one, _k = _rng.normal(size=(1, 3)), _rng.normal(size=(4, 3))
-check_call(attention_weights, _one, _k, expect=_weights(_one, _k))                 # one query: shape (1, 4)
-check_call(attention_weights, _k, _one, expect=[[1.0]] * 4)                         # one key: weight 1
+check_values(attention_weights, _one, _k, expect=_weights(_one, _k))                 # one query: shape (1, 4)
+check_values(attention_weights, _k, _one, expect=[[1.0]] * 4)                         # one key: weight 1
 _q, _k = _rng.normal(size=(3, 1)), _rng.normal(size=(5, 1))                        # d_k = 1
-check_call(attention_weights, _q, _k, expect=_weights(_q, _k))
+check_values(attention_weights, _q, _k, expect=_weights(_q, _k))
 _q, _k = _rng.normal(size=(3, 2)), _rng.normal(size=(5, 2))
 _row = np.array([True, False, True, True, False])
-check_call(attention_weights, _q, _k, mask=_row, expect=_weights(_q, _k, _row))            # (n_keys,)
-check_call(attention_weights, _q, _k, mask=_row[None, :], expect=_weights(_q, _k, _row))   # (1, n_keys)
-check_call(attention_weights, _q, _k, mask=np.ones((3, 1), dtype=bool), expect=_weights(_q, _k))   # (n_queries, 1)
+check_values(attention_weights, _q, _k, mask=_row, expect=_weights(_q, _k, _row))            # (n_keys,)
+check_values(attention_weights, _q, _k, mask=_row[None, :], expect=_weights(_q, _k, _row))   # (1, n_keys)
+check_values(attention_weights, _q, _k, mask=np.ones((3, 1), dtype=bool), expect=_weights(_q, _k))   # (n_queries, 1)
 _sq = _rng.normal(size=(5, 2))                                                     # as many queries as keys
-check_call(attention_weights, _sq, _k, mask=_row, scale=False, expect=_weights(_sq, _k, _row, scale=False))
-check_call(attention_weights, _one[:, :2], _k, mask=[[False, True, True, False, True]],
+check_values(attention_weights, _sq, _k, mask=_row, scale=False, expect=_weights(_sq, _k, _row, scale=False))
+check_values(attention_weights, _one[:, :2], _k, mask=[[False, True, True, False, True]],
            expect=_weights(_one[:, :2], _k, [[False, True, True, False, True]]))
 ### END HIDDEN TESTS
 
@@ -712,7 +717,13 @@ def _draw(rng, size):
     return q, k, masks[size % 5], bool(rng.integers(2))
 
 
-check_generated(attention_weights, _draw, reference=_weights, seed=707, examples=16)
+def _draw_arrays(rng, size):
+    """_draw's inputs, list queries and keys as arrays: their type is a detail."""
+    q, k, mask, scale = _draw(rng, size)
+    return np.asarray(q, dtype=float), np.asarray(k, dtype=float), mask, scale
+
+
+check_generated(attention_weights, _draw_arrays, reference=_weights, seed=707, examples=16, values_only=True)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -735,24 +746,22 @@ def attend(queries, keys, values, mask=None, scale=True):
 
 
 # %% nbgrader="tests" grade_id="test_attend_public" points=2 function="attend"
-check_call(attend, np.array([[0.0, 0.0]]), np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+check_values(attend, np.array([[0.0, 0.0]]), np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
            np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]]), expect=[[3.0, 6.0]])
-check_call(attend, np.array([[1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[10.0, 0.0], [0.0, 10.0]]),
+check_values(attend, np.array([[1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[10.0, 0.0], [0.0, 10.0]]),
            scale=False, expect=[[10 / (1 + np.exp(-1)), 10 / (1 + np.exp(1))]])
-check_call(attend, np.array([[0.0, 0.0]]), np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+check_values(attend, np.array([[0.0, 0.0]]), np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
            np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]]), mask=np.array([[True, False, False]]), expect=[[1.0, 2.0]])
 _low, _high = 1 / (1 + np.e), np.e / (1 + np.e)  # the weights of two scores 1 apart
-# 2 queries, 3 keys of width 4: the scores are divided by sqrt(4); the outputs are float64
-check_call(attend, 2 * np.eye(2, 4), np.eye(3, 4), np.eye(3), dtype=np.float64,
+# 2 queries, 3 keys of width 4: the scores are divided by sqrt(4)
+check_values(attend, 2 * np.eye(2, 4), np.eye(3, 4), np.eye(3),
            expect=np.array([[np.e, 1, 1], [1, np.e, 1]]) / (np.e + 2))
-check_call(attend, np.zeros((2, 2)), np.ones((3, 2)), np.eye(3), mask=[True, False, True],
+check_values(attend, np.zeros((2, 2)), np.ones((3, 2)), np.eye(3), mask=[True, False, True],
            expect=[[0.5, 0.0, 0.5], [0.5, 0.0, 0.5]])  # one mask row shared by every query
-check_call(attend, [[1.0], [-1.0]], [[1000.0], [1001.0]], np.eye(2), scale=False,
+check_values(attend, np.array([[1.0], [-1.0]]), np.array([[1000.0], [1001.0]]), np.eye(2), scale=False,
            expect=[[_low, _high], [_high, _low]])  # large scores, queries far apart
-check_call(attend, [[1.0]], [[-1000.0], [-1001.0], [5.0]], np.eye(3), mask=[True, True, False], scale=False,
+check_values(attend, np.array([[1.0]]), np.array([[-1000.0], [-1001.0], [5.0]]), np.eye(3), mask=[True, True, False], scale=False,
            expect=[[_high, _low, 0.0]])  # allowed scores far below zero, a forbidden one above
-# no warning
-check_quiet(attend, [[1.0]], [[0.0], [1000.0]], np.eye(2), mask=[True, False], scale=False)
 check_raises(attend, np.zeros((2, 2)), np.ones((3, 2)), np.eye(3), mask=[[True, True, True], [False, False, False]],
              why="query 1 has no allowed key: it has no distribution.")
 passed("attend")
@@ -779,18 +788,18 @@ def _attend(q, k, v, mask=None, scale=True):
 
 _rng = np.random.default_rng(73)
 _q, _k, _v = _rng.normal(size=(2, 3)), _rng.normal(size=(4, 3)), _rng.normal(size=(4, 5))
-check_call(attend, _q, _k, _v, expect=_attend(_q, _k, _v))
-check_call(attend, _q, _k, _v, scale=False, expect=_attend(_q, _k, _v, scale=False))
+check_values(attend, _q, _k, _v, expect=_attend(_q, _k, _v))
+check_values(attend, _q, _k, _v, scale=False, expect=_attend(_q, _k, _v, scale=False))
 _x = np.array([[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
                [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]])
 _v6 = _rng.normal(size=(6, 3))
-check_call(attend, _x, _x, _v6, expect=_attend(_x, _x, _v6))
-check_call(attend, _x[1:2], _x, _x, scale=False, expect=_attend(_x[1:2], _x, _x, scale=False))
+check_values(attend, _x, _x, _v6, expect=_attend(_x, _x, _v6))
+check_values(attend, _x[1:2], _x, _x, scale=False, expect=_attend(_x[1:2], _x, _x, scale=False))
 # d_k = 4096: integer entries make every score exact; unscaled, the scores of a query lie up to ~1400 apart
 _rng = np.random.default_rng(4096)
 _q, _k = _rng.integers(-4, 5, size=(3, 4096)).astype(float), _rng.integers(-4, 5, size=(8, 4096)).astype(float)
 _v = np.arange(16.0).reshape(8, 2)
-check_call(attend, _q, _k, _v, expect=_attend(_q, _k, _v))
+check_values(attend, _q, _k, _v, expect=_attend(_q, _k, _v))
 
 
 def _draw(rng, size):
@@ -807,7 +816,7 @@ def _draw(rng, size):
     return q, k, v, masks[size % 5], bool(rng.integers(2))
 
 
-check_generated(attend, _draw, reference=_attend, seed=737, examples=16)
+check_generated(attend, _draw, reference=_attend, seed=737, examples=16, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_attend_mask" points=1 function="attend"
@@ -830,18 +839,18 @@ def _attend(q, k, v, mask=None, scale=True):
 _rng = np.random.default_rng(74)
 _x, _v = _rng.normal(size=(5, 3)), _rng.normal(size=(5, 2))
 _causal = np.tril(np.ones((5, 5), dtype=bool))
-check_call(attend, _x, _x, _v, mask=_causal, expect=_attend(_x, _x, _v, _causal))
-check_call(attend, _x, _x, _v, mask=_causal, scale=False, expect=_attend(_x, _x, _v, _causal, scale=False))
+check_values(attend, _x, _x, _v, mask=_causal, expect=_attend(_x, _x, _v, _causal))
+check_values(attend, _x, _x, _v, mask=_causal, scale=False, expect=_attend(_x, _x, _v, _causal, scale=False))
 # with the identity as keys, each query's scores are its own entries (halved when scaled: sqrt(4) = 2)
 _eye = np.eye(4)
 _q = np.array([[1e300, 2.0, -1.0, 1e300],          # forbidden keys far above the allowed ones
                [-1e12, 3.0, -1e12 - 80, 1e300]])   # allowed keys far below zero, forbidden ones not
 _allowed = np.array([[False, True, True, False], [True, False, True, False]])
 _values = np.array([[1.0, -2.0], [1.0, 2.0], [3.0, -4.0], [1e300, -1e300]])
-check_call(attend, _q, _eye, _values, mask=_allowed, scale=False, expect=_attend(_q, _eye, _values, _allowed, scale=False))
-check_call(attend, _q, _eye, _values, mask=_allowed, expect=_attend(_q, _eye, _values, _allowed))
+check_values(attend, _q, _eye, _values, mask=_allowed, scale=False, expect=_attend(_q, _eye, _values, _allowed, scale=False))
+check_values(attend, _q, _eye, _values, mask=_allowed, expect=_attend(_q, _eye, _values, _allowed))
 _other = np.where(_allowed, _q, -5.0)   # the same allowed scores, other forbidden ones: the same output
-check_call(attend, _other, _eye, _values, mask=_allowed, expect=_attend(_q, _eye, _values, _allowed))
+check_values(attend, _other, _eye, _values, mask=_allowed, expect=_attend(_q, _eye, _values, _allowed))
 _why = "A query with no allowed key has no context vector."
 check_raises(attend, _x[:2], _x[:2], _v[:2], mask=np.array([[True, False], [False, False]]), why=_why)
 check_raises(attend, _x[:2], _x[:3], _v[:3], mask=np.array([False, False, False]), why=_why)
@@ -850,7 +859,42 @@ check_raises(attend, np.array([[2.0, 1e300], [1e300, 3.0]]), np.eye(2), _v[:2],
              mask=np.array([[True, False], [False, False]]), why=_why)
 ### END HIDDEN TESTS
 
-# %% nbgrader="tests" grade_id="test_attend_inputs" points=1 function="attend"
+# %% nbgrader="tests" grade_id="test_attend_extremes" points=1 function="attend"
+### BEGIN HIDDEN TESTS
+# property extremes: scores as large as 1e300 in size, queries whose scores lie far apart, scores far below zero and values as large as 1e300 all give the exact context vectors
+def _attend(q, k, v, mask=None, scale=True):
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    s = q @ k.T
+    s = s / np.sqrt(k.shape[-1]) if scale else s
+    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
+    if not allowed.any(axis=-1).all():
+        raise ValueError("a query with no allowed key")
+    s = np.where(allowed, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(v, dtype=float)
+
+
+# with the identity as keys, each query's scores are its own entries (halved when scaled: sqrt(4) = 2)
+_eye = np.eye(4)
+_q = np.array([[1e300, 0.0, -1e300, 3.0],                  # one score far above the rest
+               [1.0, 2.0, 1.0, 0.0],                       # an ordinary query beside it
+               [-1e12, -1e12 - 60, -1e12 - 5e5, -2e12],    # every score far below zero
+               [7e5, 7e5 - 1, 7e5 - 2, -7e5]])             # small differences at a large offset
+_v = np.array([[1.0, -2.0], [4.0, 3.0], [-5.0, 0.5], [2.0, 2.0]])
+check_values(attend, _q, _eye, _v, scale=False, expect=_attend(_q, _eye, _v, scale=False))
+check_values(attend, _q, _eye, _v, expect=_attend(_q, _eye, _v))
+# dot products of 1e150 with 1e150, and values of 1e300: each query takes one key's value
+_big_q = np.array([[1e150, 1.0], [-1e150, 1.0]])
+_big_k = np.array([[1e150, 0.0], [0.0, 1.0], [-1e150, 2.0]])
+_big_v = np.array([[1e300, -3.0], [2.0, 1e300], [-1e300, 5.0]])
+check_values(attend, _big_q, _big_k, _big_v, expect=[[1e300, -3.0], [-1e300, 5.0]])
+### END HIDDEN TESTS
+
+# %% nbgrader="tests" grade_id="test_attend_details" points=1 function="attend"
+# details: float64 context vectors as a NumPy array, and a huge forbidden score neither overflows nor warns
+check_call(attend, 2 * np.eye(2, 4), np.eye(3, 4), np.eye(3), dtype=np.float64,
+           expect=np.array([[np.e, 1, 1], [1, np.e, 1]]) / (np.e + 2))
+check_quiet(attend, [[1.0]], [[0.0], [1000.0]], np.eye(2), mask=[True, False], scale=False)
 ### BEGIN HIDDEN TESTS
 # property dtype: lists, integer arrays and float64 arrays give a float64 output; float32 gives a float output as accurate as float32 allows
 # property returns_array: the context vectors come back as a NumPy array
@@ -887,47 +931,19 @@ check_call(attend, _q, _k, _v, mask=_row[None, :], expect=_attend(_q, _k, _v, _r
 check_call(attend, _q, _k, _v, mask=np.ones((3, 1), dtype=bool), expect=_attend(_q, _k, _v))   # (n_queries, 1)
 check_call(attend, _q[:1], _k, _v, mask=[[False, True, True, False, True]],
            expect=_attend(_q[:1], _k, _v, [[False, True, True, False, True]]))
-### END HIDDEN TESTS
-
-# %% nbgrader="tests" grade_id="test_attend_extremes" points=1 function="attend"
-### BEGIN HIDDEN TESTS
-# property extremes: scores as large as 1e300 in size, queries whose scores lie far apart, scores far below zero and values as large as 1e300 all give the exact context vectors
-# property quiet: no warning (overflow, invalid value, divide by zero) on such inputs, with or without forbidden keys
-from grader.learner.checks import check_quiet
-
-
-def _attend(q, k, v, mask=None, scale=True):
-    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
-    s = q @ k.T
-    s = s / np.sqrt(k.shape[-1]) if scale else s
-    allowed = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=bool), s.shape)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a query with no allowed key")
-    s = np.where(allowed, s, -np.inf)
-    e = np.exp(s - s.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) @ np.asarray(v, dtype=float)
-
-
-# with the identity as keys, each query's scores are its own entries (halved when scaled: sqrt(4) = 2)
-_eye = np.eye(4)
-_q = np.array([[1e300, 0.0, -1e300, 3.0],                  # one score far above the rest
-               [1.0, 2.0, 1.0, 0.0],                       # an ordinary query beside it
-               [-1e12, -1e12 - 60, -1e12 - 5e5, -2e12],    # every score far below zero
-               [7e5, 7e5 - 1, 7e5 - 2, -7e5]])             # small differences at a large offset
-_v = np.array([[1.0, -2.0], [4.0, 3.0], [-5.0, 0.5], [2.0, 2.0]])
-check_call(attend, _q, _eye, _v, scale=False, expect=_attend(_q, _eye, _v, scale=False))
-check_call(attend, _q, _eye, _v, expect=_attend(_q, _eye, _v))
-# dot products of 1e150 with 1e150, and values of 1e300: each query takes one key's value
+# property quiet: no warning (overflow, invalid value, divide by zero) on scores as large as 1e300 in size and values as large as 1e300, with or without forbidden keys
+_far_q = np.array([[1e300, 0.0, -1e300, 3.0], [1.0, 2.0, 1.0, 0.0], [-1e12, -1e12 - 60, -1e12 - 5e5, -2e12],
+                   [7e5, 7e5 - 1, 7e5 - 2, -7e5]])
+_far_v = np.array([[1.0, -2.0], [4.0, 3.0], [-5.0, 0.5], [2.0, 2.0]])
 _big_q = np.array([[1e150, 1.0], [-1e150, 1.0]])
 _big_k = np.array([[1e150, 0.0], [0.0, 1.0], [-1e150, 2.0]])
 _big_v = np.array([[1e300, -3.0], [2.0, 1e300], [-1e300, 5.0]])
-check_call(attend, _big_q, _big_k, _big_v, expect=[[1e300, -3.0], [-1e300, 5.0]])
-check_quiet(attend, _q, _eye, _v)
+check_quiet(attend, _far_q, np.eye(4), _far_v)
 check_quiet(attend, _big_q, _big_k, _big_v, scale=False)
-check_quiet(attend, _q, _eye, _v, mask=np.array([[False, True, True, True], [True, True, False, True],
-                                                 [True, False, False, True], [False, True, True, False]]))
+check_quiet(attend, _far_q, np.eye(4), _far_v, mask=np.array([[False, True, True, True], [True, True, False, True],
+                                                              [True, False, False, True], [False, True, True, False]]))
+check_call(attend, _big_q, _big_k, _big_v, expect=[[1e300, -3.0], [-1e300, 5.0]], dtype=np.float64)
 ### END HIDDEN TESTS
-
 # %% [markdown]
 # ## 8. The journey sentence, scaled
 #

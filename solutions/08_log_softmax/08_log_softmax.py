@@ -29,7 +29,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 import mpmath
 
-from grader.learner.checks import check_answer, check_call, check_quiet, passed
+from grader.learner.checks import check_answer, check_call, check_quiet, check_values, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess, reveal
 from grader.learner.stubs import point_at_stubs
@@ -273,18 +273,17 @@ def logsumexp(scores):
 
 
 # %% nbgrader="tests" grade_id="test_logsumexp_public" points=2 function="logsumexp"
-check_answer(logsumexp, [1.0, 2.0], expect=2.3132616875182228)
-check_answer(logsumexp, [1000.0, 1001.0], expect=1001.3132616875182)
-check_answer(logsumexp, [-1000, -1001], expect=-999.6867383124818)
-check_call(logsumexp, [[1001, 1002], [3, 4]], expect=[1002.3132616875182, 4.313261687518223])
-check_answer(logsumexp, [0.0, 1000.0], expect=1000.0)  # a later score far above the first
+check_answer(logsumexp, np.array([1.0, 2.0]), expect=2.3132616875182228)
+check_answer(logsumexp, np.array([1000.0, 1001.0]), expect=1001.3132616875182)
+check_answer(logsumexp, np.array([-1000.0, -1001.0]), expect=-999.6867383124818)
+check_values(logsumexp, np.array([[1001.0, 1002.0], [3.0, 4.0]]), expect=[1002.3132616875182, 4.313261687518223])
+check_answer(logsumexp, np.array([0.0, 1000.0]), expect=1000.0)  # a later score far above the first
 # a batch of one row gives one LSE, shape (1,)
-check_call(logsumexp, [[1.0, 2.0]], expect=[2.3132616875182228])
+check_values(logsumexp, np.array([[1.0, 2.0]]), expect=[2.3132616875182228])
 # float32 stays float32
-check_call(logsumexp, np.array([[1.0, 2.0]], dtype=np.float32), expect=[2.3132617], dtype=np.float32)
+check_values(logsumexp, np.array([[1.0, 2.0]], dtype=np.float32), expect=np.array([2.3132617], dtype=np.float32))  # to float32's accuracy
 # a row of -inf scores: nothing to add up
-check_answer(logsumexp, [-np.inf, -np.inf], expect=-np.inf)
-check_quiet(logsumexp, [-np.inf, -np.inf])  # and no warning about it
+check_answer(logsumexp, np.array([-np.inf, -np.inf]), expect=-np.inf)
 passed("logsumexp")
 
 # %% nbgrader="tests" grade_id="test_logsumexp_rows" points=1 function="logsumexp"
@@ -314,23 +313,23 @@ def _draw_rows(rng, size):
 
 # every call below hands over the caller's own float64 arrays and checks they come back unchanged
 _levels = np.array([[1001.0, 1002.0, 1000.0], [3.0, 4.0, 2.0], [-1000.0, -999.0, -1001.0]])
-check_call(logsumexp, _levels, expect=_lse_rows(_levels))
+check_values(logsumexp, _levels, expect=_lse_rows(_levels))
 _square = np.array([[0.0, 1.0], [5.0, -2.0]])
-check_call(logsumexp, _square, expect=_lse_rows(_square))
+check_values(logsumexp, _square, expect=_lse_rows(_square))
 _base = np.array([0.5, -1.0, 2.0, 0.0])
 _batch = _base + np.array([[0.0, 900.0, -900.0], [50.0, -2000.0, 3000.0]])[:, :, None]
-check_call(logsumexp, _batch, expect=_lse_rows(_base) + _batch.max(axis=-1) - _base.max())
-check_answer(logsumexp, [0.0, 0.0, 0.0, 0.0], expect=float(np.log(4.0)))
+check_values(logsumexp, _batch, expect=_lse_rows(_base) + _batch.max(axis=-1) - _base.max())
+check_answer(logsumexp, np.array([0.0, 0.0, 0.0, 0.0]), expect=float(np.log(4.0)))
 _wide = np.random.default_rng(80).normal(scale=10.0, size=(2, 1000))
-check_call(logsumexp, _wide, expect=_lse_rows(_wide))
+check_values(logsumexp, _wide, expect=_lse_rows(_wide))
 # property shift
 _shifts = np.array([0.0, 1000.0, -1000.0, 4096.5, -123456.25])
-check_call(logsumexp, _base + _shifts[:, None], expect=_lse_rows(_base) + _shifts)
+check_values(logsumexp, _base + _shifts[:, None], expect=_lse_rows(_base) + _shifts)
 # property permutation
 _spread = np.array([0.0, 1000.0, -5.0, 999.0])
 _orders = np.array([np.roll(_spread, k) for k in range(4)] + [_spread[::-1]])
-check_call(logsumexp, _orders, expect=np.full(5, _lse_rows(_spread)))
-check_generated(logsumexp, _draw_rows, reference=_lse_rows, seed=801, examples=12)
+check_values(logsumexp, _orders, expect=np.full(5, _lse_rows(_spread)))
+check_generated(logsumexp, _draw_rows, reference=_lse_rows, seed=801, examples=12, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_shapes" points=1 function="logsumexp"
@@ -352,14 +351,14 @@ def _draw_shapes(rng, size):
     return rng.normal(scale=5.0, size=shape)
 
 
-check_call(logsumexp, [[1.0, 2.0, 3.0]], expect=[_lse_rows([1.0, 2.0, 3.0])])
-check_call(logsumexp, np.zeros((3, 1, 4)), expect=np.full((3, 1), np.log(4.0)))
-check_call(logsumexp, np.array([[5.0], [-3.0], [0.25]]), expect=[5.0, -3.0, 0.25])
+check_values(logsumexp, np.array([[1.0, 2.0, 3.0]]), expect=[_lse_rows([1.0, 2.0, 3.0])])
+check_values(logsumexp, np.zeros((3, 1, 4)), expect=np.full((3, 1), np.log(4.0)))
+check_values(logsumexp, np.array([[5.0], [-3.0], [0.25]]), expect=[5.0, -3.0, 0.25])
 _cube = np.arange(24.0).reshape(2, 3, 4) / 8
-check_call(logsumexp, _cube, expect=_lse_rows(_cube))
-check_call(logsumexp, np.ones((1, 1, 2)), expect=np.full((1, 1), 1.0 + np.log(2.0)))
-check_answer(logsumexp, [7.5], expect=7.5)
-check_generated(logsumexp, _draw_shapes, reference=_lse_rows, seed=802, examples=10)
+check_values(logsumexp, _cube, expect=_lse_rows(_cube))
+check_values(logsumexp, np.ones((1, 1, 2)), expect=np.full((1, 1), 1.0 + np.log(2.0)))
+check_answer(logsumexp, np.array([7.5]), expect=7.5)
+check_generated(logsumexp, _draw_shapes, reference=_lse_rows, seed=802, examples=10, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_all_inf_rows" points=1 function="logsumexp"
@@ -384,18 +383,27 @@ def _draw_masked(rng, size):
     return np.where(rng.random(shape[:-1] + (1,)) < 0.3, -np.inf, x)
 
 
-check_call(logsumexp, np.array([[-np.inf, -np.inf, -np.inf], [0.0, 0.0, 0.0]]), expect=[-np.inf, np.log(3.0)])
-check_call(logsumexp, np.array([[1000.0, 999.0], [-np.inf, -np.inf]]), expect=[1000.3132616875182, -np.inf])
-check_call(logsumexp, [[0.0, -np.inf, 1.0], [-np.inf, 2.0, -np.inf]], expect=[_lse_rows([0.0, 1.0]), 2.0])
-check_quiet(logsumexp, np.array([[-np.inf, -np.inf], [1.0, 2.0]]))
-check_call(logsumexp, np.full((2, 1, 3), -np.inf), expect=np.full((2, 1), -np.inf))
-check_answer(logsumexp, [-np.inf, -np.inf], expect=-np.inf)
-check_call(logsumexp, np.array([[-np.inf, 5.0, -np.inf], [-np.inf, -np.inf, -np.inf]], dtype=np.float32),
-           expect=[5.0, -np.inf], dtype=np.float32)
-check_generated(logsumexp, _draw_masked, reference=_lse_rows, seed=803, examples=10)
+check_values(logsumexp, np.array([[-np.inf, -np.inf, -np.inf], [0.0, 0.0, 0.0]]), expect=[-np.inf, np.log(3.0)])
+check_values(logsumexp, np.array([[1000.0, 999.0], [-np.inf, -np.inf]]), expect=[1000.3132616875182, -np.inf])
+check_values(logsumexp, np.array([[0.0, -np.inf, 1.0], [-np.inf, 2.0, -np.inf]]), expect=[_lse_rows([0.0, 1.0]), 2.0])
+check_values(logsumexp, np.full((2, 1, 3), -np.inf), expect=np.full((2, 1), -np.inf))
+check_answer(logsumexp, np.array([-np.inf, -np.inf]), expect=-np.inf)
+check_values(logsumexp, np.array([[-np.inf, 5.0, -np.inf], [-np.inf, -np.inf, -np.inf]], dtype=np.float32),
+           expect=[5.0, -np.inf])
+check_generated(logsumexp, _draw_masked, reference=_lse_rows, seed=803, examples=10, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_details" points=1 function="logsumexp"
+# details: lists and integer scores, the dtype of the answer, and no warning
+check_call(logsumexp, [[1001, 1002], [3, 4]], expect=[1002.3132616875182, 4.313261687518223])
+check_call(logsumexp, [[1.0, 2.0]], expect=[2.3132616875182228])
+check_call(logsumexp, np.array([[1.0, 2.0]], dtype=np.float32), expect=[2.3132617], dtype=np.float32)
+check_answer(logsumexp, [1.0, 2.0], expect=2.3132616875182228)
+check_answer(logsumexp, [1000.0, 1001.0], expect=1001.3132616875182)
+check_answer(logsumexp, [-1000, -1001], expect=-999.6867383124818)
+check_answer(logsumexp, [0.0, 1000.0], expect=1000.0)
+check_answer(logsumexp, [-np.inf, -np.inf], expect=-np.inf)
+check_quiet(logsumexp, [-np.inf, -np.inf])
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 scores give float32 LSEs, float64 give float64; lists and integer arrays of any width give float64
 # property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
@@ -442,6 +450,7 @@ check_quiet(logsumexp, np.array([[1e30, -1e30], [-np.inf, -np.inf]], dtype=np.fl
 check_quiet(logsumexp, np.array([[-1e300, -np.inf], [-1e12, 1e12]]))
 check_quiet(logsumexp, [-np.inf, -np.inf])
 check_quiet(logsumexp, np.full((2, 1, 3), -np.inf))
+check_quiet(logsumexp, np.array([[-np.inf, -np.inf], [1.0, 2.0]]))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_logsumexp_extremes" points=1 function="logsumexp"
@@ -471,14 +480,14 @@ def _draw_extreme(rng, size):
 
 
 _huge = np.array([[1e300, 0.0, -1e300], [-1e300, -1.5e300, -np.inf], [1.0, 2.0, 0.5], [-np.inf, 3.0, 1e12]])
-check_call(logsumexp, _huge, expect=_lse_rows(_huge))
-check_call(logsumexp, [[1e12, -1e12], [-1e12, -3e12], [0.0, -1e12]], expect=[1e12, -1e12, 0.0])
-check_answer(logsumexp, [-1e300, -np.inf, -2e300], expect=-1e300)
+check_values(logsumexp, _huge, expect=_lse_rows(_huge))
+check_values(logsumexp, np.array([[1e12, -1e12], [-1e12, -3e12], [0.0, -1e12]]), expect=[1e12, -1e12, 0.0])
+check_answer(logsumexp, np.array([-1e300, -np.inf, -2e300]), expect=-1e300)
 _huge32 = np.array([[1e30, 0.0, -1e30], [-1e30, -np.inf, -2e30], [50.0, 0.0, 49.0]], dtype=np.float32)
-check_call(logsumexp, _huge32, expect=_lse_rows(_huge32), dtype=np.float32)
+check_values(logsumexp, _huge32, expect=_lse_rows(_huge32))
 _far = np.array([[800.0, 0.0, 1000.0], [-800.0, -1000.0, -745.5], [0.0, -760.0, -0.0]])
-check_call(logsumexp, _far, expect=_lse_rows(_far))
-check_generated(logsumexp, _draw_extreme, reference=_lse_rows, seed=805, examples=12)
+check_values(logsumexp, _far, expect=_lse_rows(_far))
+check_generated(logsumexp, _draw_extreme, reference=_lse_rows, seed=805, examples=12, values_only=True)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -532,16 +541,16 @@ def log_softmax(scores):
 
 # %% nbgrader="tests" grade_id="test_log_softmax_public" points=2 function="log_softmax"
 _gap1 = float(np.log1p(np.exp(-1.0)))  # log(1 + e^-1): what the lower of two scores 1 apart loses
-check_call(log_softmax, [1.0, 2.0], expect=[-1.0 - _gap1, -_gap1])
-check_call(log_softmax, np.array([1000.0, 1001.0]), expect=[-1.0 - _gap1, -_gap1])
-check_call(log_softmax, [800, 0], expect=[0.0, -800.0])
-check_call(log_softmax, [[1001, 1002], [4, 3]], expect=[[-1.0 - _gap1, -_gap1], [-_gap1, -1.0 - _gap1]])
-check_call(log_softmax, [0.0, 1000.0], expect=[-1000.0, 0.0])  # a later score far above the first
-check_call(log_softmax, [0.0, -np.inf], expect=[0.0, -np.inf])  # -inf gets log-weight -inf
+check_values(log_softmax, np.array([1.0, 2.0]), expect=[-1.0 - _gap1, -_gap1])
+check_values(log_softmax, np.array([1000.0, 1001.0]), expect=[-1.0 - _gap1, -_gap1])
+check_values(log_softmax, np.array([800.0, 0.0]), expect=[0.0, -800.0])
+check_values(log_softmax, np.array([[1001.0, 1002.0], [4.0, 3.0]]), expect=[[-1.0 - _gap1, -_gap1], [-_gap1, -1.0 - _gap1]])
+check_values(log_softmax, np.array([0.0, 1000.0]), expect=[-1000.0, 0.0])  # a later score far above the first
+check_values(log_softmax, np.array([0.0, -np.inf]), expect=[0.0, -np.inf])  # -inf gets log-weight -inf
 # stays float32
-check_call(log_softmax, np.array([1.0, 2.0], dtype=np.float32), expect=[-1.0 - _gap1, -_gap1], dtype=np.float32)
+check_values(log_softmax, np.array([1.0, 2.0], dtype=np.float32), expect=[-1.0 - _gap1, -_gap1])
 # a batch of shape (2, 3, 4): 6 rows
-check_call(log_softmax, np.zeros((2, 3, 4)), expect=np.full((2, 3, 4), -np.log(4)))
+check_values(log_softmax, np.zeros((2, 3, 4)), expect=np.full((2, 3, 4), -np.log(4)))
 passed("log_softmax")
 
 # %% nbgrader="tests" grade_id="test_log_softmax_rows" points=1 function="log_softmax"
@@ -572,25 +581,25 @@ def _draw_rows(rng, size):
 
 # every call below hands over the caller's own float64 arrays and checks they come back unchanged
 _levels = np.array([[1001.0, 1002.0, 1000.0], [3.0, 4.0, 2.0], [-1000.0, -999.0, -1001.0]])
-check_call(log_softmax, _levels, expect=_log_softmax_rows(_levels))
+check_values(log_softmax, _levels, expect=_log_softmax_rows(_levels))
 _square = np.array([[0.0, 1.0], [5.0, -2.0]])
-check_call(log_softmax, _square, expect=_log_softmax_rows(_square))
+check_values(log_softmax, _square, expect=_log_softmax_rows(_square))
 _base = np.array([0.5, -1.0, 2.0, 0.0])
 _batch = _base + np.array([[0.0, 900.0, -900.0], [50.0, -2000.0, 3000.0]])[:, :, None]
-check_call(log_softmax, _batch, expect=np.broadcast_to(_log_softmax_rows(_base), _batch.shape))
-check_call(log_softmax, [[0.0, -np.inf, 1.0], [-np.inf, 2.0, 2.0]],
+check_values(log_softmax, _batch, expect=np.broadcast_to(_log_softmax_rows(_base), _batch.shape))
+check_values(log_softmax, np.array([[0.0, -np.inf, 1.0], [-np.inf, 2.0, 2.0]]),
            expect=[[-1.0 - _gap1, -np.inf, -_gap1], [-np.inf, -np.log(2.0), -np.log(2.0)]])
 _wide = np.random.default_rng(80).normal(scale=10.0, size=(2, 1000))
-check_call(log_softmax, _wide, expect=_log_softmax_rows(_wide))
+check_values(log_softmax, _wide, expect=_log_softmax_rows(_wide))
 # property shift
 _shifts = np.array([0.0, 1000.0, -1000.0, 4096.5, -123456.25])
-check_call(log_softmax, _base + _shifts[:, None], expect=np.broadcast_to(_log_softmax_rows(_base), (5, 4)))
+check_values(log_softmax, _base + _shifts[:, None], expect=np.broadcast_to(_log_softmax_rows(_base), (5, 4)))
 # property permutation
 _spread = np.array([0.0, 1000.0, -5.0, 999.0])
 _orders = [np.roll(np.arange(4), k) for k in range(4)] + [np.arange(4)[::-1]]
-check_call(log_softmax, np.array([_spread[o] for o in _orders]),
+check_values(log_softmax, np.array([_spread[o] for o in _orders]),
            expect=np.array([_log_softmax_rows(_spread)[o] for o in _orders]))
-check_generated(log_softmax, _draw_rows, reference=_log_softmax_rows, seed=811, examples=12)
+check_generated(log_softmax, _draw_rows, reference=_log_softmax_rows, seed=811, examples=12, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_log_softmax_shapes" points=1 function="log_softmax"
@@ -614,14 +623,14 @@ def _draw_shapes(rng, size):
     return rng.normal(scale=5.0, size=shape)
 
 
-check_call(log_softmax, [[1.0, 2.0]], expect=[[-1.0 - _gap1, -_gap1]])
-check_call(log_softmax, np.zeros((3, 1, 4)), expect=np.full((3, 1, 4), -np.log(4.0)))
-check_call(log_softmax, np.array([[5.0], [-3.0], [0.25]]), expect=np.zeros((3, 1)))
+check_values(log_softmax, np.array([[1.0, 2.0]]), expect=[[-1.0 - _gap1, -_gap1]])
+check_values(log_softmax, np.zeros((3, 1, 4)), expect=np.full((3, 1, 4), -np.log(4.0)))
+check_values(log_softmax, np.array([[5.0], [-3.0], [0.25]]), expect=np.zeros((3, 1)))
 _cube = np.arange(24.0).reshape(2, 3, 4) / 8
-check_call(log_softmax, _cube, expect=_log_softmax_rows(_cube))
-check_call(log_softmax, np.array([[[2.0, 1.0]], [[0.0, 1.0]]]), expect=[[[-_gap1, -1.0 - _gap1]], [[-1.0 - _gap1, -_gap1]]])
-check_call(log_softmax, [7.5], expect=[0.0])
-check_generated(log_softmax, _draw_shapes, reference=_log_softmax_rows, seed=812, examples=10)
+check_values(log_softmax, _cube, expect=_log_softmax_rows(_cube))
+check_values(log_softmax, np.array([[[2.0, 1.0]], [[0.0, 1.0]]]), expect=[[[-_gap1, -1.0 - _gap1]], [[-1.0 - _gap1, -_gap1]]])
+check_values(log_softmax, np.array([7.5]), expect=[0.0])
+check_generated(log_softmax, _draw_shapes, reference=_log_softmax_rows, seed=812, examples=10, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_log_softmax_far_apart" points=1 function="log_softmax"
@@ -650,18 +659,24 @@ def _draw_extreme(rng, size):
     return x
 
 
-check_call(log_softmax, [0.0, -1000.0, 1000.0], expect=[-1000.0, -2000.0, 0.0])
-check_call(log_softmax, np.array([[900.0, 0.0], [0.0, -900.0]]), expect=[[0.0, -900.0], [0.0, -900.0]])
-check_quiet(log_softmax, [[800.0, 0.0], [1000.0, 1001.0]])
+check_values(log_softmax, np.array([0.0, -1000.0, 1000.0]), expect=[-1000.0, -2000.0, 0.0])
+check_values(log_softmax, np.array([[900.0, 0.0], [0.0, -900.0]]), expect=[[0.0, -900.0], [0.0, -900.0]])
 _huge = np.array([[1e300, 0.0, -1e300], [-1e300, -np.inf, -1.5e300], [1.0, 2.0, 0.5], [-np.inf, 3.0, 1e12]])
-check_call(log_softmax, _huge, expect=_log_softmax_rows(_huge))
-check_call(log_softmax, [[1e12, -1e12], [-1e12, -np.inf]], expect=[[0.0, -2e12], [0.0, -np.inf]])
+check_values(log_softmax, _huge, expect=_log_softmax_rows(_huge))
+check_values(log_softmax, np.array([[1e12, -1e12], [-1e12, -np.inf]]), expect=[[0.0, -2e12], [0.0, -np.inf]])
 _huge32 = np.array([[1e30, 0.0, -1e30], [-1e30, -np.inf, -2e30], [50.0, -np.inf, 49.0]], dtype=np.float32)
-check_call(log_softmax, _huge32, expect=_log_softmax_rows(_huge32), dtype=np.float32)
-check_generated(log_softmax, _draw_extreme, reference=_log_softmax_rows, seed=813, examples=12)
+check_values(log_softmax, _huge32, expect=_log_softmax_rows(_huge32))
+check_generated(log_softmax, _draw_extreme, reference=_log_softmax_rows, seed=813, examples=12, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_log_softmax_details" points=1 function="log_softmax"
+# details: lists and integer scores, the dtype of the answer, and no warning
+check_call(log_softmax, [1.0, 2.0], expect=[-1.0 - _gap1, -_gap1])
+check_call(log_softmax, [800, 0], expect=[0.0, -800.0])
+check_call(log_softmax, [[1001, 1002], [4, 3]], expect=[[-1.0 - _gap1, -_gap1], [-_gap1, -1.0 - _gap1]])
+check_call(log_softmax, [0.0, 1000.0], expect=[-1000.0, 0.0])
+check_call(log_softmax, [0.0, -np.inf], expect=[0.0, -np.inf])
+check_call(log_softmax, np.array([1.0, 2.0], dtype=np.float32), expect=[-1.0 - _gap1, -_gap1], dtype=np.float32)
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 scores give float32 log-weights, float64 give float64; lists and integer arrays of any width give float64
 # property quiet: no warning (overflow, divide by zero, invalid value) on any input the contract allows
@@ -706,6 +721,7 @@ check_quiet(log_softmax, np.array([[1e300, 0.0, -1e300], [-np.inf, 1.0, -np.inf]
 check_quiet(log_softmax, np.array([[200.0, 0.0], [-np.inf, -1e30]], dtype=np.float32))
 check_quiet(log_softmax, np.array([[-1e300, -np.inf], [-1e12, 1e12]]))
 check_quiet(log_softmax, [0.0, -1000.0, 1000.0])
+check_quiet(log_softmax, np.array([[800.0, 0.0], [1000.0, 1001.0]]))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -821,15 +837,15 @@ def cross_entropy(logits, target):
 
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_public" points=2 function="cross_entropy"
-check_answer(cross_entropy, [2.0, 0.0, -1.0], 0, expect=0.16984601955628564)
-check_answer(cross_entropy, [2, 0, -1], 2, expect=3.1698460195562856)
-check_call(cross_entropy, [[2.0, 0.0, -1.0], [2.0, 0.0, -1.0]], [0, 1], expect=[0.16984601955628564, 2.1698460195562856])
+check_answer(cross_entropy, np.array([2.0, 0.0, -1.0]), 0, expect=0.16984601955628564)
+check_answer(cross_entropy, np.array([2.0, 0.0, -1.0]), 2, expect=3.1698460195562856)
+check_values(cross_entropy, np.array([[2.0, 0.0, -1.0], [2.0, 0.0, -1.0]]), [0, 1], expect=[0.16984601955628564, 2.1698460195562856])
 # a confident mistake costs 1000, not inf
-check_answer(cross_entropy, [0.0, 1000.0], 0, expect=1000.0)
+check_answer(cross_entropy, np.array([0.0, 1000.0]), 0, expect=1000.0)
 # a class of logit -inf plays no part
-check_answer(cross_entropy, [0.0, 0.0, -np.inf], 0, expect=np.log(2))
+check_answer(cross_entropy, np.array([0.0, 0.0, -np.inf]), 0, expect=np.log(2))
 # float32 stays float32; a batch of one row gives one loss, shape (1,)
-check_call(cross_entropy, np.array([[2.0, 0.0, -1.0]], dtype=np.float32), [0], expect=[0.16984602], dtype=np.float32)
+check_values(cross_entropy, np.array([[2.0, 0.0, -1.0]], dtype=np.float32), [0], expect=[0.16984601955628564])
 passed("cross_entropy")
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_far_apart" points=1 function="cross_entropy"
@@ -861,17 +877,16 @@ def _draw_extreme(rng, size):
 
 
 _gap1 = float(np.log1p(np.exp(-1.0)))
-check_call(cross_entropy, np.array([[1000.0, 0.0], [0.0, 1000.0]]), np.array([1, 1]), expect=[1000.0, 0.0])
-check_call(cross_entropy, [[1000.0, 1001.0], [-1000.0, -1001.0]], [0, 0], expect=[1.0 + _gap1, _gap1])
-check_call(cross_entropy, [[800.0, 0.0, -5.0]], [2], expect=[805.0])
-check_quiet(cross_entropy, [[1000.0, 0.0], [-1000.0, -1001.0]], [1, 0])
-check_call(cross_entropy, np.array([[1e300, 0.0, -1e300]] * 3), np.array([0, 1, 2]), expect=[0.0, 1e300, 2e300])
+check_values(cross_entropy, np.array([[1000.0, 0.0], [0.0, 1000.0]]), np.array([1, 1]), expect=[1000.0, 0.0])
+check_values(cross_entropy, np.array([[1000.0, 1001.0], [-1000.0, -1001.0]]), [0, 0], expect=[1.0 + _gap1, _gap1])
+check_values(cross_entropy, np.array([[800.0, 0.0, -5.0]]), [2], expect=[805.0])
+check_values(cross_entropy, np.array([[1e300, 0.0, -1e300]] * 3), np.array([0, 1, 2]), expect=[0.0, 1e300, 2e300])
 _masked = np.array([[-np.inf, 2.0, 0.0, -np.inf], [5.0, -np.inf, -np.inf, -np.inf], [-1e12, -np.inf, 1e12, 0.0]])
-check_call(cross_entropy, _masked, np.array([1, 0, 0]), expect=[np.log1p(np.exp(-2.0)), 0.0, 2e12])
+check_values(cross_entropy, _masked, np.array([1, 0, 0]), expect=[np.log1p(np.exp(-2.0)), 0.0, 2e12])
 _huge32 = np.array([[1e30, 0.0, -1e30], [-1e30, -np.inf, -2e30]], dtype=np.float32)
-check_call(cross_entropy, _huge32, [2, 0], expect=_ce_rows(_huge32, [2, 0]), dtype=np.float32)
-check_answer(cross_entropy, [1e300, -np.inf, -1e300], 2, expect=2e300)
-check_generated(cross_entropy, _draw_extreme, reference=_ce_rows, seed=821, examples=12)
+check_values(cross_entropy, _huge32, [2, 0], expect=_ce_rows(_huge32, [2, 0]))
+check_answer(cross_entropy, np.array([1e300, -np.inf, -1e300]), 2, expect=2e300)
+check_generated(cross_entropy, _draw_extreme, reference=_ce_rows, seed=821, examples=12, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_batches" points=1 function="cross_entropy"
@@ -905,20 +920,20 @@ def _draw_batch(rng, size):
 # every call below hands over the caller's own float64 arrays and checks they come back unchanged
 _logits = np.random.default_rng(8).normal(scale=3.0, size=(2, 3, 4))
 _targets = np.array([[0, 3, 1], [2, 2, 0]])
-check_call(cross_entropy, _logits, _targets, expect=_ce_rows(_logits, _targets))
+check_values(cross_entropy, _logits, _targets, expect=_ce_rows(_logits, _targets))
 _wide = np.array([[0.5, 3.0, -1.0, 2.0], [4.0, 1.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0]])
-check_call(cross_entropy, _wide, [3, 0, 2], expect=_ce_rows(_wide, [3, 0, 2]))
+check_values(cross_entropy, _wide, [3, 0, 2], expect=_ce_rows(_wide, [3, 0, 2]))
 _sq = np.array([[3.0, 1.0], [0.0, 2.0]])
-check_call(cross_entropy, _sq, np.array([1, 1]), expect=_ce_rows(_sq, [1, 1]))
-check_call(cross_entropy, [[1.0, 2.0, 3.0]], [0], expect=_ce_rows([[1.0, 2.0, 3.0]], [0]))
+check_values(cross_entropy, _sq, np.array([1, 1]), expect=_ce_rows(_sq, [1, 1]))
+check_values(cross_entropy, np.array([[1.0, 2.0, 3.0]]), [0], expect=_ce_rows([[1.0, 2.0, 3.0]], [0]))
 _vocabulary = np.random.default_rng(80).normal(scale=4.0, size=(2, 300))
-check_call(cross_entropy, _vocabulary, np.array([257, 3]), expect=_ce_rows(_vocabulary, [257, 3]))
+check_values(cross_entropy, _vocabulary, np.array([257, 3]), expect=_ce_rows(_vocabulary, [257, 3]))
 # property shift
 _base = np.array([0.5, -1.0, 2.0, 0.0])
 _shifts = np.array([0.0, 1000.0, -1000.0, 4096.5, -123456.25])
-check_call(cross_entropy, _base + _shifts[:, None], np.array([0, 1, 2, 3, 1]),
+check_values(cross_entropy, _base + _shifts[:, None], np.array([0, 1, 2, 3, 1]),
            expect=_ce_rows(np.broadcast_to(_base, (5, 4)), [0, 1, 2, 3, 1]))
-check_generated(cross_entropy, _draw_batch, reference=_ce_rows, seed=822, examples=12)
+check_generated(cross_entropy, _draw_batch, reference=_ce_rows, seed=822, examples=12, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_shapes" points=1 function="cross_entropy"
@@ -942,17 +957,24 @@ def _draw_shapes(rng, size):
     return rng.normal(scale=5.0, size=shape), (int(target) if target.ndim == 0 else target)
 
 
-check_call(cross_entropy, [[2.0, 0.0, -1.0]], np.array([2]), expect=[3.1698460195562856])
-check_call(cross_entropy, np.array([[[2.0, 0.0, -1.0]], [[0.0, 0.0, 0.0]]]), np.array([[0], [1]]),
+check_values(cross_entropy, np.array([[2.0, 0.0, -1.0]]), np.array([2]), expect=[3.1698460195562856])
+check_values(cross_entropy, np.array([[[2.0, 0.0, -1.0]], [[0.0, 0.0, 0.0]]]), np.array([[0], [1]]),
            expect=[[0.16984601955628564], [np.log(3.0)]])
-check_call(cross_entropy, np.array([[5.0], [-3.0], [0.25]]), np.zeros(3, dtype=int), expect=[0.0, 0.0, 0.0])
+check_values(cross_entropy, np.array([[5.0], [-3.0], [0.25]]), np.zeros(3, dtype=int), expect=[0.0, 0.0, 0.0])
 _cube = np.arange(24.0).reshape(2, 3, 4) / 8
-check_call(cross_entropy, _cube, np.array([[0, 1, 2], [3, 3, 0]]), expect=_ce_rows(_cube, [[0, 1, 2], [3, 3, 0]]))
-check_answer(cross_entropy, [2.0, 0.0, -1.0], np.int64(1), expect=2.1698460195562856)
-check_generated(cross_entropy, _draw_shapes, reference=_ce_rows, seed=823, examples=10)
+check_values(cross_entropy, _cube, np.array([[0, 1, 2], [3, 3, 0]]), expect=_ce_rows(_cube, [[0, 1, 2], [3, 3, 0]]))
+check_answer(cross_entropy, np.array([2.0, 0.0, -1.0]), np.int64(1), expect=2.1698460195562856)
+check_generated(cross_entropy, _draw_shapes, reference=_ce_rows, seed=823, examples=10, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_details" points=1 function="cross_entropy"
+# details: lists and integer scores, the dtype of the answer, and no warning
+check_call(cross_entropy, [[2.0, 0.0, -1.0], [2.0, 0.0, -1.0]], [0, 1], expect=[0.16984601955628564, 2.1698460195562856])
+check_call(cross_entropy, np.array([[2.0, 0.0, -1.0]], dtype=np.float32), [0], expect=[0.16984602], dtype=np.float32)
+check_answer(cross_entropy, [2.0, 0.0, -1.0], 0, expect=0.16984601955628564)
+check_answer(cross_entropy, [2, 0, -1], 2, expect=3.1698460195562856)
+check_answer(cross_entropy, [0.0, 1000.0], 0, expect=1000.0)
+check_answer(cross_entropy, [0.0, 0.0, -np.inf], 0, expect=np.log(2))
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 logits give float32 losses, float64 give float64; lists and integer logits of any width give float64
 # property targets: targets of any integer dtype, given as a Python int, a list or an array
@@ -993,6 +1015,7 @@ check_quiet(cross_entropy, np.array([[1e300, 0.0, -1e300], [-np.inf, 1.0, -np.in
 check_quiet(cross_entropy, np.array([[200.0, 0.0], [-np.inf, -1e30]], dtype=np.float32), [1, 1])
 check_quiet(cross_entropy, np.array([[-1e300, -np.inf], [-1e12, 1e12]]), np.array([0, 0]))
 check_quiet(cross_entropy, [0.0, -1000.0, 1000.0], 1)
+check_quiet(cross_entropy, np.array([[1000.0, 0.0], [-1000.0, -1001.0]]), [1, 0])
 ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -42,7 +42,7 @@ MISCONCEPTIONS = [
         "returned a Python list (a list comprehension) instead of a NumPy array",
         "make a float NumPy array of the scores first (np.asarray and its dtype argument), then divide the whole "
         "array at once",
-        breaks=("dtype",),
+        breaks=("dtype", "value"),
     ),
     Misconception(
         "naive_fails_on_ints",
@@ -201,7 +201,7 @@ MISCONCEPTIONS = [
         "is_distribution",
         "returned one True/False per row instead of one answer for the whole input",
         "combine the rows' answers into one (np.all does) and return a single bool",
-        breaks=("dtype",),
+        breaks=("dtype", "every_row"),
     ),
     Misconception(
         "dist_fails_on_lists",

@@ -13,7 +13,7 @@ MISCONCEPTIONS = [
         "evidence",
         "returned a Python list (a list comprehension) instead of a NumPy array",
         "the answer must be an array like the scores: exp can work on the whole array at once, no loop needed",
-        breaks=("dtype",),
+        breaks=("dtype", "shapes"),
     ),
     Misconception(
         "evidence_in_place",
@@ -169,7 +169,7 @@ MISCONCEPTIONS = [
         "computed the ratio in float32 (the deep-learning default), so it came back as float32 with only about "
         "7 correct digits",
         "float32 keeps about 7 digits: compute the ratio in float64",
-        breaks=("dtype",),
+        breaks=("dtype", "shift"),
     ),
     Misconception(
         "ratio_flat_list",
@@ -258,7 +258,7 @@ MISCONCEPTIONS = [
         "normalize_evidence",
         "returned a Python list (a list comprehension) instead of a NumPy array",
         "the answer must be a NumPy array, and NumPy divides a whole array at once",
-        breaks=("dtype",),
+        breaks=("dtype", "shapes"),
     ),
     Misconception(
         "normalize_adds_epsilon",

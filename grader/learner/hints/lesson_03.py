@@ -77,7 +77,7 @@ MISCONCEPTIONS = [
         "softmax",
         "returned a Python list (built with math.exp) instead of a NumPy array",
         "the answer must be a NumPy array: NumPy takes exp and divides a whole array at once",
-        breaks=("dtype",),
+        breaks=("dtype", "shapes"),
     ),
     Misconception(
         "softmax_fails_on_ints",

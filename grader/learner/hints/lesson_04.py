@@ -147,7 +147,7 @@ MISCONCEPTIONS = [
         "converted the scores to float32, so float64 scores lose half their digits and the weights come back as "
         "float32",
         "keep the precision you were given: float64 scores deserve float64 weights",
-        breaks=("dtype",),
+        breaks=("dtype", "value"),
     ),
     Misconception(
         "swt_keeps_dtype",

@@ -91,7 +91,7 @@ MISCONCEPTIONS = [
         "stable_softmax",
         "returned a Python list (built with math.exp) instead of a NumPy array",
         "the contract promises a NumPy array, in the input's own float dtype",
-        breaks=("dtype",),
+        breaks=("dtype", "shapes"),
     ),
     Misconception(
         "stable_float32_becomes_float64",
@@ -113,7 +113,7 @@ MISCONCEPTIONS = [
         "stable_softmax",
         "converted every input to float32, so integer and float64 scores lost precision",
         "keep a float input's own dtype, and turn only non-float input into float64",
-        breaks=("dtype",),
+        breaks=("dtype", "extremes"),
     ),
     Misconception(
         "stable_multiplies_temperature",

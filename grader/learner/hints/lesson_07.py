@@ -220,7 +220,7 @@ MISCONCEPTIONS = [
         "turned every input into float32 (as GPUs do), so float64 queries and keys come back as float32, with "
         "half their digits lost",
         "float64 in, float64 out: convert to the default float, not to float32",
-        breaks=("dtype",),
+        breaks=("dtype", "extremes"),
     ),
     Misconception(
         "aw_returns_list",
@@ -374,7 +374,7 @@ MISCONCEPTIONS = [
         "turned every input into float32 (as GPUs do), so float64 inputs come back as float32, with half their "
         "digits lost",
         "float64 in, float64 out: convert to the default float, not to float32",
-        breaks=("dtype",),
+        breaks=("dtype", "extremes"),
     ),
     Misconception(
         "attend_scales_queries_in_place",

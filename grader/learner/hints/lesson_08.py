@@ -341,7 +341,7 @@ MISCONCEPTIONS = [
         "cross_entropy",
         "returned the losses of a batch as a Python list (a loop with math.log) instead of a NumPy array",
         "the caller expects a NumPy array of one loss per row, shaped like the logits without their last axis",
-        breaks=("returns_array",),
+        breaks=("returns_array", "shapes"),
     ),
     Misconception(
         "cross_entropy_log_eps",

@@ -62,13 +62,13 @@ def test_a_duplicated_test_keeps_its_last_copy_and_a_deleted_one_stays_deleted()
         duplicate = nbformat.from_dict(copy.deepcopy(test))
         duplicate["id"] = "copied-cell"  # as copy and paste in JupyterLab makes it
         nb.cells.insert(nb.cells.index(test), duplicate)
-        nb.cells.remove(cell(nb, "test_is_distribution_inputs"))
+        nb.cells.remove(cell(nb, "test_is_distribution_details"))
 
     restored, findings = metadata.restore(submitted(edit), RELEASE)
     assert findings == [f"{HIDDEN} duplicated"]
     ids = [grade_id for grade_id, _, _ in graded_cells(restored)]
-    assert ids.count(HIDDEN) == 1 and "test_is_distribution_inputs" not in ids
-    assert status.tampering(restored, RELEASE) == ["test_is_distribution_inputs deleted"]
+    assert ids.count(HIDDEN) == 1 and "test_is_distribution_details" not in ids
+    assert status.tampering(restored, RELEASE) == ["test_is_distribution_details deleted"]
 
 
 def test_a_notebook_stripped_of_metadata_gets_none_back():

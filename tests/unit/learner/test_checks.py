@@ -29,6 +29,7 @@ from grader.learner.checks import (
     check_frequencies,
     check_quiet,
     check_raises,
+    check_values,
     compare,
     passed,
     tolerance,
@@ -1095,6 +1096,33 @@ def test_check_generated_with_same_dtype_requires_the_reference_s_dtype():
         same_dtype=True,
     )
     assert "Input 1 of 3" in message and "expected dtype float32, got dtype float64" in message
+
+
+def test_check_values_judges_the_values_alone_where_check_call_also_judges_the_type_and_dtype():
+    """A meaning check (check_values) passes a list answer, another float dtype or 0/1 for a boolean mask when the
+    values are right, and fails wrong values; check_call, the details cells' check, fails the same answers."""
+    x = np.array([[1.0, 3.0], [2.0, 2.0]])
+    as_list = lambda v: rowwise(v).tolist()  # noqa: E731
+    as_float32 = lambda v: rowwise(v).astype(np.float32)  # noqa: E731
+    for fn in (as_list, as_float32):
+        check_values(fn, x, expect=rowwise(x))
+    check_values(lambda n: np.tri(n), 2, expect=np.tri(2, dtype=bool))
+    assert "expected a NumPy array, got a Python list" in failure_message(check_call, as_list, x, expect=rowwise(x))
+    assert "expected dtype float64" in failure_message(check_call, as_float32, x, expect=rowwise(x), dtype=np.float64)
+    assert "is not right" in failure_message(check_values, lambda v: (rowwise(v) + 0.01).tolist(), x, expect=rowwise(x))
+
+
+def test_check_generated_with_values_only_passes_a_list_answer_of_the_right_values():
+    from grader.learner.checks import check_generated
+
+    def draw(rng, size):
+        return (rng.normal(size=(2, size)),)
+
+    check_generated(lambda v: rowwise(v).tolist(), draw, reference=rowwise, seed=0, examples=3, values_only=True)
+    message = failure_message(
+        check_generated, lambda v: rowwise(v).tolist(), draw, reference=rowwise, seed=0, examples=3
+    )
+    assert "Input 1 of 3" in message and "Python list" in message
 
 
 def test_check_own_generator_accepts_a_function_that_draws_from_its_generator_only():
