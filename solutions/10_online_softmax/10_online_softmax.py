@@ -25,7 +25,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.learner.checks import check_call, check_quiet, passed
+from grader.learner.checks import check_call, check_quiet, check_values, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess, reveal
 from grader.learner.pytorch import torch_or_none
@@ -260,29 +260,23 @@ class _Stream:
 
 
 _w = [0.08714431874203257, 0.23688281808991013, 0.6439142598879724, 0.03205860328008499]
-check_call(online_softmax, [np.array([1.0, 2.0]), np.array([3.0, 0.0])], expect=_w)
-check_call(online_softmax, [np.array([1.0, 2.0, 3.0, 0.0])], expect=_w)
-check_call(online_softmax, _Stream([1.0, 2.0], [3.0, 0.0]), expect=_w)
-check_call(online_softmax, [[1.0, 2.0], [3.0, 0.0]], expect=_w)  # chunks given as lists
-# float32 chunks give float64 weights (as accurate as float32)
-check_call(online_softmax, [np.array([1.0, 2.0], dtype=np.float32)], dtype=np.float64,
-           expect=np.array([0.2689414213699951, 0.7310585786300049], dtype=np.float32))
+check_values(online_softmax, [np.array([1.0, 2.0]), np.array([3.0, 0.0])], expect=_w)
+check_values(online_softmax, [np.array([1.0, 2.0, 3.0, 0.0])], expect=_w)
+check_values(online_softmax, _Stream([1.0, 2.0], [3.0, 0.0]), expect=_w)
 # a later score far above the first
-check_call(online_softmax, [np.array([0.0]), np.array([1000.0])], expect=[0.0, 1.0])
+check_values(online_softmax, [np.array([0.0]), np.array([1000.0])], expect=[0.0, 1.0])
 # far below 0
-check_call(online_softmax, [np.array([-1000.0, -1001.0])], expect=[0.7310585786300049, 0.2689414213699951])
+check_values(online_softmax, [np.array([-1000.0, -1001.0])], expect=[0.7310585786300049, 0.2689414213699951])
 # -inf first
-check_call(online_softmax, [np.array([-np.inf, -np.inf]), np.array([0.0, 0.0])], expect=[0.0, 0.0, 0.5, 0.5])
+check_values(online_softmax, [np.array([-np.inf, -np.inf]), np.array([0.0, 0.0])], expect=[0.0, 0.0, 0.5, 0.5])
 # -inf is below even -1e12
-check_call(online_softmax, [np.array([-1e12]), np.array([-np.inf])], expect=[1.0, 0.0])
-# no warning on any of these
-check_quiet(online_softmax, [np.array([-np.inf]), np.array([0.0]), np.array([1000.0])])
+check_values(online_softmax, [np.array([-1e12]), np.array([-np.inf])], expect=[1.0, 0.0])
 passed("online_softmax")
 
 # %% nbgrader="tests" grade_id="test_online_softmax_growing_max" points=1 function="online_softmax"
 ### BEGIN HIDDEN TESTS
 # property value: the weights are the softmax of the whole row, the numbers stable_softmax(np.concatenate(chunks)) gives
-# property unchanged: never changes the chunks it is given, arrays or lists
+# property unchanged: never changes the chunks it is given
 # property chunking
 def _softmax_of_row(chunks):
     _x = np.concatenate([np.array(c, dtype=float) for c in chunks])
@@ -292,13 +286,13 @@ def _softmax_of_row(chunks):
 
 _rng = np.random.default_rng(90)
 _rising = [_rng.normal(size=5) + 1.5 * _k for _k in range(6)]
-check_call(online_softmax, _rising, expect=_softmax_of_row(_rising))
+check_values(online_softmax, _rising, expect=_softmax_of_row(_rising))
 _late = [_rng.normal(size=50) for _ in range(19)] + [np.r_[_rng.normal(size=49), 9.0]]
-check_call(online_softmax, _late, expect=_softmax_of_row(_late))
+check_values(online_softmax, _late, expect=_softmax_of_row(_late))
 _uneven = [np.array([0.5]), np.array([-1.0, 2.0, 0.0]), np.array([4.0, 3.5]), np.array([1.0, 6.0, -2.0, 5.0])]
-check_call(online_softmax, _uneven, expect=_softmax_of_row(_uneven))
-_as_lists = [[0.5, 2.0], [-1.0], [3.0, 1.0, 2.5]]
-check_call(online_softmax, _as_lists, expect=_softmax_of_row(_as_lists))
+check_values(online_softmax, _uneven, expect=_softmax_of_row(_uneven))
+_short = [np.array([0.5, 2.0]), np.array([-1.0]), np.array([3.0, 1.0, 2.5])]
+check_values(online_softmax, _short, expect=_softmax_of_row(_short))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_generated" points=1 function="online_softmax"
@@ -307,7 +301,6 @@ check_call(online_softmax, _as_lists, expect=_softmax_of_row(_as_lists))
 # property chunking: the weights do not depend on how the row is cut into chunks (one chunk, a chunk per score, chunks of any sizes)
 # property masked
 # property one_pass
-# property reused_buffer
 from grader.learner.checks import OnePass, check_generated
 
 
@@ -335,7 +328,16 @@ def _row_in_chunks(rng, size):
     return (OnePass(chunks),) if how == 2 else (OnePass(chunks, reuse_buffer=True),) if how == 3 else (chunks,)
 
 
-check_generated(online_softmax, _row_in_chunks, reference=_softmax_of_row, seed=2018, examples=24)
+def _row_as_arrays(rng, size):
+    """_row_in_chunks's rows, chunks given as lists as arrays and a reused buffer as a plain one-pass stream: how the
+    chunks arrive is a detail (the details cell draws them as they come)."""
+    (chunks,) = _row_in_chunks(rng, size)
+    if isinstance(chunks, OnePass):
+        return (OnePass(chunks.chunks),)
+    return ([np.asarray(_c, dtype=float) for _c in chunks],)
+
+
+check_generated(online_softmax, _row_as_arrays, reference=_softmax_of_row, seed=2018, examples=24, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_large_scores" points=1 function="online_softmax"
@@ -349,21 +351,21 @@ def _softmax_of_row(chunks):
 
 _rng = np.random.default_rng(91)
 _jump = [_rng.normal(size=40) for _ in range(5)] + [1000.0 + _rng.normal(size=40) for _ in range(5)]
-check_call(online_softmax, _jump, expect=_softmax_of_row(_jump))
+check_values(online_softmax, _jump, expect=_softmax_of_row(_jump))
 _high_then_higher = [np.array([-1000.0, -1001.0, -999.5]), np.array([1000.0, 1001.0, 999.0])]
-check_call(online_softmax, _high_then_higher, expect=_softmax_of_row(_high_then_higher))
+check_values(online_softmax, _high_then_higher, expect=_softmax_of_row(_high_then_higher))
 _falling = [np.array([1000.0, 999.0]), np.array([998.0, 997.5]), np.array([0.0, -1000.0])]
-check_call(online_softmax, _falling, expect=_softmax_of_row(_falling))
+check_values(online_softmax, _falling, expect=_softmax_of_row(_falling))
 _below = [np.array([-1000.0, -1001.0]), np.array([-999.5, -1002.0]), np.array([-1000.25, -998.75])]
-check_call(online_softmax, _below, expect=_softmax_of_row(_below))
+check_values(online_softmax, _below, expect=_softmax_of_row(_below))
 _apart = [np.array([1e6, 1e6 - 1.0]), np.array([-1e6, -1e6 + 3.0])]
-check_call(online_softmax, _apart, expect=_softmax_of_row(_apart))
+check_values(online_softmax, _apart, expect=_softmax_of_row(_apart))
 _apart_rising = [np.array([-1e6, -1e6 + 2.0]), np.array([1e6 - 0.5, 1e6])]
-check_call(online_softmax, _apart_rising, expect=_softmax_of_row(_apart_rising))
-check_call(online_softmax, [np.array([-1e300, 0.0]), np.array([1e300]), np.array([3.0, -5.0, 1e299])],
+check_values(online_softmax, _apart_rising, expect=_softmax_of_row(_apart_rising))
+check_values(online_softmax, [np.array([-1e300, 0.0]), np.array([1e300]), np.array([3.0, -5.0, 1e299])],
            expect=[0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
-check_call(online_softmax, [np.array([-1e12]), np.array([-1e12 - 1e4, -1e13])], expect=[1.0, 0.0, 0.0])
-check_call(online_softmax, [np.array([-2e300]), np.array([-1e300, -3e300])], expect=[0.0, 1.0, 0.0])
+check_values(online_softmax, [np.array([-1e12]), np.array([-1e12 - 1e4, -1e13])], expect=[1.0, 0.0, 0.0])
+check_values(online_softmax, [np.array([-2e300]), np.array([-1e300, -3e300])], expect=[0.0, 1.0, 0.0])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_shift" points=1 function="online_softmax"
@@ -381,18 +383,24 @@ def _softmax_of_row(chunks):
 _base = [np.array([0.25, -1.5, 2.0]), np.array([0.75, -np.inf, 1.25]), np.array([-0.5, 3.0, 1.0])]
 _expected = _softmax_of_row(_base)
 for _c in (-2.5, 800.0, -800.0, 1e5, -1e5):
-    check_call(online_softmax, [_x + _c for _x in _base], expect=_expected)
-check_call(online_softmax, OnePass([_x - 20.0 for _x in _base]), expect=_expected)
+    check_values(online_softmax, [_x + _c for _x in _base], expect=_expected)
+check_values(online_softmax, OnePass([_x - 20.0 for _x in _base]), expect=_expected)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_details" points=1 function="online_softmax"
+# details: chunks given as lists, float32 chunks give float64 weights (as accurate as float32), one NumPy array, no warning
+check_call(online_softmax, [[1.0, 2.0], [3.0, 0.0]], expect=_w, dtype=np.float64)
+check_call(online_softmax, [np.array([1.0, 2.0], dtype=np.float32)], dtype=np.float64,
+           expect=np.array([0.2689414213699951, 0.7310585786300049], dtype=np.float32))
+check_call(online_softmax, [np.array([1.0, 2.0]), np.array([3.0, 0.0])], expect=_w, dtype=np.float64)
+check_quiet(online_softmax, [np.array([-np.inf]), np.array([0.0]), np.array([1000.0])])
 ### BEGIN HIDDEN TESTS
 # property quiet: never warns (no overflow, invalid value or division by zero), on huge scores, scores far below zero and chunks of nothing but -inf
 # property reused_buffer: right weights when every chunk arrives in one buffer that the next chunk overwrites (what is kept must be computed from a chunk, or a copy of it, never the chunk itself)
 # property dtype: one float64 array for chunks of float64, float32 (judged to float32's accuracy), integers or Python lists, and for a tuple of chunks
 # property returns_array: returns one NumPy array for the whole row, not a list of pieces
 # no warning, on huge scores, scores far below zero and chunks of nothing but -inf
-from grader.learner.checks import OnePass, check_quiet
+from grader.learner.checks import OnePass, check_generated, check_quiet
 
 _inf = np.inf
 check_quiet(online_softmax, [np.array([-_inf, -_inf]), np.array([-_inf]), np.array([1000.0, -_inf]),
@@ -430,6 +438,10 @@ check_call(online_softmax, _c32, expect=_softmax_of_row(_c32).astype(np.float32)
 check_call(online_softmax, OnePass(_c32), expect=_softmax_of_row(_c32).astype(np.float32), dtype=np.float64)
 _mixed = [np.array([1, 2]), [0.5, -1.0], np.array([3.0], dtype=np.float32)]
 check_call(online_softmax, _mixed, expect=_softmax_of_row(_mixed).astype(np.float32), dtype=np.float64)
+# the meaning cells' chunks as lists, and the generated rows as they come: lists, streams, reused buffers
+_as_lists = [[0.5, 2.0], [-1.0], [3.0, 1.0, 2.5]]
+check_call(online_softmax, _as_lists, expect=_softmax_of_row(_as_lists), dtype=np.float64)
+check_generated(online_softmax, _row_in_chunks, reference=_softmax_of_row, seed=2018, examples=24, same_dtype=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_one_pass" points=1 function="online_softmax"
@@ -446,10 +458,10 @@ def _softmax_of_row(chunks):
 
 _rng = np.random.default_rng(92)
 _parts = [_rng.normal(size=8) + _k for _k in range(12)]
-check_call(online_softmax, OnePass(_parts), expect=_softmax_of_row(_parts))
+check_values(online_softmax, OnePass(_parts), expect=_softmax_of_row(_parts))
 _small = [[2.0, 1.0], [0.5], [3.0, -1.0, 2.5]]
-check_call(online_softmax, OnePass(_small), expect=_softmax_of_row(_small))
-check_call(online_softmax, OnePass([[4.0, -2.0, 1.0]]), expect=_softmax_of_row([[4.0, -2.0, 1.0]]))
+check_values(online_softmax, OnePass(_small), expect=_softmax_of_row(_small))
+check_values(online_softmax, OnePass([[4.0, -2.0, 1.0]]), expect=_softmax_of_row([[4.0, -2.0, 1.0]]))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_masked" points=1 function="online_softmax"
@@ -466,18 +478,18 @@ def _softmax_of_row(chunks):
 
 _inf = np.inf
 _holes = [np.array([0.5, -_inf, 2.0]), np.array([-_inf, 3.0, 1.0]), np.array([2.5, -_inf, -_inf])]
-check_call(online_softmax, _holes, expect=_softmax_of_row(_holes))
+check_values(online_softmax, _holes, expect=_softmax_of_row(_holes))
 _masked_tile = [np.array([1.0, 0.0]), np.array([-_inf, -_inf]), np.array([0.5, 2.0])]
-check_call(online_softmax, _masked_tile, expect=_softmax_of_row(_masked_tile))
+check_values(online_softmax, _masked_tile, expect=_softmax_of_row(_masked_tile))
 _masked_first = [np.array([-_inf, -_inf, -_inf]), np.array([2.0, -_inf]), np.array([1.0, 3.0])]
-check_call(online_softmax, _masked_first, expect=_softmax_of_row(_masked_first))
+check_values(online_softmax, _masked_first, expect=_softmax_of_row(_masked_first))
 _runs = [[-_inf, -_inf], [-_inf], [1.0, -_inf], [-_inf, -_inf], [-_inf], [2.0, 0.5], [-_inf], [-_inf, -_inf]]
-check_call(online_softmax, [np.array(_c) for _c in _runs], expect=_softmax_of_row(_runs))
-check_call(online_softmax, OnePass(_runs), expect=_softmax_of_row(_runs))
-check_call(online_softmax, [np.array([-_inf]), np.array([-_inf, 3.0]), np.array([-_inf])], expect=[0.0, 0.0, 1.0, 0.0])
-check_call(online_softmax, [np.array([-_inf, -1e12]), np.array([-1e12 - 2e4])], expect=[0.0, 1.0, 0.0])
+check_values(online_softmax, [np.array(_c) for _c in _runs], expect=_softmax_of_row(_runs))
+check_values(online_softmax, OnePass(_runs), expect=_softmax_of_row(_runs))
+check_values(online_softmax, [np.array([-_inf]), np.array([-_inf, 3.0]), np.array([-_inf])], expect=[0.0, 0.0, 1.0, 0.0])
+check_values(online_softmax, [np.array([-_inf, -1e12]), np.array([-1e12 - 2e4])], expect=[0.0, 1.0, 0.0])
 # any number of leading -inf scores, in chunks of any size: a row that begins with 70 of them, 64 in one chunk
-check_call(online_softmax, [np.full(64, -_inf), np.full(6, -_inf), np.array([1.0, 2.0])],
+check_values(online_softmax, [np.full(64, -_inf), np.full(6, -_inf), np.array([1.0, 2.0])],
            expect=np.r_[np.zeros(70), _softmax_of_row([[1.0, 2.0]])])
 from grader.learner.checks import check_generated
 
@@ -497,7 +509,8 @@ def _leading_minus_inf(rng, size):
     return (OnePass(chunks),) if rng.random() < 0.5 else (chunks,)
 
 
-check_generated(online_softmax, _leading_minus_inf, reference=_softmax_of_row, seed=2019, examples=16)
+check_generated(online_softmax, _leading_minus_inf, reference=_softmax_of_row, seed=2019, examples=16,
+                values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_online_softmax_shapes" points=1 function="online_softmax"
@@ -512,15 +525,15 @@ def _softmax_of_row(chunks):
     return _e / _e.sum()
 
 
-check_call(online_softmax, [np.array([7.0])], expect=[1.0])
-check_call(online_softmax, OnePass([[-3.0]]), expect=[1.0])
+check_values(online_softmax, [np.array([7.0])], expect=[1.0])
+check_values(online_softmax, OnePass([[-3.0]]), expect=[1.0])
 _equal = [np.array([1.0, 2.0]), np.array([3.0, 4.0]), np.array([0.0, -1.0])]
-check_call(online_softmax, _equal, expect=_softmax_of_row(_equal))
-check_call(online_softmax, OnePass(_equal), expect=_softmax_of_row(_equal))
+check_values(online_softmax, _equal, expect=_softmax_of_row(_equal))
+check_values(online_softmax, OnePass(_equal), expect=_softmax_of_row(_equal))
 _singles = [[0.5], [1.5], [-1.0], [2.0], [0.0]]
-check_call(online_softmax, [np.array(_c) for _c in _singles], expect=_softmax_of_row(_singles))
+check_values(online_softmax, [np.array(_c) for _c in _singles], expect=_softmax_of_row(_singles))
 _long = [np.linspace(-3.0, 3.0, 300)]
-check_call(online_softmax, _long, expect=_softmax_of_row(_long))
+check_values(online_softmax, _long, expect=_softmax_of_row(_long))
 ### END HIDDEN TESTS
 
 # %% [markdown]

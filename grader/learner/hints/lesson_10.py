@@ -67,7 +67,7 @@ MISCONCEPTIONS = [
         "online_softmax",
         "returned a list with one array per chunk instead of one array for the whole row",
         "the contract asks for one array for the whole row, not one per chunk",
-        breaks=("returns_array",),
+        breaks=("returns_array", "shapes"),
     ),
     Misconception(
         "online_max_starts_at_zero",
