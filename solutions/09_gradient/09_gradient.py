@@ -27,7 +27,7 @@
 import numpy as np
 import matplotlib.pyplot as plt
 
-from grader.learner.checks import check_call, check_quiet, passed
+from grader.learner.checks import check_call, check_quiet, check_values, passed
 from grader.learner.figures import PALETTE, show
 from grader.learner.predictions import check_guess, reveal
 from grader.learner.pytorch import torch_or_none
@@ -762,15 +762,15 @@ def cross_entropy_grad(logits, target):
 
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_grad_public" points=1 function="cross_entropy_grad"
-check_call(cross_entropy_grad, [2.0, 0.0, -1.0], 0, expect=[-0.15620526551866054, 0.11419519938459449, 0.04201006613406605])
-check_call(cross_entropy_grad, [[2.0, 0.0, -1.0], [0.0, 0.0, 0.0]], [2, 1],
-           expect=[[0.8437947344813395, 0.11419519938459449, 0.04201006613406605 - 1.0], [1 / 3, 1 / 3 - 1.0, 1 / 3]])
+check_values(cross_entropy_grad, np.array([2.0, 0.0, -1.0]), 0,
+             expect=[-0.15620526551866054, 0.11419519938459449, 0.04201006613406605])
+check_values(cross_entropy_grad, np.array([[2.0, 0.0, -1.0], [0.0, 0.0, 0.0]]), [2, 1],
+             expect=[[0.8437947344813395, 0.11419519938459449, 0.04201006613406605 - 1.0], [1 / 3, 1 / 3 - 1.0, 1 / 3]])
 # confidently wrong: about +1 and -1, never nan
-check_call(cross_entropy_grad, [1000.0, 0.0], 1, expect=[1.0, -1.0])
+check_values(cross_entropy_grad, np.array([1000.0, 0.0]), 1, expect=[1.0, -1.0])
 # rows far apart
-check_call(cross_entropy_grad, [[0.0, 0.0], [-1000.0, -1000.0]], [0, 0], expect=[[-0.5, 0.5], [-0.5, 0.5]])
-# stays float32
-check_call(cross_entropy_grad, np.array([1.0, 1.0], dtype=np.float32), 0, expect=[-0.5, 0.5], dtype=np.float32)
+check_values(cross_entropy_grad, np.array([[0.0, 0.0], [-1000.0, -1000.0]]), [0, 0], expect=[[-0.5, 0.5], [-0.5, 0.5]])
+check_values(cross_entropy_grad, np.array([1.0, 1.0], dtype=np.float32), 0, expect=np.array([-0.5, 0.5], dtype=np.float32))
 passed("cross_entropy_grad")
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_grad_values" points=1 function="cross_entropy_grad"
@@ -805,16 +805,16 @@ def _draw_batch(rng, size):
 
 _journey = np.array([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
 for _k in range(6):
-    check_call(cross_entropy_grad, _journey, _k, expect=_grad_rows(_journey, _k))
+    check_values(cross_entropy_grad, _journey, _k, expect=_grad_rows(_journey, _k))
 _logits = np.random.default_rng(9).normal(scale=3.0, size=(4, 5))
 _targets = np.array([4, 0, 2, 2])
-check_call(cross_entropy_grad, _logits, _targets, expect=_grad_rows(_logits, _targets))
+check_values(cross_entropy_grad, _logits, _targets, expect=_grad_rows(_logits, _targets))
 # property shift
 _base = np.array([0.5, -1.0, 2.0, 0.0])
 _shifts = np.array([0.0, 1000.0, -1000.0, 4096.5, -123456.25])
-check_call(cross_entropy_grad, _base + _shifts[:, None], np.array([0, 1, 2, 3, 1]),
-           expect=_grad_rows(np.broadcast_to(_base, (5, 4)), [0, 1, 2, 3, 1]))
-check_generated(cross_entropy_grad, _draw_batch, reference=_grad_rows, seed=931, examples=14)
+check_values(cross_entropy_grad, _base + _shifts[:, None], np.array([0, 1, 2, 3, 1]),
+             expect=_grad_rows(np.broadcast_to(_base, (5, 4)), [0, 1, 2, 3, 1]))
+check_generated(cross_entropy_grad, _draw_batch, reference=_grad_rows, seed=931, examples=14, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_grad_per_row" points=1 function="cross_entropy_grad"
@@ -834,47 +834,47 @@ def _grad_rows(x, t):
 
 
 _same = np.tile([2.0, 0.0, -1.0], (3, 1))
-check_call(cross_entropy_grad, _same, np.array([0, 1, 2]), expect=_grad_rows(_same, [0, 1, 2]))
+check_values(cross_entropy_grad, _same, np.array([0, 1, 2]), expect=_grad_rows(_same, [0, 1, 2]))
 _sq = np.array([[3.0, 1.0], [0.0, 2.0]])
-check_call(cross_entropy_grad, _sq, [1, 1], expect=_grad_rows(_sq, [1, 1]))
+check_values(cross_entropy_grad, _sq, [1, 1], expect=_grad_rows(_sq, [1, 1]))
 _tall = np.array([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0], [0.0, 5.0, 0.0], [1.0, 1.0, 1.0], [-2.0, 0.0, 2.0]])
-check_call(cross_entropy_grad, _tall, np.array([2, 2, 0, 1, 0]), expect=_grad_rows(_tall, [2, 2, 0, 1, 0]))
+check_values(cross_entropy_grad, _tall, np.array([2, 2, 0, 1, 0]), expect=_grad_rows(_tall, [2, 2, 0, 1, 0]))
 _cube = np.random.default_rng(93).normal(scale=2.0, size=(2, 3, 4))
-check_call(cross_entropy_grad, _cube, np.array([[0, 3, 1], [2, 2, 0]]), expect=_grad_rows(_cube, [[0, 3, 1], [2, 2, 0]]))
+check_values(cross_entropy_grad, _cube, np.array([[0, 3, 1], [2, 2, 0]]), expect=_grad_rows(_cube, [[0, 3, 1], [2, 2, 0]]))
 _vocabulary = np.random.default_rng(94).normal(scale=4.0, size=(2, 300))
-check_call(cross_entropy_grad, _vocabulary, np.array([257, 3]), expect=_grad_rows(_vocabulary, [257, 3]))
+check_values(cross_entropy_grad, _vocabulary, np.array([257, 3]), expect=_grad_rows(_vocabulary, [257, 3]))
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_grad_confident" points=1 function="cross_entropy_grad"
 ### BEGIN HIDDEN TESTS
 # property confidently_wrong: a confidently wrong row gives about +1 on the class it favours and -1 on the target, the largest gradient a row can have, never nan, 0 or inf; a confidently right row gives about 0
 # property signs: the target's entry lies between -1 and 0 and every other entry between 0 and 1, so that a step against the gradient raises the target's logit and lowers the others
-check_call(cross_entropy_grad, [20.0, 0.0], 1, expect=[0.9999999979388463, 2.0611536181902033e-09 - 1.0])
-check_call(cross_entropy_grad, [20.0, 0.0], 0, expect=[0.9999999979388463 - 1.0, 2.0611536181902033e-09])
-check_call(cross_entropy_grad, np.array([[1000.0, 0.0], [0.0, 1000.0]]), np.array([1, 1]), expect=[[1.0, -1.0], [0.0, 0.0]])
-check_call(cross_entropy_grad, np.array([0.0, 800.0, 0.0]), 2, expect=[0.0, 1.0, -1.0])
-check_call(cross_entropy_grad, np.array([[4.0, 1.0, 0.0, 1.0]]), np.array([2]),
-           expect=[[0.8945425763836083, 0.044536652408375864, 0.016384118799640083 - 1.0, 0.044536652408375864]])
-check_call(cross_entropy_grad, np.array([0.5, 0.25]), 0, expect=[0.5621765008857981 - 1.0, 0.4378234991142019])
+check_values(cross_entropy_grad, np.array([20.0, 0.0]), 1, expect=[0.9999999979388463, 2.0611536181902033e-09 - 1.0])
+check_values(cross_entropy_grad, np.array([20.0, 0.0]), 0, expect=[0.9999999979388463 - 1.0, 2.0611536181902033e-09])
+check_values(cross_entropy_grad, np.array([[1000.0, 0.0], [0.0, 1000.0]]), np.array([1, 1]), expect=[[1.0, -1.0], [0.0, 0.0]])
+check_values(cross_entropy_grad, np.array([0.0, 800.0, 0.0]), 2, expect=[0.0, 1.0, -1.0])
+check_values(cross_entropy_grad, np.array([[4.0, 1.0, 0.0, 1.0]]), np.array([2]),
+             expect=[[0.8945425763836083, 0.044536652408375864, 0.016384118799640083 - 1.0, 0.044536652408375864]])
+check_values(cross_entropy_grad, np.array([0.5, 0.25]), 0, expect=[0.5621765008857981 - 1.0, 0.4378234991142019])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_grad_extremes" points=1 function="cross_entropy_grad"
 ### BEGIN HIDDEN TESTS
 # property extremes: logits up to about ±1e300, rows far apart from each other, rows far from zero (near ±1e12) with gaps of about 1, and -inf logits of other classes (gradient 0 there) give the right gradient, never inf or nan
 _inf = np.inf
-check_call(cross_entropy_grad, [[1000.0, 1001.0], [-1000.0, -1001.0]], [0, 0],
-           expect=[[-0.7310585786300049, 0.7310585786300049], [-0.2689414213699951, 0.2689414213699951]])
-check_call(cross_entropy_grad, np.array([[1e300, 0.0, -1e300]] * 3), np.array([0, 1, 2]),
-           expect=[[0.0, 0.0, 0.0], [1.0, -1.0, 0.0], [1.0, 0.0, -1.0]])
+check_values(cross_entropy_grad, np.array([[1000.0, 1001.0], [-1000.0, -1001.0]]), [0, 0],
+             expect=[[-0.7310585786300049, 0.7310585786300049], [-0.2689414213699951, 0.2689414213699951]])
+check_values(cross_entropy_grad, np.array([[1e300, 0.0, -1e300]] * 3), np.array([0, 1, 2]),
+             expect=[[0.0, 0.0, 0.0], [1.0, -1.0, 0.0], [1.0, 0.0, -1.0]])
 _masked = np.array([[-_inf, 2.0, 0.0, -_inf], [5.0, -_inf, -_inf, -_inf], [-1e12, -_inf, 1e12, 0.0]])
-check_call(cross_entropy_grad, _masked, np.array([1, 0, 0]),
-           expect=[[0.0, 0.8807970779778823 - 1.0, 0.11920292202211755, 0.0], [0.0, 0.0, 0.0, 0.0],
+check_values(cross_entropy_grad, _masked, np.array([1, 0, 0]),
+             expect=[[0.0, 0.8807970779778823 - 1.0, 0.11920292202211755, 0.0], [0.0, 0.0, 0.0, 0.0],
                    [-1.0, 0.0, 1.0, 0.0]])
 _huge32 = np.array([[1e30, 0.0, -1e30], [-1e30, -_inf, -2e30]], dtype=np.float32)
-check_call(cross_entropy_grad, _huge32, [2, 0], expect=[[1.0, 0.0, -1.0], [0.0, 0.0, 0.0]], dtype=np.float32)
-check_call(cross_entropy_grad, [-1e300, -_inf, -1e300 * 1.5], 2, expect=[1.0, 0.0, -1.0])
-check_call(cross_entropy_grad, np.array([[-1e12, -1e12 - 1.0], [3.0, 1e12]]), np.array([1, 0]),
-           expect=[[0.7310585786300049, -0.7310585786300049], [-1.0, 1.0]])
+check_values(cross_entropy_grad, _huge32, [2, 0], expect=np.array([[1.0, 0.0, -1.0], [0.0, 0.0, 0.0]], dtype=np.float32))
+check_values(cross_entropy_grad, np.array([-1e300, -_inf, -1e300 * 1.5]), 2, expect=[1.0, 0.0, -1.0])
+check_values(cross_entropy_grad, np.array([[-1e12, -1e12 - 1.0], [3.0, 1e12]]), np.array([1, 0]),
+             expect=[[0.7310585786300049, -0.7310585786300049], [-1.0, 1.0]])
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_grad_shapes" points=1 function="cross_entropy_grad"
@@ -903,19 +903,28 @@ def _draw_shapes(rng, size):
     return rng.normal(scale=3.0, size=shape), (int(target) if target.ndim == 0 else target)
 
 
-check_call(cross_entropy_grad, [[2.0, 0.0, -1.0]], np.array([0]), expect=_grad_rows([[2.0, 0.0, -1.0]], [0]))
-check_call(cross_entropy_grad, np.array([[[2.0, 0.0, -1.0]], [[0.0, 0.0, 0.0]]]), np.array([[0], [1]]),
-           expect=_grad_rows([[[2.0, 0.0, -1.0]], [[0.0, 0.0, 0.0]]], [[0], [1]]))
-check_call(cross_entropy_grad, np.array([[5.0], [-3.0], [0.25]]), np.zeros(3, dtype=int), expect=[[0.0], [0.0], [0.0]])
-check_call(cross_entropy_grad, [7.0], 0, expect=[0.0])
-check_call(cross_entropy_grad, np.array([1.0, 3.0]), 1, expect=_grad_rows([1.0, 3.0], 1))
+check_values(cross_entropy_grad, np.array([[2.0, 0.0, -1.0]]), np.array([0]), expect=_grad_rows([[2.0, 0.0, -1.0]], [0]))
+check_values(cross_entropy_grad, np.array([[[2.0, 0.0, -1.0]], [[0.0, 0.0, 0.0]]]), np.array([[0], [1]]),
+             expect=_grad_rows([[[2.0, 0.0, -1.0]], [[0.0, 0.0, 0.0]]], [[0], [1]]))
+check_values(cross_entropy_grad, np.array([[5.0], [-3.0], [0.25]]), np.zeros(3, dtype=int), expect=[[0.0], [0.0], [0.0]])
+check_values(cross_entropy_grad, np.array([7.0]), 0, expect=[0.0])
+check_values(cross_entropy_grad, np.array([1.0, 3.0]), 1, expect=_grad_rows([1.0, 3.0], 1))
 _four = np.arange(24.0).reshape(1, 2, 3, 4) / 8
-check_call(cross_entropy_grad, _four, np.array([[[0, 1, 2], [3, 3, 0]]]),
-           expect=_grad_rows(_four, [[[0, 1, 2], [3, 3, 0]]]))
-check_generated(cross_entropy_grad, _draw_shapes, reference=_grad_rows, seed=932, examples=10)
+check_values(cross_entropy_grad, _four, np.array([[[0, 1, 2], [3, 3, 0]]]),
+             expect=_grad_rows(_four, [[[0, 1, 2], [3, 3, 0]]]))
+check_generated(cross_entropy_grad, _draw_shapes, reference=_grad_rows, seed=932, examples=10, values_only=True)
 ### END HIDDEN TESTS
 
 # %% nbgrader="tests" grade_id="test_cross_entropy_grad_details" points=1 function="cross_entropy_grad"
+# details: lists give float64, float32 stays float32, and the answer is a NumPy array
+check_call(cross_entropy_grad, [2.0, 0.0, -1.0], 0, expect=[-0.15620526551866054, 0.11419519938459449, 0.04201006613406605],
+           dtype=np.float64)
+check_call(cross_entropy_grad, [[2.0, 0.0, -1.0], [0.0, 0.0, 0.0]], [2, 1],
+           expect=[[0.8437947344813395, 0.11419519938459449, 0.04201006613406605 - 1.0], [1 / 3, 1 / 3 - 1.0, 1 / 3]],
+           dtype=np.float64)
+check_call(cross_entropy_grad, [1000.0, 0.0], 1, expect=[1.0, -1.0], dtype=np.float64)
+check_call(cross_entropy_grad, [[0.0, 0.0], [-1000.0, -1000.0]], [0, 0], expect=[[-0.5, 0.5], [-0.5, 0.5]], dtype=np.float64)
+check_call(cross_entropy_grad, np.array([1.0, 1.0], dtype=np.float32), 0, expect=[-0.5, 0.5], dtype=np.float32)
 ### BEGIN HIDDEN TESTS
 # property dtype: float32 logits give float32, float64 give float64; lists and integer logits of any width (unsigned ones too) give float64
 # property targets: targets of any integer dtype, given as a Python int, a NumPy integer, a list or an array
@@ -955,6 +964,14 @@ check_call(cross_entropy_grad, [2.0, 0.0, -1.0], np.int64(1), expect=_grad_rows(
 check_call(cross_entropy_grad, np.array([2.0, 0.0, -1.0]), np.uint8(2), expect=_grad_rows([2.0, 0.0, -1.0], 2))
 check_call(cross_entropy_grad, np.array([2.0, 0.0, -1.0]), np.array(0, dtype=np.int16),
            expect=_grad_rows([2.0, 0.0, -1.0], 0))
+# the meaning cells' calls with their dtype pinned, or with lists
+check_call(cross_entropy_grad, np.array([[1e30, 0.0, -1e30], [-1e30, -np.inf, -2e30]], dtype=np.float32), [2, 0],
+           expect=[[1.0, 0.0, -1.0], [0.0, 0.0, 0.0]], dtype=np.float32)
+check_call(cross_entropy_grad, [20.0, 0.0], 1, expect=[0.9999999979388463, 2.0611536181902033e-09 - 1.0], dtype=np.float64)
+check_call(cross_entropy_grad, [7.0], 0, expect=[0.0], dtype=np.float64)
+check_call(cross_entropy_grad, [[1000.0, 1001.0], [-1000.0, -1001.0]], [0, 0],
+           expect=[[-0.7310585786300049, 0.7310585786300049], [-0.2689414213699951, 0.2689414213699951]],
+           dtype=np.float64)
 # no warning on any input the contract allows
 from grader.learner.checks import check_quiet
 

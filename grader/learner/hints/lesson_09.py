@@ -325,9 +325,10 @@ MISCONCEPTIONS = [
     Misconception(
         "cegrad_rows_as_list",
         "cross_entropy_grad",
-        "looped over the rows and returned the list of their gradients, not one NumPy array",
+        "looped over the rows and returned the list of their gradients, not one NumPy array: a single row comes "
+        "back as a list of one row, and a batch with several leading axes as one flat list of rows",
         "return one array shaped like the logits",
-        breaks=("returns_array",),
+        breaks=("returns_array", "shapes"),
     ),
 ]
 
