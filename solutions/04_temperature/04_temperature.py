@@ -759,6 +759,8 @@ if type(_index) is not int:
 ### BEGIN HIDDEN TESTS
 # property returns_int: at T == 0 the index comes back as a Python int, as the exercise asks
 # property dtype: lists, tuples, int arrays, float32 and float64 arrays of logits all work
+import copy as _copy
+
 for _seed, (_logits, _t) in enumerate([([2.0, 0.0, -1.0], 1.0), (np.array([3, 1, 2]), 2), ((0.5, -0.5), 1.0),
                                        ([0.3, 0.0, -0.2, 0.1, 0.4], 4.0)]):
     check_frequencies(sample_next_token, _logits, _t, np.random.default_rng(130 + _seed), expect=_weights(_logits, _t))

@@ -571,6 +571,7 @@ check_raises(attention_weights, _q, _q, mask=np.zeros((2, 2), dtype=bool), why=_
 # %% nbgrader="tests" grade_id="test_attention_weights_details" points=1 function="attention_weights"
 # details: lists of integers give float64 weights as a NumPy array, and a huge forbidden score neither overflows nor
 # warns
+_low, _high = 1 / (1 + np.e), np.e / (1 + np.e)  # the weights of two scores 1 apart
 check_call(attention_weights, [[1, 0]], [[1, 0], [0, 1]], scale=False, expect=[[_high, _low]], dtype=np.float64)
 check_quiet(attention_weights, [[1.0]], [[0.0], [1000.0]], mask=[True, False], scale=False)
 ### BEGIN HIDDEN TESTS

@@ -75,7 +75,9 @@ def on_screen(page, container, text: str) -> bool:
 
 def assert_the_wrong_answer_s_message(text: str) -> None:
     said = plain(text)
-    assert "CheckFailed: naive_normalize([[1, 3], [2, 2]]) is not right: largest error 0.375" in said, text
+    assert "CheckFailed: naive_normalize(np.array([[1., 3.], [2., 2.]])) is not right: largest error 0.375" in said, (
+        text
+    )
     assert "expected: [[0.25, 0.75], [0.5 , 0.5 ]]" in said and "got: [[0.125, 0.375], [0.25 , 0.25 ]]" in said
     assert f"likely mistake: {WHOLE_ARRAY.description} hint: {WHOLE_ARRAY.hint}" in said
     assert "Traceback" not in text
@@ -108,8 +110,9 @@ def test_an_error_in_the_learner_s_code_shows_the_message_and_the_learner_s_fram
     expect(failure).to_have_count(1, timeout=120_000)
     text = failure.inner_text()
     message, _, frames = text.partition("Where your code raised the NameError:")
-    assert "CheckFailed: is_distribution([0.25, 0.5, 0.25]) raised NameError: name 'limit' is not defined" in plain(
-        message
+    assert (
+        "CheckFailed: is_distribution(np.array([0.25, 0.5 , 0.25])) raised NameError: name 'limit' is not defined"
+        in plain(message)
     )
     assert "in is_distribution(weights, atol)" in frames and "in rows_sum_to_one(w, atol)" in frames
     assert "w.min() >= limit" in frames
@@ -159,12 +162,12 @@ def softmax(scores):
 }
 EXPLAINED = {
     "crash": (
-        "why: `scores` was one row (a Python list of 4 numbers)",
+        "why: `scores` was one row (a float64 array of shape (4,))",
         "your line that raised it: e = np.exp(x - x.max(axis=1, keepdims=True))",
     ),
     "property": (
         "broken property (value): the weights of each row sum to 1.",
-        "softmax([1, 2]) returned [0.2447, 0.6652]",
+        "softmax(np.array([1., 2.])) returned [0.2447, 0.6652]",
     ),
 }
 

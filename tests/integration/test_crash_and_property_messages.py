@@ -36,9 +36,9 @@ def test_the_first_failure_explains_itself_through_the_bridge(code):
     first = messages["test_softmax_public"]
     if code is CRASHES_ON_ONE_ROW:
         assert "raised AxisError: axis 1 is out of bounds for array of dimension 1" in first
-        assert "  why: the input was one row (a Python list of 4 numbers), which has axis 0 only" in first
+        assert "  why: the input was one row (a float64 array of shape (4,)), which has axis 0 only" in first
         assert "  your line that raised it: e = np.exp(x - x.max(axis=1, keepdims=True))   (in softmax, line " in first
     else:
         assert "  broken property (value): the weights of each row sum to 1." in first
-        assert "    softmax([1, 2]) returned [0.2447, 0.6652]: the row sums to 0.909969, not 1." in first
+        assert "    softmax(np.array([1., 2.])) returned [0.2447, 0.6652]: the row sums to 0.909969, not 1." in first
     assert first.count("hint:") == 1, first

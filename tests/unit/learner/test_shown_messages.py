@@ -222,7 +222,7 @@ def test_nbgrader_validate_prints_the_message_of_a_wrong_answer_and_of_a_stub_wh
         timeout=300,
     )
     printed = run.stdout
-    assert "VALIDATION FAILED ON 2 CELL(S)" in printed, printed + run.stderr
+    assert "VALIDATION FAILED ON 4 CELL(S)" in printed, printed + run.stderr  # public and details cells of both
     said = plain(printed)
     assert "CheckFailed: naive_normalize([[1, 3], [2, 2]]) is not right: largest error 0.375 at index (0, 1)" in said
     assert f"likely mistake: {WHOLE_ARRAY.description} hint: {WHOLE_ARRAY.hint}" in said

@@ -65,7 +65,11 @@ def test_the_public_checks_catch_forgotten_keepdims_and_pass_the_reference():
     reference, keepdims, wraps = grade_many(public.public_course(COURSE, [lesson]), notebooks, jobs=2)
     assert public.caught(reference) is False and reference.score == reference.max_score
     assert public.caught(keepdims) is True
-    assert [t.grade_id for t in keepdims.tests if not t.passed] == ["test_naive_normalize_public"]
+    # the details cell's visible lines repeat the public cell's list calls, so Validate fails there too
+    assert [t.grade_id for t in keepdims.tests if not t.passed] == [
+        "test_naive_normalize_public",
+        "test_naive_normalize_details",
+    ]
     assert public.caught(wraps) is False and "naive_int_sum_wraps" in public.LEFT_TO_HIDDEN_TESTS
 
 
