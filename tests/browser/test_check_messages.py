@@ -110,7 +110,7 @@ def test_an_error_in_the_learner_s_code_shows_the_message_and_the_learner_s_fram
     expect(failure).to_have_count(1, timeout=120_000)
     failure.scroll_into_view_if_needed()  # JupyterLab renders only the cells in view
     expect(failure).to_contain_text("Where your code raised the NameError:")
-    text = failure.inner_text()
+    text = failure.text_content() or ""  # the DOM text, whether or not JupyterLab has laid the cell out
     message, _, frames = text.partition("Where your code raised the NameError:")
     assert (
         "CheckFailed: is_distribution(np.array([0.25, 0.5 , 0.25])) raised NameError: name 'limit' is not defined"
