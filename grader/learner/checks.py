@@ -739,14 +739,20 @@ def check_call(fn, *args, expect, mistakes=(), dtype=None, within=None, **kwargs
     given here). The input must come back unchanged.
     """
     __tracebackhide__ = True
+    _check_judged(fn, args, kwargs, expect, mistakes, lambda got, out, scale: compare(got, out, dtype, scale, within))
+
+
+def _check_judged(fn, args, kwargs, expect, mistakes, difference) -> None:
+    """Call `fn`, and fail naming the known mistakes when `difference(got, expected, scale)` gives a reason."""
+    __tracebackhide__ = True
     call = describe_call(fn, args, kwargs)
     pristine = copy.deepcopy((args, kwargs))
     scale = input_scale(args, kwargs)
     same = lambda a, b: same_answer(a, b, scale)  # noqa: E731
     outcome = _call(fn, args, kwargs, call, same)
-    reason = compare(outcome.value, expect, dtype, scale=scale, within=within)
+    reason = difference(outcome.value, expect, scale)
     if reason is not None:
-        given = lambda got, out: compare(got, out, dtype, scale=scale, within=within) is None  # noqa: E731
+        given = lambda got, out: difference(got, out, scale) is None  # noqa: E731
         diagnosis = _diagnosis(fn, outcome, same, mistakes, given)
         _fail(fn, copy.deepcopy(pristine), call, reason, outcome.value, expect, diagnosis)
 
@@ -774,21 +780,12 @@ def check_values(fn, *args, expect, mistakes=(), **kwargs) -> None:
     A failure names the known mistakes as check_call's does; the input must come back unchanged.
     """
     __tracebackhide__ = True
-    call = describe_call(fn, args, kwargs)
-    pristine = copy.deepcopy((args, kwargs))
-    scale = input_scale(args, kwargs)
-    same = lambda a, b: same_answer(a, b, scale)  # noqa: E731
-    outcome = _call(fn, args, kwargs, call, same)
 
-    def difference(got, expected) -> str | None:
+    def difference(got, expected, scale) -> str | None:
         got, expected = as_values(got, expected)
         return compare(got, expected, scale=scale)
 
-    reason = difference(outcome.value, expect)
-    if reason is not None:
-        given = lambda got, out: difference(got, out) is None  # noqa: E731
-        diagnosis = _diagnosis(fn, outcome, same, mistakes, given)
-        _fail(fn, copy.deepcopy(pristine), call, reason, outcome.value, expect, diagnosis)
+    _check_judged(fn, args, kwargs, expect, mistakes, difference)
 
 
 def _as_number(value):
