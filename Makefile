@@ -77,7 +77,7 @@ lab-instructor: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=. $(LAB_OPTIONS)
 
 # The suite but the proof of the tests against the catalogue and the mutants (test-proof), the hub's tests
-# (test-hub), the cluster's (test-cluster) and the README's journeys (test-journey); the 25 slowest tests are
+# (test-hub), the cluster's (test-cluster) and the docs' journeys (test-journey); the 25 slowest tests are
 # listed at the end.
 # The suite starts many Python processes from the same sources: they keep compiled bytecode (and pytest its
 # rewritten test modules) in the git-ignored __pycache__ folders, even where the environment says not to write it.
@@ -113,14 +113,14 @@ $(PROXY): hub/package.json hub/package-lock.json
 	touch $@
 
 # The tests of grading on a cluster: a Dask scheduler and workers, and a PostgreSQL gradebook, each started by the
-# test as processes of this machine (README: Grading on a cluster); one at a time, since each uses every core.
+# test as processes of this machine (docs/howto/cluster.md); one at a time, since each uses every core.
 test-cluster: $(STAMP)
 	$(BIN)/python -m pytest -m cluster --durations=10
 
-# The README's journeys as a newcomer walks them (tests/journey): each test clones this checkout's HEAD into a
-# temporary folder, with this venv in it (bind-mounted read-only as root, never built again), types the README's
-# commands there as written and looks at what they print and serve, in Chromium too (artifacts/journey/). Two
-# workers: the three journeys mostly wait on kernels and servers.
+# The docs' journeys as a newcomer walks them (tests/journey): each test clones this checkout's HEAD into a
+# temporary folder, with this venv in it (bind-mounted read-only as root, never built again), types the tutorials'
+# and how-to pages' commands there as written and looks at what they print and serve, in Chromium too
+# (artifacts/journey/). Two workers: the three journeys mostly wait on kernels and servers.
 test-journey: $(STAMP)
 	rm -rf artifacts/journey
 	$(BIN)/python -m pytest -n 2 -m journey tests/journey --durations=10
@@ -140,7 +140,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # The browser tests (JupyterLab under Debian's chromium): a screenshot of every step in artifacts/browser/,
-# and README's pictures of the temperature slider and the class report (docs/images/) taken again.
+# and the docs' pictures of the temperature slider and the class report (docs/images/) taken again.
 .PHONY: screenshots
 screenshots: $(STAMP)
 	rm -rf artifacts/browser

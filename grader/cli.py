@@ -390,7 +390,7 @@ def main(argv=None) -> int:
         "--cluster",
         type=scheduler,
         metavar="tcp://HOST:PORT",
-        help="grade on the workers of this Dask scheduler (README: Grading on a cluster); default: here",
+        help="grade on the workers of this Dask scheduler (docs/howto/cluster.md); default: here",
     )
     grade.set_defaults(run=_grade)
 

@@ -5,7 +5,7 @@ so the notebooks these tests compare go through two runs of it (one per half of 
 in a copy of one course directory: every lesson's hand-ins KINDS (test_predictions compares them with our engine's
 grading of the same notebooks, the `lesson_reports` build; lesson 01's three are also the class of the pipeline,
 test_pipeline) and the PyTorch lesson with a probe cell (test_torch_cells). The pipeline's class (a course of its
-own, with lesson 01 alone) is graded beside them by `grader grade` in a process of its own, as the README shows it
+own, with lesson 01 alone) is graded beside them by `grader grade` in a process of its own, as the docs show it
 (test_torch_cells grades its notebook itself).
 
 Every test that reads the build carries GROUP, so one pytest-xdist worker makes it and no other waits on it.

@@ -418,14 +418,36 @@ JOURNEY = re.compile(r"<!-- journey: ([\w-]+) -->")
 COMMENT = re.compile(r"(^|\s)#.*$")  # a shell comment: a whole line, or after a space
 
 
-def journey_commands(name: str, readme: Path = COURSE.root / "README.md") -> list[str]:
-    """The commands a user types in the journey `name`, as the README prints them: the lines of the fenced block that
-    follows each line `<!-- journey: name -->`, comments and blank lines dropped, a line ending in a backslash joined
-    to the next as the shell joins them. A test that runs these runs what the README says, so the two cannot drift
-    apart."""
+def documentation(root: Path = COURSE.root) -> list[Path]:
+    """The README and every Markdown page of docs/ that a person reads (the site's build output left out)."""
+    pages = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    return [page for page in pages if page.is_file() and "_build" not in page.relative_to(root).parts]
+
+
+def journeys_on(page: Path) -> set[str]:
+    """The journeys whose blocks `page` holds: each line `<!-- journey: NAME -->` alone on its line."""
+    return {marker[1] for line in page.read_text().splitlines() if (marker := JOURNEY.fullmatch(line.strip()))}
+
+
+def journey_page(name: str, root: Path = COURSE.root) -> Path:
+    """The one page of the documentation that tells the journey `name`: the page holding its blocks, each after a
+    line `<!-- journey: name -->`. A journey told on two pages, or on none, is an error: its commands have one order."""
+    pages = [page for page in documentation(root) if name in journeys_on(page)]
+    if len(pages) != 1:
+        found = ", ".join(str(page.relative_to(root)) for page in pages) or "none"
+        raise LookupError(f"<!-- journey: {name} --> must be on one page of the documentation; found on: {found}")
+    return pages[0]
+
+
+def journey_commands(name: str, root: Path = COURSE.root) -> list[str]:
+    """The commands a user types in the journey `name`, as its page of the documentation prints them (`journey_page`):
+    the lines of the fenced block that follows each line `<!-- journey: name -->`, comments and blank lines dropped,
+    a line ending in a backslash joined to the next as the shell joins them. A test that runs these runs what the
+    page says, so the two cannot drift apart. `root`: the checkout whose documentation is read (a fresh clone's)."""
+    page = journey_page(name, root)
     commands: list[str] = []
     wanted = inside = continued = False
-    for line in readme.read_text().splitlines():
+    for line in page.read_text().splitlines():
         fence = line.strip().startswith("```")
         if inside:
             inside = not fence
@@ -440,7 +462,7 @@ def journey_commands(name: str, readme: Path = COURSE.root / "README.md") -> lis
         elif marker := JOURNEY.fullmatch(line.strip()):
             wanted = marker[1] == name
     if not commands:
-        raise LookupError(f"README.md has no fenced block after <!-- journey: {name} -->")
+        raise LookupError(f"{page.relative_to(root)} has no fenced block after <!-- journey: {name} -->")
     return commands
 
 

@@ -146,7 +146,7 @@ PROFILE_END = "# <<< softmax hub"
 def grader_shell(people: unix.Accounts, course_dir: Path, instructor_env: Path, python: Path) -> None:
     """The grader account's login shell (`su - sm-grader`) in the course directory, with the instructors'
     environment first on PATH, and files it writes kept the instructors' group's: `python -m grader release`
-    and `grade` run there as the README says. A block of its own in ~/.profile, written again at each set-up."""
+    and `grade` run there as docs/howto/hub.md says. A block of its own in ~/.profile, written again at each set-up."""
     profile = Path(pwd.getpwnam(people.grader).pw_dir) / ".profile"
     kept = profile.read_text() if profile.exists() else ""
     if PROFILE_BEGIN in kept:

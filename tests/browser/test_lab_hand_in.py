@@ -1,5 +1,5 @@
 """A learner hands in, from `make lab`'s Assignments tab, the lesson they solved in work/; the instructor on the same
-machine collects and grades it, and it has full marks (README: "For learners", "Running a class").
+machine collects and grades it, and it has full marks (docs/tutorials/first-lesson.md, "Hand it in"; first-class.md).
 
 nbgrader's tab fetched into, and submitted from, a folder of its own in the checkout, which the lab does not show:
 a learner whose work/ lesson scored 15 of 15 was graded 0.
@@ -33,7 +33,7 @@ WARNING_LINE = re.compile(
 
 
 def instructor(course: Path, *args: str) -> str:
-    """`python -m grader ARGS` in the course directory, as README's "Running a class" gives it."""
+    """`python -m grader ARGS` in the course directory, as docs/howto/run-a-class.md gives it."""
     run = subprocess.run(
         [sys.executable, "-m", "grader", *args], cwd=course, capture_output=True, text=True, timeout=600
     )
@@ -85,7 +85,7 @@ def test_the_assignments_tab_hands_in_the_lesson_solved_in_work(tab, course):
         expect(tab.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE)  # its outputs have all come
         expect(setup.locator(".jp-OutputArea-output")).to_have_count(0)
         screenshot(tab, "lab-setup-cell-run")
-        save(tab, tab.locator(".jp-NotebookPanel:not(.lm-mod-hidden)"))  # as the README says to before a hand-in
+        save(tab, tab.locator(".jp-NotebookPanel:not(.lm-mod-hidden)"))  # as the learner's tutorial says to before a hand-in
         before = files_under(work)  # what the learner has, saved: JupyterLab has nothing left to save on its own
         expect(tab.locator(".jp-DirListing-item", has_text=SOLVED)).to_be_visible()  # the file browser shows work/
 

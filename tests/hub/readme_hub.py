@@ -1,6 +1,6 @@
-"""The hub as the README starts it: its own `make hub` command line (the block `<!-- journey: hub -->`), run in a
+"""The hub as docs/howto/hub.md starts it: its own `make hub` command line (the block `<!-- journey: hub -->`), run in a
 fresh copy of the checkout, in a session of its own as a terminal runs it, its output in a log; Ctrl-C as a
-terminal sends it; the README's other commands with this hub's names in place of the README's."""
+terminal sends it; the page's other commands with this hub's names in place of the page's."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from grader.hub import accounts
 from tests.hub.hubclient import Hub
 from tests.support import COURSE, journey_commands
 
-README_LESSON = "01_naive_division"  # the lesson the README's steps name
+README_LESSON = "01_naive_division"  # the lesson the hub page's steps name
 README_ROOT = "/srv/softmax-hub"
-READY = "JupyterHub is now running at "  # what the hub prints once it answers (README)
+READY = "JupyterHub is now running at "  # what the hub prints once it answers (docs/howto/hub.md)
 # Targets a test never builds: the venv it runs in, and the proxy npm installed (hub/package-lock.json).
 BUILT = ("-o", ".venv/.installed", "-o", "hub/node_modules/.bin/configurable-http-proxy")
 
@@ -75,7 +75,7 @@ def waited_for_a_cpu(pids: list[int]) -> float:
 
 @dataclass
 class ReadmeHub:
-    """A hub started by the README's `make hub` line in `checkout`, with this run's names, port and folder."""
+    """A hub started by the hub page's `make hub` line in `checkout`, with this run's names, port and folder."""
 
     checkout: Path
     people: accounts.Accounts
@@ -86,29 +86,29 @@ class ReadmeHub:
     log_files: list[Path] = field(default_factory=list)
 
     def on_this_hub(self, command: str, lesson: str = README_LESSON) -> str:
-        """A README command with this hub's names: its accounts' prefix, its folder, the lesson. The README's `sudo`
-        is left out: the tests run as root."""
+        """A command of the hub page with this hub's names: its accounts' prefix, its folder, the lesson. The page's
+        `sudo` is left out: the tests run as root."""
         command = re.sub(r"^sudo ", "", command).replace(README_ROOT, str(self.root))
         return re.sub(r"\bsm-", self.people.prefix, command).replace(README_LESSON, lesson)
 
     def readme_command(self, pattern: str) -> str:
-        """The one line of the README's hub block that matches `pattern`, as the README prints it."""
+        """The one line of the hub page's `hub` block that matches `pattern`, as the page prints it."""
         [line] = [line for line in journey_commands("hub") if re.search(pattern, line)]
         return line
 
     def make_hub(self) -> list[str]:
-        """The README's `make hub` line that names every setting, each given this run's value."""
+        """The hub page's `make hub` line that names every setting, each given this run's value."""
         line = self.readme_command(r"^sudo make hub \w")
         ours = {"STUDENTS": len(self.people.student_names), "HUB_PORT": self.port}
         ours |= {"HUB_PREFIX": self.people.prefix, "HUB_ROOT": self.root}
         for name, value in ours.items():
             line, found = re.subn(rf"\b{name}=\S+", f"{name}={value}", line)
-            assert found == 1, f"the README's `make hub` line does not set {name}: {line}"
+            assert found == 1, f"the hub page's `make hub` line does not set {name}: {line}"
         make, *rest = shlex.split(re.sub(r"^sudo ", "", line))
         return [make, *BUILT, *rest]
 
     def start(self, timeout: float = 900) -> tuple[float, float]:
-        """The README's `make hub`, until it prints that JupyterHub runs (the set-up's first run builds the
+        """The hub page's `make hub`, until it prints that JupyterHub runs (the set-up's first run builds the
         environments: minutes). Returns the seconds it took, and how many of them its processes waited for a CPU."""
         log = self.logs / f"make-hub-{len(self.log_files) + 1}.log"
         self.log_files.append(log)
@@ -160,7 +160,7 @@ class ReadmeHub:
         return f"http://127.0.0.1:{self.port}"
 
     def hub(self, checkout_mode: int) -> Hub:
-        """What tests/hub/hubclient acts on: this hub's settings, and its passwords read as the README says."""
+        """What tests/hub/hubclient acts on: this hub's settings, and its passwords read as the hub page says."""
         settings = json.loads((self.root / "hub.json").read_text())
         shown = subprocess.run(
             shlex.split(self.on_this_hub(self.readme_command(r"passwords\.json"))), capture_output=True, check=True

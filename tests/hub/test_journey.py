@@ -1,13 +1,13 @@
-"""The hub as the README tells it (issue 41), in a fresh copy of the checkout, every command and button read from the
-README's blocks (`<!-- journey: hub -->`, `hub-instructor`, `hub-student`; tests/support.journey_commands), never
-copied here, so that the README and this test cannot disagree:
+"""The hub as docs/howto/hub.md tells it (issue 41), in a fresh copy of the checkout, every command and button read
+from the page's blocks (`<!-- journey: hub -->`, `hub-instructor`, `hub-student`; tests/support.journey_commands), never
+copied here, so that the page and this test cannot disagree:
 
-- `make hub` with the README's line, then Ctrl-C: once set up, it stops and starts again within 5 s;
+- `make hub` with the page's line, then Ctrl-C: once set up, it stops and starts again within 5 s;
 - lesson 01 through formgrader's own buttons in Chromium (Release, Collect, each student's Autograde, Generate and
   Release Feedback), while the two students, real Unix users logged in through the hub's form, fetch, answer,
   validate and submit in JupyterLab's Assignment List (the second one the stubs first), then fetch their feedback
   and open it: full marks, and no line of a hidden test or of the solution;
-- lesson 02 through the grader account's commands, typed into the shell the README opens (`su - sm-grader`): release,
+- lesson 02 through the grader account's commands, typed into the shell the page opens (`su - sm-grader`): release,
   collect, grade, nbgrader's feedback; one student hands in the answer, one the stubs;
 - Ctrl-C with everyone's server running: within 5 s, nothing of the hub's accounts left, and no error in the log;
 - `python -m grader.hub --remove` says what it removed and gives the checkout its mode back.
@@ -42,9 +42,9 @@ pytestmark = [pytest.mark.hub, pytest.mark.xdist_group("hub")]  # one hub at a t
 SHOTS = COURSE.root / "artifacts" / "hub"
 SLOW = 300_000  # ms: a server's start, a validation or an autograde, on two loaded cores
 WITHIN_S = 5  # the hub's start once set up, and its stop (issue 41)
-COMMAND_LINE_LESSON = "02_exp_evidence"  # the README's commands, on a lesson the buttons did not touch
-BUTTON = re.compile(r"(?P<page>Manage \w+), (?P<row>[^:]+): (?P<button>.+)")  # a formgrader step of the README
-STEP = re.compile(r"(?P<panel>[^,]+), (?P<item>[^:]+): (?P<action>.+)")  # a student's step of the README
+COMMAND_LINE_LESSON = "02_exp_evidence"  # the page's commands, on a lesson the buttons did not touch
+BUTTON = re.compile(r"(?P<page>Manage \w+), (?P<row>[^:]+): (?P<button>.+)")  # a formgrader step of the hub page
+STEP = re.compile(r"(?P<panel>[^,]+), (?P<item>[^:]+): (?P<action>.+)")  # a student's step of the hub page
 # What a hub's log holds when something went wrong; the critical lines of a stop (the hub's and each server's
 # signal) excepted.
 TROUBLE = re.compile(
@@ -56,7 +56,7 @@ HEADERS, ROWS = "table:has(#main-table) > thead th", "#main-table > tr"  # formg
 
 @pytest.fixture(scope="module")
 def journey(tmp_path_factory):
-    """A hub of two students started by the README's `make hub` in a fresh copy of the checkout; at the end stopped
+    """A hub of two students started by the hub page's `make hub` in a fresh copy of the checkout; at the end stopped
     and removed, pass or fail (whatever the last test left)."""
     lacking()
     shutil.rmtree(SHOTS, ignore_errors=True)  # this run's screenshots and logs only
@@ -163,7 +163,7 @@ def press(page, row, button: str, name: str) -> None:
 
 def on_page(page, hub, wanted: str, lesson: str) -> None:
     """Formgrader at `wanted`: Manage Assignments from its menu, a lesson's Manage Submissions from the lesson's
-    number of submissions, as the README says."""
+    number of submissions, as the hub page says."""
     if wanted == "Manage Assignments":
         page.goto(f"{hub.url}/services/{hub.course}/formgrader/manage_assignments")
     else:
@@ -173,7 +173,7 @@ def on_page(page, hub, wanted: str, lesson: str) -> None:
 
 
 def press_in_formgrader(page, hub, steps: list[re.Match], lesson: str) -> None:
-    """The README's formgrader steps: on each page, the button of the lesson's row, or of every student's."""
+    """The hub page's formgrader steps: on each page, the button of the lesson's row, or of every student's."""
     for step in steps:
         on_page(page, hub, step["page"], lesson)
         name = f"{step['button'].lower().replace(' ', '-')}"
@@ -192,7 +192,7 @@ def press_in_formgrader(page, hub, steps: list[re.Match], lesson: str) -> None:
 
 
 def panel(page, name: str):
-    """One panel of the Assignment List, by its heading (the README names the panels)."""
+    """One panel of the Assignment List, by its heading (the hub page names the panels)."""
     return page.locator(".panel", has=page.locator(".panel-heading", has_text=name))
 
 
@@ -211,7 +211,7 @@ def open_assignment_list(page) -> None:
 
 
 def act(page, hub, student: str, step: re.Match, submitted: int = 0, answers: dict | None = None) -> None:
-    """One of the README's student steps, as `student` does it; `submitted`: how many hand-ins the Submitted panel
+    """One of the hub page's student steps, as `student` does it; `submitted`: how many hand-ins the Submitted panel
     lists after a Submit; `answers`: what an answer step writes (the reference's, the lesson's answers)."""
     lesson, action, here = step["item"], step["action"], panel(page, step["panel"])
     name = f"{role(student)}-{action.split(',')[0].lower().replace(' ', '-')}"
@@ -238,7 +238,7 @@ def act(page, hub, student: str, step: re.Match, submitted: int = 0, answers: di
         expect(listed).to_have_count(submitted, timeout=SLOW)
         shot(page, f"{name}-{submitted}")
     else:
-        raise AssertionError(f"a step of the README this test does not know: {step.group(0)}")
+        raise AssertionError(f"a step of the hub page this test does not know: {step.group(0)}")
 
 
 def write_answers(page, hub, student: str, path: str, answers: dict[str, str]) -> None:
@@ -246,7 +246,7 @@ def write_answers(page, hub, student: str, path: str, answers: dict[str, str]) -
     session cookie, by the release with `answers` filled in: what typing them and saving leaves."""
     [xsrf] = [c["value"] for c in page.context.cookies() if c["name"] == "_xsrf" and c["path"] == f"/user/{student}/"]
     address = f"{hub.url}/user/{student}/api/contents/{path}"
-    assert page.context.request.get(address).status == 200, f"the README's {path} is not where Fetch put it"
+    assert page.context.request.get(address).status == 200, f"the hub page's {path} is not where Fetch put it"
     saved = page.context.request.put(
         address,
         data={"type": "notebook", "format": "json", "content": COURSE.learner_notebook(README_LESSON, answers)},
@@ -256,7 +256,7 @@ def write_answers(page, hub, student: str, path: str, answers: dict[str, str]) -
 
 
 def read_feedback(page, hub, student: str, step: re.Match, score: str, secret: list[str]) -> None:
-    """The README's last step: Fetch Feedback, then (view feedback), which opens the feedback's folder in the file
+    """The hub page's last step: Fetch Feedback, then (view feedback), which opens the feedback's folder in the file
     browser; its page, opened in a tab of its own as the file browser's Open in New Browser Tab does, shows the
     score and the checks' messages, and no line of a hidden test or of the solution."""
     # The list's own refresh button: a reload of the whole lab would drop its open connections, which the hub's proxy
@@ -344,7 +344,7 @@ def secret_lines(lesson: str) -> list[str]:
 
 
 def typed(journey, shell: str, command: str) -> subprocess.CompletedProcess:
-    """`command` typed into the shell the README's first line opens (as a login shell, it reads the account's
+    """`command` typed into the shell the page's first line opens (as a login shell, it reads the account's
     ~/.profile: the course directory, the instructors' environment)."""
     return subprocess.run(
         shlex.split(shell), input=f"{command}\n", capture_output=True, text=True, timeout=900, cwd=journey.checkout
@@ -378,7 +378,7 @@ def test_lesson_02_through_the_grader_account_s_commands(journey):
     solver, idler = hub.people.student_names
     said = {}
     for line in lines:
-        if " collect " in line:  # once the students have submitted (README)
+        if " collect " in line:  # once the students have submitted (docs/howto/hub.md)
             token = hand_in(hub, solver, lesson, answered=True)
             hand_in(hub, idler, lesson, answered=False)
         done = typed(journey, shell, line)

@@ -1,7 +1,7 @@
 """`python -m grader` as a learner runs it: grading results, and one clear line for bad input.
 
 Most run the command line in this process (`grader.cli.main`, tests.support.run_cli_here); a few run it
-as the README shows it, in a process of its own: `--help`, `check`, `make check`, `grade` and a bad input.
+as the docs show it, in a process of its own: `--help`, `check`, `make check`, `grade` and a bad input.
 What `check` prints for every lesson is read from gradings shared with the rest of the run (one warm
 batch each): the stubs' from the `lesson_reports` fixture, the source notebooks' from `source_reports`;
 the real runs below show that `check` prints exactly those reports.
@@ -33,7 +33,7 @@ LESSON = COURSE.lesson_ids()[0]
 
 
 def grader(*args, cwd=COURSE.root) -> Ran:
-    """Run the CLI as the README shows it: the venv's python, with no venv on PATH."""
+    """Run the CLI as the docs show it: the venv's python, with no venv on PATH."""
     env = {**os.environ, "PATH": "/usr/bin:/bin"}
     env.pop("VIRTUAL_ENV", None)
     done = subprocess.run(
@@ -53,7 +53,7 @@ def printed_json(report) -> dict:
     return json.loads(report.to_json())
 
 
-# ----------------------------------------------------------------- real processes, as the README shows them
+# ------------------------------------------------------------------- real processes, as the docs show them
 
 
 def test_check_runs_as_the_readme_shows_it(source_reports):

@@ -1,6 +1,6 @@
 """Every command fails in one line: bad arguments, a missing or foreign course, a lesson that does not exist, a
 broken file and Ctrl-C, each driven through the real command line in a process of its own (as a user runs it) and
-through the make targets the README gives. Each says what went wrong in one line on stderr and exits non-zero,
+through the make targets the docs give. Each says what went wrong in one line on stderr and exits non-zero,
 never with a traceback; Ctrl-C loses nothing (`grade` again grades only what was left) and leaves no process.
 A bug, which no user can put right, still shows its traceback."""
 

@@ -1,4 +1,4 @@
-"""The journey tests (`make test-journey`, marker `journey`): the README's commands typed as written in a fresh clone,
+"""The journey tests (`make test-journey`, marker `journey`): the docs' commands typed as written in a fresh clone,
 and what the user then looks at, in a terminal or in Chromium (tests/journey/newcomer.py: the clone, its venv, the
 terminal)."""
 

@@ -1,5 +1,5 @@
 """A newcomer's machine for the journey tests: a fresh clone of this checkout's HEAD with its venv, a terminal to type
-the README's commands into, and the servers those commands start.
+the docs' commands into, and the servers those commands start.
 
 What a newcomer's clone would build itself, the venv, is this checkout's, never built again: as root it is
 bind-mounted read-only into the clone (a real folder, which isolated kernels need; read-only, so a make that wanted to
@@ -94,7 +94,7 @@ def venv_in(checkout: Path) -> Iterator[Path]:
 
 
 class Terminal:
-    """One bash a person types the README's commands into, one at a time: what a command changes (`export`, `cd`)
+    """One bash a person types the docs' commands into, one at a time: what a command changes (`export`, `cd`)
     holds for the next. Everything typed and shown goes to a transcript in artifacts/journey/."""
 
     def __init__(self, cwd: Path, env: dict[str, str], name: str):
@@ -132,13 +132,13 @@ class Terminal:
         return int(found[1]), said[: found.start()].decode(errors="replace")
 
     def type(self, command: str, timeout: float = 600) -> str:
-        """Type `command` as the README prints it (with what the test substituted); what it printed. A command that
+        """Type `command` as its page prints it (with what the test substituted); what it printed. A command that
         fails fails the test, naming the command."""
         status, said = self.run(command, timeout)
         with open(self.transcript, "a") as transcript:
             transcript.write(f"$ {command}\n{said}")
         if status:
-            pytest.fail(f"the README's command `{command}` failed (exit {status}):\n{said[-4000:]}")
+            pytest.fail(f"the documented command `{command}` failed (exit {status}):\n{said[-4000:]}")
         return said
 
     def quietly(self, command: str) -> str:
@@ -217,16 +217,16 @@ class Server:
 
 
 def the_command(commands: list[str], pattern: str, journey: str) -> int:
-    """Where in the journey's commands the one matching `pattern` is; the test fails, naming the README's list,
+    """Where in the journey's commands the one matching `pattern` is; the test fails, naming the docs' list,
     when there is none."""
     found = [n for n, command in enumerate(commands) if re.search(pattern, command)]
     if not found:
-        pytest.fail(f"the README's {journey} journey has no command matching {pattern!r}: {commands}")
+        pytest.fail(f"the docs' {journey} journey has no command matching {pattern!r}: {commands}")
     return found[0]
 
 
 def on_a_server(command: str, port: int) -> str:
-    """A `make lab` or `make formgrader` command as typed on a machine without a browser of its own, the README's
+    """A `make lab` or `make formgrader` command as typed on a machine without a browser of its own, the docs'
     variables for it added: HEADLESS=1 and a free PORT."""
     return f"{command} HEADLESS=1 PORT={port}"
 

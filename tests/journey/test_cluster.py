@@ -1,5 +1,5 @@
-"""Grading on a cluster as the README prints it ("Grading on a cluster"), typed in fresh clones: a worker machine's
-checkout made by the README's own `git clone` line from the instructor's, its venv, a Dask scheduler and workers over
+"""Grading on a cluster as docs/howto/cluster.md prints it, typed in fresh clones: a worker machine's
+checkout made by the page's own `git clone` line from the instructor's, its venv, a Dask scheduler and workers over
 TCP; then `grade --cluster` on the instructor's machine gives every cell of a class of lesson 01 the score the local
 pool gives it.
 
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.journey
 LESSON = "01_naive_division"  # the lesson the instructor's journey releases
 STUDENTS = 6
 START_SECONDS = 300  # the workers import the grader and start their zygotes, on cores other tests share
-# The README's cluster commands, in order: what each is, and how the test knows it.
+# The page's cluster commands, in order: what each is, and how the test knows it.
 STEPS = {
     "a machine's checkout": r"^git clone ",
     "its venv": r"^make venv$",
@@ -46,7 +46,7 @@ STEPS = {
 
 
 def on_this_machine(command: str, port: int) -> str:
-    """A README cluster command with this machine as every machine: SCHEDULER is 127.0.0.1, its port a free one."""
+    """A cluster command of the page with this machine as every machine: SCHEDULER is 127.0.0.1, its port a free one."""
     return re.sub(r"^sudo ", "", command).replace("SCHEDULER", "127.0.0.1").replace("8786", str(port))
 
 
@@ -65,11 +65,11 @@ def workers_ready(started: list[Server], port: int, count: int) -> list[Path]:
 
 
 def test_the_cluster_commands_grade_as_the_local_pool_does(clone, tmp_path):
-    cluster = journey_commands("cluster", clone / "README.md")
+    cluster = journey_commands("cluster", clone)
     steps = [the_command(cluster, pattern, "cluster") for pattern in STEPS.values()]
-    assert steps == list(range(len(cluster))), f"the README's cluster commands are not {list(STEPS)}: {cluster}"
+    assert steps == list(range(len(cluster))), f"the cluster page's commands are not {list(STEPS)}: {cluster}"
     checkout, venv, scheduler, workers, grade = cluster
-    instructor = journey_commands("instructor", clone / "README.md")
+    instructor = journey_commands("instructor", clone)
     path = instructor[the_command(instructor, r"^export PATH=", "instructor")]
     release = instructor[the_command(instructor, rf"^python -m grader release {LESSON}$", "instructor")]
     port, count = free_port(), int(re.search(r"--nworkers (\d+)", workers)[1])

@@ -1,10 +1,10 @@
-"""An instructor on one machine tries the simulated class, the README's commands typed as written in a fresh clone
-("For instructors", `make demo`): the demo's summary counts every simulated hand-in graded but the deliberately
-broken ones, and nothing missing; the report, the grades CSV and the feedback pages count the same; `make formgrader`
-serves the class, every student and lesson in it. (The instructor's commands before `make demo`, lesson 01 released,
-collected and graded, are walked with a learner's hand-in in test_learner.py.)
+"""An instructor on one machine tries the simulated class, the tutorial's commands typed as written in a fresh
+clone (docs/tutorials/first-class.md, "A simulated class"): the demo's summary counts every simulated hand-in graded
+but the deliberately broken ones, and nothing missing; the report, the grades CSV and the feedback pages count the
+same; `make formgrader` serves the class, every student and lesson in it. (The instructor's commands before
+`make demo`, lesson 01 released, collected and graded, are walked with a learner's hand-in in test_learner.py.)
 
-What the test adds to the README's words, as a user would: HEADLESS=1 and a free PORT for `make formgrader`.
+What the test adds to the tutorial's words, as a user would: HEADLESS=1 and a free PORT for `make formgrader`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tests.support import journey_commands
 
 pytestmark = pytest.mark.journey
 
-DEMO = ".grading/demo"  # where `make demo` builds the class (README: "make demo")
+DEMO = ".grading/demo"  # where `make demo` builds the class (docs/tutorials/first-class.md)
 SUBMISSIONS = 8  # the column of formgrader's Manage Assignments that counts a lesson's submissions
 
 
@@ -44,7 +44,7 @@ def what_each_handed_in(plan: dict) -> dict[tuple[str, str], set[bool]]:
 def test_make_demo_grades_every_simulated_hand_in_but_the_broken_ones_and_formgrader_shows_the_class(
     clone, page, tmp_path
 ):
-    instructor = journey_commands("instructor", clone / "README.md")
+    instructor = journey_commands("instructor", clone)
     demo = the_command(instructor, r"^make demo$", "instructor")
     formgrader = the_command(instructor, rf"^make formgrader COURSE={re.escape(DEMO)}$", "instructor")
     assert formgrader == demo + 1 == len(instructor) - 1, instructor  # the demo, then its class in formgrader

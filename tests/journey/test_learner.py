@@ -1,11 +1,11 @@
-"""A learner and an instructor on one machine, the README's commands typed as written in a fresh clone (README: "For
-learners", "For instructors", "Running a class"): the instructor releases lesson 01; the learner starts `make lab`,
+"""A learner and an instructor on one machine, the tutorials' commands typed as written in a fresh clone
+(docs/tutorials/first-lesson.md and first-class.md): the instructor releases lesson 01; the learner starts `make lab`,
 opens the lesson from the address it prints, pastes the reference code into each exercise in Chromium, runs it, sees
 Validate pass and `make check` give full marks, and hands it in from the Assignments tab; the instructor collects,
 grades, writes feedback, the grades and the report, and each shows full marks.
 
-What the test adds to the README's words, as a user would: HEADLESS=1 and a free PORT for `make lab` (a machine
-without a browser of its own). The lesson is the one `make lab` opens, which the README's commands name.
+What the test adds to the tutorials' words, as a user would: HEADLESS=1 and a free PORT for `make lab` (a machine
+without a browser of its own). The lesson is the one `make lab` opens, which the tutorials' commands name.
 """
 
 from __future__ import annotations
@@ -59,14 +59,14 @@ def paste_the_answers(page, panel, cells, answers: dict[str, str]) -> None:
 
 
 def test_a_learner_hands_in_lesson_01_from_make_lab_and_the_instructor_grades_it_full(clone, page, tmp_path):
-    learner = journey_commands("learner", clone / "README.md")
-    instructor = journey_commands("instructor", clone / "README.md")
+    learner = journey_commands("learner", clone)
+    instructor = journey_commands("instructor", clone)
     collect = the_command(instructor, r"^python -m grader collect\b", "instructor")
     demo = the_command(instructor, r"^make demo\b", "instructor")
     release = the_command(instructor, r"^python -m grader release\b", "instructor")
     assert the_command(learner, r"^make lab$", "learner") == 0, learner  # the learner starts there
     for command in (*learner[1:], instructor[release], instructor[collect]):
-        assert LESSON in command, f"the README's command `{command}` is not about {LESSON}, which make lab opens"
+        assert LESSON in command, f"the tutorial's command `{command}` is not about {LESSON}, which make lab opens"
     me = getpass.getuser()  # the learner, and the student id the lab hands in under
     terminal = Terminal(clone, newcomer_environment(clone, tmp_path / "home"), "learner")
     lab = None

@@ -1,9 +1,10 @@
-"""The README and docs/COURSE.md are true, and complete without anything outside the repository.
+"""The README, the hand-written pages and docs/COURSE.md are true, and complete without anything outside the repository.
 
 docs/COURSE.md states the course contract in words: these tests hold it to the code it describes (the
 lessons' order and points, each graded function's signature, properties and catalogued mistakes, the
-numbers each lesson prints). The README's timings must come from the scripts that measure them, inside
-the blocks those scripts write, and no document or module may point at a path outside the checkout.
+numbers each lesson prints). The README is short and points into the pages; the hand-written pages' timings must
+come from the scripts that measure them, inside the blocks those scripts write; each user path's commands are on a
+tutorial or how-to page; and no document or module may point at a path outside the checkout.
 """
 
 from __future__ import annotations
@@ -23,11 +24,20 @@ from grader.course.points import as_text, splits
 from grader.engine import testrunner
 from grader.learner import hints
 from tests import lessons
-from tests.support import COURSE, COURSE_MISCONCEPTIONS
+from tests.support import COURSE, COURSE_MISCONCEPTIONS, journey_page, journeys_on
 
 ROOT = COURSE.root
 CONTRACT = (ROOT / "docs" / "COURSE.md").read_text()
 README = (ROOT / "README.md").read_text()
+# The pages written by hand (the README's content moved there): tutorials, how-to guides, explanation, and the
+# repository's own CONTRIBUTING.md; docs/reference/ and docs/course/ are generated.
+HAND_WRITTEN = sorted(
+    [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    + [page for section in ("tutorials", "howto", "explanation") for page in (ROOT / "docs" / section).glob("*.md")]
+)
+PROSE = "\n".join(page.read_text() for page in HAND_WRITTEN)
+THREAT_MODEL = (ROOT / "docs" / "explanation" / "threat-model.md").read_text()
+README_LINES = 150  # a README a newcomer reads to the end
 GRADED = [(lesson, function) for lesson in COURSE.lesson_ids() for function in properties(COURSE, lesson)]
 
 # A number as the documents write it: 0.2278, 1e-8, 3.72e-44, 100 (never part of a name such as float32).
@@ -155,8 +165,9 @@ def test_every_number_a_lesson_shows_is_printed_or_written_by_its_cells(lesson):
 
 
 def documents():
-    """Every document and module that could point somewhere: the README, docs/, the package, tests, benchmarks."""
-    found = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+    """Every document and module that could point somewhere: the README, CONTRIBUTING, the changelog, docs/, the
+    package, tests, benchmarks."""
+    found = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").rglob("*.md")]
     for folder in ("grader", "tests", "benchmarks"):
         found += [p for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".md") and "__pycache__" not in p.parts]
     return found
@@ -175,7 +186,7 @@ def test_nothing_points_outside_the_repository():
 
 
 def test_every_link_of_the_readme_and_docs_stays_in_the_repository():
-    for page in [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]:
+    for page in [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").rglob("*.md")]:
         for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
             if re.match(r"https?://", target) and page.name != "COURSE.md":
                 continue  # a web page (nbgrader's documentation, say) is not a path
@@ -183,9 +194,10 @@ def test_every_link_of_the_readme_and_docs_stays_in_the_repository():
             assert resolved.is_relative_to(ROOT.resolve()) and resolved.exists(), f"{page.name} links to {target}"
 
 
-def test_every_timing_in_the_readme_comes_from_a_script():
-    """Outside the generated blocks, the README quotes no duration but the settings listed in NOT_MEASURED."""
-    prose = re.sub(r"\s+", " ", GENERATED_BLOCK.sub("", README))
+def test_every_timing_in_the_hand_written_pages_comes_from_a_script():
+    """Outside the generated blocks, the README and the hand-written pages quote no duration but the settings listed
+    in NOT_MEASURED: a measurement is written, with its date and machine, by the script that made it."""
+    prose = re.sub(r"\s+", " ", GENERATED_BLOCK.sub("", PROSE))
     allowed = [m.span() for phrase in NOT_MEASURED for m in re.finditer(re.escape(phrase), prose)]
     typed = [
         prose[max(0, m.start() - 40) : m.end() + 20]
@@ -293,9 +305,9 @@ def test_the_suite_passage_says_how_fast_the_machine_was_before_and_after():
     assert 0 < suite_time.reference_workload_s(repeats=1) < 30
 
 
-def test_the_readme_states_the_limits_the_grading_keeps():
+def test_the_threat_model_states_the_limits_the_grading_keeps():
     """ "Every size bounded" gives the figures testrunner holds to, not typed ones that have drifted."""
-    text = " ".join(README.split())
+    text = " ".join(THREAT_MODEL.split())
     kb, mb = 2**10, 2**20
     cell, notebook = testrunner.RECEIVE_LIMIT
     for said in (
@@ -326,3 +338,26 @@ def test_the_readme_lists_every_lesson_in_order_with_its_functions_and_points():
     for lesson, functions, points in rows:
         assert re.findall(r"`(\w+)`", functions) == COURSE.graded_functions(lesson), lesson
         assert int(points) == sum(c.metadata.nbgrader.points for c in graded_cells(lesson)), lesson
+
+
+def test_the_readme_is_short_generates_nothing_and_its_links_resolve():
+    """What this is, the quick start, who it is for and the lessons; the rest is on the pages it links to, every one
+    of the hand-written tutorials, how-to guides and explanations, and no measured block is written into it."""
+    assert len(README.splitlines()) <= README_LINES
+    assert not GENERATED_BLOCK.search(README) and "<!-- journey:" not in README
+    assert "`make lab`" in README and "make test" in README and "`make docs`" in README and "docs/_build/html" in README
+    links = [target.split("#")[0] for target in re.findall(r"\]\(([^)\s]+)\)", README)]
+    relative = [target for target in links if not re.match(r"https?://", target)]
+    assert [target for target in relative if not (ROOT / target).is_file()] == []
+    assert [target for target in relative if target.startswith("docs/images/")], "one screenshot"
+    pages = {str(page.relative_to(ROOT)) for page in HAND_WRITTEN if page.parent.parent == ROOT / "docs"}
+    assert sorted(pages - set(relative) - {"docs/tutorials/index.md", "docs/howto/index.md"}) == []
+
+
+def test_each_user_path_reads_its_commands_from_a_tutorial_or_a_how_to():
+    """The journey tests type the commands of the page that tells each user path, so a tutorial or how-to page, never
+    the README, holds each journey's blocks, and each journey is told on one page."""
+    journeys = {name for page in HAND_WRITTEN for name in journeys_on(page)}
+    assert {"learner", "instructor", "cluster", "hub", "hub-instructor", "hub-student"} <= journeys
+    for name in journeys:
+        assert journey_page(name).parent.name in ("tutorials", "howto"), name

@@ -218,7 +218,7 @@ def test_the_journey_tests_are_marked_journey_and_make_test_leaves_them_out():
     assert left_in == []
 
 
-README = """\
+PAGE = """\
 Start here:
 
 <!-- journey: walk -->
@@ -245,15 +245,27 @@ python -m grader grade#not a comment
 """
 
 
-def test_a_journey_s_commands_are_its_blocks_lines_as_typed(tmp_path):
-    readme = tmp_path / "README.md"
-    readme.write_text(README)
-    assert journey_commands("walk", readme) == [
+def test_a_journey_s_commands_are_its_page_s_blocks_lines_as_typed(tmp_path):
+    """A journey is read from the one page of docs/ (or the README) that holds its blocks, wherever that page is."""
+    (tmp_path / "docs" / "howto").mkdir(parents=True)
+    (tmp_path / "docs" / "howto" / "page.md").write_text(PAGE)
+    (tmp_path / "README.md").write_text("# A README of no journey\n")
+    assert journey_commands("walk", tmp_path) == [
         "make lab",
         "export PATH=$PWD/.venv/bin:$PATH",
         '.venv/bin/dask worker tcp://SCHEDULER:8786 --nthreads 1 --course "$PWD"',
         "python -m grader grade#not a comment",
     ]
-    assert journey_commands("other", readme) == ["make other"]
-    with pytest.raises(LookupError, match="no fenced block after <!-- journey: missing -->"):
-        journey_commands("missing", readme)
+    assert journey_commands("other", tmp_path) == ["make other"]
+    with pytest.raises(LookupError, match="found on: none"):
+        journey_commands("missing", tmp_path)
+    (tmp_path / "docs" / "howto" / "no-block.md").write_text("<!-- journey: bare -->\nno fence\n")
+    with pytest.raises(LookupError, match="no-block.md has no fenced block after <!-- journey: bare -->"):
+        journey_commands("bare", tmp_path)
+    (tmp_path / "docs" / "again.md").write_text("<!-- journey: other -->\n```bash\nmake other\n```\n")
+    with pytest.raises(LookupError, match="on one page of the documentation; found on: docs/again.md, docs/howto/page"):
+        journey_commands("other", tmp_path)
+    (tmp_path / "docs" / "again.md").unlink()
+    (tmp_path / "docs" / "_build").mkdir()
+    (tmp_path / "docs" / "_build" / "copy.md").write_text(PAGE)  # a built copy of the page is not a page
+    assert journey_commands("other", tmp_path) == ["make other"]

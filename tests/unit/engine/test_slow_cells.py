@@ -246,7 +246,8 @@ def test_the_notebook_limit_is_ten_cell_limits_unless_set():
         return testrunner.TestsOutsideKernel(**settings).notebook_limit()
 
     assert testrunner.NOTEBOOK_TIMES == 10
-    assert "ten cell limits (`--notebook-timeout S`, 300 s by default)" in (COURSE.root / "README.md").read_text()
+    threat_model = (COURSE.root / "docs" / "explanation" / "threat-model.md").read_text()
+    assert "ten cell limits (`--notebook-timeout S`, 300 s by default)" in threat_model
     assert (limit(timeout=4), limit(timeout=4, notebook_timeout=7.5), limit()) == (40, 7.5, 300)
     assert limit(timeout=4, notebook_timeout=0) is None and limit(timeout=None) is None  # no limit
 

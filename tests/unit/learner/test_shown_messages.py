@@ -36,6 +36,7 @@ pytestmark = pytest.mark.xdist_group("shown-messages")  # its tests share a modu
 
 LESSON = "01_naive_division"
 WHOLE_ARRAY = next(m for m in catalogue.misconceptions("naive_normalize") if m.id == "naive_sums_whole_array")
+FIRST_LESSON = "docs/tutorials/first-lesson.md"  # the learner's tutorial, which shows these messages
 
 # The learner's code, as a solution cell holds it: one wrong answer, one bug two calls deep, one wrong exception.
 LEARNER_CELL = f"""
@@ -235,9 +236,9 @@ def test_nbgrader_validate_prints_the_message_of_a_wrong_answer_and_of_a_stub_wh
     assert_no_grader_frame(printed)
 
 
-def test_the_readme_shows_what_a_failing_check_prints(shown):
-    readme = (COURSE.root / "README.md").read_text()
-    example = readme.split("A failure looks like this")[1].split("```")[1]
+def test_the_learner_s_tutorial_shows_what_a_failing_check_prints(shown):
+    tutorial = (COURSE.root / FIRST_LESSON).read_text()
+    example = tutorial.split("A failure looks like this")[1].split("```")[1]
     assert textwrap.dedent(example).strip("\n") == shown_text(shown["wrong"])
 
 
@@ -261,7 +262,7 @@ def test_a_wrong_answer_no_mistake_explains_names_the_property_it_breaks(shown):
 
 
 @pytest.mark.parametrize("name", ["crash", "property"])
-def test_the_readme_shows_a_crash_and_a_broken_property_explained(shown, name):
-    readme = (COURSE.root / "README.md").read_text()
-    example = readme.split(f"<!-- shown: {name} -->")[1].split("```")[1]
+def test_the_learner_s_tutorial_shows_a_crash_and_a_broken_property_explained(shown, name):
+    tutorial = (COURSE.root / FIRST_LESSON).read_text()
+    example = tutorial.split(f"<!-- shown: {name} -->")[1].split("```")[1]
     assert textwrap.dedent(example).strip("\n") == shown_text(shown[name]).split("\n\nWhere your code raised")[0]

@@ -1,9 +1,9 @@
 """The outside corpus (grader/proof/outside): public implementations with their origin and verdict, what prove
 reports for them, and the hidden tests that catch the extremes public code got wrong.
 
-The corpus's full figures come from `python -m grader prove --entries grader/proof/outside/corpus.py` (the
-README shows them); these tests grade one lesson's entries and a few entries of their own through the real
-engine.
+The corpus's full figures come from `python -m grader prove --entries grader/proof/outside/corpus.py`
+(docs/howto/author-a-lesson.md shows them); these tests grade one lesson's entries and a few entries of their own
+through the real engine.
 """
 
 from __future__ import annotations
