@@ -85,7 +85,7 @@ def test_the_assignments_tab_hands_in_the_lesson_solved_in_work(tab, course):
         expect(tab.locator("#jp-main-statusbar")).to_contain_text(KERNEL_IDLE)  # its outputs have all come
         expect(setup.locator(".jp-OutputArea-output")).to_have_count(0)
         screenshot(tab, "lab-setup-cell-run")
-        save(tab, tab.locator(".jp-NotebookPanel:not(.lm-mod-hidden)"))  # as the learner's tutorial says to before a hand-in
+        save(tab, tab.locator(".jp-NotebookPanel:not(.lm-mod-hidden)"))  # as the tutorial says to, before a hand-in
         before = files_under(work)  # what the learner has, saved: JupyterLab has nothing left to save on its own
         expect(tab.locator(".jp-DirListing-item", has_text=SOLVED)).to_be_visible()  # the file browser shows work/
 

@@ -300,10 +300,11 @@ def test_the_broken_hand_ins_show_with_their_reason_never_as_missing(demo):
 
 
 def test_the_demo_as_make_demo_runs_it_grades_every_hand_in_but_the_broken_ones(tmp_path):
-    """The tutorial's `make demo` (docs/tutorials/first-class.md), its lessons and seed as the Makefile gives them, on a class of 8: each student's
-    last hand-in of each lesson is graded, but for the three broken files of a lesson and the stray text file of
-    none, and the demo's summary, `grade`'s and the report's first line count it so. It once graded 45 of 90: its
-    course held lesson 05, whose reference code lesson 06 takes, and collect failed every LMS file on 05's notebook."""
+    """The tutorial's `make demo` (docs/tutorials/first-class.md), its lessons and seed as the Makefile gives them,
+    on a class of 8: each student's last hand-in of each lesson is graded, but for the three broken files of a lesson
+    and the stray text file of none, and the demo's summary, `grade`'s and the report's first line count it so. It
+    once graded 45 of 90: its course held lesson 05, whose reference code lesson 06 takes, and collect failed every
+    LMS file on 05's notebook."""
     from grader.instructor.results import Counts
 
     recipe = subprocess.run(
