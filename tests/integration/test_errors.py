@@ -140,7 +140,11 @@ CASES: dict[str, tuple[Callable[[dict], list], str]] = {
         lambda p: ["--course", p["class"], "workspace", "--into", p["not_json"]],
         "notebook.ipynb: File exists",
     ),
-    "options that exclude each other": (lambda p: ["prove", "--readme", "--lesson", LESSON], "leave out --lesson"),
+    "options that exclude each other": (lambda p: ["prove", "--page", "--lesson", LESSON], "leave out --lesson"),
+    "tables for a page the course does not have": (
+        lambda p: ["--course", p["class"], "prove", "--page"],
+        "docs/reference/proof.md, which has none",
+    ),
     "an entries file that does not exist": (lambda p: ["prove", "--entries", p["missing"] / "e.py"], "no such file"),
 }
 
