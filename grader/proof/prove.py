@@ -27,6 +27,7 @@ from grader.proof.outside import diagnosis as outside_diagnosis
 
 PAGE = pages.REFERENCE / "proof.md"  # from the course's root
 BEGIN, END = pages.markers("prove", "make prove")
+OUTSIDE_BEGIN, OUTSIDE_END = pages.markers("outside", "python -m grader prove --entries FILE --page")
 TARGET = 0.95  # the least share of non-equivalent mutants each function's tests must kill
 
 
@@ -847,6 +848,17 @@ def page_tables(page: Path) -> str:
 def write_page(page: Path, proven: Proven) -> None:
     """Replace the page's generated block with the tables of this run, after the date and machine."""
     pages.write_block(page, BEGIN, END, graded_on(pages.now(), pages.this_machine()) + "\n\n" + render_markdown(proven))
+
+
+def write_outside_page(page: Path, proven: Proven, entries: str) -> None:
+    """Replace the page's outside-corpus block with this run's figures of the outside entries of `entries` (the file
+    given to --entries), after the date and machine; the rest of the page stays as it is."""
+    figures = corpus_figures(proven.proofs)
+    if figures is None:
+        raise ValueError("the run graded no outside entry")
+    when = pages.measured_on(pages.now(), pages.this_machine())
+    text = f"Graded by `python -m grader prove --entries {entries}` on {when}.\n\n```\n{corpus_summary(figures)}\n```"
+    pages.write_block(page, OUTSIDE_BEGIN, OUTSIDE_END, text)
 
 
 def _corpus_json(proven: Proven) -> dict | None:

@@ -21,6 +21,7 @@ from grader.engine import scores
 from grader.engine.scores import Report
 from grader.learner import hints
 from grader.proof import alternatives, catalogue, mutate, pages, prove
+from grader.proof.outside import diagnosis as outside_diagnosis
 from tests.support import COURSE, by_id
 
 MISCONCEPTIONS = catalogue.misconceptions()
@@ -118,6 +119,28 @@ def test_the_tables_are_written_into_the_page_s_block_alone_dated(tmp_path):
         f"Graded by `python -m grader prove --mutate` on {datetime.now(timezone.utc):%Y-%m-%d}: "
     )
     assert f"{os.cpu_count()} cores" in graded_on
+
+
+def test_the_outside_corpus_s_figures_are_written_into_their_block_alone_dated(tmp_path):
+    """`prove --entries FILE --page` replaces the outside block with the run's figures of its outside entries, after
+    the date and the machine, and leaves the rest of the page (the proof tables among it) as it was."""
+    page = tmp_path / "proof.md"
+    page.write_text((COURSE.root / prove.PAGE).read_text())
+    head, rest = page.read_text().split(prove.OUTSIDE_BEGIN)
+    tail = rest.split(prove.OUTSIDE_END)[1]
+    wrong = prove.Proof(
+        "01_naive_division", "naive_normalize", "a_wrong_one", "misconception", "it", 5.0, 12.0, 7.0, False, ["t"]
+    )
+    wrong.outside, wrong.diagnosis, wrong.catalogued = True, outside_diagnosis.PROPERTY, False
+    prove.write_outside_page(page, prove.Proven([wrong]), "corpus.py")
+    text = page.read_text()
+    assert text.startswith(head + prove.OUTSIDE_BEGIN + "\n") and text.endswith(prove.OUTSIDE_END + tail)
+    block = pages.block(page, prove.OUTSIDE_BEGIN, prove.OUTSIDE_END)
+    today = f"{datetime.now(timezone.utc):%Y-%m-%d}"
+    assert block.startswith(f"Graded by `python -m grader prove --entries corpus.py` on {today}: ")
+    assert f"{os.cpu_count()} cores" in block.splitlines()[0]
+    assert prove.corpus_summary(prove.corpus_figures([wrong])) in block
+    assert "caught: 1/1 (100%) wrong ones lose points" in block and "names a property it breaks 1" in block
 
 
 def test_named_misconceptions_are_read_from_failing_tests_only():
