@@ -10,8 +10,8 @@ from grader.engine import isolation
 from testbed.hostile import page
 from testbed.hostile.grading import grade_corpus, outcomes
 
-parser = argparse.ArgumentParser(prog="python -m testbed.hostile", description=__doc__.splitlines()[0])
-parser.add_argument("--page", action="store_true", help=f"also write the table into {page.PAGE}")
+parser = argparse.ArgumentParser(prog="python -m testbed.hostile", description=__doc__)
+parser.add_argument("--page", action="store_true", help="also write the table into docs/reference/hostile.md")
 args = parser.parse_args()
 if args.page and not isolation.available():
     sys.exit("error: --page writes the table of a grading as root (kernels isolated, every kind graded); run as root")
