@@ -19,6 +19,7 @@ import sys
 import nbformat
 
 from grader.engine import warmkernel
+from testbed.hostile.kinds import KINDS
 from tests.support import COURSE, graded_cells_of, tools_env
 
 LESSON, STUDENTS = "06_masking", 3
@@ -282,3 +283,49 @@ def test_the_profile_of_one_grading_names_where_its_time_goes():
     assert abs(parts - float(rows["wall time"])) < 0.01  # the parts and the rest add up to the wall time
     assert float(rows["CPU, with its kernels"]) > float(rows["CPU, this process"]) > 0  # the kernel's CPU counted
     assert "status graded" in run.stderr
+
+
+HOSTILE = COURSE.root / "docs" / "reference" / "hostile.md"
+PLAIN_BEGIN, PLAIN_END = re.search(
+    r"(<!-- against plain nbgrader: begin .*?-->).*?(<!-- against plain nbgrader: end -->)", HOSTILE.read_text(), re.S
+).groups()
+
+
+def test_the_hostile_benchmark_writes_its_table_from_saved_figures_into_its_block_alone(tmp_path):
+    """`benchmarks/hostile.py --from-json ... --page` writes the table against plain nbgrader, dated, and leaves the
+    rest of the page (the outcome table the tests keep) as it was."""
+    rows = [[kind.what, "5 / 12", "12 / 12", "5 / 12 (graded)"] for kind in KINDS]
+    figures = {
+        "date": "2026-01-01T00:00:00+00:00",
+        "machine": {"cores": 2, "cpu": "a test CPU", "load_average_at_start": 0.5},
+    }
+    saved, page = tmp_path / "hostile.json", tmp_path / "hostile.md"
+    saved.write_text(json.dumps({**figures, "rows": rows}))
+    page.write_text(HOSTILE.read_text())
+    head, rest = page.read_text().split(PLAIN_BEGIN)
+    tail = rest.split(PLAIN_END)[1]
+    done = script("hostile.py", "--from-json", str(saved), "--page", str(page))
+    assert done.returncode == 0, done.stderr
+    text = page.read_text()
+    assert text.startswith(head + PLAIN_BEGIN + "\n") and text.endswith(PLAIN_END + tail)
+    block = text.split(PLAIN_BEGIN)[1].split(PLAIN_END)[0].strip().splitlines()
+    assert (
+        block[0]
+        == "Graded by `benchmarks/hostile.py` on 2026-01-01: 2 cores (a test CPU, load average 0.5 at the start)."
+    )
+    assert block[2:4] == [
+        "| submission | plain nbgrader: its score | plain nbgrader: a classmate's | `grader grade` |",
+        "|---|---|---|---|",
+    ]
+    assert block[4:] == [f"| {kind.what} | 5 / 12 | 12 / 12 | 5 / 12 (graded) |" for kind in KINDS]
+
+
+def test_the_hostile_page_s_table_against_plain_nbgrader_has_a_row_per_kind_in_order():
+    """The table on the page is in the script's format, one row for each kind of the corpus as it is now."""
+    block = HOSTILE.read_text().split(PLAIN_BEGIN)[1].split(PLAIN_END)[0].strip().splitlines()
+    assert re.fullmatch(r"Graded by `benchmarks/hostile\.py` on \d{4}-\d\d-\d\d: \d+ cores \(.+\)\.", block[0]), block[
+        0
+    ]
+    assert block[2] == "| submission | plain nbgrader: its score | plain nbgrader: a classmate's | `grader grade` |"
+    assert [row.split(" | ")[0].removeprefix("| ") for row in block[4:]] == [kind.what for kind in KINDS]
+    assert all(row.count(" | ") == 3 for row in block[4:])
