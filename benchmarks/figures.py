@@ -9,7 +9,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "reference"  # this repository's reference pages
+from grader.proof import pages
+
+REFERENCE = Path(__file__).resolve().parent.parent / pages.REFERENCE  # this repository's reference pages
 
 
 def add_figures_options(parser: argparse.ArgumentParser, page: Path) -> None:
