@@ -132,11 +132,11 @@ FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/u
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) $(FAST_TESTS)
 
-# ruff (lint and format) over the package, the tests and the benchmarks, and mypy over the package
+# ruff (lint and format) over the package, the tests, the testbed and the benchmarks, and mypy over the package
 # (all configured in pyproject.toml): no findings.
 lint: $(STAMP)
-	$(BIN)/ruff check grader tests benchmarks hub
-	$(BIN)/ruff format --check grader tests benchmarks hub
+	$(BIN)/ruff check grader tests testbed benchmarks hub
+	$(BIN)/ruff format --check grader tests testbed benchmarks hub
 	$(BIN)/mypy
 
 # The browser tests (JupyterLab under Debian's chromium): a screenshot of every step in artifacts/browser/,
@@ -164,9 +164,10 @@ release: $(STAMP)
 fingerprints: $(STAMP)
 	$(BIN)/python -m grader.proof.fingerprints
 
-# Grade every catalogued misconception, correct alternative and mechanical mutant with nbgrader; rewrite README's table.
+# Grade every catalogued misconception, correct alternative and mechanical mutant with nbgrader; rewrite the tables of
+# docs/reference/proof.md.
 prove: $(STAMP)
-	$(BIN)/python -m grader prove --mutate --readme
+	$(BIN)/python -m grader prove --mutate --page
 
 # A simulated class of 30 through release, submit, collect, grade, feedback, export and report (.grading/demo/),
 # a course directory of its own; it ends with the command that opens the class in formgrader.
@@ -187,9 +188,10 @@ formgrader: $(STAMP)
 		--ServerApp.jpserver_extensions=nbgrader.server_extensions.formgrader=True $(LAB_OPTIONS)
 
 # Plain `nbgrader autograde` against `grader grade` on the same classes of 48, 240 and 480 submissions, three runs
-# each (about 2 h on 2 cores): identical scores, time, CPU and peak memory; figures in .grading/benchmark.json and README.
+# each (about 2 h on 2 cores): identical scores, time, CPU and peak memory; figures in .grading/benchmark.json and
+# docs/reference/performance.md.
 benchmark: $(STAMP)
-	$(BIN)/python benchmarks/autograde.py --json .grading/benchmark.json --readme
+	$(BIN)/python benchmarks/autograde.py --json .grading/benchmark.json --page
 
 # Where one grading's wall time goes (kernel ready, learner cells, test cells, nbgrader steps, writing).
 LESSON ?= 06_masking
@@ -197,9 +199,10 @@ ANSWERS ?= reference
 profile: $(STAMP)
 	$(BIN)/python benchmarks/profile.py --lesson $(LESSON) --answers $(ANSWERS)
 
-# Every hostile submission graded by plain `nbgrader autograde` and by `grader grade`, side by side (~5 min).
+# Every hostile submission graded by plain `nbgrader autograde` and by `grader grade`, side by side (~5 min);
+# the table in docs/reference/hostile.md, its figures in .grading/hostile.json.
 benchmark-hostile: $(STAMP)
-	$(BIN)/python benchmarks/hostile.py
+	$(BIN)/python benchmarks/hostile.py --json .grading/hostile.json --page
 
 clean:
 	rm -rf $(VENV) .grading .pytest_cache

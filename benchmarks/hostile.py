@@ -1,4 +1,4 @@
-"""The hostile corpus (tests/hostile/) graded by plain `nbgrader autograde` and by `grader grade`, side by side.
+"""The hostile corpus (testbed/hostile/) graded by plain `nbgrader autograde` and by `grader grade`, side by side.
 
 Plain nbgrader runs the tests in the learner's kernel, as the grading user, beside the
 gradebook, with no limit on memory, processes or network. Each kind is graded by plain
@@ -9,11 +9,15 @@ plain nbgrader (memory, processes or segments that outlive the kernel, the machi
 network) are left out of the plain run, with the reason. Both allow 8 s per cell. About
 5 minutes on 2 cores.
 
-    .venv/bin/python benchmarks/hostile.py
+    .venv/bin/python benchmarks/hostile.py [--json PATH] [--page [PATH]]
+    .venv/bin/python benchmarks/hostile.py --from-json PATH --page   # the page's table from a saved run
+
+--page writes the table, with the date and the machine, into its block of docs/reference/hostile.md.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -24,12 +28,18 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the corpus lives in the repository's tests/
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: the package and testbed/
+from benchmarks.figures import REFERENCE, add_figures_options, figures_of  # noqa: E402
 from grader.course import Course  # noqa: E402
-from tests.hostile import ENV, FULL, KINDS, LESSON, TIMEOUT, notebook, released_course, submit  # noqa: E402
-from tests.hostile.grading import grade_corpus, outcomes  # noqa: E402
+from grader.proof import pages  # noqa: E402
+from testbed.hostile.grading import grade_corpus, outcomes  # noqa: E402
+from testbed.hostile.kinds import KINDS  # noqa: E402
+from testbed.hostile.lesson import ENV, FULL, LESSON, TIMEOUT, notebook, released_course, submit  # noqa: E402
 
 CLASSMATE = "0classmate"  # sorts first: graded before the submission next to it
+PAGE = REFERENCE / "hostile.md"
+BEGIN, END = pages.markers("against plain nbgrader", "make benchmark-hostile")
+HEADER = ("submission", "plain nbgrader: its score", "plain nbgrader: a classmate's", "`grader grade`")
 
 
 def plain_class(kind, template: Path, root: Path) -> Path:
@@ -61,11 +71,9 @@ def plain(kind, root: Path) -> tuple[float | None, float | None]:
     return found.get(kind.id), found.get(CLASSMATE)
 
 
-def main() -> int:
-    rows = [
-        "| submission | plain nbgrader: its score | plain nbgrader: a classmate's | `grader grade` |",
-        "|---|---|---|---|",
-    ]
+def measure() -> dict:
+    """Grade the corpus both ways; the figures for JSON: each kind's row of the table."""
+    figures = {"date": pages.now(), "machine": pages.this_machine(), "rows": []}
     with tempfile.TemporaryDirectory(prefix="softmax-hostile-") as tmp:
         (Path(tmp) / "ours").mkdir()
         print("grading the corpus with `grader grade`", file=sys.stderr, flush=True)
@@ -86,8 +94,28 @@ def main() -> int:
                 before = tuple("not graded" if s is None else f"{s:g} / {FULL:g}" for s in plain_scores[kind.id])
             status, score = ours.get(kind.student_id, ("neither graded nor listed by collect", None))
             after = f"{score:g} / {FULL:g} ({status})" if score is not None else status
-            rows.append(f"| {kind.what} | {before[0]} | {before[1]} | {after} |")
-    print("\n".join(rows))
+            figures["rows"].append([kind.what, *before, after])
+    return figures
+
+
+def markdown(figures: dict) -> str:
+    """The page's block: when and where, then the table."""
+    lines = [f"Graded by `benchmarks/hostile.py` on {pages.measured_on(figures['date'], figures['machine'])}.", ""]
+    lines += ["| " + " | ".join(HEADER) + " |", "|---|---|---|---|"]
+    lines += ["| " + " | ".join(row) + " |" for row in figures["rows"]]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_figures_options(parser, PAGE)
+    args = parser.parse_args(argv)
+    figures = figures_of(args, measure)
+    text = markdown(figures)
+    print(text)
+    if args.page:
+        pages.write_block(args.page, BEGIN, END, text)
+        print(f"Rewrote the table against plain nbgrader in {args.page}")
     return 0
 
 

@@ -25,10 +25,15 @@ process is the highest VmHWM (the kernel's exact peak RSS of a process) seen, or
 Without root or cgroup v1 (cgroup v2 puts isolated kernels' groups at its top, outside the
 command's), CPU is wait4's and memory is psutil's over the live process tree: `measure` then
 says "rusage", and kernels may be missed.
+
+    .venv/bin/python benchmarks/treeusage.py --log PATH -- COMMAND [ARG ...]   # what COMMAND cost, as JSON
+    .venv/bin/python benchmarks/treeusage.py --measure                         # cgroup or rusage, here
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import signal
 import subprocess
@@ -352,3 +357,28 @@ def run(command: list[str], cwd: Path, env: dict[str, str], log: Path) -> Usage:
         leftover=leftover,
         measure="cgroup" if groups else "rusage",
     )
+
+
+def main(argv=None) -> int:
+    """`--measure` says how a command would be counted; `--log PATH -- COMMAND ...` runs one and prints its cost."""
+    parser = argparse.ArgumentParser(description="What one command costs, with every process it starts counted.")
+    parser.add_argument("--measure", action="store_true", help="print how commands are counted here (cgroup, rusage)")
+    parser.add_argument("--log", type=Path, metavar="PATH", help="where the command's output goes")
+    parser.add_argument("command", nargs="*", help="the command, after --")
+    args = parser.parse_args(argv)
+    if args.measure:
+        print(measure_name())
+        return 0
+    if not args.command or not args.log:
+        parser.error("give --measure, or --log PATH -- COMMAND")
+    try:
+        usage = run(args.command, Path.cwd(), dict(os.environ), args.log)
+    except CommandFailed as error:
+        print(f"FAILED: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(usage.as_dict(), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

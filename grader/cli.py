@@ -271,13 +271,17 @@ def _check(args) -> int:
 
 def _prove(args) -> int:
     require_known([args.lesson] if args.lesson else [], args.course)
-    if args.readme and args.lesson:
-        raise Refused("--readme writes the whole course's table; leave out --lesson")
-    if args.entries and (args.readme or args.mutate or args.survivors):
-        raise Refused("--entries grades the file's entries only; leave out --mutate, --survivors and --readme")
+    if args.page and args.lesson:
+        raise Refused("--page writes the whole course's tables; leave out --lesson")
+    if args.entries and (args.mutate or args.survivors):
+        raise Refused("--entries grades the file's entries only; leave out --mutate and --survivors")
     from grader.engine.pool import print_progress
     from grader.proof import prove
 
+    page = args.course.root / prove.PAGE
+    begin, end = (prove.OUTSIDE_BEGIN, prove.OUTSIDE_END) if args.entries else (prove.BEGIN, prove.END)
+    if args.page and not (page.is_file() and begin in page.read_text() and end in page.read_text()):
+        raise Refused(f"--page writes the generated block of {page}, which has none")
     todo = prove.plan(
         args.course,
         [args.lesson] if args.lesson else None,
@@ -287,13 +291,17 @@ def _prove(args) -> int:
     if not todo.entries:
         where = f"{args.entries} has" if args.entries else "the catalogue has"
         raise Refused(f"{where} no entries for " + (args.lesson or "any lesson"))
+    if args.page and args.entries and not any(isinstance(entry[-1], prove.OutsideEntry) for entry in todo.entries):
+        raise Refused(f"--page with --entries writes the outside corpus's figures; {args.entries} holds no OUTSIDE")
     what = f"{len(todo.entries)} {'catalogue ' if todo.catalogued else ''}entries"
     if todo.mutants is not None:
         what += f" and {len(todo.mutants)} mechanical mutants"
     print(f"Grading {what} with nbgrader, {args.jobs or 'all'} at a time...", file=sys.stderr)
     proven = prove.prove(args.course, todo, jobs=args.jobs, progress=print_progress if sys.stderr.isatty() else None)
-    if args.readme:
-        prove.write_readme(args.course.root / "README.md", proven)
+    if args.page and args.entries:
+        prove.write_outside_page(page, proven, args.entries.as_posix())
+    elif args.page:
+        prove.write_page(page, proven)
     if args.json:
         print(prove.to_json(proven))
     elif args.survivors:
@@ -411,7 +419,12 @@ def main(argv=None) -> int:
     proof.add_argument("--lesson", metavar="ID", help="one lesson only (default: all)")
     proof.add_argument("--jobs", type=positive, metavar="N", help="notebooks graded at once (default: two per core)")
     proof.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    proof.add_argument("--readme", action="store_true", help="also write the table into README.md")
+    proof.add_argument(
+        "--page",
+        action="store_true",
+        help="also write the tables (with --entries, the outside corpus's figures), dated, into the course's "
+        "docs/reference/proof.md",
+    )
     proof.add_argument(
         "--mutate",
         action="store_true",

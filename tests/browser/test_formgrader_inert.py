@@ -1,6 +1,6 @@
 """An instructor opens a hostile submission in formgrader, and nothing it carries runs (grader/engine/inert.py).
 
-The submission (tests/hostile's scripts_everywhere) answers right and carries a script in every place a page
+The submission (testbed/hostile's scripts_everywhere) answers right and carries a script in every place a page
 may show: HTML, JavaScript, Markdown, SVG, LaTeX and widget displays, image data and output metadata, a Markdown
 cell of HTML, `javascript:` links, an iframe, a refresh and an attachment, cell tags, alt text and a title. It is
 graded with `python -m grader grade` beside an ordinary student and one whose status (an invalid notebook) quotes
@@ -15,19 +15,10 @@ from nbgrader.api import Gradebook
 from playwright.sync_api import expect
 
 from grader.course import Course
+from testbed.hostile.grading import grade
+from testbed.hostile.lesson import LESSON, notebook, released_course, submit
+from testbed.hostile.scripts import CANARY, MARKDOWN_HEADING, PWNED, SHOWN_HTML, scripts_everywhere
 from tests.browser.conftest import screenshot, started_by_make
-from tests.hostile import (
-    CANARY,
-    LESSON,
-    MARKDOWN_HEADING,
-    PWNED,
-    SHOWN_HTML,
-    notebook,
-    released_course,
-    scripts_everywhere,
-    submit,
-)
-from tests.hostile.grading import grade
 from tests.support import COURSE
 
 pytestmark = pytest.mark.xdist_group("formgrader-inert")  # both tests open the one class in the one formgrader

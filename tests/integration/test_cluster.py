@@ -19,13 +19,13 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from benchmarks.cluster import free_port, local_cluster, zygote_socket
 from grader.course import Course
 from grader.engine import clusterworker
 from grader.engine.pool import print_progress
 from grader.instructor.cluster import connect
 from grader.instructor.grading import grade_class
 from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class
+from testbed.cluster import free_port, local_cluster, zygote_socket
 from tests.support import COURSE, once_per_run, tools_env
 
 pytestmark = [pytest.mark.cluster, pytest.mark.xdist_group("cluster-class")]

@@ -72,6 +72,13 @@ def places(tmp_path_factory) -> dict[str, Path]:
     places["not_json"].write_text("print('hello')\n")
     places["not_zip"] = root / "downloads.zip"
     places["not_zip"].write_text("not a zip\n")
+    places["entries"] = root / "entries.py"  # one misconception of its own, and no OUTSIDE
+    function = COURSE.graded_functions(LESSON)[0]
+    places["entries"].write_text(
+        "from grader.proof.catalogue import Misconception\n"
+        f"LESSON = {LESSON!r}\n"
+        f"MISCONCEPTIONS = [Misconception('mine', {function!r}, 'it', 'none', 'def {function}(*a):\\n    pass\\n')]\n"
+    )
     places["class"] = course_by_hand(COURSE, root / "class", [LESSON], {}).root
     places["bad_gradebook"] = course_by_hand(COURSE, root / "bad_gradebook", [LESSON], {}).root
     handed_in = places["bad_gradebook"] / ".grading" / "submitted" / "ada" / LESSON / f"{LESSON}.ipynb"
@@ -140,7 +147,15 @@ CASES: dict[str, tuple[Callable[[dict], list], str]] = {
         lambda p: ["--course", p["class"], "workspace", "--into", p["not_json"]],
         "notebook.ipynb: File exists",
     ),
-    "options that exclude each other": (lambda p: ["prove", "--readme", "--lesson", LESSON], "leave out --lesson"),
+    "options that exclude each other": (lambda p: ["prove", "--page", "--lesson", LESSON], "leave out --lesson"),
+    "the outside corpus's figures from a file with none": (
+        lambda p: ["prove", "--entries", p["entries"], "--page"],
+        "holds no OUTSIDE",
+    ),
+    "tables for a page the course does not have": (
+        lambda p: ["--course", p["class"], "prove", "--page"],
+        "docs/reference/proof.md, which has none",
+    ),
     "an entries file that does not exist": (lambda p: ["prove", "--entries", p["missing"] / "e.py"], "no such file"),
 }
 

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from nbgrader.apps.api import NbGraderAPI
 
-from benchmarks.cluster import free_port
 from grader.course import Course
 from grader.course.release import release
 from grader.proof.simulate import class_in_thirds, course_with_class
+from testbed.cluster import free_port
 from tests.support import COURSE, tools_env
 
 pytestmark = pytest.mark.cluster

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import repeat as repeat_script
+from testbed.clone import fresh_clone
 from tests.support import COURSE
 
 # one worker for the module: a test that makes a clone must not run while another counts the clones
@@ -83,7 +83,7 @@ def test_what_a_run_does_to_the_clones_venv_never_reaches_the_shared_one():
     deletes the clone's venv (as make's rebuild does) deletes its own links only."""
     shared = COURSE.root / ".venv" / "bin" / "python"
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=COURSE.root, capture_output=True, text=True).stdout.strip()
-    with repeat_script.fresh_clone(head) as clone:
+    with fresh_clone(head) as clone:
         venv = clone / ".venv"
         assert venv.is_dir() and not venv.is_symlink() and not os.path.ismount(venv)
         assert clone.parent.stat().st_mode & 0o055 == 0o055  # a kernel's own user reaches the clone's venv

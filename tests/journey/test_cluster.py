@@ -22,11 +22,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from benchmarks.cluster import zygote_socket
 from grader.course import Course
 from grader.instructor.cluster import connect
 from grader.instructor.grading import grade_class
 from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class, hand_in
+from testbed.cluster import zygote_socket
 from tests.journey.newcomer import Server, Terminal, free_port, newcomer_environment, quoted, the_command, venv_in
 from tests.support import COURSE, journey_commands
 

@@ -31,22 +31,9 @@ from grader.engine import bridge, status
 from grader.engine.grade import grade_submission
 from grader.instructor.grading import grade_class, statuses
 from grader.instructor.results import class_results
-from tests.hostile import (
-    DISTRIBUTION_ONLY,
-    ENV,
-    EXITS_ON_IMPORT,
-    FORGED_LINE,
-    FORGED_NAMES,
-    FULL,
-    LESSON,
-    MODULE_EXITS,
-    NAIVE,
-    edits,
-    notebook,
-    reference,
-    released_course,
-    submit,
-)
+from testbed.hostile import edits
+from testbed.hostile.lesson import DISTRIBUTION_ONLY, ENV, FULL, LESSON, notebook, reference, released_course, submit
+from testbed.hostile.payloads import EXITS_ON_IMPORT, FORGED_LINE, FORGED_NAMES, MODULE_EXITS, NAIVE
 from tests.support import once_per_run, run_apart, terminal_sigint
 
 pytestmark = pytest.mark.xdist_group("batch-survives")  # its tests read one graded class (tests/conftest.py)

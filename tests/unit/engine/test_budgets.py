@@ -21,17 +21,9 @@ from grader.engine.grade import grade_submission
 from grader.instructor import grading
 from grader.instructor.grading import grade_class, statuses
 from grader.instructor.results import class_results
-from tests.hostile import (
-    FULL,
-    LESSON,
-    NORMALIZE_ONLY,
-    SHELL_LINES,
-    last_cell,
-    notebook,
-    released_course,
-    sleepy_cells,
-    submit,
-)
+from testbed.hostile.cells import last_cell, sleepy_cells
+from testbed.hostile.lesson import FULL, LESSON, NORMALIZE_ONLY, notebook, released_course, submit
+from testbed.hostile.payloads import SHELL_LINES
 from tests.support import COURSE, run_apart
 
 CELL_LIMIT, NOTEBOOK_LIMIT = 4, 20  # seconds; the fast cells before the sleeping ones take a few, busy

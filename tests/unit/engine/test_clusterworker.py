@@ -12,7 +12,7 @@ from grader.course import Course
 from grader.engine import clusterworker
 from grader.engine.pool import GraderError
 from grader.instructor import cluster
-from tests.hostile import LESSON, notebook, released_course
+from testbed.hostile.lesson import LESSON, notebook, released_course
 
 
 @pytest.mark.parametrize("raised", [SystemExit, KeyboardInterrupt, GeneratorExit])

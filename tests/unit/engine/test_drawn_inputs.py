@@ -10,7 +10,9 @@ import pytest
 
 from grader.engine import sandbox, testrunner
 from grader.learner import checks
-from tests.hostile import LESSON, NAIVE, lookup_table
+from testbed.hostile.lesson import LESSON
+from testbed.hostile.lookup import lookup_table
+from testbed.hostile.payloads import NAIVE
 from tests.support import COURSE, run_apart
 
 pytestmark = pytest.mark.xdist_group("drawn-inputs")  # its tests share a module-scoped fixture (tests/conftest.py)

@@ -15,8 +15,8 @@ from nbgrader.nbgraderformat import MetadataValidator
 
 from grader.course import read_cached
 from grader.engine import metadata, sandbox, status, suspicious
-from tests.hostile import LESSON, notebook
-from tests.hostile.edits import EDITS, HIDDEN, LONG, PUBLIC, cell, list_metadata, place
+from testbed.hostile.edits import EDITS, HIDDEN, LONG, PUBLIC, cell, list_metadata, place
+from testbed.hostile.lesson import LESSON, notebook
 from tests.support import COURSE
 
 RELEASE = read_cached(COURSE.release_notebook(LESSON))

@@ -8,8 +8,11 @@ per test run whatever the number of xdist workers; the tests then read its JSON.
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
+from datetime import datetime, timezone
 
 import pytest
 
@@ -17,7 +20,8 @@ from grader import cli
 from grader.engine import scores
 from grader.engine.scores import Report
 from grader.learner import hints
-from grader.proof import alternatives, catalogue, mutate, prove
+from grader.proof import alternatives, catalogue, mutate, pages, prove
+from grader.proof.outside import diagnosis as outside_diagnosis
 from tests.support import COURSE, by_id
 
 MISCONCEPTIONS = catalogue.misconceptions()
@@ -86,11 +90,57 @@ def test_no_stale_or_killed_equivalent_records(proofs):
     assert proofs["stale_equivalents"] == [] and proofs["problems"] == []
 
 
-def test_readme_shows_the_current_table(proofs):
-    """The README's table is generated: `make prove` rewrites it, and it must match this run."""
-    assert prove.readme_block(COURSE.root / "README.md") == prove.render_markdown(prove.Proven.from_json(proofs)), (
-        "README.md's catalogue table is out of date: run `make prove`"
+def test_the_proof_page_shows_the_current_tables(proofs):
+    """The page's tables are generated: `make prove` rewrites them, and they must match this run."""
+    page = COURSE.root / prove.PAGE
+    assert prove.page_tables(page) == prove.render_markdown(prove.Proven.from_json(proofs)), (
+        f"{prove.PAGE}'s tables are out of date: run `make prove`"
     )
+    graded_on = pages.block(page, prove.BEGIN, prove.END).splitlines()[0]
+    assert re.fullmatch(
+        r"Graded by `python -m grader prove --mutate` on \d{4}-\d\d-\d\d: \d+ cores \(.+\)\.", graded_on
+    )
+
+
+def test_the_tables_are_written_into_the_page_s_block_alone_dated(tmp_path):
+    """`prove --page` replaces the block between the page's markers with the date, the machine and the tables, and
+    leaves the rest of the page (its words, the outside corpus's block) as it was."""
+    page = tmp_path / "proof.md"
+    page.write_text((COURSE.root / prove.PAGE).read_text())
+    head, rest = page.read_text().split(prove.BEGIN)
+    tail = rest.split(prove.END)[1]
+    proven = prove.Proven([], graded={"01_naive_division": ["naive_normalize"]})
+    prove.write_page(page, proven)
+    text = page.read_text()
+    assert text.startswith(head + prove.BEGIN + "\n") and text.endswith(prove.END + tail)
+    assert prove.page_tables(page) == prove.render_markdown(proven)
+    graded_on = pages.block(page, prove.BEGIN, prove.END).splitlines()[0]
+    assert graded_on.startswith(
+        f"Graded by `python -m grader prove --mutate` on {datetime.now(timezone.utc):%Y-%m-%d}: "
+    )
+    assert f"{os.cpu_count()} cores" in graded_on
+
+
+def test_the_outside_corpus_s_figures_are_written_into_their_block_alone_dated(tmp_path):
+    """`prove --entries FILE --page` replaces the outside block with the run's figures of its outside entries, after
+    the date and the machine, and leaves the rest of the page (the proof tables among it) as it was."""
+    page = tmp_path / "proof.md"
+    page.write_text((COURSE.root / prove.PAGE).read_text())
+    head, rest = page.read_text().split(prove.OUTSIDE_BEGIN)
+    tail = rest.split(prove.OUTSIDE_END)[1]
+    wrong = prove.Proof(
+        "01_naive_division", "naive_normalize", "a_wrong_one", "misconception", "it", 5.0, 12.0, 7.0, False, ["t"]
+    )
+    wrong.outside, wrong.diagnosis, wrong.catalogued = True, outside_diagnosis.PROPERTY, False
+    prove.write_outside_page(page, prove.Proven([wrong]), "corpus.py")
+    text = page.read_text()
+    assert text.startswith(head + prove.OUTSIDE_BEGIN + "\n") and text.endswith(prove.OUTSIDE_END + tail)
+    block = pages.block(page, prove.OUTSIDE_BEGIN, prove.OUTSIDE_END)
+    today = f"{datetime.now(timezone.utc):%Y-%m-%d}"
+    assert block.startswith(f"Graded by `python -m grader prove --entries corpus.py` on {today}: ")
+    assert f"{os.cpu_count()} cores" in block.splitlines()[0]
+    assert prove.corpus_summary(prove.corpus_figures([wrong])) in block
+    assert "caught: 1/1 (100%) wrong ones lose points" in block and "names a property it breaks 1" in block
 
 
 def test_named_misconceptions_are_read_from_failing_tests_only():

@@ -8,8 +8,7 @@ from __future__ import annotations
 import nbformat
 
 from grader.course import read_cached
-from tests.hostile import LESSON
-from tests.support import COURSE
+from testbed.hostile.lesson import COURSE, LESSON
 
 HIDDEN, PUBLIC, SOLUTION = "test_naive_normalize_rows", "test_naive_normalize_public", "naive_normalize"
 LONG = "x = " + "+".join(["1"] * 200_000)

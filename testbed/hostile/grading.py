@@ -1,6 +1,6 @@
 """The hostile corpus graded as an instructor grades a class: built, collected, graded, written out.
 
-Used by tests/integration/test_hostile.py, `python -m tests.hostile` and benchmarks/hostile.py.
+Used by tests/integration/test_hostile.py, `python -m testbed.hostile` and benchmarks/hostile.py.
 """
 
 from __future__ import annotations
@@ -22,22 +22,9 @@ from grader.course import Course
 from grader.engine import isolation
 from grader.instructor.grading import statuses
 from grader.instructor.results import class_results
-from tests.hostile import (
-    ENV,
-    KINDS,
-    LESSON,
-    MEMORY_MB,
-    MUTE_SHELL,
-    NOT_COLLECTED,
-    SHM_KEY,
-    SURVIVOR,
-    TIMEOUT,
-    Zeros,
-    notebook,
-    reference,
-    released_course,
-    submit,
-)
+from testbed.hostile.kinds import KINDS, NOT_COLLECTED, Zeros
+from testbed.hostile.lesson import ENV, LESSON, MEMORY_MB, TIMEOUT, notebook, reference, released_course, submit
+from testbed.hostile.payloads import MUTE_SHELL, SHM_KEY, SURVIVOR
 
 # `python -m grader ...` that reports its own peak memory (resident set, KB) on its last line of stderr
 MEASURED = (

@@ -1,0 +1,3 @@
+"""What the tests and the benchmarks both run on, so that neither imports the other: the hostile corpus (hostile/)
+and a Dask cluster of this machine's processes (cluster.py). Not part of the installed package: it is written
+against this repository's own course."""
