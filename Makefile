@@ -141,8 +141,8 @@ docs: $(STAMP)
 # ruff (lint and format) over the package, the tests and the benchmarks, and mypy over the package
 # (all configured in pyproject.toml): no findings.
 lint: $(STAMP)
-	$(BIN)/ruff check grader tests benchmarks hub
-	$(BIN)/ruff format --check grader tests benchmarks hub
+	$(BIN)/ruff check grader tests benchmarks hub docs
+	$(BIN)/ruff format --check grader tests benchmarks hub docs
 	$(BIN)/mypy
 
 # The browser tests (JupyterLab under Debian's chromium): a screenshot of every step in artifacts/browser/,
