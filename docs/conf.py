@@ -35,7 +35,8 @@ nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json
 
 html_theme = "sphinx_book_theme"
 html_title = project
-html_theme_options = {"show_toc_level": 2, "home_page_in_toc": True}
+# no download button: the site keeps no copies of its sources (a reader who wants a lesson runs `make lab`)
+html_theme_options = {"show_toc_level": 2, "home_page_in_toc": True, "use_download_button": False}
 html_last_updated_fmt = None
 html_show_sourcelink = False
 html_copy_source = False
