@@ -37,14 +37,30 @@ def build(source: Path) -> subprocess.CompletedProcess:
     )
 
 
+def release_files() -> dict[Path, tuple[int, int]]:
+    return {path: (path.stat().st_mtime_ns, path.stat().st_size) for path in (REPO / "notebooks").rglob("*")}
+
+
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """The built site (its html folder), from a copy of docs/ without what an earlier `make docs` left there."""
+def site_and_release(tmp_path_factory) -> tuple[Path, dict, dict]:
+    """The built site (its html folder), from a copy of docs/ without what an earlier `make docs` left there; and
+    notebooks/'s files before and after the build."""
     source = tmp_path_factory.mktemp("site") / "docs"
     shutil.copytree(DOCS, source, ignore=shutil.ignore_patterns("_build", "*.ipynb"))
+    before = release_files()
     built = build(source)
     assert built.returncode == 0, built.stderr
-    return source / "_build" / "html"
+    return source / "_build" / "html", before, release_files()
+
+
+@pytest.fixture(scope="module")
+def site(site_and_release) -> Path:
+    return site_and_release[0]
+
+
+def test_the_build_writes_nothing_into_the_release(site_and_release):
+    _, before, after = site_and_release
+    assert len(before) >= len(LESSONS) and after == before
 
 
 class Text(html.parser.HTMLParser):
