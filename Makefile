@@ -39,7 +39,7 @@ PORT_FREE = @$(BIN)/python -c 'import socket, sys; s = socket.socket(); \
 	s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1])))' "$(PORT)" \
 	2>/dev/null || { echo "make $@: port $(PORT) is taken or no port number: stop what serves it, or pick another with PORT=..." >&2; exit 2; }
 
-.PHONY: lab test test-proof test-hub test-cluster test-journey hub test-fast lint check release fingerprints prove demo benchmark benchmark-hostile profile venv clean
+.PHONY: lab test test-proof test-hub test-cluster test-journey hub test-fast lint check release fingerprints prove demo benchmark benchmark-hostile profile venv clean docs
 
 venv: $(STAMP)
 
@@ -132,11 +132,17 @@ FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/u
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) $(FAST_TESTS)
 
-# ruff (lint and format) over the package, the tests, the testbed and the benchmarks, and mypy over the package
-# (all configured in pyproject.toml): no findings.
+# The documentation site in docs/_build/html (open index.html there; Sphinx with MyST-NB, docs/conf.py): the pages of
+# docs/, each lesson's release executed into the course's pages (docs/course_pages.py), the command line's reference
+# from its parsers. Nothing is fetched; a warning, a broken link between pages included, fails the build.
+docs: $(STAMP)
+	$(BIN)/sphinx-build -q -W --keep-going -b html docs docs/_build/html
+
+# ruff (lint and format) over the package, the tests, the testbed, the benchmarks and the site's scripts, and mypy
+# over the package (all configured in pyproject.toml): no findings.
 lint: $(STAMP)
-	$(BIN)/ruff check grader tests testbed benchmarks hub
-	$(BIN)/ruff format --check grader tests testbed benchmarks hub
+	$(BIN)/ruff check grader tests testbed benchmarks hub docs
+	$(BIN)/ruff format --check grader tests testbed benchmarks hub docs
 	$(BIN)/mypy
 
 # The browser tests (JupyterLab under Debian's chromium): a screenshot of every step in artifacts/browser/,

@@ -323,7 +323,8 @@ def _workspace(args) -> int:
     return workspace.main(args.course.root, folder, lab_config=args.lab_config)
 
 
-def main(argv=None) -> int:
+def parser() -> OneLineParser:
+    """Every command and its options (the site's CLI reference is generated from it)."""
     parser = OneLineParser(prog="python -m grader", description="Softmax course tools.")
     parser.add_argument(
         "--course",
@@ -455,8 +456,11 @@ def main(argv=None) -> int:
         "nbgrader tools hidden, the Assignments tab on the working folder",
     )
     room.set_defaults(run=_workspace)
+    return parser
 
-    args = parser.parse_args(argv)
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
 
     def run() -> int:
         args.course = pick_course(args.course)

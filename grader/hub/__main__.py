@@ -31,21 +31,29 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def parse(argv: list[str]) -> argparse.Namespace:
+def parser() -> Parser:
+    """The options of python -m grader.hub (the site's CLI reference is generated from it)."""
     parser = Parser(prog="python -m grader.hub", description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=machine.DEFAULT_ROOT, help="the hub's folder")
     parser.add_argument("--prefix", default="sm-", help="the start of every account's name")
-    parser.add_argument("--students", type=int, default=2)
+    parser.add_argument("--students", type=int, default=2, help="how many student accounts to make")
     parser.add_argument(
-        "--port", type=int, default=8000, help="the hub's address is http://127.0.0.1:PORT; it uses the ports above too"
+        "--port", type=int, default=8000, help="the hub serves http on 127.0.0.1:PORT, and uses the ports above it too"
     )
-    parser.add_argument("--set-up-only", action="store_true")
-    parser.add_argument("--remove", action="store_true")
-    options = parser.parse_args(argv)
+    parser.add_argument("--set-up-only", action="store_true", help="make everything, start nothing")
+    parser.add_argument(
+        "--remove", action="store_true", help="remove the accounts made with --prefix and the folder --root"
+    )
+    return parser
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    command_line = parser()
+    options = command_line.parse_args(argv)
     if not re.fullmatch(PREFIX, options.prefix):
-        parser.error(f"--prefix {options.prefix!r} does not start a Unix account's name: {PREFIX}")
+        command_line.error(f"--prefix {options.prefix!r} does not start a Unix account's name: {PREFIX}")
     if options.students < 0 or not 0 < options.port < 65536:
-        parser.error("--students is 0 or more, and --port a port number (1 to 65535)")
+        command_line.error("--students is 0 or more, and --port a port number (1 to 65535)")
     return options
 
 
