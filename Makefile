@@ -125,12 +125,10 @@ test-journey: $(STAMP)
 	rm -rf artifacts/journey
 	$(BIN)/python -m pytest -n 2 -m journey tests/journey --durations=10
 
-# The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
-FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/unit/learner/test_boundary.py \
-	tests/unit/proof/test_catalogue.py tests/unit/proof/test_mutate.py tests/unit/engine/test_metadata_restore.py \
-	tests/unit/course/test_authoring.py tests/unit/exchange/test_exchange_classes.py
+# The day-to-day loop (under a minute): the tests marked `fast` (`pytestmark = pytest.mark.fast` in their module),
+# which start no kernel and run no nbgrader.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) $(FAST_TESTS)
+	$(BIN)/python -m pytest -n $(JOBS) -m fast
 
 # ruff (lint and format) over the package, the tests, the testbed and the benchmarks, and mypy over the package
 # (all configured in pyproject.toml): no findings.
