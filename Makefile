@@ -2,10 +2,8 @@
 SHELL := /bin/bash
 # The interpreter .venv is made from: the distribution's /usr/bin/python3 where it is 3.10 or newer and can make a
 # venv, else python3 on PATH; PYTHON=... picks another (remove .venv first: `make clean` would also remove .grading,
-# the class's gradebook). The suite is CPU-bound, and Debian's CPython (built with profile-guided and link-time
-# optimisation, its interpreter linked statically) ran `make test` on 2 cores in 12 % less CPU than pyenv's default
-# build, the python3 first on PATH here (2026-12-05, two runs each, alternated: 4:34-4:36 and 517-522 CPU-s against
-# 5:04-5:08 and 587-595 CPU-s).
+# the class's gradebook). The distribution's comes first because the suite is CPU-bound and that build (profile-guided,
+# link-time optimised) runs it in less CPU than a default one.
 SYSTEM_PYTHON := /usr/bin/python3
 ifeq ($(origin PYTHON),undefined)
 PYTHON := $(shell $(SYSTEM_PYTHON) -c 'import sys, ensurepip; ensurepip.version(); sys.exit(sys.version_info < (3, 10))' \
@@ -23,8 +21,7 @@ TOKEN ?=
 TORCH ?=
 # pytest-xdist workers: one more than the cores. Many tests wait (on kernels, time limits, a browser) rather than
 # compute, so one worker per core would leave cores idle; past that, every worker more costs more in contention than
-# it gains (on 2 cores, 2026-12-05: 2 workers 6:02 and 604 CPU-s, 3 workers 5:21-5:36 and 607-654 CPU-s,
-# 4 workers 5:40-5:51 and about 700 CPU-s)
+# it gains.
 JOBS ?= $(shell echo $$(($$(nproc) + 1)))
 WORK ?= work
 FIRST_LESSON := 01_naive_division/01_naive_division.ipynb
