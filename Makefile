@@ -26,8 +26,8 @@ JOBS ?= $(shell echo $$(($$(nproc) + 1)))
 WORK ?= work
 FIRST_LESSON := 01_naive_division/01_naive_division.ipynb
 LEARNER_LAB_CONFIG := .grading/learner-lab
-# The hub's proxy (npm's configurable-http-proxy, hub/package-lock.json); set before the rules that need it.
-PROXY := hub/node_modules/.bin/configurable-http-proxy
+# The hub's proxy (npm's configurable-http-proxy, jupyterhub-setup/package-lock.json); set before the rules that need it.
+PROXY := jupyterhub-setup/node_modules/.bin/configurable-http-proxy
 LAB_OPTIONS = --ServerApp.port=$(PORT) --ServerApp.port_retries=0 $(if $(HEADLESS),--no-browser) \
 	$(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) $(if $(filter 0,$(shell id -u)),--allow-root)
 # One line, before Jupyter starts, when PORT is no port number or is taken (Jupyter would say it at the end of its
@@ -104,9 +104,10 @@ STUDENTS ?= 2
 hub: $(STAMP) $(PROXY)
 	$(BIN)/python -m grader.hub --port $(HUB_PORT) --prefix $(HUB_PREFIX) --root $(HUB_ROOT) --students $(STUDENTS)
 
-# The hub's proxy, npm's configurable-http-proxy at the version hub/package-lock.json pins, in hub/node_modules.
-$(PROXY): hub/package.json hub/package-lock.json
-	npm ci --prefix hub --no-audit --no-fund --silent
+# The hub's proxy, npm's configurable-http-proxy at the version jupyterhub-setup/package-lock.json pins, installed in
+# that folder's node_modules (the folder holds what JupyterHub itself runs with: its settings file and its proxy).
+$(PROXY): jupyterhub-setup/package.json jupyterhub-setup/package-lock.json
+	npm ci --prefix jupyterhub-setup --no-audit --no-fund --silent
 	touch $@
 
 # The tests of grading on a cluster: a Dask scheduler and workers, and a PostgreSQL gradebook, each started by the
@@ -130,8 +131,8 @@ test-fast: $(STAMP)
 # ruff (lint and format) over the package, the tests, the testbed and the benchmarks, and mypy over the package
 # (all configured in pyproject.toml): no findings.
 lint: $(STAMP)
-	$(BIN)/ruff check grader tests testbed benchmarks hub
-	$(BIN)/ruff format --check grader tests testbed benchmarks hub
+	$(BIN)/ruff check grader tests testbed benchmarks jupyterhub-setup
+	$(BIN)/ruff format --check grader tests testbed benchmarks jupyterhub-setup
 	$(BIN)/mypy
 
 # The browser tests (JupyterLab under Debian's chromium): a screenshot of every step in artifacts/browser/,

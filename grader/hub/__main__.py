@@ -23,7 +23,7 @@ from grader import logs
 from . import accounts, machine
 
 CHECKOUT = Path(__file__).resolve().parents[2]
-CONFIG = CHECKOUT / "hub" / "jupyterhub_config.py"
+CONFIG = CHECKOUT / machine.CONFIG
 PREFIX = "[a-z][a-z0-9-]*"  # what useradd takes to start a name; never empty, so never a name such as "grader"
 logger = logging.getLogger(__name__)
 
@@ -61,9 +61,9 @@ def missing() -> str | None:
     """What the hub cannot run without, in one line, or None."""
     if os.geteuid() != 0:
         return NOT_ROOT
-    proxy = CHECKOUT / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"
-    if not proxy.exists():
-        return f"make hub needs the proxy: npm ci --prefix {CHECKOUT / 'hub'} (make hub runs it when npm is there)"
+    if not (CHECKOUT / machine.PROXY).exists():
+        folder = CHECKOUT / machine.JUPYTERHUB_FILES
+        return f"make hub needs the proxy: npm ci --prefix {folder} (make hub runs it when npm is there)"
     if shutil.which("setfacl") is None:
         return "make hub needs setfacl (Debian: apt-get install acl): feedback is given to its student alone"
     return None
