@@ -2,10 +2,8 @@
 SHELL := /bin/bash
 # The interpreter .venv is made from: the distribution's /usr/bin/python3 where it is 3.10 or newer and can make a
 # venv, else python3 on PATH; PYTHON=... picks another (remove .venv first: `make clean` would also remove .grading,
-# the class's gradebook). The suite is CPU-bound, and Debian's CPython (built with profile-guided and link-time
-# optimisation, its interpreter linked statically) ran `make test` on 2 cores in 12 % less CPU than pyenv's default
-# build, the python3 first on PATH here (2026-12-05, two runs each, alternated: 4:34-4:36 and 517-522 CPU-s against
-# 5:04-5:08 and 587-595 CPU-s).
+# the class's gradebook). The distribution's comes first because the suite is CPU-bound and that build (profile-guided,
+# link-time optimised) runs it in less CPU than a default one.
 SYSTEM_PYTHON := /usr/bin/python3
 ifeq ($(origin PYTHON),undefined)
 PYTHON := $(shell $(SYSTEM_PYTHON) -c 'import sys, ensurepip; ensurepip.version(); sys.exit(sys.version_info < (3, 10))' \
@@ -23,14 +21,13 @@ TOKEN ?=
 TORCH ?=
 # pytest-xdist workers: one more than the cores. Many tests wait (on kernels, time limits, a browser) rather than
 # compute, so one worker per core would leave cores idle; past that, every worker more costs more in contention than
-# it gains (on 2 cores, 2026-12-05: 2 workers 6:02 and 604 CPU-s, 3 workers 5:21-5:36 and 607-654 CPU-s,
-# 4 workers 5:40-5:51 and about 700 CPU-s)
+# it gains.
 JOBS ?= $(shell echo $$(($$(nproc) + 1)))
 WORK ?= work
 FIRST_LESSON := 01_naive_division/01_naive_division.ipynb
 LEARNER_LAB_CONFIG := .grading/learner-lab
-# The hub's proxy (npm's configurable-http-proxy, hub/package-lock.json); set before the rules that need it.
-PROXY := hub/node_modules/.bin/configurable-http-proxy
+# The hub's proxy (npm's configurable-http-proxy, jupyterhub-setup/package-lock.json); set before the rules that need it.
+PROXY := jupyterhub-setup/node_modules/.bin/configurable-http-proxy
 LAB_OPTIONS = --ServerApp.port=$(PORT) --ServerApp.port_retries=0 $(if $(HEADLESS),--no-browser) \
 	$(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) $(if $(filter 0,$(shell id -u)),--allow-root)
 # One line, before Jupyter starts, when PORT is no port number or is taken (Jupyter would say it at the end of its
@@ -107,9 +104,10 @@ STUDENTS ?= 2
 hub: $(STAMP) $(PROXY)
 	$(BIN)/python -m grader.hub --port $(HUB_PORT) --prefix $(HUB_PREFIX) --root $(HUB_ROOT) --students $(STUDENTS)
 
-# The hub's proxy, npm's configurable-http-proxy at the version hub/package-lock.json pins, in hub/node_modules.
-$(PROXY): hub/package.json hub/package-lock.json
-	npm ci --prefix hub --no-audit --no-fund --silent
+# The hub's proxy, npm's configurable-http-proxy at the version jupyterhub-setup/package-lock.json pins, installed in
+# that folder's node_modules (the folder holds what JupyterHub itself runs with: its settings file and its proxy).
+$(PROXY): jupyterhub-setup/package.json jupyterhub-setup/package-lock.json
+	npm ci --prefix jupyterhub-setup --no-audit --no-fund --silent
 	touch $@
 
 # The tests of grading on a cluster: a Dask scheduler and workers, and a PostgreSQL gradebook, each started by the
@@ -125,12 +123,10 @@ test-journey: $(STAMP)
 	rm -rf artifacts/journey
 	$(BIN)/python -m pytest -n 2 -m journey tests/journey --durations=10
 
-# The day-to-day loop (under a minute): the unit tests that start no kernel and run no nbgrader.
-FAST_TESTS := tests/unit/test_rooms.py tests/unit/learner/test_checks.py tests/unit/learner/test_boundary.py \
-	tests/unit/proof/test_catalogue.py tests/unit/proof/test_mutate.py tests/unit/engine/test_metadata_restore.py \
-	tests/unit/course/test_authoring.py tests/unit/exchange/test_exchange_classes.py
+# The day-to-day loop (under a minute): the tests marked `fast` (`pytestmark = pytest.mark.fast` in their module),
+# which start no kernel and run no nbgrader.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) $(FAST_TESTS)
+	$(BIN)/python -m pytest -n $(JOBS) -m fast
 
 # The documentation site in docs/_build/html (open index.html there; Sphinx with MyST-NB, docs/conf.py): the pages of
 # docs/, each lesson's release executed into the course's pages (docs/course_pages.py), the command line's reference
@@ -141,8 +137,8 @@ docs: $(STAMP)
 # ruff (lint and format) over the package, the tests, the testbed, the benchmarks and the site's scripts, and mypy
 # over the package (all configured in pyproject.toml): no findings.
 lint: $(STAMP)
-	$(BIN)/ruff check grader tests testbed benchmarks hub docs
-	$(BIN)/ruff format --check grader tests testbed benchmarks hub docs
+	$(BIN)/ruff check grader tests testbed benchmarks jupyterhub-setup docs
+	$(BIN)/ruff format --check grader tests testbed benchmarks jupyterhub-setup docs
 	$(BIN)/mypy
 
 # The browser tests (JupyterLab under Debian's chromium): a screenshot of every step in artifacts/browser/,

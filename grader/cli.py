@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import logging
 import re
 import sys
 import traceback
@@ -20,11 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+from grader import logs
 from grader.course import Course, NotACourse
 from grader.instructor.collect import DEFAULT_PATTERN, MB, Limits
 
 REPO = Path(__file__).resolve().parent.parent  # this checkout, when the package runs from one
 CONFIG = "nbgrader_config.py"
+logger = logging.getLogger(__name__)
 
 # The outputs written from the gradebook: what each is, and where it goes in the course directory.
 OUTPUTS = {
@@ -196,10 +199,9 @@ def _grade(args) -> int:
     from grader.instructor.grading import grade_class
 
     if not isolation.available():
-        print(
-            "note: not running as root, so kernels are not isolated: the learner's code can read what "
-            "this user can read (test cells still run outside the kernel)",
-            file=sys.stderr,
+        logger.warning(
+            "not running as root, so kernels are not isolated: the learner's code can read what "
+            "this user can read (test cells still run outside the kernel)"
         )
     log = grade_class(
         args.course,
@@ -209,7 +211,7 @@ def _grade(args) -> int:
         timeout=args.timeout,
         memory=args.memory,
         notebook_timeout=args.notebook_timeout,
-        progress=print_progress if sys.stderr.isatty() else None,
+        progress=print_progress if logs.progress_shown() else None,
         cluster=args.cluster,
     )
     from grader.instructor.results import class_counts
@@ -252,9 +254,10 @@ def _check(args) -> int:
     from grader.engine.submission import identify_lesson, read_notebook
 
     if sys.stderr.isatty() and not args.json:
-        print(f"Grading {args.notebook} with every test, hidden ones included (a few seconds)...", file=sys.stderr)
+        logger.info("Grading %s with every test, hidden ones included (a few seconds)...", args.notebook)
     nb = read_notebook(args.notebook)
     lesson = identify_lesson(args.course, nb, Path(args.notebook))
+    logger.debug("%s is lesson %s", args.notebook, lesson)
     from grader.engine import warmkernel
 
     # the zygote check's kernel is forked from (as grade's are), unless an earlier check in this process
@@ -296,8 +299,8 @@ def _prove(args) -> int:
     what = f"{len(todo.entries)} {'catalogue ' if todo.catalogued else ''}entries"
     if todo.mutants is not None:
         what += f" and {len(todo.mutants)} mechanical mutants"
-    print(f"Grading {what} with nbgrader, {args.jobs or 'all'} at a time...", file=sys.stderr)
-    proven = prove.prove(args.course, todo, jobs=args.jobs, progress=print_progress if sys.stderr.isatty() else None)
+    logger.info("Grading %s with nbgrader, %s at a time...", what, args.jobs or "all")
+    proven = prove.prove(args.course, todo, jobs=args.jobs, progress=print_progress if logs.progress_shown() else None)
     if args.page and args.entries:
         prove.write_outside_page(page, proven, args.entries.as_posix())
     elif args.page:
@@ -307,7 +310,7 @@ def _prove(args) -> int:
     elif args.survivors:
         print(prove.render_survivors(proven))
         for problem in proven.problems():
-            print(f"error: {problem}", file=sys.stderr)
+            logger.error("%s", problem)
     else:
         print(prove.render_table(proven))
         corpus = prove.render_corpus(proven)
@@ -338,6 +341,7 @@ def parser() -> OneLineParser:
         metavar="URL",
         help="the gradebook's database, e.g. postgresql://user@host/db (default: nbgrader_config.py's db_url)",
     )
+    logs.add_options(parser)
     commands = parser.add_subparsers(dest="command", required=True)
 
     release = commands.add_parser("release", help="regenerate notebooks/ from solutions/ and release to the exchange")
@@ -461,11 +465,13 @@ def parser() -> OneLineParser:
 
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
+    logs.configure(verbose=args.verbose, quiet=args.quiet)
 
     def run() -> int:
         args.course = pick_course(args.course)
         if args.db:
             args.course = dataclasses.replace(args.course, db_url=args.db)
+        logger.debug("%s on the course in %s", args.command, args.course.root)
         return args.run(args)
 
     code = in_one_line(run, STOPPED.get(args.command, "run it again to finish"))

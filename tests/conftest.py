@@ -26,6 +26,15 @@ def pytest_configure(config):
     warmkernel.ensure_zygote()  # in an xdist worker, the first process's is there already
 
 
+def pytest_ignore_collect(collection_path, config):
+    """Under `-m fast` alone (make test-fast), a test module that names no fast mark is not even imported: importing
+    the whole suite to find the fast tests costs each worker more than most of them take to run."""
+    if config.getoption("markexpr") == "fast" and collection_path.name.startswith("test_"):
+        if collection_path.suffix == ".py" and "pytest.mark.fast" not in collection_path.read_text():
+            return True
+    return None  # pytest's own rules
+
+
 @pytest.fixture(scope="session")
 def lesson_reports(tmp_path_factory):
     """lesson -> reference / stub / deleted -> Report: every lesson's notebooks graded once per run, in one batch."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import re
 import shutil
@@ -17,11 +18,14 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from grader import logs
+
 from . import accounts, machine
 
 CHECKOUT = Path(__file__).resolve().parents[2]
-CONFIG = CHECKOUT / "hub" / "jupyterhub_config.py"
+CONFIG = CHECKOUT / machine.CONFIG
 PREFIX = "[a-z][a-z0-9-]*"  # what useradd takes to start a name; never empty, so never a name such as "grader"
+logger = logging.getLogger(__name__)
 
 
 class Parser(argparse.ArgumentParser):
@@ -44,6 +48,7 @@ def parser() -> Parser:
     parser.add_argument(
         "--remove", action="store_true", help="remove the accounts made with --prefix and the folder --root"
     )
+    logs.add_options(parser)
     return parser
 
 
@@ -64,9 +69,9 @@ def missing() -> str | None:
     """What the hub cannot run without, in one line, or None."""
     if os.geteuid() != 0:
         return NOT_ROOT
-    proxy = CHECKOUT / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"
-    if not proxy.exists():
-        return f"make hub needs the proxy: npm ci --prefix {CHECKOUT / 'hub'} (make hub runs it when npm is there)"
+    if not (CHECKOUT / machine.PROXY).exists():
+        folder = CHECKOUT / machine.JUPYTERHUB_FILES
+        return f"make hub needs the proxy: npm ci --prefix {folder} (make hub runs it when npm is there)"
     if shutil.which("setfacl") is None:
         return "make hub needs setfacl (Debian: apt-get install acl): feedback is given to its student alone"
     return None
@@ -92,6 +97,7 @@ def remove(root: Path, people: accounts.Accounts) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     options = parse(sys.argv[1:] if argv is None else argv)
+    logs.configure(verbose=options.verbose, quiet=options.quiet)
     people = accounts.Accounts(options.prefix, options.students)
     if options.remove:
         if os.geteuid() != 0:
@@ -104,9 +110,13 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
+    logger.debug("setting up the hub in %s for %s, ports %s", options.root, CHECKOUT, ports_from(options.port))
     hub = machine.set_up(CHECKOUT, options.root, people, ports_from(options.port))
-    for line in hub["said"]:
-        print(line)
+    for line in hub["said"]:  # what the set-up did, and warnings (machine.close_checkout)
+        if line.startswith("warning: "):
+            logger.warning(line.removeprefix("warning: "))
+        else:
+            logger.info(line)
     print(f"hub for {hub['course']}: http://127.0.0.1:{options.port}; passwords in {options.root / 'passwords.json'}")
     if options.set_up_only:
         return 0

@@ -103,7 +103,7 @@ def build(kind: str, checkout: Path, python: Path, into: Path) -> Path:
     """The `kind` ("student" or "instructor") environment at `into`, rebuilt only when what it is made of
     changed. Returns `into`."""
     package = checkout / "grader"
-    sources = [package / "__init__.py", package / "learner", package / "exchange"] if kind == "student" else [package]
+    sources = [package / name for name in LEARNER_PACKAGE] if kind == "student" else [package]
     stamp = stamp_of([*sources, checkout / "requirements.txt"])
     if (into / ".stamp").exists() and (into / ".stamp").read_text() == stamp:
         return into
@@ -132,15 +132,29 @@ def build(kind: str, checkout: Path, python: Path, into: Path) -> Path:
     return into
 
 
+LEARNER_PACKAGE = ("__init__.py", "learner", "exchange")  # of grader/, what softmax-learner ships
+
+
 def source_of(kind: str, checkout: Path, into: Path) -> Path:
-    """What the distribution is built from, links followed, so that building writes nothing into the checkout."""
+    """What the distribution is built from, copied under `into` so that building writes nothing into the
+    checkout; the folder to build. softmax-learner's pyproject.toml reads the package from ../../grader, so its
+    copy keeps that layout."""
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "build")
-    if kind == "student":
-        shutil.copytree(checkout / "packaging" / "learner", into, ignore=ignore)
-    else:
+    if kind == "instructor":
         shutil.copytree(checkout / "grader", into / "grader", ignore=ignore)
         shutil.copy(checkout / "pyproject.toml", into)
-    return into
+        return into
+    for name in LEARNER_PACKAGE:
+        source = checkout / "grader" / name
+        if source.is_dir():
+            shutil.copytree(source, into / "grader" / name, ignore=ignore)
+        else:
+            (into / "grader").mkdir(parents=True, exist_ok=True)
+            shutil.copy(source, into / "grader")
+    learner = into / "packaging" / "learner"
+    learner.mkdir(parents=True)
+    shutil.copy(checkout / "packaging" / "learner" / "pyproject.toml", learner)
+    return learner
 
 
 def commands_of(shared: Path, bin_folder: Path) -> None:

@@ -1,7 +1,7 @@
 """The hub's folders on this machine, their owners and modes, and the settings file the hub reads.
 
 <root>/                 root:root 0755
-    hub.json            root 0600   the settings hub/jupyterhub_config.py reads (ports, names, a token)
+    hub.json            root 0600   the settings jupyterhub-setup/jupyterhub_config.py reads (ports, names, a token)
     passwords.json      root 0600   the accounts' generated passwords, for the operator to hand out
     state/              root 0700   JupyterHub's database, cookie secret and proxy token
     python/             0755        a copy of the interpreter (grader.hub.environments)
@@ -42,6 +42,11 @@ from . import accounts as unix
 from . import environments
 
 DEFAULT_ROOT = Path("/srv/softmax-hub")
+# The checkout's folder of what JupyterHub itself runs with (apart from this package): its settings file, and its
+# proxy, npm's configurable-http-proxy, installed there by `make hub`.
+JUPYTERHUB_FILES = Path("jupyterhub-setup")
+CONFIG = JUPYTERHUB_FILES / "jupyterhub_config.py"
+PROXY = JUPYTERHUB_FILES / "node_modules" / ".bin" / "configurable-http-proxy"
 
 
 def chown(path: Path, user: str | int, group: str) -> None:
@@ -83,8 +88,8 @@ def course_settings(course: str, root: Path) -> str:
     """nbgrader settings for the course directory, read by what runs there as the grader account: formgrader,
     `python -m grader` and `nbgrader`. The exchange's, but no JupyterHubAuthPlugin: it asks the hub who runs it
     (JUPYTERHUB_USER, which only a server of the hub has), and `grader release` and `grade` run in a shell. The
-    course is this one, and the hub's groups are the set-up's (hub/jupyterhub_config.py), so it has nothing to
-    tell them."""
+    course is this one, and the hub's groups are the set-up's (jupyterhub-setup/jupyterhub_config.py), so it has
+    nothing to tell them."""
     return exchange_settings(course, root) + "c.Authenticator.plugin_class = 'nbgrader.auth.NoAuthPlugin'\n"
 
 
@@ -250,7 +255,7 @@ def set_up(checkout: Path, root: Path, people: unix.Accounts, ports: dict[str, i
         "python_lib": str(python / "lib"),
         "student_env": str(student),
         "instructor_env": str(instructor),
-        "proxy": str(checkout / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"),
+        "proxy": str(checkout / PROXY),
         "ports": ports,
         "instructor": people.instructor,
         "grader": people.grader,

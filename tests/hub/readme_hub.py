@@ -15,15 +15,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.hub import accounts
+from grader.hub import accounts, machine
 from tests.hub.hubclient import Hub
 from tests.support import COURSE, journey_commands
 
 README_LESSON = "01_naive_division"  # the lesson the hub page's steps name
 README_ROOT = "/srv/softmax-hub"
 READY = "JupyterHub is now running at "  # what the hub prints once it answers (docs/howto/hub.md)
-# Targets a test never builds: the venv it runs in, and the proxy npm installed (hub/package-lock.json).
-BUILT = ("-o", ".venv/.installed", "-o", "hub/node_modules/.bin/configurable-http-proxy")
+# Targets a test never builds: the venv it runs in, and the proxy npm installed (jupyterhub-setup/package-lock.json).
+BUILT = ("-o", ".venv/.installed", "-o", str(machine.PROXY))
 
 
 def fresh_copy(into: Path) -> Path:
@@ -41,7 +41,8 @@ def fresh_copy(into: Path) -> Path:
             copy.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, copy, follow_symlinks=False)
     (into / ".venv").symlink_to(COURSE.root / ".venv")
-    (into / "hub" / "node_modules").symlink_to(COURSE.root / "hub" / "node_modules")
+    node_modules = machine.JUPYTERHUB_FILES / "node_modules"
+    (into / node_modules).symlink_to(COURSE.root / node_modules)
     os.chmod(into, 0o755)
     return into
 

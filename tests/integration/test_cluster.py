@@ -152,7 +152,7 @@ def test_no_scheduler_is_one_error_line_and_exit_1(built, tmp_path):
     course = copy_of_class(built, tmp_path / "class")
     start = time.monotonic()
     ran = grader_command("--course", str(course.root), "grade", "--cluster", f"tcp://127.0.0.1:{free_port()}")
-    lines = [line for line in ran.stderr.splitlines() if not line.startswith("note: not running as root")]
+    lines = [line for line in ran.stderr.splitlines() if not line.startswith("warning: not running as root")]
     assert ran.returncode == 1 and len(lines) == 1, ran.stderr
     assert lines[0].startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:"), ran.stderr
     assert ran.stdout == "" and time.monotonic() - start < 60

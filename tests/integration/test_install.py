@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader.course import Course, source_notebook_in
+from grader.hub import environments
 from tests.support import COURSE, graded_function_implementations, once_per_run
 
 SHARED = Path(sysconfig.get_paths()["purelib"])  # the running environment's site-packages
@@ -157,19 +159,7 @@ print(json.dumps({"grader": grader.__file__, "checks": checks.__file__, "wrong":
 def build_learner_venv(folder: Path) -> None:
     site = new_venv(folder / "venv")
     (site / "shared-packages.pth").write_text(f"{SHARED}\n")
-    learner = COURSE.root / "packaging" / "learner"
-    source = source_copy(
-        {
-            "src/grader/learner": learner / "src" / "grader" / "learner",
-            "src/grader/exchange": learner / "src" / "grader" / "exchange",
-        },
-        {
-            "pyproject.toml": learner / "pyproject.toml",
-            "src/grader/__init__.py": learner / "src" / "grader" / "__init__.py",
-        },
-        folder / "source",
-    )
-    pip_install(folder / "venv", source, folder)
+    pip_install(folder / "venv", environments.source_of("student", COURSE.root, folder / "source"), folder)
     (folder / "site").write_text(str(site))
 
 
@@ -180,12 +170,12 @@ def learner_venv(tmp_path_factory) -> tuple[Path, Path]:
     return folder / "venv", Path((folder / "site").read_text())
 
 
-def test_the_learner_distribution_is_built_from_the_repositorys_own_files():
-    learner = COURSE.root / "packaging" / "learner" / "src" / "grader"
-    assert (learner / "__init__.py").resolve() == COURSE.root / "grader" / "__init__.py"
-    assert (learner / "learner").resolve() == COURSE.root / "grader" / "learner"
-    assert (learner / "exchange").resolve() == COURSE.root / "grader" / "exchange"
-    assert sorted(p.name for p in learner.iterdir()) == ["__init__.py", "exchange", "learner"]
+def test_the_learner_distribution_is_built_from_the_repositorys_own_files_with_no_link():
+    learner = COURSE.root / "packaging" / "learner"
+    settings = (learner / "pyproject.toml").read_text()
+    [package_dir] = re.findall(r'^package-dir = \{"grader" = "([^"]+)"\}', settings, re.M)
+    assert (learner / package_dir).resolve() == COURSE.root / "grader"
+    assert [path for path in (COURSE.root / "packaging").rglob("*") if path.is_symlink()] == []
 
 
 def test_a_learner_install_runs_the_checks_and_has_no_other_room(learner_venv, tmp_path):

@@ -14,6 +14,8 @@ import pytest
 
 import grader
 
+pytestmark = pytest.mark.fast  # make test-fast: starts no kernel and runs no nbgrader
+
 PACKAGE = Path(grader.__file__).parent
 REPOSITORY = PACKAGE.parent
 ROOMS = ("learner", "exchange", "engine", "course", "instructor", "hub", "proof")

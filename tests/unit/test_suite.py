@@ -218,6 +218,20 @@ def test_the_journey_tests_are_marked_journey_and_make_test_leaves_them_out():
     assert left_in == []
 
 
+def test_the_fast_tier_is_the_tests_marked_fast():
+    """make test-fast runs the tests marked `fast` (no list of files to keep by hand): the rooms test among them, and
+    none of the tiers that start a hub, a browser, a cluster or a clone. `-m fast` alone skips importing the modules
+    that name no fast mark (tests/conftest.py); any other expression imports them all, so the two selections
+    agreeing shows the shortcut leaves no fast test out."""
+    recipe = re.search(r"^test-fast: .*\n\t(.*)", (TESTS.parent / "Makefile").read_text(), re.M)[1]
+    assert re.search(r" -m fast( |$)", recipe) and ".py" not in recipe, recipe
+    slow_tiers = "proof or hub or cluster or journey"
+    fast, fast_outside_slow_tiers = collected(("-m", "fast"), ("-m", f"fast and not ({slow_tiers})"))
+    assert any(test.startswith("tests/unit/test_rooms.py::") for test in fast), fast
+    assert not [test for test in fast if test.split("/")[1] in ("hub", "browser", "journey")], fast
+    assert fast == fast_outside_slow_tiers
+
+
 PAGE = """\
 Start here:
 

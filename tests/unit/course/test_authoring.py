@@ -10,6 +10,8 @@ from grader.course import Course, authoring, read_cached, source_notebook_in, te
 from grader.course.authoring import AuthoringError, build_notebook
 from tests.support import COURSE
 
+pytestmark = pytest.mark.fast  # make test-fast: starts no kernel and runs no nbgrader
+
 HEADER = "# %% [markdown]\n# Title\n\n"
 SOLUTION_F = (
     '# %% nbgrader="solution" grade_id="f"\ndef f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n\n'

@@ -19,6 +19,8 @@ from testbed.hostile.edits import EDITS, HIDDEN, LONG, PUBLIC, cell, list_metada
 from testbed.hostile.lesson import LESSON, notebook
 from tests.support import COURSE
 
+pytestmark = pytest.mark.fast  # make test-fast: starts no kernel and runs no nbgrader
+
 RELEASE = read_cached(COURSE.release_notebook(LESSON))
 SOLUTION = "naive_normalize"
 

@@ -19,6 +19,8 @@ from grader.exchange.instructor import Collect, latest
 from grader.exchange.layout import copy_private
 from grader.exchange.student import LocalSubmit, Submit
 
+pytestmark = pytest.mark.fast  # make test-fast: starts no kernel and runs no nbgrader
+
 ME = pwd.getpwuid(os.getuid()).pw_name
 
 

@@ -1,10 +1,11 @@
 """The hub's nbgrader settings select the strict exchange through nbgrader's own ExchangeFactory, the course
 directory's let nbgrader's API start in a shell of the grader account, and the set-up's check of who can read a
-folder (no root needed)."""
+folder (no root needed); and where the checkout keeps what JupyterHub itself runs with."""
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -13,7 +14,9 @@ from nbgrader.exchange import ExchangeFactory
 from traitlets.config import Config
 
 from grader.exchange import instructor, layout, student
+from grader.hub import machine
 from grader.hub.machine import course_settings, exchange_settings, readable_by_others
+from tests.support import COURSE
 
 
 def test_the_hub_s_settings_make_nbgrader_use_the_strict_exchange(tmp_path):
@@ -71,3 +74,14 @@ def check_below(top: Path) -> None:
     os.chmod(inner.parent, 0o755)
     os.chmod(inner, 0o751)
     assert not readable_by_others(inner)
+
+
+def test_jupyterhub_s_own_files_sit_in_a_folder_named_apart_from_the_package_s_rooms():
+    """jupyterhub_config.py and the proxy's npm package live in a top-level folder whose name is no room's
+    (grader/hub/ is the set-up), where the set-up and the Makefile look for them."""
+    root = COURSE.root
+    assert (root / machine.CONFIG).is_file()
+    assert (root / machine.JUPYTERHUB_FILES / "package-lock.json").is_file()
+    rooms = {folder.name for folder in (root / "grader").iterdir() if (folder / "__init__.py").is_file()}
+    assert "hub" in rooms and not rooms & {folder.name for folder in root.iterdir() if folder.is_dir()}
+    assert re.search(r"^PROXY := (.*)$", (root / "Makefile").read_text(), re.M)[1] == str(machine.PROXY)

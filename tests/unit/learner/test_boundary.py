@@ -20,6 +20,8 @@ from grader.engine import bridge, isolation
 from grader.learner import checks
 from tests.support import defined_graded_functions, graded_function_implementations
 
+pytestmark = pytest.mark.fast  # make test-fast: starts no kernel and runs no nbgrader
+
 PACKAGE = Path(grader.__file__).parent
 OTHER_ROOMS = (
     "grader.engine",

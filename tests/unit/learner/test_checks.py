@@ -38,6 +38,8 @@ from grader.learner.hints import Misconception
 from grader.proof import catalogue, fingerprints
 from grader.proof.catalogue import Misconception as CataloguedMistake
 
+pytestmark = pytest.mark.fast  # make test-fast: starts no kernel and runs no nbgrader
+
 # --------------------------------------------------------------------------- helpers
 
 

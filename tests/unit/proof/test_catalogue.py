@@ -18,6 +18,8 @@ from grader.learner import hints
 from grader.proof import alternatives, catalogue
 from tests.support import COURSE, COURSE_MISCONCEPTIONS
 
+pytestmark = pytest.mark.fast  # make test-fast: starts no kernel and runs no nbgrader
+
 FUNCTIONS = [(lesson, function) for lesson in COURSE.lesson_ids() for function in COURSE.graded_functions(lesson)]
 ENTRIES = [
     (kind, entry)

@@ -12,6 +12,8 @@ import pytest
 from grader.proof import mutate, prove
 from tests.support import COURSE
 
+pytestmark = pytest.mark.fast  # make test-fast: starts no kernel and runs no nbgrader
+
 LESSONS = COURSE.lesson_ids()
 
 
