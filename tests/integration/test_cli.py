@@ -15,10 +15,13 @@ import sys
 import nbformat
 import pytest
 
+from grader.course import Course
 from grader.engine import status
 from grader.engine.scores import render_table
 from grader.engine.submission import identify_lesson, read_notebook
+from grader.instructor.grading import statuses
 from grader.instructor.results import class_results
+from grader.proof.simulate import hand_in, released_course
 from tests.results_by_hand import Graded, course_by_hand, executed
 from tests.support import (
     COURSE,
@@ -96,6 +99,31 @@ def test_grade_runs_as_the_readme_shows_it(tmp_path):
     results = class_results(course)
     assert results.score("ada", LESSON) == results.max_scores[LESSON] > 0 and results.problem("ada", LESSON) is None
     assert results.score("bo", LESSON) == 0 and results.problem("bo", LESSON) == (status.INVALID, "no such file")
+
+
+# A course whose nbgrader_config.py gives each cell COURSE_CELL_SECONDS (the default is 30), and a submission with a
+# cell that sleeps SLEEPS: past the course's limit, well within the default and the limit given on the command line.
+COURSE_CELL_SECONDS, SLEEPS, GIVEN = 3, 8, 25
+
+
+def test_grade_keeps_the_courses_cell_limit_unless_the_command_line_gives_one(tmp_path):
+    root = released_course(COURSE, tmp_path / "course", [LESSON])
+    with open(root / "nbgrader_config.py", "a") as config:  # and a notebook limit that never comes into it
+        config.write(f"\nc.Execute.timeout = {COURSE_CELL_SECONDS}\nc.GradingLimits.notebook_timeout = 600\n")
+    course = Course(root)
+    answers = COURSE.reference_answers(LESSON)
+    function = COURSE.graded_functions(LESSON)[0]
+    answers[function] += f"\n\nimport time\ntime.sleep({SLEEPS})\n"
+    hand_in(root, "ada", LESSON, nbformat.writes(course.learner_notebook(LESSON, answers)).encode())
+    by_course = run_cli_here("--course", root, "grade")
+    assert by_course.returncode == 0, by_course.stderr
+    stopped, detail = statuses(course)["ada", LESSON]
+    assert stopped == status.TIMEOUT and "ran past the time limit" in detail, detail  # 30 s would have let it run
+    given = run_cli_here("--course", root, "grade", "--force", "--timeout", GIVEN)
+    assert given.returncode == 0, given.stderr
+    assert statuses(course)["ada", LESSON] == (status.GRADED, "")
+    results = class_results(course)
+    assert results.score("ada", LESSON) == results.max_scores[LESSON] > 0
 
 
 def test_make_check_grades_a_notebook():
