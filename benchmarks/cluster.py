@@ -26,8 +26,8 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # run as a script: the repository's package and testbed/
 from grader.course import Course  # noqa: E402
+from grader.course.gradebook import lesson_gradebook  # noqa: E402
 from grader.engine.pool import default_jobs  # noqa: E402
-from grader.engine.sandbox import lesson_gradebook  # noqa: E402
 from grader.instructor.grading import grade_class  # noqa: E402
 from grader.proof.simulate import cell_scores, class_in_thirds, course_with_class  # noqa: E402
 from testbed.cluster import local_cluster  # noqa: E402

@@ -21,7 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader.cli import OneLineParser, positive
+from grader.commandline import OneLineParser, positive
 from grader.course import Course
 from grader.engine import grade, sandbox, testrunner, warmkernel
 from grader.proof import catalogue

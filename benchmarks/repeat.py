@@ -27,7 +27,7 @@ from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # run as a script: the repository's grader/
-from grader.cli import OneLineParser, positive  # noqa: E402
+from grader.commandline import OneLineParser, positive  # noqa: E402
 from testbed.clone import fresh_clone, git  # noqa: E402
 
 LOGS = REPOSITORY / "artifacts" / "repeat"

@@ -4,8 +4,8 @@ Each command imports what it needs when it runs, after checking its arguments: n
 nbformat take a second or more to import, and help or a refused argument should answer at once
 (tests/unit/test_imports.py keeps it so).
 
-A mistake the user can put right (REFUSALS: an argument, a course, a lesson, a file, the gradebook) and Ctrl-C are
-each said in one line on stderr, with an exit status (in_one_line); a bug shows its traceback.
+A mistake the user can put right (commandline.REFUSALS: an argument, a course, a lesson, a file, the gradebook) and
+Ctrl-C are each said in one line on stderr, with an exit status (commandline.in_one_line); a bug shows its traceback.
 """
 
 from __future__ import annotations
@@ -16,17 +16,14 @@ import gc
 import logging
 import re
 import sys
-import traceback
-from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
 
 from grader import logs
-from grader.course import Course, NotACourse
-from grader.instructor.collect import DEFAULT_PATTERN, MB, Limits
+from grader.commandline import OneLineParser, Refused, in_one_line, positive
+from grader.course import Course
+from grader.course.limits import CELL_SECONDS, MEMORY_MB, NOTEBOOK_TIMES, Limits
+from grader.instructor.collect import DEFAULT_PATTERN, MB, DownloadLimits
 
-REPO = Path(__file__).resolve().parent.parent  # this checkout, when the package runs from one
-CONFIG = "nbgrader_config.py"
 logger = logging.getLogger(__name__)
 
 # The outputs written from the gradebook: what each is, and where it goes in the course directory.
@@ -35,89 +32,11 @@ OUTPUTS = {
     "export": ("grades.csv and a Canvas-ready canvas.csv", ".grading/exports"),
     "report": ("the class report: scores, pass rates, misconceptions", ".grading/report.html"),
 }
-
-
-class Refused(ValueError):
-    """What the user gave does not fit the course (an unknown lesson, options that exclude each other)."""
-
-
-# The errors that are the user's to put right (what they typed or handed over, their course, their machine), by
-# class (its module and name, so that naming one imports nothing), with the exit status: each is said in one line.
-# A class not here, nor under one here, is a bug of the grader's, and shows its traceback; None marks such a class
-# under one that is here.
-REFUSALS: dict[str, int | None] = {
-    "grader.cli.Refused": 2,
-    "grader.course.directory.NotACourse": 2,
-    "grader.engine.submission.BadInput": 2,  # a file that is no lesson notebook, or a lesson not released
-    "grader.course.authoring.AuthoringError": 2,  # a lesson's text source
-    "grader.course.contract.ContractError": 2,
-    "grader.proof.prove.EntriesError": 2,
-    "grader.engine.sandbox.GradingFailed": 1,  # a kernel that never started
-    "grader.course.release.ReleaseFailed": 1,  # nbgrader's refusal, in its words
-    "grader.instructor.cluster.SchedulerUnreachable": 1,
-    "sqlalchemy.exc.ArgumentError": 1,  # a gradebook URL that names no database
-    "sqlalchemy.exc.OperationalError": 1,  # a database server that does not answer, a locked file
-    "sqlalchemy.exc.IntegrityError": None,
-    "sqlalchemy.exc.DatabaseError": 1,  # a gradebook file that is no database
-    "builtins.OSError": 1,  # a file or folder that cannot be read or written
-}
-GRADEBOOK = "the gradebook (--db, else nbgrader_config.py's db_url, else .grading/gradebook.db) cannot be used"
 # What Ctrl-C leaves, by command: every command can be run again, and grade goes on where it stopped.
 STOPPED = {
     "grade": "the submissions graded so far are saved; `grade` again grades the rest",
     "check": "nothing was graded; run it again to grade the notebook",
 }
-
-
-def refusal(error: Exception) -> int | None:
-    """The exit status of an error that is the user's to put right (REFUSALS), None for a bug."""
-    for kind in type(error).__mro__:
-        name = f"{kind.__module__}.{kind.__qualname__}"
-        if name in REFUSALS:
-            return REFUSALS[name]
-    return None
-
-
-def one_line(error: Exception) -> str:
-    """What went wrong, in one line (a database's or a file's error in the words of what the user gave)."""
-    if type(error).__module__ == "sqlalchemy.exc":
-        text = f"{GRADEBOOK}: {getattr(error, 'orig', None) or error}"
-    elif isinstance(error, OSError) and error.filename is not None:
-        text = f"{error.filename}: {error.strerror}"
-    else:
-        text = str(error)
-    return " ".join(text.split())
-
-
-def in_one_line(work: Callable[[], int], after_ctrl_c: str) -> int:
-    """work()'s exit status; Ctrl-C (saying `after_ctrl_c`: what it leaves) or an error that is the user's to put
-    right is said in one line on stderr instead of a traceback, with its exit status. A bug's traceback is shown."""
-    try:
-        return work()
-    except KeyboardInterrupt:
-        newline = "\n" if sys.stderr.isatty() else ""  # below what the terminal shows of a progress bar and ^C
-        print(f"{newline}stopped (Ctrl-C): {after_ctrl_c}", file=sys.stderr)
-        return 130
-    except Exception as error:
-        status = refusal(error)
-        if status is None:
-            raise  # a bug: its traceback is what a report of it needs
-        print(f"error: {one_line(error)}", file=sys.stderr)
-        return status
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse, saying a refused argument in one line (argparse prints the usage above it) and where the usage is."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def positive(text: str) -> int:
-    """A number of jobs, seconds or megabytes: a whole number above 0."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number above 0")
-    return int(text)
 
 
 def pattern(text: str) -> str:
@@ -136,26 +55,34 @@ def scheduler(text: str) -> str:
     return text
 
 
-def pick_course(given: Path | None = None, here: Path | None = None) -> Course:
-    """The course every command works on: `given` (--course); else the current directory (`here`) if it
-    holds nbgrader_config.py; else this repository, if the package runs from one. NotACourse if none, or if its
-    nbgrader_config.py cannot be read."""
-    here = Path.cwd() if here is None else Path(here)
-    found = [given] if given is not None else [c for c in (here, REPO) if (c / CONFIG).is_file()][:1]
-    if not found:
-        raise NotACourse(f"{here} holds no {CONFIG}: name the course directory with --course DIR")
-    course = Course(found[0])
-    try:
-        course.nbgrader_settings()
-    except Exception as error:
-        config = course.root / CONFIG
-        at = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == str(config)]
-        where = f"line {at[-1]}: " if at and not isinstance(error, SyntaxError) else ""  # a SyntaxError says it
-        raise NotACourse(
-            f"{config} cannot be read ({where}{type(error).__name__}: {error}): put it right, or name another course "
-            "with --course DIR"
-        ) from None
-    return course
+def add_limit_options(command: argparse.ArgumentParser) -> None:
+    """The options that replace a limit of the course's (docs/reference/limits.md) for one grade or check."""
+    setting = "in the course's nbgrader_config.py"
+    command.add_argument(
+        "--timeout",
+        type=positive,
+        metavar="S",
+        help=f"seconds each cell may run (default: c.Execute.timeout {setting}, else {CELL_SECONDS})",
+    )
+    command.add_argument(
+        "--notebook-timeout",
+        type=positive,
+        metavar="S",
+        help="seconds the whole notebook may run; the cells left are not run (default: "
+        f"c.GradingLimits.notebook_timeout {setting}, else {NOTEBOOK_TIMES} × the cells' limit)",
+    )
+    command.add_argument(
+        "--memory",
+        type=positive,
+        metavar="MB",
+        help=f"memory each grading kernel may use (default: c.GradingLimits.memory {setting}, else {MEMORY_MB})",
+    )
+
+
+def limits_of(args) -> Limits:
+    """The course's limits, with each one given on the command line in its place."""
+    limits: Limits = args.course.limits()
+    return limits.given(cell_seconds=args.timeout, notebook_seconds=args.notebook_timeout, memory_mb=args.memory)
 
 
 def require_known(lessons, course: Course) -> None:
@@ -178,7 +105,7 @@ def _collect(args) -> int:
     from grader.instructor.collect import collect_downloads, collect_exchange
 
     require_known(args.lessons, args.course)
-    limits = Limits(file_bytes=args.max_file * MB, download_bytes=args.max_download * MB)
+    limits = DownloadLimits(file_bytes=args.max_file * MB, download_bytes=args.max_download * MB)
     if args.downloads:
         log = collect_downloads(args.downloads, args.course, pattern=args.pattern, limits=limits)
     else:
@@ -208,9 +135,7 @@ def _grade(args) -> int:
         lessons=args.lessons or None,
         jobs=args.jobs,
         force=args.force,
-        timeout=args.timeout,
-        memory=args.memory,
-        notebook_timeout=args.notebook_timeout,
+        limits=limits_of(args),
         progress=print_progress if logs.progress_shown() else None,
         cluster=args.cluster,
     )
@@ -266,7 +191,7 @@ def _check(args) -> int:
     from grader.engine.sandbox import autograde_sandboxed
     from grader.engine.scores import render_table
 
-    report = autograde_sandboxed(args.course, lesson, nb, warm=True).report
+    report = autograde_sandboxed(args.course, lesson, nb, limits=limits_of(args), warm=True).report
     assert report is not None, "autograde always reports (only a notebook never graded has no report)"
     print(report.to_json() if args.json else render_table(report))
     return 0
@@ -365,14 +290,14 @@ def parser() -> OneLineParser:
     collect.add_argument(
         "--max-file",
         type=positive,
-        default=Limits.file_bytes // MB,
+        default=DownloadLimits.file_bytes // MB,
         metavar="MB",
         help="a larger file handed in is listed, not read (default: %(default)s)",
     )
     collect.add_argument(
         "--max-download",
         type=positive,
-        default=Limits.download_bytes // MB,
+        default=DownloadLimits.download_bytes // MB,
         metavar="MB",
         help="files past this much of what is collected are listed, not read (default: %(default)s)",
     )
@@ -383,22 +308,7 @@ def parser() -> OneLineParser:
     grade.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all)")
     grade.add_argument("--jobs", type=positive, metavar="N", help="submissions graded at once (default: two per core)")
     grade.add_argument("--force", action="store_true", help="grade again even what has not changed")
-    grade.add_argument(
-        "--timeout", type=positive, default=30, metavar="S", help="seconds each cell may run (default: %(default)s)"
-    )
-    grade.add_argument(
-        "--notebook-timeout",
-        type=positive,
-        metavar="S",
-        help="seconds the whole notebook may run; the cells left are not run (default: 10 × --timeout)",
-    )
-    grade.add_argument(
-        "--memory",
-        type=positive,
-        default=2048,
-        metavar="MB",
-        help="memory each grading kernel may use (default: %(default)s)",
-    )
+    add_limit_options(grade)
     grade.add_argument(
         "--cluster",
         type=scheduler,
@@ -415,6 +325,7 @@ def parser() -> OneLineParser:
     check = commands.add_parser("check", help="grade one notebook with the lesson's full tests")
     check.add_argument("notebook", help="path to a lesson notebook (.ipynb)")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    add_limit_options(check)
     check.set_defaults(run=_check)
 
     proof = commands.add_parser(
@@ -468,7 +379,7 @@ def main(argv=None) -> int:
     logs.configure(verbose=args.verbose, quiet=args.quiet)
 
     def run() -> int:
-        args.course = pick_course(args.course)
+        args.course = Course.find(args.course)
         if args.db:
             args.course = dataclasses.replace(args.course, db_url=args.db)
         logger.debug("%s on the course in %s", args.command, args.course.root)

@@ -5,9 +5,9 @@ The feedback, export and report writers read a course's gradebook, its autograde
 notebook in a kernel first, which takes a minute; the writers' tests only need what it leaves behind,
 so `course_by_hand` writes that directly, with the code that grading itself writes it with:
 
-- the gradebook starts as a copy of the first lesson's cached one (sandbox.lesson_gradebook, made once
+- the gradebook starts as a copy of the first lesson's cached one (course.gradebook.lesson_gradebook, made once
   per version of the lesson, so no new database, which costs nbgrader a run of alembic, is made here);
-  every other lesson goes in as generate_assignment records it (sandbox.record_lesson: nbgrader's own
+  every other lesson goes in as generate_assignment records it (course.gradebook.record_lesson: nbgrader's own
   steps up to SaveCells, over the lesson's source notebook);
 - each submission goes in with `grader.instructor.grading.record`, as `grade` records it: its scores
   read from its autograded notebook by nbgrader's own rule (scores_of), flagged when it has a problem;
@@ -33,8 +33,9 @@ from nbgrader.api import Gradebook
 
 from grader.course import Course, read_cached
 from grader.course.contract import tested_functions
+from grader.course.gradebook import lesson_gradebook, record_lesson
 from grader.engine import status
-from grader.engine.sandbox import Sandboxed, lesson_gradebook, record_lesson
+from grader.engine.sandbox import Sandboxed
 from grader.engine.scores import report_of, scores_of
 from grader.engine.testrunner import is_test_cell
 from grader.instructor.export import write_canvas_csv, write_grades_csv

@@ -1,6 +1,6 @@
 """A course directory: its lessons (sources and release), its nbgrader settings and its .grading folder.
 
-Every part of the grader is handed the Course it works on; only the command line picks one.
+Every part of the grader is handed the Course it works on; only a command line picks one (Course.find).
 """
 
 from __future__ import annotations
@@ -8,17 +8,21 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
+from traitlets import TraitError
 from traitlets.config import Config, PyFileConfigLoader
 
 from grader.course.feedback_policy import HiddenTestFeedback
+from grader.course.limits import Limits
 
 SOLUTIONS = "solutions"
 RELEASE = "notebooks"
 CONFIG = "nbgrader_config.py"
 GRADING = ".grading"
+REPO = Path(__file__).resolve().parents[2]  # this checkout, when the package runs from one
 
 
 class NotACourse(ValueError):
@@ -42,6 +46,28 @@ class Course:
         if missing:
             raise NotACourse(f"{root} is not a course directory (it has no {' and no '.join(missing)})")
         object.__setattr__(self, "root", root)
+
+    @classmethod
+    def find(cls, given: Path | None = None, here: Path | None = None) -> Course:
+        """The course a command works on: `given` (--course); else the current directory (`here`) if it holds
+        nbgrader_config.py; else this repository, if the package runs from one. NotACourse if none, or if its
+        nbgrader_config.py cannot be read (its line named)."""
+        here = Path.cwd() if here is None else Path(here)
+        found = [given] if given is not None else [c for c in (here, REPO) if (c / CONFIG).is_file()][:1]
+        if not found:
+            raise NotACourse(f"{here} holds no {CONFIG}: name the course directory with --course DIR")
+        course = cls(found[0])
+        try:
+            course.nbgrader_settings()
+        except Exception as error:
+            config = course.root / CONFIG
+            at = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == str(config)]
+            where = f"line {at[-1]}: " if at and not isinstance(error, SyntaxError) else ""  # a SyntaxError says it
+            raise NotACourse(
+                f"{config} cannot be read ({where}{type(error).__name__}: {error}): put it right, or name another "
+                "course with --course DIR"
+            ) from None
+        return course
 
     def lesson_ids(self) -> list[str]:
         """Lesson ids, in course order: every solutions/<id>/ that holds <id>.py."""
@@ -71,7 +97,7 @@ class Course:
 
     @property
     def cache(self) -> Path:
-        """Gradebooks built once per version of a lesson's source notebook (sandbox.lesson_gradebook)."""
+        """Gradebooks built once per version of a lesson's source notebook (gradebook.lesson_gradebook)."""
         return self.grading / "cache"
 
     def nbgrader_config(self, exchange: Path | None = None, at: Path | None = None) -> Config:
@@ -107,6 +133,14 @@ class Course:
         """What students' feedback shows of failed hidden tests, as nbgrader_config.py sets it (feedback_policy)."""
         return HiddenTestFeedback(config=self.nbgrader_settings())
 
+    def limits(self) -> Limits:
+        """What one grading may use (seconds per cell and notebook, a kernel's memory), as nbgrader_config.py says;
+        NotACourse if it sets one that is no limit."""
+        try:
+            return Limits.from_config(self.nbgrader_settings())
+        except TraitError as error:
+            raise NotACourse(f"{self.root / CONFIG} sets a limit that cannot be used ({error}): put it right") from None
+
     def reference_answers(self, lesson: str) -> dict[str, str]:
         """The reference code of every solution cell of a lesson, by grade_id, as a learner would type it."""
         nb = read_cached(self.source_notebook(lesson))
@@ -126,6 +160,15 @@ class Course:
             c.metadata.nbgrader.grade_id
             for c in nb.cells
             if c.metadata.get("nbgrader", {}).get("solution") and "prediction" not in c.metadata
+        ]
+
+    def test_ids(self, lesson: str) -> list[str]:
+        """The grade ids of the lesson's test cells, in order (each scores 0 when a submission lacks it)."""
+        nb = read_cached(self.source_notebook(lesson))
+        return [
+            c.metadata.nbgrader.grade_id
+            for c in nb.cells
+            if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")
         ]
 
     def predictions(self, lesson: str) -> dict[str, str]:

@@ -29,9 +29,11 @@ from pathlib import Path
 import click
 
 from grader.course import Course
+from grader.course.gradebook import lesson_gradebook
+from grader.course.limits import Limits
+from grader.course.nbgrader_calls import GradingFailed
 from grader.engine import warmkernel
 from grader.engine.grade import grade_submission, named_error
-from grader.engine.sandbox import GradingFailed, lesson_gradebook
 
 PROFILER = ("profile", "profile-cycle")  # the names of a Dask worker's profiling callbacks
 # installed versions a worker must share with the instructor: the grader, nbgrader, and NumPy (the answers)
@@ -61,7 +63,7 @@ def versions() -> dict[str, str]:
 def task(call: tuple, digest: str) -> str:
     """grade_submission's arguments as the JSON text of one task, stamped with its lesson's digest
     (lesson_digest, on the instructor's course) and the installed versions."""
-    root, lesson, notebook, timestamp, beside, timeout, memory, notebook_timeout = call
+    root, lesson, notebook, timestamp, beside, limits = call
     data = notebook.encode() if isinstance(notebook, str) else notebook
     return json.dumps(
         {
@@ -72,9 +74,7 @@ def task(call: tuple, digest: str) -> str:
             "notebook": base64.b64encode(data).decode("ascii"),
             "timestamp": timestamp,
             "beside": list(beside),
-            "timeout": timeout,
-            "memory": memory,
-            "notebook_timeout": notebook_timeout,
+            "limits": None if limits is None else limits.as_data(),
         }
     )
 
@@ -97,9 +97,7 @@ def grade_task(text: str) -> str:
             base64.b64decode(fields["notebook"]),
             fields["timestamp"],
             fields["beside"],
-            fields["timeout"],
-            fields["memory"],
-            fields["notebook_timeout"],
+            None if fields["limits"] is None else Limits.from_data(fields["limits"]),
         )
     except GradingFailed as error:
         return json.dumps({"failed": str(error)})

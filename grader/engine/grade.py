@@ -15,9 +15,11 @@ from pathlib import Path
 import nbformat
 
 from grader.course import Course, read_cached
+from grader.course.limits import Limits
+from grader.course.nbgrader_calls import GradingFailed
 from grader.engine import metadata, suspicious
 from grader.engine import status as status_
-from grader.engine.sandbox import GradingFailed, Sandboxed, autograde_sandboxed
+from grader.engine.sandbox import Sandboxed, autograde_sandboxed
 from grader.engine.submission import BadInput, read_notebook_bytes
 
 # How jupyter_client says a kernel never became ready, before any of the learner's code ran.
@@ -62,23 +64,21 @@ def grade_submission(
     notebook: bytes | str,
     timestamp: str | None,
     beside: list[str],
-    timeout: int | None = None,
-    memory: int | None = None,
-    notebook_timeout: float | None = None,
+    limits: Limits | None = None,
 ) -> dict:
     """Grade one submission of `lesson` (in a worker process); whatever `notebook` holds ends as an Outcome,
     returned as its JSON-able data (Outcome.as_data).
 
     `course_root` is the course directory, `notebook` the file's bytes (or text), `timestamp` its
     timestamp.txt, `beside` the paths (relative to its folder) of the files handed in beside it,
-    `timeout` the seconds each cell may run, `notebook_timeout` the whole notebook (default: see
-    testrunner.NOTEBOOK_TIMES) and `memory` the megabytes its kernel may use.
+    `limits` the seconds each cell and the whole notebook may run and the megabytes its kernel may use
+    (default: the course's, Course.limits).
     Its grading metadata is rebuilt from the release first, so nbgrader sees the instructor's
     test cells whatever the submission says. It raises GradingFailed only for the machine's
     failure (a kernel that never started, twice).
     """
     course = Course(Path(course_root))
-    return grade_outcome(course, lesson, notebook, timestamp, beside, timeout, memory, notebook_timeout).as_data()
+    return grade_outcome(course, lesson, notebook, timestamp, beside, limits).as_data()
 
 
 def grade_outcome(
@@ -87,9 +87,7 @@ def grade_outcome(
     notebook: bytes | str,
     timestamp: str | None,
     beside: list[str],
-    timeout: int | None = None,
-    memory: int | None = None,
-    notebook_timeout: float | None = None,
+    limits: Limits | None = None,
 ) -> Outcome:
     """grade_submission's work, with its Outcome as an object.
 
@@ -98,7 +96,7 @@ def grade_outcome(
     Exception that leaves it is the machine's or the course's (GradingFailed: a kernel that never started)."""
     problems: list[tuple[str, str]] = []
     try:
-        return _outcome(course, lesson, notebook, timestamp, beside, (timeout, memory, notebook_timeout), problems)
+        return _outcome(course, lesson, notebook, timestamp, beside, limits, problems)
     except Exception:
         raise
     except BaseException as error:  # noqa: BLE001 - a worker's; the instructor's Ctrl-C stops `grade` itself
@@ -106,10 +104,8 @@ def grade_outcome(
         return Outcome(None, *status_.combine(problems + [stopped]))
 
 
-def _outcome(course, lesson, notebook, timestamp, beside, limits: tuple, problems: list) -> Outcome:
-    """grade_outcome's steps, with its (timeout, memory, notebook_timeout); each problem found is added to
-    `problems` as it is found."""
-    timeout, memory, notebook_timeout = limits
+def _outcome(course, lesson, notebook, timestamp, beside, limits: Limits | None, problems: list) -> Outcome:
+    """grade_outcome's steps; each problem found is added to `problems` as it is found."""
     name = f"{lesson}.ipynb"
     try:
         nb = read_notebook_bytes(notebook, name)
@@ -141,7 +137,7 @@ def _outcome(course, lesson, notebook, timestamp, beside, limits: tuple, problem
         status_.SUSPICIOUS, "the files beside it could not be listed", lambda: status_.modules_beside(beside)
     )
     try:
-        result = _autograde(course, lesson, nb, timestamp, timeout, memory, notebook_timeout)
+        result = _autograde(course, lesson, nb, timestamp, limits)
     except GradingFailed as error:  # nbgrader gave up on this notebook: it scores 0, with the reason
         if _never_started(error):
             raise
@@ -193,16 +189,15 @@ def _never_started(error: GradingFailed) -> bool:
     return any(sign in str(error) for sign in KERNEL_NEVER_STARTED)
 
 
-def _autograde(course, lesson, nb, timestamp, timeout, memory, notebook_timeout) -> Sandboxed:
+def _autograde(course, lesson, nb, timestamp, limits: Limits | None) -> Sandboxed:
     """nbgrader's autograde, tried once more when the kernel never started.
 
     That failure is the machine's (a loaded machine, before any of the learner's code ran);
     if it happens twice, the submission is listed as not graded rather than scored.
     """
-    limits = {"warm": True, "memory": memory, "notebook_timeout": notebook_timeout}
     try:
-        return autograde_sandboxed(course, lesson, nb, timestamp, timeout, **limits)
+        return autograde_sandboxed(course, lesson, nb, timestamp, limits, warm=True)
     except GradingFailed as error:
         if not _never_started(error):
             raise
-    return autograde_sandboxed(course, lesson, nb, timestamp, timeout, **limits)
+    return autograde_sandboxed(course, lesson, nb, timestamp, limits, warm=True)

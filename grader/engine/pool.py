@@ -253,7 +253,7 @@ def grade_many(
 
     A notebook nbgrader could not grade gives its exception in place of a report.
     """
-    from grader.engine.sandbox import lesson_gradebook
+    from grader.course.gradebook import lesson_gradebook
 
     for lesson in {lesson for lesson, _ in items}:
         lesson_gradebook(course, lesson)

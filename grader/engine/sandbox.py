@@ -6,12 +6,12 @@ Here its steps (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells
 CheckCellMetadata, then Execute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput) run on
 the notebook in memory, CheckCellMetadata once per distinct grading metadata. OverwriteCells
 restores every test cell (hidden tests included) from the lesson's gradebook (recorded once by
-generate_assignment's own steps, cached), and Execute runs test cells outside the learner's
-kernel (testrunner). The notebook is validated after each pass, as nbconvert's optimistic
-validation does. Scores are read from the executed notebook with nbgrader's own rule
-(scores.scores_of), so the steps that only write the throw-away gradebook (SaveAutoGrades,
-AssignLatePenalties) are left out: the course's gradebook is written by the instructor's
-process alone (instructor.grading.record).
+generate_assignment's own steps, cached: course.gradebook.lesson_gradebook), and Execute runs
+test cells outside the learner's kernel (testrunner). The notebook is validated after each
+pass, as nbconvert's optimistic validation does. Scores are read from the executed notebook
+with nbgrader's own rule (scores.scores_of), so the steps that only write the throw-away
+gradebook (SaveAutoGrades, AssignLatePenalties) are left out: the course's gradebook is
+written by the instructor's process alone (instructor.grading.record).
 """
 
 from __future__ import annotations
@@ -22,38 +22,28 @@ import functools
 import hashlib
 import json
 import multiprocessing.util
-import os
-import re
 import shutil
 import tempfile
-import traceback
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
-import nbgrader
 from nbconvert.preprocessors import ClearMetadataPreprocessor
-from nbgrader.api import Gradebook
 from nbgrader.preprocessors import (
     CheckCellMetadata,
     ClearOutput,
-    ClearSolutions,
-    ComputeChecksums,
     DeduplicateIds,
     IgnorePattern,
-    IncludeHeaderFooter,
-    InstantiateTests,
     LimitOutput,
-    LockCells,
     OverwriteCells,
     OverwriteKernelspec,
-    SaveCells,
 )
 from nbgrader.utils import setenv
 
-from grader.course import Course, read_cached
-from grader.course.gradebook import NoSchemaVersion, empty_gradebook
+from grader.course import Course
+from grader.course.gradebook import lesson_gradebook
+from grader.course.limits import Limits
+from grader.course.nbgrader_calls import GradingFailed, failure_line, quiet_stderr
 from grader.engine.scores import Report, report_of, scores_of
 from grader.engine.testrunner import TestsOutsideKernel
 from grader.learner import predictions
@@ -64,20 +54,6 @@ GRADING_KERNEL = (  # what a grading kernel is started with (see autograde_sandb
     "--DisplayFormatter.active_types=text/plain",  # its displays: text alone
     "--HistoryManager.enabled=False",  # no history database (In, Out and _i stay as ever)
     "--InteractiveShell.xmode=Plain",  # tracebacks without their source context
-)
-# nbgrader's Autograde: its sanitizing pass, then its grading pass, with Execute replaced by one that runs
-# test cells outside the kernel; without the two steps that only write its own gradebook, and without its
-# second CheckCellMetadata, since no step in between changes a cell's nbgrader metadata
-# nbgrader's GenerateAssignment up to the step that records the lesson in the gradebook
-GRADEBOOK_STEPS = (
-    IncludeHeaderFooter,
-    InstantiateTests,
-    LockCells,
-    ClearSolutions,
-    ClearOutput,
-    CheckCellMetadata,
-    ComputeChecksums,
-    SaveCells,
 )
 
 
@@ -112,60 +88,11 @@ def metadata_digest(nb) -> str:
     return hashlib.sha256(json.dumps(seen, sort_keys=True, default=repr).encode()).hexdigest()
 
 
+# nbgrader's Autograde: its sanitizing pass, then its grading pass, with Execute replaced by one that runs
+# test cells outside the kernel; without the two steps that only write its own gradebook, and without its
+# second CheckCellMetadata, since no step in between changes a cell's nbgrader metadata
 SANITIZE_STEPS = (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells, CheckCellMetadataOnce)
 AUTOGRADE_STEPS = (TestsOutsideKernel, IgnorePattern, ClearMetadataPreprocessor, LimitOutput)
-
-
-class GradingFailed(RuntimeError):
-    """nbgrader could not grade a notebook that looked gradable."""
-
-
-def lesson_gradebook(course: Course, lesson: str) -> Path:
-    """A gradebook that holds the lesson as nbgrader's generate_assignment records it: its source, test and
-    solution cells with their checksums, which OverwriteCells restores a submission from.
-
-    nbgrader's own steps of generate_assignment up to SaveCells run on the source notebook in
-    memory (the later ones only shape the student's copy). Built once per version of the
-    course's source notebook and nbgrader, and cached in the course's .grading/cache/.
-    """
-    source = course.source_notebook(lesson)
-    digest = hashlib.sha256(source.read_bytes() + nbgrader.__version__.encode()).hexdigest()[:16]
-    cached = course.cache / f"{lesson}-{digest}.db"
-    if cached.is_file():
-        return cached
-    staged = cached.with_suffix(f".{os.getpid()}.tmp")
-    try:
-        shutil.copy(empty_gradebook(course), staged)
-    except NoSchemaVersion as error:
-        raise GradingFailed(str(error)) from error
-    try:
-        record_lesson(course, lesson, f"sqlite:///{staged}")
-    except BaseException:
-        staged.unlink(missing_ok=True)
-        raise
-    os.replace(staged, cached)  # atomic: parallel graders never see half a file
-    return cached
-
-
-def record_lesson(course: Course, lesson: str, db_url: str) -> None:
-    """Record a lesson of `course` in the gradebook at `db_url` as nbgrader's generate_assignment does: its
-    steps up to SaveCells, run on the lesson's source notebook in memory."""
-    config = course.nbgrader_settings()
-    source = course.source_notebook(lesson)
-    resources = {
-        "unique_key": lesson,
-        "nbgrader": {"notebook": lesson, "assignment": lesson, "db_url": db_url},
-        "metadata": {"name": lesson, "path": str(source.parent)},
-    }
-    try:
-        with quiet_stderr():
-            with Gradebook(db_url, config.CourseDirectory.get("course_id", "")) as gradebook:
-                gradebook.update_or_create_assignment(lesson)
-            _, nb = nbformat.validator.normalize(read_cached(source))
-            for step in GRADEBOOK_STEPS:
-                nb, resources = step(config=config)(nb, resources)
-    except Exception as error:
-        raise GradingFailed(f"nbgrader generate_assignment failed: {failure_line(error)}") from error
 
 
 @dataclass
@@ -200,30 +127,25 @@ def autograde_sandboxed(
     lesson: str,
     nb: nbformat.NotebookNode,
     timestamp: str | None = None,
-    timeout: int | None = None,
+    limits: Limits | None = None,
     warm: bool = False,
-    memory: int | None = None,
-    notebook_timeout: float | None = None,
 ) -> Sandboxed:
     """Run nbgrader's autograde steps on one submission of a lesson of `course`.
 
     The learner's kernel starts in an empty directory of its own: the gradebook, the
     solutions and other students are elsewhere. `timestamp` (the submission's timestamp.txt)
-    changes nothing here: the course's gradebook records it (instructor.grading.record). `timeout` the
-    seconds allowed per cell, `notebook_timeout` the whole notebook (default: testrunner.NOTEBOOK_TIMES
-    cells' worth); `warm` forks the kernel from a process with its imports done
-    (see warmkernel), and `memory` is the megabytes such a kernel may use (default:
-    ForkedKernelManager's).
+    changes nothing here: the course's gradebook records it (instructor.grading.record). `limits`
+    are the seconds a cell and the whole notebook may run and the megabytes of a warm kernel
+    (default: the course's, Course.limits); `warm` forks the kernel from a process with its
+    imports done (see warmkernel).
     """
     config = course.nbgrader_settings()
-    if timeout:
-        config.Execute.timeout = timeout
-    if notebook_timeout is not None:
-        config.TestsOutsideKernel.notebook_timeout = notebook_timeout
+    limits = course.limits() if limits is None else limits
+    config.Execute.timeout = limits.cell_seconds
+    config.TestsOutsideKernel.notebook_timeout = limits.notebook_seconds
     if warm:
         config.Execute.kernel_manager_class = "grader.engine.warmkernel.ForkedKernelManager"
-        if memory is not None:
-            config.ForkedKernelManager.memory = memory
+        config.ForkedKernelManager.memory = limits.memory_mb
     # a cell's printed output may trail its reply on a loaded machine; nbgrader's 4 s would fail the cell
     config.Execute.iopub_timeout = IOPUB_SECONDS
     config.Execute.shutdown_kernel = "immediate"  # nothing is left to save in a graded kernel
@@ -281,11 +203,6 @@ def readable_gradebook(cached: Path) -> Path:
     return copied
 
 
-def failure_line(error: BaseException) -> str:
-    """The last line of the error's traceback, as nbgrader's log would show it."""
-    return traceback.format_exception_only(type(error), error)[-1].strip()
-
-
 def without_duplicate_ids(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """A copy in which only the last cell of each grade id keeps its nbgrader metadata.
 
@@ -307,42 +224,3 @@ def without_duplicate_ids(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         elif grade_id is not None:
             seen.add(grade_id)
     return nb
-
-
-@contextlib.contextmanager
-def quiet_stderr():
-    """Keep nbgrader's and the kernels' chatter off stderr; replay it if grading fails.
-
-    Works on file descriptor 2, because the kernels nbgrader starts inherit it.
-    """
-    with tempfile.TemporaryFile() as sink, warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        saved = os.dup(2)
-        os.dup2(sink.fileno(), 2)
-        try:
-            yield
-        except BaseException:
-            os.dup2(saved, 2)
-            sink.seek(0)
-            os.write(2, sink.read())
-            raise
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-
-
-def require_success(result: dict, step: str) -> None:
-    """Raise GradingFailed with the most telling line of nbgrader's log when a step failed; KeyboardInterrupt when
-    it was the instructor's Ctrl-C (nbgrader's API catches everything, and gives back its traceback as text)."""
-    if result["success"]:
-        return
-    lines = f"{result.get('log', '')}\n{result.get('error', '')}".strip().splitlines()
-    if lines and lines[-1].strip() == "KeyboardInterrupt":
-        raise KeyboardInterrupt
-    causes = [
-        line.strip()
-        for line in lines
-        if re.match(r"\s*[\w.]+(Error|Exception): ", line) and "NbGraderException" not in line
-    ]
-    detail = causes[-1] if causes else (lines[-1].strip() if lines else "no details")
-    raise GradingFailed(f"nbgrader {step} failed: {detail}")

@@ -143,22 +143,12 @@ def scores_of(course: Course, executed: nbformat.NotebookNode, lesson: str) -> d
     Read here, outside the learner's kernel, rather than from the sandbox's gradebook, which
     the learner's code could have written to. A test cell missing from the notebook scores 0.
     """
-    scores = {name: (0.0, False) for name in test_ids(course, lesson)}
+    scores = {name: (0.0, False) for name in course.test_ids(lesson)}
     for cell in executed.cells:
         name = cell.metadata.get("nbgrader", {}).get("grade_id")
         if name in scores and cell.cell_type == "code":
             scores[name] = (float(determine_grade(cell)[0]), False)
     return scores
-
-
-def test_ids(course: Course, lesson: str) -> list[str]:
-    """The grade ids of the lesson's test cells, in order."""
-    source = read_cached(course.source_notebook(lesson))
-    return [
-        c.metadata.nbgrader.grade_id
-        for c in source.cells
-        if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")
-    ]
 
 
 def render_table(report: Report) -> str:

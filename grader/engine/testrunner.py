@@ -49,6 +49,7 @@ from nbclient.util import ensure_async, run_sync
 from nbgrader.preprocessors import Execute
 from traitlets import Float, default
 
+from grader.course.limits import NOTEBOOK_TIMES
 from grader.engine import kernelside
 from grader.engine.bridge import INTERRUPT_GRACE, BridgeError, CellTimeoutError, KernelDied, KernelSession, stop_kernel
 from grader.learner import checks, predictions, pytorch
@@ -61,10 +62,6 @@ NOTEBOOK_TIMEOUT = "notebook time limit"  # why the kernel was stopped when the 
 STOPPED_ERROR = {TIMEOUT: "CellTimeoutError", "memory limit": "MemoryError", NOTEBOOK_TIMEOUT: "NotebookTimeoutError"}
 DIED_ERROR = "KernelDied"
 TIMEOUT_ERRORS = ("CellTimeoutError", "KeyboardInterrupt")  # what a cell interrupted at its time limit shows
-# The notebook's time limit, in cell limits, unless set: an ordinary lesson takes a small part of one cell limit
-# in all, and a function of the learner's that runs into the limit in every cell that calls it (up to nine)
-# still leaves the rest of the notebook graded.
-NOTEBOOK_TIMES = 10
 TEXT_LIMIT = 64 * 1024  # bytes of text (as stored) a cell's outputs keep: its streams, results and errors
 IMAGE_LIMIT = 384 * 1024  # bytes of images a learner's cell keeps
 LEARNER_LIMIT = 512 * 1024  # bytes of outputs all the learner's cells keep together (the lessons': 300 KB at most)

@@ -40,7 +40,7 @@ import uuid
 
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import LocalProvisioner
-from traitlets import Bool, Int
+from traitlets import Bool, Int, default
 
 from grader.engine import isolation, status
 
@@ -59,7 +59,6 @@ PRELOAD = (
     "grader.learner.figures",
 )
 LAUNCHER = ["-m", "ipykernel_launcher"]
-DEFAULT_MEMORY_MB = 2048  # what a kernel may use unless its manager is told otherwise (ForkedKernelManager.memory)
 
 
 # ----------------------------------------------------------------- the zygote process
@@ -327,7 +326,7 @@ def _zygote() -> socket.socket:
     return client
 
 
-def fork_kernel(argv: list[str], env: dict, cwd: str, memory: int = DEFAULT_MEMORY_MB) -> int:
+def fork_kernel(argv: list[str], env: dict, cwd: str, memory: int) -> int:
     """Ask the zygote for a kernel (not isolated) started in `cwd` that may use `memory` MB; return its pid."""
     with _zygote() as client, client.makefile("rw") as stream:
         _send(stream, {"argv": argv, "env": env, "cwd": cwd, "memory": memory})
@@ -551,13 +550,20 @@ class ForkedKernelManager(AsyncKernelManager):
         "running as root (see grader.engine.isolation).",
     ).tag(config=True)
     memory = Int(
-        DEFAULT_MEMORY_MB,
         help="Megabytes each kernel may use: its control group's limit when isolated, "
-        "else each of its processes' data limit.",
+        "else each of its processes' data limit (default: grader.course.limits.MEMORY_MB).",
     ).tag(config=True)
     kernel_process: ForkedProcess | None = None  # the last kernel started, kept after it ended
     channel_folder: str | None = None  # an isolated kernel's channel folder (root's: the bridge's socket goes there)
     kernel_uid: int | None = None  # an isolated kernel's user and group id (the bridge's socket is for its group)
+
+    @default("memory")
+    def _memory(self) -> int:
+        # imported here, in the grading process that makes kernel managers: the zygote, whose memory every kernel
+        # starts from, imports nothing of the course room
+        from grader.course.limits import MEMORY_MB
+
+        return MEMORY_MB
 
     @property
     def stop_reason(self) -> str | None:

@@ -16,10 +16,10 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 
 from grader.course import Course
+from grader.course.nbgrader_calls import GradingFailed
 from grader.engine import clusterworker
 from grader.engine.grade import named_error
 from grader.engine.pool import GraderError, WorkerDied
-from grader.engine.sandbox import GradingFailed
 
 RETRIES = 2  # times a task that raised on a worker is tried again (a dead worker's tasks are rerun anyway)
 CONNECT_SECONDS = 10

@@ -76,7 +76,7 @@ IN_STUDENT_WORDS = [
 
 
 @dataclass(frozen=True)
-class Limits:
+class DownloadLimits:
     """How much of a download collect reads, and how much of what it cannot place it copies."""
 
     file_bytes: int = 20 * MB  # one file of the download (--max-file)
@@ -214,7 +214,7 @@ def as_utc(when: datetime) -> datetime:
 class Budget:
     """What a download may still hand over: reads one file in chunks, refusing what is over a limit."""
 
-    def __init__(self, limits: Limits):
+    def __init__(self, limits: DownloadLimits):
         self.limits, self.left = limits, limits.download_bytes
 
     def read(self, stream, declared: int) -> tuple[bytes, str]:
@@ -237,7 +237,7 @@ class Budget:
         return b"".join(chunks), ""
 
 
-def read_uploads(source: Path, limits: Limits = Limits()) -> Iterator[Upload]:
+def read_uploads(source: Path, limits: DownloadLimits = DownloadLimits()) -> Iterator[Upload]:
     """Every file of a download folder or zip, one at a time, with its time (zip entry time or file mtime)."""
     source = Path(source)
     if source.is_dir():
@@ -354,7 +354,7 @@ def examine(upload: Upload, pattern: re.Pattern, course: Course) -> tuple[str, s
 
 
 def collect_downloads(
-    source: Path, course: Course, pattern: str = DEFAULT_PATTERN, limits: Limits = Limits()
+    source: Path, course: Course, pattern: str = DEFAULT_PATTERN, limits: DownloadLimits = DownloadLimits()
 ) -> CollectLog:
     """Place every notebook of an LMS download into submitted/; the latest per student and lesson wins.
 
@@ -443,7 +443,7 @@ class Unplaced:
 
 
 def collect_exchange(
-    course: Course, lessons: list[str], exchange: Path | None = None, limits: Limits = Limits()
+    course: Course, lessons: list[str], exchange: Path | None = None, limits: DownloadLimits = DownloadLimits()
 ) -> CollectLog:
     """nbgrader's own collect from the exchange, run on a copy of each lesson's inbound folder made
     as a download is read; logs students who submitted more than once.
@@ -457,7 +457,7 @@ def collect_exchange(
     from nbgrader.apps import NbGraderAPI
     from nbgrader.exchange import ExchangeFactory
 
-    from grader.engine.sandbox import quiet_stderr, require_success
+    from grader.course.nbgrader_calls import quiet_stderr, require_success
 
     config = course.nbgrader_config(exchange)
     inbound = Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"

@@ -28,13 +28,14 @@ from nbgrader.api import Gradebook, InvalidEntry
 from nbgrader.utils import parse_utc
 
 from grader.course import Course
-from grader.course.gradebook import start_gradebook
+from grader.course.gradebook import lesson_gradebook, start_gradebook
+from grader.course.limits import Limits
+from grader.course.nbgrader_calls import GradingFailed
 from grader.engine import status as status_
 from grader.engine.grade import Outcome, grade_submission, named_error
 from grader.engine.inert import inert_text, markdown_text
 from grader.engine.pool import WorkerDied, in_workers
-from grader.engine.sandbox import GradingFailed, Sandboxed, lesson_gradebook
-from grader.engine.scores import test_ids
+from grader.engine.sandbox import Sandboxed
 from grader.engine.submission import BadInput, read_limited
 from grader.engine.untrusted import shown
 from grader.instructor.collect import REJECTED, Rejection, read_rejections, standing
@@ -186,7 +187,7 @@ def _save_state(course: Course, key: str, entry: dict | None) -> None:
 
 def _not_run(course: Course, job: Job, outcome: Outcome) -> Sandboxed:
     """A result for a notebook nbgrader could not finish: every test 0, with the reason as its message."""
-    cells = test_ids(course, job.lesson)
+    cells = course.test_ids(job.lesson)
     shown = nbformat.read(course.release_notebook(job.lesson), as_version=4)
     for cell in shown.cells:
         if cell.metadata.get("nbgrader", {}).get("grade_id") in cells:
@@ -284,12 +285,9 @@ class Calls(Sequence):
         self,
         course: Course,
         jobs: list[Job],
-        timeout: int | None,
-        memory: int | None,
-        notebook_timeout: float | None = None,
+        limits: Limits | None,
     ):
-        self.course, self.jobs, self.timeout, self.memory = course, jobs, timeout, memory
-        self.notebook_timeout = notebook_timeout
+        self.course, self.jobs, self.limits = course, jobs, limits
 
     def __len__(self) -> int:
         return len(self.jobs)
@@ -306,9 +304,7 @@ class Calls(Sequence):
             data,
             job.timestamp,
             files_beside(job.notebook),
-            self.timeout,
-            self.memory,
-            self.notebook_timeout,
+            self.limits,
         )
 
 
@@ -329,21 +325,19 @@ def grade_class(
     lessons: list[str] | None = None,
     jobs: int | None = None,
     force: bool = False,
-    timeout: int | None = None,
-    memory: int | None = None,
+    limits: Limits | None = None,
     progress=None,
     grade: Callable[..., dict] = grade_submission,
     cluster: str | None = None,
-    notebook_timeout: float | None = None,
 ) -> GradeLog:
     """Autograde every new or changed submission (all of them with `force`), `jobs` at a time.
 
-    Each is graded by `grade` (grade_submission; a test may wrap it) in a worker process, its
-    cells given `timeout` seconds, the whole notebook `notebook_timeout` (default: see
-    testrunner.NOTEBOOK_TIMES) and its kernel `memory` megabytes; nothing a submission holds
-    stops the batch: a worker that dies is replaced (pool.in_workers). With `cluster`, the address
-    of a Dask scheduler, grade_submission runs on its workers instead (instructor.cluster), and `jobs`
-    is theirs to say; SchedulerUnreachable when none answers there.
+    Each is graded by `grade` (grade_submission; a test may wrap it) in a worker process, within
+    `limits` (its cells' and whole notebook's seconds, its kernel's megabytes; default: the
+    course's, Course.limits); nothing a submission holds stops the batch: a worker that dies is
+    replaced (pool.in_workers). With `cluster`, the address of a Dask scheduler, grade_submission
+    runs on its workers instead (instructor.cluster), within the same limits, and `jobs` is theirs
+    to say; SchedulerUnreachable when none answers there.
     """
     unbuilt = [lesson for lesson in lessons or [] if lesson not in course.built_lessons()]
     if unbuilt:
@@ -357,7 +351,7 @@ def grade_class(
 
             client = stack.enter_context(cluster_.connect(cluster))
             run = functools.partial(cluster_.in_cluster, client, course)
-        log = _grade_class(course, lessons, force, (timeout, memory, notebook_timeout), progress, run)
+        log = _grade_class(course, lessons, force, course.limits() if limits is None else limits, progress, run)
     log.seconds = time.monotonic() - start
     return log
 
@@ -395,14 +389,13 @@ def time_of(job: Job) -> datetime | None:
 
 def _grade_jobs(course, todo, log, gradebook, run, limits, progress) -> None:
     """grade_class's work on the jobs to grade, each recorded into the open `gradebook` as it ends;
-    `run(calls, progress=...)` grades them (in_workers, or in_cluster), with `limits` (timeout, memory,
-    notebook_timeout)."""
+    `run(calls, progress=...)` grades them (in_workers, or in_cluster), within `limits`."""
     finished = [(job, unreadable(job)) for job in todo]
     for job, outcome in finished:
         if outcome is not None:
             _finish(course, job, outcome, job.digest, log, gradebook)
     todo = [job for job, outcome in finished if outcome is None]
-    for index, future in run(Calls(course, todo, *limits), progress=progress):
+    for index, future in run(Calls(course, todo, limits), progress=progress):
         job = todo[index]
         digest: str | None = job.digest  # None: graded again by the next run
         try:

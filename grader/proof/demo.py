@@ -330,7 +330,7 @@ def summary(root: Path, uploads: list[Upload], steps: list[Step], sources: Cours
 
 
 def main(argv=None) -> int:
-    from grader.cli import OneLineParser, in_one_line, pick_course, positive
+    from grader.commandline import OneLineParser, in_one_line, positive
 
     parser = OneLineParser(prog="python -m grader.proof.demo", description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=positive, default=30, metavar="N", help="class size (default: %(default)s)")
@@ -353,7 +353,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=2025, help="seed of the simulated class (default: %(default)s)")
     args = parser.parse_args(argv)
     try:
-        sources = pick_course(args.sources)
+        sources = Course.find(args.sources)
     except NotACourse as error:
         parser.error(str(error))
     unknown = sorted(set(args.lessons) - set(sources.lesson_ids()))

@@ -11,14 +11,18 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 import pytest
 
+from grader.course import Course
 from grader.engine import status
 from grader.engine.scores import render_table
 from grader.engine.submission import identify_lesson, read_notebook
+from grader.instructor.grading import statuses
 from grader.instructor.results import class_results
+from grader.proof.simulate import hand_in, released_course
 from tests.results_by_hand import Graded, course_by_hand, executed
 from tests.support import (
     COURSE,
@@ -96,6 +100,54 @@ def test_grade_runs_as_the_readme_shows_it(tmp_path):
     results = class_results(course)
     assert results.score("ada", LESSON) == results.max_scores[LESSON] > 0 and results.problem("ada", LESSON) is None
     assert results.score("bo", LESSON) == 0 and results.problem("bo", LESSON) == (status.INVALID, "no such file")
+
+
+# A course whose nbgrader_config.py gives each cell COURSE_CELL_SECONDS (the default is 30), and a submission with a
+# cell that sleeps SLEEPS: past the course's limit, well within the default and the limit given on the command line.
+COURSE_CELL_SECONDS, SLEEPS, GIVEN = 3, 8, 25
+
+
+def course_with_sleeping_hand_in(folder) -> tuple[Course, Path]:
+    """A course of LESSON whose nbgrader_config.py gives each cell COURSE_CELL_SECONDS (and the notebook a limit
+    that never comes into it), and ada's hand-in: the reference, with a cell that sleeps SLEEPS before it defines
+    its function: (course, the hand-in's file)."""
+    root = released_course(COURSE, folder, [LESSON])
+    with open(root / "nbgrader_config.py", "a") as config:
+        config.write(f"\nc.Execute.timeout = {COURSE_CELL_SECONDS}\nc.GradingLimits.notebook_timeout = 600\n")
+    course = Course(root)
+    answers = COURSE.reference_answers(LESSON)
+    function = COURSE.graded_functions(LESSON)[0]
+    answers[function] = f"import time\n\ntime.sleep({SLEEPS})\n\n{answers[function]}"  # stopped: never defined
+    hand_in(root, "ada", LESSON, nbformat.writes(course.learner_notebook(LESSON, answers)).encode())
+    return course, course.grading / "submitted" / "ada" / LESSON / f"{LESSON}.ipynb"
+
+
+def test_grade_keeps_the_courses_cell_limit_unless_the_command_line_gives_one(tmp_path):
+    course, _ = course_with_sleeping_hand_in(tmp_path / "course")
+    root = course.root
+    by_course = run_cli_here("--course", root, "grade")
+    assert by_course.returncode == 0, by_course.stderr
+    stopped, detail = statuses(course)["ada", LESSON]
+    assert stopped == status.TIMEOUT and "ran past the time limit" in detail, detail  # 30 s would have let it run
+    stopped_score = class_results(course)
+    assert stopped_score.score("ada", LESSON) < stopped_score.max_scores[LESSON]
+    given = run_cli_here("--course", root, "grade", "--force", "--timeout", GIVEN)
+    assert given.returncode == 0, given.stderr
+    assert statuses(course)["ada", LESSON] == (status.GRADED, "")
+    results = class_results(course)
+    assert results.score("ada", LESSON) == results.max_scores[LESSON] > 0
+
+
+def test_check_keeps_the_courses_cell_limit_unless_the_command_line_gives_one(tmp_path):
+    course, notebook = course_with_sleeping_hand_in(tmp_path / "course")
+    by_course = run_cli_here("--course", course.root, "check", notebook, "--json")
+    assert by_course.returncode == 0, by_course.stderr
+    report = json.loads(by_course.stdout)
+    assert report["score"] < report["max_score"]  # its function never defined: 30 s would have let the cell end
+    given = run_cli_here("--course", course.root, "check", notebook, "--json", "--timeout", GIVEN)
+    assert given.returncode == 0, given.stderr
+    report = json.loads(given.stdout)
+    assert report["score"] == report["max_score"] > 0
 
 
 def test_make_check_grades_a_notebook():

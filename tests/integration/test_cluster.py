@@ -20,6 +20,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader.course import Course
+from grader.course.limits import Limits
 from grader.engine import clusterworker
 from grader.engine.pool import print_progress
 from grader.instructor.cluster import connect
@@ -136,7 +137,7 @@ def test_a_worker_with_another_version_of_the_lesson_refuses_it(built, tmp_path)
 
 def test_a_worker_refuses_a_lesson_it_lacks_or_a_different_installation(tmp_path):
     """The worker side alone (no cluster): grade_task answers a refusal as JSON text, never grading."""
-    call = (str(COURSE.root), LESSON, b"{}", None, [], 5, 512, 40)
+    call = (str(COURSE.root), LESSON, b"{}", None, [], Limits(5, 40, 512))
     lacking = tmp_path / "course"
     lacking.mkdir()
     shutil.copy(COURSE.root / "nbgrader_config.py", lacking)

@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader import cli
+from grader import cli, commandline
 from grader.engine import warmkernel
 from grader.hub import __main__ as hub
 from grader.instructor.grading import STATE
@@ -226,7 +226,7 @@ def test_make_targets_given_what_they_cannot_use_say_so_in_one_line(places):
             assert words in line, (target, line)
 
 
-@pytest.mark.parametrize("name", cli.REFUSALS)
+@pytest.mark.parametrize("name", commandline.REFUSALS)
 def test_every_refusal_names_an_error_class(name):
     """REFUSALS names classes by module and name; a class renamed or moved would show its traceback again."""
     module, _, kind = name.rpartition(".")

@@ -55,7 +55,7 @@ TIMING = re.compile(
 )
 # Durations outside the generated blocks that are settings or named constants, never measurements.
 NOT_MEASURED = {
-    "(default 30 s)": "the --timeout default of grade: a setting",
+    "30 s when it sets none": "the --timeout default of grade: a setting",
     "Each cell has 30 s": "the same --timeout setting",
     "within 5 s": "how long an interrupted kernel is given before it is killed: a setting",
     "its timeout plus 5 s": "the bound that follows from the two settings above",

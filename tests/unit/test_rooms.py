@@ -3,7 +3,10 @@ learner, exchange and course on no other room, the engine on learner and course,
 on the engine, the hub's set-up on course and exchange, the proof on anything. Read from every module's
 imports, so a new import across the line fails here. Around the package, the repository's folders of code go one
 way too: the tests and the benchmarks share what both run on through testbed/ and never import each other, testbed
-imports neither, and the package (installed alone) imports none of them."""
+imports neither, and the package (installed alone) imports none of them. No room imports the command line (`cli`): a
+command line of a room's own (the demo's) shares grader/commandline.py with it, which imports no room. Outside the
+engine, nbgrader's autograde (engine.sandbox) is imported only where a submission's result is recorded, never for a
+helper that calls nbgrader (course.nbgrader_calls)."""
 
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ MAY_IMPORT = {
     "engine": {"learner", "course"},
     "instructor": {"learner", "course", "engine"},
     "hub": {"course", "exchange"},
-    "proof": {"learner", "exchange", "course", "engine", "instructor", "hub", "cli"},
+    "proof": {"learner", "exchange", "course", "engine", "instructor", "hub"},
 }
 
 
@@ -61,6 +64,51 @@ def test_a_room_imports_only_the_rooms_below_it(room):
         for path in sorted((PACKAGE / room).rglob("*.py"))
     }
     assert not {module: rooms for module, rooms in crossing.items() if rooms}, crossing
+
+
+# The modules outside the engine that import nbgrader's autograde of a submission (engine.sandbox): the
+# instructor's recording of its result.
+SANDBOX_USERS = {"instructor/grading.py"}
+
+
+def imports_module(source: str, module: str) -> bool:
+    """Whether a module with this source imports `module` (e.g. "grader.engine.sandbox"), or names from it."""
+    package, _, name = module.rpartition(".")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (
+            node.module == module or (node.module == package and name in {a.name for a in node.names})
+        ):
+            return True
+        if isinstance(node, ast.Import) and module in {alias.name for alias in node.names}:
+            return True
+    return False
+
+
+def test_what_the_command_lines_share_imports_no_room():
+    source = (PACKAGE / "commandline.py").read_text()
+    assert rooms_imported(source, ["grader"]) == set() and "import grader" not in source and "from grader" not in source
+
+
+def test_outside_the_engine_only_grading_imports_the_sandbox():
+    importing = {
+        str(path.relative_to(PACKAGE))
+        for room in ROOMS
+        if room != "engine"
+        for path in (PACKAGE / room).rglob("*.py")
+        if imports_module(path.read_text(), "grader.engine.sandbox")
+    }
+    assert importing == SANDBOX_USERS
+
+
+def test_the_reader_sees_a_module_imported():
+    """The control: the module imported whole, from its package or names from it, and not another module."""
+    for source in (
+        "import grader.engine.sandbox",
+        "from grader.engine import sandbox, status",
+        "from grader.engine.sandbox import Sandboxed",
+    ):
+        assert imports_module(source, "grader.engine.sandbox"), source
+    assert not imports_module("from grader.engine import scores\nimport grader.engine", "grader.engine.sandbox")
 
 
 def package_of(path: Path) -> list[str]:

@@ -15,6 +15,7 @@ from nbgrader.api import Gradebook
 
 from grader import cli
 from grader.course import Course, NotACourse
+from grader.course.limits import Limits
 from grader.course.release import release
 from grader.engine import status
 from grader.engine.grade import Outcome, grade_outcome, grade_submission
@@ -121,9 +122,9 @@ def test_the_settings_are_the_courses_own_and_move_with_at(tmp_path):
 
 def test_the_default_course_is_the_current_directory_when_it_holds_settings(tmp_path):
     root = course_copy(tmp_path / "course")
-    assert cli.pick_course(here=root) == Course(root)
-    assert cli.pick_course(here=tmp_path) == COURSE  # else this repository
-    assert cli.pick_course(tmp_path / "course") == Course(root)
+    assert Course.find(here=root) == Course(root)
+    assert Course.find(here=tmp_path) == COURSE  # else this repository
+    assert Course.find(tmp_path / "course") == Course(root)
 
 
 def test_check_run_in_a_course_directory_grades_with_its_tests(tmp_path, monkeypatch):
@@ -210,12 +211,12 @@ def test_grade_submission_takes_and_returns_plain_data_that_records_as_before(tm
     copy = Course(root)
     release(copy, [LESSON], progress=lambda _: None)
     data = reference_notebook(tmp_path).read_bytes()
-    direct = run_apart(grade_outcome, copy, LESSON, data, None, ["numpy.py", "notes.txt"], 10, None)
+    direct = run_apart(grade_outcome, copy, LESSON, data, None, ["numpy.py", "notes.txt"], Limits(10))
     assert direct.status == status.SUSPICIOUS and "numpy.py" in direct.detail and "notes.txt" not in direct.detail
     crossed = json.loads(json.dumps(direct.as_data()))
     assert crossed == direct.as_data() and Outcome.from_data(crossed) == direct
     # an unreadable file never reaches a kernel: the entry point itself, as a worker runs it
-    empty = grade_submission(str(root), LESSON, b"", None, [], 10, None)
+    empty = grade_submission(str(root), LESSON, b"", None, [], Limits(10))
     assert (
         json.loads(json.dumps(empty))
         == empty

@@ -1,5 +1,5 @@
-"""New gradebooks made without nbgrader's `alembic` command: the empty one the engine's lesson gradebooks and a
-released course's gradebook start from, equal to the file nbgrader makes with the command."""
+"""New gradebooks made without nbgrader's `alembic` command: the empty one each lesson's gradebook (the one grading
+restores tests from) and a released course's gradebook start from, equal to the file nbgrader makes with the command."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import nbgrader.api
 import pytest
 
 from grader.course import Course
-from grader.course.gradebook import alembic_head, empty_gradebook, start_gradebook
+from grader.course.gradebook import alembic_head, empty_gradebook, lesson_gradebook, start_gradebook
 from grader.proof.simulate import released_course
 from tests.support import COURSE, tools_env
 
@@ -97,3 +97,16 @@ def test_a_gradebook_that_exists_or_lives_on_a_server_is_left_as_it_is(no_alembi
     start_gradebook(COURSE, f"sqlite:///{new}")
     assert new.read_bytes() == empty_gradebook(COURSE).read_bytes()
     assert sorted(path.name for path in new.parent.iterdir()) == ["gradebook.db"]  # nothing staged left behind
+
+
+def test_a_lesson_gradebook_starts_from_it(tmp_path, monkeypatch):
+    def no_command():
+        raise AssertionError("the alembic command was run")
+
+    monkeypatch.setattr(nbgrader.api, "get_alembic_version", no_command)
+    monkeypatch.setattr(Course, "cache", property(lambda self: tmp_path / "cache"))
+    built = lesson_gradebook(COURSE, "01_naive_division")
+    assert built.parent == tmp_path / "cache"
+    with nbgrader.api.Gradebook(f"sqlite:///{built}", "") as gradebook:
+        assert [a.name for a in gradebook.assignments] == ["01_naive_division"]
+        assert gradebook.find_notebook("01_naive_division", "01_naive_division").max_score == pytest.approx(15)

@@ -27,6 +27,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader.course import Course
+from grader.course.limits import Limits
 from grader.engine import bridge, status
 from grader.engine.grade import grade_submission
 from grader.instructor.grading import grade_class, statuses
@@ -183,7 +184,7 @@ def test_a_worker_that_dies_is_replaced_and_the_batch_finishes(tmp_path):
     students = ["ordinary_a", KILLER, KILLED_ONCE, "ordinary_b", "ordinary_c"]
     for student in students:
         submit(root, student, notebook(edit=lambda nb, student=student: nb.metadata.update(student=student)))
-    log = run_apart(lambda: grade_class(Course(root), jobs=2, timeout=10, grade=grade))
+    log = run_apart(lambda: grade_class(Course(root), jobs=2, limits=Limits(10), grade=grade))
     assert log.failed == []
     assert (tmp_path / "course" / ".grading" / f"killed-{KILLED_ONCE}").is_file()  # it did die once
     found, results = statuses(Course(root)), class_results(Course(root))
@@ -197,7 +198,7 @@ def test_a_worker_that_dies_is_replaced_and_the_batch_finishes(tmp_path):
         }
     assert flagged == {KILLER}
     # a worker's death may be the machine's
-    again = run_apart(lambda: grade_class(Course(root), jobs=2, timeout=10, grade=grade))
+    again = run_apart(lambda: grade_class(Course(root), jobs=2, limits=Limits(10), grade=grade))
     assert [student for student, *_ in again.graded] == [KILLER] and len(again.unchanged) == len(students) - 1
 
 
@@ -239,7 +240,7 @@ def test_a_systemexit_keyboardinterrupt_or_generatorexit_in_a_worker_is_that_sub
                 edit(nb)
 
         submit(root, student, notebook(edit=named))
-    log = run_apart(lambda: grade_class(Course(root), jobs=2, timeout=10, grade=stopped))
+    log = run_apart(lambda: grade_class(Course(root), jobs=2, limits=Limits(10), grade=stopped))
     assert log.failed == [] and len(log.graded) == len(students), log.render()
     found, results = statuses(Course(root)), class_results(Course(root))
     for student in students:
@@ -258,7 +259,7 @@ def test_a_systemexit_keyboardinterrupt_or_generatorexit_in_a_worker_is_that_sub
         }
     assert flagged == {*STOPS, EXITS_OUTSIDE}
     # graded again by the next run, which finishes too
-    again = run_apart(lambda: grade_class(Course(root), jobs=2, timeout=10, grade=stopped))
+    again = run_apart(lambda: grade_class(Course(root), jobs=2, limits=Limits(10), grade=stopped))
     assert sorted(student for student, *_ in again.graded) == sorted([*STOPS, EXITS_OUTSIDE])
     assert len(again.unchanged) == 2 and again.failed == []
 

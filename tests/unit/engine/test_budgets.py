@@ -15,6 +15,7 @@ import pytest
 
 from grader import cli
 from grader.course import Course
+from grader.course.limits import Limits
 from grader.engine import status, testrunner
 from grader.engine.bridge import INTERRUPT_GRACE
 from grader.engine.grade import grade_submission
@@ -86,9 +87,7 @@ def test_a_class_beside_pathological_submissions_is_graded_within_its_bound_and_
     for student, (data, *_) in CLASS.items():
         submit(root, student, data)
     log = run_apart(
-        lambda: grade_class(
-            Course(root), jobs=len(CLASS), timeout=CELL_LIMIT, notebook_timeout=NOTEBOOK_LIMIT, grade=grade
-        )
+        lambda: grade_class(Course(root), jobs=len(CLASS), limits=Limits(CELL_LIMIT, NOTEBOOK_LIMIT), grade=grade)
     )
     assert log.failed == []
     found, results = statuses(Course(root)), class_results(Course(root))
@@ -109,13 +108,13 @@ def test_grade_hands_its_notebook_timeout_to_every_grading(monkeypatch):
     given = {}
     monkeypatch.setattr(grading, "grade_class", lambda course, **limits: given.update(limits) or grading.GradeLog())
     assert cli.main(["--course", str(COURSE.root), "grade", "--timeout", "5", "--notebook-timeout", "45"]) == 0
-    assert (given["timeout"], given["notebook_timeout"]) == (5, 45)
+    assert given["limits"] == Limits(5, 45)
     assert cli.main(["--course", str(COURSE.root), "grade"]) == 0
-    assert (given["timeout"], given["notebook_timeout"]) == (30, None)  # None: the default, ten cell limits
+    assert given["limits"] == Limits(30, None)  # None: the default, ten cell limits
 
 
 def test_grades_help_says_the_notebook_limits_default(capsys):
     with pytest.raises(SystemExit):
         cli.main(["grade", "--help"])
     shown = " ".join(capsys.readouterr().out.split())
-    assert f"(default: {testrunner.NOTEBOOK_TIMES} × --timeout)" in shown
+    assert f"else {testrunner.NOTEBOOK_TIMES} × the cells' limit)" in shown

@@ -1,30 +1,14 @@
-"""The lesson gradebooks the sandbox grades against (started from the empty one of tests/unit/course/test_gradebook.py,
-without `alembic`), and nbgrader's metadata check kept per distinct metadata."""
+"""nbgrader's metadata check in the sandbox's autograde steps, kept per distinct metadata."""
 
 from __future__ import annotations
 
 import nbformat
-import nbgrader.api
 import pytest
 from nbgrader.nbgraderformat import ValidationError
 
-from grader.course import Course
+from grader.course.nbgrader_calls import quiet_stderr
 from grader.engine import sandbox
 from tests.support import COURSE
-
-
-def test_a_lesson_gradebook_starts_from_it(tmp_path, monkeypatch):
-    def no_command():
-        raise AssertionError("the alembic command was run")
-
-    monkeypatch.setattr(nbgrader.api, "get_alembic_version", no_command)
-    monkeypatch.setattr(Course, "cache", property(lambda self: tmp_path / "cache"))
-    built = sandbox.lesson_gradebook(COURSE, "01_naive_division")
-    assert built.parent == tmp_path / "cache"
-    with nbgrader.api.Gradebook(f"sqlite:///{built}", "") as gradebook:
-        assert [a.name for a in gradebook.assignments] == ["01_naive_division"]
-        assert gradebook.find_notebook("01_naive_division", "01_naive_division").max_score == pytest.approx(15)
-
 
 # nbgrader's metadata check, run once per distinct grading metadata
 
@@ -61,7 +45,7 @@ def test_bad_metadata_fails_every_time_after_good_metadata_passed(monkeypatch):
     ids = [c for c in duplicated.cells if c.metadata.get("nbgrader", {}).get("grade_id")]
     ids[1].metadata.nbgrader["grade_id"] = ids[0].metadata.nbgrader["grade_id"]
     for _ in range(2):
-        with pytest.raises(ValidationError, match="failed to validate"), sandbox.quiet_stderr():
+        with pytest.raises(ValidationError, match="failed to validate"), quiet_stderr():
             sandbox.CheckCellMetadataOnce().preprocess(duplicated, {})
     assert len(sandbox.CheckCellMetadataOnce.passed) == 1
 

@@ -21,6 +21,7 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
+from grader.course.limits import MEMORY_MB, Limits
 from grader.engine import sandbox, scores, status, testrunner
 from grader.engine.bridge import INTERRUPT_GRACE
 from grader.learner.predictions import is_prediction
@@ -53,8 +54,8 @@ def graded(
     nb.cells += [nbformat.v4.new_code_cell(source) for source in extra_cells]
     for cell in nb.cells:
         cell.metadata.update(metadata or {})
-    limits = {"timeout": timeout, "warm": warm, "memory": memory, "notebook_timeout": notebook_timeout}
-    result = run_apart(lambda: sandbox.autograde_sandboxed(COURSE, LESSON, nb, **limits))
+    limits = Limits(timeout, notebook_timeout, memory or MEMORY_MB)
+    result = run_apart(lambda: sandbox.autograde_sandboxed(COURSE, LESSON, nb, limits=limits, warm=warm))
     return result, nbformat.reads(result.autograded, as_version=4)
 
 
@@ -246,8 +247,8 @@ def test_the_notebook_limit_is_ten_cell_limits_unless_set():
         return testrunner.TestsOutsideKernel(**settings).notebook_limit()
 
     assert testrunner.NOTEBOOK_TIMES == 10
-    threat_model = (COURSE.root / "docs" / "explanation" / "threat-model.md").read_text()
-    assert "ten cell limits (`--notebook-timeout S`, 300 s by default)" in threat_model
+    page = " ".join((COURSE.root / "docs" / "reference" / "limits.md").read_text().split())
+    assert "it is ten times the cell limit (300 s with the default 30 s)" in page
     assert (limit(timeout=4), limit(timeout=4, notebook_timeout=7.5), limit()) == (40, 7.5, 300)
     assert limit(timeout=4, notebook_timeout=0) is None and limit(timeout=None) is None  # no limit
 
@@ -335,6 +336,7 @@ def test_a_checks_named_mistakes_are_recorded_as_data_and_a_students_own_are_rem
 FLOOD = f'''
 import json, time
 from grader.course import Course
+from grader.course.limits import Limits
 from grader.engine import sandbox, testrunner
 COURSE = Course(".")  # run from the repository
 sandbox.IOPUB_SECONDS = 5  # how long a cell's outputs may trail its reply (30 s when grading)
@@ -352,7 +354,7 @@ answers["is_distribution"] += "\\nprint('x' * 150_000_000)\\n"
 # a time limit the cell's own printing keeps well within on busy cores (at TIMEOUT, this test once failed in a full
 # run: the cell can pass its limit there and be interrupted), so what stops this kernel is the wait for its outputs
 result = sandbox.autograde_sandboxed(COURSE, "{LESSON}", COURSE.learner_notebook("{LESSON}", answers),
-                                     timeout=30, warm=True)
+                                     limits=Limits(30), warm=True)
 with open("/proc/self/status") as status:  # VmHWM: the most memory it held (ru_maxrss may count its parent's)
     peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
 print(json.dumps({{"peak": peak, "notebook": result.autograded}}))

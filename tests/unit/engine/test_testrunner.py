@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nbgrader.preprocessors import Execute
 
+from grader.course.limits import Limits
 from grader.engine import bridge, kernelside, sandbox, testrunner
 from grader.learner import checks
 from tests.support import COURSE
@@ -210,7 +211,7 @@ def test_a_call_that_runs_past_the_time_limit_is_stopped_and_reported_as_a_timeo
     # takes (a fifth of a second at most, on busy cores).
     # No notebook limit: ten cell limits (the default) would be all the grading may take, busy or not.
     timeout = 2
-    result = sandbox.autograde_sandboxed(COURSE, LESSON, nb, timeout=timeout, warm=True, notebook_timeout=0)
+    result = sandbox.autograde_sandboxed(COURSE, LESSON, nb, limits=Limits(timeout, notebook_seconds=0), warm=True)
     first, *after = [t for t in result.report.tests if "naive_normalize" in t.grade_id]
     assert first.points == 0 and "CellTimeoutError" in first.message, first
     assert after and all(t.passed for t in after), [t.message for t in after if not t.passed]

@@ -20,8 +20,9 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader.course import Course, contract, read_cached
+from grader.course.gradebook import lesson_gradebook
 from grader.engine import status
-from grader.engine.sandbox import autograde_sandboxed, lesson_gradebook
+from grader.engine.sandbox import autograde_sandboxed
 from grader.engine.scores import MESSAGE_LIMIT, MISTAKE_LIMIT, MISTAKES_LIMIT, report_of
 from grader.engine.testrunner import is_test_cell
 from grader.instructor.export import write_canvas_csv, write_grades_csv
