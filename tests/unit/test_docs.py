@@ -211,8 +211,9 @@ def test_every_timing_in_the_hand_written_pages_comes_from_a_script():
 
 
 def test_every_timing_on_the_reference_pages_comes_from_a_script():
-    """The reference pages quote durations inside their generated blocks only."""
-    for page in REFERENCE_PAGES:
+    """The reference pages quote durations inside their generated blocks only; limits.md states settings, held to
+    grader/course/limits.py by tests/unit/course/test_limits.py."""
+    for page in [page for page in REFERENCE_PAGES if page.name != "limits.md"]:
         prose = re.sub(r"\s+", " ", GENERATED_BLOCK.sub("", page.read_text()))
         assert [prose[max(0, m.start() - 40) : m.end() + 20] for m in TIMING.finditer(prose)] == [], page.name
 
