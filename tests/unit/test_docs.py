@@ -187,6 +187,21 @@ def test_nothing_points_outside_the_repository():
     assert offending == []
 
 
+def test_the_architecture_names_every_folder_and_module_of_the_tree():
+    """docs/ARCHITECTURE.md is the map: every top-level folder the repository tracks, and every module of the
+    package (the per-lesson modules as one kind), is named in it, so a new one cannot go unmapped."""
+    architecture = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    folders = {path.split("/")[0] for path in tracked if "/" in path}
+    modules = {
+        path.rsplit("/", 1)[-1].removesuffix(".py")
+        for path in tracked
+        if path.startswith("grader/") and path.endswith(".py") and not re.search(r"__init__|lesson_\d\d", path)
+    }
+    assert sorted(f for f in folders if f not in architecture) == []
+    assert sorted(m for m in modules if not re.search(rf"\b{re.escape(m)}\b", architecture)) == []
+
+
 def test_every_link_of_the_readme_and_docs_stays_in_the_repository():
     for page in [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").rglob("*.md")]:
         for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
