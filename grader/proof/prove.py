@@ -28,6 +28,11 @@ from grader.proof.outside import diagnosis as outside_diagnosis
 PAGE = pages.REFERENCE / "proof.md"  # from the course's root
 BEGIN, END = pages.markers("prove", "make prove")
 OUTSIDE_BEGIN, OUTSIDE_END = pages.markers("outside", "python -m grader prove --entries FILE --page")
+EQUIVALENTS_WHERE = (
+    "Each mutant by its id (function:kind:number); what it changes quotes the reference, so this page leaves it out. "
+    "`python -m grader prove --mutate` prints each survivor's change, and each equivalent's reason is recorded in "
+    "`EQUIVALENT_MUTANTS` beside its lesson's alternatives (`grader/proof/alternatives/`)."
+)
 TARGET = 0.95  # the least share of non-equivalent mutants each function's tests must kill
 
 
@@ -748,16 +753,18 @@ def render_markdown(proven: Proven) -> str:
         ]
         out += ["", "</details>"]
     if proven.mutants is not None:
+        # by id alone: a mutant's change, and the reason it computes the same, quote the reference, which the site
+        # (read by learners) never shows; `prove` prints each survivor's change, and the reasons are recorded as
+        # EQUIVALENT_MUTANTS beside the lesson's alternatives
         left = [m for m in proven.mutants if m.equivalent is not None or not m.killed]
         out += ["", "<details><summary>Surviving and equivalent mutants</summary>", ""]
         out += (
-            ["| mutant | change | status | why it computes the same |", "|---|---|---|---|"]
+            [EQUIVALENTS_WHERE, "", "| mutant | status |", "|---|---|"]
             if left
             else ["Every mutant is killed; none is recorded as equivalent."]
         )
         for m in left:
-            status = "survives" if m.equivalent is None else "equivalent"
-            out.append(f"| {m.mutant} | {_cell(m.description)} | {status} | {_cell(m.equivalent or '')} |")
+            out.append(f"| {m.mutant} | {'survives' if m.equivalent is None else 'equivalent'} |")
         out += ["", "</details>"]
     return "\n".join(out)
 

@@ -139,6 +139,8 @@ def test_no_solution_and_no_hidden_test_appears_anywhere_in_the_site(site):
         hidden += blocks(solution, "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
         assert hidden, lesson
         lines = {" ".join(line.split()) for block in hidden for line in block.splitlines()}
+        # an import says which helper a hidden test calls, never what it checks (the authoring how-to shows one)
+        lines = {line for line in lines if not re.match(r"(from \S+ )?import ", line)}
         secret |= {line for line in lines if len(line) >= SAYS_SOMETHING and line not in released}
     assert len(secret) > 500  # what the check below looks for: hundreds of lines, from every lesson
     pages = {page.relative_to(site): text_of(page) for page in site.rglob("*.html")}
