@@ -1,4 +1,4 @@
-"""Command line: `python -m grader {release,collect,grade,feedback,export,report,check,prove,workspace} ...`.
+"""Command line: `python -m grader {release,collect,grade,serve,feedback,export,report,check,prove,workspace} ...`.
 
 Each command imports what it needs when it runs, after checking its arguments: nbgrader and
 nbformat take a second or more to import, and help or a refused argument should answer at once
@@ -36,6 +36,7 @@ OUTPUTS = {
 STOPPED = {
     "grade": "the submissions graded so far are saved; `grade` again grades the rest",
     "check": "nothing was graded; run it again to grade the notebook",
+    "serve": "the hand-in being graded waits again; `serve` again grades it",
 }
 
 
@@ -144,6 +145,15 @@ def _grade(args) -> int:
     print(log.render())
     print(f"The class: {class_counts(args.course).sentence()}")  # counted as the report, CSV and feedback count
     return 1 if log.failed else 0
+
+
+def _serve(args) -> int:
+    require_known(args.lessons, args.course)
+    from grader.instructor.service import serve
+
+    done = serve(args.course, args.lessons or args.course.built_lessons(), once=args.once, poll=args.poll)
+    print(f"Graded {done} hand-in(s) and released their feedback.")
+    return 0
 
 
 def _outputs(args) -> int:
@@ -316,6 +326,16 @@ def parser() -> OneLineParser:
         help="grade on the workers of this Dask scheduler (docs/howto/cluster.md); default: here",
     )
     grade.set_defaults(run=_grade)
+
+    serve = commands.add_parser(
+        "serve", help="grade each hand-in to the exchange as it comes and release its student's feedback"
+    )
+    serve.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all released)")
+    serve.add_argument("--once", action="store_true", help="grade what waits now, then stop")
+    serve.add_argument(
+        "--poll", type=positive, default=2, metavar="S", help="seconds between scans of the exchange (default: 2)"
+    )
+    serve.set_defaults(run=_serve)
 
     for name, (what, default) in OUTPUTS.items():
         command = commands.add_parser(name, help=f"write {what} from the gradebook")

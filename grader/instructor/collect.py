@@ -443,10 +443,15 @@ class Unplaced:
 
 
 def collect_exchange(
-    course: Course, lessons: list[str], exchange: Path | None = None, limits: DownloadLimits = DownloadLimits()
+    course: Course,
+    lessons: list[str],
+    exchange: Path | None = None,
+    limits: DownloadLimits = DownloadLimits(),
+    only: str | None = None,
 ) -> CollectLog:
     """nbgrader's own collect from the exchange, run on a copy of each lesson's inbound folder made
-    as a download is read; logs students who submitted more than once.
+    as a download is read; logs students who submitted more than once. With `only`, the name of one
+    inbound folder, that hand-in alone is collected (the grading service's one at a time).
 
     The inbound folder is the students' to write: a submission there may be renamed so that
     nbgrader cannot read its time (its collect then fails for everyone), or hold a link to a
@@ -473,6 +478,8 @@ def collect_exchange(
             copy = Path(staging) / config.CourseDirectory.course_id / "inbound"
             copy.mkdir(parents=True)
             for entry in sorted(inbound.glob(f"*+{lesson}+*")) if inbound.is_dir() else []:
+                if only is not None and entry.name != only:
+                    continue
                 named, owner = entry.name.split("+")[0], owner_name(entry) if owner_must_be_student else None
                 if owner_must_be_student and owner != named:  # not the named student's hand-in: listed, not theirs
                     name, reason = f"exchange:{entry.name}", f"handed in under the name {named} by {owner or 'no one'}"

@@ -356,6 +356,21 @@ def grade_class(
     return log
 
 
+def grade_one(course: Course, student: str, lesson: str, limits: Limits | None = None) -> GradeLog:
+    """Grade one student's collected submission of one lesson, whether or not it changed, into the gradebook as
+    grade_class does (the grading service's one hand-in at a time); grading it again records the same result."""
+    start = time.monotonic()
+    todo, log = [job for job in submissions(course, [lesson]) if job.student == student], GradeLog()
+    if todo:
+        _require_assignments(course, [lesson])
+        lesson_gradebook(course, lesson)
+        run = functools.partial(in_workers, grade_submission, jobs=1)
+        with course_gradebook(course) as gradebook:
+            _grade_jobs(course, todo, log, gradebook, run, course.limits() if limits is None else limits, None)
+    log.seconds = time.monotonic() - start
+    return log
+
+
 def _grade_class(course, lessons, force, limits, progress, run) -> GradeLog:
     """grade_class's work, each submission graded by `run` (in_workers, or in_cluster)."""
     state = _state(course)

@@ -1,0 +1,173 @@
+"""`python -m grader serve`: each hand-in to a real nbgrader exchange (made by nbgrader's own submit) graded with real
+kernels into the gradebook, and its feedback released to its student (found by nbgrader's own fetch_feedback).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from grader import cli
+from grader.course import Course
+from grader.course.release import publish
+from grader.instructor.collect import as_utc, submission_of
+from grader.instructor.journal import DONE, FILE, GRADING, SUPERSEDED, Journal
+from grader.proof.simulate import released_course
+from tests.support import COURSE, tools_env
+
+LESSON = "01_naive_division"
+SERVE_SECONDS = 300
+
+
+def exchange_course(root: Path) -> Course:
+    """A course of lesson 01 alone, released into its gradebook and its exchange (the course's .grading/exchange)."""
+    released_course(COURSE, root, [LESSON])
+    course = Course(root)
+    publish(course, [LESSON], progress=lambda _: None)
+    return course
+
+
+def reference() -> bytes:
+    return nbformat.writes(COURSE.learner_notebook(LESSON, COURSE.reference_answers(LESSON))).encode()
+
+
+def student_side(course: Course, student: str, kind):
+    """One of nbgrader's own exchange steps (ExchangeSubmit, ExchangeFetchFeedback) run as `student` does."""
+    from nbgrader.auth import Authenticator
+    from nbgrader.coursedir import CourseDirectory
+
+    config = course.nbgrader_config()
+    home = course.root / "students" / student
+    config.Exchange.cache = str(home / ".nbgrader-cache")  # each student's own, as in a home folder
+    coursedir = CourseDirectory(config=config, assignment_id=LESSON, student_id=student)
+    step = kind(
+        coursedir=coursedir, authenticator=Authenticator(config=config), config=config, assignment_dir=str(home)
+    )
+    step.start()
+    return home
+
+
+def submit(course: Course, student: str, data: bytes) -> Path:
+    """`student` hands in `data` as lesson 01 with nbgrader's submit; the new inbound folder."""
+    from nbgrader.exchange.default.submit import ExchangeSubmit
+
+    home = course.root / "students" / student
+    notebook = home / course.nbgrader_config().CourseDirectory.course_id / LESSON / f"{LESSON}.ipynb"
+    notebook.parent.mkdir(parents=True, exist_ok=True)
+    notebook.write_bytes(data)
+    before = set(inbound(course).glob(f"{student}+*")) if inbound(course).is_dir() else set()
+    student_side(course, student, ExchangeSubmit)
+    [new] = set(inbound(course).glob(f"{student}+*")) - before
+    return new
+
+
+def fetched_feedback(course: Course, student: str) -> list[Path]:
+    """The feedback pages nbgrader's fetch_feedback brings `student`."""
+    from nbgrader.exchange.default.fetch_feedback import ExchangeFetchFeedback
+
+    home = student_side(course, student, ExchangeFetchFeedback)
+    return sorted(home.glob("**/feedback/*/*.html"))
+
+
+def inbound(course: Course) -> Path:
+    return course.grading / "exchange" / "softmax" / "inbound"
+
+
+def released(course: Course) -> list[Path]:
+    return sorted((course.grading / "exchange" / "softmax" / "feedback").glob("*.html"))
+
+
+def submissions(course: Course) -> dict[str, tuple[float, object]]:
+    """student -> (score, timestamp) of each gradebook submission of lesson 01."""
+    with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gradebook:
+        return {s.student.id: (s.score, s.timestamp) for s in gradebook.find_assignment(LESSON).submissions}
+
+
+def states(course: Course) -> dict[str, str]:
+    with Journal(course.grading) as journal:
+        return {hand_in.folder: hand_in.state for hand_in in journal.all()}
+
+
+def serve_once(course: Course) -> None:
+    assert cli.main(["--course", str(course.root), "serve", "--once"]) == 0
+
+
+def test_a_submitted_lesson_is_graded_as_grade_grades_it_and_its_feedback_released(tmp_path):
+    course = exchange_course(tmp_path / "class")
+    folder = submit(course, "ada", reference())
+    by_hand = Course(shutil.copytree(course.root, tmp_path / "by-hand"))  # the same hand-in, for `grade`
+    serve_once(course)
+    assert states(course) == {folder.name: DONE}
+    [page] = fetched_feedback(course, "ada")
+    assert "Total:" in page.read_text() and "ada" in page.read_text()
+    assert cli.main(["--course", str(by_hand.root), "collect", LESSON]) == 0
+    assert cli.main(["--course", str(by_hand.root), "grade", LESSON]) == 0
+    assert submissions(course)["ada"][0] == submissions(by_hand)["ada"][0] > 0
+
+
+def test_a_newer_hand_in_supersedes_one_still_waiting(tmp_path):
+    course = exchange_course(tmp_path / "class")
+    older = submit(course, "ada", nbformat.writes(COURSE.learner_notebook(LESSON, {})).encode())
+    newer = submit(course, "ada", reference())
+    serve_once(course)
+    assert states(course) == {older.name: SUPERSEDED, newer.name: DONE}
+    assert submissions(course)["ada"][1] == as_utc(submission_of(newer.name)[1]).replace(tzinfo=None)
+    assert len(released(course)) == 1 and len(fetched_feedback(course, "ada")) == 1
+
+
+def test_a_forged_timestamp_does_not_move_the_receipt(tmp_path):
+    course = exchange_course(tmp_path / "class")
+    folder = submit(course, "ada", reference())
+    (folder / "timestamp.txt").write_text("2001-01-01 00:00:00.000000 UTC")
+    serve_once(course)
+    received = as_utc(submission_of(folder.name)[1])
+    assert received.year > 2001
+    assert submissions(course)["ada"][1] == received.replace(tzinfo=None)
+    with Journal(course.grading) as journal:
+        assert journal.get(folder.name).received == received.isoformat()
+
+
+def journal_says(course: Course, state: str, seconds: float) -> bool:
+    """Whether the journal shows a hand-in in `state` within `seconds` (read as another process would)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if (course.grading / FILE).exists():
+            with sqlite3.connect(course.grading / FILE, timeout=30) as db:
+                if db.execute("SELECT 1 FROM hand_ins WHERE state = ?", (state,)).fetchone():
+                    return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.timeout(2 * SERVE_SECONDS)
+def test_a_killed_service_grades_each_hand_in_exactly_once_after_a_restart(tmp_path):
+    course = exchange_course(tmp_path / "class")
+    first = submit(course, "ada", reference())
+    service = subprocess.Popen(
+        [sys.executable, "-m", "grader", "--course", str(course.root), "serve", "--poll", "1"],
+        env=tools_env(),
+        start_new_session=True,  # its grading workers with it, in one process group
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert journal_says(course, GRADING, SERVE_SECONDS), "the service never started grading"
+    finally:
+        os.killpg(service.pid, signal.SIGKILL)
+        service.wait()
+    assert states(course) == {first.name: GRADING}
+    second = submit(course, "bo", reference())  # while the service is down
+    serve_once(course)
+    assert states(course) == {first.name: DONE, second.name: DONE}
+    assert set(submissions(course)) == {"ada", "bo"}  # one submission each
+    assert len(released(course)) == 2
+    assert len(fetched_feedback(course, "ada")) == len(fetched_feedback(course, "bo")) == 1
