@@ -24,8 +24,9 @@ from pathlib import Path
 
 from grader.course import Course
 from grader.engine.submission import BadInput
+from grader.engine.untrusted import shown
 from grader.instructor.collect import as_utc, collect_exchange, submission_of
-from grader.instructor.journal import DONE, FAILED, PENDING, HandIn, Journal
+from grader.instructor.journal import DONE, FAILED, PENDING, SUPERSEDED, HandIn, Journal
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ def inbound(course: Course) -> Path:
 def scan(course: Course, journal: Journal, lessons: list[str]) -> int:
     """Record every hand-in of `lessons` in the exchange the journal does not hold yet; how many were new."""
     folder, new = inbound(course), 0
+    superseded = {hand_in.folder for hand_in in journal.all() if hand_in.state == SUPERSEDED}
     for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
         parts = entry.name.split("+")
         if len(parts) < 4 or parts[1] not in lessons:
@@ -60,7 +62,17 @@ def scan(course: Course, journal: Journal, lessons: list[str]) -> int:
                 journal.finish(entry.name, FAILED, str(error))
             continue
         new += journal.add(entry.name, student, parts[1], as_utc(received).isoformat())
+    for hand_in in journal.all():
+        if hand_in.state == SUPERSEDED and hand_in.folder not in superseded:
+            logger.info(
+                "%s / %s (received %s): %s, not graded", *student_lesson(hand_in), hand_in.received, hand_in.reason
+            )
     return new
+
+
+def student_lesson(hand_in: HandIn) -> tuple[str, str]:
+    """Its student and lesson as the log shows them: escaped (a folder's name is the student's making)."""
+    return shown(hand_in.student), shown(hand_in.lesson)
 
 
 def grade_hand_in(course: Course, hand_in: HandIn) -> None:
@@ -97,7 +109,9 @@ def grade_hand_in(course: Course, hand_in: HandIn) -> None:
     with quiet_stderr():
         require_success(NbGraderAPI(config=config).release_feedback(lesson, student_id=student), "release_feedback")
     score = graded.graded[0][2] if graded.graded else 0.0
-    logger.info("%s / %s (received %s): graded %g, feedback released", student, lesson, hand_in.received, score)
+    logger.info(
+        "%s / %s (received %s): graded %g, feedback released", *student_lesson(hand_in), hand_in.received, score
+    )
 
 
 def work(course: Course, journal: Journal, stop: Stop) -> int:
@@ -111,7 +125,7 @@ def work(course: Course, journal: Journal, stop: Stop) -> int:
             raise
         except Exception as error:  # one hand-in's problem costs only that hand-in
             journal.finish(hand_in.folder, FAILED, f"{type(error).__name__}: {error}")
-            logger.warning("%s / %s: not graded (%s)", hand_in.student, hand_in.lesson, error)
+            logger.warning("%s / %s: not graded (%s)", *student_lesson(hand_in), shown(str(error)))
             continue
         journal.finish(hand_in.folder, DONE)
         done += 1

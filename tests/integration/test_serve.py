@@ -88,9 +88,11 @@ def released(course: Course) -> list[Path]:
 
 
 def submissions(course: Course) -> dict[str, tuple[float, object]]:
-    """student -> (score, timestamp) of each gradebook submission of lesson 01."""
+    """student -> (score, timestamp) of each gradebook submission of lesson 01 (nbgrader keeps one per student)."""
     with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gradebook:
-        return {s.student.id: (s.score, s.timestamp) for s in gradebook.find_assignment(LESSON).submissions}
+        rows = [(s.student.id, (s.score, s.timestamp)) for s in gradebook.find_assignment(LESSON).submissions]
+    assert len(rows) == len(dict(rows)), rows
+    return dict(rows)
 
 
 def states(course: Course) -> dict[str, str]:
@@ -149,16 +151,22 @@ def journal_says(course: Course, state: str, seconds: float) -> bool:
     return False
 
 
+def started(course: Course, *options: str) -> subprocess.Popen:
+    """`serve` in a process of its own (and a process group, with its grading workers)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "grader", "--course", str(course.root), "serve", *options],
+        env=tools_env(),
+        start_new_session=True,
+        stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+    )
+
+
 @pytest.mark.timeout(2 * SERVE_SECONDS)
 def test_a_killed_service_grades_each_hand_in_exactly_once_after_a_restart(tmp_path):
     course = exchange_course(tmp_path / "class")
     first = submit(course, "ada", reference())
-    service = subprocess.Popen(
-        [sys.executable, "-m", "grader", "--course", str(course.root), "serve", "--poll", "1"],
-        env=tools_env(),
-        start_new_session=True,  # its grading workers with it, in one process group
-        stderr=subprocess.DEVNULL,
-    )
+    service = started(course, "--poll", "1")
     try:
         assert journal_says(course, GRADING, SERVE_SECONDS), "the service never started grading"
     finally:
@@ -171,3 +179,33 @@ def test_a_killed_service_grades_each_hand_in_exactly_once_after_a_restart(tmp_p
     assert set(submissions(course)) == {"ada", "bo"}  # one submission each
     assert len(released(course)) == 2
     assert len(fetched_feedback(course, "ada")) == len(fetched_feedback(course, "bo")) == 1
+
+
+def test_a_service_killed_after_releasing_but_before_marking_done_grades_and_releases_it_once(tmp_path):
+    """The last moment a kill can come: the page is released, the journal still says grading."""
+    course = exchange_course(tmp_path / "class")
+    folder = submit(course, "ada", reference())
+    serve_once(course)
+    page = released(course)
+    with Journal(course.grading) as journal:
+        journal.finish(folder.name, GRADING)
+    serve_once(course)
+    assert states(course) == {folder.name: DONE}
+    assert released(course) == page and len(submissions(course)) == 1
+    assert len(fetched_feedback(course, "ada")) == 1
+
+
+@pytest.mark.timeout(2 * SERVE_SECONDS)
+def test_sigterm_lets_the_hand_in_being_graded_finish_then_stops_the_service(tmp_path):
+    course = exchange_course(tmp_path / "class")
+    folder = submit(course, "ada", reference())
+    service = started(course, "--poll", "1")
+    try:
+        assert journal_says(course, GRADING, SERVE_SECONDS), "the service never started grading"
+        service.send_signal(signal.SIGTERM)
+        assert service.wait(timeout=SERVE_SECONDS) == 0
+    finally:
+        if service.poll() is None:
+            os.killpg(service.pid, signal.SIGKILL)
+    assert states(course) == {folder.name: DONE}
+    assert len(fetched_feedback(course, "ada")) == 1
