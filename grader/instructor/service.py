@@ -6,6 +6,7 @@ journal), with the time of its receipt as the exchange names its folder (never t
 wrote). Then, one at a time, the first pending hand-in is collected alone (collect_exchange), graded (grading.
 grade_one) into the gradebook, its student's feedback page written (feedback.student_page: no hidden test) and
 released through the exchange to that student only (nbgrader's release_feedback, whichever exchange the course uses).
+SIGTERM lets the hand-in being graded finish; Ctrl-C puts it back to pending.
 
 Guarantee: each hand-in is recorded before it is graded and marked done only after its feedback is released, so
 after a `kill -9` at any moment and a restart, every hand-in the journal holds is graded and released at least once;
@@ -20,13 +21,20 @@ import logging
 import shutil
 import signal
 import time
+from datetime import datetime
 from pathlib import Path
 
+from nbgrader.apps import NbGraderAPI
+
 from grader.course import Course
+from grader.course.nbgrader_calls import quiet_stderr, require_success
 from grader.engine.submission import BadInput
 from grader.engine.untrusted import shown
 from grader.instructor.collect import as_utc, collect_exchange, submission_of
+from grader.instructor.feedback import student_page
+from grader.instructor.grading import SECRET, grade_one
 from grader.instructor.journal import DONE, FAILED, PENDING, SUPERSEDED, HandIn, Journal
+from grader.instructor.results import class_results
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +68,7 @@ def scan(course: Course, journal: Journal, lessons: list[str]) -> int:
         except BadInput as error:
             if journal.add(entry.name, "", parts[1], ""):
                 journal.finish(entry.name, FAILED, str(error))
+                logger.warning("%s: not graded (%s)", shown(entry.name), error)
             continue
         new += journal.add(entry.name, student, parts[1], as_utc(received).isoformat())
     for hand_in in journal.all():
@@ -77,15 +86,6 @@ def student_lesson(hand_in: HandIn) -> tuple[str, str]:
 
 def grade_hand_in(course: Course, hand_in: HandIn) -> None:
     """Collect, grade, write and release the feedback of one hand-in; BadInput says why it could not be."""
-    from datetime import datetime
-
-    from nbgrader.apps import NbGraderAPI
-
-    from grader.course.nbgrader_calls import quiet_stderr, require_success
-    from grader.instructor.feedback import student_page
-    from grader.instructor.grading import SECRET, grade_one
-    from grader.instructor.results import class_results
-
     student, lesson = hand_in.student, hand_in.lesson
     submitted = course.grading / "submitted" / student / lesson
     shutil.rmtree(submitted, ignore_errors=True)  # what is collected is this hand-in, whatever was there

@@ -21,7 +21,7 @@ from grader import cli
 from grader.course import Course
 from grader.course.release import publish
 from grader.instructor.collect import as_utc, submission_of
-from grader.instructor.journal import DONE, FILE, GRADING, SUPERSEDED, Journal
+from grader.instructor.journal import DONE, FILE, GRADING, PENDING, SUPERSEDED, Journal
 from grader.proof.simulate import released_course
 from tests.support import COURSE, tools_env
 
@@ -145,8 +145,11 @@ def journal_says(course: Course, state: str, seconds: float) -> bool:
     while time.monotonic() < deadline:
         if (course.grading / FILE).exists():
             with sqlite3.connect(course.grading / FILE, timeout=30) as db:
-                if db.execute("SELECT 1 FROM hand_ins WHERE state = ?", (state,)).fetchone():
-                    return True
+                try:
+                    if db.execute("SELECT 1 FROM hand_ins WHERE state = ?", (state,)).fetchone():
+                        return True
+                except sqlite3.OperationalError:  # the service has made the file, not yet its table
+                    pass
         time.sleep(0.1)
     return False
 
@@ -207,5 +210,23 @@ def test_sigterm_lets_the_hand_in_being_graded_finish_then_stops_the_service(tmp
     finally:
         if service.poll() is None:
             os.killpg(service.pid, signal.SIGKILL)
+    assert states(course) == {folder.name: DONE}
+    assert len(fetched_feedback(course, "ada")) == 1
+
+
+@pytest.mark.timeout(2 * SERVE_SECONDS)
+def test_ctrl_c_puts_the_hand_in_being_graded_back_to_pending_and_the_next_start_grades_it(tmp_path):
+    course = exchange_course(tmp_path / "class")
+    folder = submit(course, "ada", reference())
+    service = started(course, "--poll", "1")
+    try:
+        assert journal_says(course, GRADING, SERVE_SECONDS), "the service never started grading"
+        service.send_signal(signal.SIGINT)
+        assert service.wait(timeout=SERVE_SECONDS) == 130
+    finally:
+        if service.poll() is None:
+            os.killpg(service.pid, signal.SIGKILL)
+    assert states(course) == {folder.name: PENDING}
+    serve_once(course)
     assert states(course) == {folder.name: DONE}
     assert len(fetched_feedback(course, "ada")) == 1
