@@ -74,7 +74,7 @@ def test_help_lists_every_command():
     run = grader("--help")
     assert run.returncode == 0 and run.stderr == ""
     assert run.stdout.startswith("usage: python -m grader")
-    for command in ("release", "collect", "grade", "feedback", "export", "report", "check", "prove"):
+    for command in ("release", "collect", "grade", "serve", "feedback", "export", "report", "check", "prove"):
         assert command in run.stdout
 
 

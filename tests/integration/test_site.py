@@ -158,7 +158,7 @@ def test_the_command_line_reference_has_every_command_and_option(site):
     markup = (site / "reference" / "cli.html").read_text()
     text = text_of(site / "reference" / "cli.html")
     commands = next(a for a in cli.parser()._actions if a.dest == "command").choices
-    assert len(commands) == 9
+    assert len(commands) == 10
     for name, command in commands.items():
         assert f'<section id="python-m-grader-{name}">' in markup
         for action in command._actions:
