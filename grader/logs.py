@@ -1,8 +1,8 @@
 """What the command lines (python -m grader, python -m grader.hub) tell their user on stderr besides their results:
 progress and notes (INFO, shown by default), warnings, and with --verbose the details (DEBUG), each module through
-its own logger (`logger = logging.getLogger(__name__)`, under `grader`). A command's results go to stdout, and a refused
-input is one line on stderr (cli.in_one_line), whatever the level. The learner room never logs: what a check says
-in a notebook is its own output.
+its own logger (`logger = logging.getLogger(__name__)`, under `grader`). A command's results go to stdout, and a
+refused input is one line on stderr (commandline.in_one_line), whatever the level. The learner room never logs:
+what a check says in a notebook is its own output.
 """
 
 from __future__ import annotations

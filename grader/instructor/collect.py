@@ -401,6 +401,14 @@ def rejection_of(upload: Upload, reason: str, pattern: re.Pattern, course: Cours
     return Rejection.of(upload.name, reason, student, lesson_in_name(upload.name, course), upload.timestamp)
 
 
+TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"  # a collected submission's timestamp.txt, as nbgrader reads it
+
+
+def inbound_of(config) -> Path:
+    """The exchange's inbound folder of the course these nbgrader settings are for: where students hand in."""
+    return Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"
+
+
 def place(course: Course, nb, student: str, lesson: str, timestamp: datetime) -> Path:
     """Write one submission where nbgrader's autograde looks for it, with its timestamp."""
     import nbformat  # here, not at the top: the command line imports this module for its defaults
@@ -409,7 +417,7 @@ def place(course: Course, nb, student: str, lesson: str, timestamp: datetime) ->
     folder = course.grading / "submitted" / student / lesson
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{lesson}.ipynb").write_text(text, encoding="utf-8")
-    (folder / "timestamp.txt").write_text(timestamp.strftime("%Y-%m-%d %H:%M:%S.%f UTC"))
+    (folder / "timestamp.txt").write_text(timestamp.strftime(TIMESTAMP_FORMAT))
     return folder / f"{lesson}.ipynb"
 
 
@@ -465,7 +473,7 @@ def collect_exchange(
     from grader.course.nbgrader_calls import quiet_stderr, require_success
 
     config = course.nbgrader_config(exchange)
-    inbound = Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"
+    inbound = inbound_of(config)
     # The copies are the instructor's: nbgrader's owner check (which only warns) is off, and an exchange that
     # collects a submission only from the account it is named after (the hub's) has that checked here, on inbound.
     config.ExchangeCollect.check_owner = False

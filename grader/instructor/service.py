@@ -22,7 +22,6 @@ import shutil
 import signal
 import time
 from datetime import datetime
-from pathlib import Path
 
 from nbgrader.apps import NbGraderAPI
 
@@ -30,7 +29,7 @@ from grader.course import Course
 from grader.course.nbgrader_calls import quiet_stderr, require_success
 from grader.engine.submission import BadInput
 from grader.engine.untrusted import shown
-from grader.instructor.collect import as_utc, collect_exchange, submission_of
+from grader.instructor.collect import TIMESTAMP_FORMAT, as_utc, collect_exchange, inbound_of, submission_of
 from grader.instructor.feedback import student_page
 from grader.instructor.grading import SECRET, grade_one
 from grader.instructor.journal import DONE, FAILED, PENDING, SUPERSEDED, HandIn, Journal
@@ -38,11 +37,10 @@ from grader.instructor.results import class_results
 
 logger = logging.getLogger(__name__)
 
-RECEIPT_FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"  # as collect.place writes a timestamp.txt
-
 
 class Stop:
-    """Set by SIGTERM: the service finishes the hand-in it grades, then stops."""
+    """Set by SIGTERM: the service finishes the hand-in it grades, then stops. A plain flag, not a threading.Event:
+    setting an Event from a signal handler can deadlock on the lock its wait holds."""
 
     requested = False
 
@@ -50,14 +48,9 @@ class Stop:
         self.requested = True
 
 
-def inbound(course: Course) -> Path:
-    config = course.nbgrader_config()
-    return Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"
-
-
 def scan(course: Course, journal: Journal, lessons: list[str]) -> int:
     """Record every hand-in of `lessons` in the exchange the journal does not hold yet; how many were new."""
-    folder, new = inbound(course), 0
+    folder, new = inbound_of(course.nbgrader_config()), 0
     superseded = {hand_in.folder for hand_in in journal.all() if hand_in.state == SUPERSEDED}
     for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
         parts = entry.name.split("+")
@@ -93,7 +86,7 @@ def grade_hand_in(course: Course, hand_in: HandIn) -> None:
     if not (submitted / f"{lesson}.ipynb").is_file():
         reasons = "; ".join(reason for _, reason in collected.unplaced) or "nothing was collected"
         raise BadInput(f"not collected: {reasons}")
-    receipt = datetime.fromisoformat(hand_in.received).strftime(RECEIPT_FORMAT)
+    receipt = datetime.fromisoformat(hand_in.received).strftime(TIMESTAMP_FORMAT)
     (submitted / "timestamp.txt").write_text(receipt)  # the exchange's time, not the learner's
     graded = grade_one(course, student, lesson)
     if graded.failed:
@@ -154,7 +147,6 @@ def scan_and_grade(course: Course, lessons: list[str], once: bool, poll: float, 
             done += work(course, journal, stop)
             if once or stop.requested:
                 return done
-            slept = 0.0
-            while slept < poll and not stop.requested:
-                time.sleep(min(0.2, poll - slept))
-                slept += 0.2
+            deadline = time.monotonic() + poll
+            while time.monotonic() < deadline and not stop.requested:
+                time.sleep(min(0.2, poll))
