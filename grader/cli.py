@@ -149,9 +149,24 @@ def _grade(args) -> int:
 
 def _serve(args) -> int:
     require_known(args.lessons, args.course)
-    from grader.instructor.service import serve
+    from grader.instructor.journal import Journal
 
-    done = serve(args.course, args.lessons or args.course.built_lessons(), once=args.once, poll=args.poll)
+    if args.pause or args.resume or args.status:
+        with Journal(args.course.grading) as journal:
+            if args.pause or args.resume:
+                journal.pause(args.pause)
+            paused, counts = journal.paused_since(), journal.counts()
+        print(f"Grading is paused since {paused}." if paused else "Grading is on.")
+        if args.status:
+            print("Hand-ins: " + (", ".join(f"{n} {state}" for state, n in sorted(counts.items())) or "none yet"))
+        return 0
+    from grader.engine import pool
+    from grader.instructor.service import Grading, serve
+
+    if not args.cluster:
+        pool.start_early()
+    grading = Grading(jobs=args.jobs, cluster=args.cluster)
+    done = serve(args.course, args.lessons or args.course.built_lessons(), args.once, args.poll, grading)
     print(f"Graded {done} hand-in(s) and released their feedback.")
     return 0
 
@@ -333,8 +348,21 @@ def parser() -> OneLineParser:
     serve.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all released)")
     serve.add_argument("--once", action="store_true", help="grade what waits now, then stop")
     serve.add_argument(
-        "--poll", type=positive, default=2, metavar="S", help="seconds between scans of the exchange (default: 2)"
+        "--poll", type=positive, default=1, metavar="S", help="seconds between scans of the exchange (default: 1)"
     )
+    serve.add_argument("--jobs", type=positive, metavar="N", help="hand-ins graded at once (default: two per core)")
+    serve.add_argument(
+        "--cluster",
+        type=scheduler,
+        metavar="tcp://HOST:PORT",
+        help="grade on the workers of this Dask scheduler (docs/howto/cluster.md); default: here",
+    )
+    switch = serve.add_mutually_exclusive_group()
+    switch.add_argument(
+        "--pause", action="store_true", help="tell the running service to grade nothing more until --resume, and stop"
+    )
+    switch.add_argument("--resume", action="store_true", help="tell the running service to grade again, and stop")
+    switch.add_argument("--status", action="store_true", help="say whether grading is paused and count the hand-ins")
     serve.set_defaults(run=_serve)
 
     for name, (what, default) in OUTPUTS.items():

@@ -29,7 +29,7 @@ import shutil
 import stat
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
@@ -455,11 +455,11 @@ def collect_exchange(
     lessons: list[str],
     exchange: Path | None = None,
     limits: DownloadLimits = DownloadLimits(),
-    only: str | None = None,
+    only: Collection[str] | None = None,
 ) -> CollectLog:
     """nbgrader's own collect from the exchange, run on a copy of each lesson's inbound folder made
-    as a download is read; logs students who submitted more than once. With `only`, the name of one
-    inbound folder, that hand-in alone is collected (the grading service's one at a time).
+    as a download is read; logs students who submitted more than once. With `only`, names of inbound
+    folders, those hand-ins alone are collected (the grading service's, at most one per student and lesson).
 
     The inbound folder is the students' to write: a submission there may be renamed so that
     nbgrader cannot read its time (its collect then fails for everyone), or hold a link to a
@@ -486,7 +486,7 @@ def collect_exchange(
             copy = Path(staging) / config.CourseDirectory.course_id / "inbound"
             copy.mkdir(parents=True)
             for entry in sorted(inbound.glob(f"*+{lesson}+*")) if inbound.is_dir() else []:
-                if only is not None and entry.name != only:
+                if only is not None and entry.name not in only:
                     continue
                 named, owner = entry.name.split("+")[0], owner_name(entry) if owner_must_be_student else None
                 if owner_must_be_student and owner != named:  # not the named student's hand-in: listed, not theirs

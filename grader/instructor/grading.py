@@ -61,6 +61,10 @@ class Job:
     def key(self) -> str:
         return f"{self.student}/{self.lesson}"
 
+    @property
+    def pair(self) -> tuple[str, str]:
+        return self.student, self.lesson
+
 
 @dataclass
 class GradeLog:
@@ -345,28 +349,49 @@ def grade_class(
     lessons = lessons or course.built_lessons()  # a lesson being written, not built, has no hand-ins
     start = time.monotonic()
     with contextlib.ExitStack() as stack:
-        run = functools.partial(in_workers, grade, jobs=jobs)
-        if cluster is not None:
-            from grader.instructor import cluster as cluster_  # Dask is needed only here
-
-            client = stack.enter_context(cluster_.connect(cluster))
-            run = functools.partial(cluster_.in_cluster, client, course)
+        run = runner(course, stack, grade, jobs, cluster)
         log = _grade_class(course, lessons, force, course.limits() if limits is None else limits, progress, run)
     log.seconds = time.monotonic() - start
     return log
 
 
-def grade_one(course: Course, student: str, lesson: str, limits: Limits | None = None) -> GradeLog:
-    """Grade one student's collected submission of one lesson, whether or not it changed, into the gradebook as
-    grade_class does (the grading service's one hand-in at a time); grading it again records the same result."""
-    start = time.monotonic()
-    todo, log = [job for job in submissions(course, [lesson]) if job.student == student], GradeLog()
+def runner(course: Course, stack: contextlib.ExitStack, grade: Callable, jobs: int | None, cluster: str | None):
+    """What grades a list of calls: the local worker pool (in_workers), or the Dask scheduler at `cluster`, whose
+    connection `stack` closes."""
+    if cluster is None:
+        return functools.partial(in_workers, grade, jobs=jobs)
+    from grader.instructor import cluster as cluster_  # Dask is needed only here
+
+    client = stack.enter_context(cluster_.connect(cluster))
+    return functools.partial(cluster_.in_cluster, client, course)
+
+
+def grade_hand_ins(
+    course: Course,
+    hand_ins: list[tuple[str, str]],
+    finished: Callable[[str, str, str | None], None],
+    jobs: int | None = None,
+    cluster: str | None = None,
+    limits: Limits | None = None,
+) -> GradeLog:
+    """Grade these (student, lesson) collected submissions, whether or not they changed, into the gradebook as
+    grade_class does, `jobs` at a time (or on the Dask scheduler at `cluster`): the grading service's hand-ins.
+    `finished(student, lesson, failure)` is called as each is recorded (failure: None, or why the machine could not
+    grade it), so its feedback need not wait for the others; grading one again records the same result."""
+    start, log = time.monotonic(), GradeLog()
+    wanted = set(hand_ins)
+    todo = [job for job in submissions(course, sorted({lesson for _, lesson in wanted})) if job.pair in wanted]
     if todo:
-        _require_assignments(course, [lesson])
-        lesson_gradebook(course, lesson)
-        run = functools.partial(in_workers, grade_submission, jobs=1)
-        with course_gradebook(course) as gradebook:
-            _grade_jobs(course, todo, log, gradebook, run, course.limits() if limits is None else limits, None)
+        _require_assignments(course, sorted({job.lesson for job in todo}))
+        for lesson in {job.lesson for job in todo}:
+            lesson_gradebook(course, lesson)
+        with contextlib.ExitStack() as stack:
+            run = runner(course, stack, grade_submission, jobs, cluster)
+            with course_gradebook(course) as gradebook:
+                limits = course.limits() if limits is None else limits
+                _grade_jobs(course, todo, log, gradebook, run, limits, None, finished)
+    for student, lesson in wanted - {job.pair for job in todo}:
+        finished(student, lesson, "nothing collected to grade")
     log.seconds = time.monotonic() - start
     return log
 
@@ -402,14 +427,17 @@ def time_of(job: Job) -> datetime | None:
     return parse_utc(job.timestamp) if job.timestamp else None
 
 
-def _grade_jobs(course, todo, log, gradebook, run, limits, progress) -> None:
-    """grade_class's work on the jobs to grade, each recorded into the open `gradebook` as it ends;
-    `run(calls, progress=...)` grades them (in_workers, or in_cluster), within `limits`."""
-    finished = [(job, unreadable(job)) for job in todo]
-    for job, outcome in finished:
+def _grade_jobs(course, todo, log, gradebook, run, limits, progress, finished=None) -> None:
+    """grade_class's work on the jobs to grade, each recorded into the open `gradebook` as it ends (then
+    `finished(student, lesson, failure)` is called, when given); `run(calls, progress=...)` grades them (in_workers,
+    or in_cluster), within `limits`."""
+    told = finished or (lambda *_: None)
+    opened = [(job, unreadable(job)) for job in todo]
+    for job, outcome in opened:
         if outcome is not None:
             _finish(course, job, outcome, job.digest, log, gradebook)
-    todo = [job for job, outcome in finished if outcome is None]
+            told(job.student, job.lesson, None)
+    todo = [job for job, outcome in opened if outcome is None]
     for index, future in run(Calls(course, todo, limits), progress=progress):
         job = todo[index]
         digest: str | None = job.digest  # None: graded again by the next run
@@ -418,6 +446,7 @@ def _grade_jobs(course, todo, log, gradebook, run, limits, progress) -> None:
         except GradingFailed as error:  # the machine's failure: listed, graded by the next run
             log.failed.append((job.student, job.lesson, str(error)))
             _save_state(course, job.key, None)
+            told(job.student, job.lesson, str(error))
             continue
         except WorkerDied as error:  # scored 0 and flagged, and graded again by the next run
             outcome, digest = Outcome(None, status_.GRADER_DIED, f"{error}; the next `grade` tries again"), None
@@ -428,6 +457,7 @@ def _grade_jobs(course, todo, log, gradebook, run, limits, progress) -> None:
         if status_.GRADER_ERROR in outcome.status.split(", "):
             outcome.detail, digest = f"{outcome.detail}; the next `grade` tries again", None
         _finish(course, job, outcome, digest, log, gradebook)
+        told(job.student, job.lesson, None)
 
 
 def _finish(course: Course, job: Job, outcome: Outcome, digest: str | None, log: GradeLog, gradebook) -> None:

@@ -7,7 +7,8 @@ receipt read from that name, and its state:
                                         student and lesson came while it waited; never graded)
 
 Each change is one SQLite transaction, so a service killed at any moment leaves every row in one of these states;
-`recover` puts back to pending what was left in `grading`.
+`recover` puts back to pending what was left in `grading`. The instructor's pause is a row of its own: a paused
+service goes on recording what comes, and grades nothing until it is resumed.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ CREATE TABLE IF NOT EXISTS hand_ins (
     state TEXT NOT NULL,
     reason TEXT NOT NULL DEFAULT '',
     changed TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS paused (
+    since TEXT NOT NULL       -- at most one row: the service is paused since then
 )
 """
 
@@ -55,7 +59,7 @@ class Journal:
         grading.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(grading / FILE, timeout=30, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(SCHEMA)
+        self.db.executescript(SCHEMA)
 
     def __enter__(self) -> Journal:
         return self
@@ -92,17 +96,35 @@ class Journal:
                 "UPDATE hand_ins SET state = ?, changed = ? WHERE state = ?", (PENDING, now(), GRADING)
             ).rowcount
 
-    def claim(self) -> HandIn | None:
-        """The pending hand-in received first, now marked `grading`; None when none waits."""
+    def claim(self, most: int = 1) -> list[HandIn]:
+        """Up to `most` pending hand-ins, first received first, now marked `grading` (at most one per student and
+        lesson: `add` keeps only the newest pending); empty when none waits."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            row = self.db.execute(
-                "SELECT folder FROM hand_ins WHERE state = ? ORDER BY received, folder LIMIT 1", (PENDING,)
-            ).fetchone()
-            if row is None:
-                return None
-            self.db.execute("UPDATE hand_ins SET state = ?, changed = ? WHERE folder = ?", (GRADING, now(), row[0]))
-        return self.get(row[0])
+            rows = self.db.execute(
+                "SELECT folder FROM hand_ins WHERE state = ? ORDER BY received, folder LIMIT ?", (PENDING, most)
+            ).fetchall()
+            self.db.executemany(
+                "UPDATE hand_ins SET state = ?, changed = ? WHERE folder = ?", [(GRADING, now(), r[0]) for r in rows]
+            )
+        return [self.get(row[0]) for row in rows]
+
+    def pause(self, paused: bool) -> None:
+        """The instructor's pause (True) or resume (False) of grading."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM paused")
+            if paused:
+                self.db.execute("INSERT INTO paused VALUES (?)", (now(),))
+
+    def paused_since(self) -> str | None:
+        """When the instructor paused grading (UTC, ISO 8601); None when it is not paused."""
+        row = self.db.execute("SELECT since FROM paused").fetchone()
+        return row[0] if row else None
+
+    def counts(self) -> dict[str, int]:
+        """How many hand-ins are in each state."""
+        return dict(self.db.execute("SELECT state, COUNT(*) FROM hand_ins GROUP BY state").fetchall())
 
     def finish(self, folder: str, state: str, reason: str = "") -> None:
         """Set a hand-in's state (done, failed with a reason, or pending again)."""

@@ -262,15 +262,17 @@ def class_counts(course: Course) -> Counts:
     return count(roster, known.lessons, set(known.graded_at), set(grading_problems(course)), rejections)
 
 
-def class_results(course: Course) -> ClassResults:
-    """Read the gradebook of `course` and each graded submission's autograded notebook."""
+def class_results(course: Course, only: str | None = None) -> ClassResults:
+    """Read the gradebook of `course` and each graded submission's autograded notebook; with `only`, a student's id,
+    that student's alone (the grading service's one feedback page, without reading the class)."""
     known = enrolment(course)
     lessons = known.lessons
+    students = [student for student in known.students if only is None or student.id == only]
     reports = {
         (student.id, lesson): read_report(course, lesson, student.id)
         if (student.id, lesson) in known.graded_at
         else None
-        for student in known.students
+        for student in students
         for lesson in lessons
     }
     rejections = standing(read_rejections(course), known.graded_at)
@@ -282,7 +284,7 @@ def class_results(course: Course) -> ClassResults:
         if not policy.shows_inputs(lesson, known.due[lesson], now)
     }
     problems = {key: problem for key, problem in grading_problems(course).items() if key in known.graded_at}
-    return ClassResults(known.students, lessons, known.max_scores, reports, problems, rejections, sections, withheld)
+    return ClassResults(students, lessons, known.max_scores, reports, problems, rejections, sections, withheld)
 
 
 def latest_due_date(assignment) -> datetime | None:

@@ -3,10 +3,12 @@ its student, with no instructor action.
 
 A scan lists the course's exchange inbound folder and records each new hand-in in the journal (grader.instructor.
 journal), with the time of its receipt as the exchange names its folder (never the timestamp.txt the learner's side
-wrote). Then, one at a time, the first pending hand-in is collected alone (collect_exchange), graded (grading.
-grade_one) into the gradebook, its student's feedback page written (feedback.student_page: no hidden test) and
-released through the exchange to that student only (nbgrader's release_feedback, whichever exchange the course uses).
-SIGTERM lets the hand-in being graded finish; Ctrl-C puts it back to pending.
+wrote). Then the pending hand-ins (at most one per student and lesson: the newest) are claimed together, collected
+(collect_exchange, one nbgrader collect per lesson) and graded at once (grading.grade_hand_ins: the worker pool, or a
+Dask cluster) into the gradebook; as each one ends, its student's feedback page is written (feedback.student_page: no
+hidden test) and released through the exchange to that student only (nbgrader's release_feedback, whichever exchange
+the course uses), without waiting for the others. SIGTERM lets the hand-ins being graded finish; Ctrl-C puts them back
+to pending; the instructor's pause (`serve --pause`, kept in the journal) stops the claiming until `serve --resume`.
 
 Guarantee: each hand-in is recorded before it is graded and marked done only after its feedback is released, so
 after a `kill -9` at any moment and a restart, every hand-in the journal holds is graded and released at least once;
@@ -21,7 +23,9 @@ import logging
 import shutil
 import signal
 import time
+from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 from nbgrader.apps import NbGraderAPI
 
@@ -31,8 +35,8 @@ from grader.engine.submission import BadInput
 from grader.engine.untrusted import shown
 from grader.instructor.collect import TIMESTAMP_FORMAT, as_utc, collect_exchange, inbound_of, submission_of
 from grader.instructor.feedback import student_page
-from grader.instructor.grading import SECRET, grade_one
-from grader.instructor.journal import DONE, FAILED, PENDING, SUPERSEDED, HandIn, Journal
+from grader.instructor.grading import SECRET, grade_hand_ins
+from grader.instructor.journal import DONE, FAILED, GRADING, PENDING, SUPERSEDED, HandIn, Journal
 from grader.instructor.results import class_results
 
 logger = logging.getLogger(__name__)
@@ -77,74 +81,147 @@ def student_lesson(hand_in: HandIn) -> tuple[str, str]:
     return shown(hand_in.student), shown(hand_in.lesson)
 
 
-def grade_hand_in(course: Course, hand_in: HandIn) -> None:
-    """Collect, grade, write and release the feedback of one hand-in; BadInput says why it could not be."""
+@dataclass(frozen=True)
+class Grading:
+    """How the service grades: `jobs` hand-ins at once on this machine's worker pool, or on the Dask scheduler at
+    `cluster`; at most `batch` claimed at a time, so a newer hand-in never waits behind a long queue of others."""
+
+    jobs: int | None = None
+    cluster: str | None = None
+    batch: int = 64
+
+
+def collect_batch(course: Course, journal: Journal, batch: list[HandIn]) -> list[HandIn]:
+    """Collect the claimed hand-ins, one nbgrader collect per lesson, each with the exchange's receipt as its time;
+    those that could not be collected are marked failed. The ones collected."""
+    collected = []
+    for lesson in sorted({hand_in.lesson for hand_in in batch}):
+        these = [hand_in for hand_in in batch if hand_in.lesson == lesson]
+        for hand_in in these:  # what is collected is this hand-in, whatever was there
+            shutil.rmtree(submitted_folder(course, hand_in), ignore_errors=True)
+        unplaced = collect_exchange(course, [lesson], only={hand_in.folder for hand_in in these}).unplaced
+        for hand_in in these:
+            folder = submitted_folder(course, hand_in)
+            if not (folder / f"{lesson}.ipynb").is_file():
+                reasons = [reason for name, reason in unplaced if name.startswith(f"exchange:{hand_in.folder}")]
+                failed(journal, hand_in, f"not collected: {'; '.join(reasons) or 'nothing was collected'}")
+                continue
+            (folder / "timestamp.txt").write_text(receipt(hand_in))  # the exchange's time, not the learner's
+            collected.append(hand_in)
+    return collected
+
+
+def submitted_folder(course: Course, hand_in: HandIn) -> Path:
+    return course.grading / "submitted" / hand_in.student / hand_in.lesson
+
+
+def receipt(hand_in: HandIn) -> str:
+    """The hand-in's time of receipt as nbgrader's timestamp.txt holds one."""
+    return datetime.fromisoformat(hand_in.received).strftime(TIMESTAMP_FORMAT)
+
+
+def failed(journal: Journal, hand_in: HandIn, reason: str) -> None:
+    journal.finish(hand_in.folder, FAILED, reason)
+    logger.warning("%s / %s: not graded (%s)", *student_lesson(hand_in), shown(reason))
+
+
+def release(course: Course, hand_in: HandIn) -> float:
+    """Write the student's feedback page (their whole course, no hidden test) and release it to them alone through
+    the exchange (nbgrader's release_feedback, whichever exchange the course uses); the lesson's score."""
     student, lesson = hand_in.student, hand_in.lesson
-    submitted = course.grading / "submitted" / student / lesson
-    shutil.rmtree(submitted, ignore_errors=True)  # what is collected is this hand-in, whatever was there
-    collected = collect_exchange(course, [lesson], only=hand_in.folder)
-    if not (submitted / f"{lesson}.ipynb").is_file():
-        reasons = "; ".join(reason for _, reason in collected.unplaced) or "nothing was collected"
-        raise BadInput(f"not collected: {reasons}")
-    receipt = datetime.fromisoformat(hand_in.received).strftime(TIMESTAMP_FORMAT)
-    (submitted / "timestamp.txt").write_text(receipt)  # the exchange's time, not the learner's
-    graded = grade_one(course, student, lesson)
-    if graded.failed:
-        raise BadInput(f"not graded: {graded.failed[0][2]}")
-    results = class_results(course)
-    [record] = [s for s in results.students if s.id == student]
+    results = class_results(course, only=student)
+    [record] = results.students
     config = course.nbgrader_config()
     feedback = course.root / config.CourseDirectory.feedback_directory / student / lesson
     feedback.mkdir(parents=True, exist_ok=True)
     (feedback / f"{lesson}.html").write_text(student_page(results, record), encoding="utf-8")
-    (feedback / "timestamp.txt").write_text(receipt)
+    (feedback / "timestamp.txt").write_text(receipt(hand_in))
     shutil.copyfile(course.grading / "autograded" / student / lesson / SECRET, feedback / SECRET)
     with quiet_stderr():
         require_success(NbGraderAPI(config=config).release_feedback(lesson, student_id=student), "release_feedback")
-    score = graded.graded[0][2] if graded.graded else 0.0
-    logger.info(
-        "%s / %s (received %s): graded %g, feedback released", *student_lesson(hand_in), hand_in.received, score
-    )
+    return results.score(student, lesson)
 
 
-def work(course: Course, journal: Journal, stop: Stop) -> int:
-    """Grade the pending hand-ins, first received first, until none waits or a stop is asked; how many were done."""
+def grade_batch(course: Course, journal: Journal, batch: list[HandIn], grading: Grading) -> int:
+    """Collect and grade the claimed hand-ins together; each one's feedback is released as soon as it is graded, not
+    after the others. How many were released."""
+    waiting = {(hand_in.student, hand_in.lesson): hand_in for hand_in in collect_batch(course, journal, batch)}
+    released = 0
+
+    def finished(student: str, lesson: str, failure: str | None) -> None:
+        nonlocal released
+        hand_in = waiting[(student, lesson)]
+        if failure is not None:
+            failed(journal, hand_in, f"not graded: {failure}")
+        else:
+            try:
+                score = release(course, hand_in)
+            except Exception as error:  # one hand-in's problem costs only that hand-in
+                failed(journal, hand_in, f"feedback not released: {type(error).__name__}: {error}")
+            else:
+                journal.finish(hand_in.folder, DONE)
+                released += 1
+                logger.info(
+                    "%s / %s (received %s): graded %g, feedback released",
+                    *student_lesson(hand_in),
+                    hand_in.received,
+                    score,
+                )
+
+    grade_hand_ins(course, list(waiting), finished, jobs=grading.jobs, cluster=grading.cluster)
+    return released
+
+
+def unfinished(journal: Journal, batch: list[HandIn]) -> None:
+    """Put back to pending those of the batch still being graded."""
+    for hand_in in batch:
+        if journal.get(hand_in.folder).state == GRADING:
+            journal.finish(hand_in.folder, PENDING)
+
+
+def work(course: Course, journal: Journal, stop: Stop, grading: Grading) -> int:
+    """Grade the pending hand-ins, first received first, until none waits, the instructor pauses or a stop is asked;
+    how many were done."""
     done = 0
-    while not stop.requested and (hand_in := journal.claim()) is not None:
+    while not stop.requested and journal.paused_since() is None and (batch := journal.claim(grading.batch)):
         try:
-            grade_hand_in(course, hand_in)
+            done += grade_batch(course, journal, batch, grading)
         except KeyboardInterrupt:
-            journal.finish(hand_in.folder, PENDING)  # graded by the next start
+            unfinished(journal, batch)  # graded by the next start
             raise
-        except Exception as error:  # one hand-in's problem costs only that hand-in
-            journal.finish(hand_in.folder, FAILED, f"{type(error).__name__}: {error}")
-            logger.warning("%s / %s: not graded (%s)", *student_lesson(hand_in), shown(str(error)))
-            continue
-        journal.finish(hand_in.folder, DONE)
-        done += 1
+        except Exception as error:  # not one hand-in's (a scheduler that stopped answering, say)
+            unfinished(journal, batch)
+            reason = shown(f"{type(error).__name__}: {error}")
+            logger.warning("grading stopped, the hand-ins not graded wait for the next scan: %s", reason)
+            break
     return done
 
 
-def serve(course: Course, lessons: list[str], once: bool = False, poll: float = 2.0) -> int:
+def serve(
+    course: Course, lessons: list[str], once: bool = False, poll: float = 1.0, grading: Grading = Grading()
+) -> int:
     """Scan and grade; with `once`, what waits now, else until SIGTERM or Ctrl-C, `poll` seconds between scans."""
     stop = Stop()
     before = signal.signal(signal.SIGTERM, stop)
     try:
-        return scan_and_grade(course, lessons, once, poll, stop)
+        return scan_and_grade(course, lessons, once, poll, stop, grading)
     finally:
         signal.signal(signal.SIGTERM, before)
 
 
-def scan_and_grade(course: Course, lessons: list[str], once: bool, poll: float, stop: Stop) -> int:
+def scan_and_grade(course: Course, lessons: list[str], once: bool, poll: float, stop: Stop, grading: Grading) -> int:
     """serve's loop; how many hand-ins it graded."""
     with Journal(course.grading) as journal:
         recovered = journal.recover()
         if recovered:
             logger.info("%d hand-in(s) left in grading by a stopped service: pending again", recovered)
-        done = 0
+        done, paused = 0, None
         while True:
             scan(course, journal, lessons)
-            done += work(course, journal, stop)
+            if (now_paused := journal.paused_since()) != paused:
+                paused = now_paused
+                logger.info("paused by the instructor since %s" if paused else "resumed", paused)
+            done += work(course, journal, stop, grading)
             if once or stop.requested:
                 return done
             deadline = time.monotonic() + poll

@@ -230,3 +230,90 @@ def test_ctrl_c_puts_the_hand_in_being_graded_back_to_pending_and_the_next_start
     serve_once(course)
     assert states(course) == {folder.name: DONE}
     assert len(fetched_feedback(course, "ada")) == 1
+
+
+def students_hand_in(course: Course, answers: dict[str, bytes]) -> dict[str, Path]:
+    return {student: submit(course, student, data) for student, data in answers.items()}
+
+
+def test_a_class_handing_in_at_once_is_graded_together_and_as_grade_grades_each(tmp_path):
+    course = exchange_course(tmp_path / "class")
+    stub = nbformat.writes(COURSE.learner_notebook(LESSON, {})).encode()
+    folders = students_hand_in(course, {"ada": reference(), "bo": stub, "cy": reference(), "di": stub})
+    by_hand = Course(shutil.copytree(course.root, tmp_path / "by-hand"))
+    assert cli.main(["--course", str(course.root), "serve", "--once", "--jobs", "2"]) == 0
+    assert states(course) == {folder.name: DONE for folder in folders.values()}
+    assert all(len(fetched_feedback(course, student)) == 1 for student in folders)
+    assert cli.main(["--course", str(by_hand.root), "collect", LESSON]) == 0
+    assert cli.main(["--course", str(by_hand.root), "grade", LESSON]) == 0
+    served, graded = submissions(course), submissions(by_hand)
+    assert {s: score for s, (score, _) in served.items()} == {s: score for s, (score, _) in graded.items()}
+    assert served["ada"][0] > served["bo"][0] == 0
+
+
+def test_a_paused_service_records_hand_ins_and_grades_them_once_resumed(tmp_path, capsys):
+    course = exchange_course(tmp_path / "class")
+    serve = ["--course", str(course.root), "serve"]
+    assert cli.main([*serve, "--pause"]) == 0
+    assert "paused since" in capsys.readouterr().out
+    folder = submit(course, "ada", reference())
+    serve_once(course)
+    assert states(course) == {folder.name: PENDING} and released(course) == []
+    assert cli.main([*serve, "--status"]) == 0
+    assert "Hand-ins: 1 pending" in capsys.readouterr().out
+    assert cli.main([*serve, "--resume"]) == 0
+    assert "Grading is on." in capsys.readouterr().out
+    serve_once(course)
+    assert states(course) == {folder.name: DONE} and len(fetched_feedback(course, "ada")) == 1
+
+
+def descendants(pid: int) -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, command line) of every process under `pid`."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, IndexError):
+            continue
+        if entry.name.isdigit():
+            parents[int(entry.name)] = (int(fields[1]), command)
+    under, frontier = {}, [pid]
+    while frontier:
+        parent = frontier.pop()
+        for child, (its_parent, command) in parents.items():
+            if its_parent == parent and child not in under:
+                under[child] = (parent, command)
+                frontier.append(child)
+    return under
+
+
+def kill_a_grading_worker(service: subprocess.Popen, seconds: float) -> bool:
+    """SIGKILL the first of the service's grading workers (a child of its multiprocessing fork server) seen within
+    `seconds`; whether one was."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and service.poll() is None:
+        tree = descendants(service.pid)
+        servers = {pid for pid, (_, command) in tree.items() if "multiprocessing.forkserver" in command}
+        workers = [pid for pid, (parent, _) in tree.items() if parent in servers]
+        if workers:
+            os.kill(workers[0], signal.SIGKILL)
+            return True
+        time.sleep(0.01)
+    return False
+
+
+@pytest.mark.timeout(2 * SERVE_SECONDS)
+def test_a_grading_worker_killed_mid_grade_costs_no_hand_in(tmp_path):
+    course = exchange_course(tmp_path / "class")
+    folder = submit(course, "ada", reference())
+    service = started(course, "--poll", "1")
+    try:
+        assert kill_a_grading_worker(service, SERVE_SECONDS), "no grading worker was seen"
+        assert journal_says(course, DONE, SERVE_SECONDS), "the hand-in was not graded"
+    finally:
+        service.send_signal(signal.SIGTERM)
+        service.wait(timeout=SERVE_SECONDS)
+    assert states(course) == {folder.name: DONE}
+    assert submissions(course)["ada"][0] > 0 and len(released(course)) == 1
+    assert len(fetched_feedback(course, "ada")) == 1

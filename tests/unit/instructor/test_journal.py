@@ -15,8 +15,7 @@ def states(journal: Journal) -> dict[str, str]:
 
 
 def claimed(journal: Journal) -> str:
-    hand_in = journal.claim()
-    assert hand_in is not None
+    [hand_in] = journal.claim()
     return hand_in.folder
 
 
@@ -31,15 +30,27 @@ def test_the_newest_hand_in_of_a_student_and_lesson_is_the_one_left_pending(tmp_
         assert journal.get("a1").reason == "superseded by a2"
 
 
-def test_hand_ins_are_graded_first_received_first_and_one_at_a_time(tmp_path):
+def test_hand_ins_are_claimed_first_received_first_as_many_as_asked(tmp_path):
     with Journal(tmp_path) as journal:
+        journal.add("c1", "cy", "01", "2026-01-01T10:09:00+00:00")
         journal.add("b1", "bo", "01", "2026-01-01T10:05:00+00:00")
         journal.add("a1", "ada", "01", "2026-01-01T10:00:00+00:00")
-        first = journal.claim()
-        assert first is not None and first.folder == "a1" and journal.get("a1").state == GRADING
-        second = journal.claim()
-        assert second is not None and second.folder == "b1"
-        assert journal.claim() is None
+        assert claimed(journal) == "a1" and journal.get("a1").state == GRADING
+        assert [h.folder for h in journal.claim(most=5)] == ["b1", "c1"]
+        assert journal.claim() == []
+        assert journal.counts() == {GRADING: 3}
+
+
+def test_a_pause_is_kept_until_resumed_and_across_a_reopening(tmp_path):
+    with Journal(tmp_path) as journal:
+        assert journal.paused_since() is None
+        journal.pause(True)
+        since = journal.paused_since()
+        journal.pause(True)  # paused twice is paused once
+    with Journal(tmp_path) as reopened:
+        assert reopened.paused_since() is not None and reopened.paused_since() >= since
+        reopened.pause(False)
+        assert reopened.paused_since() is None
 
 
 def test_a_hand_in_coming_while_an_earlier_one_is_graded_waits_and_an_older_one_found_late_is_superseded(tmp_path):
