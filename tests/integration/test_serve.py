@@ -23,6 +23,7 @@ from grader.course.release import publish
 from grader.instructor.collect import as_utc, submission_of
 from grader.instructor.journal import DONE, FILE, GRADING, PENDING, SUPERSEDED, Journal
 from grader.proof.simulate import released_course
+from testbed.cluster import local_cluster
 from tests.support import COURSE, tools_env
 
 LESSON = "01_naive_division"
@@ -317,3 +318,21 @@ def test_a_grading_worker_killed_mid_grade_costs_no_hand_in(tmp_path):
     assert states(course) == {folder.name: DONE}
     assert submissions(course)["ada"][0] > 0 and len(released(course)) == 1
     assert len(fetched_feedback(course, "ada")) == 1
+
+
+@pytest.mark.cluster
+@pytest.mark.xdist_group("cluster-serve")
+def test_the_service_grades_on_a_dask_cluster_as_it_grades_here(tmp_path):
+    course = exchange_course(tmp_path / "class")
+    stub = nbformat.writes(COURSE.learner_notebook(LESSON, {})).encode()
+    folders = students_hand_in(course, {"ada": reference(), "bo": stub})
+    here = Course(shutil.copytree(course.root, tmp_path / "here"))
+    worker_course = shutil.copytree(course.root, tmp_path / "worker-course", ignore=shutil.ignore_patterns(".grading"))
+    with local_cluster(tmp_path / "dask", worker_course, workers=2) as (address, _):
+        assert cli.main(["--course", str(course.root), "serve", "--once", "--cluster", address]) == 0
+    serve_once(here)
+    assert states(course) == {folder.name: DONE for folder in folders.values()}
+    assert all(len(fetched_feedback(course, student)) == 1 for student in folders)
+    assert {s: score for s, (score, _) in submissions(course).items()} == {
+        s: score for s, (score, _) in submissions(here).items()
+    }
