@@ -23,7 +23,7 @@ from grader.course.release import publish
 from grader.instructor.collect import as_utc, submission_of
 from grader.instructor.journal import DONE, FILE, GRADING, PENDING, SUPERSEDED, Journal
 from grader.proof.simulate import released_course
-from testbed.cluster import local_cluster
+from testbed.cluster import free_port, local_cluster
 from tests.support import COURSE, tools_env
 
 LESSON = "01_naive_division"
@@ -318,6 +318,17 @@ def test_a_grading_worker_killed_mid_grade_costs_no_hand_in(tmp_path):
     assert states(course) == {folder.name: DONE}
     assert submissions(course)["ada"][0] > 0 and len(released(course)) == 1
     assert len(fetched_feedback(course, "ada")) == 1
+
+
+def test_hand_ins_wait_while_the_scheduler_does_not_answer(tmp_path, capsys):
+    course = exchange_course(tmp_path / "class")
+    folder = submit(course, "ada", reference())
+    nobody = f"tcp://127.0.0.1:{free_port()}"
+    assert cli.main(["--course", str(course.root), "serve", "--once", "--cluster", nobody]) == 0
+    assert states(course) == {folder.name: PENDING} and released(course) == []
+    assert f"cannot reach the Dask scheduler at {nobody}" in capsys.readouterr().err
+    serve_once(course)  # here, once the instructor says so
+    assert states(course) == {folder.name: DONE}
 
 
 @pytest.mark.cluster
