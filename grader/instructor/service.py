@@ -179,11 +179,15 @@ def unfinished(journal: Journal, batch: list[HandIn]) -> None:
             journal.finish(hand_in.folder, PENDING)
 
 
-def work(course: Course, journal: Journal, stop: Stop, grading: Grading) -> int:
+def work(course: Course, journal: Journal, lessons: list[str], stop: Stop, grading: Grading) -> int:
     """Grade the pending hand-ins, first received first, until none waits, the instructor pauses or a stop is asked;
-    how many were done."""
+    the exchange is scanned again before each batch, so what came during one is in the next. How many were done."""
     done = 0
-    while not stop.requested and journal.paused_since() is None and (batch := journal.claim(grading.batch)):
+    while not stop.requested and journal.paused_since() is None:
+        scan(course, journal, lessons)
+        batch = journal.claim(grading.batch)
+        if not batch:
+            break
         try:
             done += grade_batch(course, journal, batch, grading)
         except KeyboardInterrupt:
@@ -217,11 +221,13 @@ def scan_and_grade(course: Course, lessons: list[str], once: bool, poll: float, 
             logger.info("%d hand-in(s) left in grading by a stopped service: pending again", recovered)
         done, paused = 0, None
         while True:
-            scan(course, journal, lessons)
             if (now_paused := journal.paused_since()) != paused:
                 paused = now_paused
-                logger.info("paused by the instructor since %s" if paused else "resumed", paused)
-            done += work(course, journal, stop, grading)
+                logger.info(f"paused by the instructor since {paused}" if paused else "grading")
+            if paused:
+                scan(course, journal, lessons)  # a paused service still records what comes
+            else:
+                done += work(course, journal, lessons, stop, grading)
             if once or stop.requested:
                 return done
             deadline = time.monotonic() + poll
