@@ -36,3 +36,12 @@ c.GenerateFeedback.preprocessors = [
 # after the due date those too ("after_due") or still not ("never"), for every lesson or lesson by lesson.
 c.HiddenTestFeedback.show_inputs = "after_due"
 c.HiddenTestFeedback.lessons = {}  # e.g. {"05_stable_softmax": "never"}
+# The grading service's policy (`python -m grader serve`; grader/course/service_policy.py): release each graded
+# hand-in's feedback at once ("every_submission") or once the lesson's due date has passed ("after_due"), and grade
+# at most `attempts` of a student's hand-ins of a lesson (0: no limit); `collect` by hand follows the same limit.
+# c.GradingService.feedback = "every_submission"
+# c.GradingService.attempts = 0
+# c.GradingService.lessons = {"05_stable_softmax": {"feedback": "after_due", "attempts": 3}}
+# A late hand-in's penalty is nbgrader's own, from its due date (`nbgrader db assignment add LESSON --duedate=...`,
+# a student's extension included) and the exchange's receipt of the hand-in: "none" (the default) or "zero".
+# c.LateSubmissionPlugin.penalty_method = "zero"

@@ -513,3 +513,55 @@ def graded_function_implementations(folder: Path) -> dict[str, set[str]]:
         if defined:
             found[str(path)] = defined
     return found
+
+
+# ---------------------------------------------------------------------------------------- a real nbgrader exchange
+
+
+def exchange_course(root: Path, lesson: str) -> Course:
+    """A course of `lesson` alone, released into its gradebook and its exchange (the course's .grading/exchange)."""
+    from grader.course.release import publish
+    from grader.proof.simulate import released_course
+
+    released_course(COURSE, root, [lesson])
+    course = Course(root)
+    publish(course, [lesson], progress=lambda _: None)
+    return course
+
+
+def exchange_inbound(course: Course) -> Path:
+    """Where the course's students hand in (its exchange's inbound folder)."""
+    config = course.nbgrader_config()
+    return Path(config.Exchange.root) / config.CourseDirectory.course_id / "inbound"
+
+
+def as_student(course: Course, student: str, lesson: str, kind) -> Path:
+    """One of nbgrader's own exchange steps (ExchangeSubmit, ExchangeFetchFeedback) run as `student` does; the
+    student's home."""
+    from nbgrader.auth import Authenticator
+    from nbgrader.coursedir import CourseDirectory
+
+    config = course.nbgrader_config()
+    home = course.root / "students" / student
+    config.Exchange.cache = str(home / ".nbgrader-cache")  # each student's own, as in a home folder
+    coursedir = CourseDirectory(config=config, assignment_id=lesson, student_id=student)
+    step = kind(
+        coursedir=coursedir, authenticator=Authenticator(config=config), config=config, assignment_dir=str(home)
+    )
+    step.start()
+    return home
+
+
+def submit_with_nbgrader(course: Course, student: str, lesson: str, data: bytes) -> Path:
+    """`student` hands in `data` as `lesson` with nbgrader's own submit; the new inbound folder."""
+    from nbgrader.exchange.default.submit import ExchangeSubmit
+
+    home = course.root / "students" / student
+    notebook = home / course.nbgrader_config().CourseDirectory.course_id / lesson / f"{lesson}.ipynb"
+    notebook.parent.mkdir(parents=True, exist_ok=True)
+    notebook.write_bytes(data)
+    inbound = exchange_inbound(course)
+    before = set(inbound.glob(f"{student}+*")) if inbound.is_dir() else set()
+    as_student(course, student, lesson, ExchangeSubmit)
+    [new] = set(inbound.glob(f"{student}+*")) - before
+    return new

@@ -17,6 +17,7 @@ from traitlets.config import Config, PyFileConfigLoader
 
 from grader.course.feedback_policy import HiddenTestFeedback
 from grader.course.limits import Limits
+from grader.course.service_policy import GradingService
 
 SOLUTIONS = "solutions"
 RELEASE = "notebooks"
@@ -132,6 +133,16 @@ class Course:
     def hidden_test_feedback(self) -> HiddenTestFeedback:
         """What students' feedback shows of failed hidden tests, as nbgrader_config.py sets it (feedback_policy)."""
         return HiddenTestFeedback(config=self.nbgrader_settings())
+
+    def grading_service(self) -> GradingService:
+        """When the grading service releases feedback and how many hand-ins it grades, lesson by lesson, as
+        nbgrader_config.py sets it (service_policy); NotACourse if it sets one that cannot be used."""
+        try:
+            return GradingService(config=self.nbgrader_settings())
+        except TraitError as error:
+            raise NotACourse(
+                f"{self.root / CONFIG} sets a GradingService policy that cannot be used ({error})"
+            ) from None
 
     def limits(self) -> Limits:
         """What one grading may use (seconds per cell and notebook, a kernel's memory), as nbgrader_config.py says;

@@ -2,9 +2,11 @@
 
 Collecting takes, for each student, the latest submission that student's own Unix account made:
 a folder in inbound named after another student (anyone can create one there) is reported and
-skipped, never collected (nbgrader's default only warns and collects it). Links, pipes and devices
-in a submission are never followed. Released feedback is readable by its student alone, through a
-POSIX ACL entry (`setfacl`): one file, one named reader, without a Unix group per student or root.
+skipped, never collected (nbgrader's default only warns and collects it). Latest by the exchange's
+receipt (layout.receipt_of), which is also what the collected timestamp.txt says: the folder's name and
+the timestamp.txt in it are the student's to write. Links, pipes and devices in a submission are never
+followed. Released feedback is readable by its student alone, through a POSIX ACL entry (`setfacl`): one
+file, one named reader, without a Unix group per student or root.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ import shutil
 import stat
 import subprocess
 from collections import defaultdict
+from datetime import UTC
 
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.exchange.default import ExchangeCollect, ExchangeReleaseAssignment, ExchangeReleaseFeedback
 from nbgrader.utils import check_mode, ignore_patterns, notebook_hash, parse_utc
+from traitlets import Bool
 
-from .layout import FEEDBACK_FILE_MODE, StrictExchange, copy_file, copy_private
+from .layout import FEEDBACK_FILE_MODE, StrictExchange, copy_file, copy_private, receipt_of
+
+TIMESTAMP = "timestamp.txt"
 
 
 class ReleaseAssignment(StrictExchange, ExchangeReleaseAssignment):
@@ -45,6 +51,12 @@ class Collect(StrictExchange, ExchangeCollect):
     collects from copies of inbound, all its own, once it made this check on inbound itself), every folder counts."""
 
     checks_owner = True  # what grader.instructor.collect reads: its copies lose the owners this class checks
+    dated_by_name = Bool(
+        False,
+        help="Read each hand-in's time from its folder's name and keep its timestamp.txt: only for the copies "
+        "grader.instructor.collect makes, named and dated with each receipt by the instructor's own process. Off, "
+        "on the exchange itself: the time is the exchange's receipt (ctime), written as the collected timestamp.txt.",
+    ).tag(config=True)
 
     def init_src(self):
         if not self.coursedir.course_id:
@@ -66,9 +78,11 @@ class Collect(StrictExchange, ExchangeCollect):
             if self.check_owner and owner != parts[0]:
                 self.log.warning("Skipped %s: handed in under the name %s by %s", path, parts[0], owner)
                 continue
-            by_student[parts[0]].append({"username": parts[0], "filename": name, "timestamp": parse_utc(parts[2])})
+            when = parse_utc(parts[2]) if self.dated_by_name else receipt_of(path).replace(tzinfo=None)
+            by_student[parts[0]].append({"username": parts[0], "filename": name, "timestamp": when})
         due = self.due_date() if self.before_duedate else None
         self.src_records = [latest(records, due) for records in by_student.values()]
+        self.received = {record["filename"]: record["timestamp"] for record in self.src_records}
 
     def due_date(self):
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gradebook:
@@ -78,11 +92,20 @@ class Collect(StrictExchange, ExchangeCollect):
                 return None
 
     def do_copy(self, src, dest, log=None):
-        """Regular files and folders only; the course directory is the instructors' already."""
-        ignore = ignore_patterns(
+        """Regular files and folders only; the course directory is the instructors' already. The hand-in's own
+        timestamp.txt gives way to its receipt (unless dated_by_name)."""
+        patterns = ignore_patterns(
             exclude=self.coursedir.ignore, include=self.coursedir.include, max_file_size=self.coursedir.max_file_size
         )
-        copy_private(src, dest, ignore, 0o640, 0o750)
+        if self.dated_by_name:
+            copy_private(src, dest, patterns, 0o640, 0o750)
+            return
+        received = self.received[os.path.basename(src)].replace(tzinfo=UTC).strftime(self.timestamp_format)
+
+        def ignore(folder: str, names: list[str]) -> list[str]:
+            return list(patterns(folder, names)) + ([TIMESTAMP] if folder == src else [])
+
+        copy_private(src, dest, ignore, 0o640, 0o750, {TIMESTAMP: received})
 
 
 def latest(records: list[dict], due) -> dict:

@@ -6,7 +6,8 @@
                                                        the sticky bit keeps anyone but the owner from
                                                        renaming or deleting an entry; new entries take the
                                                        instructors' group (setgid)
-        <student>+<lesson>+<time>+<random>/        0750  the student's; files 0640: the instructors read them
+        <student>+<lesson>+<time>+<random>/        0750  the student's; files 0640: the instructors read them;
+                                                       its time is its receipt (receipt_of), never its name's
     feedback/               grader:instructors   2751  students open their own file by name, list nothing
         <hash>.html         grader:instructors   0640  and an ACL entry user:<student>:r
 """
@@ -17,6 +18,7 @@ import os
 import shutil
 import stat
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 from nbgrader.exchange.default import Exchange
 
@@ -27,6 +29,33 @@ FEEDBACK_MODE = 0o2751
 SUBMISSION_DIR_MODE = 0o750
 SUBMISSION_FILE_MODE = 0o640
 FEEDBACK_FILE_MODE = 0o640
+RECEIPT_ENTRIES = 10_000  # entries of one hand-in whose times receipt_of reads; past them it is received when read
+
+
+def receipt_of(path: str | os.PathLike) -> datetime:
+    """When the exchange received the hand-in folder `path` (UTC): the latest status change (ctime) the kernel
+    records of the folder and of every entry in it, links never followed.
+
+    Not its name's time (student+lesson+time+random) nor its timestamp.txt: the student's own process writes both, so
+    either can say any time. No one sets a ctime but the kernel, and any change to an entry sets its ctime to the
+    present, so a student can make a hand-in later, never earlier. A hand-in with more than RECEIPT_ENTRIES entries,
+    or a folder in it that cannot be read (where a file could change unseen), counts as received now. Copying the
+    exchange elsewhere (a backup restored) dates every hand-in at the copy. OSError if `path` is gone."""
+    latest, pending, seen = os.lstat(path).st_ctime, [os.fspath(path)], 0
+    try:
+        while pending:
+            with os.scandir(pending.pop()) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > RECEIPT_ENTRIES:
+                        return datetime.now(UTC)
+                    status = entry.stat(follow_symlinks=False)
+                    latest = max(latest, status.st_ctime)
+                    if stat.S_ISDIR(status.st_mode):
+                        pending.append(entry.path)
+    except OSError:
+        return datetime.now(UTC)
+    return datetime.fromtimestamp(latest, UTC)
 
 
 class StrictExchange(Exchange):

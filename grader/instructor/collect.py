@@ -38,6 +38,8 @@ from typing import TYPE_CHECKING
 from grader.course import Course
 from grader.engine.submission import BadInput, identify_lesson, read_notebook_bytes
 from grader.engine.untrusted import shown
+from grader.exchange.layout import receipt_of
+from grader.instructor.attempts import accepted, journal_graded
 
 if TYPE_CHECKING:
     import nbformat
@@ -99,6 +101,7 @@ class CollectLog:
     placed: list[tuple[str, str, str]] = field(default_factory=list)  # student, lesson, from
     superseded: list[tuple[str, str, str, str]] = field(default_factory=list)  # student, lesson, older, kept
     unplaced: list[tuple[str, str]] = field(default_factory=list)  # from, reason
+    over_limit: list[tuple[str, str, str]] = field(default_factory=list)  # student, lesson, from: not collected
 
     def render(self) -> str:
         """The log as text; every name and reason escaped (shown), so none can start a line or move the cursor."""
@@ -109,6 +112,11 @@ class CollectLog:
             lines += [
                 f"  {shown(student)} / {shown(lesson)}: kept {shown(kept)}, not {shown(older)}"
                 for student, lesson, older, kept in self.superseded
+            ]
+        if self.over_limit:
+            lines.append("Past the lesson's limit of graded attempts (GradingService.attempts), not collected:")
+            lines += [
+                f"  {shown(student)} / {shown(lesson)}: {shown(source)}" for student, lesson, source in self.over_limit
             ]
         if self.unplaced:
             lines.append(f"Could not place {len(self.unplaced)} file(s); they are kept in .grading/unplaced/:")
@@ -464,7 +472,11 @@ def collect_exchange(
     The inbound folder is the students' to write: a submission there may be renamed so that
     nbgrader cannot read its time (its collect then fails for everyone), or hold a link to a
     file only the instructor may read (its copy follows links). Such a submission, or file, is
-    listed and left out of the copy; the rest are collected as nbgrader would.
+    listed and left out of the copy; the rest are collected as nbgrader would. Each copy is named and
+    dated (its timestamp.txt) with the hand-in's receipt (receipt_of), never the time its name or its own
+    timestamp.txt says, so nbgrader's choice of the latest, and the grade's timestamp, are the exchange's. A
+    hand-in past the lesson's limit of graded attempts (GradingService.attempts, grader.instructor.attempts)
+    is listed and not copied.
     """
     # here, not at the top: the command line imports this module for its defaults (nbgrader's take a second)
     from nbgrader.apps import NbGraderAPI
@@ -477,14 +489,17 @@ def collect_exchange(
     # The copies are the instructor's: nbgrader's owner check (which only warns) is off, and an exchange that
     # collects a submission only from the account it is named after (the hub's) has that checked here, on inbound.
     config.ExchangeCollect.check_owner = False
+    config.Collect.dated_by_name = True  # the strict exchange's collect: the copies' names hold their receipts
     owner_must_be_student = getattr(ExchangeFactory(config=config).collect, "checks_owner", False)
     log, budget, unplaced = CollectLog(), Budget(limits), Unplaced(course, limits.kept_bytes)
     rejections: list[Rejection] = []
+    policy, graded = course.grading_service(), journal_graded(course.grading)
     for lesson in lessons:
         versions: dict[str, list[tuple[datetime, str]]] = {}
         with tempfile.TemporaryDirectory(prefix="softmax-inbound-") as staging:
             copy = Path(staging) / config.CourseDirectory.course_id / "inbound"
             copy.mkdir(parents=True)
+            staged: dict[str, Path] = {}  # inbound folder -> its copy
             for entry in sorted(inbound.glob(f"*+{lesson}+*")) if inbound.is_dir() else []:
                 if only is not None and entry.name not in only:
                     continue
@@ -494,29 +509,45 @@ def collect_exchange(
                     log.unplaced.append((name, reason))
                     unplaced.keep(Upload(name, b"", UNKNOWN_TIME, reason), reason)
                     continue
+                received = None
                 try:
-                    student, when = submission_of(entry.name)
+                    student = submission_of(entry.name)[0]
                     if entry.is_symlink() or not entry.is_dir():
                         raise BadInput("not a folder (a link or another kind of file)")
+                    received = receipt_of(entry)
+                    target = copy / f"{student}+{lesson}+{received.strftime(TIMESTAMP_FORMAT)}+{len(staged)}"
+                    target.mkdir()
+                    staged[entry.name] = target
+                    (target / "timestamp.txt").write_text(received.strftime(TIMESTAMP_FORMAT))
                     for upload in folder_uploads(entry, budget):
+                        if upload.name == "timestamp.txt":
+                            continue  # the student's own: its receipt is written in its place
                         if upload.refused:
                             name = f"exchange:{entry.name}/{upload.name}"
                             log.unplaced.append((name, upload.refused))
                             unplaced.keep(Upload(name, b"", upload.timestamp, upload.refused), upload.refused)
-                            rejections.append(Rejection.of(name, upload.refused, student, lesson, when))
+                            rejections.append(Rejection.of(name, upload.refused, student, lesson, received))
                             continue
-                        (copy / entry.name / upload.name).parent.mkdir(parents=True, exist_ok=True)
-                        (copy / entry.name / upload.name).write_bytes(upload.data)
+                        (target / upload.name).parent.mkdir(parents=True, exist_ok=True)
+                        (target / upload.name).write_bytes(upload.data)
                 except Exception as error:  # whatever one submission holds, it costs only that submission
                     unexpected = f"{type(error).__name__}: {str(error)[:200]}"
                     reason = str(error) if isinstance(error, BadInput) else unexpected
                     name = f"exchange:{entry.name}"
                     log.unplaced.append((name, reason))
                     unplaced.keep(Upload(name, b"", UNKNOWN_TIME, reason), reason)
-                    rejections.append(exchange_rejection(entry.name, name, reason, lesson))
-                    shutil.rmtree(copy / entry.name, ignore_errors=True)
+                    rejections.append(exchange_rejection(entry.name, name, reason, lesson, received))
+                    if entry.name in staged:
+                        shutil.rmtree(staged.pop(entry.name), ignore_errors=True)
                     continue
-                versions.setdefault(student, []).append((when, entry.name))
+                versions.setdefault(student, []).append((received, entry.name))
+            for student, hand_ins in versions.items():
+                kept = accepted(hand_ins, policy.attempt_limit(lesson), graded)
+                for _, folder in sorted(set(hand_ins) - set(kept)):
+                    log.over_limit.append((student, lesson, folder))
+                    shutil.rmtree(staged[folder])
+                versions[student] = kept
+            versions = {student: kept for student, kept in versions.items() if kept}
             if not versions:
                 continue
             config.Exchange.root = staging
@@ -530,14 +561,11 @@ def collect_exchange(
     return log
 
 
-def exchange_rejection(folder: str, name: str, reason: str, lesson: str) -> Rejection:
-    """The record of an exchange submission that was left out: its student and time when its name holds them."""
+def exchange_rejection(folder: str, name: str, reason: str, lesson: str, received: datetime | None) -> Rejection:
+    """The record of an exchange submission that was left out: its student when its name holds one, and its receipt
+    when it was read (None: not known)."""
     student = folder.rsplit("+", 3)[0]
-    try:
-        when = submission_of(folder)[1]
-    except BadInput:
-        when = None
-    return Rejection.of(name, reason, student if STUDENT_ID.fullmatch(student) else "", lesson, when)
+    return Rejection.of(name, reason, student if STUDENT_ID.fullmatch(student) else "", lesson, received)
 
 
 def owner_name(path: Path) -> str | None:

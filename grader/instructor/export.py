@@ -26,14 +26,17 @@ def as_text(value: str) -> str:
 
 
 def problems_of(results: ClassResults, student: str) -> list[str]:
-    """What went wrong with a student's hand-ins: each lesson missing, its grading problem (timeout, ...) and each
-    file that could not be read (with the reason and the file's name), then the files of no known lesson."""
+    """What went wrong with a student's hand-ins: each lesson missing, its grading problem (timeout, ...), its late
+    penalty and each file that could not be read (with the reason and the file's name), then the files of no known
+    lesson."""
     problems = []
     for lesson in [*results.lessons, None]:
         if lesson and results.state(student, lesson) == "missing":
             problems.append(f"{lesson}: missing (nothing handed in)")
         if lesson and (problem := results.problem(student, lesson)):
             problems.append(f"{lesson}: {problem[0]}")
+        if lesson and (penalty := results.late_penalty(student, lesson)):
+            problems.append(f"{lesson}: late, {points(penalty)} point(s) taken off")
         for rejection in results.rejected(student, lesson):
             if not lesson:
                 problems.append(f"a file of no known lesson could not be read: {rejection.file} ({rejection.reason})")

@@ -255,8 +255,14 @@ def lesson_section(
             f"(0 of {points(max_score)} points{maybe}).</p>"
         )
     rows = "\n".join(result_row(t, messages[t.grade_id], diagnoses) for t in report.tests)
+    penalty = results.late_penalty(student, lesson)
+    late = (
+        f' <span class="late">({points(penalty)} point(s) taken off: handed in after the due date)</span>'
+        if penalty
+        else ""
+    )
     return (
-        f"{heading}\n<p>Score: <strong>{points(report.score)} / {points(report.max_score)}</strong></p>\n"
+        f"{heading}\n<p>Score: <strong>{points(report.score)} / {points(report.max_score)}</strong>{late}</p>\n"
         f"{diagnoses_list(lesson, diagnoses, results)}\n"
         f"<table>\n<caption>Tests of {escape(lesson)}</caption>\n<thead><tr>"
         f'<th scope="col">Test</th><th scope="col">Points</th><th scope="col">Result</th>'
@@ -296,7 +302,8 @@ def summary_row(results: ClassResults, student: str, lesson: str, diagnoses: lis
     what = "<br>".join(named) if named else "every test passed"
     places = sections_to_revisit(results, report)
     look = "<br>".join(f"“{inline(h)}”" for h in places) if places else "–"
-    return [link, f"{points(report.score)} / {points(report.max_score)}", what, look]
+    late = " (late)" if results.late_penalty(student, lesson) else ""
+    return [link, f"{points(report.score)} / {points(report.max_score)}{late}", what, look]
 
 
 def summary_table(rows: list[list[str]]) -> str:

@@ -4,7 +4,9 @@ Each submission is autograded by nbgrader in its own throw-away course directory
 sandbox.autograde_sandboxed), several at once; the parent process then writes each
 result into the real gradebook and `autograded/` folder, where `nbgrader export`,
 formgrader and the feedback, export and report commands find it. A re-run grades only
-submissions (or lessons) that changed since they were last graded.
+submissions (or lessons) that changed since they were last graded. A late submission gets nbgrader's own late
+penalty as its autograde gives it (LatePenalty), from its timestamp (the exchange's receipt, as collect writes it)
+and its due date in the gradebook, with the student's extension.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import fcntl
 import functools
 import hashlib
 import json
+import logging
 import os
 import shutil
 import time
@@ -24,7 +27,8 @@ from datetime import datetime
 from pathlib import Path
 
 import nbformat
-from nbgrader.api import Gradebook, InvalidEntry
+from nbgrader.api import Gradebook, InvalidEntry, SubmittedAssignment, SubmittedNotebook
+from nbgrader.preprocessors import AssignLatePenalties
 from nbgrader.utils import parse_utc
 
 from grader.course import Course
@@ -203,6 +207,32 @@ def _not_run(course: Course, job: Job, outcome: Outcome) -> Sandboxed:
     return Sandboxed(None, nbformat.writes(shown), {name: (0.0, False) for name in cells})
 
 
+class Details(logging.LoggerAdapter):
+    """A logger whose messages are all details (DEBUG, shown with --verbose): nbgrader's notes on each late notebook."""
+
+    def log(self, level, msg, *args, **kwargs):
+        super().log(logging.DEBUG, msg, *args, **kwargs)
+
+
+class LatePenalty(AssignLatePenalties):
+    """nbgrader's AssignLatePenalties, its configured plugin (c.AssignLatePenalties.plugin_class, by default
+    LateSubmissionPlugin and its c.LateSubmissionPlugin.penalty_method) and its bounds (0 to the notebook's score),
+    applied to one submitted notebook in the gradebook already open: its own preprocess would open the gradebook again
+    under nbgrader's default course id, adding that course to this one's gradebook."""
+
+    def assign(self, submission: SubmittedAssignment, notebook: SubmittedNotebook) -> float:
+        """Set the notebook's late_submission_penalty as nbgrader's autograde sets it; the penalty (0: none)."""
+        notebook.late_submission_penalty = None
+        if submission.total_seconds_late > 0:
+            self.init_plugin()
+            penalty = self.plugin_inst.late_submission_penalty(
+                submission.student.id, notebook.score, submission.total_seconds_late
+            )
+            if penalty is not None:
+                notebook.late_submission_penalty = self._check_late_penalty(notebook, penalty)
+        return notebook.late_submission_penalty or 0.0
+
+
 def course_gradebook(course: Course) -> Gradebook:
     """The course's own nbgrader gradebook, opened (close it, or use it in a `with`); a new one is made without
     nbgrader's alembic command."""
@@ -218,8 +248,9 @@ def record(
     status: str = status_.GRADED,
     detail: str = "",
     gradebook: Gradebook | None = None,
-) -> None:
-    """Write one sandboxed result into the course's gradebook and autograded/ folder, as nbgrader would.
+) -> float:
+    """Write one sandboxed result into the course's gradebook and autograded/ folder, as nbgrader would, with its
+    late penalty (LatePenalty); the penalty (0: none).
 
     A submission with a problem is flagged, and its status is the auto comment of its first cell.
     `gradebook` is the course's, already open (a batch opens it once), else it is opened here.
@@ -249,6 +280,10 @@ def record(
         graded.flagged = status != status_.GRADED
         if graded.flagged and comments:  # nbgrader's feedback renders it as Markdown: the detail may quote the file
             comments[0].auto_comment = markdown_text(f"{status}: {detail}")
+        gb.db.commit()  # the scores first: the penalty is read from them
+        settings = course.nbgrader_settings()
+        late = LatePenalty(config=settings, log=Details(logging.getLogger(__name__), {}))
+        penalty = late.assign(gb.find_submission(job.lesson, job.student), graded)
         gb.db.commit()
     folder = course.grading / "autograded" / job.student / job.lesson
     if folder.exists():
@@ -262,6 +297,7 @@ def record(
     secret = job.notebook.parent / SECRET
     if secret.is_file() and not secret.is_symlink() and secret.stat().st_size <= SECRET_LIMIT:
         shutil.copyfile(secret, folder / SECRET)
+    return penalty
 
 
 def _require_assignments(course: Course, lessons: list[str]) -> None:
@@ -465,8 +501,8 @@ def _finish(course: Course, job: Job, outcome: Outcome, digest: str | None, log:
     if job.problem:
         outcome = outcome.also(status_.BAD_TIMESTAMP, job.problem)
     result = outcome.result or _not_run(course, job, outcome)
-    record(course, job, result, outcome.status, outcome.detail, gradebook)
-    score = sum(points or 0 for points, _ in result.grades.values())
+    penalty = record(course, job, result, outcome.status, outcome.detail, gradebook)
+    score = sum(points or 0 for points, _ in result.grades.values()) - penalty
     log.graded.append((job.student, job.lesson, score, outcome.status, outcome.detail))
     # saved as each ends, so a stopped run keeps what it finished
     _save_state(course, job.key, {"digest": digest, "status": outcome.status, "detail": outcome.detail})

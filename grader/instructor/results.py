@@ -162,6 +162,9 @@ class ClassResults:
     sections: dict[tuple[str, str], str] = field(default_factory=dict)
     # lesson -> its hidden tests whose inputs and expected values students' pages do not show now
     withheld: dict[str, Withheld] = field(default_factory=dict)
+    # (student, lesson) -> the late penalty nbgrader's plugin gave a graded submission (grading.LatePenalty), when
+    # it gave one; its report's score is already less by it
+    late_penalties: dict[tuple[str, str], float] = field(default_factory=dict)
 
     def problem(self, student: str, lesson: str) -> tuple[str, str] | None:
         """(status, detail) when the grading of this submission met a problem (see grader.status)."""
@@ -201,6 +204,10 @@ class ClassResults:
     def report(self, student: str, lesson: str) -> Report | None:
         return self.reports.get((student, lesson))
 
+    def late_penalty(self, student: str, lesson: str) -> float:
+        """The points taken off the lesson's score because it was handed in after its due date (0: none)."""
+        return self.late_penalties.get((student, lesson), 0.0)
+
     def score(self, student: str, lesson: str) -> float:
         """The lesson's score; a missing submission counts 0."""
         report = self.report(student, lesson)
@@ -229,6 +236,7 @@ class Enrolment:
     graded_at: dict[tuple[str, str], datetime | None]
     max_scores: dict[str, float]
     due: dict[str, datetime | None]
+    late_penalties: dict[tuple[str, str], float]  # the graded submissions with one (nbgrader's, see grading.record)
 
 
 def enrolment(course: Course) -> Enrolment:
@@ -246,6 +254,12 @@ def enrolment(course: Course) -> Enrolment:
             {(s.student.id, s.assignment.name): s.timestamp for a in assignments for s in a.submissions},
             {a.name: float(a.max_score) for a in assignments},
             {a.name: latest_due_date(a) for a in assignments},
+            {
+                (s.student.id, a.name): float(s.late_submission_penalty)
+                for a in assignments
+                for s in a.submissions
+                if s.late_submission_penalty
+            },
         )
 
 
@@ -269,7 +283,7 @@ def class_results(course: Course, only: str | None = None) -> ClassResults:
     lessons = known.lessons
     students = [student for student in known.students if only is None or student.id == only]
     reports = {
-        (student.id, lesson): read_report(course, lesson, student.id)
+        (student.id, lesson): read_report(course, lesson, student.id, known.late_penalties.get((student.id, lesson), 0))
         if (student.id, lesson) in known.graded_at
         else None
         for student in students
@@ -284,7 +298,17 @@ def class_results(course: Course, only: str | None = None) -> ClassResults:
         if not policy.shows_inputs(lesson, known.due[lesson], now)
     }
     problems = {key: problem for key, problem in grading_problems(course).items() if key in known.graded_at}
-    return ClassResults(students, lessons, known.max_scores, reports, problems, rejections, sections, withheld)
+    return ClassResults(
+        students,
+        lessons,
+        known.max_scores,
+        reports,
+        problems,
+        rejections,
+        sections,
+        withheld,
+        known.late_penalties,
+    )
 
 
 def latest_due_date(assignment) -> datetime | None:
@@ -344,9 +368,10 @@ def look_again(course: Course, lesson: str) -> dict[str, str]:
     }
 
 
-def read_report(course: Course, lesson: str, student: str) -> Report:
+def read_report(course: Course, lesson: str, student: str, late_penalty: float = 0.0) -> Report:
     """One graded submission of `course` as a Report: scores from its gradebook,
-    messages from its autograded notebook, in the order of its source notebook."""
+    messages from its autograded notebook, in the order of its source notebook. Its score is less by its
+    `late_penalty`, never below 0, as nbgrader's export counts it; its tests keep their points."""
     config = course.nbgrader_config()
     autograded = Path(config.CourseDirectory.root) / ".grading" / "autograded" / student / lesson / f"{lesson}.ipynb"
     graded = nbformat.read(autograded, as_version=4) if autograded.is_file() else nbformat.v4.new_notebook()
@@ -372,4 +397,5 @@ def read_report(course: Course, lesson: str, student: str) -> Report:
         )
         for grade_id in order
     ]
-    return Report(lesson, sum(t.points for t in tests), sum(t.max_points for t in tests), tests)
+    score = max(0.0, sum(t.points for t in tests) - late_penalty)
+    return Report(lesson, score, sum(t.max_points for t in tests), tests)

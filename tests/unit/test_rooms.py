@@ -1,8 +1,8 @@
-"""The rooms of the package depend on each other in one direction only (docs/ARCHITECTURE.md):
-learner, exchange and course on no other room, the engine on learner and course, the instructor's tools
-on the engine, the hub's set-up on course and exchange, the proof on anything. Read from every module's
-imports, so a new import across the line fails here. Around the package, the repository's folders of code go one
-way too: the tests and the benchmarks share what both run on through testbed/ and never import each other, testbed
+"""The rooms of the package depend on each other in one direction only (docs/ARCHITECTURE.md): learner, exchange and
+course on no other room, the engine on learner and course, the instructor's tools on the engine and the exchange (its
+receipt of a hand-in), the hub's set-up on course and exchange, the proof on anything. Read from every module's
+imports, so a new import across the line fails here. Around the package, the repository's folders of code go one way
+too: the tests and the benchmarks share what both run on through testbed/ and never import each other, testbed
 imports neither, and the package (installed alone) imports none of them. No room imports the command line (`cli`): a
 command line of a room's own (the demo's) shares grader/commandline.py with it, which imports no room. Outside the
 engine, nbgrader's autograde (engine.sandbox) is imported only where a submission's result is recorded, never for a
@@ -27,7 +27,7 @@ MAY_IMPORT = {
     "exchange": set(),
     "course": set(),
     "engine": {"learner", "course"},
-    "instructor": {"learner", "course", "engine"},
+    "instructor": {"learner", "course", "engine", "exchange"},
     "hub": {"course", "exchange"},
     "proof": {"learner", "exchange", "course", "engine", "instructor", "hub"},
 }
