@@ -167,7 +167,7 @@ def _serve(args) -> int:
         pool.start_early()
     grading = Grading(jobs=args.jobs, cluster=args.cluster)
     done = serve(args.course, args.lessons or args.course.built_lessons(), args.once, args.poll, grading)
-    print(f"Graded {done} hand-in(s) and released their feedback.")
+    print(f"Graded {done} hand-in(s); `serve --status` counts them all.")
     return 0
 
 

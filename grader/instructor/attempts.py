@@ -3,7 +3,7 @@
 give the score the service gave.
 
 A hand-in is over a limit of N when N of the same student's hand-ins of the lesson received before it (by the
-exchange's receipt) were graded. Graded means done in the service's journal (grader.instructor.journal): one
+exchange's receipt) were graded. Graded means done or held in the service's journal (grader.instructor.journal): one
 superseded or failed there used no attempt, and one the journal does not hold (the service has not seen it yet)
 neither. With no journal (no service ever ran) every earlier hand-in counts, so the first N by receipt are graded.
 By hand, `collect` then takes each student's latest hand-in among those within the limit.
@@ -16,7 +16,7 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from grader.instructor.journal import DONE, FILE, HandIn
+from grader.instructor.journal import FILE, GRADED, HandIn
 
 
 def within_limit(graded_before: int, limit: int) -> bool:
@@ -30,7 +30,8 @@ def over_limit(hand_in: HandIn, recorded: list[HandIn], limit: int) -> bool:
     done = [
         h
         for h in recorded
-        if (h.student, h.lesson, h.state) == (hand_in.student, hand_in.lesson, DONE)
+        if (h.student, h.lesson) == (hand_in.student, hand_in.lesson)
+        and h.state in GRADED
         and (h.received, h.folder) < (hand_in.received, hand_in.folder)
     ]
     return not within_limit(len(done), limit)
@@ -48,10 +49,11 @@ def accepted(hand_ins: list[tuple[datetime, str]], limit: int, graded: set[str] 
 
 
 def journal_graded(grading: Path) -> set[str] | None:
-    """The inbound folders the service's journal under `grading` (the course's .grading/) holds done, read without
+    """The inbound folders the service's journal under `grading` (the course's .grading/) holds graded, read without
     writing; None when there is no journal."""
     path = grading / FILE
     if not path.is_file():
         return None
     with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=30)) as db:
-        return {folder for (folder,) in db.execute("SELECT folder FROM hand_ins WHERE state = ?", (DONE,))}
+        marks = ", ".join("?" * len(GRADED))
+        return {folder for (folder,) in db.execute(f"SELECT folder FROM hand_ins WHERE state IN ({marks})", GRADED)}

@@ -3,8 +3,11 @@
 One row per inbound folder (its name is nbgrader's student+lesson+time+random, so unique), with the time of its
 receipt read from that name, and its state:
 
-    pending -> grading -> done          failed (with the reason), superseded (a newer hand-in of the same
-                                        student and lesson came while it waited; never graded)
+    pending -> grading -> done (graded, its feedback released)
+                       -> held -> done (graded, its feedback waiting for the lesson's due date)
+    pending -> over_limit (past the lesson's limit of graded attempts; never graded)
+    failed (with the reason), superseded (a newer hand-in of the same student and lesson came while it waited, or,
+    held, a newer one's feedback was released in its place; never released)
 
 Each change is one SQLite transaction, so a service killed at any moment leaves every row in one of these states;
 `recover` puts back to pending what was left in `grading`. The instructor's pause is a row of its own: a paused
@@ -21,6 +24,8 @@ from pathlib import Path
 FILE = "serve.sqlite"  # under the course's .grading/
 
 PENDING, GRADING, DONE, FAILED, SUPERSEDED = "pending", "grading", "done", "failed", "superseded"
+HELD, OVER_LIMIT = "held", "over_limit"
+GRADED = (DONE, HELD)  # the states of a hand-in that was graded
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS hand_ins (
@@ -77,9 +82,9 @@ class Journal:
                 (folder, student, lesson, received, PENDING, now()),
             ).rowcount
             newest = self.db.execute(
-                "SELECT folder FROM hand_ins WHERE student = ? AND lesson = ? AND state IN (?, ?, ?) "
+                "SELECT folder FROM hand_ins WHERE student = ? AND lesson = ? AND state IN (?, ?, ?, ?) "
                 "ORDER BY received DESC, folder DESC LIMIT 1",
-                (student, lesson, PENDING, GRADING, DONE),
+                (student, lesson, PENDING, GRADING, DONE, HELD),
             ).fetchone()
             if newest is not None:
                 self.db.execute(
@@ -121,6 +126,10 @@ class Journal:
         """When the instructor paused grading (UTC, ISO 8601); None when it is not paused."""
         row = self.db.execute("SELECT since FROM paused").fetchone()
         return row[0] if row else None
+
+    def in_state(self, state: str) -> list[HandIn]:
+        """The hand-ins in `state`, in the order received."""
+        return [hand_in for hand_in in self.all() if hand_in.state == state]
 
     def counts(self) -> dict[str, int]:
         """How many hand-ins are in each state."""

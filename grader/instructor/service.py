@@ -1,20 +1,23 @@
-"""The grading service (`python -m grader serve`): each hand-in to the exchange graded and its feedback released to
-its student, with no instructor action.
+"""The grading service (`python -m grader serve`): each hand-in to the exchange graded and its feedback released to its
+student, with no instructor action.
 
 A scan lists the course's exchange inbound folder and records each new hand-in in the journal (grader.instructor.
-journal), with the time of its receipt as the exchange names its folder (never the timestamp.txt the learner's side
-wrote). Then the pending hand-ins (at most one per student and lesson: the newest) are claimed together, collected
-(collect_exchange, one nbgrader collect per lesson) and graded at once (grading.grade_hand_ins: the worker pool, or a
-Dask cluster) into the gradebook; as each one ends, its student's feedback page is written (feedback.student_page: no
-hidden test) and released through the exchange to that student only (nbgrader's release_feedback, whichever exchange
-the course uses), without waiting for the others. SIGTERM lets the hand-ins being graded finish; Ctrl-C puts them back
-to pending; the instructor's pause (`serve --pause`, kept in the journal) stops the claiming until `serve --resume`.
+journal), with the time of its receipt as the kernel records it (exchange.layout.receipt_of: never the time its name or
+its timestamp.txt says, which the learner's side writes). Then the pending hand-ins (at most one per student and lesson:
+the newest) are claimed together, collected (collect_exchange, one nbgrader collect per lesson) and graded at once
+(grading.grade_hand_ins: the worker pool, or a Dask cluster) into the gradebook; as each one ends, its student's
+feedback page is written (feedback.student_page: no hidden test) and released through the exchange to that student only
+(nbgrader's release_feedback, whichever exchange the course uses), without waiting for the others. The course's policy
+(GradingService, grader.course.service_policy) may hold the feedback until the lesson's due date (release_held releases
+it then) and limit the hand-ins graded (grader.instructor.attempts: one past it is not graded, and `collect` by hand
+leaves it out too). SIGTERM lets the hand-ins being graded finish; Ctrl-C puts them back to pending; the instructor's
+pause (`serve --pause`, kept in the journal) stops the claiming until `serve --resume`.
 
-Guarantee: each hand-in is recorded before it is graded and marked done only after its feedback is released, so
-after a `kill -9` at any moment and a restart, every hand-in the journal holds is graded and released at least once;
-every step writes to the same place (the student's one gradebook submission of the lesson, its collected and
-autograded folders, its feedback page, the released file named from the submission's secret), so doing it again
-leaves what doing it once leaves: one gradebook submission and one released page per hand-in.
+Guarantee: each hand-in is recorded before it is graded and marked done only after its feedback is released, so after a
+`kill -9` at any moment and a restart, every hand-in the journal holds is graded and released at least once; every step
+writes to the same place (the student's one gradebook submission of the lesson, its collected and autograded folders,
+its feedback page, the released file named from the submission's secret), so doing it again leaves what doing it once
+leaves: one gradebook submission and one released page per hand-in.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import shutil
 import signal
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from nbgrader.apps import NbGraderAPI
@@ -33,11 +36,13 @@ from grader.course import Course
 from grader.course.nbgrader_calls import quiet_stderr, require_success
 from grader.engine.submission import BadInput
 from grader.engine.untrusted import shown
-from grader.instructor.collect import TIMESTAMP_FORMAT, as_utc, collect_exchange, inbound_of, submission_of
+from grader.exchange.layout import receipt_of
+from grader.instructor.attempts import over_limit
+from grader.instructor.collect import TIMESTAMP_FORMAT, collect_exchange, inbound_of, submission_of
 from grader.instructor.feedback import student_page
 from grader.instructor.grading import SECRET, grade_hand_ins
-from grader.instructor.journal import DONE, FAILED, GRADING, PENDING, SUPERSEDED, HandIn, Journal
-from grader.instructor.results import class_results
+from grader.instructor.journal import DONE, FAILED, GRADING, HELD, OVER_LIMIT, PENDING, SUPERSEDED, HandIn, Journal
+from grader.instructor.results import class_results, enrolment
 
 logger = logging.getLogger(__name__)
 
@@ -53,23 +58,25 @@ class Stop:
 
 
 def scan(course: Course, journal: Journal, lessons: list[str]) -> int:
-    """Record every hand-in of `lessons` in the exchange the journal does not hold yet; how many were new."""
+    """Record every hand-in of `lessons` in the exchange the journal does not hold yet, received when the exchange's
+    receipt says (receipt_of: never its name's time nor its timestamp.txt); how many were new."""
     folder, new = inbound_of(course.nbgrader_config()), 0
-    superseded = {hand_in.folder for hand_in in journal.all() if hand_in.state == SUPERSEDED}
+    recorded = {hand_in.folder: hand_in.state for hand_in in journal.all()}
     for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
         parts = entry.name.split("+")
-        if len(parts) < 4 or parts[1] not in lessons:
+        if entry.name in recorded or len(parts) < 4 or parts[1] not in lessons:
             continue
         try:
-            student, received = submission_of(entry.name)
-        except BadInput as error:
+            student = submission_of(entry.name)[0]
+            received = receipt_of(entry)
+        except (BadInput, OSError) as error:
             if journal.add(entry.name, "", parts[1], ""):
                 journal.finish(entry.name, FAILED, str(error))
-                logger.warning("%s: not graded (%s)", shown(entry.name), error)
+                logger.warning("%s: not graded (%s)", shown(entry.name), shown(str(error)))
             continue
-        new += journal.add(entry.name, student, parts[1], as_utc(received).isoformat())
+        new += journal.add(entry.name, student, parts[1], received.isoformat())
     for hand_in in journal.all():
-        if hand_in.state == SUPERSEDED and hand_in.folder not in superseded:
+        if hand_in.state == SUPERSEDED and recorded.get(hand_in.folder) != SUPERSEDED:
             logger.info(
                 "%s / %s (received %s): %s, not graded", *student_lesson(hand_in), hand_in.received, hand_in.reason
             )
@@ -143,33 +150,81 @@ def release(course: Course, hand_in: HandIn) -> float:
 
 
 def grade_batch(course: Course, journal: Journal, batch: list[HandIn], grading: Grading) -> int:
-    """Collect and grade the claimed hand-ins together; each one's feedback is released as soon as it is graded, not
-    after the others. How many were released."""
+    """Collect and grade the claimed hand-ins together (those past their lesson's limit of graded attempts are not);
+    each one's feedback is released as soon as it is graded, not after the others, or held until the lesson's due
+    date when the policy says so. How many were graded."""
+    policy, recorded = course.grading_service(), journal.all()
+    for hand_in in batch:
+        if over_limit(hand_in, recorded, limit := policy.attempt_limit(hand_in.lesson)):
+            reason = f"past the limit of {limit} graded hand-in(s) of the lesson"
+            journal.finish(hand_in.folder, OVER_LIMIT, reason)
+            logger.info("%s / %s (received %s): %s, not graded", *student_lesson(hand_in), hand_in.received, reason)
+    batch = [hand_in for hand_in in batch if journal.get(hand_in.folder).state == GRADING]
     waiting = {(hand_in.student, hand_in.lesson): hand_in for hand_in in collect_batch(course, journal, batch)}
-    released = 0
+    due, graded = due_dates(course), 0
 
     def finished(student: str, lesson: str, failure: str | None) -> None:
-        nonlocal released
+        nonlocal graded
         hand_in = waiting[(student, lesson)]
         if failure is not None:
             failed(journal, hand_in, f"not graded: {failure}")
-        else:
-            try:
-                score = release(course, hand_in)
-            except Exception as error:  # one hand-in's problem costs only that hand-in
-                failed(journal, hand_in, f"feedback not released: {type(error).__name__}: {error}")
-            else:
-                journal.finish(hand_in.folder, DONE)
-                released += 1
-                logger.info(
-                    "%s / %s (received %s): graded %g, feedback released",
-                    *student_lesson(hand_in),
-                    hand_in.received,
-                    score,
-                )
+            return
+        graded += 1
+        if not policy.releases_now(lesson, due.get(lesson), utc_now()):
+            journal.finish(hand_in.folder, HELD)
+            logger.info(
+                "%s / %s (received %s): graded, feedback held until the due date (%s)",
+                *student_lesson(hand_in),
+                hand_in.received,
+                due.get(lesson) or "none set yet",
+            )
+            return
+        released(course, journal, hand_in)
 
     grade_hand_ins(course, list(waiting), finished, jobs=grading.jobs, cluster=grading.cluster)
-    return released
+    return graded
+
+
+def released(course: Course, journal: Journal, hand_in: HandIn) -> bool:
+    """Release the hand-in's feedback and mark it done; whether it could be (if not, it is marked failed)."""
+    try:
+        score = release(course, hand_in)
+    except Exception as error:  # one hand-in's problem costs only that hand-in
+        failed(journal, hand_in, f"feedback not released: {type(error).__name__}: {error}")
+        return False
+    journal.finish(hand_in.folder, DONE)
+    logger.info(
+        "%s / %s (received %s): graded %g, feedback released", *student_lesson(hand_in), hand_in.received, score
+    )
+    return True
+
+
+def release_held(course: Course, journal: Journal) -> int:
+    """Release the held feedback of each lesson whose due date has now passed: for each student, the newest graded
+    hand-in's (its page shows their grade as it stands); older held ones are superseded by it. How many released."""
+    held = journal.in_state(HELD)
+    if not held:
+        return 0
+    policy, due, now, done = course.grading_service(), due_dates(course), utc_now(), 0
+    newest = {(hand_in.student, hand_in.lesson): hand_in for hand_in in held}  # in the order received: the last wins
+    for hand_in in held:
+        if not policy.releases_now(hand_in.lesson, due.get(hand_in.lesson), now):
+            continue
+        latest = newest[(hand_in.student, hand_in.lesson)]
+        if hand_in is not latest:
+            journal.finish(hand_in.folder, SUPERSEDED, f"feedback released for {latest.folder}")
+        else:
+            done += released(course, journal, hand_in)
+    return done
+
+
+def due_dates(course: Course) -> dict[str, datetime | None]:
+    """Each lesson's due date, the latest of any student's extension (naive UTC, as nbgrader keeps it)."""
+    return enrolment(course).due
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def unfinished(journal: Journal, batch: list[HandIn]) -> None:
@@ -227,6 +282,7 @@ def scan_and_grade(course: Course, lessons: list[str], once: bool, poll: float, 
             if paused:
                 scan(course, journal, lessons)  # a paused service still records what comes
             else:
+                release_held(course, journal)
                 done += work(course, journal, lessons, stop, grading)
             if once or stop.requested:
                 return done

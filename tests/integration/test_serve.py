@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import nbformat
@@ -19,11 +20,10 @@ from nbgrader.api import Gradebook
 
 from grader import cli
 from grader.course import Course
-from grader.course.release import publish
-from grader.instructor.collect import as_utc, submission_of
-from grader.instructor.journal import DONE, FILE, GRADING, PENDING, SUPERSEDED, Journal
-from grader.proof.simulate import released_course
+from grader.exchange.layout import receipt_of
+from grader.instructor.journal import DONE, FILE, GRADING, HELD, OVER_LIMIT, PENDING, SUPERSEDED, Journal
 from testbed.cluster import free_port, local_cluster
+from tests import support
 from tests.support import COURSE, tools_env
 
 LESSON = "01_naive_division"
@@ -31,57 +31,24 @@ SERVE_SECONDS = 300
 
 
 def exchange_course(root: Path) -> Course:
-    """A course of lesson 01 alone, released into its gradebook and its exchange (the course's .grading/exchange)."""
-    released_course(COURSE, root, [LESSON])
-    course = Course(root)
-    publish(course, [LESSON], progress=lambda _: None)
-    return course
+    return support.exchange_course(root, LESSON)
 
 
 def reference() -> bytes:
     return nbformat.writes(COURSE.learner_notebook(LESSON, COURSE.reference_answers(LESSON))).encode()
 
 
-def student_side(course: Course, student: str, kind):
-    """One of nbgrader's own exchange steps (ExchangeSubmit, ExchangeFetchFeedback) run as `student` does."""
-    from nbgrader.auth import Authenticator
-    from nbgrader.coursedir import CourseDirectory
-
-    config = course.nbgrader_config()
-    home = course.root / "students" / student
-    config.Exchange.cache = str(home / ".nbgrader-cache")  # each student's own, as in a home folder
-    coursedir = CourseDirectory(config=config, assignment_id=LESSON, student_id=student)
-    step = kind(
-        coursedir=coursedir, authenticator=Authenticator(config=config), config=config, assignment_dir=str(home)
-    )
-    step.start()
-    return home
-
-
 def submit(course: Course, student: str, data: bytes) -> Path:
     """`student` hands in `data` as lesson 01 with nbgrader's submit; the new inbound folder."""
-    from nbgrader.exchange.default.submit import ExchangeSubmit
-
-    home = course.root / "students" / student
-    notebook = home / course.nbgrader_config().CourseDirectory.course_id / LESSON / f"{LESSON}.ipynb"
-    notebook.parent.mkdir(parents=True, exist_ok=True)
-    notebook.write_bytes(data)
-    before = set(inbound(course).glob(f"{student}+*")) if inbound(course).is_dir() else set()
-    student_side(course, student, ExchangeSubmit)
-    [new] = set(inbound(course).glob(f"{student}+*")) - before
-    return new
+    return support.submit_with_nbgrader(course, student, LESSON, data)
 
 
 def fetched_feedback(course: Course, student: str) -> list[Path]:
     """The feedback pages nbgrader's fetch_feedback brings `student`."""
     from nbgrader.exchange.default.fetch_feedback import ExchangeFetchFeedback
 
-    home = student_side(course, student, ExchangeFetchFeedback)
+    home = support.as_student(course, student, LESSON, ExchangeFetchFeedback)
     return sorted(home.glob("**/feedback/*/*.html"))
-
-
-def inbound(course: Course) -> Path:
-    return course.grading / "exchange" / "softmax" / "inbound"
 
 
 def released(course: Course) -> list[Path]:
@@ -124,20 +91,62 @@ def test_a_newer_hand_in_supersedes_one_still_waiting(tmp_path):
     newer = submit(course, "ada", reference())
     serve_once(course)
     assert states(course) == {older.name: SUPERSEDED, newer.name: DONE}
-    assert submissions(course)["ada"][1] == as_utc(submission_of(newer.name)[1]).replace(tzinfo=None)
+    assert submissions(course)["ada"][1] == receipt_of(newer).replace(tzinfo=None)
     assert len(released(course)) == 1 and len(fetched_feedback(course, "ada")) == 1
 
 
-def test_a_forged_timestamp_does_not_move_the_receipt(tmp_path):
+def test_a_forged_timestamp_or_name_does_not_move_the_receipt(tmp_path):
     course = exchange_course(tmp_path / "class")
-    folder = submit(course, "ada", reference())
-    (folder / "timestamp.txt").write_text("2001-01-01 00:00:00.000000 UTC")
+    handed_in = submit(course, "ada", reference())
+    forged = "2001-01-01 00:00:00.000000 UTC"
+    (handed_in / "timestamp.txt").write_text(forged)
+    student, lesson, _, random = handed_in.name.split("+")
+    folder = handed_in.rename(handed_in.with_name(f"{student}+{lesson}+{forged}+{random}"))
+    received = receipt_of(folder)
     serve_once(course)
-    received = as_utc(submission_of(folder.name)[1])
     assert received.year > 2001
     assert submissions(course)["ada"][1] == received.replace(tzinfo=None)
     with Journal(course.grading) as journal:
         assert journal.get(folder.name).received == received.isoformat()
+
+
+def configure(course: Course, *lines: str) -> None:
+    """Add settings to the course's nbgrader_config.py."""
+    with open(course.root / "nbgrader_config.py", "a") as config:
+        config.write("\n" + "\n".join(lines) + "\n")
+
+
+def due_in(course: Course, delta: timedelta) -> None:
+    """Set lesson 01's due date in the gradebook (nbgrader keeps naive UTC)."""
+    with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gradebook:
+        gradebook.update_or_create_assignment(LESSON, duedate=datetime.now(UTC).replace(tzinfo=None) + delta)
+
+
+def test_a_hand_in_past_the_limit_of_attempts_is_not_graded_and_grade_by_hand_agrees(tmp_path):
+    course = exchange_course(tmp_path / "class")
+    configure(course, "c.GradingService.attempts = 1")
+    first = submit(course, "ada", nbformat.writes(COURSE.learner_notebook(LESSON, {})).encode())
+    serve_once(course)
+    second = submit(course, "ada", reference())  # after the first was graded: a second attempt
+    serve_once(course)
+    assert states(course) == {first.name: DONE, second.name: OVER_LIMIT}
+    assert submissions(course)["ada"][0] == 0 and len(fetched_feedback(course, "ada")) == 1
+    assert cli.main(["--course", str(course.root), "collect", LESSON]) == 0
+    assert cli.main(["--course", str(course.root), "grade", "--force", LESSON]) == 0
+    assert submissions(course)["ada"][0] == 0  # by hand, the same hand-in: the first
+
+
+def test_feedback_after_the_due_date_is_graded_at_once_and_released_once_the_date_has_passed(tmp_path):
+    course = exchange_course(tmp_path / "class")
+    configure(course, 'c.GradingService.feedback = "after_due"')
+    due_in(course, timedelta(hours=1))
+    folder = submit(course, "ada", reference())
+    serve_once(course)
+    assert states(course) == {folder.name: HELD} and released(course) == []
+    assert submissions(course)["ada"][0] > 0  # graded: the instructor sees it in the gradebook
+    due_in(course, -timedelta(seconds=1))
+    serve_once(course)
+    assert states(course) == {folder.name: DONE} and len(fetched_feedback(course, "ada")) == 1
 
 
 def journal_says(course: Course, state: str, seconds: float) -> bool:
