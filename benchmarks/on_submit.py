@@ -86,7 +86,10 @@ def start_service(hub: Hub, poll: int | None, log: Path) -> treeusage.Started:
 def stop_service(service: treeusage.Started) -> treeusage.Usage:
     """SIGTERM to the service itself (runuser's child: runuser would pass it on, then kill it 2 s later), and what
     it cost from its start."""
-    children = Path(f"/proc/{service.child.pid}/task/{service.child.pid}/children").read_text().split()
+    try:
+        children = Path(f"/proc/{service.child.pid}/task/{service.child.pid}/children").read_text().split()
+    except OSError:  # runuser has ended: finish says how
+        children = []
     for pid in children or [str(service.child.pid)]:
         os.kill(int(pid), signal.SIGTERM)
     return service.finish()
@@ -401,7 +404,8 @@ def notes(figures: dict) -> list[str]:
         f"`python -m grader grade --force` on the same hand-ins left the same score in all {scores['cells']} cells "
         f"(points per student: {totals}).",
         f"Counted: {figures['measure_description']}; the service used {figures['service']['cpu_s']:.1f} CPU seconds "
-        f"in all. The whole benchmark took {figures['took_s']:.0f} s.",
+        f"in all; the machine's load average was {figures['machine'].get('load_average_at_end', 0):.1f} at the end. "
+        f"The whole benchmark took {figures['took_s']:.0f} s (the hub's start and removal included).",
     ]
 
 
