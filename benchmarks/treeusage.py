@@ -302,61 +302,100 @@ def remove(groups: Groups) -> None:
                     time.sleep(0.02)
 
 
-def run(command: list[str], cwd: Path, env: dict[str, str], log: Path) -> Usage:
-    """Run `command` to its end with its output in `log`; what it cost. CommandFailed if it fails."""
-    groups = make_groups(f"softmax-bench-{os.getpid()}-{time.monotonic_ns()}") if cgroups_usable() else None
+class Started:
+    """A command started in control groups of its own (or, without them, watched as a process tree), measured from
+    its start until it ends: `run` waits for it at once; a service is started, asked `cpu_s` between the moments
+    it measures, and stopped (benchmarks/on_submit.py)."""
 
-    def join_groups() -> None:  # in the child, before it runs the command: all it starts is inside
-        for folder in (groups.cpuacct, groups.memory) if groups else ():
-            with open(folder / "cgroup.procs", "w") as procs:
-                procs.write("0")
+    def __init__(self, command: list[str], cwd: Path, env: dict[str, str], log: Path):
+        self.command, self.cwd, self.log = command, cwd, log
+        self.groups = make_groups(f"softmax-bench-{os.getpid()}-{time.monotonic_ns()}") if cgroups_usable() else None
+        groups = self.groups
 
-    leftover, cpu_ns, user_ns, system_ns, with_cache = 0, 0, 0, 0, 0
-    try:
-        with open(log, "wb") as output:
-            start = time.monotonic()
-            child = subprocess.Popen(
-                command, cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT, preexec_fn=join_groups
-            )
-            sampler = Sampler(child.pid, groups)
-            sampler.start()
+        def join_groups() -> None:  # in the child, before it runs the command: all it starts is inside
+            for folder in (groups.cpuacct, groups.memory) if groups else ():
+                with open(folder / "cgroup.procs", "w") as procs:
+                    procs.write("0")
+
+        try:
+            with open(log, "wb") as output:
+                self.start = time.monotonic()
+                self.child = subprocess.Popen(
+                    command, cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT, preexec_fn=join_groups
+                )
+        except BaseException:
+            if groups:
+                remove(groups)
+            raise
+        self.sampler = Sampler(self.child.pid, groups)
+        self.sampler.start()
+
+    def cpu_s(self) -> float:
+        """The CPU seconds the command has used so far: every process of its groups, or its live tree's."""
+        if self.groups:
+            return int(read_text(self.groups.cpuacct / "cpuacct.usage")) / 1e9
+        import psutil
+
+        try:
+            tree = [psutil.Process(self.child.pid), *psutil.Process(self.child.pid).children(recursive=True)]
+        except psutil.Error:
+            return 0.0
+        total = 0.0
+        for process in tree:
+            try:
+                times = process.cpu_times()
+            except psutil.Error:
+                continue
+            total += times.user + times.system + times.children_user + times.children_system
+        return total
+
+    def finish(self) -> Usage:
+        """Wait for the command to end; what it cost. CommandFailed if it failed."""
+        groups, child, sampler = self.groups, self.child, self.sampler
+        leftover, cpu_ns, user_ns, system_ns, with_cache = 0, 0, 0, 0, 0
+        try:
             _, status, rusage = os.wait4(child.pid, 0)
-            wall = time.monotonic() - start
+            wall = time.monotonic() - self.start
             child.returncode = os.waitstatus_to_exitcode(status)
             sampler.stop()
-        if groups:
-            sampler.sample_groups(groups)  # what is left after the command, before it is killed
-            leftover = empty(groups)  # every process gone: the groups' figures are final
-            cpu_ns = int(read_text(groups.cpuacct / "cpuacct.usage"))
-            user_ns = int(read_text(groups.cpuacct / "cpuacct.usage_user"))
-            system_ns = int(read_text(groups.cpuacct / "cpuacct.usage_sys"))
-            with_cache = int(read_text(groups.memory / "memory.max_usage_in_bytes"))
-    finally:
-        if groups:
-            leftover += empty(groups)
-            remove(groups)
-    if child.returncode != 0:
-        tail = log.read_text(errors="replace")[-3000:]
-        raise CommandFailed(f"{' '.join(command)} exited with {child.returncode} (in {cwd}):\n{tail}")
-    waited = rusage.ru_utime + rusage.ru_stime
-    if not groups:
-        user_ns, system_ns = int(rusage.ru_utime * 1e9), int(rusage.ru_stime * 1e9)
-        cpu_ns = user_ns + system_ns
-    return Usage(
-        wall_s=wall,
-        cpu_s=cpu_ns / 1e9,
-        cpu_user_s=user_ns / 1e9,
-        cpu_system_s=system_ns / 1e9,
-        waited_cpu_s=waited,
-        peak_memory_bytes=sampler.peak_memory,
-        peak_with_cache_bytes=with_cache,
-        largest_process_bytes=max(sampler.largest, rusage.ru_maxrss * 1024),
-        processes=len(sampler.seen),
-        kernel_groups=len(sampler.kernel_groups),
-        uncounted=len(sampler.uncounted),
-        leftover=leftover,
-        measure="cgroup" if groups else "rusage",
-    )
+            if groups:
+                sampler.sample_groups(groups)  # what is left after the command, before it is killed
+                leftover = empty(groups)  # every process gone: the groups' figures are final
+                cpu_ns = int(read_text(groups.cpuacct / "cpuacct.usage"))
+                user_ns = int(read_text(groups.cpuacct / "cpuacct.usage_user"))
+                system_ns = int(read_text(groups.cpuacct / "cpuacct.usage_sys"))
+                with_cache = int(read_text(groups.memory / "memory.max_usage_in_bytes"))
+        finally:
+            if groups:
+                leftover += empty(groups)
+                remove(groups)
+        if child.returncode != 0:
+            tail = self.log.read_text(errors="replace")[-3000:]
+            raise CommandFailed(f"{' '.join(self.command)} exited with {child.returncode} (in {self.cwd}):\n{tail}")
+        waited = rusage.ru_utime + rusage.ru_stime
+        if not groups:
+            user_ns, system_ns = int(rusage.ru_utime * 1e9), int(rusage.ru_stime * 1e9)
+            cpu_ns = user_ns + system_ns
+        return Usage(
+            wall_s=wall,
+            cpu_s=cpu_ns / 1e9,
+            cpu_user_s=user_ns / 1e9,
+            cpu_system_s=system_ns / 1e9,
+            waited_cpu_s=waited,
+            peak_memory_bytes=sampler.peak_memory,
+            peak_with_cache_bytes=with_cache,
+            largest_process_bytes=max(sampler.largest, rusage.ru_maxrss * 1024),
+            processes=len(sampler.seen),
+            kernel_groups=len(sampler.kernel_groups),
+            uncounted=len(sampler.uncounted),
+            leftover=leftover,
+            measure="cgroup" if groups else "rusage",
+        )
+
+
+def run(command: list[str], cwd: Path, env: dict[str, str], log: Path) -> Usage:
+    """Run `command` to its end with its output in `log`; what it cost. CommandFailed if it fails."""
+    return Started(command, cwd, env, log).finish()
 
 
 def main(argv=None) -> int:

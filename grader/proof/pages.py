@@ -1,6 +1,7 @@
 """The generated blocks of the reference pages (docs/reference/): the text between a block's two markers, replaced
 whole by the script that measured it, so that a figure a person reads is one a script wrote, with the date and the
-machine it was measured on. `grader prove`, the benchmarks and the hostile corpus write theirs through this."""
+machine it was measured on. `grader prove`, the benchmarks and the hostile corpus write theirs through this; and the
+README's one block (benchmarks/on_submit.py's figures in its classroom section), one line per figure."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 REFERENCE = Path("docs") / "reference"  # where a course's reference pages are, from its root
+README = Path("README.md")  # the front page, from the root: one short block of figures at most (its "in a classroom")
 
 
 def markers(name: str, command: str) -> tuple[str, str]:
@@ -32,6 +34,11 @@ def write_block(page: Path, begin: str, end: str, text: str) -> None:
         raise SystemExit(f"error: {page} has no block between {begin} and {end}")
     start, stop = old.index(begin) + len(begin), old.index(end)
     page.write_text(old[:start] + "\n" + text + "\n" + old[stop:])
+
+
+def figure_lines(date: str, machine: dict, command: str, figures: list[str]) -> str:
+    """A short block, as the README holds one: what measured it, when and where, then one line per figure."""
+    return "\n".join([f"Measured by `{command}` on {measured_on(date, machine)}:", "", *(f"- {f}" for f in figures)])
 
 
 def cpu_model() -> str:

@@ -329,3 +329,64 @@ def test_the_hostile_page_s_table_against_plain_nbgrader_has_a_row_per_kind_in_o
     assert block[2] == "| submission | plain nbgrader: its score | plain nbgrader: a classmate's | `grader grade` |"
     assert [row.split(" | ")[0].removeprefix("| ") for row in block[4:]] == [kind.what for kind in KINDS]
     assert all(row.count(" | ") == 3 for row in block[4:])
+
+
+ON_SUBMIT = {
+    "date": "2026-01-01T00:00:00+00:00",
+    "machine": {"cores": 2, "cpu": "a test CPU", "load_average_at_start": 0.5},
+    "students": 30,
+    "lesson": "01_naive_division",
+    "poll_s": None,
+    "measure": "cgroup",
+    "measure_description": "every process of each command",
+    "alone": {"student": "s1", "latencies_s": [2.0, 2.2, 1.9, 2.1, 2.0], "median_s": 2.0, "cpu_per_hand_in_s": 1.1},
+    "repeated": {
+        "repeater": "s30",
+        "repeats": 20,
+        "others": ["s1", "s2", "s3"],
+        "latencies_s": [3.0, 5.0, 4.0],
+        "while_repeating": [True, True, False],
+        "one_grading_s": 2.0,
+        "max_delay_s": 3.0,
+        "repeater_last_latency_s": 6.0,
+        "released_to_repeater": 4,
+    },
+    "burst": {"latencies_s": {}, "p50_s": 10.0, "p95_s": 18.0, "max_s": 19.5, "cpu_per_hand_in_s": 0.9},
+    "fetched_feedback": 30,
+    "scores": {"identical": True, "students": 30, "cells": 120, "totals_by_kind": {"correct": [15], "stub": [0]}},
+    "service": {"cpu_s": 60.0},
+    "took_s": 400.0,
+}
+
+
+def test_the_on_submit_figures_rewrite_their_blocks_of_the_page_and_the_readme_without_a_hub(tmp_path):
+    """`benchmarks/on_submit.py --from-json ... --page` writes the performance page's table, with each target met or
+    missed and its ratio, and the README's lines, one per figure; the rest of both pages stays as it was."""
+    saved, page, readme = tmp_path / "figures.json", tmp_path / "performance.md", tmp_path / "README.md"
+    saved.write_text(json.dumps(ON_SUBMIT))
+    page.write_text(PERFORMANCE.read_text())
+    readme.write_text((COURSE.root / "README.md").read_text())
+    done = script("on_submit.py", "--from-json", str(saved), "--page", str(page), "--readme", str(readme))
+    assert done.returncode == 0, done.stderr
+    assert "Target: p95 of 30 at once ≤ 15.0 s: 18.0 s (×1.20), MISSED." in done.stdout
+    assert "Target: a student alone (median) ≤ 3.0 s: 2.0 s (×0.67), met." in done.stdout
+    said = "Target: another's wait while one hands in 20 times ≤ its grading and one more (2 × 2.0 s): 5.0 s (×1.25)"
+    assert said + ", MISSED." in done.stdout
+    table = page.read_text().split("<!-- on submit: begin", 1)[1].split("<!-- on submit: end -->")[0]
+    assert "Measured by `benchmarks/on_submit.py --students 30` on 2026-01-01: 2 cores (a test CPU" in table
+    assert "| 30 students at once | 30 | 10.0 s | 18.0 s | 19.5 s | 0.90 s |" in table
+    assert "| one student alone | 5 | 2.0 s |  | 2.2 s | 1.10 s |" in table
+    before = PERFORMANCE.read_text().split("<!-- on submit: begin")[0]
+    assert page.read_text().split("<!-- on submit: begin")[0] == before
+    lines = readme.read_text().split("<!-- in a classroom: begin", 1)[1].split("-->", 1)[1]
+    lines = lines.split("<!-- in a classroom: end -->")[0].strip().splitlines()
+    assert lines == [
+        "Measured by `benchmarks/on_submit.py --students 30` on 2026-01-01: 2 cores (a test CPU, load average 0.5 at "
+        "the start):",
+        "",
+        "- 30 students hand in at once: each sees its feedback after 10.0 s (median), 18.0 s (p95), 19.5 s at most",
+        "- a student alone: 2.0 s (median of 5)",
+        "- while a student hands in 20 times in a row, another waits 5.0 s at most (one grading: 2.0 s)",
+        "- CPU per hand-in: 0.90 s, kernels included",
+        "- scores: the same as `grade --force` in all 120 cells",
+    ]
