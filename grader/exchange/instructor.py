@@ -19,14 +19,13 @@ import shutil
 import stat
 import subprocess
 from collections import defaultdict
-from datetime import UTC
 
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.exchange.default import ExchangeCollect, ExchangeReleaseAssignment, ExchangeReleaseFeedback
 from nbgrader.utils import check_mode, ignore_patterns, notebook_hash, parse_utc
 from traitlets import Bool
 
-from .layout import FEEDBACK_FILE_MODE, StrictExchange, copy_file, copy_private, receipt_of
+from .layout import FEEDBACK_FILE_MODE, StrictExchange, copy_file, copy_private, receipt_of, write_private
 
 TIMESTAMP = "timestamp.txt"
 
@@ -82,7 +81,6 @@ class Collect(StrictExchange, ExchangeCollect):
             by_student[parts[0]].append({"username": parts[0], "filename": name, "timestamp": when})
         due = self.due_date() if self.before_duedate else None
         self.src_records = [latest(records, due) for records in by_student.values()]
-        self.received = {record["filename"]: record["timestamp"] for record in self.src_records}
 
     def due_date(self):
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gradebook:
@@ -93,19 +91,20 @@ class Collect(StrictExchange, ExchangeCollect):
 
     def do_copy(self, src, dest, log=None):
         """Regular files and folders only; the course directory is the instructors' already. The hand-in's own
-        timestamp.txt gives way to its receipt (unless dated_by_name)."""
+        timestamp.txt gives way to its receipt (unless dated_by_name), read once the copy is made: a change while it
+        was copied makes it later."""
         patterns = ignore_patterns(
             exclude=self.coursedir.ignore, include=self.coursedir.include, max_file_size=self.coursedir.max_file_size
         )
         if self.dated_by_name:
             copy_private(src, dest, patterns, 0o640, 0o750)
             return
-        received = self.received[os.path.basename(src)].replace(tzinfo=UTC).strftime(self.timestamp_format)
 
         def ignore(folder: str, names: list[str]) -> list[str]:
             return list(patterns(folder, names)) + ([TIMESTAMP] if folder == src else [])
 
-        copy_private(src, dest, ignore, 0o640, 0o750, {TIMESTAMP: received})
+        copy_private(src, dest, ignore, 0o640, 0o750)
+        write_private(os.path.join(dest, TIMESTAMP), receipt_of(src).strftime(self.timestamp_format), 0o640)
 
 
 def latest(records: list[dict], due) -> dict:

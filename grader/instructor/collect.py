@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING
 from grader.course import Course
 from grader.engine.submission import BadInput, identify_lesson, read_notebook_bytes
 from grader.engine.untrusted import shown
-from grader.exchange.layout import receipt_of
 from grader.instructor.attempts import accepted, journal_graded
 
 if TYPE_CHECKING:
@@ -483,6 +482,7 @@ def collect_exchange(
     from nbgrader.exchange import ExchangeFactory
 
     from grader.course.nbgrader_calls import quiet_stderr, require_success
+    from grader.exchange.layout import receipt_of
 
     config = course.nbgrader_config(exchange)
     inbound = inbound_of(config)
@@ -509,27 +509,31 @@ def collect_exchange(
                     log.unplaced.append((name, reason))
                     unplaced.keep(Upload(name, b"", UNKNOWN_TIME, reason), reason)
                     continue
-                received = None
+                received, refused = None, []
                 try:
                     student = submission_of(entry.name)[0]
                     if entry.is_symlink() or not entry.is_dir():
                         raise BadInput("not a folder (a link or another kind of file)")
-                    received = receipt_of(entry)
-                    target = copy / f"{student}+{lesson}+{received.strftime(TIMESTAMP_FORMAT)}+{len(staged)}"
+                    target = copy / str(len(staged))  # named once its receipt is known
                     target.mkdir()
                     staged[entry.name] = target
-                    (target / "timestamp.txt").write_text(received.strftime(TIMESTAMP_FORMAT))
                     for upload in folder_uploads(entry, budget):
                         if upload.name == "timestamp.txt":
                             continue  # the student's own: its receipt is written in its place
                         if upload.refused:
-                            name = f"exchange:{entry.name}/{upload.name}"
-                            log.unplaced.append((name, upload.refused))
-                            unplaced.keep(Upload(name, b"", upload.timestamp, upload.refused), upload.refused)
-                            rejections.append(Rejection.of(name, upload.refused, student, lesson, received))
+                            refused.append(upload)
                             continue
                         (target / upload.name).parent.mkdir(parents=True, exist_ok=True)
                         (target / upload.name).write_bytes(upload.data)
+                    received = receipt_of(entry)  # once read: a change while it was read makes it later
+                    (target / "timestamp.txt").write_text(received.strftime(TIMESTAMP_FORMAT))
+                    named = copy / f"{student}+{lesson}+{received.strftime(TIMESTAMP_FORMAT)}+{target.name}"
+                    staged[entry.name] = target.rename(named)
+                    for upload in refused:
+                        name = f"exchange:{entry.name}/{upload.name}"
+                        log.unplaced.append((name, upload.refused))
+                        unplaced.keep(Upload(name, b"", upload.timestamp, upload.refused), upload.refused)
+                        rejections.append(Rejection.of(name, upload.refused, student, lesson, received))
                 except Exception as error:  # whatever one submission holds, it costs only that submission
                     unexpected = f"{type(error).__name__}: {str(error)[:200]}"
                     reason = str(error) if isinstance(error, BadInput) else unexpected

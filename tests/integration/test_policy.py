@@ -138,6 +138,11 @@ def test_a_late_hand_in_stays_late_whatever_its_student_forged_and_scores_0_unde
     )
     assert {student: row[1] for student, row in gradebook_rows(plain).items()} == {"ada": 0, "bo": full, "cy": 0}
 
+    with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gradebook:  # bo's extension, given late
+        gradebook.grant_extension(LESSON, "bo", days=1)
+    ran("--course", course.root, "grade", LESSON, "--force")
+    assert gradebook_rows(course)["bo"][:2] == (full, 0)
+
 
 def test_a_limit_of_attempts_collects_the_latest_within_it_without_a_journal_and_with_one(tmp_path):
     course = exchange_course(tmp_path / "class", LESSON)

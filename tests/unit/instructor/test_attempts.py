@@ -53,9 +53,8 @@ def test_the_service_and_collect_agree_on_the_journal_the_service_writes(tmp_pat
         for received, folder in sorted(HAND_INS):
             journal.add(folder, "ada", LESSON, received.isoformat())
             journal.add(f"bo+{LESSON}+{folder}", "bo", LESSON, received.isoformat())  # another student's
-            claimed = journal.claim()
-            journal.finish(claimed.folder, FAILED if folder.endswith("+0+x") else DONE)
-            journal.finish(journal.claim().folder, DONE)
+            for claimed in journal.claim(most=2):  # ada's and bo's
+                journal.finish(claimed.folder, FAILED if claimed.folder == folder and folder.endswith("+0+x") else DONE)
         recorded = journal.all()
     graded = journal_graded(grading)
     assert f"ada+{LESSON}+10+x" in graded and f"ada+{LESSON}+0+x" not in graded
