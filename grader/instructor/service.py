@@ -38,7 +38,7 @@ from grader.engine.submission import BadInput
 from grader.engine.untrusted import shown
 from grader.exchange.layout import receipt_of
 from grader.instructor.attempts import over_limit
-from grader.instructor.collect import TIMESTAMP_FORMAT, collect_exchange, inbound_of, submission_of
+from grader.instructor.collect import collect_exchange, inbound_of, submission_of
 from grader.instructor.feedback import student_page
 from grader.instructor.grading import SECRET, grade_hand_ins
 from grader.instructor.journal import DONE, FAILED, GRADING, HELD, OVER_LIMIT, PENDING, SUPERSEDED, HandIn, Journal
@@ -99,8 +99,8 @@ class Grading:
 
 
 def collect_batch(course: Course, journal: Journal, batch: list[HandIn]) -> list[HandIn]:
-    """Collect the claimed hand-ins, one nbgrader collect per lesson, each with the exchange's receipt as its time;
-    those that could not be collected are marked failed. The ones collected."""
+    """Collect the claimed hand-ins, one nbgrader collect per lesson (which dates each with the exchange's receipt, read
+    after its copy); those that could not be collected are marked failed. The ones collected."""
     collected = []
     for lesson in sorted({hand_in.lesson for hand_in in batch}):
         these = [hand_in for hand_in in batch if hand_in.lesson == lesson]
@@ -113,18 +113,12 @@ def collect_batch(course: Course, journal: Journal, batch: list[HandIn]) -> list
                 reasons = [reason for name, reason in unplaced if name.startswith(f"exchange:{hand_in.folder}")]
                 failed(journal, hand_in, f"not collected: {'; '.join(reasons) or 'nothing was collected'}")
                 continue
-            (folder / "timestamp.txt").write_text(receipt(hand_in))  # the exchange's time, not the learner's
             collected.append(hand_in)
     return collected
 
 
 def submitted_folder(course: Course, hand_in: HandIn) -> Path:
     return course.grading / "submitted" / hand_in.student / hand_in.lesson
-
-
-def receipt(hand_in: HandIn) -> str:
-    """The hand-in's time of receipt as nbgrader's timestamp.txt holds one."""
-    return datetime.fromisoformat(hand_in.received).strftime(TIMESTAMP_FORMAT)
 
 
 def failed(journal: Journal, hand_in: HandIn, reason: str) -> None:
@@ -142,8 +136,9 @@ def release(course: Course, hand_in: HandIn) -> float:
     feedback = course.root / config.CourseDirectory.feedback_directory / student / lesson
     feedback.mkdir(parents=True, exist_ok=True)
     (feedback / f"{lesson}.html").write_text(student_page(results, record), encoding="utf-8")
-    (feedback / "timestamp.txt").write_text(receipt(hand_in))
-    shutil.copyfile(course.grading / "autograded" / student / lesson / SECRET, feedback / SECRET)
+    autograded = course.grading / "autograded" / student / lesson
+    shutil.copyfile(autograded / "timestamp.txt", feedback / "timestamp.txt")  # the receipt collect wrote
+    shutil.copyfile(autograded / SECRET, feedback / SECRET)
     with quiet_stderr():
         require_success(NbGraderAPI(config=config).release_feedback(lesson, student_id=student), "release_feedback")
     return results.score(student, lesson)
