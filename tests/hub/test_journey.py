@@ -32,8 +32,9 @@ from nbgrader.api import Gradebook
 from playwright.sync_api import expect
 
 from grader.hub import accounts
-from tests.browser.conftest import fresh_context, screenshot
+from tests.browser.conftest import screenshot
 from tests.hub.conftest import free_ports, lacking
+from tests.hub.hubbrowser import log_in, open_assignment_list, panel
 from tests.hub.hubclient import entries_of, notebook_path
 from tests.hub.readme_hub import README_LESSON, ReadmeHub, fresh_copy
 from tests.support import COURSE, journey_commands, marked_lines
@@ -124,16 +125,6 @@ def role(user: str) -> str:
     return user.rsplit("-", 1)[-1]
 
 
-def log_in(browser, hub, user: str, then: str):
-    """A new browser context of `user`'s own, logged in through the hub's form; its page, at `then`."""
-    page = fresh_context(browser).new_page()
-    page.goto(f"{hub.url}/hub/login?next={then}")
-    page.get_by_label("Username").fill(user)
-    page.get_by_label("Password").fill(hub.passwords[user])
-    page.get_by_role("button", name="Sign in").click()
-    return page
-
-
 def cell(page, row, column: str):
     """The cell of `row` under the column headed `column`, in formgrader's table."""
     expect(page.locator(HEADERS).first).to_be_visible(timeout=SLOW)
@@ -191,23 +182,12 @@ def press_in_formgrader(page, hub, steps: list[re.Match], lesson: str) -> None:
 # The Assignment List, in each student's browser.
 
 
-def panel(page, name: str):
-    """One panel of the Assignment List, by its heading (the hub page names the panels)."""
-    return page.locator(".panel", has=page.locator(".panel-heading", has_text=name))
-
-
 def assignment_list(browser, hub, student: str):
     """`student` logged in, their server started by the hub, and the Nbgrader menu's Assignment List open."""
     page = log_in(browser, hub, student, "/hub/")
     expect(page).to_have_url(re.compile(f"/user/{student}/lab"), timeout=SLOW)
     open_assignment_list(page)
     return page
-
-
-def open_assignment_list(page) -> None:
-    page.get_by_role("menuitem", name="Nbgrader", exact=True).click()
-    page.locator(".lm-Menu").get_by_text("Assignment List", exact=True).click()
-    expect(page.locator("#released_assignments_list, #fetched_assignments_list")).not_to_have_count(0)
 
 
 def act(page, hub, student: str, step: re.Match, submitted: int = 0, answers: dict | None = None) -> None:
