@@ -56,12 +56,9 @@ def grading_on(hub, released):
     """The autograder grading (the tests' hub starts it paused: the other hub tests grade by hand); paused again after
     this module, its pages taken back from the exchange, so that the other tests find the hub as they left it."""
     before = set((hub.exchange / "feedback").glob("*.html"))
-    pausable = "--pause" in autograder(hub, "--help").stdout  # TEMPORARY until serve --pause is on main
-    if pausable:
-        autograder(hub, "--resume")
+    assert autograder(hub, "--resume").stdout == "Grading is on.\n"
     yield
-    if pausable:
-        autograder(hub, "--pause")
+    autograder(hub, "--pause")
     for page in set((hub.exchange / "feedback").glob("*.html")) - before:
         page.unlink()
 
@@ -173,6 +170,7 @@ def test_the_autograder_runs_as_the_grader_account_in_the_course_directory_with_
     command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     assert command[0].decode() == f"{hub.settings['instructor_env']}/bin/python"
     assert os.stat(f"/proc/{pid}/status").st_uid == pwd.getpwnam(hub.people.grader).pw_uid
+    assert "Umask:\t0007\n" in Path(f"/proc/{pid}/status").read_text()  # what it writes stays the instructors'
 
 
 def token_of_process(pid: int) -> str:

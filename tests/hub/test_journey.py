@@ -23,6 +23,7 @@ import secrets
 import shlex
 import shutil
 import subprocess
+import time
 from itertools import count
 from pathlib import Path
 
@@ -264,8 +265,18 @@ def read_feedback(page, hub, student: str, step: re.Match, score: str, secret: l
     assert not [line for line in secret if line in text], student
 
 
+def autograder_commands(journey) -> tuple[str, dict[str, str]]:
+    """The hub page's autograder block with this hub's names: the grader account's shell, and each command by its
+    option (--pause, --resume, --status)."""
+    shell, *lines = [journey.on_this_hub(line) for line in journey_commands("hub-autograder")]
+    return shell, {line.split()[-1]: line for line in lines}
+
+
 def test_lesson_01_through_formgrader_s_buttons_and_the_students_assignment_list(browser, journey):
     hub, lesson = hub_of(journey), README_LESSON
+    shell, autograder = autograder_commands(journey)  # grading by hand: the page says to pause the autograder first
+    paused = typed(journey, shell, autograder["--pause"])
+    assert paused.returncode == 0 and "Grading is paused since" in paused.stdout, paused.stdout + paused.stderr
     buttons = [step for line in journey_commands("hub-instructor") if (step := BUTTON.fullmatch(line))]
     steps = {step["action"].split(",")[0]: step for step in map(STEP.fullmatch, journey_commands("hub-student"))}
     assert list(steps) == ["Fetch", "answer", "Validate", "Submit", "Fetch Feedback"], list(steps)
@@ -373,6 +384,26 @@ def test_lesson_02_through_the_grader_account_s_commands(journey):
     hub.assignment(solver, token, "fetch_feedback", lesson)
     [page] = (Path(f"~{solver}").expanduser() / hub.course / lesson / "feedback").glob(f"*/{lesson}.html")
     assert f"{lesson} (Score: {top:.1f} / {top:.1f})" in page.read_text()
+
+
+def test_resumed_the_autograder_grades_what_came_while_it_was_paused(journey):
+    """The hand-ins of lessons 01 and 02 waited while the instructor graded by hand; resumed, the autograder grades
+    the newest of each student's (the second student's stubs of lesson 01 are superseded) and releases the pages."""
+    hub = hub_of(journey)
+    shell, autograder = autograder_commands(journey)
+    status = typed(journey, shell, autograder["--status"]).stdout
+    assert "Grading is paused since" in status and re.search(r"Hand-ins: 5 pending$", status, re.M), status
+    resumed = typed(journey, shell, autograder["--resume"])
+    assert resumed.returncode == 0 and "Grading is on." in resumed.stdout, resumed.stdout + resumed.stderr
+    deadline = time.monotonic() + SLOW / 1000
+    while re.search(r"\d+ (pending|grading)", status := typed(journey, shell, autograder["--status"]).stdout):
+        assert time.monotonic() < deadline, status
+        time.sleep(2)
+    assert re.search(r"^Hand-ins: 4 done, 1 superseded$", status, re.M), status
+    first = hub.people.student_names[0]
+    hub.assignment(first, hub.token_of(first), "fetch_feedback")
+    [page] = (Path(f"~{first}").expanduser() / hub.course / README_LESSON / "feedback").glob(f"*/{README_LESSON}.html")
+    assert "Your lessons at a glance" in page.read_text()  # the autograder's page, in place of formgrader's
 
 
 def test_ctrl_c_stops_the_hub_and_everything_it_started_within_5_s_and_nothing_went_wrong(journey):
