@@ -420,6 +420,6 @@ def test_each_user_path_reads_its_commands_from_a_tutorial_or_a_how_to():
     """The journey tests type the commands of the page that tells each user path, so a tutorial or how-to page, never
     the README, holds each journey's blocks, and each journey is told on one page."""
     journeys = {name for page in HAND_WRITTEN for name in journeys_on(page)}
-    assert {"learner", "instructor", "cluster", "hub", "hub-instructor", "hub-student"} <= journeys
+    assert {"learner", "instructor", "cluster", "hub", "hub-instructor", "hub-student", "hub-autograder"} <= journeys
     for name in journeys:
         assert journey_page(name).parent.name in ("tutorials", "howto"), name
