@@ -23,7 +23,6 @@ import secrets
 import shlex
 import shutil
 import subprocess
-import time
 from itertools import count
 from pathlib import Path
 
@@ -34,6 +33,7 @@ from playwright.sync_api import expect
 
 from grader.hub import accounts
 from tests.browser.conftest import screenshot
+from tests.hub.autograding import until
 from tests.hub.conftest import free_ports, lacking
 from tests.hub.hubbrowser import log_in, open_assignment_list, panel
 from tests.hub.hubclient import entries_of, notebook_path
@@ -95,14 +95,15 @@ def nothing_left_running(journey) -> list[int]:
     return left
 
 
-def left_running(journey, seconds: float) -> dict[int, str]:
-    """What nothing_left_running finds, asked until `seconds` have passed (a process whose parent has ended may take
-    a moment to see it: the autograder's forkserver and resource tracker end when their pipe closes); by pid, each
-    one's command line."""
-    deadline = time.monotonic() + seconds
-    while (left := nothing_left_running(journey)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return {pid: command_line(pid) for pid in left}
+def nothing_left_within(journey, seconds: float) -> bool:
+    """Whether nothing_left_running finds nothing within `seconds` (a process whose parent has ended may take a
+    moment to see it: the autograder's forkserver and resource tracker end when their pipe closes); if something is
+    still left then, an AssertionError naming each one's command line."""
+
+    def left() -> str:
+        return "left running: " + "; ".join(f"{pid} {command_line(pid)}" for pid in nothing_left_running(journey))
+
+    return until(lambda: not nothing_left_running(journey), seconds, left)
 
 
 def command_line(pid: int) -> str:
@@ -115,7 +116,7 @@ def command_line(pid: int) -> str:
 def test_once_set_up_the_hub_stops_and_starts_again_within_5_s(journey):
     stopped = journey.stop()
     assert stopped < WITHIN_S, f"Ctrl-C took {stopped:.1f} s to stop the hub"
-    assert left_running(journey, WITHIN_S - stopped) == {}
+    assert nothing_left_within(journey, WITHIN_S - stopped)
     took, waited = journey.start()
     print(f"the hub started in {took:.1f} s, {waited:.1f} s of it waiting for a CPU that others held")
     assert took - waited < WITHIN_S, f"{took:.1f} s, of which {waited:.1f} s waiting for a CPU"
@@ -415,10 +416,12 @@ def test_resumed_the_autograder_grades_what_came_while_it_was_paused(journey):
     )
     resumed = typed(journey, shell, autograder["--resume"])
     assert resumed.returncode == 0 and "Grading is on." in resumed.stdout, resumed.stdout + resumed.stderr
-    deadline = time.monotonic() + SLOW / 1000
-    while re.search(r"\d+ (pending|grading)", status := typed(journey, shell, autograder["--status"]).stdout):
-        assert time.monotonic() < deadline, status
-        time.sleep(2)
+
+    def settled() -> str | None:
+        status = typed(journey, shell, autograder["--status"]).stdout
+        return None if re.search(r"\d+ (pending|grading)", status) else status
+
+    status = until(settled, SLOW / 1000, "the autograder did not grade, once resumed, what waited")
     assert re.search(r"^Hand-ins: 4 done, 1 superseded$", status, re.M), status
     first = hub.people.student_names[0]
     hub.assignment(first, hub.token_of(first), "fetch_feedback")
@@ -433,7 +436,7 @@ def test_ctrl_c_stops_the_hub_and_everything_it_started_within_5_s_and_nothing_w
     stopped = journey.stop()
     print(f"Ctrl-C stopped the hub and the students' servers in {stopped:.1f} s")
     assert stopped < WITHIN_S, f"Ctrl-C took {stopped:.1f} s to stop the hub"
-    assert left_running(journey, WITHIN_S - stopped) == {}
+    assert nothing_left_within(journey, WITHIN_S - stopped)
     log = journey.log()
     assert log.count("JupyterHub is now running at") == 2  # the set-up's start, then the one timed
     assert not TROUBLE.search(log), [line for line in log.splitlines() if TROUBLE.search(line)][:20]
