@@ -23,6 +23,7 @@ from tests.hub.autograding import (
     WHOLE_ARRAY,
     graded_in_formgrader,
     grading_on,  # noqa: F401 (the module's fixture)
+    until,
     with_the_mistake,
 )
 from tests.hub.hubbrowser import log_in, open_assignment_list, panel
@@ -31,11 +32,17 @@ from tests.hub.hubclient import LESSON, notebook_path
 # one hub, one worker; the autograder grading while the module runs
 pytestmark = [pytest.mark.hub, pytest.mark.xdist_group("hub"), pytest.mark.usefixtures("grading_on")]
 SLOW = 300_000  # ms: a server's start on two loaded cores
-# Whether the student's Assignment List would show feedback to fetch, asked of their server as the list asks it.
-FEEDBACK_TO_FETCH = """async (address) => {
-    const answer = await fetch(address);
-    return answer.ok && JSON.stringify(await answer.json()).includes('"has_exchange_feedback":true');
-}"""
+
+
+def feedback_to_fetch(listed: dict) -> bool:
+    """Whether nbgrader's list of a student's assignments holds a submitted notebook whose feedback waits in the
+    exchange (what the list shows as "feedback available to fetch")."""
+    return any(
+        notebook.get("has_exchange_feedback")
+        for assignment in listed.get("value", [])
+        if assignment.get("status") == "submitted"
+        for notebook in assignment.get("notebooks", [])
+    )
 
 
 def shots_folder(tmp_path: Path) -> Path:
@@ -70,9 +77,10 @@ def test_a_student_submits_and_opens_the_autograder_s_feedback_then_formgrader_s
         expect(no_news).to_be_hidden()
     screenshot(page, "hub-submit", folder=shots)
 
-    # No instructor action: the student's list, refreshed once their server says there is feedback to fetch.
+    # No instructor action: the list refreshed once the student's server lists feedback to fetch (asked as the list
+    # asks it, with the student's session).
     listed = f"{hub.url}/user/{student}/assignments?course_id={hub.course}"
-    page.wait_for_function(FEEDBACK_TO_FETCH, arg=listed, polling=1000, timeout=DEADLINE_S * 1000)
+    until(lambda: feedback_to_fetch(page.context.request.get(listed).json()), DEADLINE_S, "no feedback in time")
     page.get_by_title("Refresh assignments list").click()
     expect(submitted).to_contain_text("feedback available to fetch")
     submitted.get_by_role("button", name="Fetch Feedback").click()
