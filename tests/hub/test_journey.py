@@ -87,8 +87,13 @@ def hub_of(journey):
 
 
 def nothing_left_running(journey) -> list[int]:
-    """Processes of the hub's accounts (servers, kernels, formgrader), and the proxy, still alive."""
-    left = accounts.processes_of({pwd.getpwnam(name).pw_uid for name in journey.people.everyone})
+    """Processes of the hub's accounts (servers, kernels, formgrader, the autograder), and the proxy, still alive: a
+    zombie has ended (one whose parent ended first waits for this machine's first process to collect it)."""
+    left = [
+        pid
+        for pid in accounts.processes_of({pwd.getpwnam(name).pw_uid for name in journey.people.everyone})
+        if not ended(pid)
+    ]
     proxy = journey.root / "state" / "proxy.pid"
     if proxy.exists() and Path(f"/proc/{proxy.read_text().strip()}").exists():
         left.append(int(proxy.read_text()))
@@ -104,6 +109,14 @@ def nothing_left_within(journey, seconds: float) -> bool:
         return "left running: " + "; ".join(f"{pid} {command_line(pid)}" for pid in nothing_left_running(journey))
 
     return until(lambda: not nothing_left_running(journey), seconds, left)
+
+
+def ended(pid: int) -> bool:
+    """Whether the process has ended: gone, or a zombie (state Z in /proc/PID/stat)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def command_line(pid: int) -> str:
