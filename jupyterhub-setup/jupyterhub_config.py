@@ -8,6 +8,10 @@ settings file that the set-up writes and names in SOFTMAX_HUB_SETTINGS.
   instructor's the instructors' environment. Each runs as its own Unix user (LocalProcessSpawner).
 - Formgrader is a hub-managed service named after the course, running as the course's grader account
   in the course directory; members of formgrade-<course> may open it.
+- The autograder, `python -m grader serve` (every lesson handed in graded as it comes, its feedback released to its
+  student), is a hub-managed service <course>-autograder, as the grader account in the course directory too. It
+  works on files only (the exchange, the gradebook), so it has no address and no scope of the hub's API; its log is
+  the hub's, and JupyterHub starts it again when it ends.
 - nbgrader's JupyterHubAuthPlugin reads a user's courses from the groups nbgrader-<course> (students)
   and formgrade-<course> (instructor).
 """
@@ -98,6 +102,14 @@ c.JupyterHub.services = [
         "cwd": hub["course_dir"],
         "environment": {**runs_in(hub["instructor_env"]), "JUPYTERHUB_DEFAULT_URL": "/formgrader"},
         "oauth_no_confirm": True,
+    },
+    {
+        "name": f"{course}-autograder",
+        # umask 007: what it writes in the course directory stays the instructors' group's, as in the grader's shell
+        "command": ["/bin/sh", "-c", 'umask 007 && exec "$0" -m grader serve', f"{hub['instructor_env']}/bin/python"],
+        "user": hub["grader"],
+        "cwd": hub["course_dir"],
+        "environment": runs_in(hub["instructor_env"]),
     },
     {"name": "operator", "api_token": hub["operator_token"]},
 ]

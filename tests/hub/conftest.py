@@ -41,7 +41,16 @@ def running_hub(tmp_path_factory, students: int) -> Iterator[Hub]:
 
 @pytest.fixture(scope="session")
 def hub(tmp_path_factory):
+    """The tests' hub, its autograder paused: the tests grade by hand, and tests/hub/test_autograder.py resumes it
+    while it runs."""
     with running_hub(tmp_path_factory, STUDENTS) as running:
+        paused = running.run_as(
+            running.people.grader,
+            ["python", "-m", "grader", "serve", "--pause"],
+            "instructor",
+            running.settings["course_dir"],
+        )
+        assert paused.returncode == 0, paused.stdout + paused.stderr
         yield running
 
 

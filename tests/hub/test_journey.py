@@ -32,8 +32,10 @@ from nbgrader.api import Gradebook
 from playwright.sync_api import expect
 
 from grader.hub import accounts
-from tests.browser.conftest import fresh_context, screenshot
+from tests.browser.conftest import screenshot
+from tests.hub.autograding import until
 from tests.hub.conftest import free_ports, lacking
+from tests.hub.hubbrowser import log_in, open_assignment_list, panel
 from tests.hub.hubclient import entries_of, notebook_path
 from tests.hub.readme_hub import README_LESSON, ReadmeHub, fresh_copy
 from tests.support import COURSE, journey_commands, marked_lines
@@ -85,18 +87,49 @@ def hub_of(journey):
 
 
 def nothing_left_running(journey) -> list[int]:
-    """Processes of the hub's accounts (servers, kernels, formgrader), and the proxy, still alive."""
-    left = accounts.processes_of({pwd.getpwnam(name).pw_uid for name in journey.people.everyone})
+    """Processes of the hub's accounts (servers, kernels, formgrader, the autograder), and the proxy, still alive: a
+    zombie has ended (one whose parent ended first waits for this machine's first process to collect it)."""
+    left = [
+        pid
+        for pid in accounts.processes_of({pwd.getpwnam(name).pw_uid for name in journey.people.everyone})
+        if not ended(pid)
+    ]
     proxy = journey.root / "state" / "proxy.pid"
     if proxy.exists() and Path(f"/proc/{proxy.read_text().strip()}").exists():
         left.append(int(proxy.read_text()))
     return left
 
 
+def nothing_left_within(journey, seconds: float) -> bool:
+    """Whether nothing_left_running finds nothing within `seconds` (a process whose parent has ended may take a
+    moment to see it: the autograder's forkserver and resource tracker end when their pipe closes); if something is
+    still left then, an AssertionError naming each one's command line."""
+
+    def left() -> str:
+        return "left running: " + "; ".join(f"{pid} {command_line(pid)}" for pid in nothing_left_running(journey))
+
+    return until(lambda: not nothing_left_running(journey), seconds, left)
+
+
+def ended(pid: int) -> bool:
+    """Whether the process has ended: gone, or a zombie (state Z in /proc/PID/stat)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")[:200]
+    except OSError:
+        return "(ended meanwhile)"
+
+
 def test_once_set_up_the_hub_stops_and_starts_again_within_5_s(journey):
     stopped = journey.stop()
     assert stopped < WITHIN_S, f"Ctrl-C took {stopped:.1f} s to stop the hub"
-    assert nothing_left_running(journey) == []
+    assert nothing_left_within(journey, WITHIN_S - stopped)
     took, waited = journey.start()
     print(f"the hub started in {took:.1f} s, {waited:.1f} s of it waiting for a CPU that others held")
     assert took - waited < WITHIN_S, f"{took:.1f} s, of which {waited:.1f} s waiting for a CPU"
@@ -122,16 +155,6 @@ def shot(page, step: str) -> None:
 def role(user: str) -> str:
     """`user` without the run's random prefix: screenshots keep their names from run to run."""
     return user.rsplit("-", 1)[-1]
-
-
-def log_in(browser, hub, user: str, then: str):
-    """A new browser context of `user`'s own, logged in through the hub's form; its page, at `then`."""
-    page = fresh_context(browser).new_page()
-    page.goto(f"{hub.url}/hub/login?next={then}")
-    page.get_by_label("Username").fill(user)
-    page.get_by_label("Password").fill(hub.passwords[user])
-    page.get_by_role("button", name="Sign in").click()
-    return page
 
 
 def cell(page, row, column: str):
@@ -191,23 +214,12 @@ def press_in_formgrader(page, hub, steps: list[re.Match], lesson: str) -> None:
 # The Assignment List, in each student's browser.
 
 
-def panel(page, name: str):
-    """One panel of the Assignment List, by its heading (the hub page names the panels)."""
-    return page.locator(".panel", has=page.locator(".panel-heading", has_text=name))
-
-
 def assignment_list(browser, hub, student: str):
     """`student` logged in, their server started by the hub, and the Nbgrader menu's Assignment List open."""
     page = log_in(browser, hub, student, "/hub/")
     expect(page).to_have_url(re.compile(f"/user/{student}/lab"), timeout=SLOW)
     open_assignment_list(page)
     return page
-
-
-def open_assignment_list(page) -> None:
-    page.get_by_role("menuitem", name="Nbgrader", exact=True).click()
-    page.locator(".lm-Menu").get_by_text("Assignment List", exact=True).click()
-    expect(page.locator("#released_assignments_list, #fetched_assignments_list")).not_to_have_count(0)
 
 
 def act(page, hub, student: str, step: re.Match, submitted: int = 0, answers: dict | None = None) -> None:
@@ -284,8 +296,18 @@ def read_feedback(page, hub, student: str, step: re.Match, score: str, secret: l
     assert not [line for line in secret if line in text], student
 
 
+def autograder_commands(journey) -> tuple[str, dict[str, str]]:
+    """The hub page's autograder block with this hub's names: the grader account's shell, and each command by its
+    option (--pause, --resume, --status)."""
+    shell, *lines = [journey.on_this_hub(line) for line in journey_commands("hub-autograder")]
+    return shell, {line.split()[-1]: line for line in lines}
+
+
 def test_lesson_01_through_formgrader_s_buttons_and_the_students_assignment_list(browser, journey):
     hub, lesson = hub_of(journey), README_LESSON
+    shell, autograder = autograder_commands(journey)  # grading by hand: the page says to pause the autograder first
+    paused = typed(journey, shell, autograder["--pause"])
+    assert paused.returncode == 0 and "Grading is paused since" in paused.stdout, paused.stdout + paused.stderr
     buttons = [step for line in journey_commands("hub-instructor") if (step := BUTTON.fullmatch(line))]
     steps = {step["action"].split(",")[0]: step for step in map(STEP.fullmatch, journey_commands("hub-student"))}
     assert list(steps) == ["Fetch", "answer", "Validate", "Submit", "Fetch Feedback"], list(steps)
@@ -395,6 +417,31 @@ def test_lesson_02_through_the_grader_account_s_commands(journey):
     assert f"{lesson} (Score: {top:.1f} / {top:.1f})" in page.read_text()
 
 
+def test_resumed_the_autograder_grades_what_came_while_it_was_paused(journey):
+    """The hand-ins of lessons 01 and 02 waited while the instructor graded by hand; resumed, the autograder grades
+    the newest of each student's (the second student's stubs of lesson 01 are superseded) and releases the pages."""
+    hub = hub_of(journey)
+    shell, autograder = autograder_commands(journey)
+    status = typed(journey, shell, autograder["--status"]).stdout
+    # the second student's stubs were superseded by their answer as soon as both were seen, paused or not
+    assert "Grading is paused since" in status and re.search(r"^Hand-ins: 4 pending, 1 superseded$", status, re.M), (
+        status
+    )
+    resumed = typed(journey, shell, autograder["--resume"])
+    assert resumed.returncode == 0 and "Grading is on." in resumed.stdout, resumed.stdout + resumed.stderr
+
+    def settled() -> str | None:
+        status = typed(journey, shell, autograder["--status"]).stdout
+        return None if re.search(r"\d+ (pending|grading)", status) else status
+
+    status = until(settled, SLOW / 1000, "the autograder did not grade, once resumed, what waited")
+    assert re.search(r"^Hand-ins: 4 done, 1 superseded$", status, re.M), status
+    first = hub.people.student_names[0]
+    hub.assignment(first, hub.token_of(first), "fetch_feedback")
+    [page] = (Path(f"~{first}").expanduser() / hub.course / README_LESSON / "feedback").glob(f"*/{README_LESSON}.html")
+    assert "Your lessons at a glance" in page.read_text()  # the autograder's page, in place of formgrader's
+
+
 def test_ctrl_c_stops_the_hub_and_everything_it_started_within_5_s_and_nothing_went_wrong(journey):
     """With the students' servers running (the walks above started them), and kernels run by their validations."""
     running = journey.hub(checkout_mode=0o755).api("GET", "/users").json()
@@ -402,7 +449,7 @@ def test_ctrl_c_stops_the_hub_and_everything_it_started_within_5_s_and_nothing_w
     stopped = journey.stop()
     print(f"Ctrl-C stopped the hub and the students' servers in {stopped:.1f} s")
     assert stopped < WITHIN_S, f"Ctrl-C took {stopped:.1f} s to stop the hub"
-    assert nothing_left_running(journey) == []
+    assert nothing_left_within(journey, WITHIN_S - stopped)
     log = journey.log()
     assert log.count("JupyterHub is now running at") == 2  # the set-up's start, then the one timed
     assert not TROUBLE.search(log), [line for line in log.splitlines() if TROUBLE.search(line)][:20]

@@ -65,6 +65,7 @@ NOT_MEASURED = {
     "(0.2 s and 0.1 s polls per kernel)": "jupyter_client's own fixed pauses, which the forked kernels avoid",
     "fails after 15 minutes": "the time limit per test in pyproject.toml (timeout = 900): a setting",
     "each within 5 s once set up": "the bound tests/hub/test_journey.py holds the hub's start and stop to: a limit",
+    "holds it to 120 s from Submit": "the bound tests/hub/test_autograder.py holds the hub's autograder to: a limit",
 }
 GENERATED_BLOCK = re.compile(r"<!-- ([\w ]+): begin.*?<!-- \1: end -->", re.DOTALL)
 
@@ -433,6 +434,6 @@ def test_each_user_path_reads_its_commands_from_a_tutorial_or_a_how_to():
     """The journey tests type the commands of the page that tells each user path, so a tutorial or how-to page, never
     the README, holds each journey's blocks, and each journey is told on one page."""
     journeys = {name for page in HAND_WRITTEN for name in journeys_on(page)}
-    assert {"learner", "instructor", "cluster", "hub", "hub-instructor", "hub-student"} <= journeys
+    assert {"learner", "instructor", "cluster", "hub", "hub-instructor", "hub-student", "hub-autograder"} <= journeys
     for name in journeys:
         assert journey_page(name).parent.name in ("tutorials", "howto"), name
