@@ -302,7 +302,7 @@ def benchmark(args, say) -> dict:
         "measure_description": treeusage.describe(measure),
     }
     logs = Path(tempfile.mkdtemp(prefix="softmax-on-submit-"))  # kept: the hub's and the service's logs
-    with running_hub(args.students, logs) as hub:
+    with running_hub(args.students, logs, autograder=False) as hub:  # its own service, measured in its cgroups
         say(f"a hub of {args.students} students at {hub.url}; its log and the service's in {logs}")
         hub.release()
         students = prepare(hub, say)

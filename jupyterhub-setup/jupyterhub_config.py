@@ -103,16 +103,20 @@ c.JupyterHub.services = [
         "environment": {**runs_in(hub["instructor_env"]), "JUPYTERHUB_DEFAULT_URL": "/formgrader"},
         "oauth_no_confirm": True,
     },
-    {
-        "name": f"{course}-autograder",
-        # umask 007: what it writes in the course directory stays the instructors' group's, as in the grader's shell
-        "command": ["/bin/sh", "-c", 'umask 007 && exec "$0" -m grader serve', f"{hub['instructor_env']}/bin/python"],
-        "user": hub["grader"],
-        "cwd": hub["course_dir"],
-        "environment": runs_in(hub["instructor_env"]),
-    },
     {"name": "operator", "api_token": hub["operator_token"]},
 ]
+if hub.get("autograder", True):  # python -m grader.hub --no-autograder leaves it out
+    python = f"{hub['instructor_env']}/bin/python"
+    c.JupyterHub.services.append(
+        {
+            "name": f"{course}-autograder",
+            # umask 007: what it writes in the course directory stays the instructors' group's, as in its shell
+            "command": ["/bin/sh", "-c", 'umask 007 && exec "$0" -m grader serve', python],
+            "user": hub["grader"],
+            "cwd": hub["course_dir"],
+            "environment": runs_in(hub["instructor_env"]),
+        }
+    )
 
 
 people = [hub["instructor"], hub["grader"], *hub["students"]]

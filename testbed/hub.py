@@ -212,9 +212,9 @@ def stop(process: subprocess.Popen, state: Path, people: accounts.Accounts) -> N
 
 
 @contextlib.contextmanager
-def running_hub(students: int, logs: Path) -> Iterator[Hub]:
+def running_hub(students: int, logs: Path, autograder: bool = True) -> Iterator[Hub]:
     """A hub of `students` students, its log in `logs`, stopped and removed (accounts, homes, folder) when the block
-    ends; HubUnavailable when this machine cannot run one."""
+    ends (without its grading service unless `autograder`); HubUnavailable when this machine cannot run one."""
     problem = missing()
     if problem:
         raise HubUnavailable(problem)
@@ -224,7 +224,7 @@ def running_hub(students: int, logs: Path) -> Iterator[Hub]:
     log = logs / "hub.log"
     checkout_mode = CHECKOUT.stat().st_mode & 0o7777
     command = [sys.executable, "-m", "grader.hub", "--root", root, "--prefix", people.prefix]
-    command += ["--students", str(students), "--port", str(port)]
+    command += ["--students", str(students), "--port", str(port), *(() if autograder else ("--no-autograder",))]
     with open(log, "w") as output:
         process = subprocess.Popen(
             [str(part) for part in command], cwd=CHECKOUT, stdout=output, stderr=subprocess.STDOUT

@@ -46,6 +46,11 @@ def parser() -> Parser:
     )
     parser.add_argument("--set-up-only", action="store_true", help="make everything, start nothing")
     parser.add_argument(
+        "--no-autograder",
+        action="store_true",
+        help="leave out the grading service (python -m grader serve), for a hub whose hand-ins are graded otherwise",
+    )
+    parser.add_argument(
         "--remove", action="store_true", help="remove the accounts made with --prefix and the folder --root"
     )
     logs.add_options(parser)
@@ -111,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return 2
     logger.debug("setting up the hub in %s for %s, ports %s", options.root, CHECKOUT, ports_from(options.port))
-    hub = machine.set_up(CHECKOUT, options.root, people, ports_from(options.port))
+    hub = machine.set_up(CHECKOUT, options.root, people, ports_from(options.port), not options.no_autograder)
     for line in hub["said"]:  # what the set-up did, and warnings (machine.close_checkout)
         if line.startswith("warning: "):
             logger.warning(line.removeprefix("warning: "))

@@ -219,9 +219,9 @@ atexit.register(gc.freeze)
 """
 
 
-def set_up(checkout: Path, root: Path, people: unix.Accounts, ports: dict[str, int]) -> dict:
+def set_up(checkout: Path, root: Path, people: unix.Accounts, ports: dict[str, int], autograder: bool = True) -> dict:
     """Everything the hub needs, made or brought up to date; returns the settings, also written to
-    <root>/hub.json. Needs root."""
+    <root>/hub.json (`autograder`: whether JupyterHub runs the grading service). Needs root."""
     make_folder(root, 0, "root", 0o755)
     unix.create(people, root / "passwords.json")
     course = Course(checkout).nbgrader_config().CourseDirectory.course_id
@@ -264,6 +264,7 @@ def set_up(checkout: Path, root: Path, people: unix.Accounts, ports: dict[str, i
         "checkout": str(checkout),
         "checkout_mode": previous.get("checkout_mode") if closed_mode is None else closed_mode,
         "said": said,
+        "autograder": autograder,
     }
     (root / "hub.json").touch(mode=0o600)
     os.chmod(root / "hub.json", 0o600)
