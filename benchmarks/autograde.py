@@ -76,11 +76,14 @@ def progress_clock():
 
 
 def tools_env() -> dict[str, str]:
-    """This environment with the venv's tools first on PATH (nbgrader shells out to alembic), less the
-    socket of a kernel zygote this process may have started: a measured command starts its own, inside
-    the measured control groups, and pays for it."""
+    """This environment with the venv's tools first on PATH (nbgrader shells out to alembic) and this checkout's
+    package first on Python's path (a command runs in its class's folder, where `python -m grader` would import
+    the copy the venv was installed from: another worktree's, when worktrees share a venv), less the socket of a
+    kernel zygote this process may have started: a measured command starts its own, inside the measured control
+    groups, and pays for it."""
     env = {k: v for k, v in os.environ.items() if k != warmkernel.ADDRESS}
-    return {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    path = os.pathsep.join(filter(None, [str(REPOSITORY), os.environ.get("PYTHONPATH")]))
+    return {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}", "PYTHONPATH": path}
 
 
 # ----------------------------------------------------------------- grading, measured
