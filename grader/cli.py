@@ -331,7 +331,9 @@ def parser() -> OneLineParser:
 
     grade = commands.add_parser("grade", help="autograde collected submissions in parallel into the gradebook")
     grade.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all)")
-    grade.add_argument("--jobs", type=positive, metavar="N", help="submissions graded at once (default: two per core)")
+    grade.add_argument(
+        "--jobs", type=positive, metavar="N", help="submissions graded at once (default: one per core and one more)"
+    )
     grade.add_argument("--force", action="store_true", help="grade again even what has not changed")
     add_limit_options(grade)
     grade.add_argument(
@@ -381,7 +383,9 @@ def parser() -> OneLineParser:
         help="grade every catalogued misconception and correct alternative (and with --mutate, mechanical mutants)",
     )
     proof.add_argument("--lesson", metavar="ID", help="one lesson only (default: all)")
-    proof.add_argument("--jobs", type=positive, metavar="N", help="notebooks graded at once (default: two per core)")
+    proof.add_argument(
+        "--jobs", type=positive, metavar="N", help="notebooks graded at once (default: one per core and one more)"
+    )
     proof.add_argument("--json", action="store_true", help="print JSON instead of a table")
     proof.add_argument(
         "--page",

@@ -4,11 +4,15 @@ nbgrader grades one notebook after another; here each worker process grades whol
 notebooks in its own throw-away course directory (see sandbox), so the work spreads
 over every core, each worker pays Python's and nbgrader's start-up only once, and its
 kernels are forked from a process that has done their imports (see warmkernel).
+Workers are forks of the caller, which has imported the grading code, so they share its
+memory rather than each holding a copy of nbgrader (see _start_method).
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
+import importlib
 import multiprocessing
 import multiprocessing.forkserver
 import os
@@ -16,6 +20,7 @@ import pickle
 import signal
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
@@ -29,34 +34,62 @@ from grader.course import Course
 from grader.engine import warmkernel
 from grader.engine.scores import Report
 
-# What the workers' fork server imports once, before any worker is forked from it.
+# What the workers need imported before they are forked (by the caller, or by a fork server).
 WORKER_PRELOAD = ["grader.engine.sandbox", "grader.engine.warmkernel"]
 
 
 def default_jobs() -> int:
-    """Two per core: a grading spends much of its time waiting for its kernel, so cores would sit idle."""
+    """One per core and one more: a grading spends part of its time waiting for its kernel, so cores would sit
+    idle with one per core, and each grading at once holds about 70 MB more (its worker's and its kernel's own
+    pages), which two per core would spend for little time."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return 2 * cores
+    return cores + 1
 
 
 def start_early() -> None:
-    """Start the kernel zygote and the workers' fork server now, without waiting for either.
+    """Start the kernel zygote (and the workers' fork server, when they need one) now, without waiting.
 
-    Both import for a second or more (NumPy, matplotlib, ipykernel; nbgrader); started before
-    the caller's own imports and set-up (nbgrader, the lessons' gradebooks), they import beside
-    it on the other cores, and the first worker and kernel are ready sooner. Each listens on a
+    Each imports for a second or more (NumPy, matplotlib, ipykernel; nbgrader); started before
+    the caller's own imports and set-up (nbgrader, the lessons' gradebooks), it imports beside
+    it on the other cores, and the first kernel (or worker) is ready sooner. Each listens on a
     socket made before it starts, so a request sent while it imports waits there."""
-    warmkernel.ensure_zygote()  # first: the fork server inherits its address
-    _context()
-    multiprocessing.forkserver.ensure_running()
+    warmkernel.ensure_zygote()  # first: a fork server inherits its address
+    if not _forks_safely():
+        _fork_server()
+        multiprocessing.forkserver.ensure_running()
 
 
-def _context():
-    """The workers' start method. They fork from a server process that imported the grading code once;
-    not plain fork: the caller may run threads (pytest-xdist does), and fork copies their locks."""
+def _forks_safely() -> bool:
+    """Whether this process runs no thread but its main one: a fork copies the locks other threads hold."""
+    return threading.active_count() == 1
+
+
+def _fork_server():
+    """The start method of workers forked from a server process that imported the grading code once."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(WORKER_PRELOAD)
     return context
+
+
+@contextlib.contextmanager
+def _start_method():
+    """The workers' start method, for one batch: plain fork, so every worker shares the pages of this process's
+    imports (nbgrader's, NumPy's: about 80 MB) rather than a copy of its own; a fork server when this process
+    runs other threads (pytest-xdist's do).
+
+    While the batch runs, what the workers inherit is frozen (gc.freeze): Python's collections, here and in
+    them, never walk it, so they never write to its pages, which stay shared (about 30 MB per worker)."""
+    if not _forks_safely():
+        yield _fork_server()
+        return
+    for module in WORKER_PRELOAD:
+        importlib.import_module(module)
+    gc.collect()  # the garbage goes first: frozen, it would stay
+    gc.freeze()
+    try:
+        yield multiprocessing.get_context("fork")
+    finally:
+        gc.unfreeze()
 
 
 class WorkerDied(RuntimeError):
@@ -103,9 +136,8 @@ def in_workers(
     start = time.monotonic()
     workers = max(1, min(jobs or default_jobs(), len(calls)))
     warmkernel.ensure_zygote()  # one for every worker, before they start
-    context = _context()
     waiting = list(range(len(calls)))
-    with tempfile.TemporaryDirectory(prefix="softmax-outcomes-") as folder:
+    with _start_method() as context, tempfile.TemporaryDirectory(prefix="softmax-outcomes-") as folder:
         spilled_calls = [(folder, fn, *args) for args in calls]
 
         def ended():

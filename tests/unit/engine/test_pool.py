@@ -5,6 +5,7 @@ KeyboardInterrupt, GeneratorExit) never reaches the caller as it is."""
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import signal
@@ -98,6 +99,29 @@ def test_a_worker_killed_while_its_large_result_leaves_it_does_not_hang_the_batc
     ended = dict(line.split() for line in done.stdout.splitlines())
     assert ended.pop("0") in ("WorkerDied", str(64 * 2**20)), done.stdout
     assert ended == {"1": str(3 * 2**20), "2": "5"}, done.stdout
+
+
+def parent_and_frozen() -> tuple[int, bool]:
+    return os.getppid(), gc.get_freeze_count() > 0
+
+
+# Run apart: a process with no thread but its main one, as `grader grade` is.
+FORKED = """
+import gc, os
+from grader.engine import pool
+from tests.unit.engine.test_pool import parent_and_frozen
+[(_, future)] = pool.in_workers(parent_and_frozen, [()], jobs=1)
+print(future.result() == (os.getpid(), True), gc.get_freeze_count() == 0)
+"""
+
+
+def test_a_caller_with_no_other_thread_forks_its_workers_and_its_collector_walks_all_again_after_the_batch():
+    """Workers forked from the caller share the pages of its imports (no fork server holds one more copy), and
+    what they inherit is frozen for the garbage collector while the batch runs, so no collection writes to those
+    pages; once it ends, the caller's collections walk every object again."""
+    done = subprocess.run([sys.executable, "-c", FORKED], cwd=COURSE.root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["True", "True"]
 
 
 def fails(text: str) -> None:
