@@ -299,13 +299,18 @@ def descendants(pid: int) -> dict[int, tuple[int, str]]:
 
 
 def kill_a_grading_worker(service: subprocess.Popen, seconds: float) -> bool:
-    """SIGKILL the first of the service's grading workers (a child of its multiprocessing fork server) seen within
-    `seconds`; whether one was."""
+    """SIGKILL the first of the service's grading workers seen within `seconds`: a fork of the service itself (its
+    command line), or a child of its multiprocessing fork server; whether one was."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and service.poll() is None:
         tree = descendants(service.pid)
+        own = " ".join(service.args)
         servers = {pid for pid, (_, command) in tree.items() if "multiprocessing.forkserver" in command}
-        workers = [pid for pid, (parent, _) in tree.items() if parent in servers]
+        workers = [
+            pid
+            for pid, (parent, command) in tree.items()
+            if parent in servers or (parent == service.pid and command.strip() == own)
+        ]
         if workers:
             os.kill(workers[0], signal.SIGKILL)
             return True
