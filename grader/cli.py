@@ -166,7 +166,7 @@ def _serve(args) -> int:
     if not args.cluster:
         pool.start_early()
     grading = Grading(jobs=args.jobs, cluster=args.cluster)
-    done = serve(args.course, args.lessons or args.course.built_lessons(), args.once, args.poll, grading)
+    done = serve(args.course, args.lessons, args.once, args.poll, grading)
     print(f"Graded {done} hand-in(s); `serve --status` counts them all.")
     return 0
 

@@ -58,9 +58,11 @@ class Stop:
 
 
 def scan(course: Course, journal: Journal, lessons: list[str]) -> int:
-    """Record every hand-in of `lessons` in the exchange the journal does not hold yet, received when the exchange's
-    receipt says (receipt_of: never its name's time nor its timestamp.txt); how many were new."""
+    """Record every hand-in of `lessons` (none given: every lesson built now, so one released while the service runs
+    is graded too) in the exchange the journal does not hold yet, received when the exchange's receipt says
+    (receipt_of: never its name's time nor its timestamp.txt); how many were new."""
     folder, new = inbound_of(course.nbgrader_config()), 0
+    lessons = lessons or course.built_lessons()
     recorded = {hand_in.folder: hand_in.state for hand_in in journal.all()}
     for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
         parts = entry.name.split("+")
@@ -254,7 +256,8 @@ def work(course: Course, journal: Journal, lessons: list[str], stop: Stop, gradi
 def serve(
     course: Course, lessons: list[str], once: bool = False, poll: float = 1.0, grading: Grading = Grading()
 ) -> int:
-    """Scan and grade; with `once`, what waits now, else until SIGTERM or Ctrl-C, `poll` seconds between scans."""
+    """Scan and grade `lessons` (none: every lesson built); with `once`, what waits now, else until SIGTERM or Ctrl-C,
+    `poll` seconds between scans."""
     stop = Stop()
     before = signal.signal(signal.SIGTERM, stop)
     try:
