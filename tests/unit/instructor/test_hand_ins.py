@@ -27,6 +27,7 @@ from nbgrader.api import Gradebook
 from grader.course import Course
 from grader.engine.sandbox import Sandboxed
 from grader.engine.scores import report_of, scores_of
+from grader.exchange.layout import receipt_of
 from grader.instructor import collect as collect_module
 from grader.instructor.collect import REJECTED, Rejection, collect_downloads, collect_exchange, standing
 from grader.instructor.feedback import LAB_ONLY, NOT_WRITTEN, write_feedback
@@ -166,13 +167,14 @@ def test_the_exchange_records_what_it_leaves_out_with_student_lesson_and_time(tm
     (folder / "timestamp.txt").write_text(when)
     (folder / f"{NAIVE}.ipynb").symlink_to(course.source_notebook(NAIVE))
     (inbound / f"cy+{NAIVE}+not a time+a1b2").mkdir()
+    received = receipt_of(folder)  # the exchange's time, not the one its name says
     collect_exchange(course, [NAIVE], exchange)
     recorded = {
         (r["student"], r["lesson"], r["reason"], r["handed_in"])
         for r in json.loads((course.grading / REJECTED).read_text())["rejected"]
     }
     assert recorded == {
-        ("bob", NAIVE, "it is a link to another file, not a file", "2026-11-30T12:00:00+00:00"),
+        ("bob", NAIVE, "it is a link to another file, not a file", received.isoformat()),
         ("cy", NAIVE, "the time it was handed in could not be read", ""),
     }
 
