@@ -36,7 +36,7 @@ OUTPUTS = {
 STOPPED = {
     "grade": "the submissions graded so far are saved; `grade` again grades the rest",
     "check": "nothing was graded; run it again to grade the notebook",
-    "serve": "the hand-in being graded waits again; `serve` again grades it",
+    "serve": "what was being graded, if anything, waits again; `serve` again grades it",
 }
 
 
