@@ -352,7 +352,9 @@ def parser() -> OneLineParser:
     serve.add_argument(
         "--poll", type=positive, default=1, metavar="S", help="seconds between scans of the exchange (default: 1)"
     )
-    serve.add_argument("--jobs", type=positive, metavar="N", help="hand-ins graded at once (default: two per core)")
+    serve.add_argument(
+        "--jobs", type=positive, metavar="N", help="hand-ins graded at once (default: one per core and one more)"
+    )
     serve.add_argument(
         "--cluster",
         type=scheduler,
