@@ -129,7 +129,12 @@ class Journal:
 
     def in_state(self, state: str) -> list[HandIn]:
         """The hand-ins in `state`, in the order received."""
-        return [hand_in for hand_in in self.all() if hand_in.state == state]
+        rows = self.db.execute(
+            "SELECT folder, student, lesson, received, state, reason FROM hand_ins WHERE state = ? "
+            "ORDER BY received, folder",
+            (state,),
+        )
+        return [HandIn(*row) for row in rows]
 
     def counts(self) -> dict[str, int]:
         """How many hand-ins are in each state."""

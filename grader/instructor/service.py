@@ -77,8 +77,8 @@ def scan(course: Course, journal: Journal, lessons: list[str]) -> int:
                 logger.warning("%s: not graded (%s)", shown(entry.name), shown(str(error)))
             continue
         new += journal.add(entry.name, student, parts[1], received.isoformat())
-    for hand_in in journal.all():
-        if hand_in.state == SUPERSEDED and recorded.get(hand_in.folder) != SUPERSEDED:
+    for hand_in in journal.in_state(SUPERSEDED) if new else []:  # only a hand-in added supersedes another
+        if recorded.get(hand_in.folder) != SUPERSEDED:
             logger.info(
                 "%s / %s (received %s): %s, not graded", *student_lesson(hand_in), hand_in.received, hand_in.reason
             )
