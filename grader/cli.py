@@ -86,6 +86,12 @@ def limits_of(args) -> Limits:
     return limits.given(cell_seconds=args.timeout, notebook_seconds=args.notebook_timeout, memory_mb=args.memory)
 
 
+NOT_ISOLATED = (
+    "not running as root, so kernels are not isolated: the learner's code can read what "
+    "this user can read (test cells still run outside the kernel)"
+)
+
+
 def require_known(lessons, course: Course) -> None:
     unknown = set(lessons) - set(course.lesson_ids())
     if unknown:
@@ -127,10 +133,7 @@ def _grade(args) -> int:
     from grader.instructor.grading import grade_class
 
     if not isolation.available():
-        logger.warning(
-            "not running as root, so kernels are not isolated: the learner's code can read what "
-            "this user can read (test cells still run outside the kernel)"
-        )
+        logger.warning(NOT_ISOLATED)
     log = grade_class(
         args.course,
         lessons=args.lessons or None,
@@ -160,13 +163,25 @@ def _serve(args) -> int:
         if args.status:
             print("Hand-ins: " + (", ".join(f"{n} {state}" for state, n in sorted(counts.items())) or "none yet"))
         return 0
-    from grader.engine import pool
+    from grader.engine import isolation, pool
+    from grader.instructor.exchange_steps import steps_for
     from grader.instructor.service import Grading, serve
 
+    if args.exchange_as and not isolation.available():
+        raise Refused(
+            "serve --exchange-as needs root: it grades as root, in isolated kernels, and acts on the "
+            "exchange as that account"
+        )
+    try:
+        exchange = steps_for(args.course, args.exchange_as)  # first: the agent is forked before any thread starts
+    except KeyError:
+        raise Refused(f"--exchange-as: no account named {args.exchange_as}") from None
     if not args.cluster:
         pool.start_early()
+    if not isolation.available():
+        logger.warning(NOT_ISOLATED)
     grading = Grading(jobs=args.jobs, cluster=args.cluster)
-    done = serve(args.course, args.lessons, args.once, args.poll, grading)
+    done = serve(args.course, args.lessons, args.once, args.poll, grading, exchange)
     print(f"Graded {done} hand-in(s); `serve --status` counts them all.")
     return 0
 
@@ -360,6 +375,12 @@ def parser() -> OneLineParser:
         type=scheduler,
         metavar="tcp://HOST:PORT",
         help="grade on the workers of this Dask scheduler (docs/howto/cluster.md); default: here",
+    )
+    serve.add_argument(
+        "--exchange-as",
+        metavar="ACCOUNT",
+        help="as root: grade in isolated kernels, and collect and release feedback as this account (the course's "
+        "grader account on a hub), never as root",
     )
     switch = serve.add_mutually_exclusive_group()
     switch.add_argument(

@@ -9,9 +9,11 @@ settings file that the set-up writes and names in SOFTMAX_HUB_SETTINGS.
 - Formgrader is a hub-managed service named after the course, running as the course's grader account
   in the course directory; members of formgrade-<course> may open it.
 - The autograder, `python -m grader serve` (every lesson handed in graded as it comes, its feedback released to its
-  student), is a hub-managed service <course>-autograder, as the grader account in the course directory too. It
-  works on files only (the exchange, the gradebook), so it has no address and no scope of the hub's API; its log is
-  the hub's, and JupyterHub starts it again when it ends.
+  student), is a hub-managed service <course>-autograder in the course directory. It runs as root, as the hub does,
+  so that each hand-in's code runs in an isolated kernel, and does every step on the exchange (collect, release
+  feedback) as the grader account (`--exchange-as`): root never acts in the students' inbound folder. It works on
+  files only (the exchange, the gradebook), so it has no address and no scope of the hub's API; its log is the hub's,
+  and JupyterHub starts it again when it ends.
 - nbgrader's JupyterHubAuthPlugin reads a user's courses from the groups nbgrader-<course> (students)
   and formgrade-<course> (instructor).
 """
@@ -106,14 +108,13 @@ c.JupyterHub.services = [
     {"name": "operator", "api_token": hub["operator_token"]},
 ]
 if hub.get("autograder", True):  # python -m grader.hub --no-autograder leaves it out
-    python = f"{hub['instructor_env']}/bin/python"
+    python, grader = f"{hub['instructor_env']}/bin/python", hub["grader"]
     c.JupyterHub.services.append(
         {
             "name": f"{course}-autograder",
-            # umask 007: what it writes in the course directory stays the instructors' group's, as in its shell
-            "command": ["/bin/sh", "-c", 'umask 007 && exec "$0" -m grader serve', python],
-            "user": hub["grader"],
-            "cwd": hub["course_dir"],
+            # umask 007: what it writes in the course directory stays the instructors' group's (the folder's, setgid)
+            "command": ["/bin/sh", "-c", 'umask 007 && exec "$0" -m grader serve --exchange-as "$1"', python, grader],
+            "cwd": hub["course_dir"],  # no "user": it runs as root, as the hub
             "environment": runs_in(hub["instructor_env"]),
         }
     )

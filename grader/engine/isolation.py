@@ -161,6 +161,7 @@ def enter_own_tree(uid: int, channels: str) -> None:
     """Move this forked, still root process (pid 1 of its own PID namespace) into its own
     namespaces, file tree and user. `channels`, its channel folder, stays at the same path."""
     kept, learner, covered = kept_paths(), learner_part(), hidden_inside()
+    os.umask(0o022)  # the modes below, whatever the grading process's (the hub's service keeps 007)
     _call(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
     _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing done here reaches the rest of the machine
     _loopback_up()
@@ -261,6 +262,8 @@ def channel_folder() -> str:
     top = os.lstat(CHANNELS)  # on /dev/shm, where anyone could have made it first
     if not stat.S_ISDIR(top.st_mode) or top.st_uid != os.geteuid() or top.st_mode & 0o022:
         raise IsolationError(errno.EPERM, f"{CHANNELS} is not a folder of this user's alone")
+    if stat.S_IMODE(top.st_mode) != 0o711:  # made under a umask that closed it to the kernels (the hub's 007)
+        os.chmod(CHANNELS, 0o711)  # this user's, in a sticky folder: no one else can have put another there
     folder = tempfile.mkdtemp(dir=CHANNELS)
     os.chmod(folder, 0o711)
     os.mkdir(os.path.join(folder, IPC), 0o700)

@@ -6,7 +6,7 @@
     state/              root 0700   JupyterHub's database, cookie secret and proxy token
     python/             0755        a copy of the interpreter (grader.hub.environments)
     envs/student/       0755        the learner part only
-    envs/instructor/    root:instructors 0750   the whole package
+    envs/instructor/    0755        the whole package, in its site-packages/grader/: root:instructors 0750
     course/             grader:instructors 2770  the course directory: nbgrader_config.py, solutions/,
                                     notebooks/, .grading/ (the gradebook, every lesson generated into it
                                     at the first set-up; then submissions, grades)
@@ -235,8 +235,12 @@ def set_up(checkout: Path, root: Path, people: unix.Accounts, ports: dict[str, i
     for environment in (student, instructor):
         write_new(environment / "etc" / "jupyter" / "nbgrader_config.py", settings)
         write_new(environment / "etc" / "jupyter" / "jupyter_server_config.py", QUICK_EXIT)
-    chown(instructor, 0, people.group)
-    os.chmod(instructor, 0o750)
+    # The whole package (solutions among its proof's alternatives) is the instructors' alone; the rest of the
+    # environment is what the students' holds, readable by an isolated grading kernel, which runs as no one's account.
+    package = instructor / "lib" / environments.VERSION / "site-packages" / "grader"
+    os.chmod(instructor, 0o755)  # closed whole by earlier set-ups
+    chown(package, 0, people.group)
+    os.chmod(package, 0o750)
     give_to_grader(course_dir, people)
     said = every_lesson_generated(course_dir, people, instructor, python)
     if said:

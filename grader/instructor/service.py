@@ -30,15 +30,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from nbgrader.apps import NbGraderAPI
-
 from grader.course import Course
-from grader.course.nbgrader_calls import quiet_stderr, require_success
 from grader.engine.submission import BadInput
 from grader.engine.untrusted import shown
-from grader.exchange.layout import receipt_of
 from grader.instructor.attempts import over_limit
-from grader.instructor.collect import collect_exchange, inbound_of, submission_of
+from grader.instructor.collect import submission_of
+from grader.instructor.exchange_steps import ExchangeSteps
 from grader.instructor.feedback import student_page
 from grader.instructor.grading import SECRET, grade_hand_ins
 from grader.instructor.journal import DONE, FAILED, GRADING, HELD, OVER_LIMIT, PENDING, SUPERSEDED, HandIn, Journal
@@ -57,26 +54,26 @@ class Stop:
         self.requested = True
 
 
-def scan(course: Course, journal: Journal, lessons: list[str]) -> int:
+def scan(course: Course, journal: Journal, lessons: list[str], exchange: ExchangeSteps) -> int:
     """Record every hand-in of `lessons` (none given: every lesson built now, so one released while the service runs
     is graded too) in the exchange the journal does not hold yet, received when the exchange's receipt says
     (receipt_of: never its name's time nor its timestamp.txt); how many were new."""
-    folder, new = inbound_of(course.nbgrader_config()), 0
-    lessons = lessons or course.built_lessons()
     recorded = {hand_in.folder: hand_in.state for hand_in in journal.all()}
-    for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
-        parts = entry.name.split("+")
-        if entry.name in recorded or len(parts) < 4 or parts[1] not in lessons:
-            continue
+    names = [name for name in exchange.listing(lessons or course.built_lessons()) if name not in recorded]
+    receipts, new = exchange.receipts(names) if names else {}, 0
+    for name in names:
+        lesson, receipt = name.split("+")[1], receipts.get(name, "error: gone before its receipt was read")
         try:
-            student = submission_of(entry.name)[0]
-            received = receipt_of(entry)
-        except (BadInput, OSError) as error:
-            if journal.add(entry.name, "", parts[1], ""):
-                journal.finish(entry.name, FAILED, str(error))
-                logger.warning("%s: not graded (%s)", shown(entry.name), shown(str(error)))
+            student = submission_of(name)[0]
+            if receipt.startswith("error: "):
+                raise BadInput(receipt.removeprefix("error: "))
+            received = datetime.fromisoformat(receipt)
+        except (BadInput, ValueError) as error:
+            if journal.add(name, "", lesson, ""):
+                journal.finish(name, FAILED, str(error))
+                logger.warning("%s: not graded (%s)", shown(name), shown(str(error)))
             continue
-        new += journal.add(entry.name, student, parts[1], received.isoformat())
+        new += journal.add(name, student, lesson, received.isoformat())
     for hand_in in journal.in_state(SUPERSEDED) if new else []:  # only a hand-in added supersedes another
         if recorded.get(hand_in.folder) != SUPERSEDED:
             logger.info(
@@ -100,7 +97,7 @@ class Grading:
     batch: int = 64
 
 
-def collect_batch(course: Course, journal: Journal, batch: list[HandIn]) -> list[HandIn]:
+def collect_batch(course: Course, journal: Journal, batch: list[HandIn], exchange: ExchangeSteps) -> list[HandIn]:
     """Collect the claimed hand-ins, one nbgrader collect per lesson (which dates each with the exchange's receipt, read
     after its copy); those that could not be collected are marked failed. The ones collected."""
     collected = []
@@ -108,7 +105,7 @@ def collect_batch(course: Course, journal: Journal, batch: list[HandIn]) -> list
         these = [hand_in for hand_in in batch if hand_in.lesson == lesson]
         for hand_in in these:  # what is collected is this hand-in, whatever was there
             shutil.rmtree(submitted_folder(course, hand_in), ignore_errors=True)
-        unplaced = collect_exchange(course, [lesson], only={hand_in.folder for hand_in in these}).unplaced
+        unplaced = exchange.collect(lesson, [hand_in.folder for hand_in in these])
         for hand_in in these:
             folder = submitted_folder(course, hand_in)
             if not (folder / f"{lesson}.ipynb").is_file():
@@ -128,7 +125,7 @@ def failed(journal: Journal, hand_in: HandIn, reason: str) -> None:
     logger.warning("%s / %s: not graded (%s)", *student_lesson(hand_in), shown(reason))
 
 
-def release(course: Course, hand_in: HandIn) -> float:
+def release(course: Course, hand_in: HandIn, exchange: ExchangeSteps) -> float:
     """Write the student's feedback page (their whole course, no hidden test) and release it to them alone through
     the exchange (nbgrader's release_feedback, whichever exchange the course uses); the lesson's score."""
     student, lesson = hand_in.student, hand_in.lesson
@@ -141,12 +138,13 @@ def release(course: Course, hand_in: HandIn) -> float:
     autograded = course.grading / "autograded" / student / lesson
     shutil.copyfile(autograded / "timestamp.txt", feedback / "timestamp.txt")  # the receipt collect wrote
     shutil.copyfile(autograded / SECRET, feedback / SECRET)
-    with quiet_stderr():
-        require_success(NbGraderAPI(config=config).release_feedback(lesson, student_id=student), "release_feedback")
+    exchange.release_feedback(lesson, student)
     return results.score(student, lesson)
 
 
-def grade_batch(course: Course, journal: Journal, batch: list[HandIn], grading: Grading) -> int:
+def grade_batch(
+    course: Course, journal: Journal, batch: list[HandIn], grading: Grading, exchange: ExchangeSteps
+) -> int:
     """Collect and grade the claimed hand-ins together (those past their lesson's limit of graded attempts are not);
     each one's feedback is released as soon as it is graded, not after the others, or held until the lesson's due
     date when the policy says so. How many were graded."""
@@ -157,7 +155,8 @@ def grade_batch(course: Course, journal: Journal, batch: list[HandIn], grading: 
             journal.finish(hand_in.folder, OVER_LIMIT, reason)
             logger.info("%s / %s (received %s): %s, not graded", *student_lesson(hand_in), hand_in.received, reason)
     batch = [hand_in for hand_in in batch if journal.get(hand_in.folder).state == GRADING]
-    waiting = {(hand_in.student, hand_in.lesson): hand_in for hand_in in collect_batch(course, journal, batch)}
+    collected = collect_batch(course, journal, batch, exchange)
+    waiting = {(hand_in.student, hand_in.lesson): hand_in for hand_in in collected}
     due, graded = due_dates(course), 0
 
     def finished(student: str, lesson: str, failure: str | None) -> None:
@@ -176,16 +175,16 @@ def grade_batch(course: Course, journal: Journal, batch: list[HandIn], grading: 
                 due.get(lesson) or "none set yet",
             )
             return
-        released(course, journal, hand_in)
+        released(course, journal, hand_in, exchange)
 
     grade_hand_ins(course, list(waiting), finished, jobs=grading.jobs, cluster=grading.cluster)
     return graded
 
 
-def released(course: Course, journal: Journal, hand_in: HandIn) -> bool:
+def released(course: Course, journal: Journal, hand_in: HandIn, exchange: ExchangeSteps) -> bool:
     """Release the hand-in's feedback and mark it done; whether it could be (if not, it is marked failed)."""
     try:
-        score = release(course, hand_in)
+        score = release(course, hand_in, exchange)
     except Exception as error:  # one hand-in's problem costs only that hand-in
         failed(journal, hand_in, f"feedback not released: {type(error).__name__}: {error}")
         return False
@@ -196,7 +195,7 @@ def released(course: Course, journal: Journal, hand_in: HandIn) -> bool:
     return True
 
 
-def release_held(course: Course, journal: Journal) -> int:
+def release_held(course: Course, journal: Journal, exchange: ExchangeSteps) -> int:
     """Release the held feedback of each lesson whose due date has now passed: for each student, the newest graded
     hand-in's (its page shows their grade as it stands); older held ones are superseded by it. How many released."""
     held = journal.in_state(HELD)
@@ -211,7 +210,7 @@ def release_held(course: Course, journal: Journal) -> int:
         if hand_in is not latest:
             journal.finish(hand_in.folder, SUPERSEDED, f"feedback released for {latest.folder}")
         else:
-            done += released(course, journal, hand_in)
+            done += released(course, journal, hand_in, exchange)
     return done
 
 
@@ -231,17 +230,19 @@ def unfinished(journal: Journal, batch: list[HandIn]) -> None:
             journal.finish(hand_in.folder, PENDING)
 
 
-def work(course: Course, journal: Journal, lessons: list[str], stop: Stop, grading: Grading) -> int:
+def work(
+    course: Course, journal: Journal, lessons: list[str], stop: Stop, grading: Grading, exchange: ExchangeSteps
+) -> int:
     """Grade the pending hand-ins, first received first, until none waits, the instructor pauses or a stop is asked;
     the exchange is scanned again before each batch, so what came during one is in the next. How many were done."""
     done = 0
     while not stop.requested and journal.paused_since() is None:
-        scan(course, journal, lessons)
+        scan(course, journal, lessons, exchange)
         batch = journal.claim(grading.batch)
         if not batch:
             break
         try:
-            done += grade_batch(course, journal, batch, grading)
+            done += grade_batch(course, journal, batch, grading, exchange)
         except KeyboardInterrupt:
             unfinished(journal, batch)  # graded by the next start
             raise
@@ -254,19 +255,29 @@ def work(course: Course, journal: Journal, lessons: list[str], stop: Stop, gradi
 
 
 def serve(
-    course: Course, lessons: list[str], once: bool = False, poll: float = 1.0, grading: Grading = Grading()
+    course: Course,
+    lessons: list[str],
+    once: bool = False,
+    poll: float = 1.0,
+    grading: Grading = Grading(),
+    exchange: ExchangeSteps | None = None,
 ) -> int:
     """Scan and grade `lessons` (none: every lesson built); with `once`, what waits now, else until SIGTERM or Ctrl-C,
-    `poll` seconds between scans."""
+    `poll` seconds between scans. The exchange's steps are `exchange`'s (an agent of another account, forked by the
+    caller before any thread), by default this process's own."""
     stop = Stop()
     before = signal.signal(signal.SIGTERM, stop)
+    exchange = exchange or ExchangeSteps(course)
     try:
-        return scan_and_grade(course, lessons, once, poll, stop, grading)
+        return scan_and_grade(course, lessons, once, poll, stop, grading, exchange)
     finally:
         signal.signal(signal.SIGTERM, before)
+        exchange.close()
 
 
-def scan_and_grade(course: Course, lessons: list[str], once: bool, poll: float, stop: Stop, grading: Grading) -> int:
+def scan_and_grade(
+    course: Course, lessons: list[str], once: bool, poll: float, stop: Stop, grading: Grading, exchange: ExchangeSteps
+) -> int:
     """serve's loop; how many hand-ins it graded."""
     with Journal(course.grading) as journal:
         recovered = journal.recover()
@@ -278,10 +289,10 @@ def scan_and_grade(course: Course, lessons: list[str], once: bool, poll: float, 
                 paused = now_paused
                 logger.info(f"paused by the instructor since {paused}" if paused else "grading")
             if paused:
-                scan(course, journal, lessons)  # a paused service still records what comes
+                scan(course, journal, lessons, exchange)  # a paused service still records what comes
             else:
-                release_held(course, journal)
-                done += work(course, journal, lessons, stop, grading)
+                release_held(course, journal, exchange)
+                done += work(course, journal, lessons, stop, grading, exchange)
             if once or stop.requested:
                 return done
             deadline = time.monotonic() + poll
