@@ -170,14 +170,15 @@ def test_a_student_cannot_reach_the_course_the_instructors_tools_or_any_home(hub
     first, second, _ = pair
     course = hub.settings["course_dir"]
     lesson_source = f"solutions/{LESSON}/{LESSON}.ipynb"
+    package = hub.settings["instructor_env"] + "/lib/python3.11/site-packages/grader"
     paths = {
         "course": f"listing({course!r})",
         "solutions": f"listing({course + '/solutions'!r})",
         "a solution by its path": f"read({course + '/' + lesson_source!r})",
         "the gradebook": f"read({course + '/.grading/gradebook.db'!r})",
         "the hidden tests' cache": f"listing({course + '/.grading/cache'!r})",
-        "the instructors' package": f"listing({hub.settings['instructor_env'] + '/lib/python3.11/site-packages/grader'!r})",
-        "the proof room": f"listing({hub.settings['instructor_env'] + '/lib/python3.11/site-packages/grader/proof'!r})",
+        "the instructors' package": f"listing({package!r})",
+        "the proof room": f"listing({package + '/proof'!r})",
         "the hub's settings": f"read({str(hub.root / 'hub.json')!r})",
         "the passwords": f"read({str(hub.root / 'passwords.json')!r})",
         "the hub's state": f"listing({str(hub.root / 'state')!r})",
