@@ -3,8 +3,9 @@
 A hub of N real Unix students (testbed/hub.py, as the hub tests run it) releases lesson 01; each student's server is
 started, fetches the lesson, and saves a notebook through its contents API: a third the reference answers, a third
 stubs, a third a catalogued mistake (grader.proof.simulate.class_in_thirds). The grading service (`python -m grader
-serve`, as the grader account in the course directory: `start_service`) runs in control groups of its own, so its
-CPU counts every process it starts, kernels included (benchmarks/treeusage.py). Each hand-in goes through its
+serve --exchange-as <grader account>`, as the hub's autograder runs: as root, its kernels isolated, in the course
+directory: `start_service`) runs in control groups of its own, so its CPU counts every process it starts, kernels
+included (benchmarks/treeusage.py). Each hand-in goes through its
 student's server (nbgrader's assignment list extension, `submit`); its feedback is visible when the page released
 for that submission (the exchange's feedback/<hash of its secret>.html, readable by that student alone) exists, which
 this script looks for as root every POLL_S. Three scenarios, in this order:
@@ -76,22 +77,18 @@ class Missed(AssertionError):
 
 
 def start_service(hub: Hub, poll: int | None, log: Path) -> treeusage.Started:
-    """`python -m grader serve LESSON` as the grader account in the hub's course directory, in control groups of its
-    own. One function, so that the hub's own service (jupyterhub_config.py) can take its place."""
-    command = hub.grader_command("serve", LESSON, *(["--poll", str(poll)] if poll else []))
-    environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-    return treeusage.Started(command, Path(hub.settings["course_dir"]), environment, log)
+    """`python -m grader serve LESSON --exchange-as <grader account>` as the hub's autograder runs
+    (jupyterhub-setup/jupyterhub_config.py): as root, so each kernel is isolated, with umask 007, in the course
+    directory with the instructors' environment; in control groups of its own."""
+    python = f"{hub.settings['instructor_env']}/bin/python"
+    options = [LESSON, "--exchange-as", hub.people.grader, *(["--poll", str(poll)] if poll else [])]
+    command = ["/bin/sh", "-c", 'umask 007 && exec "$0" -m grader serve "$@"', python, *options]
+    return treeusage.Started(command, Path(hub.settings["course_dir"]), hub.environment_of("instructor"), log)
 
 
 def stop_service(service: treeusage.Started) -> treeusage.Usage:
-    """SIGTERM to the service itself (runuser's child: runuser would pass it on, then kill it 2 s later), and what
-    it cost from its start."""
-    try:
-        children = Path(f"/proc/{service.child.pid}/task/{service.child.pid}/children").read_text().split()
-    except OSError:  # runuser has ended: finish says how
-        children = []
-    for pid in children or [str(service.child.pid)]:
-        os.kill(int(pid), signal.SIGTERM)
+    """SIGTERM to the service (the shell's exec made it the child itself), and what it cost from its start."""
+    service.child.send_signal(signal.SIGTERM)
     return service.finish()
 
 
@@ -395,7 +392,8 @@ def notes(figures: dict) -> list[str]:
     poll = f"`--poll {figures['poll_s']:g}`" if figures["poll_s"] else "its default poll"
     return [
         f"Hand-in (the submit call through the student's server returning) to its feedback page released to that "
-        f"student, the grading service `python -m grader serve` running as the grader account with {poll}.",
+        f"student, the grading service `python -m grader serve` running as the hub runs it (as root, each hand-in in "
+        f"an isolated kernel, its exchange steps as the grader account) with {poll}.",
         *[line + "." for line in verdicts(figures)],
         f"One grading is the median of a student alone; {plural(len(again['latencies_s']), 'other student')} handed "
         f"in one after another while one handed in {again['repeats']} times, whose last hand-in was visible after "
