@@ -48,6 +48,16 @@ def accepted(hand_ins: list[tuple[datetime, str]], limit: int, graded: set[str] 
     return kept
 
 
+def attempts_note(lesson: str, used: int, limit: int) -> str:
+    """What a student's feedback page says of the lesson's limit, once `used` of their hand-ins were graded ("" with no
+    limit): how many more will be, or that none will."""
+    if not limit:
+        return ""
+    left = max(limit - used, 0)
+    then = f"{left} more will be graded" if left else "a later hand-in of it will not be graded"
+    return f"Graded hand-ins of {lesson}: {min(used, limit)} of the {limit} allowed; {then}."
+
+
 def journal_graded(grading: Path) -> set[str] | None:
     """The inbound folders the service's journal under `grading` (the course's .grading/) holds graded, read without
     writing; None when there is no journal."""

@@ -316,7 +316,9 @@ def summary_table(rows: list[list[str]]) -> str:
     )
 
 
-def student_page(results: ClassResults, student: Student) -> str:
+def student_page(results: ClassResults, student: Student, note: str = "") -> str:
+    """The student's page: their whole course at a glance, then each lesson; `note`, plain text, under the total (the
+    grading service's word on the lesson's attempts)."""
     total = results.total(student.id)
     possible = sum(results.max_scores.values())
     read = {
@@ -347,8 +349,7 @@ def student_page(results: ClassResults, student: Student) -> str:
         f"<h1>{escape(title)}</h1>\n<p>Total: <strong>{points(total)} / {points(possible)}</strong> "
         f"over {counts.lessons} lesson(s): {standing}. Each lesson below names its likely mistakes once, with a hint "
         f"and the part of the lesson to read again; then each test says what was expected and what came back{withheld}."
-        "</p>"
-        f"\n{summary}{unknown}\n{sections}"
+        "</p>" + (f"\n<p><strong>{escape(note)}</strong></p>" if note else "") + f"\n{summary}{unknown}\n{sections}"
     )
     return page(title, body)
 

@@ -33,12 +33,23 @@ from pathlib import Path
 from grader.course import Course
 from grader.engine.submission import BadInput
 from grader.engine.untrusted import shown
-from grader.instructor.attempts import over_limit
+from grader.instructor.attempts import attempts_note, over_limit
 from grader.instructor.collect import submission_of
 from grader.instructor.exchange_steps import ExchangeSteps
 from grader.instructor.feedback import student_page
 from grader.instructor.grading import SECRET, grade_hand_ins
-from grader.instructor.journal import DONE, FAILED, GRADING, HELD, OVER_LIMIT, PENDING, SUPERSEDED, HandIn, Journal
+from grader.instructor.journal import (
+    DONE,
+    FAILED,
+    GRADED,
+    GRADING,
+    HELD,
+    OVER_LIMIT,
+    PENDING,
+    SUPERSEDED,
+    HandIn,
+    Journal,
+)
 from grader.instructor.results import class_results, enrolment
 
 logger = logging.getLogger(__name__)
@@ -125,16 +136,17 @@ def failed(journal: Journal, hand_in: HandIn, reason: str) -> None:
     logger.warning("%s / %s: not graded (%s)", *student_lesson(hand_in), shown(reason))
 
 
-def release(course: Course, hand_in: HandIn, exchange: ExchangeSteps) -> float:
-    """Write the student's feedback page (their whole course, no hidden test) and release it to them alone through
-    the exchange (nbgrader's release_feedback, whichever exchange the course uses); the lesson's score."""
+def release(course: Course, hand_in: HandIn, exchange: ExchangeSteps, note: str = "") -> float:
+    """Write the student's feedback page (their whole course, no hidden test; `note` under its total) and release it
+    to them alone through the exchange (nbgrader's release_feedback, whichever exchange the course uses); the lesson's
+    score."""
     student, lesson = hand_in.student, hand_in.lesson
     results = class_results(course, only=student)
     [record] = results.students
     config = course.nbgrader_config()
     feedback = course.root / config.CourseDirectory.feedback_directory / student / lesson
     feedback.mkdir(parents=True, exist_ok=True)
-    (feedback / f"{lesson}.html").write_text(student_page(results, record), encoding="utf-8")
+    (feedback / f"{lesson}.html").write_text(student_page(results, record, note), encoding="utf-8")
     autograded = course.grading / "autograded" / student / lesson
     shutil.copyfile(autograded / "timestamp.txt", feedback / "timestamp.txt")  # the receipt collect wrote
     shutil.copyfile(autograded / SECRET, feedback / SECRET)
@@ -184,7 +196,7 @@ def grade_batch(
 def released(course: Course, journal: Journal, hand_in: HandIn, exchange: ExchangeSteps) -> bool:
     """Release the hand-in's feedback and mark it done; whether it could be (if not, it is marked failed)."""
     try:
-        score = release(course, hand_in, exchange)
+        score = release(course, hand_in, exchange, attempts_left(course, journal, hand_in))
     except Exception as error:  # one hand-in's problem costs only that hand-in
         failed(journal, hand_in, f"feedback not released: {type(error).__name__}: {error}")
         return False
@@ -193,6 +205,16 @@ def released(course: Course, journal: Journal, hand_in: HandIn, exchange: Exchan
         "%s / %s (received %s): graded %g, feedback released", *student_lesson(hand_in), hand_in.received, score
     )
     return True
+
+
+def attempts_left(course: Course, journal: Journal, hand_in: HandIn) -> str:
+    """What the hand-in's page says of its lesson's limit of graded attempts, this one counted ("" with no limit)."""
+    limit = course.grading_service().attempt_limit(hand_in.lesson)
+    if not limit:
+        return ""
+    mine = [h for h in journal.all() if (h.student, h.lesson) == (hand_in.student, hand_in.lesson)]
+    used = sum(h.state in GRADED for h in mine) + (journal.get(hand_in.folder).state not in GRADED)
+    return attempts_note(hand_in.lesson, used, limit)
 
 
 def release_held(course: Course, journal: Journal, exchange: ExchangeSteps) -> int:

@@ -133,7 +133,11 @@ def test_a_hand_in_past_the_limit_of_attempts_is_not_graded_and_grade_by_hand_ag
     second = submit(course, "ada", reference())  # after the first was graded: a second attempt
     serve_once(course)
     assert states(course) == {first.name: DONE, second.name: OVER_LIMIT}
-    assert submissions(course)["ada"][0] == 0 and len(fetched_feedback(course, "ada")) == 1
+    assert submissions(course)["ada"][0] == 0
+    [page] = fetched_feedback(course, "ada")  # the first's, which said that no later hand-in would be graded
+    assert f"Graded hand-ins of {LESSON}: 1 of the 1 allowed; a later hand-in of it will not be graded." in (
+        page.read_text()
+    )
     assert cli.main(["--course", str(course.root), "collect", LESSON]) == 0
     assert cli.main(["--course", str(course.root), "grade", "--force", LESSON]) == 0
     assert submissions(course)["ada"][0] == 0  # by hand, the same hand-in: the first

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from grader.instructor.attempts import accepted, journal_graded, over_limit
+from grader.instructor.attempts import accepted, attempts_note, journal_graded, over_limit
 from grader.instructor.journal import DONE, FAILED, Journal
 
 pytestmark = pytest.mark.fast  # make test-fast: starts no kernel and runs no nbgrader
@@ -72,3 +72,13 @@ def test_the_journal_is_read_without_being_written(tmp_path):
     assert journal_graded(grading) == set()
     # SQLite may leave the WAL's shared-memory files beside it, as any reader does; the journal is as it was
     assert {path.name: path.stat().st_mtime_ns for path in grading.iterdir() if path.name in before} == before
+
+
+def test_the_page_says_how_many_more_hand_ins_will_be_graded_or_that_none_will():
+    assert attempts_note("01", 1, 0) == ""  # no limit: nothing to say
+    assert attempts_note("01", 1, 3) == "Graded hand-ins of 01: 1 of the 3 allowed; 2 more will be graded."
+    assert (
+        attempts_note("01", 3, 3)
+        == "Graded hand-ins of 01: 3 of the 3 allowed; a later hand-in of it will not be graded."
+    )
+    assert attempts_note("01", 4, 3).startswith("Graded hand-ins of 01: 3 of the 3 allowed;")  # a limit lowered later
