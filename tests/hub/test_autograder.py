@@ -218,7 +218,7 @@ def test_the_hub_starts_the_autograder_again_when_it_ends(hub):
 
 
 def test_a_hand_in_s_code_reaches_nothing_of_the_course_directory(hub):
-    student = hub.people.student_names[4]
+    student = hub.people.student_names[5]
     fed_back(hub, student, with_attempts_on(hub.settings["course_dir"]))
     graded = graded_in_formgrader(hub, student)
     assert graded["score"] == graded["max_score"] > 0, graded  # every attempt failed: its kernel is isolated
