@@ -164,7 +164,8 @@ def _serve(args) -> int:
             print("Hand-ins: " + (", ".join(f"{n} {state}" for state, n in sorted(counts.items())) or "none yet"))
         return 0
     from grader.engine import isolation, pool
-    from grader.instructor.exchange_steps import steps_for
+    from grader.instructor.collect import inbound_of
+    from grader.instructor.exchange_steps import others_write, steps_for
     from grader.instructor.service import Grading, serve
 
     if args.exchange_as and not isolation.available():
@@ -180,6 +181,11 @@ def _serve(args) -> int:
         pool.start_early()
     if not isolation.available():
         logger.warning(NOT_ISOLATED)
+    elif not args.exchange_as and others_write(inbound_of(args.course.nbgrader_config())):
+        logger.warning(
+            "running as root without --exchange-as: collect and release feedback act as root in an exchange others "
+            "can write; on a machine students share, give --exchange-as ACCOUNT (the course directory's owner)"
+        )
     grading = Grading(jobs=args.jobs, cluster=args.cluster)
     done = serve(args.course, args.lessons, args.once, args.poll, grading, exchange)
     print(f"Graded {done} hand-in(s); `serve --status` counts them all.")

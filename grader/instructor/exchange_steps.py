@@ -16,6 +16,7 @@ import os
 import pwd
 import signal
 from dataclasses import dataclass
+from pathlib import Path
 
 from grader.course import Course
 from grader.engine.submission import BadInput
@@ -163,6 +164,15 @@ def answer(steps: ExchangeSteps, requests, replies) -> None:
                 reply = {"error": f"{type(error).__name__}: {error}"}
         replies.write(json.dumps(reply).encode() + b"\n")
         replies.flush()
+
+
+def others_write(folder: Path) -> bool:
+    """Whether anyone but root may write `folder` (the exchange's inbound: the students, on a shared machine)."""
+    try:
+        status = folder.stat()
+    except OSError:
+        return False
+    return status.st_uid != 0 or bool(status.st_mode & 0o022)
 
 
 def steps_for(course: Course, account: str | None) -> ExchangeSteps:

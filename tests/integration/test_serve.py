@@ -420,6 +420,7 @@ def test_exchange_as_root_grades_and_the_account_collects_and_releases(course_of
     ]
     served = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=600)
     assert served.returncode == 0, served.stderr
+    assert "without --exchange-as" not in served.stderr and "not isolated" not in served.stderr
     assert states(course) == {folder.name: "done"}
     with Gradebook(course.nbgrader_config().CourseDirectory.db_url) as gradebook:
         graded = gradebook.find_submission(LESSON, "ada")
@@ -437,3 +438,14 @@ def test_exchange_as_an_unknown_account_is_one_line(course_of_nobody, capsys):
     course = course_of_nobody
     assert cli.main(["--course", str(course.root), "serve", "--once", "--exchange-as", "no-such-account"]) == 2
     assert capsys.readouterr().err.strip().splitlines() == ["error: --exchange-as: no account named no-such-account"]
+
+
+@AS_ROOT
+def test_root_without_exchange_as_on_an_exchange_others_write_says_so(tmp_path, capsys):
+    course = exchange_course(tmp_path / "class")
+    inbound = support.exchange_inbound(course)
+    inbound.mkdir(parents=True, exist_ok=True)
+    os.chmod(inbound, 0o1777)  # nbgrader's own exchange: anyone hands in
+    assert cli.main(["--course", str(course.root), "serve", "--once"]) == 0
+    [said] = [line for line in capsys.readouterr().err.splitlines() if "--exchange-as" in line]
+    assert said.startswith("warning: running as root without --exchange-as")
