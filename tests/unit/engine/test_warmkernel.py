@@ -47,6 +47,25 @@ def test_two_forked_kernels_do_not_share_state_or_random_numbers(tmp_path):
     run_apart(asyncio.run, main())
 
 
+def test_a_forked_kernel_starts_with_the_zygotes_imports_done_frozen_and_figures_shown_as_ipython_shows_them(
+    tmp_path,
+):
+    """What the zygote imported is there before the first cell, its objects out of the kernel's collections; and
+    matplotlib's display through IPython (matplotlib_inline's, set up only in a running kernel) is still set up."""
+
+    async def main():
+        code = (
+            "import gc, sys\nimport matplotlib.pyplot as plt\nplt.figure()\n"
+            f"print(sorted(set({list(warmkernel.PRELOAD)!r}) - set(sys.modules)), gc.get_freeze_count() > 0, "
+            "[f.__name__ for f in get_ipython().events.callbacks['post_execute']].count('flush_figures'))"
+        )
+        out, km = await run_in_kernel(code, tmp_path)
+        assert out.split() == ["[]", "True", "1"]
+        await km.shutdown_kernel(now=True)
+
+    run_apart(asyncio.run, main())
+
+
 def test_a_zygote_that_died_is_replaced_by_the_next_kernel_asked_for(tmp_path, monkeypatch):
     """Its socket is left where the environment says, with no one listening: the next kernel starts a new one."""
     monkeypatch.delenv(warmkernel.ADDRESS, raising=False)
