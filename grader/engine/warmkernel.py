@@ -96,6 +96,7 @@ def serve(address: str, listening: int) -> None:
     os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")  # ipykernel's default
     for module in PRELOAD:
         importlib.import_module(module)
+    _draw_figures_only_when_shown()
     # What every kernel inherits is frozen: a kernel's collections never walk it, so they cost less and never
     # write to its pages, which stay shared with the zygote rather than copied into each kernel.
     gc.collect()
@@ -109,6 +110,25 @@ def serve(address: str, listening: int) -> None:
             _answer(server)
     os.unlink(address)
     os.rmdir(os.path.dirname(address))
+
+
+def _draw_figures_only_when_shown() -> None:
+    """Keep pyplot from drawing every figure still open at the end of each cell in the kernels.
+
+    In IPython, pyplot draws each open figure after every cell (its post_execute hook, which a kernel
+    registers as it makes its first figure), for a display that then draws it again as an image. A
+    grading kernel shows text alone (sandbox.GRADING_KERNEL), where a figure shows as its repr and is
+    never drawn; but a figure that a failed cell left open (a plot of a stub's result, say) was drawn
+    all the same, for nothing (in a lesson of three such plots, a tenth of a stub's kernel CPU). The
+    hook (pyplot looks it up by name as it registers it) now draws nothing; a figure is drawn when
+    something asks for it, as ever, and what every cell computes and shows is the same."""
+    import matplotlib.pyplot
+
+    matplotlib.pyplot._draw_all_if_interactive = _no_drawing
+
+
+def _no_drawing() -> None:
+    """pyplot's post_execute hook in the kernels (see _draw_figures_only_when_shown)."""
 
 
 def _answer(server: socket.socket) -> None:

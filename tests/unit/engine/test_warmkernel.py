@@ -8,6 +8,7 @@ import os
 import pytest
 
 from grader.engine import warmkernel
+from grader.engine.sandbox import GRADING_KERNEL
 from grader.engine.warmkernel import ForkedProcess
 from tests.support import run_apart, run_in_kernel
 
@@ -61,6 +62,26 @@ def test_a_forked_kernel_starts_with_the_zygotes_imports_done_frozen_and_figures
         )
         out, km = await run_in_kernel(code, tmp_path)
         assert out.split() == ["[]", "True", "1"]
+        await km.shutdown_kernel(now=True)
+
+    run_apart(asyncio.run, main())
+
+
+def test_a_figure_left_open_by_a_cell_is_not_drawn_after_it_unless_something_asks(tmp_path):
+    """pyplot's hook after each cell draws nothing in a grading kernel (whose displays are text, which draws no
+    figure); asking for a drawing still draws."""
+
+    async def main():
+        code = (
+            "import io\nimport matplotlib.figure, matplotlib.pyplot as plt\ndrawn = []\n"
+            "draw = matplotlib.figure.Figure.draw\n"
+            "matplotlib.figure.Figure.draw = lambda self, renderer: drawn.append(draw(self, renderer))\n"
+            "fig = plt.figure()\nfig.add_subplot().plot([1, 2])\n"
+            "get_ipython().events.trigger('post_execute')\nprint(len(drawn))\n"
+            "fig.savefig(io.BytesIO(), format='png')\nprint(len(drawn))"
+        )
+        out, km = await run_in_kernel(code, tmp_path, arguments=GRADING_KERNEL)
+        assert out.split() == ["0", "1"]
         await km.shutdown_kernel(now=True)
 
     run_apart(asyncio.run, main())
