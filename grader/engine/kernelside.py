@@ -90,12 +90,10 @@ class Codec:
             return _too_large(value, f"{array.nbytes:,} bytes", self.array_limit)
         if array.dtype.hasobject:
             return ["opaque", {"type": type(value).__name__, "repr": _short(value)}]
-        buffer = io.BytesIO()
-        np.save(buffer, np.array(array, copy=True, order="C"), allow_pickle=False)
         kind = "scalar" if isinstance(value, np.generic) else "array"
         return [
             kind,
-            base64.b64encode(buffer.getvalue()).decode("ascii"),
+            base64.b64encode(npy_bytes(array)).decode("ascii"),
             {
                 "subclass": "" if type(value) is np.ndarray or kind == "scalar" else type(value).__name__,
                 "readonly": kind == "array" and not value.flags.writeable,
@@ -108,7 +106,7 @@ class Codec:
         if tag == "py":
             return item[1]
         if tag in ("array", "scalar"):
-            array = np.load(io.BytesIO(base64.b64decode(item[1])), allow_pickle=False)
+            array = npy_array(base64.b64decode(item[1]))
             if tag == "scalar":
                 return array[()]
             if item[2].get("readonly"):
@@ -130,6 +128,56 @@ class Codec:
             bits.state = item[1]
             return np.random.Generator(bits)
         return opaque(item) if opaque is not None else None
+
+
+# .npy headers, as NumPy writes and reads them, kept per distinct header: the arrays a bridge sends have a few shapes
+# and dtypes, and a header (written from a dict's repr, read by ast.literal_eval) was most of the time np.save and
+# np.load took for a small array. Kept only for C-ordered arrays of plain dtypes, with the data straight after.
+PLAIN_KINDS = "biufc"  # booleans, integers, floats, complex: a dtype's str says all of it ("<f8")
+NPY_HEADERS_KEPT = 256  # distinct headers each side keeps, oldest dropped first
+NPY_HEADER_BYTES = 512  # bytes of the longest header kept (np.save writes 128 for an array of a plain dtype)
+NPY_VERSION_1 = b"\x93NUMPY\x01\x00"  # the start of a .npy file of version 1.0, whose header's length follows
+_headers_written: dict = {}  # (dtype.str, shape) -> what np.save wrote before the data
+_headers_read: dict = {}  # what np.load read before the data -> (dtype, shape, count) as NumPy's own reader read it
+
+
+def _keep(kept, key, value):
+    if len(kept) >= NPY_HEADERS_KEPT:
+        del kept[next(iter(kept))]
+    kept[key] = value
+
+
+def npy_bytes(array):
+    """np.save's bytes of `array` (never pickle), in C order."""
+    key = (array.dtype.str, array.shape) if array.dtype.kind in PLAIN_KINDS else None
+    header = _headers_written.get(key) if key is not None else None
+    if header is not None:
+        return header + array.tobytes(order="C")
+    buffer = io.BytesIO()
+    copy = np.array(array, copy=True, order="C")
+    np.save(buffer, copy, allow_pickle=False)
+    data = buffer.getvalue()
+    if key is not None:
+        _keep(_headers_written, key, data[: len(data) - copy.nbytes])
+    return data
+
+
+def npy_array(data):
+    """np.load's array from .npy bytes (never pickle; a ValueError for bytes it refuses): an array of its own,
+    writable."""
+    end = 10 + int.from_bytes(data[8:10], "little") if data[:8] == NPY_VERSION_1 else 0
+    known = _headers_read.get(data[:end]) if 10 < end <= min(len(data), NPY_HEADER_BYTES) else None
+    if known is not None:
+        dtype, shape, count = known
+        return np.frombuffer(data, dtype=dtype, count=count, offset=end).copy().reshape(shape)
+    array = np.load(io.BytesIO(data), allow_pickle=False)
+    if 10 < end <= min(len(data), NPY_HEADER_BYTES):
+        stream = io.BytesIO(data[:end])
+        np.lib.format.read_magic(stream)
+        shape, fortran_order, dtype = np.lib.format.read_array_header_1_0(stream)
+        if not fortran_order and dtype.kind in PLAIN_KINDS and array.size > 0 and stream.tell() == end:
+            _keep(_headers_read, data[:end], (dtype, shape, array.size))
+    return array
 
 
 def bounded(encoded, value, limit=MAX_VALUE):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import io
 import json
 import sys
 import time
@@ -52,6 +53,33 @@ def test_arrays_cross_with_their_dtype_shape_and_every_bit(array):
     back = across(array)
     assert type(back) is np.ndarray and back.dtype == array.dtype and back.shape == array.shape
     assert back.tobytes() == array.tobytes()
+
+
+def test_arrays_go_to_npy_bytes_as_np_save_writes_them_and_come_back_as_np_load_reads_them_each_time():
+    """Seen again, a header is the one NumPy wrote or read the first time (kept), the data what follows it."""
+    arrays = [
+        np.arange(12.0).reshape(3, 4),
+        np.arange(12.0).reshape(3, 4)[:, ::2],  # not contiguous
+        np.asfortranarray(np.arange(6, dtype=">i4").reshape(2, 3)),
+        np.array(True),
+        np.zeros((0, 3), dtype=np.complex64),
+        np.array(["text"]),  # not a plain dtype: never kept
+    ]
+    for array in arrays * 2:
+        saved = io.BytesIO()
+        np.save(saved, np.array(array, copy=True, order="C"), allow_pickle=False)
+        assert kernelside.npy_bytes(array) == saved.getvalue()
+        data = saved.getvalue()
+        ours = kernelside.npy_array(data)
+        for loaded in (ours, np.load(io.BytesIO(data))):
+            assert loaded.dtype == array.dtype and loaded.shape == array.shape and loaded.tobytes() == array.tobytes()
+        assert ours.flags.writeable and ours.flags.c_contiguous
+        assert not np.shares_memory(ours, np.frombuffer(data, dtype=np.uint8))  # its own, as np.load's
+    data = kernelside.npy_bytes(np.arange(5.0))
+    for refused in (data[:-1], data.replace(b"'<f8'", b"'|O' ")):
+        for _ in range(2):
+            with pytest.raises(ValueError):
+                kernelside.npy_array(refused)
 
 
 def test_numbers_containers_and_flags_keep_their_kind():
