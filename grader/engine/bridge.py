@@ -230,7 +230,7 @@ class KernelSession:
 
     def __init__(self, client, deadline: float = math.inf):
         self.client, self.deadline, self.codec = client, deadline, Codec()
-        self.used_global_random = False  # whether the last call drew from the kernel's global random state
+        self.used_global_random = False  # whether the last watched call drew from the kernel's global random state
         self.killed = False  # whether the kernel was killed at the time limit (it did not answer its interrupt)
         self._listener: socket.socket | None = None
         self._address, self._own_folder = "", ""
@@ -271,14 +271,17 @@ class KernelSession:
             raise BridgeError(f"the kernel's answer could not be read ({type(problem).__name__})") from None
         return found
 
-    def call(self, name: str, args, kwargs, times: int = 1):
-        """Run name(*args, **kwargs) in the kernel `times` times: ([results], exception or None)."""
+    def call(self, name: str, args, kwargs, times: int = 1, watch_random: bool = False):
+        """Run name(*args, **kwargs) in the kernel `times` times: ([results], exception or None). With
+        `watch_random`, used_global_random says whether the calls drew from the kernel's global random states
+        (otherwise it is False)."""
         request = {
             "name": name,
             "args": [self.codec.encode(a) for a in args],
             "kwargs": {k: self.codec.encode(v) for k, v in kwargs.items()},
             "errstate": np.geterr(),
             "times": times,
+            "watch_random": watch_random,
         }
         answer = self._evaluate(kernelside.CALL, json.dumps(request))
         try:
@@ -538,12 +541,14 @@ class KernelFunction:
         return results[0]
 
     def repeat(self, args, kwargs, times: int):
-        """The results of `times` calls made in the kernel in one go, and the error that ended them early."""
-        return self._session.call(self.__name__, args, kwargs, times)
+        """The results of `times` calls made in the kernel in one go, and the error that ended them early; the
+        kernel's global random states watched meanwhile (used_global_random)."""
+        return self._session.call(self.__name__, args, kwargs, times, watch_random=True)
 
     @property
     def used_global_random(self) -> bool:
-        """Whether the last call drew from NumPy's global random state or Python's `random` in the kernel."""
+        """Whether the calls of the last `repeat` drew from NumPy's global random state or Python's `random` in the
+        kernel (a single call is not watched: the checks watch many calls made together)."""
         return self._session.used_global_random
 
     def __repr__(self) -> str:

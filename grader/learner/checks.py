@@ -938,8 +938,9 @@ def _draws(fn, args, kwargs, draws) -> tuple[list, Exception | None]:
 
 # What a learner's function called in its kernel from the grading process offers the checks (the grading
 # bridge's KernelFunction does): `repeat(args, kwargs, times)`, the results of `times` calls made in one trip
-# and the error that ended them early; `used_global_random`, whether the last call drew from NumPy's global
-# random state or Python's `random` where it ran. The checks name what they need; they know nothing of the bridge.
+# and the error that ended them early; `used_global_random`, whether the calls of the last `repeat` drew from NumPy's
+# global random state or Python's `random` where they ran. The checks name what they need; they know nothing of the
+# bridge.
 CALLED_ELSEWHERE = ("repeat", "used_global_random")
 
 

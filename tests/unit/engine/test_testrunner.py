@@ -371,6 +371,21 @@ def test_a_function_drawing_from_the_kernels_global_random_state_is_seen():
     assert "global random state" in verdicts["sample_python_random"]
 
 
+def test_the_kernels_global_random_states_are_watched_through_repeated_calls_only():
+    from tests.support import run_apart
+
+    def use(fns):
+        sample = fns["sample_global"]
+        sample([1.0, 2.0, 3.0], 1.0, np.random.default_rng(4))
+        once = sample.used_global_random
+        sample.repeat(([1.0, 2.0, 3.0], 1.0, np.random.default_rng(4)), {}, 3)
+        repeated = sample.used_global_random
+        fns["sample_next_token"].repeat(([1.0, 2.0, 3.0], 1.0, np.random.default_rng(4)), {}, 3)
+        return once, repeated, fns["sample_next_token"].used_global_random
+
+    assert run_apart(_with_kernel, use) == (False, True, False)
+
+
 BREAKS_THE_BRIDGE = """
 import os
 import socket
