@@ -445,6 +445,21 @@ def test_a_function_that_breaks_the_bridge_fails_its_own_call_and_the_next_call_
     assert "kernel stopped" in out["dies"]
 
 
+def test_requests_and_answers_larger_than_the_socket_holds_and_answers_that_come_late_cross_whole():
+    """Sent and read in pieces, directly or (past bridge.DIRECT_WAIT) through the event loop, which takes over the
+    same exchange."""
+    from tests.support import run_apart
+
+    code = "import time\ndef double(x):\n    return 2 * x\ndef late_double(x):\n    time.sleep(0.3)\n    return 2 * x\n"
+
+    def use(fns):
+        large = np.arange(300_000.0)  # 2.4 MB, a 3.2 MB frame: many times what a Unix socket holds
+        return [fns[name](x) for name in ("double", "late_double") for x in (large, 3.0)]
+
+    doubled = run_apart(_with_kernel, use, code)
+    assert all(np.array_equal(got, 2 * np.arange(300_000.0)) for got in doubled[::2]) and doubled[1::2] == [6.0, 6.0]
+
+
 def test_one_execute_request_serves_every_request_until_the_session_is_finished():
     from tests.support import run_apart
 
