@@ -24,6 +24,7 @@ import hmac
 import importlib
 import inspect
 import json
+import marshal
 import math
 import os
 import secrets
@@ -51,12 +52,14 @@ SAFE_MODULES = {
     name: importlib.import_module(name)
     for name in ("numpy", "math", "cmath", "random", "itertools", "functools", "collections", "operator", "statistics")
 }
-SERVE = (  # the execute request of a run of test cells: the kernel side's loader, which takes its source from here
+SERVE = (  # the execute request of a run of test cells: the kernel side's loader, which takes its code from here
     "exec({loader!r}, {{'__name__': 'softmax_bridge', 'namespace': globals(),"
     " 'address': {address!r}, 'token': {token!r}}})"
 )
 SOURCE = inspect.getsource(kernelside)
-SOURCE_FRAME = kernelside.frame(SOURCE.encode())  # the loader's first frame: the kernel side, made afresh each time
+# the loader's first frame: the kernel side, compiled here once (in marshal's form, which the kernel's Python, the
+# same, reads), made afresh from it each time
+SOURCE_FRAME = kernelside.frame(marshal.dumps(compile(SOURCE, "<string>", "exec")))
 INTERRUPT_GRACE = 5.0  # seconds an interrupted kernel gets to answer before it is killed
 MAX_ANSWER_BYTES = 2 * kernelside.MAX_ANSWER + 3 * kernelside.MAX_VALUE  # bytes of one answer read from the kernel
 # Seconds a request waits for its answer before the event loop takes it over (with the time limit, the kernel's
@@ -228,7 +231,7 @@ class KernelSession:
     The channel opens when a test cell first needs the kernel: one execute request runs the
     kernel side's loader, which connects to a Unix socket this session listens on (in the
     kernel's own channel folder when it is isolated, else in a private folder), shows the
-    request's token, takes the kernel side's source from this session and runs its
+    request's token, takes the kernel side's code from this session and runs its
     `Bridge.serve`; each request is then one round trip on that socket. `finish` hangs up at
     the end of a run of test cells and waits for the execute request's reply, so the kernel is
     idle again before the next learner cell runs. `close` removes the socket."""
