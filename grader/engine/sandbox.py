@@ -56,6 +56,9 @@ GRADING_KERNEL = (  # what a grading kernel is started with (see autograde_sandb
     "--DisplayFormatter.active_types=text/plain",  # its displays: text alone
     "--HistoryManager.enabled=False",  # no history database (In, Out and _i stay as ever)
     "--InteractiveShell.xmode=Plain",  # tracebacks without their source context
+    # its log's debug lines not even made: traitlets sets the kernel's logger to DEBUG and leaves the level to its
+    # handler, so each of the few debug lines ipykernel logs per cell was made (a stack walk each) and then dropped
+    '--IPKernelApp.logging_config={"loggers": {"IPKernelApp": {"level": "WARNING"}}}',
 )
 
 

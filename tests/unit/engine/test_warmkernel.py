@@ -87,6 +87,16 @@ def test_a_figure_left_open_by_a_cell_is_not_drawn_after_it_unless_something_ask
     run_apart(asyncio.run, main())
 
 
+def test_a_grading_kernel_makes_no_debug_line_of_its_log_and_still_its_warnings(tmp_path):
+    async def main():
+        code = "log = get_ipython().kernel.log\nprint(log.isEnabledFor(10), log.isEnabledFor(30))"
+        out, km = await run_in_kernel(code, tmp_path, arguments=GRADING_KERNEL)
+        assert out.split() == ["False", "True"]
+        await km.shutdown_kernel(now=True)
+
+    run_apart(asyncio.run, main())
+
+
 def test_a_zygote_that_died_is_replaced_by_the_next_kernel_asked_for(tmp_path, monkeypatch):
     """Its socket is left where the environment says, with no one listening: the next kernel starts a new one."""
     monkeypatch.delenv(warmkernel.ADDRESS, raising=False)
