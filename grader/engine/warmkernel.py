@@ -97,6 +97,7 @@ def serve(address: str, listening: int) -> None:
     for module in PRELOAD:
         importlib.import_module(module)
     _draw_figures_only_when_shown()
+    _flush_only_what_was_written()
     # What every kernel inherits is frozen: a kernel's collections never walk it, so they cost less and never
     # write to its pages, which stay shared with the zygote rather than copied into each kernel.
     gc.collect()
@@ -129,6 +130,26 @@ def _draw_figures_only_when_shown() -> None:
 
 def _no_drawing() -> None:
     """pyplot's post_execute hook in the kernels (see _draw_figures_only_when_shown)."""
+
+
+def _flush_only_what_was_written() -> None:
+    """Make the kernels' flush of stdout and stderr return at once when nothing is buffered.
+
+    ipykernel flushes both streams before and after each cell, and a flush hands its I/O thread a
+    job and waits for it to be done: a round trip between threads for each, about a fifth of a
+    kernel's CPU per cell (measured), for nothing when nothing was written. A stream of the
+    kernel's own process with nothing buffered and no flush pending now returns at once; any
+    other flushes as ever. Every message still goes out through the I/O thread in the order it
+    was made, so each cell's outputs are the same, and come before its idle status."""
+    from ipykernel import iostream
+
+    flush = iostream.OutStream.flush
+
+    def flush_what_was_written(stream) -> None:
+        if stream._buffers or stream._flush_pending or not stream._is_master_process():
+            flush(stream)
+
+    iostream.OutStream.flush = flush_what_was_written  # type: ignore[method-assign]
 
 
 def _answer(server: socket.socket) -> None:

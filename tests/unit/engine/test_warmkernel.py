@@ -97,6 +97,25 @@ def test_a_grading_kernel_makes_no_debug_line_of_its_log_and_still_its_warnings(
     run_apart(asyncio.run, main())
 
 
+def test_a_kernel_flushes_a_stream_only_when_something_was_written_and_every_output_arrives(tmp_path):
+    """A flush with nothing buffered hands the I/O thread nothing; what the cell and its threads print arrives."""
+
+    async def main():
+        code = (
+            "import sys, threading\npub = sys.stdout.pub_thread\nscheduled = []\nschedule = pub.schedule\n"
+            "pub.schedule = lambda job: scheduled.append(job) or schedule(job)\n"
+            "sys.stdout.flush()\nsys.stderr.flush()\nempty = len(scheduled)\n"
+            "print('from-the-cell')\nprint('to-stderr', file=sys.stderr)\n"
+            "thread = threading.Thread(target=print, args=('from-a-thread',))\nthread.start()\nthread.join()\n"
+            "sys.stdout.flush()\npub.schedule = schedule\nprint(empty, len(scheduled) > empty)"
+        )
+        out, km = await run_in_kernel(code, tmp_path, arguments=GRADING_KERNEL)
+        assert sorted(out.split()) == sorted(["from-the-cell", "to-stderr", "from-a-thread", "0", "True"])
+        await km.shutdown_kernel(now=True)
+
+    run_apart(asyncio.run, main())
+
+
 def test_a_zygote_that_died_is_replaced_by_the_next_kernel_asked_for(tmp_path, monkeypatch):
     """Its socket is left where the environment says, with no one listening: the next kernel starts a new one."""
     monkeypatch.delenv(warmkernel.ADDRESS, raising=False)
