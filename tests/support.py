@@ -18,6 +18,7 @@ import re
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -192,10 +193,13 @@ def by_id(proofs) -> dict[str, dict]:
     return {p["entry"]: p for p in proofs["entries"]}
 
 
-async def run_in_kernel(code: str, cwd, env=None, isolate=False) -> tuple[str, ForkedKernelManager]:
-    """Run `code` in a forked kernel (isolated as in grading when asked); what it printed, and its manager."""
+async def run_in_kernel(
+    code: str, cwd, env=None, isolate=False, arguments: Sequence[str] = ()
+) -> tuple[str, ForkedKernelManager]:
+    """Run `code` in a forked kernel (isolated as in grading when asked, started with the kernel's command-line
+    `arguments`: sandbox.GRADING_KERNEL's, say); what it printed, and its manager."""
     km = ForkedKernelManager(kernel_name="python3", isolate=isolate)
-    await km.start_kernel(cwd=str(cwd), env={**os.environ, **(env or {})})
+    await km.start_kernel(cwd=str(cwd), env={**os.environ, **(env or {})}, extra_arguments=list(arguments))
     client = km.client()
     client.start_channels()
     await client.wait_for_ready(timeout=30)

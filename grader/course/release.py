@@ -8,7 +8,7 @@ from nbgrader.apps import NbGraderAPI
 
 from grader.course import authoring
 from grader.course.directory import Course
-from grader.course.gradebook import start_gradebook
+from grader.course.gradebook import lesson_gradebook, start_gradebook
 
 
 class ReleaseFailed(RuntimeError):
@@ -24,7 +24,8 @@ def refused(lesson: str, result: dict) -> BaseException:
 
 
 def release(course: Course, lessons: list[str] | None = None, progress=print) -> list[Path]:
-    """Build each lesson's source notebook, then generate its student version.
+    """Build each lesson's source notebook, then generate its student version and the lesson's gradebook that
+    grading restores the tests from (gradebook.lesson_gradebook).
 
     Tests pass a copy of the course to compare with the committed release.
     """
@@ -39,6 +40,7 @@ def release(course: Course, lessons: list[str] | None = None, progress=print) ->
         if not result["success"]:
             raise refused(lesson, result)
         authoring.clear_guess_stubs(course.release_notebook(lesson))
+        lesson_gradebook(course, lesson)  # what grading restores the tests from: made now, not by the first grading
         written.append(course.release_notebook(lesson))
         progress(f"released {lesson} -> {written[-1].relative_to(course.root)}")
     return written

@@ -78,8 +78,9 @@ def inert(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 
 def inert_text(autograded: str) -> str:
-    """An autograded notebook's JSON text, made inert."""
-    return nbformat.writes(_made_inert(nbformat.reads(autograded, as_version=4)))
+    """An autograded notebook's JSON text (nbformat 4, as grading writes it), made inert; validated once, as it is
+    written (nbformat's reads would validate it again: it only logs what it finds, as writes does)."""
+    return nbformat.writes(_made_inert(nbformat.v4.reads(autograded)))
 
 
 def _made_inert(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

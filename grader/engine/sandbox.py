@@ -6,7 +6,8 @@ Here its steps (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells
 CheckCellMetadata, then Execute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput) run on
 the notebook in memory, CheckCellMetadata once per distinct grading metadata. OverwriteCells
 restores every test cell (hidden tests included) from the lesson's gradebook (recorded once by
-generate_assignment's own steps, cached: course.gradebook.lesson_gradebook), and Execute runs
+generate_assignment's own steps, cached: course.gradebook.lesson_gradebook; read once per process:
+LessonRecord), and Execute runs
 test cells outside the learner's kernel (testrunner). The notebook is validated after each
 pass, as nbconvert's optimistic validation does. Scores are read from the executed notebook
 with nbgrader's own rule (scores.scores_of), so the steps that only write the throw-away
@@ -29,6 +30,7 @@ from pathlib import Path
 
 import nbformat
 from nbconvert.preprocessors import ClearMetadataPreprocessor
+from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import (
     CheckCellMetadata,
     ClearOutput,
@@ -54,6 +56,9 @@ GRADING_KERNEL = (  # what a grading kernel is started with (see autograde_sandb
     "--DisplayFormatter.active_types=text/plain",  # its displays: text alone
     "--HistoryManager.enabled=False",  # no history database (In, Out and _i stay as ever)
     "--InteractiveShell.xmode=Plain",  # tracebacks without their source context
+    # its log's debug lines not even made: traitlets sets the kernel's logger to DEBUG and leaves the level to its
+    # handler, so each of the few debug lines ipykernel logs per cell was made (a stack walk each) and then dropped
+    '--IPKernelApp.logging_config={"loggers": {"IPKernelApp": {"level": "WARNING"}}}',
 )
 
 
@@ -88,10 +93,114 @@ def metadata_digest(nb) -> str:
     return hashlib.sha256(json.dumps(seen, sort_keys=True, default=repr).encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class RecordedSource:
+    """What nbgrader's OverwriteCells reads of a cell the lesson's gradebook records (nbgrader.api.SourceCell)."""
+
+    name: str
+    cell_type: str
+    locked: bool
+    checksum: str | None
+    source: str
+
+
+@dataclass(frozen=True)
+class RecordedPoints:
+    """What nbgrader's OverwriteCells reads of a graded cell the lesson's gradebook records (a GradeCell's or
+    TaskCell's points)."""
+
+    max_score: float
+
+
+@dataclass(frozen=True)
+class LessonRecord:
+    """A lesson's gradebook as nbgrader's OverwriteKernelspec and OverwriteCells read it, read once per process.
+
+    Each opens the gradebook for every submission and asks it, cell by cell, for what the lesson
+    recorded (about 20 ms of a grading's CPU in a lesson of 30 graded cells), though a lesson's
+    gradebook never changes (course.gradebook.lesson_gradebook: a new version of the lesson is a new
+    file). This answers the same questions, with the same MissingEntry for a cell it does not hold,
+    from what nbgrader's own Gradebook gave once (lesson_record)."""
+
+    assignment: str
+    notebook: str
+    kernelspec: str | None
+    source_cells: dict[str, RecordedSource]
+    graded_cells: dict[str, RecordedPoints]
+
+    def __enter__(self) -> LessonRecord:
+        return self
+
+    def __exit__(self, *_) -> None:
+        """Nothing to close: OverwriteCells uses its gradebook in a `with`."""
+
+    def find_source_cell(self, name: str, notebook: str, assignment: str) -> RecordedSource:
+        if (notebook, assignment) == (self.notebook, self.assignment) and name in self.source_cells:
+            return self.source_cells[name]
+        raise MissingEntry(f"No such source cell: {assignment}/{notebook}/{name}")
+
+    def find_graded_cell(self, name: str, notebook: str, assignment: str) -> RecordedPoints:
+        if (notebook, assignment) == (self.notebook, self.assignment) and name in self.graded_cells:
+            return self.graded_cells[name]
+        raise MissingEntry(f"No such graded cell: {assignment}/{notebook}/{name}")
+
+
+@functools.lru_cache(maxsize=32)
+def lesson_record(db_url: str, notebook: str, assignment: str) -> LessonRecord:
+    """What the gradebook at `db_url` records of a lesson's notebook, read through nbgrader's Gradebook; its
+    cells by name (a grade cell before a task cell of the same name, as Gradebook.find_graded_cell looks)."""
+    with Gradebook(db_url) as gradebook:
+        recorded = gradebook.find_notebook(notebook, assignment)
+        sources = {
+            cell.name: RecordedSource(cell.name, cell.cell_type, cell.locked, cell.checksum, cell.source)
+            for cell in recorded.source_cells
+        }
+        graded = {cell.name: RecordedPoints(cell.max_score) for cell in [*recorded.task_cells, *recorded.grade_cells]}
+        return LessonRecord(assignment, notebook, recorded.kernelspec, sources, graded)
+
+
+def recorded_lesson(resources: dict) -> LessonRecord:
+    """The LessonRecord of the notebook an autograde step's `resources` name."""
+    named = resources["nbgrader"]
+    return lesson_record(named["db_url"], named["notebook"], named["assignment"])
+
+
+class OverwriteKernelspecFromRecord(OverwriteKernelspec):
+    """nbgrader's OverwriteKernelspec, with the lesson's kernelspec read once per process (LessonRecord)."""
+
+    def preprocess(self, nb, resources):
+        recorded = recorded_lesson(resources).kernelspec
+        kernelspec = json.loads(recorded) if recorded is not None else None  # parsed for each: it is the notebook's
+        if kernelspec:
+            nb.metadata["kernelspec"] = kernelspec
+        return nb, resources
+
+
+class OverwriteCellsFromRecord(OverwriteCells):
+    """nbgrader's OverwriteCells, its own check of every cell, asking a LessonRecord rather than the gradebook.
+
+    With add_missing_cells (which reads more of the gradebook), it is nbgrader's own as it is."""
+
+    def preprocess(self, nb, resources):
+        if self.add_missing_cells:
+            return super().preprocess(nb, resources)
+        self.notebook_id = resources["nbgrader"]["notebook"]
+        self.assignment_id = resources["nbgrader"]["assignment"]
+        self.db_url = resources["nbgrader"]["db_url"]
+        self.gradebook = recorded_lesson(resources)  # what OverwriteCells.preprocess_cell asks, cell by cell
+        return super(OverwriteCells, self).preprocess(nb, resources)
+
+
 # nbgrader's Autograde: its sanitizing pass, then its grading pass, with Execute replaced by one that runs
 # test cells outside the kernel; without the two steps that only write its own gradebook, and without its
 # second CheckCellMetadata, since no step in between changes a cell's nbgrader metadata
-SANITIZE_STEPS = (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells, CheckCellMetadataOnce)
+SANITIZE_STEPS = (
+    ClearOutput,
+    DeduplicateIds,
+    OverwriteKernelspecFromRecord,
+    OverwriteCellsFromRecord,
+    CheckCellMetadataOnce,
+)
 AUTOGRADE_STEPS = (TestsOutsideKernel, IgnorePattern, ClearMetadataPreprocessor, LimitOutput)
 
 

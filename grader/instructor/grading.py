@@ -27,7 +27,7 @@ from datetime import datetime
 from pathlib import Path
 
 import nbformat
-from nbgrader.api import Gradebook, InvalidEntry, SubmittedAssignment, SubmittedNotebook
+from nbgrader.api import BaseCell, Gradebook, InvalidEntry, SubmittedAssignment, SubmittedNotebook
 from nbgrader.preprocessors import AssignLatePenalties
 from nbgrader.utils import parse_utc
 
@@ -272,9 +272,13 @@ def record(
                 if attempt == CREATE_ATTEMPTS - 1:
                     raise
         graded = gb.find_submission_notebook(job.lesson, job.lesson, job.student)
+        # every grade's and comment's cell (their names are read below) in one query rather than one each: the
+        # session finds them in its identity map while `cells` holds them
+        cells = gb.db.query(BaseCell).filter(BaseCell.notebook_id == graded.notebook_id).all()
         for grade in graded.grades:
             grade.auto_score, grade.needs_manual_grade = result.grades.get(grade.name, (None, True))
         comments = sorted(graded.comments, key=lambda c: c.name)
+        del cells
         for comment in comments:
             comment.auto_comment = None
         graded.flagged = status != status_.GRADED

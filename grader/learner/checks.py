@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import copy
+import functools
 import hashlib
 import json
 import math
@@ -185,6 +186,25 @@ def describe_call(fn, args, kwargs) -> str:
     if isinstance(template, str):
         return template.format(shown)
     return f"{getattr(fn, '__name__', 'function')}({shown})"
+
+
+class WordedCall:
+    """describe_call's text of a call, worded only when a failure shows it: most checks pass, and wording the
+    arguments (arrays above all) was a tenth of a passing check's time. `inputs`, (args, kwargs), is a copy taken
+    before the call that nothing changes, so a call that changes its own inputs is shown as it was made."""
+
+    def __init__(self, fn, inputs: tuple):
+        self.fn, self.inputs = fn, inputs
+
+    @functools.cached_property
+    def text(self) -> str:
+        return describe_call(self.fn, *self.inputs)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __format__(self, spec: str) -> str:
+        return format(self.text, spec)
 
 
 # The attribute of a test cell's helper that says how its call is shown (see shown_as).
@@ -745,8 +765,8 @@ def check_call(fn, *args, expect, mistakes=(), dtype=None, within=None, **kwargs
 def _check_judged(fn, args, kwargs, expect, mistakes, difference) -> None:
     """Call `fn`, and fail naming the known mistakes when `difference(got, expected, scale)` gives a reason."""
     __tracebackhide__ = True
-    call = describe_call(fn, args, kwargs)
     pristine = copy.deepcopy((args, kwargs))
+    call = WordedCall(fn, pristine)  # pristine is only copied from below
     scale = input_scale(args, kwargs)
     same = lambda a, b: same_answer(a, b, scale)  # noqa: E731
     outcome = _call(fn, args, kwargs, call, same)
@@ -817,7 +837,7 @@ def _answer_problem(got, expect, scale=1.0) -> str | None:
 def check_answer(fn, *args, expect, mistakes=(), **kwargs) -> None:
     """Call `fn` and require a plain answer (a bool or a number) equal to `expect`."""
     __tracebackhide__ = True
-    call = describe_call(fn, args, kwargs)
+    call = WordedCall(fn, copy.deepcopy((args, kwargs)))
     outcome = _call(fn, args, kwargs, call, same_answer)
     scale = input_scale(args, kwargs)
     problem = _answer_problem(outcome.value, expect, scale)
@@ -918,8 +938,9 @@ def _draws(fn, args, kwargs, draws) -> tuple[list, Exception | None]:
 
 # What a learner's function called in its kernel from the grading process offers the checks (the grading
 # bridge's KernelFunction does): `repeat(args, kwargs, times)`, the results of `times` calls made in one trip
-# and the error that ended them early; `used_global_random`, whether the last call drew from NumPy's global
-# random state or Python's `random` where it ran. The checks name what they need; they know nothing of the bridge.
+# and the error that ended them early; `used_global_random`, whether the calls of the last `repeat` drew from NumPy's
+# global random state or Python's `random` where they ran. The checks name what they need; they know nothing of the
+# bridge.
 CALLED_ELSEWHERE = ("repeat", "used_global_random")
 
 

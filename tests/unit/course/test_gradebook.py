@@ -84,6 +84,10 @@ def test_a_released_course_s_gradebook_starts_from_it(nbgraders, no_alembic_comm
         assert opened.find_notebook("01_naive_division", "01_naive_division").max_score == pytest.approx(15)
     # as nbgrader's own release leaves it: the course's id, and the default one a Gradebook opened without it adds
     assert sorted(schema(gradebook)[2]) == [("default_course",), ("softmax",)]
+    # and the lesson's own, which grading restores the tests from: made by the release, not by the first grading
+    assert [path.name for path in Course(root).cache.glob("01_naive_division-*.db")] == [
+        lesson_gradebook(Course(root), "01_naive_division").name
+    ]
 
 
 def test_a_gradebook_that_exists_or_lives_on_a_server_is_left_as_it_is(no_alembic_command, tmp_path):

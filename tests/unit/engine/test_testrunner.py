@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import io
 import json
 import sys
 import time
@@ -52,6 +53,33 @@ def test_arrays_cross_with_their_dtype_shape_and_every_bit(array):
     back = across(array)
     assert type(back) is np.ndarray and back.dtype == array.dtype and back.shape == array.shape
     assert back.tobytes() == array.tobytes()
+
+
+def test_arrays_go_to_npy_bytes_as_np_save_writes_them_and_come_back_as_np_load_reads_them_each_time():
+    """Seen again, a header is the one NumPy wrote or read the first time (kept), the data what follows it."""
+    arrays = [
+        np.arange(12.0).reshape(3, 4),
+        np.arange(12.0).reshape(3, 4)[:, ::2],  # not contiguous
+        np.asfortranarray(np.arange(6, dtype=">i4").reshape(2, 3)),
+        np.array(True),
+        np.zeros((0, 3), dtype=np.complex64),
+        np.array(["text"]),  # not a plain dtype: never kept
+    ]
+    for array in arrays * 2:
+        saved = io.BytesIO()
+        np.save(saved, np.array(array, copy=True, order="C"), allow_pickle=False)
+        assert kernelside.npy_bytes(array) == saved.getvalue()
+        data = saved.getvalue()
+        ours = kernelside.npy_array(data)
+        for loaded in (ours, np.load(io.BytesIO(data))):
+            assert loaded.dtype == array.dtype and loaded.shape == array.shape and loaded.tobytes() == array.tobytes()
+        assert ours.flags.writeable and ours.flags.c_contiguous
+        assert not np.shares_memory(ours, np.frombuffer(data, dtype=np.uint8))  # its own, as np.load's
+    data = kernelside.npy_bytes(np.arange(5.0))
+    for refused in (data[:-1], data.replace(b"'<f8'", b"'|O' ")):
+        for _ in range(2):
+            with pytest.raises(ValueError):
+                kernelside.npy_array(refused)
 
 
 def test_numbers_containers_and_flags_keep_their_kind():
@@ -343,6 +371,21 @@ def test_a_function_drawing_from_the_kernels_global_random_state_is_seen():
     assert "global random state" in verdicts["sample_python_random"]
 
 
+def test_the_kernels_global_random_states_are_watched_through_repeated_calls_only():
+    from tests.support import run_apart
+
+    def use(fns):
+        sample = fns["sample_global"]
+        sample([1.0, 2.0, 3.0], 1.0, np.random.default_rng(4))
+        once = sample.used_global_random
+        sample.repeat(([1.0, 2.0, 3.0], 1.0, np.random.default_rng(4)), {}, 3)
+        repeated = sample.used_global_random
+        fns["sample_next_token"].repeat(([1.0, 2.0, 3.0], 1.0, np.random.default_rng(4)), {}, 3)
+        return once, repeated, fns["sample_next_token"].used_global_random
+
+    assert run_apart(_with_kernel, use) == (False, True, False)
+
+
 BREAKS_THE_BRIDGE = """
 import os
 import socket
@@ -400,6 +443,21 @@ def test_a_function_that_breaks_the_bridge_fails_its_own_call_and_the_next_call_
     assert "too large" in out["garbles"] and out["garbles, then"] == 42
     assert "stopped answering" in out["hangs_up"] and out["hangs_up, then"] == 42
     assert "kernel stopped" in out["dies"]
+
+
+def test_requests_and_answers_larger_than_the_socket_holds_and_answers_that_come_late_cross_whole():
+    """Sent and read in pieces, directly or (past bridge.DIRECT_WAIT) through the event loop, which takes over the
+    same exchange."""
+    from tests.support import run_apart
+
+    code = "import time\ndef double(x):\n    return 2 * x\ndef late_double(x):\n    time.sleep(0.3)\n    return 2 * x\n"
+
+    def use(fns):
+        large = np.arange(300_000.0)  # 2.4 MB, a 3.2 MB frame: many times what a Unix socket holds
+        return [fns[name](x) for name in ("double", "late_double") for x in (large, 3.0)]
+
+    doubled = run_apart(_with_kernel, use, code)
+    assert all(np.array_equal(got, 2 * np.arange(300_000.0)) for got in doubled[::2]) and doubled[1::2] == [6.0, 6.0]
 
 
 def test_one_execute_request_serves_every_request_until_the_session_is_finished():

@@ -312,6 +312,26 @@ def test_check_call_rejects_a_function_that_changes_its_input_list():
     assert "changed its input in place" in message
 
 
+def test_a_check_words_its_call_only_for_a_failure_and_as_the_call_was_made(monkeypatch):
+    from grader.learner import checks
+
+    worded = []
+    describe = checks.describe_call
+    monkeypatch.setattr(checks, "describe_call", lambda *a: worded.append(a) or describe(*a))
+    check_values(lambda x: x / x.sum(), np.array([1.0, 3.0]), expect=[0.25, 0.75])
+    check_answer(lambda x: bool(x.sum() > 1), np.array([1.0, 3.0]), expect=True)
+    assert worded == []  # passing checks (most of them) never word their arrays
+
+    def wrong_and_in_place(scores):
+        scores *= 2
+        return scores
+
+    for check, expect in ((check_values, [0.25, 0.75]), (check_answer, 0.25)):
+        message = failure_message(check, lambda x: wrong_and_in_place(x).sum(), np.array([1.0, 3.0]), expect=expect)
+        assert "<lambda>(np.array([1., 3.]))" in message  # its input as it was before the call changed it
+    assert len(worded) == 2
+
+
 def test_check_call_accepts_an_input_containing_nan_left_unchanged():
     assert check_call(f, np.array([1.0, np.nan]), expect=[2.0, np.nan]) is None
 
