@@ -57,12 +57,26 @@ logger = logging.getLogger(__name__)
 
 class Stop:
     """Set by SIGTERM: the service finishes the hand-in it grades, then stops. A plain flag, not a threading.Event:
-    setting an Event from a signal handler can deadlock on the lock its wait holds."""
+    setting an Event from a signal handler can deadlock on the lock its wait holds.
+
+    Ctrl-C (SIGINT) raises KeyboardInterrupt and is remembered: Python drops one raised while a garbage collection
+    runs a weak reference's callback ("Exception ignored"), so the service looks again (`check`) before it releases
+    a page and between its steps, and stops all the same."""
 
     requested = False
+    interrupted = False
 
     def __call__(self, *_) -> None:
         self.requested = True
+
+    def interrupt(self, *_) -> None:
+        self.interrupted = True
+        raise KeyboardInterrupt
+
+    def check(self) -> None:
+        """KeyboardInterrupt if Ctrl-C came, even if its first raise was lost."""
+        if self.interrupted:
+            raise KeyboardInterrupt
 
 
 def scan(course: Course, journal: Journal, lessons: list[str], exchange: ExchangeSteps) -> int:
@@ -155,7 +169,7 @@ def release(course: Course, hand_in: HandIn, exchange: ExchangeSteps, note: str 
 
 
 def grade_batch(
-    course: Course, journal: Journal, batch: list[HandIn], grading: Grading, exchange: ExchangeSteps
+    course: Course, journal: Journal, batch: list[HandIn], grading: Grading, exchange: ExchangeSteps, stop: Stop
 ) -> int:
     """Collect and grade the claimed hand-ins together (those past their lesson's limit of graded attempts are not);
     each one's feedback is released as soon as it is graded, not after the others, or held until the lesson's due
@@ -173,6 +187,7 @@ def grade_batch(
 
     def finished(student: str, lesson: str, failure: str | None) -> None:
         nonlocal graded
+        stop.check()  # a Ctrl-C: this hand-in waits again, its page unreleased
         hand_in = waiting[(student, lesson)]
         if failure is not None:
             failed(journal, hand_in, f"not graded: {failure}")
@@ -264,7 +279,8 @@ def work(
         if not batch:
             break
         try:
-            done += grade_batch(course, journal, batch, grading, exchange)
+            done += grade_batch(course, journal, batch, grading, exchange, stop)
+            stop.check()
         except KeyboardInterrupt:
             unfinished(journal, batch)  # graded by the next start
             raise
@@ -288,12 +304,13 @@ def serve(
     `poll` seconds between scans. The exchange's steps are `exchange`'s (an agent of another account, forked by the
     caller before any thread), by default this process's own."""
     stop = Stop()
-    before = signal.signal(signal.SIGTERM, stop)
+    before = signal.signal(signal.SIGTERM, stop), signal.signal(signal.SIGINT, stop.interrupt)
     exchange = exchange or ExchangeSteps(course)
     try:
         return scan_and_grade(course, lessons, once, poll, stop, grading, exchange)
     finally:
-        signal.signal(signal.SIGTERM, before)
+        signal.signal(signal.SIGTERM, before[0])
+        signal.signal(signal.SIGINT, before[1])
         exchange.close()
 
 
@@ -319,4 +336,5 @@ def scan_and_grade(
                 return done
             deadline = time.monotonic() + poll
             while time.monotonic() < deadline and not stop.requested:
+                stop.check()
                 time.sleep(min(0.2, poll))
