@@ -27,12 +27,15 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import nbformat
 
 from grader.course import Course
 from grader.engine import warmkernel
-from grader.engine.scores import Report
+
+if TYPE_CHECKING:  # imported here, the scores' nbgrader (more than half a second) would delay start_early's zygote
+    from grader.engine.scores import Report
 
 # What the workers need imported before they are forked (by the caller, or by a fork server).
 WORKER_PRELOAD = ["grader.engine.sandbox", "grader.engine.warmkernel"]

@@ -44,6 +44,12 @@ def test_importing_the_command_line_imports_nothing_heavy():
     assert not modules_after("import grader.cli") & set(HEAVY)
 
 
+def test_grade_starts_its_kernel_zygote_before_it_imports_nbgrader():
+    """What `grade` and `serve` import to call pool.start_early holds no nbgrader (more than half a second), so the
+    zygote's own imports run beside nbgrader's rather than after them."""
+    assert not modules_after("from grader.engine import isolation, pool") & {"nbgrader", "nbconvert", "sqlalchemy"}
+
+
 CHEAP = {
     "help": ["--help"],
     "check help": ["check", "--help"],
