@@ -351,7 +351,7 @@ def verdict(sizes: list[dict]) -> str:
     aimed = sum(speedup >= AIM_SPEEDUP for speedup in speedups.values())
     each = ", ".join(f"{times(speedup)}× at {count}" for count, speedup in speedups.items())
     outcome = f"MISSES it at {missed} of {len(sizes)} class sizes" if missed else "meets it at every class size"
-    return f"Target {TARGET_SPEEDUP}× (aim {AIM_SPEEDUP}×): {each}; {outcome}, and reaches the aim at {aimed}."
+    return f"Target {TARGET_SPEEDUP}× (aim {AIM_SPEEDUP}×): {each}; {outcome}, and reaches the aim at {aimed} of them."
 
 
 def memory_verdict(size: dict, names: dict[str, str]) -> str:
