@@ -57,7 +57,7 @@ class ExchangeSteps:
     def collect(self, lesson: str, only: list[str]) -> list[tuple[str, str]]:
         """nbgrader's collect of these hand-ins of `lesson` into the course (collect_exchange); what it could not
         place, with why."""
-        return [tuple(pair) for pair in collect_exchange(self.course, [lesson], only=set(only)).unplaced]
+        return list(collect_exchange(self.course, [lesson], only=set(only)).unplaced)
 
     def release_feedback(self, lesson: str, student: str) -> None:
         """nbgrader's release_feedback of the student's page of `lesson`, already written in the course."""
